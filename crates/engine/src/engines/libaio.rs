@@ -1,0 +1,20 @@
+//! libaio engine (stub).
+use super::{Engine, EngineError, EngineSetup, IoUnit, Queued};
+
+pub struct LibaioEngine;
+impl LibaioEngine {
+    pub fn new(_setup: &EngineSetup) -> Result<Self, EngineError> {
+        Err(EngineError::Unavailable("not implemented yet".into()))
+    }
+}
+impl Engine for LibaioEngine {
+    fn name(&self) -> &'static str {
+        "libaio"
+    }
+    fn is_sync(&self) -> bool {
+        true
+    }
+    fn queue(&mut self, _io: &IoUnit) -> Queued {
+        Queued::Done(-(libc::ENOSYS as i64))
+    }
+}

@@ -1,0 +1,166 @@
+//! I/O engines: a small table of operations (queue, commit, getevents), as fio's ioengine_ops.
+//! The worker around them is shared: it picks offsets, owns buffers and clocks, and keeps stats.
+//! Engines never read the clock, allocate per I/O or format anything.
+
+use crate::job::{EngineKind, EngineOptions};
+use std::fmt;
+use std::io;
+use std::os::fd::RawFd;
+use std::path::PathBuf;
+
+pub mod libaio;
+pub mod meta;
+pub mod mmap;
+pub mod null;
+pub mod sync;
+pub mod uring;
+
+/// The operation of one I/O unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    Write,
+    Trim,
+    Fsync,
+    Fdatasync,
+}
+
+/// One I/O request. `buf` points into a buffer owned by the worker that stays valid and is not
+/// touched by the worker until the I/O completes. `slot` identifies the request while in flight
+/// (0..depth) and is also the index of its buffer in `EngineSetup::buffers`.
+#[derive(Clone, Copy, Debug)]
+pub struct IoUnit {
+    pub slot: u32,
+    /// Index into `EngineSetup::files`.
+    pub file: u32,
+    pub op: Op,
+    pub offset: u64,
+    pub len: usize,
+    pub buf: *mut u8,
+}
+
+/// A file the engine may do I/O on. `fd` is opened by the worker with the job's flags
+/// (O_DIRECT, O_SYNC, read/write); -1 for the metadata engines, which work on `path`.
+#[derive(Clone, Debug)]
+pub struct EngineFile {
+    pub fd: RawFd,
+    pub path: PathBuf,
+    /// Size of the file or device in bytes.
+    pub size: u64,
+    pub is_block: bool,
+}
+
+/// One I/O buffer (aligned to the target's logical block size).
+#[derive(Clone, Copy, Debug)]
+pub struct EngineBuf {
+    pub ptr: *mut u8,
+    pub len: usize,
+}
+
+/// What an engine is given when it is created.
+pub struct EngineSetup<'a> {
+    /// Maximum number of I/Os in flight.
+    pub depth: u32,
+    pub files: &'a [EngineFile],
+    /// `depth` buffers; buffer i belongs to slot i.
+    pub buffers: &'a [EngineBuf],
+    pub options: &'a EngineOptions,
+    pub direct: bool,
+}
+
+/// Result of queueing one I/O.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queued {
+    /// Accepted; it completes later through `commit` + `getevents`.
+    Pending,
+    /// Completed inside `queue` (sync engines; also sync ops and trims on async engines):
+    /// bytes transferred, or -errno.
+    Done(i64),
+}
+
+/// A completed I/O: its slot and the result (bytes, or -errno).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub slot: u32,
+    pub result: i64,
+}
+
+pub trait Engine {
+    fn name(&self) -> &'static str;
+    /// Completes every I/O inside `queue` (fio's FIO_SYNCIO: no slat).
+    fn is_sync(&self) -> bool;
+    /// Queue one I/O. The worker never has more than `depth` I/Os pending. Before an Fsync or
+    /// Fdatasync the worker drains all pending I/O, so engines may perform those synchronously.
+    fn queue(&mut self, io: &IoUnit) -> Queued;
+    /// Submit everything queued since the last commit; returns how many were submitted.
+    fn commit(&mut self) -> io::Result<usize> {
+        Ok(0)
+    }
+    /// Reap at least `min` (0 = do not block) and at most `max` completions, appended to `out`.
+    /// Returns the number appended.
+    fn getevents(
+        &mut self,
+        _min: usize,
+        _max: usize,
+        _out: &mut Vec<Completion>,
+    ) -> io::Result<usize> {
+        Ok(0)
+    }
+    /// Notes for the user about how the engine was set up (e.g. "fixed buffers disabled:
+    /// RLIMIT_MEMLOCK is 8 MiB").
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Why an engine could not be created.
+#[derive(Debug)]
+pub enum EngineError {
+    /// The kernel or a security policy refused the mechanism (e.g. io_uring disabled); the caller
+    /// may fall back to another engine.
+    Unavailable(String),
+    Io(io::Error),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Unavailable(s) => write!(f, "{s}"),
+            EngineError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<io::Error> for EngineError {
+    fn from(e: io::Error) -> Self {
+        EngineError::Io(e)
+    }
+}
+
+/// Create an engine of the given kind.
+pub fn create(kind: EngineKind, setup: &EngineSetup) -> Result<Box<dyn Engine>, EngineError> {
+    Ok(match kind {
+        EngineKind::Sync
+        | EngineKind::Psync
+        | EngineKind::Vsync
+        | EngineKind::Pvsync
+        | EngineKind::Pvsync2 => Box::new(sync::SyncEngine::new(kind, setup)?),
+        EngineKind::Libaio => Box::new(libaio::LibaioEngine::new(setup)?),
+        EngineKind::IoUring => Box::new(uring::UringEngine::new(setup)?),
+        EngineKind::Mmap => Box::new(mmap::MmapEngine::new(setup)?),
+        EngineKind::Null => Box::new(null::NullEngine::new(setup)),
+        EngineKind::FileCreate | EngineKind::FileStat | EngineKind::FileDelete => {
+            Box::new(meta::MetaEngine::new(kind, setup)?)
+        }
+    })
+}
+
+/// The negated errno of the last OS error, as engines report failures.
+#[inline]
+pub fn last_errno() -> i64 {
+    -(io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO) as i64)
+}

@@ -1,0 +1,20 @@
+//! uring engine (stub).
+use super::{Engine, EngineError, EngineSetup, IoUnit, Queued};
+
+pub struct UringEngine;
+impl UringEngine {
+    pub fn new(_setup: &EngineSetup) -> Result<Self, EngineError> {
+        Err(EngineError::Unavailable("not implemented yet".into()))
+    }
+}
+impl Engine for UringEngine {
+    fn name(&self) -> &'static str {
+        "uring"
+    }
+    fn is_sync(&self) -> bool {
+        true
+    }
+    fn queue(&mut self, _io: &IoUnit) -> Queued {
+        Queued::Done(-(libc::ENOSYS as i64))
+    }
+}

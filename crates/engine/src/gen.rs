@@ -1,0 +1,1 @@
+//! gen (to be implemented).

@@ -1,0 +1,1 @@
+//! worker (to be implemented).

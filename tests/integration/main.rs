@@ -1,0 +1,1 @@
+//! End-to-end tests of the iomark binary (one test binary, as ripgrep does).
