@@ -1,0 +1,62 @@
+//! SIGINT/SIGTERM: the first stops issuing new I/O (the run drains and reports); the second
+//! exits at once, after removing any temporary file registered here.
+
+use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use std::sync::Arc;
+use std::sync::OnceLock;
+
+static COUNT: AtomicU32 = AtomicU32::new(0);
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static TEMP_PATH: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+
+extern "C" fn on_signal(_sig: libc::c_int) {
+    let n = COUNT.fetch_add(1, Ordering::SeqCst);
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    if let Some(stop) = STOP.get() {
+        stop.store(true, Ordering::SeqCst);
+    }
+    if n >= 1 {
+        let p = TEMP_PATH.load(Ordering::SeqCst);
+        unsafe {
+            if !p.is_null() {
+                libc::unlink(p);
+            }
+            libc::_exit(130);
+        }
+    }
+}
+
+/// Install the handlers; `stop` is set on the first signal.
+pub fn install(stop: Arc<AtomicBool>) {
+    let _ = STOP.set(stop);
+    unsafe {
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+/// Whether a signal arrived.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Register a temporary file to remove if the process must exit at once.
+pub fn register_temp(path: &std::path::Path) {
+    use std::os::unix::ffi::OsStrExt;
+    if let Ok(c) = CString::new(path.as_os_str().as_bytes()) {
+        let old = TEMP_PATH.swap(c.into_raw(), Ordering::SeqCst);
+        if !old.is_null() {
+            unsafe { drop(CString::from_raw(old)) };
+        }
+    }
+}
+
+pub fn clear_temp() {
+    let old = TEMP_PATH.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    if !old.is_null() {
+        unsafe { drop(CString::from_raw(old)) };
+    }
+}
