@@ -102,7 +102,10 @@ impl SyncEngine {
             other => {
                 return Err(EngineError::Io(io::Error::new(
                     io::ErrorKind::InvalidInput,
-                    format!("{} is not a synchronous read/write engine", other.fio_name()),
+                    format!(
+                        "{} is not a synchronous read/write engine",
+                        other.fio_name()
+                    ),
                 )))
             }
         }
@@ -585,7 +588,12 @@ mod tests {
                     if r == -(libc::EOPNOTSUPP as i64) && nowait && tmpfs {
                         continue;
                     }
-                    assert_eq!(r, 8192, "{} hipri={hipri} nowait={nowait} off={off}", dir.0.display());
+                    assert_eq!(
+                        r,
+                        8192,
+                        "{} hipri={hipri} nowait={nowait} off={off}",
+                        dir.0.display()
+                    );
                     assert_eq!(buf.as_slice(), &data[off as usize..off as usize + 8192]);
                 }
             }
