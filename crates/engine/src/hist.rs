@@ -1,29 +1,360 @@
-//! Latency histograms and running statistics (stub API; implemented in full by the stats work).
+//! Latency histograms and running statistics.
+//!
+//! [`Histogram`] is a log-linear histogram of nanosecond values with the same bucket layout as
+//! fio's latency histograms (64 sub-buckets per power of two, bucket midpoints as reported
+//! values), extended with more groups so that values up to about 36 minutes keep the full
+//! precision. [`LatStat`] keeps exact running sums of latencies, [`SampleStat`] a Welford
+//! mean/variance of interval samples, and [`LatencyBuckets`] the coarse `lat (usec): 250=x%`
+//! distribution.
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Bits of sub-bucket resolution per group (64 sub-buckets).
+pub const HIST_BITS: u32 = 6;
+/// Sub-buckets per group.
+pub const HIST_GROUP_BUCKETS: usize = 1 << HIST_BITS;
+/// Number of groups kept by [`Histogram`]; the top group starts at 2^40 ns (about 18 minutes)
+/// and ends at 2^41 ns (about 36.6 minutes). Larger values land in the last bucket.
+pub const HIST_GROUPS: usize = 36;
+/// Number of buckets kept by [`Histogram`].
+pub const HIST_BUCKETS: usize = HIST_GROUPS * HIST_GROUP_BUCKETS;
+/// Number of groups in fio's histogram (top group 2^33..2^34 ns, about 8.6..17.2 s).
+pub const FIO_HIST_GROUPS: usize = 29;
+/// Number of buckets in fio's histogram (the field count of its histogram log lines).
+pub const FIO_HIST_BUCKETS: usize = FIO_HIST_GROUPS * HIST_GROUP_BUCKETS;
+
+/// Largest group count accepted when deserializing (a u64 has at most 58 meaningful groups).
+const MAX_SERIAL_GROUPS: u32 = 64 - HIST_BITS;
 
 /// fio-compatible log-linear latency histogram in ns (64 sub-buckets per power of two).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+///
+/// For a value `v` whose most significant bit is `msb` (`msb(0) = 0`): values below 128 have
+/// their own bucket (`index = v`); otherwise `e = msb - 6` low bits are dropped and
+/// `index = (e + 1) * 64 + ((v >> e) & 63)`. Indices are identical to fio's for every value
+/// inside fio's range, so bucket midpoints (json+ `bins` keys) match fio's.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Histogram {
-    counts: Vec<u64>,
+    counts: Box<[u64; HIST_BUCKETS]>,
+}
+
+fn zeroed_counts() -> Box<[u64; HIST_BUCKETS]> {
+    match vec![0u64; HIST_BUCKETS].into_boxed_slice().try_into() {
+        Ok(b) => b,
+        Err(_) => unreachable!("length is HIST_BUCKETS"),
+    }
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Self {
+            counts: zeroed_counts(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Histogram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Histogram")
+            .field("count", &self.count())
+            .field("buckets", &SparseCounts(self))
+            .finish()
+    }
+}
+
+struct SparseCounts<'a>(&'a Histogram);
+
+impl std::fmt::Debug for SparseCounts<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.0.counts.iter().enumerate().filter(|(_, &c)| c != 0))
+            .finish()
+    }
+}
+
+/// Exact test `100 * cum >= p * n` for a finite `p` in `[0, 100]`, on the exact binary value
+/// of `p` (what fio's extended-precision comparison approximates).
+fn reaches(cum: u64, n: u64, p: f64) -> bool {
+    if p <= 0.0 {
+        return true;
+    }
+    // p = m * 2^e exactly, m odd.
+    let bits = p.to_bits();
+    let exp_field = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (mut m, mut e) = if exp_field == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp_field - 1075)
+    };
+    let tz = m.trailing_zeros();
+    m >>= tz;
+    e += tz as i32;
+    let lhs = 100u128 * cum as u128; // < 2^71
+    let rhs = m as u128 * n as u128; // < 2^117
+    if e >= 0 {
+        // p <= 100 and m odd give e <= 6.
+        lhs >= rhs << e as u32
+    } else {
+        let s = (-e) as u32;
+        let need = if s >= 128 {
+            (rhs != 0) as u128
+        } else {
+            (rhs >> s) + ((rhs & ((1u128 << s) - 1)) != 0) as u128
+        };
+        lhs >= need
+    }
+}
+
+fn clamp_pct(p: f64) -> f64 {
+    if p.is_nan() || p <= 0.0 {
+        0.0
+    } else if p >= 100.0 {
+        100.0
+    } else {
+        p
+    }
 }
 
 impl Histogram {
+    /// An empty histogram (allocates its ~18 KiB of counters once).
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// Bucket index of a value in ns (values beyond the top group map to the last bucket).
     #[inline]
-    pub fn record(&mut self, _ns: u64) {}
-    pub fn merge(&mut self, _o: &Histogram) {}
+    pub fn bucket_index(v: u64) -> usize {
+        let msb = 63 - (v | 1).leading_zeros();
+        let shift = msb.saturating_sub(HIST_BITS);
+        let idx = ((shift as usize) << HIST_BITS) + (v >> shift) as usize;
+        if idx < HIST_BUCKETS {
+            idx
+        } else {
+            HIST_BUCKETS - 1
+        }
+    }
+
+    /// Reported value (midpoint, truncated to an integer) of a bucket in ns. Indices past the
+    /// last bucket are treated as the last bucket.
+    pub fn bucket_value(idx: usize) -> u64 {
+        let idx = idx.min(HIST_BUCKETS - 1);
+        if idx < 2 * HIST_GROUP_BUCKETS {
+            return idx as u64;
+        }
+        let eb = (idx >> HIST_BITS) as u32 - 1;
+        let base = 1u64 << (eb + HIST_BITS);
+        let k = (idx & (HIST_GROUP_BUCKETS - 1)) as u64;
+        base + (k << eb) + (1u64 << (eb - 1))
+    }
+
+    /// Half-open value range `[lo, hi)` in ns covered by a bucket (the last bucket also holds
+    /// every larger value).
+    pub fn bucket_range(idx: usize) -> (u64, u64) {
+        let idx = idx.min(HIST_BUCKETS - 1);
+        if idx < 2 * HIST_GROUP_BUCKETS {
+            return (idx as u64, idx as u64 + 1);
+        }
+        let eb = (idx >> HIST_BITS) as u32 - 1;
+        let base = 1u64 << (eb + HIST_BITS);
+        let k = (idx & (HIST_GROUP_BUCKETS - 1)) as u64;
+        let lo = base + (k << eb);
+        (lo, lo + (1u64 << eb))
+    }
+
+    /// Count one value in ns.
+    #[inline]
+    pub fn record(&mut self, ns: u64) {
+        let i = Self::bucket_index(ns);
+        self.counts[i] += 1;
+    }
+
+    /// Count `n` occurrences of a value in ns.
+    #[inline]
+    pub fn record_n(&mut self, ns: u64, n: u64) {
+        let i = Self::bucket_index(ns);
+        self.counts[i] = self.counts[i].saturating_add(n);
+    }
+
+    /// Add another histogram's counts (exact).
+    pub fn merge(&mut self, o: &Histogram) {
+        for (a, b) in self.counts.iter_mut().zip(o.counts.iter()) {
+            *a = a.saturating_add(*b);
+        }
+    }
+
+    /// Counts recorded since `earlier` (a previous snapshot of this histogram), bucket by bucket;
+    /// buckets that went down count as 0.
+    pub fn delta_since(&self, earlier: &Histogram) -> Histogram {
+        let mut out = Histogram::new();
+        for ((o, a), b) in out
+            .counts
+            .iter_mut()
+            .zip(self.counts.iter())
+            .zip(earlier.counts.iter())
+        {
+            *o = a.saturating_sub(*b);
+        }
+        out
+    }
+
+    /// Reset every count to 0 (keeps the allocation).
+    pub fn clear(&mut self) {
+        self.counts.fill(0);
+    }
+
+    /// Number of recorded values.
     pub fn count(&self) -> u64 {
-        0
+        self.counts.iter().fold(0u64, |a, &c| a.saturating_add(c))
     }
-    pub fn percentile(&self, _p: f64) -> u64 {
-        0
+
+    /// True when nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().all(|&c| c == 0)
     }
+
+    /// Raw bucket counts (length [`HIST_BUCKETS`]).
+    pub fn counts(&self) -> &[u64] {
+        &self.counts[..]
+    }
+
+    /// Percentile `p` (0..=100) with fio's rule: the midpoint of the first bucket whose
+    /// cumulative count reaches `p / 100 * N`. 0 when empty.
+    pub fn percentile(&self, p: f64) -> u64 {
+        self.percentiles(&[p])[0].1
+    }
+
+    /// Several percentiles in one pass, returned in the order given as `(p, value ns)`.
+    /// Values of `p` outside 0..=100 (or NaN) are clamped into that range for the lookup.
+    pub fn percentiles(&self, ps: &[f64]) -> Vec<(f64, u64)> {
+        let mut out: Vec<(f64, u64)> = ps.iter().map(|&p| (p, 0)).collect();
+        let n = self.count();
+        if n == 0 || ps.is_empty() {
+            return out;
+        }
+        let mut order: Vec<(f64, usize)> = ps
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (clamp_pct(p), i))
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut j = 0;
+        let mut cum = 0u64;
+        for (idx, &c) in self.counts.iter().enumerate() {
+            cum = cum.saturating_add(c);
+            while j < order.len() && reaches(cum, n, order[j].0) {
+                out[order[j].1].1 = Self::bucket_value(idx);
+                j += 1;
+            }
+            if j == order.len() {
+                break;
+            }
+        }
+        // Only reachable if counts saturated; report the last bucket.
+        while j < order.len() {
+            out[order[j].1].1 = Self::bucket_value(HIST_BUCKETS - 1);
+            j += 1;
+        }
+        out
+    }
+
     /// Non-zero buckets as (midpoint ns, count), ascending.
     pub fn bins(&self) -> Vec<(u64, u64)> {
-        Vec::new()
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c != 0)
+            .map(|(i, &c)| (Self::bucket_value(i), c))
+            .collect()
+    }
+
+    /// The counts in fio's layout: exactly [`FIO_HIST_BUCKETS`] (1856) entries, with every
+    /// count above fio's range folded into the last one (as fio clamps).
+    pub fn fio_bins(&self) -> Vec<u64> {
+        let mut v = self.counts[..FIO_HIST_BUCKETS].to_vec();
+        let tail = self.counts[FIO_HIST_BUCKETS..]
+            .iter()
+            .fold(0u64, |a, &c| a.saturating_add(c));
+        let last = &mut v[FIO_HIST_BUCKETS - 1];
+        *last = last.saturating_add(tail);
+        v
+    }
+}
+
+/// Serialized form: `{"bits":6,"groups":36,"counts":[[index,count],...]}` with only non-zero
+/// buckets, ascending by index.
+#[derive(Serialize, Deserialize)]
+struct HistRepr {
+    bits: u32,
+    groups: u32,
+    counts: Vec<(u64, u64)>,
+}
+
+impl Serialize for Histogram {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let counts = self
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c != 0)
+            .map(|(i, &c)| (i as u64, c))
+            .collect();
+        HistRepr {
+            bits: HIST_BITS,
+            groups: HIST_GROUPS as u32,
+            counts,
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Histogram {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = HistRepr::deserialize(d)?;
+        Histogram::from_repr(r).map_err(D::Error::custom)
+    }
+}
+
+impl Histogram {
+    fn from_repr(r: HistRepr) -> Result<Histogram, String> {
+        if r.bits != HIST_BITS {
+            return Err(format!(
+                "histogram: unsupported bits {} (expected {HIST_BITS})",
+                r.bits
+            ));
+        }
+        if r.groups == 0 || r.groups > MAX_SERIAL_GROUPS {
+            return Err(format!(
+                "histogram: groups {} out of range 1..={MAX_SERIAL_GROUPS}",
+                r.groups
+            ));
+        }
+        let nb = r.groups as u64 * HIST_GROUP_BUCKETS as u64;
+        let mut h = Histogram::new();
+        let mut prev: Option<u64> = None;
+        let mut total = 0u64;
+        for &(idx, c) in &r.counts {
+            if idx >= nb {
+                return Err(format!(
+                    "histogram: bucket index {idx} out of range for {} groups",
+                    r.groups
+                ));
+            }
+            if prev.is_some_and(|p| idx <= p) {
+                return Err(format!(
+                    "histogram: bucket indices not strictly ascending at {idx}"
+                ));
+            }
+            prev = Some(idx);
+            total = total
+                .checked_add(c)
+                .ok_or_else(|| "histogram: total count overflows u64".to_string())?;
+            // A layout with more groups than ours folds its excess into our last bucket, as a
+            // value beyond our range would be.
+            let i = (idx as usize).min(HIST_BUCKETS - 1);
+            h.counts[i] += c;
+        }
+        Ok(h)
     }
 }
 
@@ -37,15 +368,104 @@ pub struct LatStat {
     pub sumsq: u128,
 }
 
+/// Full 256-bit product of two u128 values as (high, low).
+fn mul_u128_wide(a: u128, b: u128) -> (u128, u128) {
+    const M: u128 = u64::MAX as u128;
+    let (a1, a0) = (a >> 64, a & M);
+    let (b1, b0) = (b >> 64, b & M);
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let mid = (p00 >> 64) + (p01 & M) + (p10 & M);
+    let lo = (p00 & M) | (mid << 64);
+    let hi = p11 + (p01 >> 64) + (p10 >> 64) + (mid >> 64);
+    (hi, lo)
+}
+
+fn wide_to_f64(hi: u128, lo: u128) -> f64 {
+    hi as f64 * 2f64.powi(128) + lo as f64
+}
+
 impl LatStat {
+    /// Add one value in ns.
     #[inline]
-    pub fn add(&mut self, _v: u64) {}
-    pub fn merge(&mut self, _o: &LatStat) {}
-    pub fn mean(&self) -> f64 {
-        0.0
+    pub fn add(&mut self, v: u64) {
+        if self.n == 0 {
+            self.min = v;
+            self.max = v;
+        } else {
+            self.min = self.min.min(v);
+            self.max = self.max.max(v);
+        }
+        self.n += 1;
+        let w = v as u128;
+        self.sum = self.sum.saturating_add(w);
+        self.sumsq = self.sumsq.saturating_add(w * w);
     }
+
+    /// Combine with another stat (exact).
+    pub fn merge(&mut self, o: &LatStat) {
+        if o.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = o.clone();
+            return;
+        }
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        self.n = self.n.saturating_add(o.n);
+        self.sum = self.sum.saturating_add(o.sum);
+        self.sumsq = self.sumsq.saturating_add(o.sumsq);
+    }
+
+    /// Mean in ns (0 when empty).
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.n as f64
+        }
+    }
+
+    /// Sample standard deviation in ns (n - 1 denominator); 0 when fewer than 2 values.
+    ///
+    /// Computed as `sqrt((n*sumsq - sum^2) / (n*(n-1)))` with the numerator exact in 256-bit
+    /// integer arithmetic, so no cancellation occurs.
     pub fn stddev(&self) -> f64 {
-        0.0
+        if self.n < 2 {
+            return 0.0;
+        }
+        let (ah, al) = mul_u128_wide(self.n as u128, self.sumsq);
+        let (bh, bl) = mul_u128_wide(self.sum, self.sum);
+        // n*sumsq >= sum^2 holds for exact sums (Cauchy-Schwarz); guard anyway.
+        if (ah, al) <= (bh, bl) {
+            return 0.0;
+        }
+        let (lo, borrow) = al.overflowing_sub(bl);
+        let hi = ah - bh - borrow as u128;
+        let num = wide_to_f64(hi, lo);
+        let den = self.n as f64 * (self.n - 1) as f64;
+        (num / den).sqrt()
+    }
+
+    /// Minimum, or 0 when empty.
+    pub fn min_or_zero(&self) -> u64 {
+        if self.n == 0 {
+            0
+        } else {
+            self.min
+        }
+    }
+
+    /// Maximum, or 0 when empty.
+    pub fn max_or_zero(&self) -> u64 {
+        if self.n == 0 {
+            0
+        } else {
+            self.max
+        }
     }
 }
 
@@ -60,10 +480,740 @@ pub struct SampleStat {
 }
 
 impl SampleStat {
-    pub fn add(&mut self, _v: f64) {}
-    /// fio's group "pure sum": min, max, mean and samples are added.
-    pub fn sum_merge(&mut self, _o: &SampleStat) {}
+    /// Add one sample.
+    pub fn add(&mut self, v: f64) {
+        if self.n == 0 {
+            self.min = v;
+            self.max = v;
+        } else {
+            self.min = self.min.min(v);
+            self.max = self.max.max(v);
+        }
+        self.n += 1;
+        let delta = v - self.mean;
+        self.mean += delta / self.n as f64;
+        self.m2 += delta * (v - self.mean);
+    }
+
+    /// fio's group "pure sum": min, max, mean, m2 and samples are added (a stat without samples
+    /// is copied / ignored).
+    pub fn sum_merge(&mut self, o: &SampleStat) {
+        if o.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = o.clone();
+            return;
+        }
+        self.min += o.min;
+        self.max += o.max;
+        self.mean += o.mean;
+        self.m2 += o.m2;
+        self.n += o.n;
+    }
+
+    /// Statistically correct merge (parallel variance formula), as if all samples had been
+    /// added to one stat.
+    pub fn merge_welford(&mut self, o: &SampleStat) {
+        if o.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = o.clone();
+            return;
+        }
+        let na = self.n as f64;
+        let nb = o.n as f64;
+        let n = na + nb;
+        let delta = o.mean - self.mean;
+        self.mean += delta * nb / n;
+        self.m2 += o.m2 + delta * delta * na * nb / n;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        self.n += o.n;
+    }
+
+    /// Sample standard deviation (n - 1 denominator); 0 when fewer than 2 samples.
     pub fn stddev(&self) -> f64 {
-        0.0
+        if self.n < 2 {
+            0.0
+        } else {
+            (self.m2.max(0.0) / (self.n - 1) as f64).sqrt()
+        }
+    }
+}
+
+/// Labels of the nanosecond latency buckets (`latency_ns` keys, `lat (nsec)` line).
+pub const LAT_NS_LABELS: [&str; 10] = [
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+];
+/// Labels of the microsecond latency buckets (`latency_us` keys, `lat (usec)` line).
+pub const LAT_US_LABELS: [&str; 10] = LAT_NS_LABELS;
+/// Labels of the millisecond latency buckets (`latency_ms` keys, `lat (msec)` line).
+pub const LAT_MS_LABELS: [&str; 12] = [
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+];
+/// Upper bounds (exclusive) of the ns and µs buckets, in their unit.
+pub const LAT_THRESHOLDS: [u64; 10] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
+/// Upper bounds (exclusive) of the first 11 ms buckets in ms; the 12th holds the rest.
+pub const LAT_MS_THRESHOLDS: [u64; 11] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000];
+
+/// fio's coarse latency distribution: percentages of all values per bucket. A value falls in
+/// the first bucket whose threshold it is strictly below (250 <= v < 500 µs is the "500" µs
+/// bucket); values of 2000 ms and more are in the ">=2000" ms bucket.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencyBuckets {
+    pub ns: [f64; 10],
+    pub us: [f64; 10],
+    pub ms: [f64; 12],
+}
+
+/// Position of a value (ns) in the concatenation ns[0..10], us[0..10], ms[0..12].
+fn lat_bucket_slot(v: u64) -> usize {
+    fn first_below(x: u64, th: &[u64]) -> Option<usize> {
+        th.iter().position(|&t| x < t)
+    }
+    if v < 1000 {
+        first_below(v, &LAT_THRESHOLDS).unwrap_or(9)
+    } else if v < 1_000_000 {
+        10 + first_below(v / 1000, &LAT_THRESHOLDS).unwrap_or(9)
+    } else {
+        20 + first_below(v / 1_000_000, &LAT_MS_THRESHOLDS).unwrap_or(11)
+    }
+}
+
+impl LatencyBuckets {
+    /// Distribution of every value recorded in `hists` (all directions together, as fio does),
+    /// each bucket classified by its midpoint value. All zeros when nothing was recorded.
+    pub fn from_hists(hists: &[&Histogram]) -> LatencyBuckets {
+        let mut counts = [0u64; 32];
+        let mut total = 0u64;
+        for h in hists {
+            for (idx, &c) in h.counts.iter().enumerate() {
+                if c != 0 {
+                    let slot = lat_bucket_slot(Histogram::bucket_value(idx));
+                    counts[slot] = counts[slot].saturating_add(c);
+                    total = total.saturating_add(c);
+                }
+            }
+        }
+        let mut out = LatencyBuckets::default();
+        if total == 0 {
+            return out;
+        }
+        let pct = |c: u64| c as f64 * 100.0 / total as f64;
+        for i in 0..10 {
+            out.ns[i] = pct(counts[i]);
+            out.us[i] = pct(counts[10 + i]);
+        }
+        for i in 0..12 {
+            out.ms[i] = pct(counts[20 + i]);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct SplitMix(u64);
+    impl SplitMix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn unit(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// fio's index formula, written out step by step with its 29-group clamp.
+    fn fio_index(v: u64) -> usize {
+        let msb = if v == 0 {
+            0
+        } else {
+            63 - v.leading_zeros() as u64
+        };
+        if msb <= 6 {
+            return v as usize;
+        }
+        let error_bits = msb - 6;
+        let idx = (error_bits + 1) * 64 + ((v >> error_bits) & 63);
+        (idx as usize).min(1855)
+    }
+
+    fn fio_value(idx: usize) -> u64 {
+        if idx < 128 {
+            return idx as u64;
+        }
+        let error_bits = (idx >> 6) as i32 - 1;
+        let base = 1u64 << (error_bits + 6);
+        let k = (idx % 64) as f64;
+        (base as f64 + (k + 0.5) * 2f64.powi(error_bits)) as u64
+    }
+
+    fn interesting_values(rng: &mut SplitMix) -> Vec<u64> {
+        let mut vals: Vec<u64> = (0..5000).collect();
+        for shift in 0..64 {
+            let p = 1u64 << shift;
+            vals.extend([p - 1, p, p + 1, p.wrapping_mul(3) / 2]);
+        }
+        for _ in 0..200_000 {
+            let bits = rng.below(64) as u32;
+            vals.push(rng.next() >> (63 - bits));
+        }
+        vals.push(u64::MAX);
+        vals
+    }
+
+    #[test]
+    fn index_matches_fio_inside_fio_range() {
+        let mut rng = SplitMix(1);
+        let fio_top = 1u64 << 34;
+        for v in interesting_values(&mut rng) {
+            if v < fio_top {
+                assert_eq!(Histogram::bucket_index(v), fio_index(v), "v={v}");
+            } else {
+                assert!(Histogram::bucket_index(v) >= fio_index(v), "v={v}");
+            }
+        }
+        for idx in 0..FIO_HIST_BUCKETS {
+            assert_eq!(Histogram::bucket_value(idx), fio_value(idx), "idx={idx}");
+        }
+        // Spot checks of known keys seen in fio's json+ output.
+        assert_eq!(Histogram::bucket_value(Histogram::bucket_index(4769)), 4768);
+        assert_eq!(
+            Histogram::bucket_value(Histogram::bucket_index(15936)),
+            15936
+        );
+        assert_eq!(
+            Histogram::bucket_value(Histogram::bucket_index(20100)),
+            20096
+        );
+    }
+
+    #[test]
+    fn index_value_round_trip() {
+        let mut rng = SplitMix(2);
+        let top = 1u64 << 41;
+        for v in interesting_values(&mut rng) {
+            let idx = Histogram::bucket_index(v);
+            assert!(idx < HIST_BUCKETS);
+            if v >= top {
+                assert_eq!(idx, HIST_BUCKETS - 1, "v={v}");
+                continue;
+            }
+            let (lo, hi) = Histogram::bucket_range(idx);
+            assert!(lo <= v && v < hi, "v={v} idx={idx} range=({lo},{hi})");
+            let mid = Histogram::bucket_value(idx);
+            assert!(lo <= mid && mid < hi);
+            if v < 128 {
+                assert_eq!(mid, v);
+            } else {
+                let rel = (mid as f64 - v as f64).abs() / v as f64;
+                assert!(rel <= 1.0 / 128.0, "v={v} mid={mid} rel={rel}");
+            }
+        }
+        // Buckets tile the value range without gaps.
+        for idx in 0..HIST_BUCKETS - 1 {
+            assert_eq!(
+                Histogram::bucket_range(idx).1,
+                Histogram::bucket_range(idx + 1).0
+            );
+            assert_eq!(Histogram::bucket_index(Histogram::bucket_range(idx).0), idx);
+        }
+        assert_eq!(Histogram::bucket_range(HIST_BUCKETS - 1).1, top);
+    }
+
+    /// Exact fio rank for percentiles whose double value is a dyadic rational p_num/p_den.
+    fn exact_rank(p_num: u64, p_den: u64, n: u64) -> usize {
+        let num = p_num as u128 * n as u128;
+        let den = 100u128 * p_den as u128;
+        (num.div_ceil(den).max(1)) as usize
+    }
+
+    const PCTS: [(u64, u64); 13] = [
+        (1, 1),
+        (5, 1),
+        (10, 1),
+        (25, 1),
+        (50, 1),
+        (75, 1),
+        (90, 1),
+        (95, 1),
+        (99, 1),
+        (199, 2),
+        (399, 4),
+        (1599, 16),
+        (100, 1),
+    ];
+
+    fn check_percentiles(samples: &[u64], name: &str) {
+        let mut h = Histogram::new();
+        for &v in samples {
+            h.record(v);
+        }
+        assert_eq!(h.count(), samples.len() as u64);
+        let mut sorted = samples.to_vec();
+        sorted.sort_unstable();
+        let ps: Vec<f64> = PCTS.iter().map(|&(a, b)| a as f64 / b as f64).collect();
+        let got = h.percentiles(&ps);
+        for (k, &(a, b)) in PCTS.iter().enumerate() {
+            let exact = sorted[exact_rank(a, b, sorted.len() as u64) - 1];
+            let (p, v) = got[k];
+            assert_eq!(p, ps[k]);
+            assert_eq!(v, h.percentile(p), "{name} p={p}");
+            assert_eq!(
+                v,
+                Histogram::bucket_value(Histogram::bucket_index(exact)),
+                "{name} p={p} exact={exact}"
+            );
+            let rel = (v as f64 - exact as f64).abs() / (exact as f64).max(1.0);
+            assert!(rel <= 0.01, "{name} p={p} exact={exact} got={v}");
+        }
+    }
+
+    #[test]
+    fn percentiles_uniform() {
+        let mut rng = SplitMix(3);
+        let s: Vec<u64> = (0..100_000).map(|_| rng.below(2_000_000)).collect();
+        check_percentiles(&s, "uniform");
+    }
+
+    #[test]
+    fn percentiles_exponential_like() {
+        let mut rng = SplitMix(4);
+        // Mean 100 µs, capped at 30 minutes; a few values up to and beyond 60 s.
+        let mut s: Vec<u64> = (0..100_000)
+            .map(|_| (-(1.0 - rng.unit()).ln() * 100_000.0) as u64)
+            .collect();
+        for i in 0..200 {
+            s[i * 37] = 60_000_000_000 + i as u64 * 7_000_000_000;
+        }
+        check_percentiles(&s, "exponential");
+    }
+
+    #[test]
+    fn percentiles_bimodal() {
+        let mut rng = SplitMix(5);
+        let s: Vec<u64> = (0..100_000)
+            .map(|_| {
+                if rng.below(10) < 7 {
+                    50_000 + rng.below(20_000)
+                } else {
+                    55_000_000_000 + rng.below(10_000_000_000)
+                }
+            })
+            .collect();
+        check_percentiles(&s, "bimodal");
+    }
+
+    #[test]
+    fn percentile_edge_rules() {
+        let h = Histogram::new();
+        assert_eq!(h.percentile(50.0), 0);
+        assert_eq!(h.percentiles(&[1.0, 99.0]), vec![(1.0, 0), (99.0, 0)]);
+
+        // 99.9 as a double is slightly above 99.9, so with N=1000 the threshold is just above
+        // 999 and the 1000th value is reported (fio's extended-precision comparison agrees).
+        let mut h = Histogram::new();
+        for _ in 0..999 {
+            h.record(1);
+        }
+        h.record(100);
+        assert_eq!(h.percentile(99.9), 100);
+        // Cases where a plain f64 computation of p/100*N rounds onto the integer and would
+        // stop one value early: 99.95 and 0.1 as doubles are slightly above their decimals.
+        let mut h = Histogram::new();
+        h.record_n(1, 1999);
+        h.record(100);
+        assert_eq!(h.percentile(99.95), 100);
+        let mut h = Histogram::new();
+        h.record(1);
+        h.record_n(100, 999);
+        assert_eq!(h.percentile(0.1), 100);
+        assert_eq!(h.percentile(0.05), 1);
+        // 99.99 as a double is slightly below 99.99: N=10000 needs only 9999 values.
+        let mut h = Histogram::new();
+        for _ in 0..9999 {
+            h.record(1);
+        }
+        h.record(100);
+        assert_eq!(h.percentile(99.99), 1);
+        assert_eq!(h.percentile(100.0), 100);
+        assert_eq!(h.percentile(250.0), 100);
+        assert_eq!(h.percentile(0.0), 0);
+        assert_eq!(h.percentile(f64::NAN), 0);
+        // Unsorted requests come back in request order.
+        let got = h.percentiles(&[100.0, 50.0, 99.999]);
+        assert_eq!(got, vec![(100.0, 100), (50.0, 1), (99.999, 100)]);
+    }
+
+    #[test]
+    fn clamp_beyond_range() {
+        let mut h = Histogram::new();
+        h.record(u64::MAX);
+        h.record(1u64 << 50);
+        assert_eq!(h.counts()[HIST_BUCKETS - 1], 2);
+        assert_eq!(
+            h.percentile(50.0),
+            Histogram::bucket_value(HIST_BUCKETS - 1)
+        );
+        let fb = h.fio_bins();
+        assert_eq!(fb.len(), FIO_HIST_BUCKETS);
+        assert_eq!(fb[FIO_HIST_BUCKETS - 1], 2);
+    }
+
+    #[test]
+    fn fio_bins_layout() {
+        let mut rng = SplitMix(6);
+        let mut h = Histogram::new();
+        let mut expect = vec![0u64; FIO_HIST_BUCKETS];
+        for _ in 0..50_000 {
+            let v = rng.next() >> (20 + rng.below(44));
+            h.record(v);
+            expect[fio_index(v)] += 1;
+        }
+        assert_eq!(h.fio_bins(), expect);
+        assert_eq!(expect.iter().sum::<u64>(), 50_000);
+    }
+
+    #[test]
+    fn merge_equals_concatenation() {
+        let mut rng = SplitMix(7);
+        let a: Vec<u64> = (0..60_000)
+            .map(|_| rng.next() >> (22 + rng.below(42)))
+            .collect();
+        let b: Vec<u64> = (0..40_000).map(|_| rng.below(5_000_000)).collect();
+        let (mut ha, mut hb, mut hall) = (Histogram::new(), Histogram::new(), Histogram::new());
+        for &v in &a {
+            ha.record(v);
+            hall.record(v);
+        }
+        for &v in &b {
+            hb.record(v);
+            hall.record(v);
+        }
+        let mut m = ha.clone();
+        m.merge(&hb);
+        assert_eq!(m, hall);
+        assert_eq!(m.count(), 100_000);
+        let ps = [1.0, 50.0, 90.0, 99.0, 99.9, 99.99, 100.0];
+        assert_eq!(m.percentiles(&ps), hall.percentiles(&ps));
+        assert_eq!(m.bins(), hall.bins());
+        // Merging into an empty (default) histogram copies.
+        let mut d = Histogram::default();
+        assert!(d.is_empty());
+        d.merge(&hall);
+        assert_eq!(d, hall);
+        // delta_since undoes a merge.
+        assert_eq!(m.delta_since(&ha), hb);
+    }
+
+    #[test]
+    fn bins_sparse_ascending() {
+        let mut h = Histogram::new();
+        for v in [4769u64, 20100, 15936, 4769, 0, 5] {
+            h.record(v);
+        }
+        assert_eq!(
+            h.bins(),
+            vec![(0, 1), (5, 1), (4768, 2), (15936, 1), (20096, 1)]
+        );
+        h.clear();
+        assert!(h.is_empty());
+        assert!(h.bins().is_empty());
+    }
+
+    #[test]
+    fn serde_round_trip() {
+        let mut rng = SplitMix(8);
+        let mut h = Histogram::new();
+        for _ in 0..20_000 {
+            h.record(rng.next() >> rng.below(64));
+        }
+        h.record(u64::MAX);
+        let s = serde_json::to_string(&h).unwrap();
+        assert!(s.starts_with("{\"bits\":6,\"groups\":36,\"counts\":[["));
+        let back: Histogram = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, h);
+        let empty = serde_json::to_string(&Histogram::new()).unwrap();
+        assert_eq!(empty, "{\"bits\":6,\"groups\":36,\"counts\":[]}");
+        assert!(serde_json::from_str::<Histogram>(&empty)
+            .unwrap()
+            .is_empty());
+        // A smaller (fio-sized) layout is accepted as is.
+        let small: Histogram =
+            serde_json::from_str("{\"bits\":6,\"groups\":29,\"counts\":[[3,2],[1855,4]]}").unwrap();
+        assert_eq!(small.count(), 6);
+        assert_eq!(small.counts()[1855], 4);
+        // Result structs holding histograms round-trip too.
+        let mut rec = crate::result::LatRecord::default();
+        rec.add(12345);
+        rec.add(67_000_000_000);
+        let s = serde_json::to_string(&rec).unwrap();
+        let back: crate::result::LatRecord = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, rec);
+    }
+
+    #[test]
+    fn serde_rejects_malformed() {
+        let bad = [
+            "",
+            "null",
+            "[]",
+            "{}",
+            "{\"bits\":6,\"groups\":36}",
+            "{\"bits\":5,\"groups\":36,\"counts\":[]}",
+            "{\"bits\":6,\"groups\":0,\"counts\":[]}",
+            "{\"bits\":6,\"groups\":1000,\"counts\":[]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[2304,1]]}",
+            "{\"bits\":6,\"groups\":29,\"counts\":[[1856,1]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[5,1],[5,1]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[6,1],[5,1]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[5,-1]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[5,1.5]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[5]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[5,1,2]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[\"x\"]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":{\"5\":1}}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[1,18446744073709551615],[2,1]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[-1,1]]}",
+            "{\"bits\":6,\"groups\":36,\"counts\":[[1,1]]",
+        ];
+        for b in bad {
+            assert!(
+                serde_json::from_str::<Histogram>(b).is_err(),
+                "accepted {b}"
+            );
+        }
+    }
+
+    #[test]
+    fn record_ten_million() {
+        let mut h = Histogram::new();
+        let mut x = 0x1234_5678u64;
+        for _ in 0..10_000_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            h.record(x >> 30);
+        }
+        assert_eq!(h.count(), 10_000_000);
+        assert_eq!(h.fio_bins().iter().sum::<u64>(), 10_000_000);
+    }
+
+    fn naive_mean_std(v: &[u64]) -> (f64, f64) {
+        let n = v.len() as f64;
+        let mean = v.iter().map(|&x| x as f64).sum::<f64>() / n;
+        let var = v.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, var.sqrt())
+    }
+
+    fn close(a: f64, b: f64, rel: f64) -> bool {
+        (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300)
+    }
+
+    #[test]
+    fn latstat_vs_naive() {
+        let mut rng = SplitMix(9);
+        // Large offset, tiny spread: naive sum-of-squares in f64 would cancel badly.
+        let v: Vec<u64> = (0..100_000)
+            .map(|_| 60_000_000_000 + rng.below(1000))
+            .collect();
+        let mut s = LatStat::default();
+        for &x in &v {
+            s.add(x);
+        }
+        let (m, sd) = naive_mean_std(&v);
+        assert!(close(s.mean(), m, 1e-12), "{} {m}", s.mean());
+        assert!(close(s.stddev(), sd, 1e-6), "{} {sd}", s.stddev());
+        assert_eq!(s.min, *v.iter().min().unwrap());
+        assert_eq!(s.max, *v.iter().max().unwrap());
+
+        let w: Vec<u64> = (0..50_000)
+            .map(|_| rng.next() >> (24 + rng.below(40)))
+            .collect();
+        let mut a = LatStat::default();
+        let mut b = LatStat::default();
+        let mut all = LatStat::default();
+        for (i, &x) in w.iter().enumerate() {
+            let t = if i % 3 == 0 { &mut a } else { &mut b };
+            t.add(x);
+            all.add(x);
+        }
+        let mut m2 = a.clone();
+        m2.merge(&b);
+        assert_eq!(m2, all);
+        let (m, sd) = naive_mean_std(&w);
+        assert!(close(all.mean(), m, 1e-12));
+        assert!(close(all.stddev(), sd, 1e-9));
+
+        let mut e = LatStat::default();
+        assert_eq!((e.mean(), e.stddev(), e.min_or_zero()), (0.0, 0.0, 0));
+        e.merge(&LatStat::default());
+        assert_eq!(e, LatStat::default());
+        e.add(7);
+        assert_eq!((e.min, e.max, e.stddev(), e.mean()), (7, 7, 0.0, 7.0));
+        e.add(9);
+        assert_eq!(e.min_or_zero(), 7);
+        assert!(close(e.stddev(), 2f64.sqrt(), 1e-15));
+    }
+
+    #[test]
+    fn latstat_huge_sums_do_not_lose_precision() {
+        // n * sumsq exceeds u128 here; the 256-bit path must still be exact.
+        let s = LatStat {
+            n: 4_000_000_000,
+            min: 0,
+            max: 0,
+            sum: 4_000_000_000u128 * 1_000_000_000_000,
+            sumsq: 2_000_000_000u128
+                * ((1_000_000_000_000u128 - 5).pow(2) + (1_000_000_000_000u128 + 5).pow(2)),
+        };
+        assert!((s.n as u128).checked_mul(s.sumsq).is_none());
+        let expect = (25.0f64 * 4e9 / (4e9 - 1.0)).sqrt();
+        assert!(close(s.stddev(), expect, 1e-12), "{}", s.stddev());
+        assert!(close(s.mean(), 1e12, 1e-15));
+    }
+
+    #[test]
+    fn wide_multiply() {
+        let mut rng = SplitMix(10);
+        for _ in 0..10_000 {
+            let a = rng.next() as u128 * (rng.next() >> rng.below(64)) as u128;
+            let b = rng.next() as u128;
+            let (hi, lo) = mul_u128_wide(a, b);
+            match a.checked_mul(b) {
+                Some(p) => assert_eq!((hi, lo), (0, p)),
+                None => assert!(hi > 0),
+            }
+            assert_eq!(lo, a.wrapping_mul(b));
+        }
+        assert_eq!(mul_u128_wide(u128::MAX, u128::MAX), (u128::MAX - 1, 1));
+    }
+
+    #[test]
+    fn samplestat_welford_vs_naive() {
+        let mut rng = SplitMix(11);
+        let v: Vec<f64> = (0..10_000).map(|_| 1e6 + rng.unit() * 5000.0).collect();
+        let mut s = SampleStat::default();
+        for &x in &v {
+            s.add(x);
+        }
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / n;
+        let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        assert_eq!(s.n, 10_000);
+        assert!(close(s.mean, mean, 1e-12));
+        assert!(close(s.stddev(), sd, 1e-9));
+        assert_eq!(s.min, v.iter().cloned().fold(f64::INFINITY, f64::min));
+        assert_eq!(s.max, v.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
+
+        // Parallel merge equals adding everything to one stat.
+        let mut a = SampleStat::default();
+        let mut b = SampleStat::default();
+        for (i, &x) in v.iter().enumerate() {
+            let t = if i < 3000 { &mut a } else { &mut b };
+            t.add(x);
+        }
+        let mut m = a.clone();
+        m.merge_welford(&b);
+        assert_eq!(m.n, s.n);
+        assert!(close(m.mean, s.mean, 1e-12));
+        assert!(close(m.stddev(), s.stddev(), 1e-9));
+        assert_eq!((m.min, m.max), (s.min, s.max));
+
+        let mut one = SampleStat::default();
+        one.add(3.0);
+        assert_eq!(
+            (one.min, one.max, one.mean, one.stddev()),
+            (3.0, 3.0, 3.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn samplestat_pure_sum() {
+        let mut a = SampleStat::default();
+        for x in [10.0, 20.0, 30.0] {
+            a.add(x);
+        }
+        let mut b = SampleStat::default();
+        for x in [100.0, 300.0] {
+            b.add(x);
+        }
+        let mut g = SampleStat::default();
+        g.sum_merge(&a);
+        assert_eq!(g, a);
+        g.sum_merge(&b);
+        assert_eq!(g.n, 5);
+        assert_eq!(g.min, 110.0);
+        assert_eq!(g.max, 330.0);
+        assert_eq!(g.mean, 220.0);
+        assert_eq!(g.m2, a.m2 + b.m2);
+        g.sum_merge(&SampleStat::default());
+        assert_eq!(g.n, 5);
+        assert_eq!(g.min, 110.0);
+    }
+
+    #[test]
+    fn latency_buckets() {
+        // Exact (below 128) and bucket-aligned boundary values.
+        let cases: [(u64, usize); 16] = [
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (3, 1),
+            (4, 2),
+            (99, 5),
+            (100, 6),
+            (249, 6),
+            (250, 7),
+            (999, 9),
+            (1999, 10),
+            (2000, 11),
+            (499_000, 17),
+            (500_000, 18),
+            (1_990_000_000, 30),
+            (2_000_000_000, 31),
+        ];
+        for &(v, slot) in &cases {
+            let mut h = Histogram::new();
+            h.record(v);
+            let b = LatencyBuckets::from_hists(&[&h]);
+            let flat: Vec<f64> = b.ns.iter().chain(&b.us).chain(&b.ms).cloned().collect();
+            for (i, &p) in flat.iter().enumerate() {
+                let want = if i == slot { 100.0 } else { 0.0 };
+                assert_eq!(p, want, "v={v} slot {i}");
+            }
+        }
+        assert_eq!(LAT_MS_LABELS[11], ">=2000");
+        assert_eq!(LAT_US_LABELS[7], "500");
+
+        let mut rng = SplitMix(12);
+        let mut r = Histogram::new();
+        let mut w = Histogram::new();
+        for _ in 0..30_000 {
+            r.record(rng.next() >> (20 + rng.below(44)));
+            w.record(rng.below(3_000_000));
+        }
+        let b = LatencyBuckets::from_hists(&[&r, &w]);
+        let total: f64 = b.ns.iter().chain(&b.us).chain(&b.ms).sum();
+        assert!((total - 100.0).abs() < 1e-9, "{total}");
+        // Combined histogram gives the same answer as two separate ones.
+        let mut rw = r.clone();
+        rw.merge(&w);
+        assert_eq!(LatencyBuckets::from_hists(&[&rw]), b);
+        assert_eq!(
+            LatencyBuckets::from_hists(&[&Histogram::new()]),
+            LatencyBuckets::default()
+        );
     }
 }
