@@ -1,3 +1,207 @@
+//! iomark: one binary for storage benchmarks. `iomark run` takes fio command lines and writes
+//! fio-compatible output; `iomark quick` is the embedded default benchmark.
+
+mod quick;
+mod signals;
+mod status;
+
+use iomark_engine::runner::{self, RunCtl};
+use iomark_fio::cmdline::{self, Action, CliRun, Eta};
+use iomark_fio::output::{self, OutputFormat};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+const USAGE: &str = "iomark: measure storage, run fio workloads, compare results
+
+Usage:
+  iomark quick [PATH] [--json]           quick benchmark (SEQ1M/RND4K, read and write) of a
+                                         temporary file in PATH (default: current directory)
+  iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
+                                         run fio-style jobs given as command-line options
+  iomark run --help                      the switches and every job option
+  iomark run --cmdhelp=OPTION            help for one option
+  iomark man                             print the manual page (roff)
+  iomark --version
+
+A fio command line runs unchanged with `iomark run` in place of `fio`:
+  iomark run --name=rr --filename=/data/t --size=1g --rw=randread --bs=4k \\
+             --ioengine=io_uring --iodepth=32 --direct=1 --runtime=30 --time_based
+";
+
 fn main() {
-    println!("iomark {}", iomark_engine::VERSION);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match args.first().map(String::as_str) {
+        None | Some("-h") | Some("--help") | Some("help") => {
+            print!("{USAGE}");
+            0
+        }
+        Some("--version") | Some("-V") | Some("version") => {
+            println!("iomark-{}", iomark_engine::VERSION);
+            0
+        }
+        Some("man") => {
+            print!("{}", iomark_fio::doc::man_page());
+            0
+        }
+        Some("quick") => match quick::parse(&args[1..]) {
+            Ok(Some(o)) => quick::run(o),
+            Ok(None) => 0,
+            Err(e) => {
+                eprintln!("{e}");
+                2
+            }
+        },
+        Some("run") => run(&args[1..]),
+        // fio style without a subcommand: `iomark --name=x --rw=read ...`
+        Some(a) if a.starts_with('-') => run(&args),
+        Some(other) => {
+            eprintln!("iomark: unknown command '{other}'\n\n{USAGE}");
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(args: &[String]) -> i32 {
+    let cli: CliRun = match cmdline::parse_run_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    };
+    for w in &cli.warnings {
+        eprintln!("iomark: warning: {w}");
+    }
+    match &cli.action {
+        Action::Help(text) | Action::CmdHelp(text) => {
+            print!("{text}");
+            if !text.ends_with('\n') {
+                println!();
+            }
+            return 0;
+        }
+        Action::Version => {
+            println!("iomark-{}", iomark_engine::VERSION);
+            return 0;
+        }
+        Action::Run => {}
+    }
+    let out = &cli.output;
+    if out.showcmd {
+        println!("{}", cmdline::showcmd(&cli.plan));
+        return 0;
+    }
+    if cli.plan.jobs.is_empty() {
+        eprintln!("iomark: no jobs given (start one with --name=NAME; see iomark run --help)");
+        return 2;
+    }
+    if out.parse_only {
+        return match runner::check(&cli.plan) {
+            Ok(notes) => {
+                for n in notes {
+                    eprintln!("note: {n}");
+                }
+                0
+            }
+            Err(e) => {
+                eprintln!("iomark: {e}");
+                1
+            }
+        };
+    }
+    let normal = out.formats.contains(&OutputFormat::Normal);
+    let to_stdout = out.file.is_none();
+    // The job header lines go where the normal output goes.
+    let mut preamble = String::new();
+    if normal {
+        preamble = output::normal::preamble(&cli.plan);
+        if to_stdout {
+            print!("{preamble}");
+            let _ = std::io::stdout().flush();
+        }
+    }
+    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    signals::install(ctl.stop.clone());
+    let tty = status::stderr_is_tty();
+    let show_status = match out.eta {
+        Eta::Always => true,
+        Eta::Never => false,
+        Eta::Auto => tty,
+    };
+    let done = Arc::new(AtomicBool::new(false));
+    let status = show_status.then(|| status::spawn(ctl.clone(), done.clone()));
+    let res = runner::run(&cli.plan, &ctl);
+    done.store(true, Ordering::Relaxed);
+    if let Some(h) = status {
+        let _ = h.join();
+    }
+    let mut result = match res {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            return 1;
+        }
+    };
+    if signals::interrupted() {
+        result.interrupted = true;
+    }
+    for n in &result.notes {
+        eprintln!("note: {n}");
+    }
+    for j in result.jobs.iter().filter(|j| j.error != 0) {
+        eprintln!(
+            "iomark: job {} failed: {}",
+            j.name,
+            j.error_msg.clone().unwrap_or_else(|| format!("error {}", j.error))
+        );
+    }
+    let mut text = String::new();
+    if normal && !to_stdout {
+        text.push_str(&preamble);
+    }
+    for f in &out.formats {
+        text.push_str(&output::render(&result, *f, out.terse_version));
+    }
+    let mut code = 0;
+    match &out.file {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &text) {
+                eprintln!("iomark: cannot write {}: {e}", path.display());
+                code = 1;
+            }
+        }
+        None => {
+            let mut so = std::io::stdout().lock();
+            let _ = so.write_all(text.as_bytes());
+            let _ = so.flush();
+        }
+    }
+    if let Err(e) = output::logs::write_logs(&result, std::path::Path::new(".")) {
+        eprintln!("iomark: writing logs failed: {e}");
+        code = 1;
+    }
+    if let Some(rf) = &out.result_file {
+        match serde_json::to_vec_pretty(&result) {
+            Ok(bytes) => {
+                if let Err(e) = std::fs::write(rf, bytes) {
+                    eprintln!("iomark: cannot write {}: {e}", rf.display());
+                    code = 1;
+                }
+            }
+            Err(e) => {
+                eprintln!("iomark: cannot encode the result: {e}");
+                code = 1;
+            }
+        }
+    }
+    if result.interrupted {
+        eprintln!("iomark: interrupted; the results above cover the time before the interruption");
+        return 130;
+    }
+    if result.jobs.iter().any(|j| j.error != 0) {
+        return 1;
+    }
+    code
 }

@@ -1,1 +1,9 @@
 //! End-to-end tests of the iomark binary (one test binary, as ripgrep does).
+
+mod blockdev;
+mod cli;
+mod engines;
+mod fio_compat;
+mod quick;
+mod seeds;
+mod util;

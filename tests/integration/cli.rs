@@ -1,0 +1,255 @@
+//! Command-line behaviour: help, version, errors, JSON cleanliness.
+
+use crate::util::*;
+
+#[test]
+fn version_and_help() {
+    let o = iomark(&["--version"]);
+    ok(&o);
+    assert!(stdout(&o).starts_with("iomark-"));
+    let o = iomark(&["run", "--help"]);
+    ok(&o);
+    let h = stdout(&o);
+    for opt in ["rw", "bs", "iodepth", "ioengine", "time_based", "rate_iops", "bssplit"] {
+        assert!(h.contains(opt), "help lacks {opt}");
+    }
+    let o = iomark(&["run", "--cmdhelp=iodepth"]);
+    ok(&o);
+    assert!(stdout(&o).contains("iodepth"));
+    let o = iomark(&["man"]);
+    ok(&o);
+    assert!(stdout(&o).starts_with(".TH"));
+}
+
+#[test]
+fn unknown_option_suggests_nearest() {
+    let o = iomark(&["run", "--name=x", "--blocksiz=4k"]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains("blocksiz"), "{e}");
+    assert!(e.contains("blocksize"), "{e}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn invalid_values_are_refused_before_io() {
+    let d = Scratch::new("badval");
+    let f = d.s("f");
+    for bad in [
+        vec!["--bs=4q"],
+        vec!["--iodepth=0"],
+        vec!["--rwmixread=150", "--rw=randrw"],
+        vec!["--bs=1m", "--size=64k"],
+    ] {
+        let mut args = vec!["run", "--name=x", "--size=1m"];
+        let fa = format!("--filename={f}");
+        args.push(&fa);
+        args.extend(bad.iter().copied());
+        let o = iomark(&args);
+        assert!(!o.status.success(), "{bad:?} accepted");
+        assert!(!stderr(&o).is_empty());
+        assert!(!d.file("f").exists() || bad[0] == "--bs=1m", "{bad:?} created the file");
+    }
+}
+
+#[test]
+fn direct_io_alignment_is_checked_up_front() {
+    let d = Scratch::new("align");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&["run", "--name=x", &f, "--size=1m", "--bs=1000", "--direct=1", "--rw=read"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("logical block size"), "{}", stderr(&o));
+    assert!(!d.file("f").exists());
+}
+
+#[test]
+fn json_stdout_is_only_json() {
+    let d = Scratch::new("json");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&[
+        "run", "--output-format=json", "--name=w", &f, "--size=2m", "--rw=write", "--bs=64k",
+    ]);
+    let v = json(&o);
+    assert_eq!(u(&job(&v, 0)["write"]["io_bytes"]), 2 << 20);
+    assert!(v["fio version"].as_str().unwrap().starts_with("iomark-"));
+    // The layout message went to stderr.
+    assert!(!stdout(&o).contains("Laying out"));
+}
+
+#[test]
+fn parse_only_does_no_io() {
+    let d = Scratch::new("parseonly");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&["run", "--parse-only", "--name=w", &f, "--size=2m", "--rw=write"]);
+    ok(&o);
+    assert!(!d.file("f").exists());
+}
+
+#[test]
+fn readonly_refuses_writes() {
+    let d = Scratch::new("ro");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&["run", "--readonly", "--name=w", &f, "--size=2m", "--rw=write"]);
+    assert!(!o.status.success());
+    assert!(!d.file("f").exists());
+}
+
+#[test]
+fn result_file_is_lossless_json() {
+    let d = Scratch::new("result");
+    let f = format!("--filename={}", d.s("f"));
+    let r = format!("--result={}", d.s("r.json"));
+    let o = iomark(&[
+        "run", "--output-format=json", &r, "--name=rr", &f, "--size=4m", "--rw=randread",
+    ]);
+    let v = json(&o);
+    let raw = std::fs::read(d.file("r.json")).unwrap();
+    let res: iomark_engine::RunResult = serde_json::from_slice(&raw).unwrap();
+    assert_eq!(res.jobs.len(), 1);
+    let rd = &res.jobs[0].dirs.read;
+    assert_eq!(rd.total_ios, 1024);
+    assert_eq!(rd.clat.hist.count(), 1024);
+    assert_eq!(u(&job(&v, 0)["read"]["total_ios"]), 1024);
+    assert_eq!(res.plan.jobs[0].name, "rr");
+}
+
+#[test]
+fn logs_are_written_in_fio_format() {
+    let d = Scratch::new("logs");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark_in(
+        &[
+            "run", "--name=l", &f, "--size=1m", "--rw=read", "--bs=4k", "--write_bw_log=l",
+            "--write_lat_log=l", "--write_iops_log=l",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let clat = std::fs::read_to_string(d.file("l_clat.1.log")).expect("clat log");
+    let lines: Vec<&str> = clat.lines().collect();
+    assert_eq!(lines.len(), 256);
+    let fields: Vec<&str> = lines[0].split(',').map(str::trim).collect();
+    assert!(fields.len() >= 5, "{}", lines[0]);
+    assert_eq!(fields[2], "0");
+    assert_eq!(fields[3], "4096");
+    assert!(d.file("l_bw.1.log").exists());
+    assert!(d.file("l_iops.1.log").exists());
+}
+
+#[test]
+fn group_reporting_merges_clones() {
+    let d = Scratch::new("group");
+    let dir = format!("--directory={}", d.path.display());
+    let o = iomark(&[
+        "run", "--output-format=json", "--name=g", &dir, "--size=1m", "--rw=randread",
+        "--numjobs=3", "--group_reporting",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 1);
+    assert_eq!(u(&job(&v, 0)["read"]["total_ios"]), 3 * 256);
+    assert_eq!(u(&job(&v, 0)["read"]["clat_ns"]["N"]), 3 * 256);
+    let o = iomark(&[
+        "run", "--output-format=json", "--name=g", &dir, "--size=1m", "--rw=randread",
+        "--numjobs=3",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn stonewall_runs_jobs_in_order() {
+    let d = Scratch::new("stonewall");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&[
+        "run", "--output-format=json", &f, "--size=2m", "--name=w", "--rw=write", "--name=r",
+        "--stonewall", "--rw=read",
+    ]);
+    let v = json(&o);
+    assert_eq!(u(&job(&v, 0)["groupid"]), 0);
+    assert_eq!(u(&job(&v, 1)["groupid"]), 1);
+    assert_eq!(u(&job(&v, 1)["read"]["io_bytes"]), 2 << 20);
+}
+
+#[test]
+fn time_based_runs_for_the_runtime() {
+    let d = Scratch::new("timebased");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&[
+        "run", "--output-format=json", "--name=t", &f, "--size=1m", "--rw=randread",
+        "--runtime=1", "--time_based", "--ioengine=null",
+    ]);
+    let v = json(&o);
+    let rt = u(&job(&v, 0)["read"]["runtime"]);
+    assert!((950..=1500).contains(&rt), "runtime {rt}");
+    assert!(u(&job(&v, 0)["read"]["total_ios"]) > 256, "time_based loops over the file");
+}
+
+#[test]
+fn rate_iops_caps_the_rate() {
+    let d = Scratch::new("rate");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&[
+        "run", "--output-format=json", "--name=t", &f, "--size=1m", "--rw=randread",
+        "--runtime=2", "--time_based", "--rate_iops=200",
+    ]);
+    let v = json(&o);
+    let iops = f(&job(&v, 0)["read"]["iops"]);
+    assert!((180.0..=215.0).contains(&iops), "iops {iops}");
+}
+
+#[test]
+fn runs_with_single_dash_options() {
+    let d = Scratch::new("dash");
+    let f = format!("-filename={}", d.s("f"));
+    let o = iomark(&[
+        "run", "-output-format=json", &f, "-rw=write", "-bs=8k", "-size=1m", "-name=w",
+    ]);
+    let v = json(&o);
+    assert_eq!(u(&job(&v, 0)["write"]["total_ios"]), 128);
+}
+
+#[test]
+fn normal_output_has_fio_layout() {
+    let d = Scratch::new("normal");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&["run", "--name=seqw", &f, "--size=4m", "--rw=write", "--bs=1m", "--fsync=4"]);
+    ok(&o);
+    let s = stdout(&o);
+    for needle in [
+        "seqw: (g=0): rw=write",
+        "seqw: (groupid=0, jobs=1): err= 0",
+        "  write: IOPS=",
+        "clat percentiles",
+        "  cpu          :",
+        "  IO depths    :",
+        "issued rwts: total=0,4,0,",
+        "Run status group 0 (all jobs):",
+        "  WRITE: bw=",
+        "fsync/fdatasync/sync_file_range:",
+    ] {
+        assert!(s.contains(needle), "missing {needle:?} in\n{s}");
+    }
+}
+
+#[test]
+fn terse_output_has_v3_fields() {
+    let d = Scratch::new("terse");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark(&["run", "--minimal", "--name=t", &f, "--size=1m", "--rw=randread"]);
+    ok(&o);
+    let line = stdout(&o);
+    let line = line.lines().next().unwrap();
+    assert!(line.starts_with("3;iomark-"), "{line}");
+    let sample = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/reference/fio-3.33-output/fio-terse-v3.txt"
+    ))
+    .unwrap_or_default();
+    let ours = line.split(';').count();
+    if let Some(s) = sample.lines().find(|l| l.starts_with("3;")) {
+        // Same number of fields up to the disk-util part (which depends on the devices).
+        let theirs_nodisk = s.split(';').count() - 9 * s.matches("vda").count();
+        let ours_nodisk = ours - 9 * line.matches(";vd").count() - 9 * line.matches(";loop").count();
+        assert_eq!(ours_nodisk, theirs_nodisk, "{line}");
+    }
+}

@@ -1,0 +1,137 @@
+//! Helpers for the end-to-end tests: the binary, scratch directories that clean up after
+//! themselves, and JSON helpers.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_iomark"))
+}
+
+/// A scratch directory removed on drop.
+pub struct Scratch {
+    pub path: PathBuf,
+}
+
+static N: AtomicU32 = AtomicU32::new(0);
+
+impl Scratch {
+    /// Under `base` (e.g. "/tmp" for ext4 on this machine, "/dev/shm" for tmpfs).
+    pub fn new_in(base: &str, tag: &str) -> Scratch {
+        let n = N.fetch_add(1, Ordering::SeqCst);
+        let path = PathBuf::from(base).join(format!("iomark-it-{}-{}-{}", std::process::id(), tag, n));
+        std::fs::create_dir_all(&path).unwrap();
+        Scratch { path }
+    }
+    pub fn new(tag: &str) -> Scratch {
+        Scratch::new_in("/tmp", tag)
+    }
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+    pub fn s(&self, name: &str) -> String {
+        self.file(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+pub fn iomark(args: &[&str]) -> Output {
+    iomark_in(args, Path::new("."))
+}
+
+pub fn iomark_in(args: &[&str], cwd: &Path) -> Output {
+    Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run iomark")
+}
+
+pub fn fio_in(args: &[&str], cwd: &Path) -> Output {
+    Command::new("fio")
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("fio must be installed (scripts/test installs it)")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[track_caller]
+pub fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "command failed ({:?})\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    );
+}
+
+#[track_caller]
+pub fn json(o: &Output) -> Value {
+    ok(o);
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", stdout(o), stderr(o))
+    })
+}
+
+/// All key paths of a JSON value (object keys joined by '.', arrays as '[]'); numeric-like keys
+/// of histogram maps (percentile, bins) are collapsed so key sets compare across runs.
+pub fn key_paths(v: &Value) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    walk(v, String::new(), &mut out);
+    out
+}
+
+fn walk(v: &Value, prefix: String, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, v) in m {
+                if k == "iomark" {
+                    continue;
+                }
+                let collapse = prefix.ends_with("bins") || prefix.ends_with("percentile");
+                let key = if collapse { "*".to_string() } else { k.clone() };
+                let p = if prefix.is_empty() { key } else { format!("{prefix}.{key}") };
+                out.insert(p.clone());
+                walk(v, p, out);
+            }
+        }
+        Value::Array(a) => {
+            for x in a {
+                walk(x, format!("{prefix}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn job(v: &Value, i: usize) -> &Value {
+    &v["jobs"][i]
+}
+
+pub fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not an integer: {v}"))
+}
+
+pub fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+pub fn is_root() -> bool {
+    unsafe { libc::geteuid() == 0 }
+}
