@@ -319,6 +319,7 @@ pub fn memlock_limit() -> Option<u64> {
     if rc != 0 || rl.rlim_cur == libc::RLIM_INFINITY {
         None
     } else {
+        #[allow(clippy::unnecessary_cast)]
         Some(rl.rlim_cur as u64)
     }
 }
