@@ -587,3 +587,66 @@ fn startdelay(job: &JobSpec, thread_number: u32) -> std::time::Duration {
         lo
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::{BlockSize, EngineKind, PerDir, RwMode};
+
+    fn scratch(tag: &str) -> PathBuf {
+        let p = std::env::temp_dir().join(format!("iomark-runner-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        p
+    }
+
+    fn job(name: &str, file: &Path, rw: RwMode, engine: EngineKind, depth: u32) -> JobSpec {
+        JobSpec {
+            name: name.into(),
+            rw,
+            filenames: vec![file.to_path_buf()],
+            size: Some(SizeSpec::Bytes(4 << 20)),
+            bs: PerDir::all(BlockSize::Fixed(4096)),
+            ioengine: engine,
+            iodepth: depth,
+            iodepth_low: depth,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn size_bounded_jobs_move_exactly_size() {
+        let d = scratch("size");
+        let f = d.join("f");
+        for engine in [EngineKind::Psync, EngineKind::Libaio, EngineKind::IoUring, EngineKind::Null] {
+            for rw in [RwMode::Write, RwMode::RandRead, RwMode::RandWrite, RwMode::Read, RwMode::RandRw] {
+                let plan = RunPlan {
+                    jobs: vec![job("j", &f, rw, engine, 8)],
+                    ..Default::default()
+                };
+                let r = run(&plan, &RunCtl::quiet()).unwrap();
+                let j = &r.jobs[0];
+                assert_eq!(j.error, 0, "{engine:?} {rw:?}: {:?}", j.error_msg);
+                let bytes = j.dirs.read.io_bytes + j.dirs.write.io_bytes;
+                assert_eq!(bytes, 4 << 20, "{engine:?} {rw:?}");
+                let n = j.dirs.read.clat.hist.count() + j.dirs.write.clat.hist.count();
+                assert_eq!(n, 1024, "{engine:?} {rw:?}");
+            }
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn refuses_bs_larger_than_region() {
+        let d = scratch("bs");
+        let mut j = job("j", &d.join("f"), RwMode::Read, EngineKind::Psync, 1);
+        j.size = Some(SizeSpec::Bytes(4096));
+        j.bs = PerDir::all(BlockSize::Fixed(8192));
+        let plan = RunPlan {
+            jobs: vec![j],
+            ..Default::default()
+        };
+        assert!(run(&plan, &RunCtl::quiet()).is_err());
+        assert!(!d.join("f").exists());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

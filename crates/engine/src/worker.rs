@@ -249,7 +249,7 @@ impl Worker {
                 if spec.invalidate && !writes_only_fresh(&spec) {
                     let _ = target::invalidate_cache(fd, f.is_block);
                 }
-                sys::fadvise(
+                let _ = sys::fadvise(
                     fd,
                     f.region_start,
                     f.region_len,
@@ -361,7 +361,11 @@ impl Worker {
                     .min()
                     .unwrap_or_else(|| spec.min_bs())
                     .max(1);
-                let mode = crate::gen::RandMode::from_spec(&spec);
+                let mode = crate::gen::RandMode::for_job(
+                    spec.norandommap,
+                    Dir::ALL.iter().any(|&d| spec.blockalign[d].is_some()),
+                    &spec.distribution,
+                );
                 FileGen {
                     seq: [
                         crate::gen::SeqGen::new(f.region_start, f.region_len, hole),
@@ -1102,7 +1106,8 @@ impl Worker {
         s.start_ns = 0;
         s.issue_ns = 0;
         if result < 0 {
-            self.io_error(dir, s.file, s.offset, (-result) as i32);
+            let (file, offset) = (s.file, s.offset);
+            self.io_error(dir, file, offset, (-result) as i32);
             return;
         }
         let r = &mut self.res.dirs[dir];
@@ -1272,7 +1277,7 @@ impl Worker {
         let now = sys::now_ns();
         self.flush_log_window(now, true);
         self.publish_progress(now);
-        let cpu_end = sys::rusage_thread();
+        let cpu = sys::cpu_delta(&sys::rusage_thread(), &self.cpu_start);
         let runtime_ms = if self.measuring {
             (now - self.meas_start_ns) / NS_PER_MS
         } else {
@@ -1280,13 +1285,7 @@ impl Worker {
         };
         self.res.runtime_ms = runtime_ms;
         self.res.elapsed_ms = (now - self.job_start_ns) / NS_PER_MS;
-        self.res.cpu = CpuUsage {
-            usr_us: cpu_end.usr_us.saturating_sub(self.cpu_start.usr_us),
-            sys_us: cpu_end.sys_us.saturating_sub(self.cpu_start.sys_us),
-            ctx: cpu_end.ctx.saturating_sub(self.cpu_start.ctx),
-            majf: cpu_end.majf.saturating_sub(self.cpu_start.majf),
-            minf: cpu_end.minf.saturating_sub(self.cpu_start.minf),
-        };
+        self.res.cpu = cpu;
         for d in Dir::ALL {
             let r: &mut DirResult = &mut self.res.dirs[d];
             r.io_bytes = self.bytes[d.idx()];
