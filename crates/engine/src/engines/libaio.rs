@@ -116,32 +116,11 @@ fn neg_errno() -> i64 {
 
 /// Performs a sync op or a trim synchronously: bytes (trim: `len`; sync: 0) or -errno.
 pub(super) fn do_sync_op(file: SyncFile, op: Op, offset: u64, len: usize) -> i64 {
-    // SAFETY: plain system calls on a file descriptor; the trim range is passed by pointer to a
-    // local array that outlives the call.
-    let r = unsafe {
-        match op {
-            Op::Fsync => libc::fsync(file.fd),
-            Op::Fdatasync => libc::fdatasync(file.fd),
-            Op::Trim if file.is_block => {
-                const BLKDISCARD: libc::c_ulong = (0x12 << 8) | 119;
-                let range: [u64; 2] = [offset, len as u64];
-                libc::ioctl(file.fd, BLKDISCARD as _, range.as_ptr())
-            }
-            Op::Trim => libc::fallocate(
-                file.fd,
-                libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
-                offset as libc::off_t,
-                len as libc::off_t,
-            ),
-            Op::Read | Op::Write => return -(libc::EINVAL as i64),
-        }
-    };
-    if r < 0 {
-        neg_errno()
-    } else if op == Op::Trim {
-        len as i64
-    } else {
-        0
+    match op {
+        Op::Fsync => super::sync::do_sync(file.fd, false),
+        Op::Fdatasync => super::sync::do_sync(file.fd, true),
+        Op::Trim => super::sync::trim_fd(file.fd, file.is_block, offset, len as u64),
+        Op::Read | Op::Write => -(libc::EINVAL as i64),
     }
 }
 

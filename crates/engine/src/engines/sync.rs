@@ -36,11 +36,15 @@ fn retry<F: FnMut() -> isize>(mut call: F) -> i64 {
 /// Discard `len` bytes at `off`: BLKDISCARD on a block device, a punched hole (size kept) on a
 /// regular file. Returns `len` on success, -errno on failure.
 pub fn do_trim(file: &EngineFile, off: u64, len: u64) -> i64 {
-    if file.fd < 0 {
+    trim_fd(file.fd, file.is_block, off, len)
+}
+
+/// [`do_trim`] on a bare descriptor.
+pub fn trim_fd(fd: RawFd, is_block: bool, off: u64, len: u64) -> i64 {
+    if fd < 0 {
         return EBADF;
     }
-    let fd = file.fd;
-    let r = if file.is_block {
+    let r = if is_block {
         let range: [u64; 2] = [off, len];
         // SAFETY: BLKDISCARD reads two u64 values from the pointer, which outlives the call.
         retry(|| unsafe { libc::ioctl(fd, BLKDISCARD as _, range.as_ptr()) } as isize)
