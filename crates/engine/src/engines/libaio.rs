@@ -109,11 +109,6 @@ pub(super) fn sync_files(setup: &EngineSetup) -> Vec<SyncFile> {
         .collect()
 }
 
-#[inline]
-fn neg_errno() -> i64 {
-    super::last_errno()
-}
-
 /// Performs a sync op or a trim synchronously: bytes (trim: `len`; sync: 0) or -errno.
 pub(super) fn do_sync_op(file: SyncFile, op: Op, offset: u64, len: usize) -> i64 {
     match op {
