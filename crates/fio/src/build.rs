@@ -201,10 +201,20 @@ fn enum_value(def: &OptDef, v: &str) -> Result<String, String> {
         return Err(invalid(
             def,
             v,
-            &format!("expected one of {}", allowed.join(", ")),
+            &format!(
+                "expected one of {}{}",
+                allowed.join(", "),
+                did_you_mean(&lv, allowed)
+            ),
         ));
     }
     Ok(lv)
+}
+
+fn did_you_mean(v: &str, candidates: &[&str]) -> String {
+    options::nearest(v, candidates.iter().copied())
+        .map(|s| format!(" (did you mean '{s}'?)"))
+        .unwrap_or_default()
 }
 
 fn parse_rw(def: &OptDef, v: &str, kb: u32) -> Result<(RwMode, u64), String> {
@@ -227,7 +237,17 @@ fn parse_rw(def: &OptDef, v: &str, kb: u32) -> Result<(RwMode, u64), String> {
             "option 'rw={v}' is not supported yet: randtrimwrite is not implemented in iomark yet"
         ))
         }
-        _ => return Err(invalid(def, v, &format!("expected {}", def.kind.form()))),
+        other => {
+            return Err(invalid(
+                def,
+                v,
+                &format!(
+                    "expected {}{}",
+                    def.kind.form(),
+                    did_you_mean(other, options::RW_MODES)
+                ),
+            ))
+        }
     };
     let n = match modifier {
         None | Some("") => 0,
@@ -247,9 +267,7 @@ fn parse_engine(def: &OptDef, v: &str) -> Result<EngineKind, String> {
             SUPPORTED_ENGINES.join(", ")
         ));
     }
-    let hint = options::nearest(name, SUPPORTED_ENGINES.iter().copied())
-        .map(|s| format!(" (did you mean '{s}'?)"))
-        .unwrap_or_default();
+    let hint = did_you_mean(name, SUPPORTED_ENGINES);
     Err(format!(
         "{}{hint}",
         invalid(
@@ -503,7 +521,7 @@ fn apply(
             st.engine_set = true;
         }
         "iodepth" => spec.iodepth = nonzero(u32v(v)?)?,
-        "iodepth_batch_submit" => spec.iodepth_batch_submit = u32v(v)?,
+        "iodepth_batch" => spec.iodepth_batch_submit = u32v(v)?,
         "iodepth_batch_complete_min" => spec.iodepth_batch_complete_min = u32v(v)?,
         "iodepth_batch_complete_max" => {
             spec.iodepth_batch_complete_max = u32v(v)?;
@@ -941,6 +959,14 @@ mod tests {
         build_job(&raw, false, &mut w).unwrap();
         assert_eq!(w.len(), 1);
         assert!(w[0].contains("clocksource") && w[0].contains("ignored"));
+    }
+
+    #[test]
+    fn value_suggestions() {
+        let e = job(&[("rw", "randwrit")]).unwrap_err();
+        assert!(e.contains("did you mean 'randwrite'"), "{e}");
+        let e = job(&[("fadvise_hint", "sequentail")]).unwrap_err();
+        assert!(e.contains("did you mean 'sequential'"), "{e}");
     }
 
     #[test]

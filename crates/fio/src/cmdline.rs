@@ -618,7 +618,13 @@ pub fn parse_run_args(args: &[String]) -> Result<CliRun, CliError> {
 
     let mut global_options = globals.clone();
     for (fi, path) in job_files.iter().enumerate() {
-        let text = std::fs::read_to_string(path).map_err(|e| CliError::JobFile {
+        let read = if path.as_os_str() == "-" {
+            let mut t = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut t).map(|_| t)
+        } else {
+            std::fs::read_to_string(path)
+        };
+        let text = read.map_err(|e| CliError::JobFile {
             file: path.display().to_string(),
             line: 0,
             message: format!("cannot read the job file: {e}"),
@@ -750,6 +756,19 @@ pub fn parse_job_text(
     Ok(out)
 }
 
+/// Drop a trailing `;` or `#` comment (outside double quotes).
+fn strip_comment(line: &str) -> &str {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' | '#' if !quoted => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
 fn read_lines(
     text: &str,
     origin: &str,
@@ -765,7 +784,7 @@ fn read_lines(
     };
     for (n, raw) in text.lines().enumerate() {
         let ln = n + 1;
-        let line = raw.trim();
+        let line = strip_comment(raw).trim();
         if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
             continue;
         }
@@ -1253,7 +1272,7 @@ fio -filename=/dev/rhel/perf-test-lvm -rw=randwrite -direct=1 -ioengine=sync -si
         std::fs::write(dir.0.join("inc.fio"), "iodepth=7\n").unwrap();
         std::fs::write(
             &f1,
-            "; comment\n# another\n[global]\nioengine=null\nbs=8k\n[one]\nrw=randread\ninclude inc.fio\n[two]\nnorandommap\nbs=${IOMARK_TEST_UNSET_VAR}16k\n[global]\nbs=32k\n[three]\n",
+            "; comment\n# another\n[global]\nioengine=null\nbs=8k\n[one]\nrw=randread\ninclude inc.fio\n[two]\nnorandommap ; flag\nbs=${IOMARK_TEST_UNSET_VAR}16k # sixteen\nbuffer_pattern=\"a;b\"\n[global]\nbs=32k\n[three]\n",
         )
         .unwrap();
         std::fs::write(&f2, "[four]\nioengine=null\n[five]\nioengine=null\n").unwrap();
@@ -1275,6 +1294,7 @@ fio -filename=/dev/rhel/perf-test-lvm -rw=randwrite -direct=1 -ioengine=sync -si
         assert_eq!(j("one").runtime, Some(Duration::from_secs(5)));
         assert_eq!(j("two").bs.read, BlockSize::Fixed(16384));
         assert!(j("two").norandommap);
+        assert_eq!(j("two").buffers.pattern.as_deref(), Some(&b"a;b"[..]));
         assert_eq!(j("three").bs.read, BlockSize::Fixed(32768));
         assert_eq!(j("four").bs.read, BlockSize::Fixed(4096));
         let groups: Vec<u32> = r.plan.jobs.iter().map(|j| j.group_id).collect();
@@ -1296,6 +1316,24 @@ fio -filename=/dev/rhel/perf-test-lvm -rw=randwrite -direct=1 -ioengine=sync -si
         );
         let e = parse_run_args(&[dir.0.join("missing.fio").display().to_string()]).unwrap_err();
         assert!(e.to_string().contains("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn global_sections_on_the_command_line() {
+        let r = run("--bs=8k --name=a --name=global --iodepth=4 --name=b --name=c --iodepth=2")
+            .unwrap();
+        let d: Vec<(u64, u32)> = r
+            .plan
+            .jobs
+            .iter()
+            .map(|j| (j.bs.read.max(), j.iodepth))
+            .collect();
+        assert_eq!(d, vec![(8192, 1), (8192, 4), (8192, 2)]);
+        assert_eq!(r.plan.global_options.len(), 2);
+        let r = run("--enghelp=io_uring").unwrap();
+        assert!(matches!(r.action, Action::CmdHelp(t) if t.contains("fixedbufs")));
+        let r = run("--cmdhelp").unwrap();
+        assert!(matches!(r.action, Action::CmdHelp(t) if t.contains("zonemode")));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Help, `--cmdhelp` and the man page, all generated from the option and switch tables.
 
 use crate::cmdline::{SwitchDef, SwitchValue, SWITCHES};
-use crate::options::{self, OptDef, Support, NOT_YET_ENGINES, OPTIONS, SUPPORTED_ENGINES};
+use crate::options::{self, OptDef, OptKind, Support, NOT_YET_ENGINES, OPTIONS, SUPPORTED_ENGINES};
 use std::fmt::Write;
 
 fn categories() -> Vec<&'static str> {
@@ -28,11 +28,12 @@ fn switch_usage(s: &SwitchDef) -> String {
 }
 
 fn option_usage(d: &OptDef) -> String {
-    let mut u = format!("--{}", d.name);
-    if !d.kind.value_optional() {
-        u.push_str("=V");
+    let ph = d.kind.placeholder();
+    match d.kind {
+        OptKind::Flag => format!("--{}", d.name),
+        OptKind::LogPrefix => format!("--{}[={ph}]", d.name),
+        _ => format!("--{}={ph}", d.name),
     }
-    u
 }
 
 fn support_note(d: &OptDef) -> &'static str {
@@ -90,6 +91,7 @@ fn describe(d: &OptDef) -> String {
         let _ = writeln!(s, "{:>12}: {}", "alias", d.aliases.join(", "));
     }
     let _ = writeln!(s, "{:>12}: {}", "type", d.kind.type_name());
+    let _ = writeln!(s, "{:>12}: {}", "usage", option_usage(d));
     let _ = writeln!(
         s,
         "{:>12}: {}",
@@ -198,7 +200,7 @@ pub fn man_page() -> String {
     for cat in categories() {
         let _ = writeln!(s, ".SS {}", roff_escape(cat));
         for d in OPTIONS.iter().filter(|d| d.category == cat) {
-            let mut head = format!("\\fB{}\\fR", roff_escape(d.name));
+            let mut head = format!("\\fB{}\\fR", roff_escape(&option_usage(d)));
             for a in d.aliases {
                 head += &format!(", \\fB{}\\fR", roff_escape(a));
             }
@@ -286,8 +288,9 @@ mod tests {
         ] {
             assert!(m.contains(sec), "{sec}");
         }
-        assert!(m.contains("\\fBrwmixread\\fR"));
-        assert!(m.contains("\\fBbs\\fR, \\fBblocksize\\fR"));
+        assert!(m.contains("\\fB\\-\\-rwmixread=N\\fR"), "{m}");
+        assert!(m.contains("\\fB\\-\\-bs=SIZE[,SIZE[,SIZE]]\\fR, \\fBblocksize\\fR"));
+        assert!(m.contains("\\fB\\-\\-time_based\\fR"));
         for line in m.lines() {
             assert!(!line.starts_with('\''), "{line}");
         }

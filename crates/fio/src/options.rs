@@ -62,6 +62,34 @@ impl OptKind {
         matches!(self, OptKind::Flag | OptKind::LogPrefix)
     }
 
+    /// Value placeholder for usage lines (`--bs=SIZE`); empty for flags.
+    pub fn placeholder(self) -> &'static str {
+        match self {
+            OptKind::Str | OptKind::Pattern => "STR",
+            OptKind::Int => "N",
+            OptKind::Size => "SIZE",
+            OptKind::SizePct => "SIZE|PCT%",
+            OptKind::SizeRange | OptKind::PerDirRange => "SIZE[-SIZE]",
+            OptKind::Time(_) => "TIME",
+            OptKind::TimeRange(_) => "TIME[-TIME]",
+            OptKind::Bool => "0|1",
+            OptKind::Flag => "",
+            OptKind::Float => "NUM",
+            OptKind::Enum(_) => "WORD",
+            OptKind::PerDirSize => "SIZE[,SIZE[,SIZE]]",
+            OptKind::PerDirInt => "N[,N[,N]]",
+            OptKind::BsSplit => "SIZE/PCT:...",
+            OptKind::FloatList => "NUM:NUM:...",
+            OptKind::CpuList => "CPUS",
+            OptKind::PathList => "PATH[:PATH]",
+            OptKind::Distribution => "DIST",
+            OptKind::Rw => "PATTERN",
+            OptKind::Engine => "ENGINE",
+            OptKind::ServiceType => "TYPE[:N]",
+            OptKind::LogPrefix => "PREFIX",
+        }
+    }
+
     /// Short type name, as shown by `--cmdhelp`.
     pub fn type_name(self) -> String {
         match self {
@@ -387,7 +415,7 @@ pub static OPTIONS: &[OptDef] = &[
     // --- Engine and queue depth
     o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, mmap, null, filecreate, filestat, filedelete."),
     o("iodepth", OptKind::Int, "1", "Engine and queue depth", "Number of I/Os kept in flight per job (async engines)."),
-    o("iodepth_batch_submit", OptKind::Int, "1", "Engine and queue depth", "Submit once this many I/Os are queued (0 = iodepth).").al(&["iodepth_batch"]),
+    o("iodepth_batch", OptKind::Int, "1", "Engine and queue depth", "Submit once this many I/Os are queued (0 = iodepth).").al(&["iodepth_batch_submit"]),
     o("iodepth_batch_complete_min", OptKind::Int, "1", "Engine and queue depth", "Minimum completions to wait for per reap.").al(&["iodepth_batch_complete"]),
     o("iodepth_batch_complete_max", OptKind::Int, "", "Engine and queue depth", "Maximum completions to take per reap (default: the minimum)."),
     o("iodepth_low", OptKind::Int, "", "Engine and queue depth", "When the queue is full, drain it to this depth before refilling (default: iodepth)."),
@@ -730,8 +758,8 @@ mod tests {
         assert_eq!(lookup("hugepage_size").unwrap().name, "hugepage-size");
         assert_eq!(lookup("wait_for_previous").unwrap().name, "stonewall");
         assert_eq!(
-            lookup("iodepth_batch").unwrap().name,
-            "iodepth_batch_submit"
+            lookup("iodepth_batch_submit").unwrap().name,
+            "iodepth_batch"
         );
         assert!(lookup("blocksiz").is_none());
     }
