@@ -160,6 +160,8 @@ pub fn build_job(
         name: raw.name.clone(),
         ..JobSpec::default()
     };
+    // fio's default is per_job_logs=1; `LogSpec::default()` has it false.
+    spec.logs.per_job_logs = true;
     let mut own = vec![("name".to_string(), raw.name.clone())];
     own.extend(canonical(&raw.options).map_err(ctx)?);
     spec.options = own;
@@ -816,6 +818,8 @@ mod tests {
         assert!(j.direct);
         assert_eq!(j.runtime, Some(Duration::from_secs(60)));
         assert!(j.time_based);
+        assert!(j.logs.per_job_logs);
+        assert!(!job(&[("per_job_logs", "0")]).unwrap().logs.per_job_logs);
         assert_eq!(j.options[0], ("name".into(), "j".into()));
         assert_eq!(j.options[1], ("rw".into(), "randrw".into()));
     }
