@@ -1,2 +1,8 @@
 //! iomark's fio front end (options, command lines, job files) and back ends (normal, JSON, terse
 //! output and logs).
+
+pub mod build;
+pub mod cmdline;
+pub mod doc;
+pub mod options;
+pub mod values;

@@ -1,0 +1,1030 @@
+//! Value parsers for fio option values. Every parser returns `Result<_, String>`; the error text
+//! names the accepted form so the caller only has to prefix the option name and the value.
+
+use iomark_engine::job::{Distribution, PerDir, SizeSpec};
+use std::time::Duration;
+
+/// The unit a bare number means for a time option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeUnit {
+    Us,
+    Ms,
+    S,
+}
+
+impl TimeUnit {
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Us => "us",
+            TimeUnit::Ms => "ms",
+            TimeUnit::S => "s",
+        }
+    }
+    fn micros(self) -> f64 {
+        match self {
+            TimeUnit::Us => 1.0,
+            TimeUnit::Ms => 1e3,
+            TimeUnit::S => 1e6,
+        }
+    }
+}
+
+pub const SIZE_FORM: &str =
+    "a size such as 4096, 4k, 1m, 16g, 0x1000 or (2*4k) (k/m/g/t/p suffixes; kb_base sets their base)";
+
+fn is_expr(s: &str) -> bool {
+    s.starts_with('(') && s.ends_with(')')
+}
+
+/// Split "123kib" into ("123", "kib"); handles a leading sign, decimals and `0x` hex.
+fn split_number(s: &str) -> Result<(f64, &str), String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err("empty value".into());
+    }
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        let end = hex
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(hex.len());
+        if end == 0 {
+            return Err(format!("'{s}' is not a number"));
+        }
+        let v = u64::from_str_radix(&hex[..end], 16).map_err(|e| format!("'{s}': {e}"))?;
+        let v = v as f64;
+        return Ok((if neg { -v } else { v }, &hex[end..]));
+    }
+    let end = body
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(body.len());
+    if end == 0 {
+        return Err(format!("'{s}' is not a number"));
+    }
+    let v: f64 = body[..end]
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
+    Ok((if neg { -v } else { v }, body[end..].trim()))
+}
+
+/// Multiplier for a size suffix. With kb_base=1024 (fio's default) `k`, `kb`, `ki` are powers of
+/// 1024 and `kib` is a power of 1000 (fio keeps this inversion for old scripts); with
+/// kb_base=1000 `k`, `kb`, `ki` are powers of 1000 and `kib` is a power of 1024.
+fn size_mult(suffix: &str, kb_base: u32) -> Option<f64> {
+    let s = suffix.to_ascii_lowercase();
+    if s.is_empty() || s == "b" {
+        return Some(1.0);
+    }
+    let base: f64 = if kb_base == 1000 { 1000.0 } else { 1024.0 };
+    let other: f64 = if kb_base == 1000 { 1024.0 } else { 1000.0 };
+    let pow = match s.as_bytes()[0] {
+        b'k' => 1,
+        b'm' => 2,
+        b'g' => 3,
+        b't' => 4,
+        b'p' => 5,
+        _ => return None,
+    };
+    let rest = &s[1..];
+    let mult: f64 = match rest {
+        "" | "b" | "i" => base,
+        "ib" => other,
+        _ => return None,
+    };
+    Some(mult.powi(pow))
+}
+
+fn size_leaf(s: &str, kb_base: u32) -> Result<f64, String> {
+    let (v, suf) = split_number(s)?;
+    match size_mult(suf, kb_base) {
+        Some(m) => Ok(v * m),
+        None => Err(format!("unknown size suffix '{suf}'")),
+    }
+}
+
+/// Parse a size (`4k`, `1m`, `0x1000`, `64MB`, `(2*4k)`).
+pub fn parse_size(s: &str, kb_base: u32) -> Result<u64, String> {
+    let t = s.trim();
+    let v = if is_expr(t) {
+        eval_expr(t, &|leaf| size_leaf(leaf, kb_base))?
+    } else {
+        size_leaf(t, kb_base).map_err(|e| format!("{e}; expected {SIZE_FORM}"))?
+    };
+    if v < 0.0 {
+        return Err(format!("negative size; expected {SIZE_FORM}"));
+    }
+    Ok(v.round() as u64)
+}
+
+/// Parse a signed integer (size suffixes allowed, as fio does for integer options).
+pub fn parse_int(s: &str, kb_base: u32) -> Result<i64, String> {
+    let t = s.trim();
+    let v = if is_expr(t) {
+        eval_expr(t, &|leaf| size_leaf(leaf, kb_base))?
+    } else {
+        size_leaf(t, kb_base)
+            .map_err(|e| format!("{e}; expected an integer such as 8, 1k or 0x10"))?
+    };
+    if v.fract() != 0.0 {
+        return Err(format!("'{s}' is not a whole number"));
+    }
+    Ok(v as i64)
+}
+
+/// Parse an unsigned integer.
+pub fn parse_uint(s: &str, kb_base: u32) -> Result<u64, String> {
+    let v = parse_int(s, kb_base)?;
+    if v < 0 {
+        return Err(format!("'{s}' is negative; expected a number >= 0"));
+    }
+    Ok(v as u64)
+}
+
+/// `size=50%` or a size.
+pub fn parse_size_or_percent(s: &str, kb_base: u32) -> Result<SizeSpec, String> {
+    let t = s.trim();
+    if let Some(p) = t.strip_suffix('%') {
+        let v: f64 = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{s}': expected a percentage such as 50% or {SIZE_FORM}"))?;
+        if !(0.0..=100.0).contains(&v) {
+            return Err(format!("'{s}': a percentage must be between 0% and 100%"));
+        }
+        return Ok(SizeSpec::Percent(v));
+    }
+    Ok(SizeSpec::Bytes(parse_size(t, kb_base)?))
+}
+
+fn time_mult(suffix: &str) -> Option<f64> {
+    Some(match suffix.to_ascii_lowercase().as_str() {
+        "ns" | "nsec" => 1e-3,
+        "us" | "usec" => 1.0,
+        "ms" | "msec" => 1e3,
+        "s" | "sec" => 1e6,
+        "m" | "min" => 60e6,
+        "h" => 3600e6,
+        "d" => 86400e6,
+        _ => return None,
+    })
+}
+
+fn time_leaf_us(s: &str, unit: TimeUnit) -> Result<f64, String> {
+    let (v, suf) = split_number(s)?;
+    if suf.is_empty() {
+        return Ok(v * unit.micros());
+    }
+    match time_mult(suf) {
+        Some(m) => Ok(v * m),
+        None => Err(format!("unknown time suffix '{suf}'")),
+    }
+}
+
+/// Parse a time: `600s`, `1m`, `500ms`, `100us`, `2h`, `1d`; a bare number is in `unit`.
+/// Inside an expression `(...)` a bare number is in microseconds, as in fio.
+pub fn parse_time(s: &str, unit: TimeUnit) -> Result<Duration, String> {
+    let t = s.trim();
+    let us = if is_expr(t) {
+        eval_expr(t, &|leaf| time_leaf_us(leaf, TimeUnit::Us))?
+    } else {
+        time_leaf_us(t, unit).map_err(|e| {
+            format!(
+                "{e}; expected a time such as 30 (in {}), 500ms, 10s, 2m, 1h (suffixes d h m s ms us)",
+                unit.name()
+            )
+        })?
+    };
+    if us < 0.0 {
+        return Err(format!("'{s}': a time cannot be negative"));
+    }
+    Ok(Duration::from_nanos((us * 1000.0).round() as u64))
+}
+
+/// `startdelay=10s` or a range `5s-20s`.
+pub fn parse_time_range(s: &str, unit: TimeUnit) -> Result<(Duration, Duration), String> {
+    let t = s.trim();
+    if !is_expr(t) {
+        if let Some((a, b)) = t.split_once(['-', ':']) {
+            let (a, b) = (parse_time(a, unit)?, parse_time(b, unit)?);
+            return Ok(if a <= b { (a, b) } else { (b, a) });
+        }
+    }
+    let d = parse_time(t, unit)?;
+    Ok((d, d))
+}
+
+/// 0/1/true/false/yes/no/on/off.
+pub fn parse_bool(s: &str) -> Result<bool, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(format!(
+            "'{s}' is not a boolean; expected 0 or 1 (or true/false, yes/no, on/off)"
+        )),
+    }
+}
+
+pub fn parse_float(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    if is_expr(t) {
+        return eval_expr(t, &|leaf| {
+            leaf.parse::<f64>()
+                .map_err(|_| format!("'{leaf}' is not a number"))
+        });
+    }
+    t.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("'{s}' is not a number; expected a decimal number such as 1.5"))
+}
+
+/// Split a per-direction list (`8k,32k`, `,8k`, `8k,32k,`) into read/write/trim entries.
+/// `None` leaves that direction unchanged. One entry applies to all three directions; missing
+/// trailing entries repeat the last one given (an empty last entry repeats as "unchanged").
+pub fn split_per_dir(s: &str) -> Result<PerDir<Option<&str>>, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err(format!(
+            "'{s}' has more than three comma-separated entries; expected read[,write[,trim]]"
+        ));
+    }
+    let get = |i: usize| -> Option<&str> {
+        let p = parts.get(i).copied().unwrap_or(parts[parts.len() - 1]);
+        if p.is_empty() {
+            None
+        } else {
+            Some(p)
+        }
+    };
+    Ok(PerDir {
+        read: get(0),
+        write: get(1),
+        trim: get(2),
+    })
+}
+
+/// A per-direction list, each entry parsed with `f`.
+pub fn parse_per_dir<T>(
+    s: &str,
+    mut f: impl FnMut(&str) -> Result<T, String>,
+) -> Result<PerDir<Option<T>>, String> {
+    let parts = split_per_dir(s)?;
+    let mut conv = |p: Option<&str>| p.map(&mut f).transpose();
+    Ok(PerDir {
+        read: conv(parts.read)?,
+        write: conv(parts.write)?,
+        trim: conv(parts.trim)?,
+    })
+}
+
+/// `4k-64k` or `4k:64k` (swapped when reversed); a single value gives (v, v).
+pub fn parse_size_range(s: &str, kb_base: u32) -> Result<(u64, u64), String> {
+    let t = s.trim();
+    let split = if is_expr(t) {
+        None
+    } else {
+        t.split_once(['-', ':'])
+    };
+    match split {
+        Some((a, b)) => {
+            let (a, b) = (parse_size(a, kb_base)?, parse_size(b, kb_base)?);
+            Ok(if a <= b { (a, b) } else { (b, a) })
+        }
+        None => {
+            let v =
+                parse_size(t, kb_base).map_err(|e| format!("{e}; or a range such as 4k-64k"))?;
+            Ok((v, v))
+        }
+    }
+}
+
+/// One direction of `bssplit`: `4k/10:64k/50:32k/40`. A blank (or zero) percentage shares the
+/// remainder evenly; the result sums to 100.
+pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, String> {
+    const FORM: &str = "expected size/percent entries separated by ':', e.g. 4k/10:64k/90";
+    let mut entries: Vec<(u64, Option<u32>)> = Vec::new();
+    for item in s.split(':') {
+        let item = item.trim();
+        if item.is_empty() {
+            return Err(format!("empty entry in '{s}'; {FORM}"));
+        }
+        let (size, pct) = match item.split_once('/') {
+            Some((a, b)) => (a, b.trim()),
+            None => (item, ""),
+        };
+        let size = parse_size(size, kb_base).map_err(|e| format!("'{item}': {e}"))?;
+        if size == 0 {
+            return Err(format!("'{item}': block size 0; {FORM}"));
+        }
+        let pct = if pct.is_empty() {
+            None
+        } else {
+            let p: u32 = pct
+                .parse()
+                .map_err(|_| format!("'{item}': '{pct}' is not a whole percentage; {FORM}"))?;
+            if p == 0 {
+                None
+            } else {
+                Some(p)
+            }
+        };
+        entries.push((size, pct));
+    }
+    if entries.len() > 64 {
+        return Err(format!("'{s}' has more than 64 entries"));
+    }
+    let given: u32 = entries.iter().filter_map(|e| e.1).sum();
+    let blanks = entries.iter().filter(|e| e.1.is_none()).count() as u32;
+    if given > 100 {
+        return Err(format!(
+            "percentages in '{s}' add up to {given}%, more than 100%"
+        ));
+    }
+    if blanks == 0 {
+        if given != 100 {
+            return Err(format!(
+                "percentages in '{s}' add up to {given}%, they must add up to 100%"
+            ));
+        }
+        return Ok(entries
+            .into_iter()
+            .map(|(b, p)| (b, p.unwrap_or(0)))
+            .collect());
+    }
+    let rest = 100 - given;
+    let share = rest / blanks;
+    let mut extra = rest % blanks;
+    Ok(entries
+        .into_iter()
+        .map(|(b, p)| match p {
+            Some(p) => (b, p),
+            None => {
+                let bonus = if extra > 0 {
+                    extra -= 1;
+                    1
+                } else {
+                    0
+                };
+                (b, share + bonus)
+            }
+        })
+        .collect())
+}
+
+/// One direction's block-size split: (size, percent) pairs.
+pub type Split = Vec<(u64, u32)>;
+
+/// Per-direction `bssplit`: `4k/10:64k/90,8k/100`.
+pub fn parse_bssplit(s: &str, kb_base: u32) -> Result<PerDir<Option<Split>>, String> {
+    parse_per_dir(s, |p| parse_bssplit_list(p, kb_base))
+}
+
+/// `99:99.9:99.99` (at most `max` values, each in (0, 100] when `percent`).
+pub fn parse_float_list(s: &str, max: usize, percent: bool) -> Result<Vec<f64>, String> {
+    let mut out = Vec::new();
+    for p in s.split(':') {
+        let p = p.trim();
+        if p.is_empty() {
+            continue;
+        }
+        let v: f64 = p.parse().map_err(|_| {
+            format!("'{p}' is not a number; expected ':'-separated numbers such as 99:99.9")
+        })?;
+        if percent && !(v > 0.0 && v <= 100.0) {
+            return Err(format!("'{p}' is outside (0, 100]"));
+        }
+        out.push(v);
+    }
+    if out.is_empty() {
+        return Err("empty list; expected ':'-separated numbers such as 99:99.9".into());
+    }
+    if out.len() > max {
+        return Err(format!("{} values given, at most {max} allowed", out.len()));
+    }
+    Ok(out)
+}
+
+/// `0,5,8-15` (sorted, without duplicates).
+pub fn parse_cpu_list(s: &str) -> Result<Vec<usize>, String> {
+    const FORM: &str = "expected CPU numbers and ranges such as 0,5,8-15";
+    let mut out = Vec::new();
+    for p in s.split(',') {
+        let p = p.trim();
+        if p.is_empty() {
+            continue;
+        }
+        let num = |x: &str| -> Result<usize, String> {
+            x.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("'{x}' is not a CPU number; {FORM}"))
+        };
+        match p.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b {
+                    return Err(format!("'{p}': range start above its end; {FORM}"));
+                }
+                if b - a > 65536 {
+                    return Err(format!("'{p}': range too large"));
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(num(p)?),
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("empty CPU list; {FORM}"));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// `:`-separated paths, with `\:` standing for a literal colon.
+pub fn parse_path_list(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek() == Some(&':') {
+            cur.push(':');
+            chars.next();
+        } else if c == ':' {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// `buffer_pattern`: `0xdeadbeef` (bytes as written), `"text"`, a decimal number (its bytes,
+/// least significant first), or several of these one after another.
+pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
+    const FORM: &str = "expected 0xHEX, \"text\" or a decimal number, or a sequence of these";
+    let b = s.trim().as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() || c == b'|' {
+            i += 1;
+        } else if c == b'"' {
+            let end = b[i + 1..]
+                .iter()
+                .position(|&x| x == b'"')
+                .ok_or_else(|| format!("unterminated string in '{s}'; {FORM}"))?;
+            out.extend_from_slice(&b[i + 1..i + 1 + end]);
+            i += end + 2;
+        } else if c == b'\'' {
+            return Err(format!(
+                "'{s}': reading a pattern from a file is not supported yet; {FORM}"
+            ));
+        } else if c == b'0' && i + 1 < b.len() && (b[i + 1] == b'x' || b[i + 1] == b'X') {
+            let start = i + 2;
+            let mut end = start;
+            while end < b.len() && b[end].is_ascii_hexdigit() {
+                end += 1;
+            }
+            if end == start {
+                return Err(format!("'{s}': empty hex number; {FORM}"));
+            }
+            let mut digits = String::from_utf8_lossy(&b[start..end]).into_owned();
+            if digits.len() % 2 == 1 {
+                digits.insert(0, '0');
+            }
+            for k in (0..digits.len()).step_by(2) {
+                out.push(u8::from_str_radix(&digits[k..k + 2], 16).unwrap_or(0));
+            }
+            i = end;
+        } else if c.is_ascii_digit() || c == b'-' {
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let txt = std::str::from_utf8(&b[start..i]).unwrap_or("");
+            let v: i64 = txt
+                .parse()
+                .map_err(|_| format!("'{txt}' is not a number; {FORM}"))?;
+            if v < 0 {
+                if v >= i32::MIN as i64 {
+                    out.extend_from_slice(&(v as i32).to_le_bytes());
+                } else {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            } else {
+                let mut u = v as u64;
+                loop {
+                    out.push((u & 0xff) as u8);
+                    u >>= 8;
+                    if u == 0 {
+                        break;
+                    }
+                }
+            }
+        } else {
+            return Err(format!("unexpected '{}' in '{s}'; {FORM}", c as char));
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("empty pattern; {FORM}"));
+    }
+    Ok(out)
+}
+
+/// `random`, `zipf:1.2[:center]`, `pareto:0.9[:center]`, `normal:5[:center]` / `gauss:5`,
+/// `zoned:60/10:30/20:8/30:2/40`, `zoned_abs:60/20g:30/10g`.
+pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, String> {
+    const FORM: &str = "expected random, zipf:THETA[:CENTER], pareto:H[:CENTER], normal:SIGMA%[:CENTER], zoned:ACCESS%/REGION%:... or zoned_abs:ACCESS%/SIZE:...";
+    let t = s.trim();
+    let (kind, rest) = match t.split_once(':') {
+        Some((k, r)) => (k.trim().to_ascii_lowercase(), Some(r.trim())),
+        None => (t.to_ascii_lowercase(), None),
+    };
+    let num = |x: &str| -> Result<f64, String> {
+        x.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("'{x}' is not a number; {FORM}"))
+    };
+    let params = |rest: Option<&str>| -> Result<(f64, f64), String> {
+        let r = rest.ok_or_else(|| format!("'{t}' needs a value; {FORM}"))?;
+        let (a, c) = match r.split_once(':') {
+            Some((a, c)) => (num(a)?, num(c)?),
+            None => (num(r)?, 0.0),
+        };
+        if !(0.0..=1.0).contains(&c) {
+            return Err(format!("center {c} is outside [0, 1]"));
+        }
+        Ok((a, c))
+    };
+    match kind.as_str() {
+        "random" if rest.is_none() => Ok(Distribution::Random),
+        "zipf" => {
+            let (theta, center) = params(rest)?;
+            if theta <= 0.0 || theta == 1.0 {
+                return Err(format!("zipf theta {theta}: must be above 0 and not 1"));
+            }
+            Ok(Distribution::Zipf { theta, center })
+        }
+        "pareto" => {
+            let (h, center) = params(rest)?;
+            if h <= 0.0 || h >= 1.0 {
+                return Err(format!("pareto h {h}: must be between 0 and 1"));
+            }
+            Ok(Distribution::Pareto { h, center })
+        }
+        "normal" | "gauss" => {
+            let (sigma_pct, center) = params(rest)?;
+            if !(0.0..=100.0).contains(&sigma_pct) {
+                return Err(format!(
+                    "normal sigma {sigma_pct}%: must be between 0 and 100"
+                ));
+            }
+            Ok(Distribution::Normal { sigma_pct, center })
+        }
+        "zoned" | "zoned_abs" => {
+            let r = rest.ok_or_else(|| format!("'{t}' needs zones; {FORM}"))?;
+            if r.contains(',') {
+                return Err(format!(
+                    "'{t}': per-direction zone lists are not supported yet; give one list"
+                ));
+            }
+            let mut access_sum = 0.0;
+            let mut zones = Vec::new();
+            for z in r.split(':').filter(|z| !z.trim().is_empty()) {
+                let (a, b) = z
+                    .split_once('/')
+                    .ok_or_else(|| format!("zone '{z}' is not ACCESS/REGION; {FORM}"))?;
+                let a = num(a)?;
+                access_sum += a;
+                zones.push((a, b.trim()));
+            }
+            if zones.is_empty() {
+                return Err(format!("'{t}' has no zones; {FORM}"));
+            }
+            if (access_sum - 100.0).abs() > 1e-6 {
+                return Err(format!(
+                    "zone access percentages add up to {access_sum}%, they must add up to 100%"
+                ));
+            }
+            if kind == "zoned" {
+                let mut v = Vec::new();
+                let mut region_sum = 0.0;
+                for (a, b) in zones {
+                    let b = num(b.trim_end_matches('%'))?;
+                    region_sum += b;
+                    v.push((a, b));
+                }
+                if (region_sum - 100.0).abs() > 1e-6 {
+                    return Err(format!(
+                        "zone region percentages add up to {region_sum}%, they must add up to 100%"
+                    ));
+                }
+                Ok(Distribution::Zoned(v))
+            } else {
+                let mut v = Vec::new();
+                for (a, b) in zones {
+                    v.push((a, parse_size(b, kb_base)?));
+                }
+                Ok(Distribution::ZonedAbs(v))
+            }
+        }
+        _ => Err(format!("'{t}' is not a distribution; {FORM}")),
+    }
+}
+
+/// Evaluate `(expr)` with `+ - * / % ^` and parentheses; each number (with any suffix) is
+/// converted by `leaf`.
+pub fn eval_expr(s: &str, leaf: &dyn Fn(&str) -> Result<f64, String>) -> Result<f64, String> {
+    let mut p = ExprParser {
+        s: s.as_bytes(),
+        pos: 0,
+        leaf,
+        src: s,
+    };
+    let v = p.expr()?;
+    p.skip_ws();
+    if p.pos != p.s.len() {
+        return Err(format!("unexpected '{}' in expression '{s}'", &s[p.pos..]));
+    }
+    if !v.is_finite() {
+        return Err(format!("expression '{s}' does not give a finite number"));
+    }
+    Ok(v)
+}
+
+struct ExprParser<'a> {
+    s: &'a [u8],
+    pos: usize,
+    leaf: &'a dyn Fn(&str) -> Result<f64, String>,
+    src: &'a str,
+}
+
+impl ExprParser<'_> {
+    fn skip_ws(&mut self) {
+        while self.pos < self.s.len() && self.s[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.s.get(self.pos).copied()
+    }
+    fn expr(&mut self) -> Result<f64, String> {
+        let mut v = self.term()?;
+        while let Some(c @ (b'+' | b'-')) = self.peek() {
+            self.pos += 1;
+            let r = self.term()?;
+            v = if c == b'+' { v + r } else { v - r };
+        }
+        Ok(v)
+    }
+    fn term(&mut self) -> Result<f64, String> {
+        let mut v = self.power()?;
+        while let Some(c @ (b'*' | b'/' | b'%')) = self.peek() {
+            self.pos += 1;
+            let r = self.power()?;
+            v = match c {
+                b'*' => v * r,
+                _ if r == 0.0 => return Err(format!("division by zero in '{}'", self.src)),
+                b'/' => v / r,
+                _ => v % r,
+            };
+        }
+        Ok(v)
+    }
+    fn power(&mut self) -> Result<f64, String> {
+        let base = self.unary()?;
+        if self.peek() == Some(b'^') {
+            self.pos += 1;
+            let e = self.power()?;
+            return Ok(base.powf(e));
+        }
+        Ok(base)
+    }
+    fn unary(&mut self) -> Result<f64, String> {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                Ok(-self.unary()?)
+            }
+            Some(b'+') => {
+                self.pos += 1;
+                self.unary()
+            }
+            Some(b'(') => {
+                self.pos += 1;
+                let v = self.expr()?;
+                if self.peek() != Some(b')') {
+                    return Err(format!("missing ')' in '{}'", self.src));
+                }
+                self.pos += 1;
+                Ok(v)
+            }
+            Some(c) if c.is_ascii_alphanumeric() || c == b'.' => {
+                let start = self.pos;
+                while self.pos < self.s.len()
+                    && (self.s[self.pos].is_ascii_alphanumeric() || self.s[self.pos] == b'.')
+                {
+                    self.pos += 1;
+                }
+                let tok = std::str::from_utf8(&self.s[start..self.pos]).unwrap_or("");
+                (self.leaf)(tok)
+            }
+            _ => Err(format!("expected a number in '{}'", self.src)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_kb_base_1024() {
+        let p = |s| parse_size(s, 1024).unwrap();
+        assert_eq!(p("4k"), 4096);
+        assert_eq!(p("4K"), 4096);
+        assert_eq!(p("4kb"), 4096);
+        assert_eq!(p("4ki"), 4096);
+        assert_eq!(p("4kib"), 4000);
+        assert_eq!(p("1m"), 1 << 20);
+        assert_eq!(p("1g"), 1 << 30);
+        assert_eq!(p("16Gi"), 16u64 << 30);
+        assert_eq!(p("1GiB"), 1_000_000_000);
+        assert_eq!(p("64MB"), 64 << 20);
+        assert_eq!(p("0x1000"), 4096);
+        assert_eq!(p("512"), 512);
+        assert_eq!(p("10b"), 10);
+        assert_eq!(p("1t"), 1u64 << 40);
+        assert_eq!(p("1p"), 1u64 << 50);
+        assert_eq!(p("(2*4k)"), 8192);
+        assert_eq!(p("(1m + 4k) "), (1 << 20) + 4096);
+        assert!(parse_size("4x", 1024).unwrap_err().contains("4k"));
+        assert!(parse_size("", 1024).is_err());
+        assert!(parse_size("-4k", 1024).is_err());
+        assert!(parse_size("abc", 1024).is_err());
+    }
+
+    #[test]
+    fn sizes_kb_base_1000() {
+        let p = |s| parse_size(s, 1000).unwrap();
+        assert_eq!(p("4k"), 4000);
+        assert_eq!(p("4ki"), 4000);
+        assert_eq!(p("4kib"), 4096);
+        assert_eq!(p("1MiB"), 1 << 20);
+        assert_eq!(p("1g"), 1_000_000_000);
+    }
+
+    #[test]
+    fn percentages() {
+        assert_eq!(
+            parse_size_or_percent("50%", 1024).unwrap(),
+            SizeSpec::Percent(50.0)
+        );
+        assert_eq!(
+            parse_size_or_percent("1g", 1024).unwrap(),
+            SizeSpec::Bytes(1 << 30)
+        );
+        assert!(parse_size_or_percent("150%", 1024).is_err());
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(
+            parse_time("600s", TimeUnit::S).unwrap(),
+            Duration::from_secs(600)
+        );
+        assert_eq!(
+            parse_time("1m", TimeUnit::S).unwrap(),
+            Duration::from_secs(60)
+        );
+        assert_eq!(
+            parse_time("500ms", TimeUnit::S).unwrap(),
+            Duration::from_millis(500)
+        );
+        assert_eq!(
+            parse_time("30", TimeUnit::S).unwrap(),
+            Duration::from_secs(30)
+        );
+        assert_eq!(
+            parse_time("100", TimeUnit::Us).unwrap(),
+            Duration::from_micros(100)
+        );
+        assert_eq!(
+            parse_time("2h", TimeUnit::S).unwrap(),
+            Duration::from_secs(7200)
+        );
+        assert_eq!(
+            parse_time("1d", TimeUnit::S).unwrap(),
+            Duration::from_secs(86400)
+        );
+        assert_eq!(
+            parse_time("20usec", TimeUnit::S).unwrap(),
+            Duration::from_micros(20)
+        );
+        assert_eq!(
+            parse_time("0.5", TimeUnit::S).unwrap(),
+            Duration::from_millis(500)
+        );
+        assert_eq!(
+            parse_time("(1000+500)", TimeUnit::S).unwrap(),
+            Duration::from_micros(1500)
+        );
+        let e = parse_time("10q", TimeUnit::S).unwrap_err();
+        assert!(e.contains("500ms"), "{e}");
+        assert_eq!(
+            parse_time_range("5s-2s", TimeUnit::S).unwrap(),
+            (Duration::from_secs(2), Duration::from_secs(5))
+        );
+    }
+
+    #[test]
+    fn bools() {
+        for t in ["1", "true", "yes", "on", "ON"] {
+            assert!(parse_bool(t).unwrap());
+        }
+        for f in ["0", "false", "no", "off"] {
+            assert!(!parse_bool(f).unwrap());
+        }
+        assert!(parse_bool("2").unwrap_err().contains("0 or 1"));
+    }
+
+    #[test]
+    fn per_dir_lists() {
+        let p = |s| parse_per_dir(s, |x| parse_size(x, 1024)).unwrap();
+        let v = p("4k");
+        assert_eq!(
+            (v.read, v.write, v.trim),
+            (Some(4096), Some(4096), Some(4096))
+        );
+        let v = p("8k,32k");
+        assert_eq!(
+            (v.read, v.write, v.trim),
+            (Some(8192), Some(32768), Some(32768))
+        );
+        let v = p("8k,32k,");
+        assert_eq!((v.read, v.write, v.trim), (Some(8192), Some(32768), None));
+        let v = p(",8k");
+        assert_eq!((v.read, v.write, v.trim), (None, Some(8192), Some(8192)));
+        let v = p("8k,,16k");
+        assert_eq!((v.read, v.write, v.trim), (Some(8192), None, Some(16384)));
+        let v = p("8k,");
+        assert_eq!((v.read, v.write, v.trim), (Some(8192), None, None));
+        assert!(parse_per_dir("1,2,3,4", |x| parse_size(x, 1024)).is_err());
+        assert!(parse_per_dir("1,zz", |x| parse_size(x, 1024)).is_err());
+    }
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_size_range("4k-64k", 1024).unwrap(), (4096, 65536));
+        assert_eq!(parse_size_range("4k:64k", 1024).unwrap(), (4096, 65536));
+        assert_eq!(parse_size_range("64k-4k", 1024).unwrap(), (4096, 65536));
+        assert_eq!(parse_size_range("8k", 1024).unwrap(), (8192, 8192));
+        assert!(parse_size_range("4k-zz", 1024).is_err());
+    }
+
+    #[test]
+    fn bssplit() {
+        assert_eq!(
+            parse_bssplit_list("4k/10:64k/50:32k/40", 1024).unwrap(),
+            vec![(4096, 10), (65536, 50), (32768, 40)]
+        );
+        assert_eq!(
+            parse_bssplit_list("4k/50:1k/:32k/", 1024).unwrap(),
+            vec![(4096, 50), (1024, 25), (32768, 25)]
+        );
+        let v = parse_bssplit_list("4k:8k:16k", 1024).unwrap();
+        assert_eq!(v.iter().map(|x| x.1).sum::<u32>(), 100);
+        assert_eq!(parse_bssplit_list("4k/0:8k/60", 1024).unwrap()[0].1, 40);
+        assert!(parse_bssplit_list("4k/10:64k/50", 1024)
+            .unwrap_err()
+            .contains("100%"));
+        assert!(parse_bssplit_list("4k/70:64k/50", 1024)
+            .unwrap_err()
+            .contains("more than 100%"));
+        assert!(parse_bssplit_list("4k/x", 1024).is_err());
+        let pd = parse_bssplit("4k/100,8k/50:16k/50", 1024).unwrap();
+        assert_eq!(pd.read, Some(vec![(4096, 100)]));
+        assert_eq!(pd.write, Some(vec![(8192, 50), (16384, 50)]));
+        assert_eq!(pd.trim, pd.write);
+    }
+
+    #[test]
+    fn float_and_cpu_lists() {
+        assert_eq!(
+            parse_float_list("99:99.9", 20, true).unwrap(),
+            vec![99.0, 99.9]
+        );
+        assert!(parse_float_list("99:abc", 20, true).is_err());
+        assert!(parse_float_list("101", 20, true).is_err());
+        let many = vec!["1"; 21].join(":");
+        assert!(parse_float_list(&many, 20, true).is_err());
+        assert_eq!(
+            parse_cpu_list("0,5,8-11").unwrap(),
+            vec![0, 5, 8, 9, 10, 11]
+        );
+        assert_eq!(parse_cpu_list("3,1,1").unwrap(), vec![1, 3]);
+        assert!(parse_cpu_list("4-2").is_err());
+        assert!(parse_cpu_list("a").is_err());
+    }
+
+    #[test]
+    fn path_lists() {
+        assert_eq!(parse_path_list("/dev/a:/dev/b"), vec!["/dev/a", "/dev/b"]);
+        assert_eq!(parse_path_list(r"c\:x:/y"), vec!["c:x", "/y"]);
+    }
+
+    #[test]
+    fn patterns() {
+        assert_eq!(
+            parse_pattern("0xdeadbeef").unwrap(),
+            vec![0xde, 0xad, 0xbe, 0xef]
+        );
+        assert_eq!(parse_pattern("\"ab\"").unwrap(), b"ab".to_vec());
+        assert_eq!(parse_pattern("1234").unwrap(), vec![0xd2, 0x04]);
+        assert_eq!(parse_pattern("-12").unwrap(), vec![0xf4, 0xff, 0xff, 0xff]);
+        assert_eq!(
+            parse_pattern("0xdeadbeef\"ab\"").unwrap(),
+            vec![0xde, 0xad, 0xbe, 0xef, b'a', b'b']
+        );
+        assert_eq!(parse_pattern("0xabc").unwrap(), vec![0x0a, 0xbc]);
+        assert!(parse_pattern("\"ab").is_err());
+        assert!(parse_pattern("zz").is_err());
+    }
+
+    #[test]
+    fn distributions() {
+        assert_eq!(
+            parse_distribution("random", 1024).unwrap(),
+            Distribution::Random
+        );
+        assert_eq!(
+            parse_distribution("zipf:1.2", 1024).unwrap(),
+            Distribution::Zipf {
+                theta: 1.2,
+                center: 0.0
+            }
+        );
+        assert_eq!(
+            parse_distribution("zipf:1.2:0.3", 1024).unwrap(),
+            Distribution::Zipf {
+                theta: 1.2,
+                center: 0.3
+            }
+        );
+        assert_eq!(
+            parse_distribution("pareto:0.9", 1024).unwrap(),
+            Distribution::Pareto {
+                h: 0.9,
+                center: 0.0
+            }
+        );
+        assert_eq!(
+            parse_distribution("gauss:5", 1024).unwrap(),
+            Distribution::Normal {
+                sigma_pct: 5.0,
+                center: 0.0
+            }
+        );
+        assert_eq!(
+            parse_distribution("normal:5", 1024).unwrap(),
+            parse_distribution("gauss:5", 1024).unwrap()
+        );
+        assert_eq!(
+            parse_distribution("zoned:60/10:30/20:8/30:2/40", 1024).unwrap(),
+            Distribution::Zoned(vec![(60.0, 10.0), (30.0, 20.0), (8.0, 30.0), (2.0, 40.0)])
+        );
+        assert_eq!(
+            parse_distribution("zoned_abs:60/20g:40/10g", 1024).unwrap(),
+            Distribution::ZonedAbs(vec![(60.0, 20 << 30), (40.0, 10 << 30)])
+        );
+        assert!(parse_distribution("zoned:60/10:30/20", 1024).is_err());
+        assert!(parse_distribution("zipf", 1024).is_err());
+        assert!(parse_distribution("zipf:1", 1024).is_err());
+        assert!(parse_distribution("pareto:2", 1024).is_err());
+        assert!(parse_distribution("bogus:1", 1024)
+            .unwrap_err()
+            .contains("zipf:THETA"));
+    }
+
+    #[test]
+    fn expressions() {
+        let leaf = |s: &str| s.parse::<f64>().map_err(|e| e.to_string());
+        assert_eq!(eval_expr("(1+2*3)", &leaf).unwrap(), 7.0);
+        assert_eq!(eval_expr("((1+2)*3)", &leaf).unwrap(), 9.0);
+        assert_eq!(eval_expr("(2^10)", &leaf).unwrap(), 1024.0);
+        assert_eq!(eval_expr("(10 % 4 - -1)", &leaf).unwrap(), 3.0);
+        assert!(eval_expr("(1/0)", &leaf).is_err());
+        assert!(eval_expr("(1+", &leaf).is_err());
+        assert_eq!(parse_int("(4k/2)", 1024).unwrap(), 2048);
+    }
+}
