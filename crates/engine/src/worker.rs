@@ -522,8 +522,7 @@ impl Worker {
                 match self.prepare_next(now) {
                     Next::Io(slot) => {
                         if self.sync_engine {
-                            self.issue_sync(slot);
-                            now = sys::now_ns();
+                            now = self.issue_sync(slot);
                             batch_start = now;
                             if !self.check_time(now) {
                                 break;
@@ -693,7 +692,8 @@ impl Worker {
         t
     }
 
-    fn issue_sync(&mut self, slot: u32) {
+    /// Perform one I/O on a sync engine; returns the clock at its completion.
+    fn issue_sync(&mut self, slot: u32) -> u64 {
         let s = &self.slots[slot as usize];
         let io = IoUnit {
             slot,
@@ -725,6 +725,7 @@ impl Worker {
         }
         self.complete(slot, r, t1);
         self.free.push(slot);
+        t1
     }
 
     /// Checks the time limits; returns false when no more I/O should be issued.
