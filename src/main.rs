@@ -154,7 +154,9 @@ fn run(args: &[String]) -> i32 {
         eprintln!(
             "iomark: job {} failed: {}",
             j.name,
-            j.error_msg.clone().unwrap_or_else(|| format!("error {}", j.error))
+            j.error_msg
+                .clone()
+                .unwrap_or_else(|| format!("error {}", j.error))
         );
     }
     let mut text = String::new();

@@ -141,8 +141,15 @@ const TESTS: [Test; 4] = [
 /// Whether O_DIRECT works for files in `dir`.
 fn direct_supported(dir: &Path) -> bool {
     let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
-    let ok = target::open_target(&probe, true, true, true, true, iomark_engine::job::SyncMode::None)
-        .is_ok();
+    let ok = target::open_target(
+        &probe,
+        true,
+        true,
+        true,
+        true,
+        iomark_engine::job::SyncMode::None,
+    )
+    .is_ok();
     let _ = std::fs::remove_file(&probe);
     ok
 }
@@ -221,8 +228,11 @@ pub fn run(o: QuickOpts) -> i32 {
             path.display()
         ));
     }
-    let direct = direct_supported(if temp { &dir } else { path.parent().unwrap_or(Path::new(".")) })
-        || (!temp && path.metadata().map(|m| !m.is_file()).unwrap_or(false));
+    let direct = direct_supported(if temp {
+        &dir
+    } else {
+        path.parent().unwrap_or(Path::new("."))
+    }) || (!temp && path.metadata().map(|m| !m.is_file()).unwrap_or(false));
     if !direct {
         eprint("iomark quick: the filesystem does not support direct I/O; using buffered I/O (figures may include the page cache)");
     }
@@ -248,17 +258,29 @@ pub fn run(o: QuickOpts) -> i32 {
                 (true, true) => RwMode::RandWrite,
             };
             let mut j = JobSpec {
-                name: format!("{}-{}", t.label.replace(' ', "-"), if write { "write" } else { "read" }),
+                name: format!(
+                    "{}-{}",
+                    t.label.replace(' ', "-"),
+                    if write { "write" } else { "read" }
+                ),
                 group_id: plan.jobs.len() as u32,
                 stonewall: true,
                 rw,
                 bs: PerDir::all(BlockSize::Fixed(t.bs)),
-                size: if temp { Some(SizeSpec::Bytes(size)) } else { None },
+                size: if temp {
+                    Some(SizeSpec::Bytes(size))
+                } else {
+                    None
+                },
                 filenames: vec![path.clone()],
                 runtime: Some(o.runtime),
                 time_based: true,
                 ramp_time: o.ramp,
-                ioengine: if t.depth == 1 { EngineKind::Psync } else { engine },
+                ioengine: if t.depth == 1 {
+                    EngineKind::Psync
+                } else {
+                    engine
+                },
                 iodepth: t.depth,
                 iodepth_low: t.depth,
                 direct,
@@ -300,7 +322,8 @@ pub fn run(o: QuickOpts) -> i32 {
         let _ = h.join();
     }
     if signals::interrupted() {
-        ctl.interrupted.store(true, std::sync::atomic::Ordering::Relaxed);
+        ctl.interrupted
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
     if temp {
         let _ = std::fs::remove_file(&path);

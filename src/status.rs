@@ -84,7 +84,10 @@ pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle
                     eta_s = eta_s.max((rt.saturating_sub(el)) as f64 / 1000.0);
                 }
             }
-            let mut line = format!("Jobs: {running} (f={running}): [{letters}][{:.1}%]", pct * 100.0);
+            let mut line = format!(
+                "Jobs: {running} (f={running}): [{letters}][{:.1}%]",
+                pct * 100.0
+            );
             let names = ["r", "w", "t"];
             let mut bw = Vec::new();
             let mut io = Vec::new();

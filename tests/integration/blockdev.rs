@@ -18,11 +18,23 @@ impl Loop {
         f.set_len(size).unwrap();
         drop(f);
         if mkfs {
-            let st = Command::new("mkfs.ext4").args(["-q", "-F"]).arg(&img).status().unwrap();
+            let st = Command::new("mkfs.ext4")
+                .args(["-q", "-F"])
+                .arg(&img)
+                .status()
+                .unwrap();
             assert!(st.success());
         }
-        let out = Command::new("losetup").args(["-f", "--show"]).arg(&img).output().unwrap();
-        assert!(out.status.success(), "losetup: {}", String::from_utf8_lossy(&out.stderr));
+        let out = Command::new("losetup")
+            .args(["-f", "--show"])
+            .arg(&img)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "losetup: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let dev = String::from_utf8(out.stdout).unwrap().trim().to_string();
         Loop {
             dev,
@@ -61,8 +73,16 @@ fn loop_device_engines() {
             let e = format!("--ioengine={engine}");
             let r = format!("--rw={rw}");
             let o = iomark(&[
-                "run", "--output-format=json", "--name=b", &f, &e, &r, "--size=8m", "--bs=4k",
-                "--direct=1", "--iodepth=8",
+                "run",
+                "--output-format=json",
+                "--name=b",
+                &f,
+                &e,
+                &r,
+                "--size=8m",
+                "--bs=4k",
+                "--direct=1",
+                "--iodepth=8",
             ]);
             let v = json(&o);
             let j = job(&v, 0);
@@ -71,12 +91,27 @@ fn loop_device_engines() {
         }
     }
     // The whole device is the default size.
-    let o = iomark(&["run", "--output-format=json", "--name=b", &f, "--rw=read", "--bs=1m"]);
+    let o = iomark(&[
+        "run",
+        "--output-format=json",
+        "--name=b",
+        &f,
+        "--rw=read",
+        "--bs=1m",
+    ]);
     let v = json(&o);
     assert_eq!(u(&job(&v, 0)["read"]["io_bytes"]), 64 << 20);
     // Disk stats name the loop device.
     let name = lp.dev.trim_start_matches("/dev/");
-    assert!(v["disk_util"].as_array().unwrap().iter().any(|d| d["name"] == name), "{}", v["disk_util"]);
+    assert!(
+        v["disk_util"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["name"] == name),
+        "{}",
+        v["disk_util"]
+    );
 }
 
 #[test]
@@ -90,10 +125,24 @@ fn writes_to_a_device_with_a_filesystem_are_refused() {
     assert!(stderr(&o).contains("ext4"), "{}", stderr(&o));
     assert_eq!(lp.checksum(), before, "device modified");
     // Reads are fine.
-    let o = iomark(&["run", "--output-format=json", "--name=r", &f, "--rw=read", "--size=1m"]);
+    let o = iomark(&[
+        "run",
+        "--output-format=json",
+        "--name=r",
+        &f,
+        "--rw=read",
+        "--size=1m",
+    ]);
     json(&o);
     // Explicitly allowed.
-    let o = iomark(&["run", "--force-device-write", "--name=w", &f, "--rw=write", "--size=1m"]);
+    let o = iomark(&[
+        "run",
+        "--force-device-write",
+        "--name=w",
+        &f,
+        "--rw=write",
+        "--size=1m",
+    ]);
     ok(&o);
     assert_ne!(lp.checksum(), before);
 }
@@ -104,17 +153,33 @@ fn writes_to_a_mounted_device_are_refused() {
     let mut lp = Loop::new("loopmnt", 32 << 20, true);
     let mnt = lp._dir.file("mnt");
     std::fs::create_dir_all(&mnt).unwrap();
-    let st = Command::new("mount").arg(&lp.dev).arg(&mnt).status().unwrap();
+    let st = Command::new("mount")
+        .arg(&lp.dev)
+        .arg(&mnt)
+        .status()
+        .unwrap();
     assert!(st.success());
     lp.mount = Some(mnt.clone());
     let f = format!("--filename={}", lp.dev);
-    let o = iomark(&["run", "--force-device-write", "--name=w", &f, "--rw=write", "--size=1m"]);
+    let o = iomark(&[
+        "run",
+        "--force-device-write",
+        "--name=w",
+        &f,
+        "--rw=write",
+        "--size=1m",
+    ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("mounted"), "{}", stderr(&o));
     // A file on the mounted ext4 works, and the filesystem type is reported.
     let ff = format!("--filename={}", mnt.join("f").display());
     let o = iomark(&[
-        "run", "--output-format=json", "--name=w", &ff, "--rw=randwrite", "--size=4m",
+        "run",
+        "--output-format=json",
+        "--name=w",
+        &ff,
+        "--rw=randwrite",
+        "--size=4m",
         "--direct=1",
     ]);
     let v = json(&o);

@@ -10,7 +10,15 @@ fn version_and_help() {
     let o = iomark(&["run", "--help"]);
     ok(&o);
     let h = stdout(&o);
-    for opt in ["rw", "bs", "iodepth", "ioengine", "time_based", "rate_iops", "bssplit"] {
+    for opt in [
+        "rw",
+        "bs",
+        "iodepth",
+        "ioengine",
+        "time_based",
+        "rate_iops",
+        "bssplit",
+    ] {
         assert!(h.contains(opt), "help lacks {opt}");
     }
     let o = iomark(&["run", "--cmdhelp=iodepth"]);
@@ -48,7 +56,10 @@ fn invalid_values_are_refused_before_io() {
         let o = iomark(&args);
         assert!(!o.status.success(), "{bad:?} accepted");
         assert!(!stderr(&o).is_empty());
-        assert!(!d.file("f").exists() || bad[0] == "--bs=1m", "{bad:?} created the file");
+        assert!(
+            !d.file("f").exists() || bad[0] == "--bs=1m",
+            "{bad:?} created the file"
+        );
     }
 }
 
@@ -56,7 +67,15 @@ fn invalid_values_are_refused_before_io() {
 fn direct_io_alignment_is_checked_up_front() {
     let d = Scratch::new("align");
     let f = format!("--filename={}", d.s("f"));
-    let o = iomark(&["run", "--name=x", &f, "--size=1m", "--bs=1000", "--direct=1", "--rw=read"]);
+    let o = iomark(&[
+        "run",
+        "--name=x",
+        &f,
+        "--size=1m",
+        "--bs=1000",
+        "--direct=1",
+        "--rw=read",
+    ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("logical block size"), "{}", stderr(&o));
     assert!(!d.file("f").exists());
@@ -67,7 +86,13 @@ fn json_stdout_is_only_json() {
     let d = Scratch::new("json");
     let f = format!("--filename={}", d.s("f"));
     let o = iomark(&[
-        "run", "--output-format=json", "--name=w", &f, "--size=2m", "--rw=write", "--bs=64k",
+        "run",
+        "--output-format=json",
+        "--name=w",
+        &f,
+        "--size=2m",
+        "--rw=write",
+        "--bs=64k",
     ]);
     let v = json(&o);
     assert_eq!(u(&job(&v, 0)["write"]["io_bytes"]), 2 << 20);
@@ -80,7 +105,14 @@ fn json_stdout_is_only_json() {
 fn parse_only_does_no_io() {
     let d = Scratch::new("parseonly");
     let f = format!("--filename={}", d.s("f"));
-    let o = iomark(&["run", "--parse-only", "--name=w", &f, "--size=2m", "--rw=write"]);
+    let o = iomark(&[
+        "run",
+        "--parse-only",
+        "--name=w",
+        &f,
+        "--size=2m",
+        "--rw=write",
+    ]);
     ok(&o);
     assert!(!d.file("f").exists());
 }
@@ -89,7 +121,14 @@ fn parse_only_does_no_io() {
 fn readonly_refuses_writes() {
     let d = Scratch::new("ro");
     let f = format!("--filename={}", d.s("f"));
-    let o = iomark(&["run", "--readonly", "--name=w", &f, "--size=2m", "--rw=write"]);
+    let o = iomark(&[
+        "run",
+        "--readonly",
+        "--name=w",
+        &f,
+        "--size=2m",
+        "--rw=write",
+    ]);
     assert!(!o.status.success());
     assert!(!d.file("f").exists());
 }
@@ -100,7 +139,13 @@ fn result_file_is_lossless_json() {
     let f = format!("--filename={}", d.s("f"));
     let r = format!("--result={}", d.s("r.json"));
     let o = iomark(&[
-        "run", "--output-format=json", &r, "--name=rr", &f, "--size=4m", "--rw=randread",
+        "run",
+        "--output-format=json",
+        &r,
+        "--name=rr",
+        &f,
+        "--size=4m",
+        "--rw=randread",
     ]);
     let v = json(&o);
     let raw = std::fs::read(d.file("r.json")).unwrap();
@@ -119,8 +164,15 @@ fn logs_are_written_in_fio_format() {
     let f = format!("--filename={}", d.s("f"));
     let o = iomark_in(
         &[
-            "run", "--name=l", &f, "--size=1m", "--rw=read", "--bs=4k", "--write_bw_log=l",
-            "--write_lat_log=l", "--write_iops_log=l",
+            "run",
+            "--name=l",
+            &f,
+            "--size=1m",
+            "--rw=read",
+            "--bs=4k",
+            "--write_bw_log=l",
+            "--write_lat_log=l",
+            "--write_iops_log=l",
         ],
         &d.path,
     );
@@ -141,15 +193,26 @@ fn group_reporting_merges_clones() {
     let d = Scratch::new("group");
     let dir = format!("--directory={}", d.path.display());
     let o = iomark(&[
-        "run", "--output-format=json", "--name=g", &dir, "--size=1m", "--rw=randread",
-        "--numjobs=3", "--group_reporting",
+        "run",
+        "--output-format=json",
+        "--name=g",
+        &dir,
+        "--size=1m",
+        "--rw=randread",
+        "--numjobs=3",
+        "--group_reporting",
     ]);
     let v = json(&o);
     assert_eq!(v["jobs"].as_array().unwrap().len(), 1);
     assert_eq!(u(&job(&v, 0)["read"]["total_ios"]), 3 * 256);
     assert_eq!(u(&job(&v, 0)["read"]["clat_ns"]["N"]), 3 * 256);
     let o = iomark(&[
-        "run", "--output-format=json", "--name=g", &dir, "--size=1m", "--rw=randread",
+        "run",
+        "--output-format=json",
+        "--name=g",
+        &dir,
+        "--size=1m",
+        "--rw=randread",
         "--numjobs=3",
     ]);
     let v = json(&o);
@@ -161,8 +224,15 @@ fn stonewall_runs_jobs_in_order() {
     let d = Scratch::new("stonewall");
     let f = format!("--filename={}", d.s("f"));
     let o = iomark(&[
-        "run", "--output-format=json", &f, "--size=2m", "--name=w", "--rw=write", "--name=r",
-        "--stonewall", "--rw=read",
+        "run",
+        "--output-format=json",
+        &f,
+        "--size=2m",
+        "--name=w",
+        "--rw=write",
+        "--name=r",
+        "--stonewall",
+        "--rw=read",
     ]);
     let v = json(&o);
     assert_eq!(u(&job(&v, 0)["groupid"]), 0);
@@ -175,13 +245,23 @@ fn time_based_runs_for_the_runtime() {
     let d = Scratch::new("timebased");
     let f = format!("--filename={}", d.s("f"));
     let o = iomark(&[
-        "run", "--output-format=json", "--name=t", &f, "--size=1m", "--rw=randread",
-        "--runtime=1", "--time_based", "--ioengine=null",
+        "run",
+        "--output-format=json",
+        "--name=t",
+        &f,
+        "--size=1m",
+        "--rw=randread",
+        "--runtime=1",
+        "--time_based",
+        "--ioengine=null",
     ]);
     let v = json(&o);
     let rt = u(&job(&v, 0)["read"]["runtime"]);
     assert!((950..=1500).contains(&rt), "runtime {rt}");
-    assert!(u(&job(&v, 0)["read"]["total_ios"]) > 256, "time_based loops over the file");
+    assert!(
+        u(&job(&v, 0)["read"]["total_ios"]) > 256,
+        "time_based loops over the file"
+    );
 }
 
 #[test]
@@ -189,8 +269,15 @@ fn rate_iops_caps_the_rate() {
     let d = Scratch::new("rate");
     let f = format!("--filename={}", d.s("f"));
     let o = iomark(&[
-        "run", "--output-format=json", "--name=t", &f, "--size=1m", "--rw=randread",
-        "--runtime=2", "--time_based", "--rate_iops=200",
+        "run",
+        "--output-format=json",
+        "--name=t",
+        &f,
+        "--size=1m",
+        "--rw=randread",
+        "--runtime=2",
+        "--time_based",
+        "--rate_iops=200",
     ]);
     let v = json(&o);
     let iops = f(&job(&v, 0)["read"]["iops"]);
@@ -202,7 +289,13 @@ fn runs_with_single_dash_options() {
     let d = Scratch::new("dash");
     let f = format!("-filename={}", d.s("f"));
     let o = iomark(&[
-        "run", "-output-format=json", &f, "-rw=write", "-bs=8k", "-size=1m", "-name=w",
+        "run",
+        "-output-format=json",
+        &f,
+        "-rw=write",
+        "-bs=8k",
+        "-size=1m",
+        "-name=w",
     ]);
     let v = json(&o);
     assert_eq!(u(&job(&v, 0)["write"]["total_ios"]), 128);
@@ -212,7 +305,15 @@ fn runs_with_single_dash_options() {
 fn normal_output_has_fio_layout() {
     let d = Scratch::new("normal");
     let f = format!("--filename={}", d.s("f"));
-    let o = iomark(&["run", "--name=seqw", &f, "--size=4m", "--rw=write", "--bs=1m", "--fsync=4"]);
+    let o = iomark(&[
+        "run",
+        "--name=seqw",
+        &f,
+        "--size=4m",
+        "--rw=write",
+        "--bs=1m",
+        "--fsync=4",
+    ]);
     ok(&o);
     let s = stdout(&o);
     for needle in [
@@ -235,7 +336,14 @@ fn normal_output_has_fio_layout() {
 fn terse_output_has_v3_fields() {
     let d = Scratch::new("terse");
     let f = format!("--filename={}", d.s("f"));
-    let o = iomark(&["run", "--minimal", "--name=t", &f, "--size=1m", "--rw=randread"]);
+    let o = iomark(&[
+        "run",
+        "--minimal",
+        "--name=t",
+        &f,
+        "--size=1m",
+        "--rw=randread",
+    ]);
     ok(&o);
     let line = stdout(&o);
     let line = line.lines().next().unwrap();
@@ -249,7 +357,8 @@ fn terse_output_has_v3_fields() {
     if let Some(s) = sample.lines().find(|l| l.starts_with("3;")) {
         // Same number of fields up to the disk-util part (which depends on the devices).
         let theirs_nodisk = s.split(';').count() - 9 * s.matches("vda").count();
-        let ours_nodisk = ours - 9 * line.matches(";vd").count() - 9 * line.matches(";loop").count();
+        let ours_nodisk =
+            ours - 9 * line.matches(";vd").count() - 9 * line.matches(";loop").count();
         assert_eq!(ours_nodisk, theirs_nodisk, "{line}");
     }
 }

@@ -12,7 +12,14 @@ fn run_engine(base: &str, engine: &str, extra: &[&str]) {
     for rw in PATTERNS {
         let r = format!("--rw={rw}");
         let mut args = vec![
-            "run", "--output-format=json", "--name=e", &f, &e, &r, "--size=2m", "--bs=4k",
+            "run",
+            "--output-format=json",
+            "--name=e",
+            &f,
+            &e,
+            &r,
+            "--size=2m",
+            "--bs=4k",
         ];
         args.extend_from_slice(extra);
         let o = iomark(&args);
@@ -64,12 +71,23 @@ engine_tests! {
 fn metadata_engines() {
     let d = Scratch::new("meta");
     let dir = format!("--directory={}", d.path.display());
-    for (engine, rw) in [("filecreate", "write"), ("filestat", "read"), ("filedelete", "write")] {
+    for (engine, rw) in [
+        ("filecreate", "write"),
+        ("filestat", "read"),
+        ("filedelete", "write"),
+    ] {
         let e = format!("--ioengine={engine}");
         let r = format!("--rw={rw}");
         let o = iomark(&[
-            "run", "--output-format=json", "--name=m", &dir, &e, &r, "--nrfiles=50",
-            "--filesize=4k", "--bs=4k",
+            "run",
+            "--output-format=json",
+            "--name=m",
+            &dir,
+            &e,
+            &r,
+            "--nrfiles=50",
+            "--filesize=4k",
+            "--bs=4k",
         ]);
         let v = json(&o);
         let j = job(&v, 0);
@@ -81,14 +99,24 @@ fn metadata_engines() {
 #[test]
 fn char_devices() {
     let o = iomark(&[
-        "run", "--output-format=json", "--name=z", "--filename=/dev/zero", "--size=4m",
-        "--rw=read", "--bs=64k",
+        "run",
+        "--output-format=json",
+        "--name=z",
+        "--filename=/dev/zero",
+        "--size=4m",
+        "--rw=read",
+        "--bs=64k",
     ]);
     let v = json(&o);
     assert_eq!(u(&job(&v, 0)["read"]["io_bytes"]), 4 << 20);
     let o = iomark(&[
-        "run", "--output-format=json", "--name=n", "--filename=/dev/null", "--size=4m",
-        "--rw=write", "--bs=64k",
+        "run",
+        "--output-format=json",
+        "--name=n",
+        "--filename=/dev/null",
+        "--size=4m",
+        "--rw=write",
+        "--bs=64k",
     ]);
     let v = json(&o);
     assert_eq!(u(&job(&v, 0)["write"]["io_bytes"]), 4 << 20);
@@ -103,8 +131,15 @@ fn multiple_files_and_directories() {
     std::fs::create_dir_all(&b).unwrap();
     let dirs = format!("--directory={}:{}", a.display(), b.display());
     let o = iomark(&[
-        "run", "--output-format=json", "--name=m", &dirs, "--nrfiles=4", "--size=4m",
-        "--rw=randwrite", "--numjobs=2", "--file_service_type=random",
+        "run",
+        "--output-format=json",
+        "--name=m",
+        &dirs,
+        "--nrfiles=4",
+        "--size=4m",
+        "--rw=randwrite",
+        "--numjobs=2",
+        "--file_service_type=random",
     ]);
     let v = json(&o);
     for i in 0..2 {
@@ -122,7 +157,13 @@ fn unlink_removes_created_files() {
     let d = Scratch::new("unlink");
     let dir = format!("--directory={}", d.path.display());
     let o = iomark(&[
-        "run", "--output-format=json", "--name=u", &dir, "--size=1m", "--rw=write", "--unlink=1",
+        "run",
+        "--output-format=json",
+        "--name=u",
+        &dir,
+        "--size=1m",
+        "--rw=write",
+        "--unlink=1",
     ]);
     json(&o);
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);

@@ -18,32 +18,71 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "psync-randwrite-direct",
-        args: &["--rw=randwrite", "--bs=4k", "--size=4m", "--ioengine=psync", "--direct=1"],
+        args: &[
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=4m",
+            "--ioengine=psync",
+            "--direct=1",
+        ],
         mixed: false,
     },
     Case {
         name: "libaio-randread-direct",
-        args: &["--rw=randread", "--bs=4k", "--size=8m", "--ioengine=libaio", "--iodepth=16", "--direct=1"],
+        args: &[
+            "--rw=randread",
+            "--bs=4k",
+            "--size=8m",
+            "--ioengine=libaio",
+            "--iodepth=16",
+            "--direct=1",
+        ],
         mixed: false,
     },
     Case {
         name: "iouring-randread-direct",
-        args: &["--rw=randread", "--bs=4k", "--size=8m", "--ioengine=io_uring", "--iodepth=16", "--direct=1"],
+        args: &[
+            "--rw=randread",
+            "--bs=4k",
+            "--size=8m",
+            "--ioengine=io_uring",
+            "--iodepth=16",
+            "--direct=1",
+        ],
         mixed: false,
     },
     Case {
         name: "iouring-seqwrite-direct",
-        args: &["--rw=write", "--bs=128k", "--size=16m", "--ioengine=io_uring", "--iodepth=8", "--direct=1"],
+        args: &[
+            "--rw=write",
+            "--bs=128k",
+            "--size=16m",
+            "--ioengine=io_uring",
+            "--iodepth=8",
+            "--direct=1",
+        ],
         mixed: false,
     },
     Case {
         name: "libaio-seqread-buffered",
-        args: &["--rw=read", "--bs=16k", "--size=8m", "--ioengine=libaio", "--iodepth=4"],
+        args: &[
+            "--rw=read",
+            "--bs=16k",
+            "--size=8m",
+            "--ioengine=libaio",
+            "--iodepth=4",
+        ],
         mixed: false,
     },
     Case {
         name: "psync-randrw-buffered",
-        args: &["--rw=randrw", "--rwmixread=70", "--bs=4k", "--size=4m", "--ioengine=psync"],
+        args: &[
+            "--rw=randrw",
+            "--rwmixread=70",
+            "--bs=4k",
+            "--size=4m",
+            "--ioengine=psync",
+        ],
         mixed: true,
     },
     Case {
@@ -55,7 +94,11 @@ const CASES: &[Case] = &[
 
 fn run_pair(case: &Case, plus: bool) {
     let d = Scratch::new(case.name);
-    let fmt = if plus { "--output-format=json+" } else { "--output-format=json" };
+    let fmt = if plus {
+        "--output-format=json+"
+    } else {
+        "--output-format=json"
+    };
     let mut fio_args = vec![fmt, "--name=x"];
     let ffio = format!("--filename={}", d.s("fio.dat"));
     fio_args.push(&ffio);
@@ -76,7 +119,11 @@ fn run_pair(case: &Case, plus: bool) {
         assert_eq!(sum(ij, "io_bytes"), sum(fj, "io_bytes"), "{}", case.name);
         assert_eq!(sum(ij, "total_ios"), sum(fj, "total_ios"), "{}", case.name);
         let share = u(&ij["read"]["total_ios"]) as f64 / sum(ij, "total_ios") as f64;
-        assert!((0.6..0.8).contains(&share), "{}: read share {share}", case.name);
+        assert!(
+            (0.6..0.8).contains(&share),
+            "{}: read share {share}",
+            case.name
+        );
     } else {
         for dir in ["read", "write", "trim"] {
             assert_eq!(
@@ -93,18 +140,31 @@ fn run_pair(case: &Case, plus: bool) {
             );
         }
     }
-    assert_eq!(u(&ij["sync"]["total_ios"]), u(&fj["sync"]["total_ios"]), "{} sync", case.name);
+    assert_eq!(
+        u(&ij["sync"]["total_ios"]),
+        u(&fj["sync"]["total_ios"]),
+        "{} sync",
+        case.name
+    );
     // Key sets: everything fio writes, iomark writes too.
     let fk = key_paths(&fv);
     let ik = key_paths(&iv);
     let missing: BTreeSet<_> = fk.difference(&ik).collect();
-    assert!(missing.is_empty(), "{}: keys fio has and iomark lacks: {missing:?}", case.name);
+    assert!(
+        missing.is_empty(),
+        "{}: keys fio has and iomark lacks: {missing:?}",
+        case.name
+    );
     // IOPS within a generous band (tiny runs on a noisy VM).
     for dir in ["read", "write"] {
         let (a, b) = (f(&ij[dir]["iops"]), f(&fj[dir]["iops"]));
         if a > 0.0 && b > 0.0 {
             let r = a / b;
-            assert!((0.1..10.0).contains(&r), "{} {dir}: iops iomark {a} fio {b}", case.name);
+            assert!(
+                (0.1..10.0).contains(&r),
+                "{} {dir}: iops iomark {a} fio {b}",
+                case.name
+            );
         }
     }
 }
@@ -127,21 +187,33 @@ fn fio_jsonplus_clat2csv_accepts_our_json_plus() {
     let d = Scratch::new("clat2csv");
     let f = format!("--filename={}", d.s("f"));
     let o = iomark(&[
-        "run", "--output-format=json+", "--name=x", &f, "--size=4m", "--rw=randread",
+        "run",
+        "--output-format=json+",
+        "--name=x",
+        &f,
+        "--size=4m",
+        "--rw=randread",
     ]);
     ok(&o);
     std::fs::write(d.file("r.json"), &o.stdout).unwrap();
-    let tool = ["/usr/bin/fio_jsonplus_clat2csv", "/usr/share/fio/fio_jsonplus_clat2csv"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
-        .expect("fio_jsonplus_clat2csv (Debian's fio package) must be installed");
+    let tool = [
+        "/usr/bin/fio_jsonplus_clat2csv",
+        "/usr/share/fio/fio_jsonplus_clat2csv",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).exists())
+    .expect("fio_jsonplus_clat2csv (Debian's fio package) must be installed");
     let out = std::process::Command::new("python3")
         .arg(tool)
         .arg(d.file("r.json"))
         .arg(d.file("out.csv"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let produced: Vec<_> = std::fs::read_dir(&d.path)
         .unwrap()
         .filter_map(|e| e.ok())

@@ -6,13 +6,26 @@ use crate::util::*;
 fn quick_json_on_a_directory_cleans_up() {
     let d = Scratch::new("quick");
     let p = d.path.display().to_string();
-    let o = iomark(&["quick", &p, "--size=32m", "--runtime=300ms", "--ramp=0", "--json"]);
+    let o = iomark(&[
+        "quick",
+        &p,
+        "--size=32m",
+        "--runtime=300ms",
+        "--ramp=0",
+        "--json",
+    ]);
     let v = json(&o);
     let tests = v["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 8);
     let labels: Vec<String> = tests
         .iter()
-        .map(|t| format!("{} {}", t["test"].as_str().unwrap(), t["direction"].as_str().unwrap()))
+        .map(|t| {
+            format!(
+                "{} {}",
+                t["test"].as_str().unwrap(),
+                t["direction"].as_str().unwrap()
+            )
+        })
         .collect();
     assert_eq!(labels[0], "SEQ1M Q8T1 read");
     assert_eq!(labels[1], "SEQ1M Q8T1 write");
@@ -22,16 +35,26 @@ fn quick_json_on_a_directory_cleans_up() {
         assert!(f(&t["MB_per_s"]) > 0.0);
         assert!(f(&t["p99_lat_us"]) >= f(&t["mean_lat_us"]) * 0.0);
     }
-    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0, "temporary file left behind");
+    assert_eq!(
+        std::fs::read_dir(&d.path).unwrap().count(),
+        0,
+        "temporary file left behind"
+    );
 }
 
 #[test]
 fn quick_table_in_current_directory() {
     let d = Scratch::new_in("/dev/shm", "quickcwd");
-    let o = iomark_in(&["quick", "--size=16m", "--runtime=200ms", "--ramp=0"], &d.path);
+    let o = iomark_in(
+        &["quick", "--size=16m", "--runtime=200ms", "--ramp=0"],
+        &d.path,
+    );
     ok(&o);
     let s = stdout(&o);
-    assert!(s.contains("MB/s") && s.contains("MiB/s") && s.contains("IOPS"), "{s}");
+    assert!(
+        s.contains("MB/s") && s.contains("MiB/s") && s.contains("IOPS"),
+        "{s}"
+    );
     assert!(s.contains("RND4K Q32T1"));
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
 }
@@ -48,5 +71,9 @@ fn quick_never_writes_an_existing_file_without_allow_write() {
     let tests = v["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 4, "read tests only");
     assert!(tests.iter().all(|t| t["direction"] == "read"));
-    assert_eq!(std::fs::read(&path).unwrap(), content, "the file was modified");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        content,
+        "the file was modified"
+    );
 }

@@ -10,8 +10,9 @@ fn seed_lines() -> Vec<Vec<String>> {
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/fixtures/seed-workloads/commands.txt"
     );
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("the seed workloads must be beside the repository ({path}): {e}"));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!("the seed workloads must be beside the repository ({path}): {e}")
+    });
     text.lines()
         .map(str::trim)
         .filter(|l| l.starts_with("fio "))
@@ -21,7 +22,10 @@ fn seed_lines() -> Vec<Vec<String>> {
 }
 
 fn shrink(args: &[String], file: &str) -> Vec<String> {
-    let has = |k: &str| args.iter().any(|a| a.trim_start_matches('-').starts_with(k));
+    let has = |k: &str| {
+        args.iter()
+            .any(|a| a.trim_start_matches('-').starts_with(k))
+    };
     let mut v = vec!["--output-format=json".to_string()];
     v.extend(args.iter().cloned());
     v.push(format!("--filename={file}"));
@@ -44,7 +48,11 @@ fn shrink(args: &[String], file: &str) -> Vec<String> {
 #[test]
 fn seed_command_lines_run_and_match_fio_keys() {
     let lines = seed_lines();
-    assert!(lines.len() >= 15, "expected the seed command lines, found {}", lines.len());
+    assert!(
+        lines.len() >= 15,
+        "expected the seed command lines, found {}",
+        lines.len()
+    );
     for (i, args) in lines.iter().enumerate() {
         let d = Scratch::new(&format!("seed{i}"));
         let ours = shrink(args, &d.s("iomark.dat"));
@@ -69,6 +77,9 @@ fn seed_command_lines_run_and_match_fio_keys() {
         let fk = key_paths(&fv);
         let ik = key_paths(&iv);
         let missing: BTreeSet<_> = fk.difference(&ik).collect();
-        assert!(missing.is_empty(), "line {i} {args:?}: keys fio has and iomark lacks: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "line {i} {args:?}: keys fio has and iomark lacks: {missing:?}"
+        );
     }
 }

@@ -22,7 +22,8 @@ impl Scratch {
     /// Under `base` (e.g. "/tmp" for ext4 on this machine, "/dev/shm" for tmpfs).
     pub fn new_in(base: &str, tag: &str) -> Scratch {
         let n = N.fetch_add(1, Ordering::SeqCst);
-        let path = PathBuf::from(base).join(format!("iomark-it-{}-{}-{}", std::process::id(), tag, n));
+        let path =
+            PathBuf::from(base).join(format!("iomark-it-{}-{}-{}", std::process::id(), tag, n));
         std::fs::create_dir_all(&path).unwrap();
         Scratch { path }
     }
@@ -85,7 +86,11 @@ pub fn ok(o: &Output) {
 pub fn json(o: &Output) -> Value {
     ok(o);
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", stdout(o), stderr(o))
+        panic!(
+            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+            stdout(o),
+            stderr(o)
+        )
     })
 }
 
@@ -106,7 +111,11 @@ fn walk(v: &Value, prefix: String, out: &mut BTreeSet<String>) {
                 }
                 let collapse = prefix.ends_with("bins") || prefix.ends_with("percentile");
                 let key = if collapse { "*".to_string() } else { k.clone() };
-                let p = if prefix.is_empty() { key } else { format!("{prefix}.{key}") };
+                let p = if prefix.is_empty() {
+                    key
+                } else {
+                    format!("{prefix}.{key}")
+                };
                 out.insert(p.clone());
                 walk(v, p, out);
             }

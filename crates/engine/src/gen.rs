@@ -748,7 +748,7 @@ impl BsPicker {
                 }
                 let mut table = Vec::with_capacity(total as usize);
                 for &(size, pct) in list {
-                    table.extend(std::iter::repeat(size).take(pct as usize));
+                    table.extend(std::iter::repeat_n(size, pct as usize));
                 }
                 if table.iter().all(|&s| s == table[0]) {
                     BsPicker::Fixed(table[0])

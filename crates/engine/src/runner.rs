@@ -74,7 +74,10 @@ struct Layout {
 }
 
 /// Resolve every clone's files and check everything that can be checked before I/O.
-fn plan_units(plan: &RunPlan) -> Result<(Vec<Unit>, Vec<Layout>, Vec<String>), RunError> {
+/// Clones, the files to lay out, and notes for the user.
+type Planned = (Vec<Unit>, Vec<Layout>, Vec<String>);
+
+fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
     let mut units = Vec::new();
     let mut layouts: BTreeMap<PathBuf, Layout> = BTreeMap::new();
     let mut notes = Vec::new();
@@ -89,7 +92,15 @@ fn plan_units(plan: &RunPlan) -> Result<(Vec<Unit>, Vec<Layout>, Vec<String>), R
             )));
         }
         for clone in 0..job.numjobs.max(1) {
-            let unit = plan_clone(plan, job, ji, clone, thread_number, &mut layouts, &mut notes)?;
+            let unit = plan_clone(
+                plan,
+                job,
+                ji,
+                clone,
+                thread_number,
+                &mut layouts,
+                &mut notes,
+            )?;
             units.push(unit);
             thread_number += 1;
         }
@@ -142,14 +153,24 @@ fn plan_clone(
         }
         let is_block = kind == "block";
         let is_char = kind == "char";
-        let real_size = probe.as_ref().map(|p| p.size_bytes).filter(|_| kind != "missing");
+        let real_size = probe
+            .as_ref()
+            .map(|p| p.size_bytes)
+            .filter(|_| kind != "missing");
         let lbs = probe
             .as_ref()
             .map(|p| p.logical_block_size)
             .filter(|&b| b > 0)
             .or_else(|| {
                 path.parent()
-                    .and_then(|d| target::probe(if d.as_os_str().is_empty() { Path::new(".") } else { d }).ok())
+                    .and_then(|d| {
+                        target::probe(if d.as_os_str().is_empty() {
+                            Path::new(".")
+                        } else {
+                            d
+                        })
+                        .ok()
+                    })
                     .map(|p| p.logical_block_size)
             })
             .unwrap_or(512)
@@ -168,9 +189,9 @@ fn plan_clone(
                     Some(r) => ((r as f64) * p / 100.0) as u64,
                     None => {
                         return Err(RunError(format!(
-                            "{name}: size={p}% needs an existing file or device, but {} does not exist",
-                            path.display()
-                        )))
+                        "{name}: size={p}% needs an existing file or device, but {} does not exist",
+                        path.display()
+                    )))
                     }
                 },
                 None => match real_size {
@@ -180,7 +201,11 @@ fn plan_clone(
                         return Err(RunError(format!(
                             "{name}: no size given for {} (it {}); set size= or filesize=",
                             path.display(),
-                            if is_char { "is a character device" } else { "does not exist" }
+                            if is_char {
+                                "is a character device"
+                            } else {
+                                "does not exist"
+                            }
                         )))
                     }
                 },
@@ -204,7 +229,11 @@ fn plan_clone(
             }
             (offset, per_file.min(r - offset), r)
         } else {
-            (offset, per_file, real_size.unwrap_or(0).max(offset + per_file))
+            (
+                offset,
+                per_file,
+                real_size.unwrap_or(0).max(offset + per_file),
+            )
         };
         if !meta && region_len == 0 {
             return Err(RunError(format!(
@@ -271,7 +300,11 @@ fn plan_clone(
     // Honesty note: buffered reads over a working set that fits in memory.
     if !job.direct && job.rw.has_read() && !meta && clone == 0 {
         let avail = sys::mem_available();
-        let ws: u64 = files.iter().filter(|f| !f.is_char).map(|f| f.region_len).sum();
+        let ws: u64 = files
+            .iter()
+            .filter(|f| !f.is_char)
+            .map(|f| f.region_len)
+            .sum();
         if ws > 0 && avail > 0 && ws <= avail {
             notes.push(format!(
                 "{}: buffered I/O (direct=0) over a working set of {} MiB that fits in the page cache ({} MiB available): read figures may come from memory rather than the device{}",
@@ -291,7 +324,12 @@ fn plan_clone(
     })
 }
 
-fn check_direct_alignment(job: &JobSpec, path: &Path, lbs: u64, start: u64) -> Result<(), RunError> {
+fn check_direct_alignment(
+    job: &JobSpec,
+    path: &Path,
+    lbs: u64,
+    start: u64,
+) -> Result<(), RunError> {
     use crate::job::{BlockSize, Dir};
     for d in Dir::ALL {
         let used = match d {
@@ -374,9 +412,9 @@ fn check_free_space(plan: &RunPlan, layouts: &[Layout]) -> Result<(), RunError> 
     let mut by_fs: HashMap<u64, (u64, u64, PathBuf)> = HashMap::new();
     for (dir, (need, _)) in &by_dir {
         use std::os::unix::fs::MetadataExt;
-        let dev = std::fs::metadata(dir).map(|m| m.dev()).map_err(|e| {
-            RunError(format!("cannot create files in {}: {e}", dir.display()))
-        })?;
+        let dev = std::fs::metadata(dir)
+            .map(|m| m.dev())
+            .map_err(|e| RunError(format!("cannot create files in {}: {e}", dir.display())))?;
         let free = target::free_space(dir).unwrap_or(u64::MAX);
         let e = by_fs.entry(dev).or_insert((0, free, dir.clone()));
         e.0 += need;
@@ -430,7 +468,13 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             l.job,
             human_size(l.size)
         ));
-        match target::layout_file(&l.path, l.size, l.fallocate, l.fill, Some(&ctl.layout_bytes)) {
+        match target::layout_file(
+            &l.path,
+            l.size,
+            l.fallocate,
+            l.fill,
+            Some(&ctl.layout_bytes),
+        ) {
             Ok(_) => {
                 if !existed {
                     created.push(l.path.clone());
@@ -580,7 +624,12 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
 fn startdelay(job: &JobSpec, thread_number: u32) -> std::time::Duration {
     let (lo, hi) = job.startdelay;
     if hi > lo {
-        let mut r = Rng::new(crate::rng::job_seed(job.randseed, job.randrepeat, thread_number, 98));
+        let mut r = Rng::new(crate::rng::job_seed(
+            job.randseed,
+            job.randrepeat,
+            thread_number,
+            98,
+        ));
         let span = (hi - lo).as_nanos() as u64;
         lo + std::time::Duration::from_nanos(r.below(span + 1))
     } else {
@@ -617,8 +666,19 @@ mod tests {
     fn size_bounded_jobs_move_exactly_size() {
         let d = scratch("size");
         let f = d.join("f");
-        for engine in [EngineKind::Psync, EngineKind::Libaio, EngineKind::IoUring, EngineKind::Null] {
-            for rw in [RwMode::Write, RwMode::RandRead, RwMode::RandWrite, RwMode::Read, RwMode::RandRw] {
+        for engine in [
+            EngineKind::Psync,
+            EngineKind::Libaio,
+            EngineKind::IoUring,
+            EngineKind::Null,
+        ] {
+            for rw in [
+                RwMode::Write,
+                RwMode::RandRead,
+                RwMode::RandWrite,
+                RwMode::Read,
+                RwMode::RandRw,
+            ] {
                 let plan = RunPlan {
                     jobs: vec![job("j", &f, rw, engine, 8)],
                     ..Default::default()

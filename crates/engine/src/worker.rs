@@ -213,7 +213,8 @@ impl Worker {
                 }
             };
             if let Err(e) = sys::set_affinity(&cpus) {
-                res.notes.push(format!("cpus_allowed could not be applied: {e}"));
+                res.notes
+                    .push(format!("cpus_allowed could not be applied: {e}"));
             }
         }
         let job_start_ns = sys::now_ns();
@@ -482,14 +483,17 @@ impl Worker {
         if let Some(rt) = self.spec.runtime {
             self.end_ns = now.saturating_add(rt.as_nanos() as u64);
         }
-        self.progress
-            .runtime_ms
-            .store(self.spec.runtime.map_or(0, |r| r.as_millis() as u64), Ordering::Relaxed);
+        self.progress.runtime_ms.store(
+            self.spec.runtime.map_or(0, |r| r.as_millis() as u64),
+            Ordering::Relaxed,
+        );
     }
 
     fn run(&mut self) {
         let now = sys::now_ns();
-        self.progress.state.store(self.progress.rw.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.progress
+            .state
+            .store(self.progress.rw.load(Ordering::Relaxed), Ordering::Relaxed);
         if self.spec.ramp_time > Duration::ZERO {
             self.ramp_end_ns = now + self.spec.ramp_time.as_nanos() as u64;
         } else {
@@ -510,8 +514,7 @@ impl Worker {
             }
             // Issue as many as the queue allows.
             let mut batch_start = 0u64;
-            while !self.done_issuing && self.inflight < depth && !draining_to_low && !self.error
-            {
+            while !self.done_issuing && self.inflight < depth && !draining_to_low && !self.error {
                 if batch_start == 0 {
                     batch_start = sys::now_ns();
                     now = batch_start;
@@ -615,7 +618,10 @@ impl Worker {
             let got = match self.engine.getevents(min, max, &mut comps) {
                 Ok(n) => n,
                 Err(e) => {
-                    self.fatal(e.raw_os_error().unwrap_or(libc::EIO), &format!("reaping completions: {e}"));
+                    self.fatal(
+                        e.raw_os_error().unwrap_or(libc::EIO),
+                        &format!("reaping completions: {e}"),
+                    );
                     comps.clear();
                     self.comps = comps;
                     break;
@@ -679,7 +685,10 @@ impl Worker {
         match self.engine.commit() {
             Ok(_) => {}
             Err(e) => {
-                self.fatal(e.raw_os_error().unwrap_or(libc::EIO), &format!("submitting I/O: {e}"));
+                self.fatal(
+                    e.raw_os_error().unwrap_or(libc::EIO),
+                    &format!("submitting I/O: {e}"),
+                );
             }
         }
         let t = sys::now_ns();
@@ -784,7 +793,9 @@ impl Worker {
 
     fn flush_log_window(&mut self, now: u64, force: bool) {
         let avg = self.spec.logs.avg_msec;
-        let Some(w) = &mut self.log_window else { return };
+        let Some(w) = &mut self.log_window else {
+            return;
+        };
         let span = now.saturating_sub(w.start_ns);
         if !force && span < avg * NS_PER_MS {
             return;
@@ -916,11 +927,10 @@ impl Worker {
         let end = f.region_start + f.region_len;
         let len = bs.min(end.saturating_sub(offset)).max(1) as usize;
         let len = len.min(self.buf_len);
-        if dir == Dir::Write && (self.spec.buffers.refill_buffers || self.spec.buffers.scramble_buffers)
+        if dir == Dir::Write
+            && (self.spec.buffers.refill_buffers || self.spec.buffers.scramble_buffers)
         {
-            let buf = unsafe {
-                std::slice::from_raw_parts_mut(self.buf_ptrs[slot as usize], len)
-            };
+            let buf = unsafe { std::slice::from_raw_parts_mut(self.buf_ptrs[slot as usize], len) };
             if self.spec.buffers.refill_buffers {
                 fill_buffer(&self.spec, buf, &mut self.data_rng);
             } else if !self.spec.buffers.zero_buffers && self.spec.buffers.pattern.is_none() {
@@ -951,13 +961,11 @@ impl Worker {
         // Rate schedule.
         let r = &self.spec.rate;
         let d = dir.idx();
-        let mut gap = 0u64;
-        if r.bps[dir] > 0 {
-            gap = gap.max((len as u128 * 1_000_000_000 / r.bps[dir] as u128) as u64);
-        }
-        if r.iops[dir] > 0 {
-            gap = gap.max(1_000_000_000 / r.iops[dir]);
-        }
+        let by_bytes = (len as u128 * 1_000_000_000)
+            .checked_div(r.bps[dir] as u128)
+            .unwrap_or(0) as u64;
+        let by_ios = 1_000_000_000u64.checked_div(r.iops[dir]).unwrap_or(0);
+        let gap = by_bytes.max(by_ios);
         if gap > 0 {
             let gap = match r.process {
                 RateProcess::Linear => gap,
@@ -1249,7 +1257,14 @@ impl Worker {
             let t1 = sys::now_ns();
             self.free.push(slot);
             if r < 0 {
-                self.fatal((-r) as i32, &format!("{}: fsync failed: {}", self.spec.name, std::io::Error::from_raw_os_error((-r) as i32)));
+                self.fatal(
+                    (-r) as i32,
+                    &format!(
+                        "{}: fsync failed: {}",
+                        self.spec.name,
+                        std::io::Error::from_raw_os_error((-r) as i32)
+                    ),
+                );
                 return;
             }
             if measured {
