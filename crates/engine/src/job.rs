@@ -523,6 +523,42 @@ pub enum ContinueOnError {
     All,
 }
 
+/// Data verification (fio's `verify` family).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerifySpec {
+    /// fio's name of the method: crc32c, xxhash, md5, sha256, pattern, null.
+    pub method: String,
+    /// Read back and check every written block after the write phase (`do_verify`).
+    pub do_verify: bool,
+    /// Size of a verify block (`verify_interval`); 0 = the smallest block size.
+    pub interval: u64,
+    /// `verify_pattern` bytes (data after each header).
+    pub pattern: Option<Vec<u8>>,
+    /// Stop at the first bad block (`verify_fatal`).
+    pub fatal: bool,
+    /// Write the expected and received contents of bad blocks to files (`verify_dump`).
+    pub dump: bool,
+    /// Do not write: replay the write sequence and check the data an identical earlier run left.
+    pub only: bool,
+    /// Check written blocks inline after every N writes (`verify_backlog`); 0 = at the end only.
+    pub backlog: u64,
+}
+
+impl Default for VerifySpec {
+    fn default() -> Self {
+        VerifySpec {
+            method: "crc32c".into(),
+            do_verify: true,
+            interval: 0,
+            pattern: None,
+            fatal: false,
+            dump: false,
+            only: false,
+            backlog: 0,
+        }
+    }
+}
+
 /// One job as written by the user (before `numjobs` expansion into clones).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobSpec {
@@ -621,6 +657,7 @@ pub struct JobSpec {
     pub group_reporting: bool,
     pub exitall: bool,
     pub continue_on_error: ContinueOnError,
+    pub verify: Option<VerifySpec>,
 
     /// The options as the user wrote them (name, raw value) for `job options` in output and
     /// for the result file; the fio front end fills it.
@@ -698,6 +735,7 @@ impl Default for JobSpec {
             group_reporting: false,
             exitall: false,
             continue_on_error: ContinueOnError::None,
+            verify: None,
             options: Vec::new(),
         }
     }
@@ -728,7 +766,8 @@ impl JobSpec {
     }
     /// Whether this job writes (or trims, or creates files).
     pub fn writes(&self) -> bool {
-        self.rw.has_write()
+        let verify_only = self.verify.as_ref().is_some_and(|v| v.only);
+        (self.rw.has_write() && !verify_only)
             || self.rw.has_trim()
             || matches!(
                 self.ioengine,

@@ -11,6 +11,7 @@ pub mod rng;
 pub mod runner;
 pub mod sys;
 pub mod target;
+pub mod verifier;
 pub mod verify;
 pub mod worker;
 

@@ -170,6 +170,27 @@ pub struct TargetInfo {
     pub rotational: Option<bool>,
 }
 
+/// One bad block found by verification.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VerifyReport {
+    pub file: String,
+    pub offset: u64,
+    pub len: u64,
+    /// Which check failed (e.g. "DataChecksum", "Misdirected", "Stale", "BadMagic").
+    pub check: String,
+    pub message: String,
+}
+
+/// What verification found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VerifyResult {
+    pub method: String,
+    pub blocks_checked: u64,
+    pub bad_blocks: u64,
+    /// The first bad blocks (at most 100), in the order found.
+    pub failures: Vec<VerifyReport>,
+}
+
 /// Results of one job clone.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobResult {
@@ -201,6 +222,7 @@ pub struct JobResult {
     pub total_err: u64,
     pub first_error: i32,
     pub series: TimeSeries,
+    pub verify: Option<VerifyResult>,
     pub targets: Vec<TargetInfo>,
     /// Honesty notes (e.g. "working set fits in page cache").
     pub notes: Vec<String>,

@@ -167,6 +167,8 @@ struct Worker {
     uncommitted: Vec<u32>,
     log_window: Option<LogWindow>,
     pass_files_done: Vec<bool>,
+    verifier: Option<crate::verifier::Verifier>,
+    verify_due: bool,
 }
 
 struct LogWindow {
@@ -219,7 +221,8 @@ impl Worker {
         }
         let job_start_ns = sys::now_ns();
         let kind = spec.ioengine;
-        let writes = spec.rw.has_write() || spec.rw.has_trim();
+        let verify_only = spec.verify.as_ref().is_some_and(|v| v.only);
+        let writes = (spec.rw.has_write() && !verify_only) || spec.rw.has_trim();
         // Open files.
         let mut efiles = Vec::with_capacity(s.files.len());
         for f in &s.files {
@@ -405,6 +408,23 @@ impl Worker {
         } else {
             None
         };
+        let verifier = match &spec.verify {
+            Some(v) => match crate::verifier::Verifier::new(
+                v,
+                &spec.name,
+                s.thread_number,
+                crate::rng::job_seed(spec.randseed, true, s.thread_number, 7),
+                spec.min_bs(),
+                &s.files,
+            ) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    close_fds(&efiles);
+                    return Err(fail(res, libc::EINVAL, format!("{}: {e}", spec.name)));
+                }
+            },
+            None => None,
+        };
         let mut targets = Vec::new();
         for f in &s.files {
             if let Ok(t) = target::probe(&f.path) {
@@ -463,6 +483,8 @@ impl Worker {
             uncommitted: Vec::with_capacity(depth as usize),
             log_window,
             pass_files_done: vec![false; nfiles],
+            verifier,
+            verify_due: false,
         })
     }
 
@@ -523,6 +545,9 @@ impl Worker {
                     }
                 }
                 match self.prepare_next(now) {
+                    Next::Io(slot) if self.verify_only_write(slot) => {
+                        self.skip_write(slot);
+                    }
                     Next::Io(slot) => {
                         if self.sync_engine {
                             now = self.issue_sync(slot);
@@ -582,6 +607,13 @@ impl Worker {
                             break;
                         }
                         self.think();
+                        batch_start = 0;
+                    }
+                    Next::Verify => {
+                        if self.inflight > 0 || queued_uncommitted > 0 {
+                            break;
+                        }
+                        self.verify_backlog();
                         batch_start = 0;
                     }
                     Next::Done => {
@@ -666,6 +698,7 @@ impl Worker {
             // Ramp never ended (stopped early): measure nothing.
             self.begin_measuring(sys::now_ns());
         }
+        self.verify_at_end();
         if self.spec.end_fsync && !self.error {
             for i in 0..self.efiles.len() {
                 let fd = self.efiles[i].fd;
@@ -883,6 +916,9 @@ impl Worker {
         {
             return Next::Think;
         }
+        if self.verify_due {
+            return Next::Verify;
+        }
         let dir = self.pick_dir();
         // Rate limiting: wait until this direction's next issue time.
         if self.next_issue_ns[dir.idx()] > now {
@@ -927,7 +963,12 @@ impl Worker {
         let end = f.region_start + f.region_len;
         let len = bs.min(end.saturating_sub(offset)).max(1) as usize;
         let len = len.min(self.buf_len);
-        if dir == Dir::Write
+        if dir == Dir::Write && self.verifier.is_some() {
+            let buf = unsafe { std::slice::from_raw_parts_mut(self.buf_ptrs[slot as usize], len) };
+            if let Some(v) = &mut self.verifier {
+                v.on_write_issue(file, offset, buf);
+            }
+        } else if dir == Dir::Write
             && (self.spec.buffers.refill_buffers || self.spec.buffers.scramble_buffers)
         {
             let buf = unsafe { std::slice::from_raw_parts_mut(self.buf_ptrs[slot as usize], len) };
@@ -1114,6 +1155,12 @@ impl Worker {
         let start = s.start_ns;
         s.start_ns = 0;
         s.issue_ns = 0;
+        if dir == Dir::Write {
+            if let Some(v) = &mut self.verifier {
+                v.on_write_complete(s.file, s.offset, s.len as u64);
+                self.verify_due |= v.backlog_due();
+            }
+        }
         if result < 0 {
             let (file, offset) = (s.file, s.offset);
             self.io_error(dir, file, offset, (-result) as i32);
@@ -1274,6 +1321,105 @@ impl Worker {
         }
     }
 
+    fn verify_only_write(&self, slot: u32) -> bool {
+        self.slots[slot as usize].dir == Dir::Write
+            && self.verifier.as_ref().is_some_and(|v| v.only)
+    }
+
+    /// verify_only: account the write as if it happened, without doing it.
+    fn skip_write(&mut self, slot: u32) {
+        let s = &self.slots[slot as usize];
+        let (file, offset, len) = (s.file, s.offset, s.len as u64);
+        if let Some(v) = &mut self.verifier {
+            // The write was stamped when it was prepared; it completes at once.
+            v.on_write_complete(file, offset, len);
+        }
+        self.verify_due = false;
+        self.free.push(slot);
+    }
+
+    fn verify_buf(&mut self) -> &'static mut [u8] {
+        // SAFETY: called only with no I/O in flight; slot 0's buffer is buf_len bytes and lives
+        // as long as the worker, which outlives every use of the slice.
+        unsafe { std::slice::from_raw_parts_mut(self.buf_ptrs[0], self.buf_len) }
+    }
+
+    fn verify_backlog(&mut self) {
+        self.verify_due = false;
+        let Some(mut v) = self.verifier.take() else {
+            return;
+        };
+        let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
+        let buf = self.verify_buf();
+        let go_on = v.check_pending(&fds, &self.files, buf, &mut self.res.dirs.read);
+        self.verifier = Some(v);
+        if !go_on {
+            self.verify_failed();
+        }
+    }
+
+    fn verify_at_end(&mut self) {
+        let Some(mut v) = self.verifier.take() else {
+            return;
+        };
+        let do_verify = self
+            .spec
+            .verify
+            .as_ref()
+            .is_some_and(|s| s.do_verify || s.only);
+        if do_verify && !self.error && !self.stop.load(Ordering::Relaxed) {
+            if !v.only && !self.spec.direct {
+                // Read back from the device where the OS allows it, not from the page cache.
+                for f in &self.efiles {
+                    if f.fd >= 0 {
+                        unsafe {
+                            libc::fsync(f.fd);
+                        }
+                        let _ = target::invalidate_cache(f.fd, f.is_block);
+                    }
+                }
+            }
+            let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
+            let buf = self.verify_buf();
+            v.check_all(&fds, &self.files, buf, &mut self.res.dirs.read, &self.stop);
+        }
+        self.verifier = Some(v);
+        self.verify_failed();
+    }
+
+    /// Turn bad blocks into a job error (or a tolerated error count) and record the findings.
+    fn verify_failed(&mut self) {
+        let Some(v) = &self.verifier else {
+            return;
+        };
+        let r = v.result.clone();
+        if r.bad_blocks > 0 && self.res.verify.is_none() {
+            let tolerate = matches!(
+                self.spec.continue_on_error,
+                ContinueOnError::Verify | ContinueOnError::All
+            );
+            let first = r
+                .failures
+                .first()
+                .map(|f| format!("{}: {}", f.file, f.message))
+                .unwrap_or_default();
+            let msg = format!(
+                "{}: verify: {} bad block(s) of {} checked; first: {first}",
+                self.spec.name, r.bad_blocks, r.blocks_checked
+            );
+            if tolerate {
+                self.res.total_err += r.bad_blocks;
+                if self.res.first_error == 0 {
+                    self.res.first_error = libc::EILSEQ;
+                }
+                self.res.notes.push(msg);
+            } else {
+                self.fatal(libc::EILSEQ, &msg);
+            }
+        }
+        self.res.verify = Some(r);
+    }
+
     fn think(&mut self) {
         self.blocks_since_think = 0;
         let spin = self.spec.thinktime_spin;
@@ -1335,6 +1481,8 @@ enum Next {
     Sync,
     /// Think time is due (after draining).
     Think,
+    /// An inline verification (verify_backlog) is due (after draining).
+    Verify,
     /// No more I/O to issue.
     Done,
 }

@@ -1,0 +1,358 @@
+//! A worker's data verification: stamps every written verify block with a header (offset, job,
+//! seed, generation, checksums), remembers the generation last written to each block, and reads
+//! the blocks back to check them, after the write phase or inline every `verify_backlog` writes.
+//!
+//! No false positives at any queue depth: when two writes to the same block were in flight
+//! together either may land last, so that block accepts any generation from the oldest of them.
+
+use crate::job::VerifySpec;
+use crate::result::{DirResult, VerifyReport, VerifyResult};
+use crate::sys;
+use crate::verify::{self, BlockId, Expect, VerifyKind, WrittenMap};
+use crate::worker::WorkerFile;
+use std::os::fd::RawFd;
+use std::path::Path;
+
+const MAX_REPORTS: usize = 100;
+
+struct FileMap {
+    start: u64,
+    /// Last generation written to each block.
+    high: WrittenMap,
+    /// Oldest generation that may have landed last (differs from `high` after overlapping writes).
+    low: Vec<u32>,
+    /// Writes in flight per block.
+    inflight: Vec<u16>,
+}
+
+pub struct Verifier {
+    kind: VerifyKind,
+    interval: u64,
+    pattern: Option<Vec<u8>>,
+    job: u32,
+    seed: u64,
+    files: Vec<FileMap>,
+    pub result: VerifyResult,
+    pub fatal: bool,
+    dump: bool,
+    pub only: bool,
+    backlog: u64,
+    /// Completed writes not yet checked inline: (file, offset, len).
+    pending: Vec<(u32, u64, u64)>,
+}
+
+impl Verifier {
+    pub fn new(
+        spec: &VerifySpec,
+        job_name: &str,
+        thread_number: u32,
+        seed: u64,
+        min_bs: u64,
+        files: &[WorkerFile],
+    ) -> Result<Verifier, String> {
+        let kind = VerifyKind::from_fio_name(&spec.method).ok_or_else(|| {
+            format!(
+                "verify={}: not supported (use crc32c, xxhash, md5, sha256, pattern or null)",
+                spec.method
+            )
+        })?;
+        let interval = if spec.interval == 0 {
+            min_bs
+        } else {
+            spec.interval
+        };
+        if kind != VerifyKind::Null && (interval as usize) < verify::header_len(kind) {
+            return Err(format!(
+                "verify={}: the verify block ({interval} bytes) is smaller than its header ({} bytes); raise bs or verify_interval",
+                spec.method,
+                verify::header_len(kind)
+            ));
+        }
+        if min_bs % interval != 0 {
+            return Err(format!(
+                "verify_interval ({interval}) must divide the block size ({min_bs})"
+            ));
+        }
+        let mut h: u32 = 0x811c_9dc5;
+        for b in job_name.bytes() {
+            h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+        }
+        let job = h ^ thread_number.wrapping_mul(0x9e37_79b9);
+        let files = files
+            .iter()
+            .map(|f| {
+                let n = f.region_len.div_ceil(interval) as usize;
+                FileMap {
+                    start: f.region_start,
+                    high: WrittenMap::new(n),
+                    low: vec![0; n],
+                    inflight: vec![0; n],
+                }
+            })
+            .collect();
+        Ok(Verifier {
+            kind,
+            interval,
+            pattern: spec.pattern.clone(),
+            job,
+            seed,
+            files,
+            result: VerifyResult {
+                method: kind.fio_name().to_string(),
+                ..Default::default()
+            },
+            fatal: spec.fatal,
+            dump: spec.dump,
+            only: spec.only,
+            backlog: spec.backlog,
+            pending: Vec::new(),
+        })
+    }
+
+    /// Stamp a write: assign each verify block its generation and fill the buffer.
+    pub fn on_write_issue(&mut self, file: u32, offset: u64, buf: &mut [u8]) {
+        let fm = &mut self.files[file as usize];
+        let iv = self.interval as usize;
+        let mut start = 0;
+        while start < buf.len() {
+            let len = iv.min(buf.len() - start);
+            let off = offset + start as u64;
+            let b = ((off - fm.start) / self.interval) as usize;
+            let gen = fm.high.bump(b as u64);
+            if fm.inflight[b] == 0 {
+                fm.low[b] = gen;
+            }
+            fm.inflight[b] = fm.inflight[b].saturating_add(1);
+            let id = BlockId {
+                offset: off,
+                len: len as u32,
+                job: self.job,
+                seed: self.seed,
+                generation: gen as u64,
+            };
+            if len >= verify::header_len(self.kind) {
+                verify::fill_block(
+                    &mut buf[start..start + len],
+                    self.kind,
+                    &id,
+                    self.pattern.as_deref(),
+                );
+            }
+            start += len;
+        }
+    }
+
+    /// A write completed (successfully or not).
+    pub fn on_write_complete(&mut self, file: u32, offset: u64, len: u64) {
+        let fm = &mut self.files[file as usize];
+        let mut off = offset;
+        while off < offset + len {
+            let b = ((off - fm.start) / self.interval) as usize;
+            fm.inflight[b] = fm.inflight[b].saturating_sub(1);
+            off += self.interval;
+        }
+        if self.backlog > 0 {
+            self.pending.push((file, offset, len));
+        }
+    }
+
+    /// Whether enough writes completed for an inline check.
+    pub fn backlog_due(&self) -> bool {
+        self.backlog > 0 && self.pending.len() as u64 >= self.backlog
+    }
+
+    fn expect(&self, file: usize, off: u64, len: u32) -> Expect {
+        let fm = &self.files[file];
+        let b = (off - fm.start) / self.interval;
+        let high = fm.high.get(b).unwrap_or(0) as u64;
+        let low = fm.low[b as usize] as u64;
+        let mut e = Expect::exact(&BlockId {
+            offset: off,
+            len,
+            job: self.job,
+            seed: self.seed,
+            generation: high,
+        });
+        if low != high {
+            e.exact_generation = None;
+            e.min_generation = Some(low);
+        }
+        e
+    }
+
+    /// Check the writes completed since the last inline check. Returns false to stop the job.
+    pub fn check_pending(
+        &mut self,
+        fds: &[RawFd],
+        files: &[WorkerFile],
+        buf: &mut [u8],
+        stats: &mut DirResult,
+    ) -> bool {
+        let pending = std::mem::take(&mut self.pending);
+        for &(f, off, len) in &pending {
+            if !self.check_range(fds, files, f as usize, off, len, buf, stats) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Read back and check every block written in this run. Returns false if stopped early.
+    pub fn check_all(
+        &mut self,
+        fds: &[RawFd],
+        files: &[WorkerFile],
+        buf: &mut [u8],
+        stats: &mut DirResult,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> bool {
+        self.pending.clear();
+        for fi in 0..self.files.len() {
+            let nblocks = self.files[fi].low.len() as u64;
+            let per_read = (buf.len() as u64 / self.interval).max(1);
+            let mut b = 0u64;
+            while b < nblocks {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return false;
+                }
+                if self.files[fi].high.get(b).is_none() {
+                    b += 1;
+                    continue;
+                }
+                // A run of written blocks, read in one go.
+                let mut e = b + 1;
+                while e < nblocks && e - b < per_read && self.files[fi].high.get(e).is_some() {
+                    e += 1;
+                }
+                let start = self.files[fi].start;
+                let region_end = start + files[fi].region_len;
+                let off = start + b * self.interval;
+                let len = ((e - b) * self.interval).min(region_end - off);
+                if !self.check_range(fds, files, fi, off, len, buf, stats) {
+                    return false;
+                }
+                b = e;
+            }
+        }
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_range(
+        &mut self,
+        fds: &[RawFd],
+        files: &[WorkerFile],
+        fi: usize,
+        off: u64,
+        len: u64,
+        buf: &mut [u8],
+        stats: &mut DirResult,
+    ) -> bool {
+        let len = len as usize;
+        let t0 = sys::now_ns();
+        let mut done = 0usize;
+        while done < len {
+            // SAFETY: buf is valid for len bytes; pread writes at most len - done bytes there.
+            let r = unsafe {
+                libc::pread(
+                    fds[fi],
+                    buf[done..].as_mut_ptr() as *mut libc::c_void,
+                    len - done,
+                    (off + done as u64) as libc::off_t,
+                )
+            };
+            if r < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                self.report(
+                    files,
+                    fi,
+                    off,
+                    len as u64,
+                    "ReadError",
+                    &format!("reading for verification failed: {e}"),
+                );
+                return !self.fatal;
+            }
+            if r == 0 {
+                break;
+            }
+            done += r as usize;
+        }
+        let t1 = sys::now_ns();
+        stats.io_bytes += done as u64;
+        stats.total_ios += 1;
+        stats.clat.add(t1 - t0);
+        stats.lat.add(t1 - t0);
+        let data = &buf[..len];
+        let iv = self.interval as usize;
+        let mut s = 0;
+        let mut ok = true;
+        while s < len {
+            let blen = iv.min(len - s);
+            let boff = off + s as u64;
+            self.result.blocks_checked += 1;
+            if blen >= verify::header_len(self.kind) {
+                let e = self.expect(fi, boff, blen as u32);
+                if let Err(fail) =
+                    verify::check_block(&data[s..s + blen], self.kind, &e, self.pattern.as_deref())
+                {
+                    let check = format!("{:?}", fail.kind);
+                    let msg = fail.to_string();
+                    if self.dump {
+                        let mut expected = vec![0u8; blen];
+                        verify::fill_block(
+                            &mut expected,
+                            self.kind,
+                            &fail.expected_id(),
+                            self.pattern.as_deref(),
+                        );
+                        let path = &files[fi].path;
+                        let dir = path.parent().unwrap_or(Path::new("."));
+                        let stem = path
+                            .file_name()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        let _ =
+                            verify::dump_blocks(dir, &stem, boff, &expected, &data[s..s + blen]);
+                    }
+                    self.report(files, fi, boff, blen as u64, &check, &msg);
+                    ok = false;
+                    if self.fatal {
+                        return false;
+                    }
+                }
+            }
+            s += blen;
+        }
+        let _ = ok;
+        true
+    }
+
+    fn report(
+        &mut self,
+        files: &[WorkerFile],
+        fi: usize,
+        off: u64,
+        len: u64,
+        check: &str,
+        msg: &str,
+    ) {
+        self.result.bad_blocks += 1;
+        if self.result.failures.len() < MAX_REPORTS {
+            self.result.failures.push(VerifyReport {
+                file: files[fi].path.display().to_string(),
+                offset: off,
+                len,
+                check: check.to_string(),
+                message: msg.to_string(),
+            });
+        }
+    }
+
+    pub fn kind(&self) -> VerifyKind {
+        self.kind
+    }
+}
