@@ -99,8 +99,7 @@ pub fn parse(args: &[String]) -> Result<Option<QuickOpts>, String> {
 }
 
 fn parse_time(s: &str) -> Result<Duration, String> {
-    iomark_fio::values::parse_time(s, 1_000_000)
-        .map(Duration::from_micros)
+    iomark_fio::values::parse_time(s, iomark_fio::values::TimeUnit::S)
         .map_err(|e| format!("quick: {s}: {e}"))
 }
 

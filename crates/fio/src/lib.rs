@@ -5,4 +5,5 @@ pub mod build;
 pub mod cmdline;
 pub mod doc;
 pub mod options;
+pub mod output;
 pub mod values;

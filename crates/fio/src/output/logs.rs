@@ -1,0 +1,91 @@
+//! fio's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`): one line per entry,
+//! `time_ms, value, ddir, bs[, offset], prio`, in files named `<prefix>_<kind>.<N>.log`.
+
+use super::group::spec_of;
+use iomark_engine::result::LogEntry;
+use iomark_engine::RunResult;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+fn write_log(path: &Path, entries: &[LogEntry], with_offset: bool) -> io::Result<()> {
+    let mut w = io::BufWriter::new(std::fs::File::create(path)?);
+    for e in entries {
+        if with_offset {
+            writeln!(
+                w,
+                "{}, {}, {}, {}, {}, 0",
+                e.t_ms, e.value, e.ddir, e.bs, e.offset
+            )?;
+        } else {
+            writeln!(w, "{}, {}, {}, {}, 0", e.t_ms, e.value, e.ddir, e.bs)?;
+        }
+    }
+    w.flush()
+}
+
+/// Write every log the jobs asked for; relative names are placed in `dir`. Returns the files.
+pub fn write_logs(result: &RunResult, dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
+    for job in &result.jobs {
+        let spec = spec_of(result, job);
+        let logs = &spec.logs;
+        if !logs.any() || !job.ran {
+            continue;
+        }
+        let name = |prefix: &str, kind: &str| -> PathBuf {
+            let file = if logs.per_job_logs {
+                format!("{prefix}_{kind}.{}.log", job.thread_number + 1)
+            } else {
+                format!("{prefix}_{kind}.log")
+            };
+            let p = PathBuf::from(file);
+            if p.is_absolute() {
+                p
+            } else {
+                dir.join(p)
+            }
+        };
+        let mut emit =
+            |prefix: &Option<String>, kind: &str, entries: &[LogEntry]| -> io::Result<()> {
+                if let Some(prefix) = prefix {
+                    let p = name(prefix, kind);
+                    write_log(&p, entries, logs.log_offset)?;
+                    written.push(p);
+                }
+                Ok(())
+            };
+        emit(&logs.bw_log, "bw", &job.series.bw)?;
+        emit(&logs.iops_log, "iops", &job.series.iops)?;
+        emit(&logs.lat_log, "slat", &job.series.slat)?;
+        emit(&logs.lat_log, "clat", &job.series.clat)?;
+        emit(&logs.lat_log, "lat", &job.series.lat)?;
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::group::tests as fx;
+
+    #[test]
+    fn writes_fio_named_logs() {
+        let mut r = fx::psync_write();
+        r.plan.jobs[0].logs.bw_log = Some("t".into());
+        r.plan.jobs[0].logs.lat_log = Some("t".into());
+        r.plan.jobs[0].logs.per_job_logs = true;
+        let dir = std::env::temp_dir().join(format!("iomark-logs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let files = write_logs(&r, &dir).unwrap();
+        let names: Vec<String> = files
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        let n = r.jobs[0].thread_number + 1;
+        assert!(names.contains(&format!("t_bw.{n}.log")), "{names:?}");
+        assert!(names.contains(&format!("t_clat.{n}.log")));
+        let bw = std::fs::read_to_string(dir.join(format!("t_bw.{n}.log"))).unwrap();
+        assert_eq!(bw.lines().next().unwrap(), "500, 1000, 0, 0, 0");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,22 @@
+//! fio-compatible back ends: normal, JSON, JSON+ and terse output, and log files.
+
+pub mod fmt;
+pub mod group;
+pub mod json;
+pub mod logs;
+pub mod normal;
+pub mod terse;
+
+pub use crate::cmdline::OutputFormat;
+use iomark_engine::RunResult;
+
+/// Render a run in one format (terse is version 3 whatever `terse_version` says; other
+/// versions are refused by the command line).
+pub fn render(result: &RunResult, format: OutputFormat, _terse_version: u32) -> String {
+    match format {
+        OutputFormat::Normal => normal::render(result),
+        OutputFormat::Json => json::render(result, false),
+        OutputFormat::JsonPlus => json::render(result, true),
+        OutputFormat::Terse => terse::render(result),
+    }
+}

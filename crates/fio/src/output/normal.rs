@@ -1,0 +1,415 @@
+//! fio's normal (human) output: the same blocks, lines and unit scaling as fio 3.x, so a fio
+//! user reads it without a legend.
+
+use super::fmt::{
+    ctime, depth_dist, lat_floor, lat_scale, num2str, pct_scale, percentile_precision, Unit,
+};
+use super::group::{self, GroupStats, Report, ReportUnit};
+use iomark_engine::hist::{Histogram, LatencyBuckets, LAT_MS_LABELS, LAT_NS_LABELS, LAT_US_LABELS};
+use iomark_engine::job::{BlockSize, Dir, JobSpec, RunPlan};
+use iomark_engine::result::LatRecord;
+use iomark_engine::RunResult;
+use std::fmt::Write as _;
+
+fn bs_range(b: &BlockSize) -> String {
+    format!(
+        "{}-{}",
+        num2str(b.min(), 4, true, Unit::Byte),
+        num2str(b.max(), 4, true, Unit::Byte)
+    )
+}
+
+/// The job header line fio prints when a job is set up.
+pub fn job_header(spec: &JobSpec) -> String {
+    format!(
+        "{}: (g={}): rw={}, bs=(R) {}, (W) {}, (T) {}, ioengine={}, iodepth={}",
+        spec.name,
+        spec.group_id,
+        spec.rw.fio_name(),
+        bs_range(&spec.bs.read),
+        bs_range(&spec.bs.write),
+        bs_range(&spec.bs.trim),
+        spec.ioengine.fio_name(),
+        spec.iodepth
+    )
+}
+
+/// The lines printed before the run starts: a header per job, the version, the thread count.
+pub fn preamble(plan: &RunPlan) -> String {
+    let mut out = String::new();
+    let mut threads = 0u32;
+    for j in &plan.jobs {
+        out.push_str(&job_header(j));
+        out.push('\n');
+        if j.numjobs > 1 {
+            out.push_str("...\n");
+        }
+        threads += j.numjobs.max(1);
+    }
+    let _ = writeln!(out, "iomark-{}", iomark_engine::VERSION);
+    let _ = writeln!(
+        out,
+        "Starting {threads} thread{}",
+        if threads == 1 { "" } else { "s" }
+    );
+    out
+}
+
+fn lat_line(out: &mut String, name: &str, rec: &LatRecord) {
+    let st = &rec.stat;
+    if st.n == 0 {
+        return;
+    }
+    let (div, unit) = lat_scale(st.min_or_zero(), st.max, st.stddev());
+    let d = div as f64;
+    let _ = writeln!(
+        out,
+        "{name} ({unit}): min={}, max={}, avg={:5.02}, stdev={:5.02}",
+        num2str(st.min_or_zero() / div, 6, false, Unit::None),
+        num2str(st.max / div, 6, false, Unit::None),
+        st.mean() / d,
+        st.stddev() / d
+    );
+}
+
+fn percentiles(out: &mut String, name: &str, hist: &Histogram, list: &[f64]) {
+    if hist.count() == 0 || list.is_empty() {
+        return;
+    }
+    let vals = hist.percentiles(list);
+    let minv = vals.iter().map(|v| v.1).min().unwrap_or(0);
+    let maxv = vals.iter().map(|v| v.1).max().unwrap_or(0);
+    let (scale_down, unit) = pct_scale(minv, maxv);
+    let prec = percentile_precision(list);
+    let _ = write!(out, "    {name} percentiles ({unit}):\n     |");
+    let per_line = 4;
+    let n = vals.len();
+    for (j, (p, v)) in vals.iter().enumerate() {
+        if j != 0 && j % per_line == 0 {
+            out.push_str("     |");
+        }
+        let mut v = *v;
+        for _ in 0..scale_down {
+            v = v.div_ceil(1000);
+        }
+        let last = j == n - 1;
+        let _ = write!(
+            out,
+            " {:>w$.prec$}th=[{:>5}]{}",
+            p,
+            v,
+            if last { '\n' } else { ',' },
+            w = prec + 3,
+            prec = prec
+        );
+        if !last && j % per_line == per_line - 1 {
+            out.push('\n');
+        }
+    }
+}
+
+fn lat_buckets(out: &mut String, hists: &[&Histogram]) {
+    let lb = LatencyBuckets::from_hists(hists);
+    for (unit, labels, vals) in [
+        ("nsec", &LAT_NS_LABELS[..], &lb.ns[..]),
+        ("usec", &LAT_US_LABELS[..], &lb.us[..]),
+        ("msec", &LAT_MS_LABELS[..], &lb.ms[..]),
+    ] {
+        let mut shown = 0;
+        for (l, v) in labels.iter().zip(vals) {
+            if *v <= 0.0 {
+                continue;
+            }
+            if shown == 0 {
+                let _ = write!(out, "  lat ({unit})   : ");
+            } else if shown % 5 == 0 {
+                let _ = write!(out, "\n  lat ({unit})   : ");
+            } else {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{l}={:3.2}%", lat_floor(*v));
+            shown += 1;
+        }
+        if shown > 0 {
+            out.push('\n');
+        }
+    }
+}
+
+fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
+    let r = &u.dirs[d];
+    let bw = u.bw_bytes(d);
+    let _ = writeln!(
+        out,
+        "  {}: IOPS={}, BW={} ({})({}/{}msec){}",
+        d.name(),
+        num2str(u.iops(d).round() as u64, 4, false, Unit::None),
+        num2str(bw, 4, true, Unit::BytePerSec),
+        num2str(bw, 4, false, Unit::BytePerSec),
+        num2str(r.io_bytes, 4, true, Unit::Byte),
+        r.runtime_ms,
+        if d == Dir::Write {
+            "; 0 zone resets"
+        } else {
+            ""
+        }
+    );
+    lat_line(out, "    slat", &r.slat);
+    lat_line(out, "    clat", &r.clat);
+    lat_line(out, "     lat", &r.lat);
+    let st = &u.spec.stats;
+    if st.slat_percentiles {
+        percentiles(out, "slat", &r.slat.hist, &st.percentile_list);
+    }
+    if st.clat_percentiles {
+        percentiles(out, "clat", &r.clat.hist, &st.percentile_list);
+    }
+    if st.lat_percentiles {
+        percentiles(out, " lat", &r.lat.hist, &st.percentile_list);
+    }
+    let b = &r.bw_samples;
+    if b.n > 0 {
+        let (mut min, mut max, mut mean, mut dev) = (b.min, b.max, b.mean, b.stddev());
+        let mut unit = "KiB";
+        if mean > 1024.0 * 1024.0 {
+            min /= 1024.0;
+            max /= 1024.0;
+            mean /= 1024.0;
+            dev /= 1024.0;
+            unit = "MiB";
+        }
+        let _ = writeln!(
+            out,
+            "   bw ({unit:>5}/s): min={:5}, max={:5}, per={:3.2}%, avg={:5.02}, stdev={:5.02}, samples={}",
+            min as u64,
+            max as u64,
+            report.bw_agg_pct(u, d),
+            mean,
+            dev,
+            b.n
+        );
+    }
+    let i = &r.iops_samples;
+    if i.n > 0 {
+        let _ = writeln!(
+            out,
+            "   iops        : min={:5}, max={:5}, avg={:5.02}, stdev={:5.02}, samples={}",
+            i.min as u64,
+            i.max as u64,
+            i.mean,
+            i.stddev(),
+            i.n
+        );
+    }
+}
+
+fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
+    let secs = (u.start_unix_ms / 1000) as i64;
+    let _ = writeln!(
+        out,
+        "{}: (groupid={}, jobs={}): err={:2}: pid={}: {}",
+        u.name,
+        u.group_id,
+        u.members,
+        u.error,
+        std::process::id(),
+        ctime(secs)
+    );
+    if let Some(desc) = &u.spec.description {
+        let _ = writeln!(out, "  Description  : [{desc}]");
+    }
+    for d in Dir::ALL {
+        if u.has_io(d) {
+            dir_block(out, report, u, d);
+        }
+    }
+    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.dirs[d].clat.hist).collect();
+    lat_buckets(out, &hists);
+    if u.sync_ios > 0 {
+        out.push_str("  fsync/fdatasync/sync_file_range:\n");
+        lat_line(out, "    sync", &u.sync);
+        if u.spec.stats.clat_percentiles {
+            percentiles(out, "sync", &u.sync.hist, &u.spec.stats.percentile_list);
+        }
+    }
+    let (usr, sys) = u.cpu_pct();
+    let _ = writeln!(
+        out,
+        "  cpu          : usr={usr:3.2}%, sys={sys:3.2}%, ctx={}, majf={}, minf={}",
+        u.cpu.ctx, u.cpu.majf, u.cpu.minf
+    );
+    let lv = depth_dist(&u.depth.level, u.depth.level.iter().sum());
+    let _ = writeln!(
+        out,
+        "  IO depths    : 1={:3.1}%, 2={:3.1}%, 4={:3.1}%, 8={:3.1}%, 16={:3.1}%, 32={:3.1}%, >=64={:3.1}%",
+        lv[0], lv[1], lv[2], lv[3], lv[4], lv[5], lv[6]
+    );
+    for (name, counts) in [
+        ("     submit    ", &u.depth.submit),
+        ("     complete  ", &u.depth.complete),
+    ] {
+        let v = depth_dist(counts, counts.iter().sum());
+        let _ = writeln!(
+            out,
+            "{name}: 0={:3.1}%, 4={:3.1}%, 8={:3.1}%, 16={:3.1}%, 32={:3.1}%, 64={:3.1}%, >=64={:3.1}%",
+            v[0], v[1], v[2], v[3], v[4], v[5], v[6]
+        );
+    }
+    let _ = writeln!(
+        out,
+        "     issued rwts: total={},{},{},{} short={},{},{},0 dropped={},{},{},0",
+        u.issued.read,
+        u.issued.write,
+        u.issued.trim,
+        u.sync_ios,
+        u.dirs.read.short_ios,
+        u.dirs.write.short_ios,
+        u.dirs.trim.short_ios,
+        u.dirs.read.drop_ios,
+        u.dirs.write.drop_ios,
+        u.dirs.trim.drop_ios
+    );
+    let _ = writeln!(
+        out,
+        "     latency   : target=0, window=0, percentile=100.00%, depth={}",
+        u.spec.iodepth
+    );
+    if u.total_err > 0 {
+        let _ = writeln!(
+            out,
+            "     errors    : total={}, first_error={}/<{}>",
+            u.total_err,
+            u.first_error,
+            std::io::Error::from_raw_os_error(u.first_error)
+        );
+    }
+}
+
+fn group_block(out: &mut String, g: &GroupStats) {
+    let _ = writeln!(out, "\nRun status group {} (all jobs):", g.group_id);
+    for d in Dir::ALL {
+        let gd = &g.dirs[d];
+        if gd.io_bytes == 0 && gd.max_run_ms == 0 {
+            continue;
+        }
+        let name = d.name().to_uppercase();
+        let _ = writeln!(
+            out,
+            "{name:>7}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec",
+            num2str(gd.agg_bw, 4, true, Unit::BytePerSec),
+            num2str(gd.agg_bw, 4, false, Unit::BytePerSec),
+            num2str(gd.min_bw, 4, true, Unit::BytePerSec),
+            num2str(gd.max_bw, 4, true, Unit::BytePerSec),
+            num2str(gd.min_bw, 4, false, Unit::BytePerSec),
+            num2str(gd.max_bw, 4, false, Unit::BytePerSec),
+            num2str(gd.io_bytes, 4, true, Unit::Byte),
+            num2str(gd.io_bytes, 4, false, Unit::Byte),
+            gd.min_run_ms,
+            gd.max_run_ms
+        );
+    }
+}
+
+/// Render a run in fio's normal format.
+pub fn render(result: &RunResult) -> String {
+    let report = group::build(result);
+    let mut out = String::from("\n");
+    for u in &report.units {
+        unit_block(&mut out, &report, u);
+    }
+    for g in &report.groups {
+        group_block(&mut out, g);
+    }
+    if !result.disk_util.is_empty() {
+        out.push_str("\nDisk stats (read/write):\n");
+        for d in &result.disk_util {
+            let _ = writeln!(
+                out,
+                "  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:3.2}%",
+                d.name,
+                d.read_ios,
+                d.write_ios,
+                d.read_merges,
+                d.write_merges,
+                d.read_ticks,
+                d.write_ticks,
+                d.in_queue,
+                d.util
+            );
+        }
+    }
+    if result.interrupted {
+        out.push_str("\n(interrupted: the figures cover the time before the interruption)\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::group::tests as fx;
+
+    #[test]
+    fn psync_write_matches_fio_structure() {
+        let s = render(&fx::psync_write());
+        let sample = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/reference/fio-3.33-output/fio-normal-psync.txt"
+        ))
+        .expect("the fio reference output beside the repository");
+        // The same line prefixes, in the same order, for the lines both have.
+        let prefix = |l: &str| -> String {
+            l.split(|c: char| c == ':' || c == '=' || c == '(')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        };
+        let theirs: Vec<String> = sample
+            .lines()
+            .skip_while(|l| !l.contains("groupid="))
+            .filter(|l| {
+                !l.contains("percentiles") && !l.starts_with("     | ") && !l.contains("sync")
+            })
+            .map(prefix)
+            .collect();
+        let ours: Vec<String> = s
+            .lines()
+            .skip_while(|l| !l.contains("groupid="))
+            .filter(|l| {
+                !l.contains("percentiles") && !l.starts_with("     | ") && !l.contains("sync")
+            })
+            .map(prefix)
+            .collect();
+        for want in [
+            "  write",
+            "    clat ",
+            "     lat ",
+            "  cpu          ",
+            "  IO depths    ",
+            "     issued rwts",
+            "Run status group 0 ",
+            "  WRITE",
+        ] {
+            assert!(theirs.iter().any(|t| t == want), "sample lacks {want:?}");
+            assert!(ours.iter().any(|t| t == want), "ours lacks {want:?}:\n{s}");
+        }
+        assert!(
+            s.contains("clat percentiles (usec):\n     |  1.00th=[")
+                || s.contains("clat percentiles (nsec):\n     |  1.00th=["),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn header_line() {
+        let r = fx::randrw_libaio();
+        let h = job_header(&r.plan.jobs[0]);
+        assert!(
+            h.contains(
+                "rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio"
+            ),
+            "{h}"
+        );
+        assert!(preamble(&r.plan).contains("Starting 1 thread\n"));
+    }
+}
