@@ -280,7 +280,7 @@ fn rate_iops_caps_the_rate() {
         "--rate_iops=200",
     ]);
     let v = json(&o);
-    let iops = f(&job(&v, 0)["read"]["iops"]);
+    let iops = crate::util::f(&job(&v, 0)["read"]["iops"]);
     assert!((180.0..=215.0).contains(&iops), "iops {iops}");
 }
 
