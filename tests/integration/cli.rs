@@ -312,7 +312,7 @@ fn normal_output_has_fio_layout() {
         "--size=4m",
         "--rw=write",
         "--bs=1m",
-        "--fsync=4",
+        "--fsync=3",
     ]);
     ok(&o);
     let s = stdout(&o);
@@ -323,7 +323,7 @@ fn normal_output_has_fio_layout() {
         "clat percentiles",
         "  cpu          :",
         "  IO depths    :",
-        "issued rwts: total=0,4,0,",
+        "issued rwts: total=0,4,0,1 ",
         "Run status group 0 (all jobs):",
         "  WRITE: bw=",
         "fsync/fdatasync/sync_file_range:",

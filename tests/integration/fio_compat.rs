@@ -109,7 +109,7 @@ fn run_pair(case: &Case, plus: bool) {
     io_args.extend_from_slice(case.args);
 
     let fo = fio_in(&fio_args, &d.path);
-    let fv = json(&fo);
+    let fv = fio_json(&fo);
     let io = iomark_in(&io_args, &d.path);
     let iv = json(&io);
     let (fj, ij) = (job(&fv, 0), job(&iv, 0));

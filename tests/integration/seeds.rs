@@ -27,7 +27,12 @@ fn shrink(args: &[String], file: &str) -> Vec<String> {
             .any(|a| a.trim_start_matches('-').starts_with(k))
     };
     let mut v = vec!["--output-format=json".to_string()];
-    v.extend(args.iter().cloned());
+    // fio adds a file for every `filename` given, so the target is replaced, not appended.
+    v.extend(
+        args.iter()
+            .filter(|a| !a.trim_start_matches('-').starts_with("filename="))
+            .cloned(),
+    );
     v.push(format!("--filename={file}"));
     v.push("--size=4m".into());
     if has("filesize") {
@@ -64,7 +69,7 @@ fn seed_command_lines_run_and_match_fio_keys() {
         let iv = json(&o);
         let theirs: Vec<&str> = theirs.iter().map(String::as_str).collect();
         let fo = fio_in(&theirs, &d.path);
-        let fv = json(&fo);
+        let fv = fio_json(&fo);
         let ij = iv["jobs"].as_array().unwrap();
         let fj = fv["jobs"].as_array().unwrap();
         assert_eq!(ij.len(), fj.len(), "line {i}: job count");

@@ -144,3 +144,22 @@ pub fn f(v: &Value) -> f64 {
 pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
+
+/// fio's JSON from stdout; fio prints some warnings ("fio: cache invalidation ... failed") on
+/// stdout before the document, so everything before the first line opening an object is skipped.
+#[track_caller]
+pub fn fio_json(o: &Output) -> Value {
+    ok(o);
+    let s = stdout(o);
+    let start = s
+        .find("\n{")
+        .map(|i| i + 1)
+        .filter(|_| !s.starts_with('{'))
+        .unwrap_or(0);
+    serde_json::from_str(&s[start..]).unwrap_or_else(|e| {
+        panic!(
+            "fio's stdout is not JSON ({e}):\n{s}\nstderr:\n{}",
+            stderr(o)
+        )
+    })
+}
