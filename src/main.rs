@@ -66,13 +66,22 @@ fn main() {
 fn run(args: &[String]) -> i32 {
     let cli: CliRun = match cmdline::parse_run_args(args) {
         Ok(c) => c,
+        Err(e @ cmdline::CliError::Diagnostics(_)) => {
+            // One located line per problem, then a summary.
+            eprintln!("{e}");
+            return 2;
+        }
         Err(e) => {
             eprintln!("iomark: {e}");
             return 2;
         }
     };
     for w in &cli.warnings {
-        eprintln!("iomark: warning: {w}");
+        if w.contains(": warning: ") {
+            eprintln!("{w}");
+        } else {
+            eprintln!("iomark: warning: {w}");
+        }
     }
     match &cli.action {
         Action::Help(text) | Action::CmdHelp(text) => {
@@ -90,7 +99,7 @@ fn run(args: &[String]) -> i32 {
     }
     let out = &cli.output;
     if out.showcmd {
-        println!("{}", cmdline::showcmd(&cli.plan));
+        println!("{}", cmdline::showcmd(&cli.raw));
         return 0;
     }
     if cli.plan.jobs.is_empty() {

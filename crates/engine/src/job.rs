@@ -788,4 +788,7 @@ pub struct RunPlan {
     pub allow_fill: bool,
     /// Allow writes to a block device that carries a filesystem or partition table.
     pub force_device_write: bool,
+    /// `--override KEY=VALUE` pairs, applied to every job after all other options.
+    #[serde(default)]
+    pub overrides: Vec<(String, String)>,
 }

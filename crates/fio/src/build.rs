@@ -30,6 +30,8 @@ pub struct RawPlan {
     pub readonly: bool,
     pub allow_fill: bool,
     pub force_device_write: bool,
+    /// `--override KEY=VALUE`, already appended to every job's options; recorded in the plan.
+    pub overrides: Vec<(String, String)>,
 }
 
 /// A typed plan plus the warnings met on the way (ignored options).
@@ -66,16 +68,47 @@ fn canonical(opts: &[(String, String)]) -> Result<Vec<(String, String)>, String>
         .collect()
 }
 
+/// A job that could not be typed: which job, which of its options (an index into
+/// `inherited` followed by `options`) when one option is to blame, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanError {
+    pub job: usize,
+    pub option: Option<usize>,
+    pub message: String,
+}
+
 /// Build the whole plan: type every job, assign reporting groups, check cross-job references.
+/// The first problem only; see [`build_plan_all`].
 pub fn build_plan(raw: &RawPlan) -> Result<Built, String> {
+    build_plan_all(raw).map_err(|e| e[0].message.clone())
+}
+
+/// Build the whole plan, reporting the problems of every job.
+pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
     let mut warnings = Vec::new();
     let mut warned = BTreeSet::new();
     let mut jobs: Vec<JobSpec> = Vec::with_capacity(raw.jobs.len());
+    let mut errors = Vec::new();
     let mut group = 0u32;
     let mut jobs_in_group = 0u32;
-    for rj in &raw.jobs {
+    for (ji, rj) in raw.jobs.iter().enumerate() {
         let mut w = Vec::new();
-        let mut spec = build_job(rj, raw.readonly, &mut w)?;
+        let mut spec = match build_job_at(rj, raw.readonly, &mut w) {
+            Ok(s) => s,
+            Err((option, message)) => {
+                errors.push(PlanError {
+                    job: ji,
+                    option,
+                    message,
+                });
+                // Keep the name for wait_for checks of later jobs.
+                jobs.push(JobSpec {
+                    name: rj.name.clone(),
+                    ..JobSpec::default()
+                });
+                continue;
+            }
+        };
         for x in w {
             if warned.insert(x.clone()) {
                 warnings.push(x);
@@ -83,10 +116,23 @@ pub fn build_plan(raw: &RawPlan) -> Result<Built, String> {
         }
         if let Some(target) = &spec.wait_for {
             if !jobs.iter().any(|j| &j.name == target) {
-                return Err(format!(
-                    "job '{}': wait_for='{target}' does not name an earlier job",
-                    spec.name
-                ));
+                let option = rj
+                    .inherited
+                    .iter()
+                    .chain(rj.options.iter())
+                    .enumerate()
+                    .filter(|(_, (k, _))| options::lookup(k).map(|d| d.name) == Some("wait_for"))
+                    .map(|(i, _)| i)
+                    .last();
+                errors.push(PlanError {
+                    job: ji,
+                    option,
+                    message: format!(
+                        "job '{}': wait_for='{target}' does not name an earlier job",
+                        spec.name
+                    ),
+                });
+                continue;
             }
         }
         let new_group = rj
@@ -104,16 +150,54 @@ pub fn build_plan(raw: &RawPlan) -> Result<Built, String> {
         jobs_in_group += 1;
         jobs.push(spec);
     }
+    let global_options = canonical(&raw.global_options).map_err(|message| {
+        vec![PlanError {
+            job: 0,
+            option: None,
+            message,
+        }]
+    });
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     Ok(Built {
         plan: RunPlan {
             jobs,
-            global_options: canonical(&raw.global_options)?,
+            global_options: global_options?,
             readonly: raw.readonly,
             allow_fill: raw.allow_fill,
             force_device_write: raw.force_device_write,
+            overrides: raw.overrides.clone(),
         },
         warnings,
     })
+}
+
+/// Check one option's value on its own (only `kb_base` in force), so that a job file can point
+/// at the line of a bad value. `Ok(Some(warning))` for an option iomark accepts and ignores.
+pub fn check_option(
+    def: &'static OptDef,
+    value: &str,
+    kb_base: u32,
+) -> Result<Option<String>, String> {
+    let mut spec = JobSpec::default();
+    let mut st = State {
+        kb_base,
+        ..Default::default()
+    };
+    if def.is_engine_option() {
+        if let Some(e) = def
+            .engines
+            .iter()
+            .find_map(|n| EngineKind::from_fio_name(n))
+        {
+            spec.ioengine = e;
+            st.engine_set = true;
+        }
+    }
+    let mut w = Vec::new();
+    apply(&mut spec, &mut st, def, value, &[], &mut w)?;
+    Ok(w.pop())
 }
 
 #[derive(Default)]
@@ -132,26 +216,32 @@ pub fn build_job(
     readonly: bool,
     warnings: &mut Vec<String>,
 ) -> Result<JobSpec, String> {
+    build_job_at(raw, readonly, warnings).map_err(|(_, m)| m)
+}
+
+/// [`build_job`], with the index of the option to blame (into `inherited` then `options`).
+pub fn build_job_at(
+    raw: &RawJob,
+    readonly: bool,
+    warnings: &mut Vec<String>,
+) -> Result<JobSpec, (Option<usize>, String)> {
     let jname = raw.name.clone();
     let ctx = |e: String| format!("job '{jname}': {e}");
-    let all: Vec<(&'static OptDef, &str)> = raw
-        .inherited
-        .iter()
-        .chain(raw.options.iter())
-        .map(|(k, v)| Ok((find_option(k)?, v.as_str())))
-        .collect::<Result<_, String>>()
-        .map_err(ctx)?;
+    let mut all: Vec<(&'static OptDef, &str)> = Vec::new();
+    for (i, (k, v)) in raw.inherited.iter().chain(raw.options.iter()).enumerate() {
+        all.push((find_option(k).map_err(|e| (Some(i), ctx(e)))?, v.as_str()));
+    }
 
     let mut st = State {
         kb_base: 1024,
         ..Default::default()
     };
-    for (d, v) in &all {
+    for (i, (d, v)) in all.iter().enumerate() {
         if d.name == "kb_base" {
             st.kb_base = match v.trim() {
                 "1000" => 1000,
                 "1024" => 1024,
-                _ => return Err(ctx(invalid(d, v, "expected 1024 or 1000"))),
+                _ => return Err((Some(i), ctx(invalid(d, v, "expected 1024 or 1000")))),
             };
         }
     }
@@ -163,15 +253,15 @@ pub fn build_job(
     // fio's default is per_job_logs=1; `LogSpec::default()` has it false.
     spec.logs.per_job_logs = true;
     let mut own = vec![("name".to_string(), raw.name.clone())];
-    own.extend(canonical(&raw.options).map_err(ctx)?);
+    own.extend(canonical(&raw.options).map_err(|e| (None, ctx(e)))?);
     spec.options = own;
 
     for (i, (def, value)) in all.iter().enumerate() {
         if let Err(e) = apply(&mut spec, &mut st, def, value, &all[i + 1..], warnings) {
-            return Err(ctx(e));
+            return Err((Some(i), ctx(e)));
         }
     }
-    finish(&mut spec, &mut st, raw.implicit_stonewall, readonly).map_err(ctx)?;
+    finish(&mut spec, &mut st, raw.implicit_stonewall, readonly).map_err(|e| (None, ctx(e)))?;
     Ok(spec)
 }
 

@@ -3,7 +3,10 @@
 
 pub mod build;
 pub mod cmdline;
+#[cfg(test)]
+mod corpus;
 pub mod doc;
+pub mod jobfile;
 pub mod options;
 pub mod output;
 pub mod values;

@@ -406,7 +406,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("startdelay", OptKind::TimeRange(TimeUnit::S), "0", "Time", "Delay before the job starts; a range picks a random delay."),
     o("loops", OptKind::Int, "1", "Time", "Repeat the job this many times."),
     o("numjobs", OptKind::Int, "1", "Time", "Number of clones of the job running in parallel."),
-    o("thread", OptKind::Flag, "0", "Time", "Run jobs as threads; iomark always does, so it is accepted as is."),
+    o("thread", OptKind::Flag, "0", "Time", "Run jobs as threads rather than processes.").ign("iomark always runs each job as a thread of one process"),
     o("steadystate", OptKind::Str, "iops_slope:0.01%", "Time", "Stop when a steady state is detected.").al(&["ss"]).ny(STEADY),
     o("steadystate_duration", OptKind::Time(TimeUnit::S), "0", "Time", "Window for steady-state detection.").al(&["ss_dur"]).ny(STEADY),
     o("steadystate_ramp_time", OptKind::Time(TimeUnit::S), "0", "Time", "Time before steady-state data is collected.").al(&["ss_ramp"]).ny(STEADY),
@@ -627,10 +627,19 @@ fn norm(s: &str) -> String {
 
 /// Find an option by name or alias (`-`/`_` and case do not matter).
 pub fn lookup(name: &str) -> Option<&'static OptDef> {
-    let n = norm(name);
+    let n = name.trim();
     OPTIONS
         .iter()
-        .find(|d| norm(d.name) == n || d.aliases.iter().any(|a| norm(a) == n))
+        .find(|d| same_name(n, d.name) || d.aliases.iter().any(|a| same_name(n, a)))
+}
+
+/// `a == b` ignoring ASCII case and `-` versus `_`, without allocating.
+fn same_name(a: &str, b: &str) -> bool {
+    let fold = |c: u8| match c {
+        b'-' => b'_',
+        c => c.to_ascii_lowercase(),
+    };
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| fold(x) == fold(y))
 }
 
 /// Every spelling (names and aliases).
@@ -675,7 +684,9 @@ pub fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
         4..=8 => 2,
         _ => 3,
     };
+    let len = n.chars().count();
     candidates
+        .filter(|c| c.chars().count().abs_diff(len) <= limit)
         .map(|c| (edit_distance(&n, &norm(c)), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)

@@ -1,0 +1,605 @@
+//! fio job files (INI) read with fio's rules, and every problem located as `file:line:column`.
+//!
+//! - `[name]` starts a section; `[global]` sets defaults for the jobs below it (several allowed).
+//! - `;` and `#` start comments, at the start of a line or after a value (outside double quotes).
+//! - `key=value`, or a bare `key` for flags; spaces around `=` are allowed.
+//! - `include FILE` (relative to the including file, nested up to 16 deep, no cycles) pulls in
+//!   option lines; an included file holds no sections.
+//! - `${VAR}` is replaced from the environment (unset: empty, with a warning); `$pagesize`,
+//!   `$mb_memory` and `$ncpus` are replaced by the host's figures, and a value using them with
+//!   arithmetic is evaluated as an expression.
+//!
+//! Reading never stops at the first problem: every line is checked, and all diagnostics of all
+//! files are returned together.
+
+use crate::build;
+use crate::options;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where something was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loc {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl Entry {
+    /// (key, value) as the job model takes them.
+    pub fn pair(&self) -> (String, String) {
+        (self.key.clone(), self.value.clone())
+    }
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// One `key=value` line (value already expanded).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    pub value: String,
+    /// The key's position.
+    pub loc: Loc,
+    /// Column of the value (the key's when there is no value).
+    pub value_col: usize,
+}
+
+/// One `[section]` with its lines, includes resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub name: String,
+    pub loc: Loc,
+    pub entries: Vec<Entry>,
+    /// Errors found in this section's lines (those lines are left out of `entries`).
+    pub errors: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A problem found while reading or typing a job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diag {
+    /// None: the command line.
+    pub loc: Option<Loc>,
+    pub section: Option<String>,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl Diag {
+    pub fn error(loc: Option<Loc>, section: Option<&str>, message: impl Into<String>) -> Diag {
+        Diag {
+            loc,
+            section: section.map(String::from),
+            severity: Severity::Error,
+            message: message.into(),
+        }
+    }
+
+    pub fn warning(loc: Option<Loc>, section: Option<&str>, message: impl Into<String>) -> Diag {
+        Diag {
+            severity: Severity::Warning,
+            ..Diag::error(loc, section, message)
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.loc {
+            Some(l) => write!(f, "{l}: ")?,
+            None => f.write_str("command line: ")?,
+        }
+        f.write_str(match self.severity {
+            Severity::Error => "error: ",
+            Severity::Warning => "warning: ",
+        })?;
+        if let Some(s) = &self.section {
+            write!(f, "[{s}] ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// What `$VAR`, `${VAR}` and the keywords expand to.
+pub trait Vars {
+    fn env(&self, name: &str) -> Option<String>;
+    fn ncpus(&self) -> u64;
+    fn mb_memory(&self) -> u64;
+    fn pagesize(&self) -> u64;
+}
+
+/// The real environment and host.
+pub struct HostVars;
+
+fn sysconf(name: libc::c_int) -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let v = unsafe { libc::sysconf(name) };
+    u64::try_from(v).unwrap_or(0)
+}
+
+impl Vars for HostVars {
+    fn env(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok()
+    }
+    fn ncpus(&self) -> u64 {
+        sysconf(libc::_SC_NPROCESSORS_ONLN)
+    }
+    fn mb_memory(&self) -> u64 {
+        sysconf(libc::_SC_PHYS_PAGES).saturating_mul(sysconf(libc::_SC_PAGESIZE)) >> 20
+    }
+    fn pagesize(&self) -> u64 {
+        sysconf(libc::_SC_PAGESIZE)
+    }
+}
+
+/// Expand `${VAR}` and the keywords in a value. Unset variables are reported through `unset`.
+pub fn expand(v: &str, vars: &dyn Vars, unset: &mut Vec<String>) -> String {
+    let mut out = String::with_capacity(v.len());
+    let mut rest = v;
+    while let Some(p) = rest.find("${") {
+        out.push_str(&rest[..p]);
+        match rest[p + 2..].find('}') {
+            Some(e) => {
+                let var = &rest[p + 2..p + 2 + e];
+                match vars.env(var) {
+                    Some(x) => out.push_str(&x),
+                    None => unset.push(var.to_string()),
+                }
+                rest = &rest[p + 3 + e..];
+            }
+            None => {
+                out.push_str(&rest[p..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    if !out.contains('$') {
+        return out;
+    }
+    let replaced = out
+        .replace("$pagesize", &vars.pagesize().to_string())
+        .replace("$mb_memory", &vars.mb_memory().to_string())
+        .replace("$ncpus", &vars.ncpus().to_string());
+    if replaced != out
+        && replaced.contains(['*', '+', '/', '%', '^', '-'])
+        && !replaced.starts_with('(')
+    {
+        format!("({replaced})")
+    } else {
+        replaced
+    }
+}
+
+/// Drop a trailing `;` or `#` comment (outside double quotes).
+fn strip_comment(line: &str) -> &str {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' | '#' if !quoted => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// 1-based column (in characters) of byte offset `at` of `line`.
+fn col_of(line: &str, at: usize) -> usize {
+    line.get(..at).map_or(1, |p| p.chars().count() + 1)
+}
+
+/// Reads job files into sections, collecting diagnostics.
+pub struct Reader<'a> {
+    vars: &'a dyn Vars,
+    pub sections: Vec<Section>,
+    pub diags: Vec<Diag>,
+    /// Files being read (include cycle detection).
+    stack: Vec<PathBuf>,
+}
+
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+impl<'a> Reader<'a> {
+    pub fn new(vars: &'a dyn Vars) -> Reader<'a> {
+        Reader {
+            vars,
+            sections: Vec::new(),
+            diags: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+
+    /// Read a file from disk (`-`: standard input).
+    pub fn read_file(&mut self, path: &Path) {
+        let name = path.display().to_string();
+        let text = if path.as_os_str() == "-" {
+            let mut t = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut t).map(|_| t)
+        } else {
+            std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
+        };
+        match text {
+            Ok(t) => {
+                self.stack
+                    .push(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()));
+                self.read_text(&t, &name, path.parent(), false);
+                self.stack.pop();
+            }
+            Err(e) => self.push_error(Diag::error(
+                Some(Loc {
+                    file: name,
+                    line: 0,
+                    col: 0,
+                }),
+                None,
+                format!("cannot read the job file: {e}"),
+            )),
+        }
+    }
+
+    /// Read job-file text; `base` is the directory includes are relative to.
+    pub fn read_text(&mut self, text: &str, file: &str, base: Option<&Path>, included: bool) {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (n, raw) in text.lines().enumerate() {
+            let loc = |col: usize| Loc {
+                file: file.to_string(),
+                line: n + 1,
+                col,
+            };
+            let body = strip_comment(raw);
+            let lead = body.len() - body.trim_start().len();
+            let line = body.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = col_of(raw, lead);
+            if line.starts_with('[') {
+                self.section_header(raw, line, loc(at), included);
+                continue;
+            }
+            if let Some(inc) = line
+                .strip_prefix("include")
+                .filter(|r| r.starts_with([' ', '\t']))
+            {
+                self.include(inc.trim(), loc(at), base);
+                continue;
+            }
+            self.option_line(raw, lead, line, file, n + 1);
+        }
+    }
+
+    fn section_header(&mut self, raw: &str, line: &str, loc: Loc, included: bool) {
+        if included {
+            self.push_error(Diag::error(
+                Some(loc),
+                None,
+                "an included file cannot start sections; it may only hold option lines",
+            ));
+            return;
+        }
+        // A bad header still opens a section (left out of the run), so that the lines below
+        // it are not taken for the previous section's.
+        let bad = |r: &mut Self, name: &str, d: Diag| {
+            r.sections.push(Section {
+                name: name.to_string(),
+                loc: loc.clone(),
+                entries: Vec::new(),
+                errors: 0,
+            });
+            r.push_error(d);
+        };
+        let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
+            let col = loc.col + line.chars().count();
+            let d = Diag::error(
+                Some(Loc { col, ..loc.clone() }),
+                None,
+                format!("expected ']' to close the section header '{line}'"),
+            );
+            bad(self, line.trim_start_matches('['), d);
+            return;
+        };
+        let name = name.trim();
+        if name.is_empty() || name.contains(['[', ']']) {
+            let d = Diag::error(
+                Some(loc.clone()),
+                None,
+                format!("bad section name in '{}': expected [name]", raw.trim()),
+            );
+            bad(self, name, d);
+            return;
+        }
+        self.sections.push(Section {
+            name: name.to_string(),
+            loc,
+            entries: Vec::new(),
+            errors: 0,
+        });
+    }
+
+    fn include(&mut self, target: &str, loc: Loc, base: Option<&Path>) {
+        let section = self.sections.last().map(|s| s.name.clone());
+        let err = |m: String| Diag::error(Some(loc.clone()), section.as_deref(), m);
+        if target.is_empty() {
+            self.push_error(err("include needs a file name".into()));
+            return;
+        }
+        if self.stack.len() > MAX_INCLUDE_DEPTH {
+            self.push_error(err(format!(
+                "includes nested more than {MAX_INCLUDE_DEPTH} deep"
+            )));
+            return;
+        }
+        let mut unset = Vec::new();
+        let p = PathBuf::from(expand(target, self.vars, &mut unset));
+        let p = match base {
+            Some(b) if p.is_relative() => b.join(p),
+            _ => p,
+        };
+        let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+        if self.stack.contains(&canon) {
+            self.push_error(err(format!(
+                "include '{}' includes itself (directly or through other files)",
+                p.display()
+            )));
+            return;
+        }
+        match std::fs::read(&p) {
+            Ok(bytes) => {
+                let t = String::from_utf8_lossy(&bytes).into_owned();
+                self.stack.push(canon);
+                self.read_text(&t, &p.display().to_string(), p.parent(), true);
+                self.stack.pop();
+            }
+            Err(e) => self.push_error(err(format!("cannot read include '{}': {e}", p.display()))),
+        }
+    }
+
+    fn option_line(&mut self, raw: &str, lead: usize, line: &str, file: &str, ln: usize) {
+        let loc = |col: usize| Loc {
+            file: file.to_string(),
+            line: ln,
+            col,
+        };
+        let (key, value, vcol) = match line.split_once('=') {
+            Some((k, v)) => {
+                let eq = lead + line.find('=').unwrap_or(0);
+                let after = &raw[eq + 1..];
+                let vstart = eq + 1 + (after.len() - after.trim_start().len());
+                (k.trim(), v.trim(), col_of(raw, vstart))
+            }
+            None => (line, "", col_of(raw, lead)),
+        };
+        let kloc = loc(col_of(raw, lead));
+        let section = self.sections.last().map(|s| s.name.clone());
+        let sec = section.as_deref();
+        let Some(def) = options::lookup(key) else {
+            let m = if key.contains(char::is_whitespace) {
+                format!(
+                    "'{line}' is not an option line: expected key=value, a bare flag or [section]"
+                )
+            } else {
+                build::unknown_option_message(key)
+            };
+            self.push_error(Diag::error(Some(kloc), sec, m));
+            return;
+        };
+        if self.sections.is_empty() {
+            self.push_error(Diag::error(
+                Some(kloc),
+                None,
+                format!(
+                    "option '{key}' comes before any [section]; put it under [global] or a job"
+                ),
+            ));
+            return;
+        }
+        let mut unset = Vec::new();
+        let value = expand(value, self.vars, &mut unset);
+        for var in unset {
+            self.diags.push(Diag::warning(
+                Some(loc(vcol)),
+                sec,
+                format!("environment variable '{var}' is not set; it expands to nothing"),
+            ));
+        }
+        if value.is_empty() && !def.kind.value_optional() {
+            self.push_error(Diag::error(
+                Some(loc(vcol)),
+                sec,
+                format!("option '{}' needs a value: {}", def.name, def.kind.form()),
+            ));
+            return;
+        }
+        // A value checked on its own: context-free mistakes point at their line.
+        let kb = self.kb_base();
+        match build::check_option(def, &value, kb) {
+            Ok(Some(w)) => self.diags.push(Diag::warning(Some(kloc.clone()), sec, w)),
+            Ok(None) => {}
+            Err(e) => {
+                self.push_error(Diag::error(Some(loc(vcol)), sec, e));
+                return;
+            }
+        }
+        let s = self.sections.last_mut().expect("checked above");
+        if def.name == "name" {
+            s.name = value.clone();
+        }
+        s.entries.push(Entry {
+            key: key.to_string(),
+            value,
+            loc: kloc,
+            value_col: vcol,
+        });
+    }
+
+    fn push_error(&mut self, d: Diag) {
+        if let Some(s) = self.sections.last_mut() {
+            s.errors += 1;
+        }
+        self.diags.push(d);
+    }
+
+    /// The kb_base in force for the current section: its own, else the last [global]'s.
+    fn kb_base(&self) -> u32 {
+        let find = |s: &Section| {
+            s.entries.iter().rev().find_map(|e| {
+                (options::lookup(&e.key).map(|d| d.name) == Some("kb_base")).then(|| {
+                    if e.value.trim() == "1000" {
+                        1000
+                    } else {
+                        1024
+                    }
+                })
+            })
+        };
+        let mut it = self.sections.iter().rev();
+        if let Some(cur) = it.next() {
+            if let Some(k) = find(cur) {
+                return k;
+            }
+        }
+        it.filter(|s| s.name == "global")
+            .find_map(find)
+            .unwrap_or(1024)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub struct FixedVars;
+    impl Vars for FixedVars {
+        fn env(&self, name: &str) -> Option<String> {
+            match name {
+                "BS" => Some("16k".into()),
+                "DIR" => Some("/scratch".into()),
+                _ => None,
+            }
+        }
+        fn ncpus(&self) -> u64 {
+            4
+        }
+        fn mb_memory(&self) -> u64 {
+            8192
+        }
+        fn pagesize(&self) -> u64 {
+            4096
+        }
+    }
+
+    fn read(text: &str) -> Reader<'static> {
+        let mut r = Reader::new(&FixedVars);
+        r.read_text(text, "t.fio", None, false);
+        r
+    }
+
+    #[test]
+    fn sections_comments_flags_and_spaces() {
+        let r = read(
+            "; comment\n# another\n[global]\nbs = 8k ; trailing\n\n[a]\ntime_based\nsize=1m # c\n[b]\nrw=randread\n",
+        );
+        assert!(r.diags.is_empty(), "{:?}", r.diags);
+        let names: Vec<_> = r.sections.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["global", "a", "b"]);
+        assert_eq!(r.sections[0].entries[0].value, "8k");
+        assert_eq!(r.sections[0].entries[0].value_col, 6);
+        assert_eq!(r.sections[1].entries[0].key, "time_based");
+        assert_eq!(r.sections[1].entries[0].value, "");
+        assert_eq!(r.sections[1].entries[1].value, "1m");
+        assert_eq!(r.sections[2].loc.line, 9);
+    }
+
+    #[test]
+    fn variables_and_keywords() {
+        let r = read("[a]\nbs=${BS}\ndirectory=${DIR}/x\nsize=$mb_memory/1024\nnrfiles=$ncpus\nfilename=${NOPE}f\n");
+        let e = &r.sections[0].entries;
+        assert_eq!(e[0].value, "16k");
+        assert_eq!(e[1].value, "/scratch/x");
+        assert_eq!(e[2].value, "(8192/1024)");
+        assert_eq!(e[3].value, "4");
+        assert_eq!(e[4].value, "f");
+        assert_eq!(r.diags.len(), 1);
+        assert!(r.diags[0].message.contains("'NOPE' is not set"));
+        assert_eq!(r.diags[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_column() {
+        let r = read("size=1m\n[a]\nsizee=1m\n  bs=xyz\nrw=bogus\nrandom line here\n[b\n[]\n");
+        let shown: Vec<String> = r.diags.iter().map(|d| d.to_string()).collect();
+        assert_eq!(shown.len(), 7, "{shown:#?}");
+        assert!(shown[0].starts_with("t.fio:1:1: error: option 'size' comes before"));
+        assert!(shown[1]
+            .starts_with("t.fio:3:1: error: [a] unknown option 'sizee' (did you mean 'size'?)"));
+        assert!(shown[2].starts_with("t.fio:4:6: error: [a] invalid value 'xyz' for option 'bs'"));
+        assert!(shown[3].starts_with("t.fio:5:4: error: [a] invalid value 'bogus' for option 'rw'"));
+        assert!(shown[4].contains("t.fio:6:1: error: [a] 'random line here' is not an option line"));
+        assert!(shown[5].starts_with("t.fio:7:3: error: expected ']'"));
+        assert!(shown[6].starts_with("t.fio:8:1: error: bad section name"));
+        let r = read("[a]\nbs\n");
+        assert!(r.diags[0]
+            .to_string()
+            .starts_with("t.fio:2:1: error: [a] option 'bs' needs a value"));
+    }
+
+    #[test]
+    fn includes_nest_and_cycles_are_caught() {
+        let dir = std::env::temp_dir().join(format!("iomark-jobfile-inc-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("main.fio"), "[a]\ninclude sub/one.inc\nrw=write\n").unwrap();
+        std::fs::write(dir.join("sub/one.inc"), "bs=8k\ninclude two.inc\n").unwrap();
+        std::fs::write(dir.join("sub/two.inc"), "size=2m\n").unwrap();
+        std::fs::write(dir.join("loop.fio"), "[a]\ninclude loop.fio\n").unwrap();
+        std::fs::write(dir.join("sect.inc"), "[x]\n").unwrap();
+        std::fs::write(
+            dir.join("sect.fio"),
+            "[a]\ninclude sect.inc\ninclude missing.inc\n",
+        )
+        .unwrap();
+        let mut r = Reader::new(&FixedVars);
+        r.read_file(&dir.join("main.fio"));
+        assert!(r.diags.is_empty(), "{:?}", r.diags);
+        let e: Vec<_> = r.sections[0]
+            .entries
+            .iter()
+            .map(|e| (e.key.as_str(), e.value.as_str()))
+            .collect();
+        assert_eq!(e, [("bs", "8k"), ("size", "2m"), ("rw", "write")]);
+        assert!(r.sections[0].entries[1].loc.file.ends_with("two.inc"));
+        let mut r = Reader::new(&FixedVars);
+        r.read_file(&dir.join("loop.fio"));
+        assert!(
+            r.diags[0].message.contains("includes itself"),
+            "{:?}",
+            r.diags
+        );
+        let mut r = Reader::new(&FixedVars);
+        r.read_file(&dir.join("sect.fio"));
+        assert_eq!(r.diags.len(), 2, "{:?}", r.diags);
+        assert!(r.diags[0].message.contains("cannot start sections"));
+        assert!(r.diags[1].message.contains("cannot read include"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn kb_base_of_the_section_applies() {
+        let r = read("[global]\nkb_base=1000\n[a]\nbs=4ki\n");
+        assert!(r.diags.is_empty(), "{:?}", r.diags);
+    }
+}
