@@ -1,6 +1,7 @@
 //! iomark: one binary for storage benchmarks. `iomark run` takes fio command lines and writes
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
+mod periodic;
 mod quick;
 mod signals;
 mod status;
@@ -141,9 +142,40 @@ fn run(args: &[String]) -> i32 {
     };
     let done = Arc::new(AtomicBool::new(false));
     let status = show_status.then(|| status::spawn(ctl.clone(), done.clone()));
+    let sink = match &out.file {
+        Some(p) => periodic::Sink::File(p.clone()),
+        None => periodic::Sink::Stdout,
+    };
+    let ndjson = out.status_interval.is_some();
+    if ndjson {
+        if let periodic::Sink::File(p) = &sink {
+            // Reports are appended: start the file with the job header lines (or empty).
+            let head = if normal { preamble.as_str() } else { "" };
+            if let Err(e) = std::fs::write(p, head) {
+                eprintln!("iomark: cannot write {}: {e}", p.display());
+                return 1;
+            }
+        }
+    }
+    let reporter = out.status_interval.map(|every| {
+        periodic::spawn(
+            periodic::Reporter {
+                plan: cli.plan.clone(),
+                formats: out.formats.clone(),
+                terse_version: out.terse_version,
+                every,
+                sink: sink.clone(),
+            },
+            ctl.clone(),
+            done.clone(),
+        )
+    });
     let res = runner::run(&cli.plan, &ctl);
     done.store(true, Ordering::Relaxed);
     if let Some(h) = status {
+        let _ = h.join();
+    }
+    if let Some(h) = reporter {
         let _ = h.join();
     }
     let mut result = match res {
@@ -169,24 +201,28 @@ fn run(args: &[String]) -> i32 {
         );
     }
     let mut text = String::new();
-    if normal && !to_stdout {
+    if normal && !to_stdout && !ndjson {
         text.push_str(&preamble);
     }
-    for f in &out.formats {
-        text.push_str(&output::render(&result, *f, out.terse_version));
-    }
+    text.push_str(&periodic::render_all(
+        &result,
+        &out.formats,
+        out.terse_version,
+        ndjson,
+    ));
     let mut code = 0;
     match &out.file {
-        Some(path) => {
+        Some(path) if !ndjson => {
             if let Err(e) = std::fs::write(path, &text) {
                 eprintln!("iomark: cannot write {}: {e}", path.display());
                 code = 1;
             }
         }
-        None => {
-            let mut so = std::io::stdout().lock();
-            let _ = so.write_all(text.as_bytes());
-            let _ = so.flush();
+        _ => {
+            if let Err(e) = sink.write(&text) {
+                eprintln!("iomark: cannot write the report: {e}");
+                code = 1;
+            }
         }
     }
     if let Err(e) = output::logs::write_logs(&result, std::path::Path::new(".")) {

@@ -362,3 +362,158 @@ fn terse_output_has_v3_fields() {
         assert_eq!(ours_nodisk, theirs_nodisk, "{line}");
     }
 }
+
+/// Every terse version has fio's field count and layout (the same job run by both).
+#[test]
+fn terse_versions_match_fio() {
+    let d = Scratch::new("tersev");
+    for v in ["2", "3", "4", "5"] {
+        let tv = format!("--terse-version={v}");
+        let common = [
+            "--minimal",
+            tv.as_str(),
+            "--name=t",
+            "--size=4m",
+            "--rw=randread",
+            "--description=a b",
+        ];
+        let fname = format!("--filename={}", d.s("f"));
+        let mut a = vec!["run", fname.as_str()];
+        a.extend(common);
+        let ours = stdout(&{
+            let o = iomark(&a);
+            ok(&o);
+            o
+        });
+        let mut b = vec![fname.as_str()];
+        b.extend(common);
+        let theirs = stdout(&{
+            let o = fio_in(&b, &d.path);
+            ok(&o);
+            o
+        });
+        let lines = |s: &str| s.lines().count();
+        assert_eq!(lines(&ours), lines(&theirs), "v{v}:\n{ours}\n{theirs}");
+        let fields = |s: &str| -> Vec<usize> { s.lines().map(|l| l.split(';').count()).collect() };
+        assert_eq!(fields(&ours), fields(&theirs), "v{v}:\n{ours}\n{theirs}");
+        let first = |s: &str| s.split(';').next().unwrap_or("").to_string();
+        assert_eq!(first(&ours), v);
+        assert!(ours.trim_end().ends_with("a b"), "v{v}: {ours}");
+    }
+}
+
+/// `--status-interval` with JSON: newline-delimited documents, cumulative, the final one last.
+#[test]
+fn status_interval_gives_ndjson_reports() {
+    let d = Scratch::new("statusint");
+    let out = d.s("r.json");
+    for to_file in [false, true] {
+        let mut a = vec![
+            "run",
+            "--output-format=json",
+            "--status-interval=1",
+            "--name=s",
+            "--ioengine=null",
+            "--size=64m",
+            "--rw=randread",
+            "--time_based",
+            "--runtime=2500ms",
+        ];
+        let o_arg = format!("--output={out}");
+        if to_file {
+            a.push(&o_arg);
+        }
+        let o = iomark(&a);
+        ok(&o);
+        let text = if to_file {
+            assert!(stdout(&o).is_empty());
+            std::fs::read_to_string(&out).unwrap()
+        } else {
+            stdout(&o)
+        };
+        let docs: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        assert!(docs.len() >= 3, "{} documents:\n{text}", docs.len());
+        let ios: Vec<u64> = docs
+            .iter()
+            .map(|v| u(&job(v, 0)["read"]["total_ios"]))
+            .collect();
+        assert!(ios.windows(2).all(|w| w[0] <= w[1]), "{ios:?}");
+        let last = docs.last().unwrap();
+        assert!(u(&job(last, 0)["read"]["runtime"]) >= 2400);
+    }
+}
+
+/// Log options: per-I/O offsets (`log_offset`), window maxima (`log_max_value`) and the
+/// histogram log, whose counts add up to the I/Os of the run.
+#[test]
+fn log_offset_max_value_and_hist_log() {
+    let d = Scratch::new("logs");
+    let f = format!("--filename={}", d.s("f"));
+    let o = iomark_in(
+        &[
+            "run",
+            "--output-format=json",
+            "--name=l",
+            &f,
+            "--size=1m",
+            "--rw=randread",
+            "--write_lat_log=lat",
+            "--log_offset=1",
+            "--write_hist_log=h",
+            "--log_hist_msec=1",
+        ],
+        &d.path,
+    );
+    let v = json(&o);
+    let n = u(&job(&v, 0)["read"]["total_ios"]);
+    assert_eq!(n, 256);
+    let clat = std::fs::read_to_string(d.file("lat_clat.1.log")).unwrap();
+    let mut offsets: Vec<u64> = clat
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(", ").collect();
+            assert_eq!(f.len(), 6, "{l}");
+            assert_eq!(f[3], "4096", "{l}");
+            f[4].parse().unwrap()
+        })
+        .collect();
+    offsets.sort();
+    let want: Vec<u64> = (0..256).map(|i| i * 4096).collect();
+    assert_eq!(offsets, want, "every block once, with its offset");
+    let hist = std::fs::read_to_string(d.file("h_clat_hist.1.log")).unwrap();
+    let mut total = 0u64;
+    for l in hist.lines() {
+        let f: Vec<u64> = l.split(", ").map(|x| x.parse().unwrap()).collect();
+        assert_eq!(f.len(), 3 + 1856, "fio's 1856 bins");
+        assert_eq!(f[1], 0, "reads only");
+        total += f[3..].iter().sum::<u64>();
+    }
+    assert_eq!(total, n);
+
+    let o = iomark_in(
+        &[
+            "run",
+            "--name=m",
+            "--ioengine=null",
+            "--size=64m",
+            "--rw=read",
+            "--time_based",
+            "--runtime=600ms",
+            "--write_lat_log=m",
+            "--log_avg_msec=100",
+            "--log_max_value=2",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let lat = std::fs::read_to_string(d.file("m_lat.1.log")).unwrap();
+    assert!(lat.lines().count() >= 5, "{lat}");
+    for l in lat.lines() {
+        let f: Vec<u64> = l.split(", ").map(|x| x.parse().unwrap()).collect();
+        assert_eq!(f.len(), 6, "time, avg, max, ddir, bs, prio: {l}");
+        assert!(f[1] <= f[2], "avg above max: {l}");
+    }
+}

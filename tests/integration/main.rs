@@ -4,6 +4,7 @@ mod blockdev;
 mod cli;
 mod engines;
 mod fio_compat;
+mod jobfiles;
 mod quick;
 mod seeds;
 mod util;

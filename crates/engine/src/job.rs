@@ -272,6 +272,11 @@ impl EngineKind {
         !matches!(self, EngineKind::Libaio | EngineKind::IoUring)
     }
     /// Engines where each "I/O" is a metadata operation on its own file.
+    /// The engine moves no data and opens no file (fio's diskless engines): nothing is laid out.
+    pub fn is_diskless(self) -> bool {
+        self == EngineKind::Null
+    }
+
     pub fn is_metadata(self) -> bool {
         matches!(
             self,

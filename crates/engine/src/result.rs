@@ -140,6 +140,19 @@ pub struct LogEntry {
     pub ddir: u8,
     pub bs: u64,
     pub offset: u64,
+    /// The window's maximum beside its average (`log_max_value=2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+}
+
+/// One `write_hist_log` entry: the completion-latency histogram of one direction over one
+/// `log_hist_msec` period (counts of that period only).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HistLogEntry {
+    pub t_ms: u64,
+    pub ddir: u8,
+    pub bs: u64,
+    pub hist: crate::hist::Histogram,
 }
 
 /// Time series kept for logs (only filled when a log asks for them).
@@ -150,6 +163,8 @@ pub struct TimeSeries {
     pub slat: Vec<LogEntry>,
     pub clat: Vec<LogEntry>,
     pub lat: Vec<LogEntry>,
+    #[serde(default)]
+    pub hist: Vec<HistLogEntry>,
 }
 
 /// What was measured about a target.

@@ -141,6 +141,7 @@ fn plan_clone(
     let mut size_rng = Rng::new(crate::rng::job_seed(job.randseed, true, thread_number, 99));
     let writes = job.writes();
     let meta = job.ioengine.is_metadata();
+    let diskless = job.ioengine.is_diskless();
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
         let probe = target::probe(&path).ok();
@@ -254,16 +255,16 @@ fn plan_clone(
                 path.display()
             )));
         }
-        if job.direct && !is_char && !meta {
+        if job.direct && !is_char && !meta && !diskless {
             check_direct_alignment(job, &path, lbs, region_start)?;
         }
-        if writes && is_block {
+        if writes && is_block && !diskless {
             check_device_write(plan, job, &path)?;
         }
         // Layout of regular files that do not exist or are too small.
         let need = region_start + region_len;
         let is_file = !is_block && !is_char;
-        if is_file && !(meta && job.ioengine == EngineKind::FileCreate) {
+        if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
             let too_small = real_size.is_none_or(|r| r < need);
             if too_small {
                 if plan.readonly || job.readonly {
@@ -304,7 +305,7 @@ fn plan_clone(
         }
     };
     // Honesty note: buffered reads over a working set that fits in memory.
-    if !job.direct && job.rw.has_read() && !meta && clone == 0 {
+    if !job.direct && job.rw.has_read() && !meta && !diskless && clone == 0 {
         let avail = sys::mem_available();
         let ws: u64 = files
             .iter()
@@ -498,7 +499,10 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     }
     // Disk stats for every device under the targets.
     let mut disks: Vec<String> = Vec::new();
-    for u in &units {
+    for u in units
+        .iter()
+        .filter(|u| !plan.jobs[u.job_index].ioengine.is_diskless())
+    {
         for f in &u.files {
             for d in target::disks_for(&f.path) {
                 if !disks.contains(&d) {

@@ -31,6 +31,11 @@ pub struct WorkerProgress {
     /// fio-style state letter: b'P' setup, b'r'/b'R' etc. running, b'_' done, b'E' error.
     pub state: AtomicU8,
     pub rw: AtomicU8,
+    /// Set by a reporter (`--status-interval`) to ask for a snapshot of the results so far; the
+    /// worker answers at its next bw/iops sample and clears it. A finished worker leaves its
+    /// final result here.
+    pub snapshot_req: AtomicBool,
+    pub snapshot: std::sync::Mutex<Option<JobResult>>,
 }
 
 impl WorkerProgress {
@@ -166,6 +171,7 @@ struct Worker {
     comps: Vec<Completion>,
     uncommitted: Vec<u32>,
     log_window: Option<LogWindow>,
+    hist_log: Option<Box<HistLog>>,
     pass_files_done: Vec<bool>,
     verifier: Option<crate::verifier::Verifier>,
     verify_due: bool,
@@ -176,7 +182,15 @@ struct LogWindow {
     bytes: [u64; 3],
     ios: [u64; 3],
     lat_sum: [[u64; 3]; 3],
+    lat_max: [[u64; 3]; 3],
     lat_n: [u64; 3],
+}
+
+/// `write_hist_log`: the histograms at the last entry, per direction.
+struct HistLog {
+    period_ns: u64,
+    last_ns: u64,
+    last: [crate::hist::Histogram; 3],
 }
 
 fn dir_op(d: Dir) -> Op {
@@ -226,7 +240,7 @@ impl Worker {
         // Open files.
         let mut efiles = Vec::with_capacity(s.files.len());
         for f in &s.files {
-            let fd = if kind.is_metadata() {
+            let fd = if kind.is_metadata() || kind.is_diskless() {
                 -1
             } else {
                 match target::open_target(
@@ -403,10 +417,19 @@ impl Worker {
                 bytes: [0; 3],
                 ios: [0; 3],
                 lat_sum: [[0; 3]; 3],
+                lat_max: [[0; 3]; 3],
                 lat_n: [0; 3],
             })
         } else {
             None
+        };
+        let hist_log = match (&spec.logs.hist_log, spec.logs.hist_msec) {
+            (Some(_), ms) if ms > 0 => Some(Box::new(HistLog {
+                period_ns: ms * NS_PER_MS,
+                last_ns: 0,
+                last: Default::default(),
+            })),
+            _ => None,
         };
         let verifier = match &spec.verify {
             Some(v) => match crate::verifier::Verifier::new(
@@ -482,6 +505,7 @@ impl Worker {
             comps: Vec::with_capacity(depth as usize),
             uncommitted: Vec::with_capacity(depth as usize),
             log_window,
+            hist_log,
             pass_files_done: vec![false; nfiles],
             verifier,
             verify_due: false,
@@ -501,6 +525,10 @@ impl Worker {
         };
         if let Some(w) = &mut self.log_window {
             w.start_ns = now;
+        }
+        if let Some(h) = &mut self.hist_log {
+            h.last_ns = now;
+            h.last = Default::default();
         }
         if let Some(rt) = self.spec.runtime {
             self.end_ns = now.saturating_add(rt.as_nanos() as u64);
@@ -776,6 +804,9 @@ impl Worker {
         if !self.measuring && now >= self.ramp_end_ns {
             self.begin_measuring(now);
         }
+        if self.progress.snapshot_req.load(Ordering::Relaxed) {
+            self.answer_snapshot();
+        }
         if self.measuring {
             self.sample_intervals(now);
             if now >= self.end_ns {
@@ -810,6 +841,18 @@ impl Worker {
         self.interval.last_ios = self.ios;
         self.publish_progress(now);
         self.flush_log_window(now, false);
+    }
+
+    /// Answer a `--status-interval` request with the results so far.
+    #[cold]
+    fn answer_snapshot(&mut self) {
+        let now = sys::now_ns();
+        let mut r = self.res.clone();
+        self.fill_totals(&mut r, now);
+        if let Ok(mut slot) = self.progress.snapshot.lock() {
+            *slot = Some(r);
+        }
+        self.progress.snapshot_req.store(false, Ordering::Release);
     }
 
     fn publish_progress(&self, now: u64) {
@@ -851,6 +894,7 @@ impl Worker {
                     ddir,
                     bs: 0,
                     offset: 0,
+                    max: None,
                 });
             }
             if self.spec.logs.iops_log.is_some() {
@@ -860,20 +904,24 @@ impl Worker {
                     ddir,
                     bs: 0,
                     offset: 0,
+                    max: None,
                 });
             }
             if self.spec.logs.lat_log.is_some() && w.lat_n[d] > 0 {
                 let n = w.lat_n[d];
+                let mode = self.spec.logs.max_value;
                 for (k, list) in [&mut series.slat, &mut series.clat, &mut series.lat]
                     .into_iter()
                     .enumerate()
                 {
+                    let (avg, max) = (w.lat_sum[d][k] / n, w.lat_max[d][k]);
                     list.push(LogEntry {
                         t_ms,
-                        value: w.lat_sum[d][k] / n,
+                        value: if mode == 1 { max } else { avg },
                         ddir,
                         bs: 0,
                         offset: 0,
+                        max: (mode == 2).then_some(max),
                     });
                 }
             }
@@ -882,6 +930,7 @@ impl Worker {
         w.bytes = [0; 3];
         w.ios = [0; 3];
         w.lat_sum = [[0; 3]; 3];
+        w.lat_max = [[0; 3]; 3];
         w.lat_n = [0; 3];
     }
 
@@ -1191,27 +1240,73 @@ impl Worker {
         if let Some(w) = &mut self.log_window {
             w.bytes[d] += result as u64;
             w.ios[d] += 1;
-            w.lat_sum[d][0] += slat;
-            w.lat_sum[d][1] += clat;
-            w.lat_sum[d][2] += lat;
+            for (k, v) in [slat, clat, lat].into_iter().enumerate() {
+                w.lat_sum[d][k] += v;
+                w.lat_max[d][k] = w.lat_max[d][k].max(v);
+            }
             w.lat_n[d] += 1;
+            if now.saturating_sub(w.start_ns) >= self.spec.logs.avg_msec * NS_PER_MS {
+                self.flush_log_window(now, false);
+            }
         } else if self.spec.logs.any() {
-            self.log_per_io(dir, result as u64, clat, lat, slat, now);
+            let offset = self.slots[slot as usize].offset;
+            self.log_per_io(dir, result as u64, clat, lat, slat, now, offset);
+        }
+        if let Some(h) = &self.hist_log {
+            if now.saturating_sub(h.last_ns) >= h.period_ns {
+                self.flush_hist_log(now);
+            }
         }
     }
 
+    /// One `write_hist_log` entry per direction with completions since the last one.
     #[cold]
-    fn log_per_io(&mut self, dir: Dir, bytes: u64, clat: u64, lat: u64, slat: u64, now: u64) {
+    fn flush_hist_log(&mut self, now: u64) {
+        let Some(h) = &mut self.hist_log else {
+            return;
+        };
+        let t_ms = now.saturating_sub(self.meas_start_ns) / NS_PER_MS;
+        for d in Dir::ALL {
+            let cur = &self.res.dirs[d].clat.hist;
+            let delta = cur.delta_since(&h.last[d.idx()]);
+            if delta.is_empty() {
+                continue;
+            }
+            self.res.series.hist.push(crate::result::HistLogEntry {
+                t_ms,
+                ddir: d.idx() as u8,
+                bs: 0,
+                hist: delta,
+            });
+            h.last[d.idx()] = cur.clone();
+        }
+        h.last_ns = now;
+    }
+
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn log_per_io(
+        &mut self,
+        dir: Dir,
+        bytes: u64,
+        clat: u64,
+        lat: u64,
+        slat: u64,
+        now: u64,
+        offset: u64,
+    ) {
         let t_ms = now.saturating_sub(self.meas_start_ns) / NS_PER_MS;
         let ddir = dir.idx() as u8;
         let series = &mut self.res.series;
         let logs = &self.spec.logs;
+        let offset = if logs.log_offset { offset } else { 0 };
         let e = |value| LogEntry {
             t_ms,
             value,
             ddir,
             bs: bytes,
-            offset: 0,
+            offset,
+            max: None,
         };
         if logs.bw_log.is_some() {
             let v = if clat > 0 {
@@ -1438,22 +1533,13 @@ impl Worker {
     fn finish(mut self) -> JobResult {
         let now = sys::now_ns();
         self.flush_log_window(now, true);
-        self.publish_progress(now);
-        let cpu = sys::cpu_delta(&sys::rusage_thread(), &self.cpu_start);
-        let runtime_ms = if self.measuring {
-            (now - self.meas_start_ns) / NS_PER_MS
-        } else {
-            0
-        };
-        self.res.runtime_ms = runtime_ms;
-        self.res.elapsed_ms = (now - self.job_start_ns) / NS_PER_MS;
-        self.res.cpu = cpu;
-        for d in Dir::ALL {
-            let r: &mut DirResult = &mut self.res.dirs[d];
-            r.io_bytes = self.bytes[d.idx()];
-            r.total_ios = self.ios[d.idx()];
-            r.runtime_ms = if r.total_ios > 0 { runtime_ms } else { 0 };
+        if self.measuring {
+            self.flush_hist_log(now);
         }
+        self.publish_progress(now);
+        let mut res = std::mem::take(&mut self.res);
+        self.fill_totals(&mut res, now);
+        self.res = res;
         if self.spec.fsync_on_close {
             for f in &self.efiles {
                 if f.fd >= 0 {
@@ -1469,7 +1555,28 @@ impl Worker {
         );
         drop(self.engine);
         close_fds(&self.efiles);
+        if let Ok(mut slot) = self.progress.snapshot.lock() {
+            *slot = Some(self.res.clone());
+        }
         self.res
+    }
+
+    /// Runtime, CPU and byte/I/O totals as of `now`, into `res`.
+    fn fill_totals(&self, res: &mut JobResult, now: u64) {
+        let runtime_ms = if self.measuring {
+            (now - self.meas_start_ns) / NS_PER_MS
+        } else {
+            0
+        };
+        res.runtime_ms = runtime_ms;
+        res.elapsed_ms = (now - self.job_start_ns) / NS_PER_MS;
+        res.cpu = sys::cpu_delta(&sys::rusage_thread(), &self.cpu_start);
+        for d in Dir::ALL {
+            let r: &mut DirResult = &mut res.dirs[d];
+            r.io_bytes = self.bytes[d.idx()];
+            r.total_ios = self.ios[d.idx()];
+            r.runtime_ms = if r.total_ios > 0 { runtime_ms } else { 0 };
+        }
     }
 }
 

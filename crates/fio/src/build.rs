@@ -262,6 +262,12 @@ pub fn build_job_at(
         }
     }
     finish(&mut spec, &mut st, raw.implicit_stonewall, readonly).map_err(|e| (None, ctx(e)))?;
+    if spec.logs.hist_log.is_some() && spec.logs.hist_msec == 0 {
+        warnings.push(
+            "write_hist_log without log_hist_msec logs nothing (as in fio); set log_hist_msec=MS"
+                .into(),
+        );
+    }
     Ok(spec)
 }
 

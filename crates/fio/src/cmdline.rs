@@ -280,7 +280,7 @@ pub static SWITCHES: &[SwitchDef] = &[
         "status-interval",
         V::Required,
         "TIME",
-        "Print a full report every TIME (bare number in seconds).",
+        "Print a full report of the results so far every TIME (bare number in seconds). With JSON output every report, the final one included, is one line: newline-delimited JSON.",
     ),
     sw(
         "result",

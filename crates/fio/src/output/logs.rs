@@ -1,8 +1,11 @@
 //! fio's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`): one line per entry,
-//! `time_ms, value, ddir, bs[, offset], prio`, in files named `<prefix>_<kind>.<N>.log`.
+//! `time_ms, value, ddir, bs[, offset], prio` (`time_ms, avg, max, ...` with
+//! `log_max_value=2`), in files named `<prefix>_<kind>.<N>.log`; `write_hist_log` gives
+//! `<prefix>_clat_hist.<N>.log` with `time_ms, ddir, bs, bin0, ..., bin1855` per period, the
+//! completion-latency counts of that period in fio's 1856 bins (`tools/hist/` reads them).
 
 use super::group::spec_of;
-use iomark_engine::result::LogEntry;
+use iomark_engine::result::{HistLogEntry, LogEntry};
 use iomark_engine::RunResult;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -10,15 +13,27 @@ use std::path::{Path, PathBuf};
 fn write_log(path: &Path, entries: &[LogEntry], with_offset: bool) -> io::Result<()> {
     let mut w = io::BufWriter::new(std::fs::File::create(path)?);
     for e in entries {
-        if with_offset {
-            writeln!(
-                w,
-                "{}, {}, {}, {}, {}, 0",
-                e.t_ms, e.value, e.ddir, e.bs, e.offset
-            )?;
-        } else {
-            writeln!(w, "{}, {}, {}, {}, 0", e.t_ms, e.value, e.ddir, e.bs)?;
+        write!(w, "{}, {}, ", e.t_ms, e.value)?;
+        if let Some(m) = e.max {
+            write!(w, "{m}, ")?;
         }
+        write!(w, "{}, {}, ", e.ddir, e.bs)?;
+        if with_offset {
+            write!(w, "{}, ", e.offset)?;
+        }
+        writeln!(w, "0")?;
+    }
+    w.flush()
+}
+
+fn write_hist_log(path: &Path, entries: &[HistLogEntry]) -> io::Result<()> {
+    let mut w = io::BufWriter::new(std::fs::File::create(path)?);
+    for e in entries {
+        write!(w, "{}, {}, {}", e.t_ms, e.ddir, e.bs)?;
+        for c in e.hist.fio_bins() {
+            write!(w, ", {c}")?;
+        }
+        writeln!(w)?;
     }
     w.flush()
 }
@@ -59,6 +74,11 @@ pub fn write_logs(result: &RunResult, dir: &Path) -> io::Result<Vec<PathBuf>> {
         emit(&logs.lat_log, "slat", &job.series.slat)?;
         emit(&logs.lat_log, "clat", &job.series.clat)?;
         emit(&logs.lat_log, "lat", &job.series.lat)?;
+        if let Some(prefix) = &logs.hist_log {
+            let p = name(prefix, "clat_hist");
+            write_hist_log(&p, &job.series.hist)?;
+            written.push(p);
+        }
     }
     Ok(written)
 }

@@ -10,13 +10,12 @@ pub mod terse;
 pub use crate::cmdline::OutputFormat;
 use iomark_engine::RunResult;
 
-/// Render a run in one format (terse is version 3 whatever `terse_version` says; other
-/// versions are refused by the command line).
-pub fn render(result: &RunResult, format: OutputFormat, _terse_version: u32) -> String {
+/// Render a run in one format (`terse_version`: 2 to 5, for terse).
+pub fn render(result: &RunResult, format: OutputFormat, terse_version: u32) -> String {
     match format {
         OutputFormat::Normal => normal::render(result),
         OutputFormat::Json => json::render(result, false),
         OutputFormat::JsonPlus => json::render(result, true),
-        OutputFormat::Terse => terse::render(result),
+        OutputFormat::Terse => terse::render(result, terse_version),
     }
 }

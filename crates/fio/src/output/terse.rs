@@ -1,4 +1,10 @@
-//! fio's terse output, version 3 (`--minimal`): one `;`-separated line per report unit.
+//! fio's terse output (`--minimal`): one `;`-separated line per report unit, in fio's versions
+//! (checked against fio 3.33):
+//! - 2: no fio-version field; read, write and trim blocks; no disk stats; the description on a
+//!   line of its own;
+//! - 3 (default): read and write blocks, then CPU, depths, latency buckets, disk stats;
+//! - 4: as 3 with the trim block;
+//! - 5: as 4, each direction followed by its bw sample count and IOPS min/max/mean/dev/samples.
 
 use super::fmt::{depth_dist, f6};
 use super::group::{self, Report, ReportUnit};
@@ -17,7 +23,7 @@ fn lat_fields(f: &mut Vec<String>, rec: &LatRecord) {
     f.push(f6(st.stddev() / 1000.0));
 }
 
-fn dir_fields(f: &mut Vec<String>, report: &Report, u: &ReportUnit, d: Dir) {
+fn dir_fields(f: &mut Vec<String>, report: &Report, u: &ReportUnit, d: Dir, version: u32) {
     let r = &u.dirs[d];
     f.push((r.io_bytes / 1024).to_string());
     f.push((u.bw_bytes(d) / 1024).to_string());
@@ -53,18 +59,36 @@ fn dir_fields(f: &mut Vec<String>, report: &Report, u: &ReportUnit, d: Dir) {
     f.push(format!("{}%", f6(report.bw_agg_pct(u, d))));
     f.push(f6(mean));
     f.push(f6(b.stddev()));
+    if version >= 5 {
+        f.push(b.n.to_string());
+        let i = &r.iops_samples;
+        if i.n > 0 {
+            f.push((i.min as u64).to_string());
+            f.push((i.max as u64).to_string());
+            f.push(f6(i.mean));
+        } else {
+            f.push("0".into());
+            f.push("0".into());
+            f.push(f6(0.0));
+        }
+        f.push(f6(i.stddev()));
+        f.push(i.n.to_string());
+    }
 }
 
-fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit) -> String {
-    let mut f: Vec<String> = vec![
-        "3".into(),
-        format!("iomark-{}", iomark_engine::VERSION),
-        u.name.clone(),
-        u.group_id.to_string(),
-        u.error.to_string(),
-    ];
-    dir_fields(&mut f, report, u, Dir::Read);
-    dir_fields(&mut f, report, u, Dir::Write);
+fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) -> String {
+    let mut f: Vec<String> = vec![version.to_string()];
+    if version >= 3 {
+        f.push(format!("iomark-{}", iomark_engine::VERSION));
+    }
+    f.push(u.name.clone());
+    f.push(u.group_id.to_string());
+    f.push(u.error.to_string());
+    dir_fields(&mut f, report, u, Dir::Read, version);
+    dir_fields(&mut f, report, u, Dir::Write, version);
+    if version != 3 {
+        dir_fields(&mut f, report, u, Dir::Trim, version);
+    }
     let (usr, sys) = u.cpu_pct();
     f.push(format!("{}%", f6(usr)));
     f.push(format!("{}%", f6(sys)));
@@ -79,7 +103,7 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit) -> String {
     for v in lb.us.iter().chain(lb.ms.iter()) {
         f.push(format!("{v:.2}%"));
     }
-    for d in &result.disk_util {
+    for d in result.disk_util.iter().filter(|_| version >= 3) {
         f.push(d.name.clone());
         f.push(d.read_ios.to_string());
         f.push(d.write_ios.to_string());
@@ -94,18 +118,23 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit) -> String {
         f.push(u.total_err.to_string());
         f.push(u.first_error.to_string());
     }
+    let mut line = f.join(";");
     if let Some(desc) = &u.spec.description {
-        f.push(desc.clone());
+        if version == 2 {
+            line.push('\n');
+        }
+        line.push(';');
+        line.push_str(desc);
     }
-    f.join(";")
+    line
 }
 
-/// Render a run as terse v3 lines.
-pub fn render(result: &RunResult) -> String {
+/// Render a run as terse lines of `version` (2 to 5).
+pub fn render(result: &RunResult, version: u32) -> String {
     let report = group::build(result);
     let mut out = String::new();
     for u in &report.units {
-        out.push_str(&unit_line(result, &report, u));
+        out.push_str(&unit_line(result, &report, u, version));
         out.push('\n');
     }
     out
@@ -119,7 +148,7 @@ mod tests {
     #[test]
     fn field_count_and_positions_match_fio_v3() {
         let r = fx::randrw_libaio();
-        let line = render(&r);
+        let line = render(&r, 3);
         let ours: Vec<&str> = line.trim_end().split(';').collect();
         let sample = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),

@@ -1,0 +1,167 @@
+//! `--status-interval=T`: a full report of the results so far every T, like fio's. Each worker
+//! answers a snapshot request at its next bw/iops sample (every `bwavgtime`, 500 ms by default),
+//! so no lock or copy sits on the I/O path. With JSON output every report, the final one
+//! included, is one line: the stream is newline-delimited JSON.
+
+use iomark_engine::result::{JobResult, RunResult, RESULT_FORMAT};
+use iomark_engine::runner::RunCtl;
+use iomark_engine::RunPlan;
+use iomark_fio::output::{self, OutputFormat};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Where the reports go.
+#[derive(Clone)]
+pub enum Sink {
+    Stdout,
+    /// Appended to this file.
+    File(PathBuf),
+}
+
+impl Sink {
+    pub fn write(&self, text: &str) -> std::io::Result<()> {
+        match self {
+            Sink::Stdout => {
+                let mut so = std::io::stdout().lock();
+                so.write_all(text.as_bytes())?;
+                so.flush()
+            }
+            Sink::File(p) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)?
+                .write_all(text.as_bytes()),
+        }
+    }
+}
+
+pub struct Reporter {
+    pub plan: RunPlan,
+    pub formats: Vec<OutputFormat>,
+    pub terse_version: u32,
+    pub every: Duration,
+    pub sink: Sink,
+}
+
+/// Render `result` in every format; JSON documents on one line each.
+pub fn render_all(
+    result: &RunResult,
+    formats: &[OutputFormat],
+    terse_version: u32,
+    ndjson: bool,
+) -> String {
+    let mut text = String::new();
+    for f in formats {
+        let r = output::render(result, *f, terse_version);
+        if ndjson && matches!(f, OutputFormat::Json | OutputFormat::JsonPlus) {
+            text.push_str(&one_line(&r));
+            text.push('\n');
+        } else {
+            text.push_str(&r);
+        }
+    }
+    text
+}
+
+/// JSON text without the whitespace between tokens (strings untouched).
+pub fn one_line(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_str = false;
+    let mut escaped = false;
+    for c in json.chars() {
+        if in_str {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else if c == '"' {
+            in_str = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Collect the workers' snapshots (asking the running ones first).
+fn snapshot(ctl: &RunCtl) -> Vec<JobResult> {
+    let workers = ctl.workers.lock().map(|w| w.clone()).unwrap_or_default();
+    let running = |s: u8| !matches!(s, b'_' | b'E');
+    for w in &workers {
+        if running(w.state.load(Ordering::Relaxed)) {
+            w.snapshot_req.store(true, Ordering::Release);
+        }
+    }
+    let deadline = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < deadline
+        && workers.iter().any(|w| {
+            w.snapshot_req.load(Ordering::Acquire) && running(w.state.load(Ordering::Relaxed))
+        })
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let mut jobs: Vec<JobResult> = workers
+        .iter()
+        .filter_map(|w| w.snapshot.lock().ok().and_then(|s| s.clone()))
+        .collect();
+    jobs.sort_by_key(|j| (j.job_index, j.clone));
+    jobs
+}
+
+/// Print a report every `every` until `done`.
+pub fn spawn(r: Reporter, ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let start_unix_ms = iomark_engine::sys::unix_ms();
+        let host = iomark_engine::sys::host_info();
+        let mut next = Instant::now() + r.every;
+        loop {
+            while Instant::now() < next {
+                if done.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            next += r.every;
+            let jobs = snapshot(&ctl);
+            if jobs.is_empty() || done.load(Ordering::Relaxed) {
+                continue;
+            }
+            let result = RunResult {
+                format: RESULT_FORMAT.to_string(),
+                iomark_version: iomark_engine::VERSION.to_string(),
+                start_unix_ms,
+                host: host.clone(),
+                plan: r.plan.clone(),
+                jobs,
+                disk_util: Vec::new(),
+                interrupted: false,
+                notes: Vec::new(),
+            };
+            let text = render_all(&result, &r.formats, r.terse_version, true);
+            if let Err(e) = r.sink.write(&text) {
+                eprintln!("iomark: cannot write a periodic report: {e}");
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_keeps_strings() {
+        assert_eq!(
+            one_line("{\n  \"a b\" : [1, 2],\n  \"c\\\" d\" : \"x  y\"\n}\n"),
+            "{\"a b\":[1,2],\"c\\\" d\":\"x  y\"}"
+        );
+    }
+}
