@@ -377,6 +377,7 @@ pub(crate) mod tests {
                 ddir: 0,
                 bs: 0,
                 offset: 0,
+                max: None,
             });
             series.clat.push(LogEntry {
                 t_ms: *t,
@@ -384,6 +385,7 @@ pub(crate) mod tests {
                 ddir: 1,
                 bs: 4096,
                 offset: 8192 * k as u64,
+                max: None,
             });
         }
         JobResult {
