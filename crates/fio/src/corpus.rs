@@ -215,19 +215,15 @@ fn shell_words_undo_quoting() {
     );
 }
 
-/// A small deterministic generator (splitmix64) for the fuzz test.
-struct Gen(u64);
+/// The fuzz test's deterministic generator: the engine's own.
+struct Gen(iomark_engine::rng::Rng);
 
 impl Gen {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.below(n.max(1) as u64) as usize
     }
 }
 
@@ -309,7 +305,7 @@ fn job_file_parsing_never_panics() {
     let dir = std::env::temp_dir().join(format!("iomark-fuzz-jobfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("f.fio");
-    let mut g = Gen(0x1f2e_3d4c_5b6a_7988);
+    let mut g = Gen(iomark_engine::rng::Rng::new(0x1f2e_3d4c_5b6a_7988));
     for i in 0..iters {
         let bytes: Vec<u8> = match i % 3 {
             0 => (0..g.below(300)).map(|_| g.next() as u8).collect(),
