@@ -20,6 +20,9 @@ pub struct RawJob {
     pub options: Vec<(String, String)>,
     /// Wait for earlier jobs even without `stonewall` (first job of a second job file).
     pub implicit_stonewall: bool,
+    /// How many of the last `options` come from `--override` (they replace, where fio's own
+    /// options add up, as `filename` does).
+    pub overrides: usize,
 }
 
 /// Everything the front end read, before typing.
@@ -256,7 +259,11 @@ pub fn build_job_at(
     own.extend(canonical(&raw.options).map_err(|e| (None, ctx(e)))?);
     spec.options = own;
 
+    let first_override = all.len() - raw.overrides.min(all.len());
     for (i, (def, value)) in all.iter().enumerate() {
+        if i >= first_override && def.name == "filename" {
+            spec.filenames.clear();
+        }
         if let Err(e) = apply(&mut spec, &mut st, def, value, &all[i + 1..], warnings) {
             return Err((Some(i), ctx(e)));
         }
@@ -548,11 +555,13 @@ fn apply(
         }
         "offset" => spec.offset = size_pct(v)?,
         "offset_increment" => spec.offset_increment = size_pct(v)?,
+        // As in fio, every `filename` adds its files (a global one and the job's own too).
         "filename" => {
-            spec.filenames = values::parse_path_list(v)
-                .into_iter()
-                .map(PathBuf::from)
-                .collect()
+            for p in values::parse_path_list(v).into_iter().map(PathBuf::from) {
+                if !spec.filenames.contains(&p) {
+                    spec.filenames.push(p);
+                }
+            }
         }
         "directory" => {
             spec.directories = values::parse_path_list(v)

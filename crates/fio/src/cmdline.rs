@@ -635,6 +635,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
                     inherited: globals.clone(),
                     options: Vec::new(),
                     implicit_stonewall: false,
+                    overrides: 0,
                 });
                 in_job = true;
             }
@@ -690,6 +691,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
                 inherited,
                 options: sec.entries.iter().map(Entry::pair).collect(),
                 implicit_stonewall: fi > 0 && first,
+                overrides: 0,
             });
             locs.push(JobLocs {
                 section: Some(sec.loc),
@@ -756,6 +758,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
     }
     for (j, l) in jobs.iter_mut().zip(locs.iter_mut()) {
         j.options.extend(override_pairs.iter().cloned());
+        j.overrides = override_pairs.len();
         l.options.extend(override_pairs.iter().map(|_| None));
     }
 
@@ -932,7 +935,7 @@ pub fn showcmd(raw: &RawPlan) -> String {
     }
     for j in &raw.jobs {
         parts.push(quote_arg(&format!("--name={}", j.name)));
-        let own_end = j.options.len().saturating_sub(raw.overrides.len());
+        let own_end = j.options.len().saturating_sub(j.overrides);
         let mine: Vec<&(String, String)> = j.inherited[common..]
             .iter()
             .chain(&j.options[..own_end])

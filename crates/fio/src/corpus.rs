@@ -360,3 +360,23 @@ fn job_file_parsing_never_panics() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn filenames_add_up_and_overrides_replace_them() {
+    let args = |s: &str| -> Vec<String> { s.split_whitespace().map(String::from).collect() };
+    let r = parse(&args(
+        "--filename=/a --name=x --filename=/b:/c --filename=/a",
+    ))
+    .unwrap();
+    let files: Vec<String> = r.plan.jobs[0]
+        .filenames
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    assert_eq!(files, ["/a", "/b", "/c"]);
+    let r = parse(&args(
+        "--filename=/a --name=x --filename=/b --override=filename=/z",
+    ))
+    .unwrap();
+    assert_eq!(r.plan.jobs[0].filenames, [PathBuf::from("/z")]);
+}
