@@ -359,7 +359,7 @@ mod tests {
         .expect("the fio reference output beside the repository");
         // The same line prefixes, in the same order, for the lines both have.
         let prefix = |l: &str| -> String {
-            l.split(|c: char| c == ':' || c == '=' || c == '(')
+            l.split([':', '=', '('])
                 .next()
                 .unwrap_or("")
                 .to_string()
