@@ -92,7 +92,20 @@ const CASES: &[Case] = &[
     },
 ];
 
+/// One A/B pair; the exact checks panic, the IOPS band (the only figure the VM's noise can
+/// push out) is returned for the caller to retry.
 fn run_pair(case: &Case, plus: bool) {
+    let mut last = String::new();
+    for _ in 0..3 {
+        match run_pair_once(case, plus) {
+            None => return,
+            Some(e) => last = e,
+        }
+    }
+    panic!("{last} (3 pairs)");
+}
+
+fn run_pair_once(case: &Case, plus: bool) -> Option<String> {
     let d = Scratch::new(case.name);
     let fmt = if plus {
         "--output-format=json+"
@@ -158,15 +171,11 @@ fn run_pair(case: &Case, plus: bool) {
     // IOPS within a generous band (tiny runs on a noisy VM).
     for dir in ["read", "write"] {
         let (a, b) = (f(&ij[dir]["iops"]), f(&fj[dir]["iops"]));
-        if a > 0.0 && b > 0.0 {
-            let r = a / b;
-            assert!(
-                (0.1..10.0).contains(&r),
-                "{} {dir}: iops iomark {a} fio {b}",
-                case.name
-            );
+        if a > 0.0 && b > 0.0 && !(0.1..10.0).contains(&(a / b)) {
+            return Some(format!("{} {dir}: iops iomark {a} fio {b}", case.name));
         }
     }
+    None
 }
 
 #[test]
