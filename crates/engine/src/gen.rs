@@ -336,6 +336,10 @@ pub struct RandGen {
     rng: Rng,
     kind: Kind,
     skipped: u64,
+    /// Block size and last block index where it fits, from the previous call (saves a
+    /// division per I/O for fixed block sizes).
+    fit_bs: u64,
+    fit_last: u64,
 }
 
 /// `center` of a distribution as a fraction of the region; values outside [0, 1] mean "unset".
@@ -438,6 +442,8 @@ impl RandGen {
             rng,
             kind,
             skipped: 0,
+            fit_bs: u64::MAX,
+            fit_last: 0,
         }
     }
 
@@ -494,7 +500,11 @@ impl RandGen {
             return None;
         }
         // Last block index where an I/O of bs bytes still fits.
-        let last_fit = (self.len - bs) / self.align;
+        if bs != self.fit_bs {
+            self.fit_bs = bs;
+            self.fit_last = (self.len - bs) / self.align;
+        }
+        let last_fit = self.fit_last;
         let block = match &mut self.kind {
             Kind::Map { perm, idx } => loop {
                 if *idx >= perm.len() {

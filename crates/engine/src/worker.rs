@@ -193,6 +193,19 @@ struct HistLog {
     last: [crate::hist::Histogram; 3],
 }
 
+/// Stop reads from updating the file's access time (fio does the same for devices): the
+/// benchmark should not churn metadata, and the kernel then skips the atime check on every read.
+/// Only the owner (or CAP_FOWNER) may set O_NOATIME; otherwise the descriptor is left as it is.
+fn no_atime(fd: i32) {
+    // SAFETY: fcntl on a descriptor this worker owns; no memory is passed.
+    unsafe {
+        let fl = libc::fcntl(fd, libc::F_GETFL);
+        if fl >= 0 && fl & libc::O_NOATIME == 0 {
+            libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NOATIME);
+        }
+    }
+}
+
 fn dir_op(d: Dir) -> Op {
     match d {
         Dir::Read => Op::Read,
@@ -263,6 +276,9 @@ impl Worker {
                     }
                 }
             };
+            if fd >= 0 {
+                no_atime(fd);
+            }
             if fd >= 0 && !f.is_char {
                 if spec.invalidate && !writes_only_fresh(&spec) {
                     let _ = target::invalidate_cache(fd, f.is_block);
@@ -1228,14 +1244,24 @@ impl Worker {
         let clat = now.saturating_sub(issue);
         let lat = now.saturating_sub(start);
         let slat = issue.saturating_sub(start);
-        if !st.disable_clat {
-            r.clat.add(clat);
-        }
-        if !st.disable_lat {
-            r.lat.add(lat);
-        }
-        if !self.sync_engine && !st.disable_slat {
-            r.slat.add(slat);
+        if self.sync_engine {
+            // No submission stage: lat equals clat, so one record serves both (copied in
+            // `finish`).
+            if !st.disable_clat {
+                r.clat.add(clat);
+            } else if !st.disable_lat {
+                r.lat.add(lat);
+            }
+        } else {
+            if !st.disable_clat {
+                r.clat.add(clat);
+            }
+            if !st.disable_lat {
+                r.lat.add(lat);
+            }
+            if !st.disable_slat {
+                r.slat.add(slat);
+            }
         }
         if let Some(w) = &mut self.log_window {
             w.bytes[d] += result as u64;
@@ -1576,6 +1602,10 @@ impl Worker {
             r.io_bytes = self.bytes[d.idx()];
             r.total_ios = self.ios[d.idx()];
             r.runtime_ms = if r.total_ios > 0 { runtime_ms } else { 0 };
+            // Sync engines record one histogram: their total latency is the completion latency.
+            if self.sync_engine && !self.spec.stats.disable_clat && !self.spec.stats.disable_lat {
+                r.lat = r.clat.clone();
+            }
         }
     }
 }

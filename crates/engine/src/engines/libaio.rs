@@ -2,9 +2,9 @@
 //! system calls (no C library needed).
 //!
 //! One iocb is preallocated per slot (`aio_data` = slot); `queue` fills it and appends its pointer to
-//! a batch that `commit` hands to `io_submit`. Completions come from `io_getevents`, or, with
-//! `userspace_reap` and a non-blocking reap, straight from the kernel's completion ring mapped at the
-//! context address. Fsync, fdatasync and trim are done synchronously inside `queue` (the worker
+//! a batch that `commit` hands to `io_submit`. Completions are taken first straight from the
+//! kernel's completion ring mapped at the context address (as fio's `userspace_reap` does, but for
+//! every reap); `io_getevents` is entered only to wait for more. Fsync, fdatasync and trim are done synchronously inside `queue` (the worker
 //! drains all pending I/O before a sync op). An iocb the kernel refuses at submit time (bad fd,
 //! bad alignment, ...) completes with its -errno at the next `getevents`.
 //!
@@ -132,6 +132,8 @@ pub struct LibaioEngine {
     files: Vec<SyncFile>,
     /// The kernel's completion ring, when user-space reaping was requested and the ring is usable.
     ring: Option<*mut AioRing>,
+    /// userspace_reap=1 was asked for (the ring is read first either way when it is usable).
+    userspace_reap: bool,
 }
 
 // SAFETY: the raw pointers point into memory owned by this engine (the iocb array) or into the
@@ -162,7 +164,7 @@ impl LibaioEngine {
         }
         let d = depth as usize;
         let mut ring = None;
-        if setup.options.userspace_reap && ctx != 0 {
+        if ctx != 0 {
             let r = ctx as usize as *mut AioRing;
             // SAFETY: a successful io_setup returns the address of the mapped ring header.
             let ok = unsafe {
@@ -184,12 +186,13 @@ impl LibaioEngine {
             failed: Vec::with_capacity(d),
             files: sync_files(setup),
             ring,
+            userspace_reap: setup.options.userspace_reap,
         })
     }
 
     /// Whether non-blocking reaps read the kernel's completion ring directly.
     pub fn userspace_reap_active(&self) -> bool {
-        self.ring.is_some()
+        self.userspace_reap && self.ring.is_some()
     }
 
     /// Reaps up to `max` events from the user-space ring without a system call.
@@ -379,13 +382,16 @@ impl Engine for LibaioEngine {
         if got >= max {
             return Ok(got);
         }
-        if min <= got {
-            if let Some(ring) = self.ring {
-                return Ok(got + self.reap_ring(ring, max - got, out));
-            }
-            if got > 0 {
-                return Ok(got);
-            }
+        // Completions already in the mapped ring are taken without a system call; io_getevents
+        // is only entered to wait for the rest of `min`.
+        if let Some(ring) = self.ring {
+            got += self.reap_ring(ring, max - got, out);
+        }
+        if got >= min && (got > 0 || self.ring.is_some()) {
+            return Ok(got);
+        }
+        if got >= max {
+            return Ok(got);
         }
         let more = self.reap_syscall(min.saturating_sub(got), max - got, out)?;
         Ok(got + more)

@@ -53,6 +53,9 @@ pub struct UringEngine {
 // kernel; the ring is owned by the engine and used by one thread at a time.
 unsafe impl Send for UringEngine {}
 
+/// Largest total of I/O buffers registered without fixedbufs=1 (pinned for the whole run).
+const AUTO_FIXED_MAX_BYTES: u64 = 64 << 20;
+
 /// Setup-flag levels tried in order.
 const LEVEL_DEFER: u8 = 0;
 const LEVEL_COOP: u8 = 1;
@@ -206,14 +209,18 @@ impl UringEngine {
         let mut notes = Vec::new();
 
         let fds: Vec<RawFd> = setup.files.iter().map(|f| f.fd).collect();
+        // Registered files spare the kernel a file lookup and reference per I/O; they are used
+        // even when not asked for (silently skipped if registration fails), as they change
+        // nothing the job can observe.
         let mut fixed_files = false;
-        if opts.registerfiles && !fds.is_empty() {
+        if !fds.is_empty() && fds.iter().all(|&fd| fd >= 0) {
             match ring.submitter().register_files(&fds) {
                 Ok(()) => fixed_files = true,
-                Err(e) => notes.push(format!(
+                Err(e) if opts.registerfiles => notes.push(format!(
                     "registerfiles disabled: registering {} file(s) failed: {e}",
                     fds.len()
                 )),
+                Err(_) => {}
             }
         }
 
@@ -222,6 +229,28 @@ impl UringEngine {
         } else {
             RwMode::Vectored
         };
+        // Direct I/O on registered buffers skips pinning the user pages per I/O. Without
+        // fixedbufs=1 this is tried only for plain direct reads/writes on modest buffers and is
+        // dropped silently when the memlock limit refuses it.
+        let auto_fixed = !opts.fixedbufs
+            && setup.direct
+            && mode == RwMode::Plain
+            && setup.buffers.len() >= depth as usize
+            && setup.buffers.iter().map(|b| b.len as u64).sum::<u64>() <= AUTO_FIXED_MAX_BYTES;
+        if auto_fixed {
+            let iov: Vec<libc::iovec> = setup
+                .buffers
+                .iter()
+                .map(|b| libc::iovec {
+                    iov_base: b.ptr.cast(),
+                    iov_len: b.len,
+                })
+                .collect();
+            // SAFETY: as for fixedbufs below.
+            if unsafe { ring.submitter().register_buffers(&iov) }.is_ok() {
+                mode = RwMode::Fixed;
+            }
+        }
         if opts.fixedbufs {
             if setup.buffers.len() < depth as usize {
                 notes.push(format!(
@@ -492,10 +521,12 @@ mod tests {
                 // 128 KiB of buffers: registration only fails under a tiny memlock limit.
                 let root = unsafe { libc::geteuid() } == 0;
                 assert!(eng.fixed_buffers_active() || (!root && !eng.notes().is_empty()));
-            } else {
+            } else if !o.nonvectored {
+                // Registered buffers are used unasked only by plain (non-vectored) commands.
                 assert!(!eng.fixed_buffers_active());
             }
-            assert_eq!(eng.fixed_files_active(), o.registerfiles);
+            // Files are registered whether asked for or not.
+            assert!(eng.fixed_files_active());
             write_then_verify(&mut eng, &bufs, BLOCKS, 8, 32, 21, poll);
             write_then_verify(&mut eng, &bufs, BLOCKS, 32, 32, 22, poll);
         }
