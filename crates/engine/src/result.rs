@@ -179,6 +179,25 @@ pub struct VerifyReport {
     /// Which check failed (e.g. "DataChecksum", "Misdirected", "Stale", "BadMagic").
     pub check: String,
     pub message: String,
+    /// The header the block should carry (None when the block could not be read).
+    #[serde(default)]
+    pub expected: Option<BlockHeader>,
+    /// The header found in the block, decoded as stored (None when unreadable or too short).
+    #[serde(default)]
+    pub found: Option<BlockHeader>,
+}
+
+/// The fields of a verify block header, for reports. In an expectation, `None` means "any".
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BlockHeader {
+    pub magic: Option<u32>,
+    pub offset: u64,
+    pub len: u64,
+    pub job: Option<u32>,
+    pub seed: Option<u64>,
+    pub generation: Option<u64>,
+    /// Expectation only: any generation from this one on is acceptable.
+    pub min_generation: Option<u64>,
 }
 
 /// What verification found.
