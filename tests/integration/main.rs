@@ -5,5 +5,6 @@ mod cli;
 mod engines;
 mod fio_compat;
 mod quick;
+mod safety;
 mod seeds;
 mod util;

@@ -635,7 +635,14 @@ pub fn layout_file(
     let ctx = |e: io::Error| with_context(e, format!("{}: laying out file", path.display()));
     let f = open_raw(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, 0o644).map_err(ctx)?;
     let fd = f.as_raw_fd();
-    preallocate(fd, size, fallocate).map_err(ctx)?;
+    match preallocate(fd, size, fallocate) {
+        Ok(()) => {}
+        // Only reachable when the free-space check was bypassed (--allow-fill) or raced: leave
+        // the file sparse, so the job's own writes meet ENOSPC where the space runs out and
+        // report it with file and offset.
+        Err(e) if e.raw_os_error() == Some(libc::ENOSPC) && !fill => {}
+        Err(e) => return Err(ctx(e)),
+    }
     // SAFETY: plain syscall on our descriptor.
     if unsafe { libc::ftruncate(fd, size as libc::off_t) } != 0 {
         return Err(ctx(io::Error::last_os_error()));
