@@ -293,3 +293,19 @@ pub struct RunResult {
 }
 
 pub const RESULT_FORMAT: &str = "iomark-result/1";
+
+impl RunResult {
+    /// Read an iomark result file (`--result`). Never panics: anything that is not a result of
+    /// a known format version is an error naming what is wrong.
+    pub fn from_json(bytes: &[u8]) -> Result<RunResult, String> {
+        let r: RunResult =
+            serde_json::from_slice(bytes).map_err(|e| format!("not an iomark result file: {e}"))?;
+        if r.format != RESULT_FORMAT {
+            return Err(format!(
+                "unsupported result format '{}' (this iomark reads '{RESULT_FORMAT}')",
+                r.format.chars().take(40).collect::<String>()
+            ));
+        }
+        Ok(r)
+    }
+}

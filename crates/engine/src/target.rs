@@ -858,6 +858,12 @@ pub fn detect_signature(b: &[u8], page_size: usize) -> Option<String> {
             return Some("LVM2 physical volume".into());
         }
     }
+    // Linux md RAID superblocks of format 1.1 (at 0) and 1.2 (at 4 KiB).
+    for off in [0, 4096] {
+        if le32(b, off) == Some(0xa92b_4efc) && le32(b, off + 4) == Some(1) {
+            return Some("Linux md RAID member (superblock 1.x)".into());
+        }
+    }
     if at(b, 512, b"EFI PART") {
         return Some("GPT partition table".into());
     }
@@ -1323,6 +1329,10 @@ mod tests {
             (vec![(0, b"XFSB")], Some("XFS filesystem")),
             (vec![(65536 + 64, b"_BHRfS_M")], Some("Btrfs filesystem")),
             (vec![(512, &lvm)], Some("LVM2 physical volume")),
+            (
+                vec![(4096, &[0xfc, 0x4e, 0x2b, 0xa9, 1, 0, 0, 0])],
+                Some("Linux md RAID member (superblock 1.x)"),
+            ),
         ];
         for (patches, want) in cases {
             write_image(&img, 1 << 20, &patches);

@@ -7,3 +7,6 @@ pub mod doc;
 pub mod options;
 pub mod output;
 pub mod values;
+
+#[cfg(test)]
+mod fuzz_tests;

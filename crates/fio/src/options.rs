@@ -675,7 +675,11 @@ pub fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
         4..=8 => 2,
         _ => 3,
     };
+    let len = n.chars().count();
     candidates
+        // The length difference bounds the edit distance from below: skipping far lengths
+        // keeps a hostile 100 000-character name from costing seconds per candidate.
+        .filter(|c| len.abs_diff(c.chars().count()) <= limit)
         .map(|c| (edit_distance(&n, &norm(c)), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
