@@ -131,7 +131,7 @@ impl Gen {
                     let tok = *self.pick(&["(", "-", "1^", "+", "9"]);
                     s.push_str(&tok.repeat(1 + self.below(100_000)));
                 }
-                _ => s.push_str(*self.pick(PIECES)),
+                _ => s.push_str(PIECES[self.below(PIECES.len())]),
             }
         }
         s

@@ -358,12 +358,8 @@ mod tests {
         ))
         .expect("the fio reference output beside the repository");
         // The same line prefixes, in the same order, for the lines both have.
-        let prefix = |l: &str| -> String {
-            l.split(|c: char| c == ':' || c == '=' || c == '(')
-                .next()
-                .unwrap_or("")
-                .to_string()
-        };
+        let prefix =
+            |l: &str| -> String { l.split([':', '=', '(']).next().unwrap_or("").to_string() };
         let theirs: Vec<String> = sample
             .lines()
             .skip_while(|l| !l.contains("groupid="))
