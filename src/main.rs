@@ -202,6 +202,7 @@ fn run(args: &[String]) -> i32 {
                 .unwrap_or_else(|| format!("error {}", j.error))
         );
     }
+    report_bad_blocks(&result);
     let mut text = String::new();
     if normal && !to_stdout && !ndjson {
         text.push_str(&preamble);
@@ -253,4 +254,51 @@ fn run(args: &[String]) -> i32 {
         return 1;
     }
     code
+}
+
+/// Every bad block verification found, one line each on stderr: file, offset, the check that
+/// failed, and the expected and found headers.
+fn report_bad_blocks(result: &iomark_engine::RunResult) {
+    use iomark_engine::result::BlockHeader;
+    fn hdr(h: &BlockHeader) -> String {
+        let mut s = format!("offset={} len={}", h.offset, h.len);
+        if let Some(m) = h.magic {
+            s = format!("magic={m:#010x} {s}");
+        }
+        if let Some(j) = h.job {
+            s.push_str(&format!(" job={j:#010x}"));
+        }
+        if let Some(x) = h.seed {
+            s.push_str(&format!(" seed={x:#x}"));
+        }
+        match (h.generation, h.min_generation) {
+            (Some(g), _) => s.push_str(&format!(" gen={g}")),
+            (None, Some(g)) => s.push_str(&format!(" gen>={g}")),
+            _ => {}
+        }
+        s
+    }
+    for j in &result.jobs {
+        let Some(v) = &j.verify else { continue };
+        for f in &v.failures {
+            let mut line = format!(
+                "iomark: {}: bad block in {} at offset {} (len {}): check {} failed: {}",
+                j.name, f.file, f.offset, f.len, f.check, f.message
+            );
+            if let Some(e) = &f.expected {
+                line.push_str(&format!("; expected header [{}]", hdr(e)));
+            }
+            if let Some(x) = &f.found {
+                line.push_str(&format!("; found header [{}]", hdr(x)));
+            }
+            eprintln!("{line}");
+        }
+        if v.bad_blocks > v.failures.len() as u64 {
+            eprintln!(
+                "iomark: {}: {} more bad block(s) not listed",
+                j.name,
+                v.bad_blocks - v.failures.len() as u64
+            );
+        }
+    }
 }

@@ -4,14 +4,14 @@ use crate::util::*;
 use std::process::Command;
 
 /// A loop device over an image file, detached on drop.
-struct Loop {
-    dev: String,
-    _dir: Scratch,
-    mount: Option<std::path::PathBuf>,
+pub(crate) struct Loop {
+    pub(crate) dev: String,
+    pub(crate) _dir: Scratch,
+    pub(crate) mount: Option<std::path::PathBuf>,
 }
 
 impl Loop {
-    fn new(tag: &str, size: u64, mkfs: bool) -> Loop {
+    pub(crate) fn new(tag: &str, size: u64, mkfs: bool) -> Loop {
         let dir = Scratch::new(tag);
         let img = dir.file("img");
         let f = std::fs::File::create(&img).unwrap();
@@ -42,7 +42,7 @@ impl Loop {
             mount: None,
         }
     }
-    fn checksum(&self) -> Vec<u8> {
+    pub(crate) fn checksum(&self) -> Vec<u8> {
         std::fs::read(&self.dev).unwrap()
     }
 }

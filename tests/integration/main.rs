@@ -7,5 +7,6 @@ mod engines;
 mod fio_compat;
 mod jobfiles;
 mod quick;
+mod safety;
 mod seeds;
 mod util;

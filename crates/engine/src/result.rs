@@ -194,6 +194,25 @@ pub struct VerifyReport {
     /// Which check failed (e.g. "DataChecksum", "Misdirected", "Stale", "BadMagic").
     pub check: String,
     pub message: String,
+    /// The header the block should carry (None when the block could not be read).
+    #[serde(default)]
+    pub expected: Option<BlockHeader>,
+    /// The header found in the block, decoded as stored (None when unreadable or too short).
+    #[serde(default)]
+    pub found: Option<BlockHeader>,
+}
+
+/// The fields of a verify block header, for reports. In an expectation, `None` means "any".
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BlockHeader {
+    pub magic: Option<u32>,
+    pub offset: u64,
+    pub len: u64,
+    pub job: Option<u32>,
+    pub seed: Option<u64>,
+    pub generation: Option<u64>,
+    /// Expectation only: any generation from this one on is acceptable.
+    pub min_generation: Option<u64>,
 }
 
 /// What verification found.
@@ -289,3 +308,19 @@ pub struct RunResult {
 }
 
 pub const RESULT_FORMAT: &str = "iomark-result/1";
+
+impl RunResult {
+    /// Read an iomark result file (`--result`). Never panics: anything that is not a result of
+    /// a known format version is an error naming what is wrong.
+    pub fn from_json(bytes: &[u8]) -> Result<RunResult, String> {
+        let r: RunResult =
+            serde_json::from_slice(bytes).map_err(|e| format!("not an iomark result file: {e}"))?;
+        if r.format != RESULT_FORMAT {
+            return Err(format!(
+                "unsupported result format '{}' (this iomark reads '{RESULT_FORMAT}')",
+                r.format.chars().take(40).collect::<String>()
+            ));
+        }
+        Ok(r)
+    }
+}

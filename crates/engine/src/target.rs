@@ -635,7 +635,14 @@ pub fn layout_file(
     let ctx = |e: io::Error| with_context(e, format!("{}: laying out file", path.display()));
     let f = open_raw(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, 0o644).map_err(ctx)?;
     let fd = f.as_raw_fd();
-    preallocate(fd, size, fallocate).map_err(ctx)?;
+    match preallocate(fd, size, fallocate) {
+        Ok(()) => {}
+        // Only reachable when the free-space check was bypassed (--allow-fill) or raced: leave
+        // the file sparse, so the job's own writes meet ENOSPC where the space runs out and
+        // report it with file and offset.
+        Err(e) if e.raw_os_error() == Some(libc::ENOSPC) && !fill => {}
+        Err(e) => return Err(ctx(e)),
+    }
     // SAFETY: plain syscall on our descriptor.
     if unsafe { libc::ftruncate(fd, size as libc::off_t) } != 0 {
         return Err(ctx(io::Error::last_os_error()));
@@ -849,6 +856,12 @@ pub fn detect_signature(b: &[u8], page_size: usize) -> Option<String> {
     for s in 0..4 {
         if at(b, s * 512, b"LABELONE") && at(b, s * 512 + 24, b"LVM2 001") {
             return Some("LVM2 physical volume".into());
+        }
+    }
+    // Linux md RAID superblocks of format 1.1 (at 0) and 1.2 (at 4 KiB).
+    for off in [0, 4096] {
+        if le32(b, off) == Some(0xa92b_4efc) && le32(b, off + 4) == Some(1) {
+            return Some("Linux md RAID member (superblock 1.x)".into());
         }
     }
     if at(b, 512, b"EFI PART") {
@@ -1316,6 +1329,10 @@ mod tests {
             (vec![(0, b"XFSB")], Some("XFS filesystem")),
             (vec![(65536 + 64, b"_BHRfS_M")], Some("Btrfs filesystem")),
             (vec![(512, &lvm)], Some("LVM2 physical volume")),
+            (
+                vec![(4096, &[0xfc, 0x4e, 0x2b, 0xa9, 1, 0, 0, 0])],
+                Some("Linux md RAID member (superblock 1.x)"),
+            ),
         ];
         for (patches, want) in cases {
             write_image(&img, 1 << 20, &patches);

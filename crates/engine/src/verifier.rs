@@ -6,7 +6,7 @@
 //! together either may land last, so that block accepts any generation from the oldest of them.
 
 use crate::job::VerifySpec;
-use crate::result::{DirResult, VerifyReport, VerifyResult};
+use crate::result::{BlockHeader, DirResult, VerifyReport, VerifyResult};
 use crate::sys;
 use crate::verify::{self, BlockId, Expect, VerifyKind, WrittenMap};
 use crate::worker::WorkerFile;
@@ -266,6 +266,19 @@ impl Verifier {
                 if e.kind() == std::io::ErrorKind::Interrupted {
                     continue;
                 }
+                if len as u64 > self.interval {
+                    // Narrow the failure down to the blocks that cannot be read.
+                    let mut o = off;
+                    while o < off + len as u64 {
+                        let l = self.interval.min(off + len as u64 - o);
+                        if !self.check_range(fds, files, fi, o, l, buf, stats) {
+                            return false;
+                        }
+                        o += l;
+                    }
+                    return true;
+                }
+                self.result.blocks_checked += 1;
                 self.report(
                     files,
                     fi,
@@ -282,6 +295,48 @@ impl Verifier {
             done += r as usize;
         }
         let t1 = sys::now_ns();
+        if done < len {
+            // The file ends before data this job wrote: every block not read whole is bad.
+            let iv = self.interval as usize;
+            let whole = done - done % iv;
+            let mut s = whole;
+            while s < len {
+                let blen = iv.min(len - s);
+                self.result.blocks_checked += 1;
+                self.report(
+                    files,
+                    fi,
+                    off + s as u64,
+                    blen as u64,
+                    "ShortRead",
+                    &format!(
+                        "reading for verification returned only {} of {} bytes from offset {off}: the file or device ends before the written data",
+                        done, len
+                    ),
+                );
+                if self.fatal {
+                    return false;
+                }
+                s += blen;
+            }
+            return self.check_read(files, fi, off, whole, buf, stats, t0, t1);
+        }
+        self.check_read(files, fi, off, len, buf, stats, t0, t1)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_read(
+        &mut self,
+        files: &[WorkerFile],
+        fi: usize,
+        off: u64,
+        len: usize,
+        buf: &mut [u8],
+        stats: &mut DirResult,
+        t0: u64,
+        t1: u64,
+    ) -> bool {
+        let done = len;
         stats.io_bytes += done as u64;
         stats.total_ios += 1;
         stats.clat.add(t1 - t0);
@@ -318,7 +373,32 @@ impl Verifier {
                         let _ =
                             verify::dump_blocks(dir, &stem, boff, &expected, &data[s..s + blen]);
                     }
+                    let e = &fail.expected;
+                    let expected = BlockHeader {
+                        magic: Some(verify::MAGIC),
+                        offset: e.offset,
+                        len: e.len as u64,
+                        job: e.job,
+                        seed: e.seed,
+                        generation: e.exact_generation,
+                        min_generation: e.min_generation,
+                    };
+                    let found = fail.found.map(|h| BlockHeader {
+                        magic: Some(h.magic),
+                        offset: h.offset,
+                        len: h.len as u64,
+                        job: Some(h.job),
+                        seed: Some(h.seed),
+                        generation: Some(h.generation),
+                        min_generation: None,
+                    });
                     self.report(files, fi, boff, blen as u64, &check, &msg);
+                    if let Some(r) = self.result.failures.last_mut() {
+                        if r.offset == boff && r.expected.is_none() {
+                            r.expected = Some(expected);
+                            r.found = found;
+                        }
+                    }
                     ok = false;
                     if self.fatal {
                         return false;
@@ -348,6 +428,8 @@ impl Verifier {
                 len,
                 check: check.to_string(),
                 message: msg.to_string(),
+                expected: None,
+                found: None,
             });
         }
     }

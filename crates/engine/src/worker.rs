@@ -580,7 +580,14 @@ impl Worker {
             }
             // Issue as many as the queue allows.
             let mut batch_start = 0u64;
-            while !self.done_issuing && self.inflight < depth && !draining_to_low && !self.error {
+            // The stop flag is checked per I/O too: with a sync engine nothing stays in flight
+            // and this loop runs until the job's end (a plain load; Relaxed costs nothing).
+            while !self.done_issuing
+                && self.inflight < depth
+                && !draining_to_low
+                && !self.error
+                && !self.stop.load(Ordering::Relaxed)
+            {
                 if batch_start == 0 {
                     batch_start = sys::now_ns();
                     now = batch_start;

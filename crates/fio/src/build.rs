@@ -6,7 +6,7 @@ use crate::options::{self, OptDef, OptKind, Support, NOT_YET_ENGINES, SUPPORTED_
 use crate::values::{self, TimeUnit};
 use iomark_engine::job::{
     BlockSize, ContinueOnError, CpusAllowedPolicy, Dir, EngineKind, FadviseHint, FallocateMode,
-    FileServiceType, JobSpec, PerDir, RateProcess, RunPlan, RwMode, SizeSpec, SyncMode,
+    FileServiceType, JobSpec, PerDir, RateProcess, RunPlan, RwMode, SizeSpec, SyncMode, VerifySpec,
 };
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -211,7 +211,19 @@ struct State {
     batch_complete_max_set: bool,
     iodepth_low_set: bool,
     engine_opts: Vec<&'static OptDef>,
+    /// `verify=` as given (canonical fio name), None = not given.
+    verify_method: Option<String>,
+    verify: VerifySpec,
 }
+
+/// fio `verify=` methods iomark implements (canonical names; `crc32c-intel` and `pattern_hdr`
+/// are aliases).
+pub const VERIFY_METHODS: &[&str] = &["crc32c", "xxhash", "md5", "sha256", "pattern", "null"];
+/// fio `verify=` methods iomark does not implement yet.
+const VERIFY_NOT_YET: &[&str] = &[
+    "crc64", "crc32", "crc16", "crc7", "sha1", "sha512", "sha3-224", "sha3-256", "sha3-384",
+    "sha3-512", "meta",
+];
 
 /// Type one job. `warnings` receives one line per ignored option.
 pub fn build_job(
@@ -743,6 +755,45 @@ fn apply(
                 _ => ContinueOnError::All,
             }
         }
+        "verify" => {
+            let m = v.trim().to_ascii_lowercase();
+            st.verify_method = match m.as_str() {
+                "0" | "none" | "off" | "" => Some(String::new()),
+                "crc32c" | "crc32c-intel" => Some("crc32c".into()),
+                "pattern" | "pattern_hdr" => Some("pattern".into()),
+                x if VERIFY_METHODS.contains(&x) => Some(x.to_string()),
+                x if VERIFY_NOT_YET.contains(&x) => {
+                    return Err(format!(
+                        "option 'verify={}' is not supported yet: iomark implements verify={}",
+                        v.trim(),
+                        VERIFY_METHODS.join(", ")
+                    ))
+                }
+                _ => {
+                    return Err(invalid(
+                        def,
+                        v,
+                        &format!("expected one of {}", VERIFY_METHODS.join(", ")),
+                    ))
+                }
+            };
+        }
+        "do_verify" => st.verify.do_verify = boolv(v)?,
+        "verify_only" => st.verify.only = flag(def, v)?,
+        "verify_fatal" => st.verify.fatal = boolv(v)?,
+        "verify_dump" => st.verify.dump = boolv(v)?,
+        "verify_backlog" => st.verify.backlog = uint(v)?,
+        "verify_interval" => {
+            let n = size(v)?;
+            if n == 0 {
+                return Err(invalid(def, v, "the verify block size must be at least 1"));
+            }
+            st.verify.interval = n;
+        }
+        "verify_pattern" => {
+            let p = values::parse_pattern(v).map_err(inv)?;
+            st.verify.pattern = if p.is_empty() { None } else { Some(p) };
+        }
         "clat_percentiles" => spec.stats.clat_percentiles = boolv(v)?,
         "lat_percentiles" => spec.stats.lat_percentiles = boolv(v)?,
         "slat_percentiles" => spec.stats.slat_percentiles = boolv(v)?,
@@ -850,6 +901,7 @@ fn finish(
     }
     spec.stonewall |= implicit_stonewall;
     spec.readonly = readonly;
+    finish_verify(spec, st)?;
 
     let engine = spec.ioengine.fio_name();
     for d in &st.engine_opts {
@@ -876,6 +928,61 @@ fn finish(
             spec.rw.fio_name()
         ));
     }
+    Ok(())
+}
+
+/// Turn the verify options into `spec.verify`: on when `verify=` names a method (or, as fio does,
+/// when only `verify_pattern` is given), off for `verify=0`.
+fn finish_verify(spec: &mut JobSpec, st: &mut State) -> Result<(), String> {
+    let method = match st.verify_method.take() {
+        Some(m) => m,
+        None if st.verify.pattern.is_some() => "pattern".to_string(),
+        None => String::new(),
+    };
+    if method.is_empty() {
+        if st.verify.only {
+            return Err(
+                "verify_only needs verify= naming the method the data was written with (e.g. verify=crc32c)"
+                    .into(),
+            );
+        }
+        spec.verify = None;
+        return Ok(());
+    }
+    if !spec.rw.has_write() {
+        return Err(format!(
+            "verify={method} on a job that does not write (rw={}) would check nothing: iomark checks blocks it wrote; to check data left by an earlier run, give the writing job's options with verify_only=1",
+            spec.rw.fio_name()
+        ));
+    }
+    if spec.rw.has_trim() {
+        return Err(format!(
+            "option 'verify={method}' with rw={} is not supported yet: verification of trimmed blocks is not implemented in iomark yet",
+            spec.rw.fio_name()
+        ));
+    }
+    let min_bs = spec.min_bs();
+    let iv = if st.verify.interval == 0 {
+        min_bs
+    } else {
+        st.verify.interval
+    };
+    if min_bs % iv != 0 {
+        return Err(format!(
+            "verify_interval ({iv}) must divide the smallest block size ({min_bs})"
+        ));
+    }
+    if let Some(kind) = iomark_engine::verify::VerifyKind::from_fio_name(&method) {
+        let hl = iomark_engine::verify::header_len(kind) as u64;
+        if iv < hl {
+            return Err(format!(
+                "verify={method}: the verify block ({iv} bytes) is smaller than its header ({hl} bytes); raise bs or verify_interval"
+            ));
+        }
+    }
+    let mut v = std::mem::take(&mut st.verify);
+    v.method = method;
+    spec.verify = Some(v);
     Ok(())
 }
 
@@ -998,6 +1105,67 @@ mod tests {
     }
 
     #[test]
+    fn verify_options_map_to_the_job_model() {
+        let j = job(&[("rw", "randwrite"), ("verify", "crc32c-intel")]).unwrap();
+        assert_eq!(j.verify, Some(VerifySpec::default()));
+        for m in ["crc32c", "xxhash", "md5", "sha256", "pattern", "null"] {
+            let j = job(&[("rw", "write"), ("verify", m)]).unwrap();
+            assert_eq!(j.verify.unwrap().method, m);
+        }
+        let j = job(&[
+            ("rw", "randwrite"),
+            ("bs", "8k"),
+            ("verify_fatal", "1"),
+            ("verify_dump", "1"),
+            ("verify_backlog", "16"),
+            ("verify_interval", "4k"),
+            ("do_verify", "0"),
+            ("verify", "md5"),
+            ("verify_pattern", "0xdeadbeef"),
+        ])
+        .unwrap();
+        let v = j.verify.unwrap();
+        assert_eq!(
+            (
+                v.method.as_str(),
+                v.fatal,
+                v.dump,
+                v.backlog,
+                v.interval,
+                v.do_verify
+            ),
+            ("md5", true, true, 16, 4096, false)
+        );
+        assert_eq!(v.pattern, Some(vec![0xde, 0xad, 0xbe, 0xef]));
+        // verify_pattern alone turns on verify=pattern, as in fio.
+        let j = job(&[("rw", "write"), ("verify_pattern", "0x55")]).unwrap();
+        assert_eq!(j.verify.unwrap().method, "pattern");
+        // The last verify= wins; verify=0 turns it off.
+        let j = job(&[("rw", "write"), ("verify", "md5"), ("verify", "0")]).unwrap();
+        assert_eq!(j.verify, None);
+        let j = job(&[("rw", "write"), ("verify", "md5"), ("verify_only", "")]).unwrap();
+        assert!(j.verify.as_ref().unwrap().only);
+        assert!(!j.writes());
+        // Refusals.
+        let e = job(&[("rw", "write"), ("verify", "bogus")]).unwrap_err();
+        assert!(e.contains("'bogus'") && e.contains("crc32c"), "{e}");
+        let e = job(&[("rw", "write"), ("verify_only", "1")]).unwrap_err();
+        assert!(e.contains("verify_only needs verify="), "{e}");
+        let e = job(&[("rw", "read"), ("verify", "md5")]).unwrap_err();
+        assert!(e.contains("does not write"), "{e}");
+        let e = job(&[
+            ("rw", "write"),
+            ("bs", "8k"),
+            ("verify", "md5"),
+            ("verify_interval", "3k"),
+        ])
+        .unwrap_err();
+        assert!(e.contains("must divide"), "{e}");
+        let e = job(&[("rw", "write"), ("bs", "32"), ("verify", "sha256")]).unwrap_err();
+        assert!(e.contains("smaller than its header"), "{e}");
+    }
+
+    #[test]
     fn readonly_refuses_writers() {
         let raw = RawJob {
             name: "w".into(),
@@ -1055,8 +1223,14 @@ mod tests {
     fn not_yet_and_ignored() {
         assert!(job(&[("verify", "0")]).is_ok());
         assert!(job(&[("verify", "none")]).is_ok());
-        let e = job(&[("verify", "md5")]).unwrap_err();
-        assert!(e.contains("'verify=md5' is not supported yet"), "{e}");
+        let e = job(&[("rw", "write"), ("verify", "sha512")]).unwrap_err();
+        assert!(e.contains("'verify=sha512' is not supported yet"), "{e}");
+        assert!(
+            e.contains("crc32c, xxhash, md5, sha256, pattern, null"),
+            "{e}"
+        );
+        let e = job(&[("verify_offset", "8")]).unwrap_err();
+        assert!(e.contains("not supported yet"), "{e}");
         let e = job(&[("unified_rw_reporting", "mixed")]).unwrap_err();
         assert!(e.contains("not supported yet"), "{e}");
         let mut w = Vec::new();
@@ -1180,6 +1354,17 @@ mod tests {
             if d.name == "wait_for" {
                 continue;
             }
+            if d.name.starts_with("verify") {
+                list.insert(0, ("rw", "write"));
+            }
+            let v = if d.name == "verify" { "md5" } else { v };
+            if d.name == "verify_only" {
+                list.insert(0, ("verify", "md5"));
+            }
+            let list: Vec<(&str, &str)> = list
+                .into_iter()
+                .map(|(k, x)| (k, if k == d.name { v } else { x }))
+                .collect();
             let r = job(&list);
             assert!(
                 r.as_ref()

@@ -1258,9 +1258,10 @@ fio -filename=/dev/rhel/perf-test-lvm -rw=randwrite -direct=1 -ioengine=sync -si
             m.contains("job 'x'") && m.contains("'4z'") && m.contains("'bs'"),
             "{m}"
         );
-        let e = run("--name=x --verify=md5").unwrap_err();
+        let e = run("--name=x --rw=write --verify=sha512").unwrap_err();
         assert!(
-            e.to_string().contains("verify=md5' is not supported yet"),
+            e.to_string()
+                .contains("verify=sha512' is not supported yet"),
             "{e}"
         );
         let e = run("--name=x --zonemode=zbd").unwrap_err();

@@ -10,3 +10,6 @@ pub mod jobfile;
 pub mod options;
 pub mod output;
 pub mod values;
+
+#[cfg(test)]
+mod fuzz_tests;

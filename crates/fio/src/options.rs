@@ -331,7 +331,7 @@ const UNIT_BASE: &[&str] = &["0", "8", "1", "bits", "bytes"];
 const LOG_MAX: &[&str] = &["0", "1", "2", "avg", "max", "both"];
 
 const NYI: &str = "not implemented in iomark yet";
-const VERIFY: &str = "data verification is not implemented in iomark yet";
+const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval and verify_pattern are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
 const IOLOG: &str = "I/O log recording and replay are not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
@@ -568,18 +568,18 @@ pub static OPTIONS: &[OptDef] = &[
     o("unit_base", OptKind::Enum(UNIT_BASE), "0", "Output", "Report in bytes (8), bits (1) or automatically (0).").layer(Layer::Output),
     o("disk_util", OptKind::Bool, "1", "Output", "Collect and print disk utilisation.").layer(Layer::Output).ign("iomark does not collect disk utilisation yet"),
     // --- Verification
-    o("verify", OptKind::Str, "0", "Verification", "Check written data with this method (md5, crc32c, ...).").ny(VERIFY),
-    o("do_verify", OptKind::Bool, "1", "Verification", "Run the verify phase after writing.").ny(VERIFY),
-    o("verify_interval", OptKind::Size, "", "Verification", "Size of each verified block.").ny(VERIFY),
+    o("verify", OptKind::Str, "0", "Verification", "Check written data with this method: crc32c (crc32c-intel), xxhash, md5, sha256, pattern, null; 0 = off."),
+    o("do_verify", OptKind::Bool, "1", "Verification", "Run the verify phase after writing."),
+    o("verify_interval", OptKind::Size, "", "Verification", "Size of each verified block (default: the block size); must divide it."),
     o("verify_offset", OptKind::Size, "", "Verification", "Where the verify header goes in a block.").ny(VERIFY),
-    o("verify_pattern", OptKind::Pattern, "", "Verification", "Pattern written and checked.").ny(VERIFY),
-    o("verify_fatal", OptKind::Bool, "0", "Verification", "Stop at the first verify failure.").ny(VERIFY),
-    o("verify_dump", OptKind::Bool, "0", "Verification", "Dump blocks that fail verification.").ny(VERIFY),
+    o("verify_pattern", OptKind::Pattern, "", "Verification", "Pattern written after each block header and checked (0x hex, \"string\" or a number)."),
+    o("verify_fatal", OptKind::Bool, "0", "Verification", "Stop at the first verify failure."),
+    o("verify_dump", OptKind::Bool, "0", "Verification", "Write the expected and received contents of bad blocks to files next to the target."),
     o("verify_async", OptKind::Int, "0", "Verification", "Threads that verify asynchronously.").ny(VERIFY),
     o("verify_async_cpus", OptKind::CpuList, "", "Verification", "CPUs for verify threads.").ny(VERIFY),
-    o("verify_backlog", OptKind::Int, "", "Verification", "Verify after this many writes.").ny(VERIFY),
+    o("verify_backlog", OptKind::Int, "", "Verification", "Check written blocks inline after every this many writes."),
     o("verify_backlog_batch", OptKind::Int, "", "Verification", "Blocks verified per backlog pass.").ny(VERIFY),
-    o("verify_only", OptKind::Flag, "0", "Verification", "Only verify existing data.").ny(VERIFY),
+    o("verify_only", OptKind::Flag, "0", "Verification", "Do not write: replay the job's writes and check the data an identical earlier run left."),
     o("experimental_verify", OptKind::Bool, "0", "Verification", "Verify by replaying the random sequence.").ny(VERIFY),
     o("verify_state_save", OptKind::Bool, "1", "Verification", "Save verify state on exit.").ny(VERIFY),
     o("verify_state_load", OptKind::Bool, "0", "Verification", "Load verify state at start.").ny(VERIFY),
@@ -679,14 +679,16 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// The closest candidate within a distance that still looks like a typo.
 pub fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let n = norm(name);
-    let limit = match n.chars().count() {
+    let len = n.chars().count();
+    let limit = match len {
         0..=3 => 1,
         4..=8 => 2,
         _ => 3,
     };
-    let len = n.chars().count();
     candidates
-        .filter(|c| c.chars().count().abs_diff(len) <= limit)
+        // The length difference bounds the edit distance from below: skipping far lengths
+        // keeps a hostile 100 000-character name from costing seconds per candidate.
+        .filter(|c| len.abs_diff(c.chars().count()) <= limit)
         .map(|c| (edit_distance(&n, &norm(c)), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)

@@ -649,11 +649,15 @@ pub fn eval_expr(s: &str, leaf: &dyn Fn(&str) -> Result<f64, String>) -> Result<
         pos: 0,
         leaf,
         src: s,
+        depth: 0,
     };
     let v = p.expr()?;
     p.skip_ws();
     if p.pos != p.s.len() {
-        return Err(format!("unexpected '{}' in expression '{s}'", &s[p.pos..]));
+        return Err(format!(
+            "unexpected '{}' in expression '{s}'",
+            s.get(p.pos..).unwrap_or("")
+        ));
     }
     if !v.is_finite() {
         return Err(format!("expression '{s}' does not give a finite number"));
@@ -666,9 +670,36 @@ struct ExprParser<'a> {
     pos: usize,
     leaf: &'a dyn Fn(&str) -> Result<f64, String>,
     src: &'a str,
+    /// Nesting of parentheses, signs and powers: bounded so hostile input cannot overflow the
+    /// stack.
+    depth: u32,
 }
 
+const MAX_EXPR_DEPTH: u32 = 256;
+
 impl ExprParser<'_> {
+    fn enter(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_EXPR_DEPTH {
+            return Err(format!(
+                "expression nested more than {MAX_EXPR_DEPTH} levels deep in '{}'",
+                self.src.chars().take(40).collect::<String>()
+            ));
+        }
+        Ok(())
+    }
+    fn power(&mut self) -> Result<f64, String> {
+        self.enter()?;
+        let r = self.power_inner();
+        self.depth -= 1;
+        r
+    }
+    fn unary(&mut self) -> Result<f64, String> {
+        self.enter()?;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
     fn skip_ws(&mut self) {
         while self.pos < self.s.len() && self.s[self.pos].is_ascii_whitespace() {
             self.pos += 1;
@@ -701,7 +732,7 @@ impl ExprParser<'_> {
         }
         Ok(v)
     }
-    fn power(&mut self) -> Result<f64, String> {
+    fn power_inner(&mut self) -> Result<f64, String> {
         let base = self.unary()?;
         if self.peek() == Some(b'^') {
             self.pos += 1;
@@ -710,7 +741,7 @@ impl ExprParser<'_> {
         }
         Ok(base)
     }
-    fn unary(&mut self) -> Result<f64, String> {
+    fn unary_inner(&mut self) -> Result<f64, String> {
         match self.peek() {
             Some(b'-') => {
                 self.pos += 1;

@@ -291,6 +291,12 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
             .unwrap_or_default(),
     );
     j.u("runtime_ms", u.runtime_ms);
+    // Failed I/Os per direction (tolerated ones under continue_on_error, plus the fatal one).
+    j.obj("errors");
+    j.u("read", u.dirs.read.errors);
+    j.u("write", u.dirs.write.errors);
+    j.u("trim", u.dirs.trim.errors);
+    j.end_obj();
     if let Some(m) = &u.error_msg {
         j.s("error_msg", m);
     }
