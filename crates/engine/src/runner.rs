@@ -384,12 +384,23 @@ fn check_device_write(plan: &RunPlan, job: &JobSpec, path: &Path) -> Result<(), 
         }
     }
     if !plan.force_device_write {
-        if let Ok(Some(sig)) = target::fs_signature(path) {
-            return Err(RunError(format!(
-                "{}: refusing to write to {}: it holds {sig}; writing would destroy it. Pass --force-device-write to overwrite it",
-                job.name,
-                path.display()
-            )));
+        match target::fs_signature(path) {
+            Ok(None) => {}
+            Ok(Some(sig)) => {
+                return Err(RunError(format!(
+                    "{}: refusing to write to {}: it holds {sig}; writing would destroy it. Pass --force-device-write to overwrite it",
+                    job.name,
+                    path.display()
+                )))
+            }
+            // What cannot be checked is not assumed empty.
+            Err(e) => {
+                return Err(RunError(format!(
+                    "{}: refusing to write to {}: its first blocks could not be read to look for a filesystem or partition table ({e}). Pass --force-device-write to write anyway",
+                    job.name,
+                    path.display()
+                )))
+            }
         }
     }
     Ok(())

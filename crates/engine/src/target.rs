@@ -611,9 +611,10 @@ fn xorshift_fill(words: &mut [u64], state: &mut u64) {
 
 /// Lays out a file of `size` bytes. An existing regular file of at least `size` bytes (or an
 /// existing non-regular file such as a device) is left alone and `false` is returned. Otherwise
-/// the file is (re)created, pre-allocated per `fallocate`, sized with ftruncate and, when
-/// `fill`, written sequentially with pseudo-random data in 1 MiB writes (adding the bytes written
-/// to `progress`) and fsynced. Errors carry the path and keep their errno.
+/// the file is created, or a smaller existing one extended (its bytes are kept: nothing is
+/// truncated), pre-allocated per `fallocate`, sized with ftruncate and, when `fill`, the new part
+/// written sequentially with pseudo-random data in 1 MiB writes (adding the bytes written to
+/// `progress`) and fsynced. Errors carry the path and keep their errno.
 pub fn layout_file(
     path: &Path,
     size: u64,
@@ -621,10 +622,11 @@ pub fn layout_file(
     fill: bool,
     progress: Option<&AtomicU64>,
 ) -> io::Result<bool> {
+    let mut existing = 0u64;
     match fs::metadata(path) {
         Ok(m) if !m.is_file() => return Ok(false),
         Ok(m) if m.len() >= size => return Ok(false),
-        Ok(_) => {}
+        Ok(m) => existing = m.len(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                 fs::create_dir_all(parent).map_err(|e| with_context(e, parent.display()))?;
@@ -633,7 +635,7 @@ pub fn layout_file(
         Err(e) => return Err(with_context(e, path.display())),
     }
     let ctx = |e: io::Error| with_context(e, format!("{}: laying out file", path.display()));
-    let f = open_raw(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, 0o644).map_err(ctx)?;
+    let f = open_raw(path, libc::O_WRONLY | libc::O_CREAT, 0o644).map_err(ctx)?;
     let fd = f.as_raw_fd();
     match preallocate(fd, size, fallocate) {
         Ok(()) => {}
@@ -653,7 +655,7 @@ pub fn layout_file(
         if state == 0 {
             state = 0x2545_F491_4F6C_DD1D;
         }
-        let mut off = 0u64;
+        let mut off = existing;
         while off < size {
             xorshift_fill(&mut words, &mut state);
             let n = ((size - off) as usize).min(FILL_CHUNK);
@@ -1156,11 +1158,18 @@ mod tests {
         assert_eq!(prog.load(Ordering::Relaxed), size);
         assert_eq!(fs::metadata(&f).unwrap().modified().unwrap(), mtime);
         assert_eq!(read_all(&f), data);
-        // Too small: recreated at the new size.
+        // Too small: extended to the new size, its own bytes kept.
         let bigger = size + 100_000;
-        assert!(layout_file(&f, bigger, FallocateMode::None, true, None).unwrap());
+        let prog = AtomicU64::new(0);
+        assert!(layout_file(&f, bigger, FallocateMode::Native, true, Some(&prog)).unwrap());
+        assert_eq!(
+            prog.load(Ordering::Relaxed),
+            100_000,
+            "only the new part is written"
+        );
         assert_eq!(fs::metadata(&f).unwrap().len(), bigger);
         let d2 = read_all(&f);
+        assert_eq!(&d2[..size as usize], &data[..], "existing bytes are kept");
         assert!(d2[size as usize..].iter().any(|&b| b != 0));
         // Devices are never laid out.
         assert!(!layout_file(
