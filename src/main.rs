@@ -184,7 +184,7 @@ fn run(args: &[String]) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark: {e}");
-            return 1;
+            return if signals::interrupted() { 130 } else { 1 };
         }
     };
     if signals::interrupted() {

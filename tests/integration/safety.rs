@@ -922,3 +922,31 @@ fn sigint_during_quick_removes_its_temporary_file() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+#[test]
+fn sigint_during_layout_stops_it_and_removes_the_partial_file() {
+    // 4 GiB on tmpfs takes seconds to fill; the signal comes well before the end.
+    let d = Scratch::new_in("/dev/shm", "safelayout");
+    let mut c = Command::new(bin());
+    c.current_dir(&d.path).args([
+        "run",
+        "--allow-fill",
+        "--name=t",
+        "--filename=big",
+        "--rw=read",
+        "--size=4g",
+        "--fallocate=none",
+    ]);
+    let (o, took) = interrupt_after(&mut c, Duration::from_millis(500), libc::SIGINT);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(2), "took {took:?} to stop");
+    assert!(
+        stderr(&o).contains("stopped while laying out"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !d.file("big").exists(),
+        "the half-written file was left behind"
+    );
+}

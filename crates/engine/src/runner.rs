@@ -486,18 +486,20 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             l.job,
             human_size(l.size)
         ));
-        match target::layout_file(
+        match target::layout_file_until(
             &l.path,
             l.size,
             l.fallocate,
             l.fill,
             Some(&ctl.layout_bytes),
+            Some(&ctl.stop),
         ) {
             Ok(_) => {
                 if !existed {
                     created.push(l.path.clone());
                 }
             }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => break,
             Err(e) => {
                 return Err(RunError(format!(
                     "{}: laying out {} ({} bytes) failed: {e}",
@@ -507,6 +509,11 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
                 )))
             }
         }
+    }
+    if ctl.stop.load(Ordering::Relaxed) {
+        return Err(RunError(
+            "stopped while laying out files, before any I/O was measured (a file being laid out was removed or put back as it was)".into(),
+        ));
     }
     // Disk stats for every device under the targets.
     let mut disks: Vec<String> = Vec::new();

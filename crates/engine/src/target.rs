@@ -622,7 +622,23 @@ pub fn layout_file(
     fill: bool,
     progress: Option<&AtomicU64>,
 ) -> io::Result<bool> {
+    layout_file_until(path, size, fallocate, fill, progress, None)
+}
+
+/// [`layout_file`] that gives up when `stop` is set (checked between 1 MiB writes): the file is
+/// then put back as it was (removed when it was created here, cut back to its old length when it
+/// was extended), so that no half-written file passes for a laid-out one later, and the error is
+/// `ErrorKind::Interrupted`.
+pub fn layout_file_until(
+    path: &Path,
+    size: u64,
+    fallocate: FallocateMode,
+    fill: bool,
+    progress: Option<&AtomicU64>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> io::Result<bool> {
     let mut existing = 0u64;
+    let created = !path.exists();
     match fs::metadata(path) {
         Ok(m) if !m.is_file() => return Ok(false),
         Ok(m) if m.len() >= size => return Ok(false),
@@ -657,6 +673,18 @@ pub fn layout_file(
         }
         let mut off = existing;
         while off < size {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                if created {
+                    let _ = fs::remove_file(path);
+                } else {
+                    // SAFETY: plain syscall on our descriptor.
+                    unsafe { libc::ftruncate(fd, existing as libc::off_t) };
+                }
+                return Err(io::Error::new(
+                    io::ErrorKind::Interrupted,
+                    format!("{}: laying out file: interrupted", path.display()),
+                ));
+            }
             xorshift_fill(&mut words, &mut state);
             let n = ((size - off) as usize).min(FILL_CHUNK);
             // SAFETY: words is FILL_CHUNK bytes of initialised u64s viewed as bytes.
