@@ -950,3 +950,40 @@ fn sigint_during_layout_stops_it_and_removes_the_partial_file() {
         "the half-written file was left behind"
     );
 }
+
+#[test]
+fn fill_device_writes_until_the_filesystem_is_full() {
+    root_required();
+    let d = Scratch::new("safefill");
+    let mnt = d.file("mnt");
+    let _m = MountGuard::tmpfs(&mnt, "8m");
+    let dir = format!("--directory={}", mnt.display());
+    for (engine, rw) in [("psync", "write"), ("libaio", "randwrite")] {
+        let o = iomark(&[
+            "run",
+            "--output-format=json",
+            "--name=fill",
+            &dir,
+            "--fill_device=1",
+            &format!("--rw={rw}"),
+            "--bs=64k",
+            &format!("--ioengine={engine}"),
+            "--iodepth=4",
+        ]);
+        // Full is the goal, not an error.
+        let v = json(&o);
+        let j = job(&v, 0);
+        assert_eq!(u(&j["error"]), 0, "{engine}");
+        let written = u(&j["write"]["io_bytes"]);
+        assert!(
+            written >= 7 << 20 && written <= 8 << 20,
+            "{engine}: {written}"
+        );
+        assert!(stderr(&o).contains("is full after"), "{}", stderr(&o));
+        std::fs::remove_file(mnt.join("fill.0.0")).unwrap();
+    }
+    // fill_device is for writes.
+    let o = iomark(&["run", "--name=r", &dir, "--fill_device=1", "--rw=read"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("only write jobs can fill a device"));
+}

@@ -636,6 +636,11 @@ pub struct JobSpec {
     pub create_on_open: bool,
     pub unlink: bool,
     pub overwrite: bool,
+    /// `fill_device`/`fill_fs`: without a size, files span the free space of their filesystem,
+    /// are not pre-allocated nor counted by the free-space check, and the job writes until
+    /// ENOSPC, which ends it normally.
+    #[serde(default)]
+    pub fill_device: bool,
     pub allow_mounted_write: bool,
     pub readonly: bool,
 
@@ -722,6 +727,7 @@ impl Default for JobSpec {
             create_on_open: false,
             unlink: false,
             overwrite: false,
+            fill_device: false,
             allow_mounted_write: false,
             readonly: false,
             randrepeat: true,

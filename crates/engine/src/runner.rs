@@ -71,6 +71,8 @@ struct Layout {
     fill: bool,
     job: String,
     fallocate: crate::job::FallocateMode,
+    /// Left sparse and not counted by the free-space check (fill_device).
+    sparse: bool,
 }
 
 /// Resolve every clone's files and check everything that can be checked before I/O.
@@ -201,6 +203,22 @@ fn plan_clone(
                     )))
                     }
                 },
+                None if job.fill_device && !is_block && !is_char => {
+                    // The free space of the filesystem (plus what the file already holds),
+                    // shared by the job's files: the writes meet ENOSPC before the end.
+                    let dir = path
+                        .parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .unwrap_or(Path::new("."));
+                    let free = target::free_space(dir).map_err(|e| {
+                        RunError(format!(
+                            "{name}: fill_device: cannot read the free space of {}: {e}",
+                            dir.display()
+                        ))
+                    })?;
+                    // A margin past the free space makes ENOSPC, not the region, end the job.
+                    (free + free / 16 + (1 << 20) + real_size.unwrap_or(0)) / nfiles.max(1)
+                }
                 None => match real_size {
                     Some(r) if !is_char => r,
                     _ if meta => 0,
@@ -279,7 +297,12 @@ fn plan_clone(
                     size: need,
                     fill,
                     job: name.clone(),
-                    fallocate: job.fallocate,
+                    fallocate: if job.fill_device {
+                        crate::job::FallocateMode::None
+                    } else {
+                        job.fallocate
+                    },
+                    sparse: job.fill_device,
                 });
                 e.size = e.size.max(need);
                 e.fill |= fill;
@@ -412,7 +435,7 @@ fn check_free_space(plan: &RunPlan, layouts: &[Layout]) -> Result<(), RunError> 
         return Ok(());
     }
     let mut by_dir: HashMap<PathBuf, (u64, Vec<&Path>)> = HashMap::new();
-    for l in layouts {
+    for l in layouts.iter().filter(|l| !l.sparse) {
         let existing = std::fs::metadata(&l.path).map(|m| m.len()).unwrap_or(0);
         let add = l.size.saturating_sub(existing);
         let dir = l

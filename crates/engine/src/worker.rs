@@ -1363,6 +1363,19 @@ impl Worker {
 
     #[cold]
     fn io_error(&mut self, dir: Dir, file: u32, offset: u64, errno: i32) {
+        if errno == libc::ENOSPC && dir == Dir::Write && self.spec.fill_device {
+            // The device is full: what fill_device asked for. In-flight writes drain.
+            if !self.done_issuing {
+                self.res.notes.push(format!(
+                    "{}: {} is full after {} bytes written (fill_device)",
+                    self.spec.name,
+                    self.files[file as usize].path.display(),
+                    self.bytes[dir.idx()]
+                ));
+            }
+            self.done_issuing = true;
+            return;
+        }
         let tolerate = match self.spec.continue_on_error {
             ContinueOnError::None => false,
             ContinueOnError::Read => dir == Dir::Read,

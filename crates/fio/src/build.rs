@@ -613,6 +613,7 @@ fn apply(
         "create_on_open" => spec.create_on_open = boolv(v)?,
         "unlink" => spec.unlink = boolv(v)?,
         "overwrite" => spec.overwrite = boolv(v)?,
+        "fill_device" => spec.fill_device = boolv(v)?,
         "allow_mounted_write" => spec.allow_mounted_write = boolv(v)?,
         "fallocate" => {
             spec.fallocate = match enum_value(def, v)?.as_str() {
@@ -921,6 +922,12 @@ fn finish(
                 "block size {bs} is larger than size={size}; the job could not do a single I/O"
             ));
         }
+    }
+    if spec.fill_device && (spec.rw.has_read() || spec.rw.has_trim()) {
+        return Err(format!(
+            "fill_device with rw={} is not supported yet: only write jobs can fill a device",
+            spec.rw.fio_name()
+        ));
     }
     if readonly && spec.writes() {
         return Err(format!(

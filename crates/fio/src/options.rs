@@ -375,7 +375,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("offset", OptKind::SizePct, "0", "Size and offsets", "Start of the I/O region in the file or device.").al(&["fileoffset"]),
     o("offset_increment", OptKind::SizePct, "0", "Size and offsets", "Added to offset for each job clone, giving disjoint regions."),
     o("offset_align", OptKind::Size, "0", "Size and offsets", "Alignment of a percentage offset.").ny(NYI),
-    o("fill_device", OptKind::Bool, "0", "Size and offsets", "Write until the device or filesystem is full.").al(&["fill_fs"]).ny(NYI),
+    o("fill_device", OptKind::Bool, "0", "Size and offsets", "Write until the device or filesystem is full (ENOSPC ends the job normally).").al(&["fill_fs"]),
     o("file_append", OptKind::Bool, "0", "Size and offsets", "Do I/O after the end of the existing file.").ny(NYI),
     // --- Files
     o("filename", OptKind::PathList, "", "Files", "File or device to use; several separated by ':' (\\: escapes a colon)."),
