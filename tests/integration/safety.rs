@@ -976,7 +976,7 @@ fn fill_device_writes_until_the_filesystem_is_full() {
         assert_eq!(u(&j["error"]), 0, "{engine}");
         let written = u(&j["write"]["io_bytes"]);
         assert!(
-            written >= 7 << 20 && written <= 8 << 20,
+            (7 << 20..=8 << 20).contains(&written),
             "{engine}: {written}"
         );
         assert!(stderr(&o).contains("is full after"), "{}", stderr(&o));
