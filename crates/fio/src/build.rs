@@ -1361,7 +1361,7 @@ mod tests {
             if d.name == "wait_for" {
                 continue;
             }
-            if d.name.starts_with("verify") {
+            if d.name.starts_with("verify") || d.name == "fill_device" {
                 list.insert(0, ("rw", "write"));
             }
             let v = if d.name == "verify" { "md5" } else { v };
