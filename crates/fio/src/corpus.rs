@@ -215,17 +215,7 @@ fn shell_words_undo_quoting() {
     );
 }
 
-/// The fuzz test's deterministic generator: the engine's own.
-struct Gen(iomark_engine::rng::Rng);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        self.0.below(n.max(1) as u64) as usize
-    }
-}
+use crate::fuzz_tests::Gen;
 
 const TOKENS: &[&str] = &[
     "[",
@@ -305,7 +295,7 @@ fn job_file_parsing_never_panics() {
     let dir = std::env::temp_dir().join(format!("iomark-fuzz-jobfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("f.fio");
-    let mut g = Gen(iomark_engine::rng::Rng::new(0x1f2e_3d4c_5b6a_7988));
+    let mut g = Gen::new(0x1f2e_3d4c_5b6a_7988);
     for i in 0..iters {
         let bytes: Vec<u8> = match i % 3 {
             0 => (0..g.below(300)).map(|_| g.next() as u8).collect(),

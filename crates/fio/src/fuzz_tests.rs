@@ -24,19 +24,18 @@ fn seed() -> u64 {
         .unwrap_or(0x10_4a11_5eed)
 }
 
-/// SplitMix64: tiny, deterministic, good enough to drive input generation.
-struct Gen(u64);
+/// Deterministic input generation (the engine's generator), shared with the job-file fuzz test.
+pub(crate) struct Gen(iomark_engine::rng::Rng);
 
 impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    pub(crate) fn new(seed: u64) -> Gen {
+        Gen(iomark_engine::rng::Rng::new(seed))
     }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        self.0.below(n.max(1) as u64) as usize
     }
     fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len())]
@@ -159,7 +158,7 @@ fn no_panic<I: std::fmt::Debug>(what: &str, input: &I, f: impl FnOnce()) {
 
 #[test]
 fn value_parsers_never_panic() {
-    let mut g = Gen(seed());
+    let mut g = Gen::new(seed());
     let units = [TimeUnit::S, TimeUnit::Ms, TimeUnit::Us];
     for _ in 0..iters(4000) {
         let s = g.text();
@@ -271,7 +270,7 @@ fn random_args(g: &mut Gen) -> Vec<String> {
 
 #[test]
 fn command_line_parser_never_panics() {
-    let mut g = Gen(seed() ^ 0xc11);
+    let mut g = Gen::new(seed() ^ 0xc11);
     for _ in 0..iters(3000) {
         let args = random_args(&mut g);
         no_panic("parse_run_args", &args, || {
@@ -350,7 +349,7 @@ fn result_files_never_panic() {
     let back = RunResult::from_json(&text).unwrap();
     assert_eq!(back, base);
     render_all(&back);
-    let mut g = Gen(seed() ^ 0x4e5);
+    let mut g = Gen::new(seed() ^ 0x4e5);
     let numbers: &[&[u8]] = &[
         b"0",
         b"-1",

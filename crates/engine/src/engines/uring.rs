@@ -61,6 +61,18 @@ const LEVEL_DEFER: u8 = 0;
 const LEVEL_COOP: u8 = 1;
 const LEVEL_NONE: u8 = 2;
 
+/// The worker's I/O buffers as iovecs, for `register_buffers`.
+fn buffer_iovecs(setup: &EngineSetup) -> Vec<libc::iovec> {
+    setup
+        .buffers
+        .iter()
+        .map(|b| libc::iovec {
+            iov_base: b.ptr.cast(),
+            iov_len: b.len,
+        })
+        .collect()
+}
+
 fn build_ring(depth: u32, setup: &EngineSetup, level: u8) -> io::Result<IoUring> {
     let opts = setup.options;
     let mut b = IoUring::builder();
@@ -238,14 +250,7 @@ impl UringEngine {
             && setup.buffers.len() >= depth as usize
             && setup.buffers.iter().map(|b| b.len as u64).sum::<u64>() <= AUTO_FIXED_MAX_BYTES;
         if auto_fixed {
-            let iov: Vec<libc::iovec> = setup
-                .buffers
-                .iter()
-                .map(|b| libc::iovec {
-                    iov_base: b.ptr.cast(),
-                    iov_len: b.len,
-                })
-                .collect();
+            let iov = buffer_iovecs(setup);
             // SAFETY: as for fixedbufs below.
             if unsafe { ring.submitter().register_buffers(&iov) }.is_ok() {
                 mode = RwMode::Fixed;
@@ -258,14 +263,7 @@ impl UringEngine {
                     setup.buffers.len()
                 ));
             } else {
-                let iov: Vec<libc::iovec> = setup
-                    .buffers
-                    .iter()
-                    .map(|b| libc::iovec {
-                        iov_base: b.ptr.cast(),
-                        iov_len: b.len,
-                    })
-                    .collect();
+                let iov = buffer_iovecs(setup);
                 // SAFETY: the worker keeps these buffers alive (and in place) for the engine's
                 // lifetime; the ring is dropped, unregistering them, before they are freed.
                 match unsafe { ring.submitter().register_buffers(&iov) } {
