@@ -118,6 +118,7 @@ fn snapshot(ctl: &RunCtl) -> Vec<JobResult> {
 
 /// Print a report every `every` until `done`.
 pub fn spawn(r: Reporter, ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+    ctl.keep_snapshots.store(true, Ordering::Relaxed);
     std::thread::spawn(move || {
         let start_unix_ms = iomark_engine::sys::unix_ms();
         let host = iomark_engine::sys::host_info();

@@ -42,6 +42,21 @@ impl Loop {
             mount: None,
         }
     }
+    /// Mount the device's filesystem (with `-o opts` when given) in its scratch directory;
+    /// unmounted on drop.
+    pub(crate) fn mount(&mut self, opts: Option<&str>) -> std::path::PathBuf {
+        let mnt = self._dir.file("mnt");
+        std::fs::create_dir_all(&mnt).unwrap();
+        let mut c = Command::new("mount");
+        if let Some(o) = opts {
+            c.args(["-o", o]);
+        }
+        let st = c.arg(&self.dev).arg(&mnt).status().unwrap();
+        assert!(st.success(), "mounting {} on {}", self.dev, mnt.display());
+        self.mount = Some(mnt.clone());
+        mnt
+    }
+
     pub(crate) fn checksum(&self) -> Vec<u8> {
         std::fs::read(&self.dev).unwrap()
     }
@@ -151,15 +166,7 @@ fn writes_to_a_device_with_a_filesystem_are_refused() {
 fn writes_to_a_mounted_device_are_refused() {
     root_required();
     let mut lp = Loop::new("loopmnt", 32 << 20, true);
-    let mnt = lp._dir.file("mnt");
-    std::fs::create_dir_all(&mnt).unwrap();
-    let st = Command::new("mount")
-        .arg(&lp.dev)
-        .arg(&mnt)
-        .status()
-        .unwrap();
-    assert!(st.success());
-    lp.mount = Some(mnt.clone());
+    let mnt = lp.mount(None);
     let f = format!("--filename={}", lp.dev);
     let o = iomark(&[
         "run",

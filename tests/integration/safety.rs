@@ -89,18 +89,9 @@ fn used_bytes(dir: &Path) -> u64 {
 fn mounted_device_is_never_written_without_allow_mounted_write() {
     root_required();
     let mut lp = Loop::new("safemnt", 32 << 20, true);
-    let mnt = lp._dir.file("mnt");
-    std::fs::create_dir_all(&mnt).unwrap();
     // Read-only, so that the kernel itself (ext4's lazy inode-table init, superblock updates)
     // does not change the bytes the test compares; the refusal is the same for any mount.
-    let st = Command::new("mount")
-        .args(["-o", "ro"])
-        .arg(&lp.dev)
-        .arg(&mnt)
-        .status()
-        .unwrap();
-    assert!(st.success());
-    lp.mount = Some(mnt.clone());
+    let mnt = lp.mount(Some("ro"));
     let before = lp.checksum();
     let f = format!("--filename={}", lp.dev);
     for extra in [&[][..], &["--force-device-write"][..]] {

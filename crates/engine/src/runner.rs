@@ -21,6 +21,9 @@ pub struct RunCtl {
     /// Set by the front end when the stop came from a signal.
     pub interrupted: AtomicBool,
     pub workers: Mutex<Vec<Arc<WorkerProgress>>>,
+    /// A periodic reporter reads the workers' snapshots (`--status-interval`): finished workers
+    /// leave their final result for it.
+    pub keep_snapshots: AtomicBool,
     /// Bytes laid out so far (for a "laying out" progress display).
     pub layout_bytes: AtomicU64,
     info: Box<dyn Fn(&str) + Send + Sync>,
@@ -32,6 +35,7 @@ impl RunCtl {
             stop: Arc::new(AtomicBool::new(false)),
             interrupted: AtomicBool::new(false),
             workers: Mutex::new(Vec::new()),
+            keep_snapshots: AtomicBool::new(false),
             layout_bytes: AtomicU64::new(0),
             info: Box::new(info),
         }
@@ -607,6 +611,10 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             continue;
         }
         let progress = Arc::new(WorkerProgress::new(&job.name, job.rw));
+        progress.keep_final.store(
+            ctl.keep_snapshots.load(Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
         ctl.workers.lock().unwrap().push(progress.clone());
         let setup = WorkerSetup {
             spec: job.clone(),

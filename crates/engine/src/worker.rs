@@ -36,6 +36,8 @@ pub struct WorkerProgress {
     /// final result here.
     pub snapshot_req: AtomicBool,
     pub snapshot: std::sync::Mutex<Option<JobResult>>,
+    /// A reporter reads `snapshot`: leave the final result there too (else nothing is copied).
+    pub keep_final: AtomicBool,
 }
 
 impl WorkerProgress {
@@ -870,7 +872,7 @@ impl Worker {
     #[cold]
     fn answer_snapshot(&mut self) {
         let now = sys::now_ns();
-        let mut r = self.res.clone();
+        let mut r = copy_for_report(&mut self.res);
         self.fill_totals(&mut r, now);
         if let Ok(mut slot) = self.progress.snapshot.lock() {
             *slot = Some(r);
@@ -1601,8 +1603,11 @@ impl Worker {
         );
         drop(self.engine);
         close_fds(&self.efiles);
-        if let Ok(mut slot) = self.progress.snapshot.lock() {
-            *slot = Some(self.res.clone());
+        if self.progress.keep_final.load(Ordering::Relaxed) {
+            let r = copy_for_report(&mut self.res);
+            if let Ok(mut slot) = self.progress.snapshot.lock() {
+                *slot = Some(r);
+            }
         }
         self.res
     }
@@ -1642,6 +1647,15 @@ enum Next {
     Verify,
     /// No more I/O to issue.
     Done,
+}
+
+/// A copy of the results for a `--status-interval` report, without the log time series (reports
+/// do not show them, and they can be long).
+fn copy_for_report(res: &mut JobResult) -> JobResult {
+    let series = std::mem::take(&mut res.series);
+    let copy = res.clone();
+    res.series = series;
+    copy
 }
 
 fn close_fds(files: &[EngineFile]) {

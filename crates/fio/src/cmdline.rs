@@ -831,16 +831,10 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
     }
     if strict {
         // Every warning becomes an error, where it was written.
-        for d in diags.iter_mut() {
+        diags.extend(extra.drain(..).map(|w| Diag::warning(None, None, w)));
+        for d in diags.iter_mut().filter(|d| !d.is_error()) {
             d.severity = Severity::Error;
-        }
-        diags.extend(extra.drain(..).map(|w| Diag::error(None, None, w)));
-        if !diags.is_empty() {
-            for d in diags.iter_mut() {
-                if !d.message.ends_with("(--strict)") {
-                    d.message.push_str(" (--strict)");
-                }
-            }
+            d.message.push_str(" (--strict)");
         }
     }
     warnings = diags
