@@ -467,9 +467,13 @@ mod tests {
     #[test]
     fn rusage_non_decreasing() {
         let a = rusage_thread();
+        // Burn 50 ms of this thread's CPU (black_box keeps the optimiser from folding the loop).
+        let t0 = std::time::Instant::now();
         let mut x = 0u64;
-        for i in 0..20_000_000u64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        while t0.elapsed() < std::time::Duration::from_millis(50) {
+            for i in 0..10_000u64 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
+            }
         }
         std::hint::black_box(x);
         let b = rusage_thread();
