@@ -351,7 +351,7 @@ fn terse_output_has_v3_fields() {
     assert!(line.starts_with("3;iomark-"), "{line}");
     let sample = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/fio-3.33-output/fio-terse-v3.txt"
+        "/tests/fixtures/fio-3.33-output/fio-terse-v3.txt"
     ))
     .unwrap_or_default();
     let ours = line.split(';').count();

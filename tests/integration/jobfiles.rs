@@ -10,12 +10,12 @@ use std::process::{Command, Stdio};
 fn seed_file(name: &str) -> PathBuf {
     let p = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/seed-workloads"
+        "/tests/fixtures/seed-workloads"
     ))
     .join(name);
     assert!(
         p.exists(),
-        "the seed workloads must be beside the repository: {}",
+        "the seed workloads must be in tests/fixtures: {}",
         p.display()
     );
     p

@@ -8,10 +8,10 @@ use std::collections::BTreeSet;
 fn seed_lines() -> Vec<Vec<String>> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/seed-workloads/commands.txt"
+        "/tests/fixtures/seed-workloads/commands.txt"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("the seed workloads must be beside the repository ({path}): {e}")
+        panic!("the seed workloads must be in tests/fixtures ({path}): {e}")
     });
     text.lines()
         .map(str::trim)

@@ -44,8 +44,11 @@ impl Drop for Scratch {
     }
 }
 
+/// Runs iomark in a scratch directory of its own (removed afterwards), so a run that creates
+/// files where it is started never writes into the source tree.
 pub fn iomark(args: &[&str]) -> Output {
-    iomark_in(args, Path::new("."))
+    let cwd = Scratch::new("cwd");
+    iomark_in(args, &cwd.path)
 }
 
 pub fn iomark_in(args: &[&str], cwd: &Path) -> Output {

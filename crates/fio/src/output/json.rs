@@ -411,9 +411,9 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&s).expect(&s);
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/reference/fio-3.33-output/fio-json-plus.json"
+            "/../../tests/fixtures/fio-3.33-output/fio-json-plus.json"
         ))
-        .expect("the fio reference output beside the repository");
+        .expect("the fio reference output in tests/fixtures");
         let sample: serde_json::Value = serde_json::from_str(&text).unwrap();
         let mut ours = Default::default();
         let mut theirs = Default::default();

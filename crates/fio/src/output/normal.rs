@@ -354,9 +354,9 @@ mod tests {
         let s = render(&fx::psync_write());
         let sample = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/reference/fio-3.33-output/fio-normal-psync.txt"
+            "/../../tests/fixtures/fio-3.33-output/fio-normal-psync.txt"
         ))
-        .expect("the fio reference output beside the repository");
+        .expect("the fio reference output in tests/fixtures");
         // The same line prefixes, in the same order, for the lines both have.
         let prefix =
             |l: &str| -> String { l.split([':', '=', '(']).next().unwrap_or("").to_string() };

@@ -152,9 +152,9 @@ mod tests {
         let ours: Vec<&str> = line.trim_end().split(';').collect();
         let sample = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/reference/fio-3.33-output/fio-terse-v3.txt"
+            "/../../tests/fixtures/fio-3.33-output/fio-terse-v3.txt"
         ))
-        .expect("the fio reference output beside the repository");
+        .expect("the fio reference output in tests/fixtures");
         let theirs: Vec<&str> = sample.trim().split(';').collect();
         assert_eq!(ours.len(), theirs.len(), "{line}");
         assert_eq!(ours[0], "3");
