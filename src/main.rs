@@ -45,14 +45,7 @@ fn main() {
             print!("{}", iomark_fio::doc::man_page());
             0
         }
-        Some("quick") => match quick::parse(&args[1..]) {
-            Ok(Some(o)) => quick::run(o),
-            Ok(None) => 0,
-            Err(e) => {
-                eprintln!("{e}");
-                2
-            }
-        },
+        Some("quick") => quick::main(&args[1..]),
         Some("run") => run(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),

@@ -3,7 +3,7 @@
 //! so no lock or copy sits on the I/O path. With JSON output every report, the final one
 //! included, is one line: the stream is newline-delimited JSON.
 
-use iomark_engine::result::{JobResult, RunResult, RESULT_FORMAT};
+use iomark_engine::result::{JobResult, RunResult};
 use iomark_engine::runner::RunCtl;
 use iomark_engine::RunPlan;
 use iomark_fio::output::{self, OutputFormat};
@@ -135,17 +135,7 @@ pub fn spawn(r: Reporter, ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::threa
             if jobs.is_empty() || done.load(Ordering::Relaxed) {
                 continue;
             }
-            let result = RunResult {
-                format: RESULT_FORMAT.to_string(),
-                iomark_version: iomark_engine::VERSION.to_string(),
-                start_unix_ms,
-                host: host.clone(),
-                plan: r.plan.clone(),
-                jobs,
-                disk_util: Vec::new(),
-                interrupted: false,
-                notes: Vec::new(),
-            };
+            let result = RunResult::assemble(&r.plan, start_unix_ms, host.clone(), jobs);
             let text = render_all(&result, &r.formats, r.terse_version, true);
             if let Err(e) = r.sink.write(&text) {
                 eprintln!("iomark: cannot write a periodic report: {e}");

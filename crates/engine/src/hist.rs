@@ -918,6 +918,95 @@ mod tests {
     }
 
     #[test]
+    fn merges_are_commutative_and_associative() {
+        let mut rng = SplitMix(11);
+        let sets: Vec<Vec<u64>> = (0..3)
+            .map(|k| {
+                (0..10_000 + 5_000 * k)
+                    .map(|_| rng.next() >> (20 + rng.below(44)))
+                    .collect()
+            })
+            .collect();
+        let hists: Vec<Histogram> = sets
+            .iter()
+            .map(|s| {
+                let mut h = Histogram::new();
+                s.iter().for_each(|&v| h.record(v));
+                h
+            })
+            .collect();
+        let stats: Vec<LatStat> = sets
+            .iter()
+            .map(|s| {
+                let mut st = LatStat::default();
+                s.iter().for_each(|&v| st.add(v));
+                st
+            })
+            .collect();
+        let (h, st) = (&hists, &stats);
+        // (a + b) + c == a + (b + c) == (c + a) + b
+        let mut left = h[0].clone();
+        left.merge(&h[1]);
+        left.merge(&h[2]);
+        let mut bc = h[1].clone();
+        bc.merge(&h[2]);
+        let mut right = h[0].clone();
+        right.merge(&bc);
+        let mut other = h[2].clone();
+        other.merge(&h[0]);
+        other.merge(&h[1]);
+        assert_eq!(left, right);
+        assert_eq!(left, other);
+        let mut sl = st[0].clone();
+        sl.merge(&st[1]);
+        sl.merge(&st[2]);
+        let mut sbc = st[1].clone();
+        sbc.merge(&st[2]);
+        let mut sr = st[0].clone();
+        sr.merge(&sbc);
+        let mut so = st[2].clone();
+        so.merge(&st[0]);
+        so.merge(&st[1]);
+        assert_eq!(sl, sr);
+        assert_eq!(sl, so);
+        // The merged stat is the stat of all samples together.
+        let mut all = LatStat::default();
+        sets.iter().flatten().for_each(|&v| all.add(v));
+        assert_eq!(sl, all);
+        // Merging an empty stat changes nothing, either way round.
+        let mut e = LatStat::default();
+        e.merge(&all);
+        assert_eq!(e, all);
+        e.merge(&LatStat::default());
+        assert_eq!(e, all);
+    }
+
+    #[test]
+    fn percentiles_of_a_merge_are_those_of_all_samples_not_an_average() {
+        // Two very different sets: averaging their p99s would be far from the p99 of both.
+        let fast: Vec<u64> = (0..9_000).map(|i| 10_000 + i % 1000).collect();
+        let slow: Vec<u64> = (0..1_000).map(|i| 5_000_000 + i * 1000).collect();
+        let (mut hf, mut hs, mut hall) = (Histogram::new(), Histogram::new(), Histogram::new());
+        fast.iter().for_each(|&v| {
+            hf.record(v);
+            hall.record(v);
+        });
+        slow.iter().for_each(|&v| {
+            hs.record(v);
+            hall.record(v);
+        });
+        let mut m = hs.clone();
+        m.merge(&hf);
+        let ps = [50.0, 89.0, 90.0, 95.0, 99.0, 99.9];
+        assert_eq!(m.percentiles(&ps), hall.percentiles(&ps));
+        // The merged p99 lies in the slow set; the average of the two p99s does not equal it.
+        let avg = (hf.percentile(99.0) + hs.percentile(99.0)) / 2;
+        assert!(m.percentile(99.0) >= 5_000_000);
+        assert_ne!(m.percentile(99.0), avg);
+        assert!(m.percentile(50.0) < 12_000);
+    }
+
+    #[test]
     fn bins_sparse_ascending() {
         let mut h = Histogram::new();
         for v in [4769u64, 20100, 15936, 4769, 0, 5] {

@@ -167,6 +167,38 @@ pub struct TimeSeries {
     pub hist: Vec<HistLogEntry>,
 }
 
+impl TimeSeries {
+    /// Combine with another job's series: every entry of both is kept, each series in time
+    /// order (entries at the same time keep `self`'s first). Lossless; nothing is averaged.
+    pub fn merge(&mut self, o: &TimeSeries) {
+        merge_by_time(&mut self.bw, &o.bw, |e| e.t_ms);
+        merge_by_time(&mut self.iops, &o.iops, |e| e.t_ms);
+        merge_by_time(&mut self.slat, &o.slat, |e| e.t_ms);
+        merge_by_time(&mut self.clat, &o.clat, |e| e.t_ms);
+        merge_by_time(&mut self.lat, &o.lat, |e| e.t_ms);
+        merge_by_time(&mut self.hist, &o.hist, |e| e.t_ms);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bw.is_empty()
+            && self.iops.is_empty()
+            && self.slat.is_empty()
+            && self.clat.is_empty()
+            && self.lat.is_empty()
+            && self.hist.is_empty()
+    }
+}
+
+/// Append `o` to `a` and keep the whole in time order (a stable sort: equal times keep `a`'s
+/// entries first, then `o`'s in their order).
+fn merge_by_time<T: Clone>(a: &mut Vec<T>, o: &[T], t: impl Fn(&T) -> u64) {
+    if o.is_empty() {
+        return;
+    }
+    a.extend_from_slice(o);
+    a.sort_by_key(t);
+}
+
 /// What was measured about a target.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TargetInfo {
@@ -221,8 +253,26 @@ pub struct VerifyResult {
     pub method: String,
     pub blocks_checked: u64,
     pub bad_blocks: u64,
-    /// The first bad blocks (at most 100), in the order found.
+    /// The first bad blocks (at most [`VerifyResult::MAX_FAILURES`]), in the order found.
     pub failures: Vec<VerifyReport>,
+}
+
+impl VerifyResult {
+    /// How many bad blocks a result lists one by one.
+    pub const MAX_FAILURES: usize = 100;
+
+    /// Combine with another job's verification: counts add, the listed failures are `self`'s
+    /// then `o`'s, up to [`VerifyResult::MAX_FAILURES`]. The method is `self`'s (or `o`'s when
+    /// `self` has none).
+    pub fn merge(&mut self, o: &VerifyResult) {
+        if self.method.is_empty() {
+            self.method = o.method.clone();
+        }
+        self.blocks_checked += o.blocks_checked;
+        self.bad_blocks += o.bad_blocks;
+        let room = Self::MAX_FAILURES.saturating_sub(self.failures.len());
+        self.failures.extend(o.failures.iter().take(room).cloned());
+    }
 }
 
 /// Results of one job clone.
@@ -262,6 +312,91 @@ pub struct JobResult {
     pub notes: Vec<String>,
     /// The job ran (did not get skipped because of an earlier failure or interrupt).
     pub ran: bool,
+}
+
+impl JobResult {
+    /// Merge another job's (clone's, run's, host's) results into this one, exactly: counts and
+    /// bytes add, latency histograms add bucket by bucket (so percentiles of the merged result
+    /// are those of all samples together), min/max/sums of the running stats combine, runtimes
+    /// and wall times take the longest, CPU and depth figures add, the first error is kept,
+    /// targets and notes are listed once each, time series keep every entry in time order and
+    /// verification counts add.
+    ///
+    /// The identity of the result (name, job index, clone and thread number, group, start time)
+    /// stays `self`'s: merge into the first result of a set.
+    pub fn merge(&mut self, o: &JobResult) {
+        self.merge_stats(o);
+        self.series.merge(&o.series);
+        match (&mut self.verify, &o.verify) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.verify = Some(b.clone()),
+            _ => {}
+        }
+    }
+
+    /// [`JobResult::merge`] without the time series and the verification reports: what a
+    /// summary of a set needs (a report of merged jobs), without copying the logs.
+    pub fn merge_stats(&mut self, o: &JobResult) {
+        if self.error == 0 && o.error != 0 {
+            self.error = o.error;
+            self.error_msg = o.error_msg.clone();
+        }
+        self.elapsed_ms = self.elapsed_ms.max(o.elapsed_ms);
+        self.runtime_ms = self.runtime_ms.max(o.runtime_ms);
+        for d in crate::job::Dir::ALL {
+            self.dirs[d].merge(&o.dirs[d]);
+            self.issued[d] += o.issued[d];
+        }
+        self.sync.merge(&o.sync);
+        self.sync_ios += o.sync_ios;
+        self.cpu.merge(&o.cpu);
+        self.depth.merge(&o.depth);
+        self.total_err += o.total_err;
+        if self.first_error == 0 {
+            self.first_error = o.first_error;
+        }
+        for t in &o.targets {
+            if !self.targets.iter().any(|x| x.path == t.path) {
+                self.targets.push(t.clone());
+            }
+        }
+        for n in &o.notes {
+            if !self.notes.contains(n) {
+                self.notes.push(n.clone());
+            }
+        }
+        self.ran |= o.ran;
+    }
+
+    /// A copy of this result without its time series and verification reports (the starting
+    /// point of a summary built with [`JobResult::merge_stats`]).
+    pub fn stats_only(&self) -> JobResult {
+        JobResult {
+            name: self.name.clone(),
+            job_index: self.job_index,
+            clone: self.clone,
+            thread_number: self.thread_number,
+            group_id: self.group_id,
+            error: self.error,
+            error_msg: self.error_msg.clone(),
+            start_unix_ms: self.start_unix_ms,
+            elapsed_ms: self.elapsed_ms,
+            runtime_ms: self.runtime_ms,
+            dirs: self.dirs.clone(),
+            sync: self.sync.clone(),
+            sync_ios: self.sync_ios,
+            issued: self.issued,
+            cpu: self.cpu.clone(),
+            depth: self.depth.clone(),
+            total_err: self.total_err,
+            first_error: self.first_error,
+            series: TimeSeries::default(),
+            verify: None,
+            targets: self.targets.clone(),
+            notes: self.notes.clone(),
+            ran: self.ran,
+        }
+    }
 }
 
 /// Disk utilisation from /sys/block/<dev>/stat, over the run.
@@ -310,6 +445,29 @@ pub struct RunResult {
 pub const RESULT_FORMAT: &str = "iomark-result/1";
 
 impl RunResult {
+    /// A run's result from its jobs' results (in plan order): the one place a [`RunResult`] is
+    /// put together, at the end of a run and for the live reports of a run still going. What
+    /// only the end of a run knows (disk utilisation over the run, whether it was interrupted,
+    /// the run's notes) starts empty; the caller fills it in.
+    pub fn assemble(
+        plan: &RunPlan,
+        start_unix_ms: u64,
+        host: HostInfo,
+        jobs: Vec<JobResult>,
+    ) -> RunResult {
+        RunResult {
+            format: RESULT_FORMAT.to_string(),
+            iomark_version: crate::VERSION.to_string(),
+            start_unix_ms,
+            host,
+            plan: plan.clone(),
+            jobs,
+            disk_util: Vec::new(),
+            interrupted: false,
+            notes: Vec::new(),
+        }
+    }
+
     /// Read an iomark result file (`--result`). Never panics: anything that is not a result of
     /// a known format version is an error naming what is wrong.
     pub fn from_json(bytes: &[u8]) -> Result<RunResult, String> {
@@ -322,5 +480,204 @@ impl RunResult {
             ));
         }
         Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::Dir;
+
+    /// A deterministic spread of latencies (ns) with a slow tail.
+    fn lat(i: u64, base: u64) -> u64 {
+        let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+        base + x % (base / 2 + 1) + if i % 97 == 0 { base * 20 } else { 0 }
+    }
+
+    fn job(seed: u64, ios: u64, runtime_ms: u64, base: u64) -> (JobResult, Vec<u64>) {
+        let mut j = JobResult {
+            name: format!("j{seed}"),
+            thread_number: seed as u32,
+            runtime_ms,
+            elapsed_ms: runtime_ms + 10,
+            ran: true,
+            ..Default::default()
+        };
+        let mut samples = Vec::new();
+        let d = &mut j.dirs.read;
+        for i in 0..ios {
+            let v = lat(i + seed * 1000, base);
+            d.clat.add(v);
+            d.lat.add(v + 100);
+            samples.push(v);
+        }
+        d.total_ios = ios;
+        d.io_bytes = ios * 4096;
+        d.runtime_ms = runtime_ms;
+        d.bw_samples.add((ios * 4) as f64);
+        j.issued.read = ios;
+        j.cpu = CpuUsage {
+            usr_us: seed * 10,
+            sys_us: seed * 30,
+            ctx: 5,
+            majf: 0,
+            minf: 1,
+        };
+        j.depth.level[0] = ios;
+        j.targets.push(TargetInfo {
+            path: format!("/t/{}", seed % 2),
+            ..Default::default()
+        });
+        j.notes.push("cached".into());
+        j.series.bw.push(LogEntry {
+            t_ms: 500 * seed,
+            value: seed,
+            ..Default::default()
+        });
+        (j, samples)
+    }
+
+    fn merged(parts: &[&JobResult]) -> JobResult {
+        let mut m = parts[0].clone();
+        for p in &parts[1..] {
+            m.merge(p);
+        }
+        m
+    }
+
+    #[test]
+    fn merge_adds_counts_and_keeps_the_first_identity() {
+        let (a, _) = job(1, 1000, 1000, 50_000);
+        let (b, _) = job(2, 3000, 1200, 40_000);
+        let m = merged(&[&a, &b]);
+        assert_eq!(m.name, "j1");
+        assert_eq!(m.thread_number, 1);
+        let r = &m.dirs.read;
+        assert_eq!(r.total_ios, 4000);
+        assert_eq!(r.io_bytes, 4000 * 4096);
+        assert_eq!(r.runtime_ms, 1200);
+        assert_eq!(m.runtime_ms, 1200);
+        assert_eq!(m.elapsed_ms, 1210);
+        assert_eq!(m.issued.read, 4000);
+        assert_eq!(m.cpu.usr_us, 30);
+        assert_eq!(m.cpu.ctx, 10);
+        assert_eq!(m.depth.level[0], 4000);
+        assert_eq!(r.clat.hist.count(), 4000);
+        assert_eq!(r.clat.stat.n, 4000);
+        assert_eq!(
+            r.clat.stat.min,
+            a.dirs.read.clat.stat.min.min(b.dirs.read.clat.stat.min)
+        );
+        assert_eq!(
+            r.clat.stat.max,
+            a.dirs.read.clat.stat.max.max(b.dirs.read.clat.stat.max)
+        );
+        // bandwidth samples of parallel jobs add ("pure sum")
+        assert_eq!(r.bw_samples.mean, 16_000.0);
+        assert_eq!(m.targets.len(), 2);
+        assert_eq!(m.notes, vec!["cached".to_string()]);
+        assert_eq!(m.series.bw.len(), 2);
+        assert!(m.ran);
+    }
+
+    #[test]
+    fn merged_percentiles_are_those_of_all_samples() {
+        let (a, sa) = job(1, 5000, 1000, 20_000);
+        let (b, sb) = job(2, 500, 1000, 3_000_000);
+        let (c, sc) = job(3, 2000, 900, 200_000);
+        let m = merged(&[&a, &b, &c]);
+        let mut all = LatRecord::default();
+        for v in sa.iter().chain(&sb).chain(&sc) {
+            all.add(*v);
+        }
+        let ps = [1.0, 50.0, 90.0, 99.0, 99.9, 100.0];
+        assert_eq!(
+            m.dirs.read.clat.hist.percentiles(&ps),
+            all.hist.percentiles(&ps)
+        );
+        assert_eq!(m.dirs.read.clat.stat, all.stat);
+    }
+
+    #[test]
+    fn merge_is_commutative_and_associative_in_its_measurements() {
+        let (a, _) = job(1, 1000, 1000, 50_000);
+        let (b, _) = job(2, 3000, 1200, 40_000);
+        let (c, _) = job(3, 700, 800, 900_000);
+        let abc = merged(&[&a, &b, &c]);
+        let cab = merged(&[&c, &a, &b]);
+        let mut bc = b.clone();
+        bc.merge(&c);
+        let a_bc = merged(&[&a, &bc]);
+        for m in [&cab, &a_bc] {
+            for d in Dir::ALL {
+                assert_eq!(m.dirs[d].total_ios, abc.dirs[d].total_ios);
+                assert_eq!(m.dirs[d].io_bytes, abc.dirs[d].io_bytes);
+                assert_eq!(m.dirs[d].runtime_ms, abc.dirs[d].runtime_ms);
+                assert_eq!(m.dirs[d].clat, abc.dirs[d].clat);
+                assert_eq!(m.dirs[d].lat, abc.dirs[d].lat);
+            }
+            assert_eq!(m.cpu, abc.cpu);
+            assert_eq!(m.depth, abc.depth);
+            assert_eq!(m.issued, abc.issued);
+            assert_eq!(m.runtime_ms, abc.runtime_ms);
+            // series entries are all kept, in time order
+            assert_eq!(m.series, abc.series);
+        }
+        assert_eq!(
+            abc.series.bw.iter().map(|e| e.t_ms).collect::<Vec<_>>(),
+            [500, 1000, 1500]
+        );
+        // merging into an empty result copies the measurements
+        let mut e = JobResult::default();
+        e.merge(&abc);
+        assert_eq!(e.dirs, abc.dirs);
+        assert_eq!(e.series, abc.series);
+    }
+
+    #[test]
+    fn merge_stats_leaves_series_and_verification_alone() {
+        let (mut a, _) = job(1, 10, 100, 1000);
+        let (mut b, _) = job(2, 10, 100, 1000);
+        b.error = 5;
+        b.error_msg = Some("EIO".into());
+        b.first_error = 5;
+        b.total_err = 2;
+        b.verify = Some(VerifyResult {
+            method: "crc32c".into(),
+            blocks_checked: 10,
+            ..Default::default()
+        });
+        let mut s = a.stats_only();
+        assert!(s.series.is_empty());
+        s.merge_stats(&b);
+        assert!(s.series.is_empty() && s.verify.is_none());
+        assert_eq!((s.error, s.first_error, s.total_err), (5, 5, 2));
+        assert_eq!(s.error_msg.as_deref(), Some("EIO"));
+        a.verify = Some(VerifyResult {
+            method: "crc32c".into(),
+            blocks_checked: 4,
+            bad_blocks: 1,
+            failures: vec![VerifyReport::default()],
+        });
+        a.merge(&b);
+        let v = a.verify.unwrap();
+        assert_eq!(
+            (v.blocks_checked, v.bad_blocks, v.failures.len()),
+            (14, 1, 1)
+        );
+    }
+
+    #[test]
+    fn verify_failures_stay_capped() {
+        let full = VerifyResult {
+            method: "md5".into(),
+            blocks_checked: 200,
+            bad_blocks: 150,
+            failures: vec![VerifyReport::default(); VerifyResult::MAX_FAILURES],
+        };
+        let mut m = full.clone();
+        m.merge(&full);
+        assert_eq!(m.bad_blocks, 300);
+        assert_eq!(m.failures.len(), VerifyResult::MAX_FAILURES);
     }
 }

@@ -2,7 +2,7 @@
 //! out files, starts one worker thread per clone in stonewall order, and collects the results.
 
 use crate::job::{EngineKind, JobSpec, RunPlan, SizeSpec};
-use crate::result::{JobResult, RunResult, RESULT_FORMAT};
+use crate::result::{JobResult, RunResult};
 use crate::rng::Rng;
 use crate::sys;
 use crate::target;
@@ -668,15 +668,10 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     }
     notes.dedup();
     Ok(RunResult {
-        format: RESULT_FORMAT.to_string(),
-        iomark_version: crate::VERSION.to_string(),
-        start_unix_ms,
-        host: sys::host_info(),
-        plan: plan.clone(),
-        jobs,
         disk_util,
         interrupted: ctl.interrupted.load(Ordering::Relaxed),
         notes,
+        ..RunResult::assemble(plan, start_unix_ms, sys::host_info(), jobs)
     })
 }
 

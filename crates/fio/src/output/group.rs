@@ -2,108 +2,48 @@
 //! "Run status" aggregates.
 
 use iomark_engine::job::{Dir, JobSpec, PerDir};
-use iomark_engine::result::{CpuUsage, DepthStats, DirResult, JobResult, LatRecord, TargetInfo};
+use iomark_engine::result::JobResult;
 use iomark_engine::RunResult;
 
 /// What one block of the report describes: a job clone, or a whole group merged.
 #[derive(Clone, Debug)]
 pub struct ReportUnit {
-    /// The first job's name.
-    pub name: String,
-    pub group_id: u32,
+    /// The merged results (without time series): the first member's identity (name, group,
+    /// start time), the members' measurements merged exactly (see [`JobResult::merge_stats`]).
+    pub job: JobResult,
     /// Number of job clones merged into this unit (fio's `jobs=N`).
     pub members: u32,
     /// The first job's spec.
     pub spec: JobSpec,
     /// (thread_number, clone) of every merged clone, in order.
     pub clones: Vec<(u32, u32)>,
-    /// First non-zero error of the members.
-    pub error: i32,
-    pub error_msg: Option<String>,
-    /// The first member's start time.
-    pub start_unix_ms: u64,
-    /// Largest wall time of the members.
-    pub elapsed_ms: u64,
-    /// Largest measured runtime of the members.
-    pub runtime_ms: u64,
     /// Sum of the members' runtimes (fio's `job_runtime`, the CPU percentage base).
     pub cpu_runtime_ms: u64,
-    pub dirs: PerDir<DirResult>,
-    pub sync: LatRecord,
-    pub sync_ios: u64,
-    pub issued: PerDir<u64>,
-    pub cpu: CpuUsage,
-    pub depth: DepthStats,
-    pub total_err: u64,
-    pub first_error: i32,
-    pub targets: Vec<TargetInfo>,
-    pub notes: Vec<String>,
 }
 
 impl ReportUnit {
     fn from_job(job: &JobResult, spec: &JobSpec) -> ReportUnit {
         ReportUnit {
-            name: job.name.clone(),
-            group_id: job.group_id,
+            job: job.stats_only(),
             members: 1,
             spec: spec.clone(),
             clones: vec![(job.thread_number, job.clone)],
-            error: job.error,
-            error_msg: job.error_msg.clone(),
-            start_unix_ms: job.start_unix_ms,
-            elapsed_ms: job.elapsed_ms,
-            runtime_ms: job.runtime_ms,
             cpu_runtime_ms: job.runtime_ms,
-            dirs: job.dirs.clone(),
-            sync: job.sync.clone(),
-            sync_ios: job.sync_ios,
-            issued: job.issued,
-            cpu: job.cpu.clone(),
-            depth: job.depth.clone(),
-            total_err: job.total_err,
-            first_error: job.first_error,
-            targets: job.targets.clone(),
-            notes: job.notes.clone(),
         }
     }
 
+    /// Add a member (fio's `group_reporting`): the measurements merge in the result model; the
+    /// member list and the summed runtime (fio's CPU percentage base) are fio's.
     fn merge_job(&mut self, job: &JobResult) {
         self.members += 1;
         self.clones.push((job.thread_number, job.clone));
-        if self.error == 0 && job.error != 0 {
-            self.error = job.error;
-            self.error_msg = job.error_msg.clone();
-        }
-        self.elapsed_ms = self.elapsed_ms.max(job.elapsed_ms);
-        self.runtime_ms = self.runtime_ms.max(job.runtime_ms);
         self.cpu_runtime_ms += job.runtime_ms;
-        for d in Dir::ALL {
-            self.dirs[d].merge(&job.dirs[d]);
-            self.issued[d] += job.issued[d];
-        }
-        self.sync.merge(&job.sync);
-        self.sync_ios += job.sync_ios;
-        self.cpu.merge(&job.cpu);
-        self.depth.merge(&job.depth);
-        if self.first_error == 0 {
-            self.first_error = job.first_error;
-        }
-        self.total_err += job.total_err;
-        for t in &job.targets {
-            if !self.targets.iter().any(|x| x.path == t.path) {
-                self.targets.push(t.clone());
-            }
-        }
-        for n in &job.notes {
-            if !self.notes.contains(n) {
-                self.notes.push(n.clone());
-            }
-        }
+        self.job.merge_stats(job);
     }
 
     /// Headline bandwidth of a direction in bytes/s (`io_bytes * 1000 / runtime`).
     pub fn bw_bytes(&self, d: Dir) -> u64 {
-        let r = &self.dirs[d];
+        let r = &self.job.dirs[d];
         if r.runtime_ms == 0 {
             0
         } else {
@@ -113,7 +53,7 @@ impl ReportUnit {
 
     /// Headline IOPS of a direction (`total_ios * 1000 / runtime`).
     pub fn iops(&self, d: Dir) -> f64 {
-        let r = &self.dirs[d];
+        let r = &self.job.dirs[d];
         if r.runtime_ms == 0 {
             0.0
         } else {
@@ -123,7 +63,7 @@ impl ReportUnit {
 
     /// Whether a direction did any I/O (and so gets a block in the normal output).
     pub fn has_io(&self, d: Dir) -> bool {
-        let r = &self.dirs[d];
+        let r = &self.job.dirs[d];
         r.total_ios > 0 || r.io_bytes > 0
     }
 
@@ -134,14 +74,14 @@ impl ReportUnit {
         }
         let base = self.cpu_runtime_ms as f64 * 1000.0;
         (
-            self.cpu.usr_us as f64 * 100.0 / base,
-            self.cpu.sys_us as f64 * 100.0 / base,
+            self.job.cpu.usr_us as f64 * 100.0 / base,
+            self.job.cpu.sys_us as f64 * 100.0 / base,
         )
     }
 
     /// Total I/Os over the data directions (the base of the depth and latency percentages).
     pub fn total_rw_ios(&self) -> u64 {
-        Dir::ALL.iter().map(|&d| self.dirs[d].total_ios).sum()
+        Dir::ALL.iter().map(|&d| self.job.dirs[d].total_ios).sum()
     }
 }
 
@@ -183,12 +123,12 @@ impl Report {
     /// A unit's share of its group's aggregate bandwidth in percent (fio's `per=` / `bw_agg`),
     /// from its mean interval bandwidth; 0 without bandwidth samples, capped at 100.
     pub fn bw_agg_pct(&self, unit: &ReportUnit, d: Dir) -> f64 {
-        let s = &unit.dirs[d].bw_samples;
+        let s = &unit.job.dirs[d].bw_samples;
         if s.n == 0 {
             return 0.0;
         }
         let agg_kib = self
-            .group(unit.group_id)
+            .group(unit.job.group_id)
             .map(|g| g.dirs[d].agg_bw / 1024)
             .unwrap_or(0);
         if agg_kib == 0 {
@@ -241,7 +181,7 @@ pub fn build(result: &RunResult) -> Report {
         units.push(ReportUnit::from_job(job, spec));
     }
 
-    let mut ids: Vec<u32> = units.iter().map(|u| u.group_id).collect();
+    let mut ids: Vec<u32> = units.iter().map(|u| u.job.group_id).collect();
     ids.sort_unstable();
     ids.dedup();
     let groups = ids
@@ -254,8 +194,8 @@ pub fn build(result: &RunResult) -> Report {
             for d in Dir::ALL {
                 let gd = &mut g.dirs[d];
                 gd.min_bw = u64::MAX;
-                for u in units.iter().filter(|u| u.group_id == gid) {
-                    let r = &u.dirs[d];
+                for u in units.iter().filter(|u| u.job.group_id == gid) {
+                    let r = &u.job.dirs[d];
                     if r.runtime_ms == 0 {
                         continue;
                     }
@@ -286,7 +226,10 @@ pub(crate) mod tests {
     use super::*;
     use iomark_engine::hist::{Histogram, LatStat, SampleStat};
     use iomark_engine::job::{EngineKind, RunPlan, RwMode};
-    use iomark_engine::result::{DiskUtil, HostInfo, LogEntry, RESULT_FORMAT};
+    use iomark_engine::result::{
+        CpuUsage, DepthStats, DirResult, DiskUtil, HostInfo, LatRecord, LogEntry, TargetInfo,
+        RESULT_FORMAT,
+    };
 
     /// A deterministic pseudo-random latency around `base` ns.
     fn lat_value(i: u64, base: u64) -> u64 {
@@ -571,29 +514,34 @@ pub(crate) mod tests {
         let rep = build(&r);
         assert_eq!(rep.units.len(), 2);
         let u = &rep.units[0];
-        assert_eq!(u.name, "g");
+        assert_eq!(u.job.name, "g");
         assert_eq!(u.members, 2);
         assert_eq!(u.clones, vec![(0, 0), (1, 1)]);
         let (a, b) = (&r.jobs[0].dirs.read, &r.jobs[1].dirs.read);
-        assert_eq!(u.dirs.read.total_ios, a.total_ios + b.total_ios);
-        assert_eq!(u.dirs.read.io_bytes, a.io_bytes + b.io_bytes);
-        assert_eq!(u.dirs.read.runtime_ms, 1200);
-        assert_eq!(u.runtime_ms, 1200);
+        assert_eq!(u.job.dirs.read.total_ios, a.total_ios + b.total_ios);
+        assert_eq!(u.job.dirs.read.io_bytes, a.io_bytes + b.io_bytes);
+        assert_eq!(u.job.dirs.read.runtime_ms, 1200);
+        assert_eq!(u.job.runtime_ms, 1200);
         assert_eq!(u.cpu_runtime_ms, 2200);
-        assert_eq!(u.cpu.usr_us, r.jobs[0].cpu.usr_us + r.jobs[1].cpu.usr_us);
-        assert_eq!(u.depth.level[0], 4000);
-        assert_eq!(u.issued.read, 4000);
+        assert_eq!(
+            u.job.cpu.usr_us,
+            r.jobs[0].cpu.usr_us + r.jobs[1].cpu.usr_us
+        );
+        assert_eq!(u.job.depth.level[0], 4000);
+        assert_eq!(u.job.issued.read, 4000);
         // histograms merge bucket by bucket
         let mut h: Histogram = a.clat.hist.clone();
         h.merge(&b.clat.hist);
-        assert_eq!(u.dirs.read.clat.hist, h);
-        assert_eq!(u.dirs.read.clat.hist.count(), 4000);
+        assert_eq!(u.job.dirs.read.clat.hist, h);
+        assert_eq!(u.job.dirs.read.clat.hist.count(), 4000);
         let mut s: LatStat = a.clat.stat.clone();
         s.merge(&b.clat.stat);
-        assert_eq!(u.dirs.read.clat.stat, s);
+        assert_eq!(u.job.dirs.read.clat.stat, s);
         // bw samples are a "pure sum"
-        assert_eq!(u.dirs.read.bw_samples.n, 6);
-        assert!((u.dirs.read.bw_samples.min - (a.bw_samples.min + b.bw_samples.min)).abs() < 1e-6);
+        assert_eq!(u.job.dirs.read.bw_samples.n, 6);
+        assert!(
+            (u.job.dirs.read.bw_samples.min - (a.bw_samples.min + b.bw_samples.min)).abs() < 1e-6
+        );
 
         let g0 = rep.group(0).unwrap();
         assert_eq!(g0.dirs.read.io_bytes, 4000 * 4096);

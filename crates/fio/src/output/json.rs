@@ -144,7 +144,7 @@ fn lat_obj(j: &mut J, key: &str, rec: &LatRecord, pcts: Option<&[f64]>, plus: bo
 }
 
 fn dir_obj(j: &mut J, report: &Report, u: &ReportUnit, d: Dir, plus: bool) {
-    let r = &u.dirs[d];
+    let r = &u.job.dirs[d];
     let st = &u.spec.stats;
     let list = st.percentile_list.as_slice();
     j.obj(d.name());
@@ -210,11 +210,11 @@ fn dist_obj(j: &mut J, key: &str, keys: &[&str; 7], counts: &[u64; 7]) {
 
 fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus: bool) {
     j.obj_in_array();
-    j.s("jobname", &u.name);
-    j.u("groupid", u.group_id as u64);
-    j.i("error", u.error as i64);
+    j.s("jobname", &u.job.name);
+    j.u("groupid", u.job.group_id as u64);
+    j.i("error", u.job.error as i64);
     j.u("eta", 0);
-    j.u("elapsed", u.elapsed_ms.div_ceil(1000));
+    j.u("elapsed", u.job.elapsed_ms.div_ceil(1000));
     j.obj("job options");
     for (k, v) in &u.spec.options {
         if !v.is_empty() {
@@ -226,12 +226,12 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
         dir_obj(j, report, u, d, plus);
     }
     j.obj("sync");
-    j.u("total_ios", u.sync_ios);
+    j.u("total_ios", u.job.sync_ios);
     let st = &u.spec.stats;
     lat_obj(
         j,
         "lat_ns",
-        &u.sync,
+        &u.job.sync,
         st.clat_percentiles.then_some(st.percentile_list.as_slice()),
         plus,
     );
@@ -240,13 +240,13 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
     let (usr, sys) = u.cpu_pct();
     j.f("usr_cpu", usr);
     j.f("sys_cpu", sys);
-    j.u("ctx", u.cpu.ctx);
-    j.u("majf", u.cpu.majf);
-    j.u("minf", u.cpu.minf);
-    dist_obj(j, "iodepth_level", &LEVEL_KEYS, &u.depth.level);
-    dist_obj(j, "iodepth_submit", &BATCH_KEYS, &u.depth.submit);
-    dist_obj(j, "iodepth_complete", &BATCH_KEYS, &u.depth.complete);
-    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.dirs[d].clat.hist).collect();
+    j.u("ctx", u.job.cpu.ctx);
+    j.u("majf", u.job.cpu.majf);
+    j.u("minf", u.job.cpu.minf);
+    dist_obj(j, "iodepth_level", &LEVEL_KEYS, &u.job.depth.level);
+    dist_obj(j, "iodepth_submit", &BATCH_KEYS, &u.job.depth.submit);
+    dist_obj(j, "iodepth_complete", &BATCH_KEYS, &u.job.depth.complete);
+    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     let lb = LatencyBuckets::from_hists(&hists);
     for (key, labels, vals) in [
         (
@@ -275,9 +275,10 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
     j.u("latency_target", 0);
     j.f("latency_percentile", 100.0);
     j.u("latency_window", 0);
-    if u.spec.continue_on_error != iomark_engine::job::ContinueOnError::None || u.total_err > 0 {
-        j.u("total_err", u.total_err);
-        j.i("first_error", u.first_error as i64);
+    if u.spec.continue_on_error != iomark_engine::job::ContinueOnError::None || u.job.total_err > 0
+    {
+        j.u("total_err", u.job.total_err);
+        j.i("first_error", u.job.first_error as i64);
     }
     if let Some(desc) = &u.spec.description {
         j.s("desc", desc);
@@ -290,23 +291,23 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
         &serde_json::to_string(&u.clones.iter().map(|c| c.0).collect::<Vec<_>>())
             .unwrap_or_default(),
     );
-    j.u("runtime_ms", u.runtime_ms);
+    j.u("runtime_ms", u.job.runtime_ms);
     // Failed I/Os per direction (tolerated ones under continue_on_error, plus the fatal one).
     j.obj("errors");
-    j.u("read", u.dirs.read.errors);
-    j.u("write", u.dirs.write.errors);
-    j.u("trim", u.dirs.trim.errors);
+    j.u("read", u.job.dirs.read.errors);
+    j.u("write", u.job.dirs.write.errors);
+    j.u("trim", u.job.dirs.trim.errors);
     j.end_obj();
-    if let Some(m) = &u.error_msg {
+    if let Some(m) = &u.job.error_msg {
         j.s("error_msg", m);
     }
     j.raw(
         "targets",
-        &serde_json::to_string(&u.targets).unwrap_or_else(|_| "[]".into()),
+        &serde_json::to_string(&u.job.targets).unwrap_or_else(|_| "[]".into()),
     );
     j.raw(
         "notes",
-        &serde_json::to_string(&u.notes).unwrap_or_else(|_| "[]".into()),
+        &serde_json::to_string(&u.job.notes).unwrap_or_else(|_| "[]".into()),
     );
     let verify: Vec<_> = result
         .jobs

@@ -137,7 +137,7 @@ fn lat_buckets(out: &mut String, hists: &[&Histogram]) {
 }
 
 fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
-    let r = &u.dirs[d];
+    let r = &u.job.dirs[d];
     let bw = u.bw_bytes(d);
     let _ = writeln!(
         out,
@@ -204,14 +204,14 @@ fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
 }
 
 fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
-    let secs = (u.start_unix_ms / 1000) as i64;
+    let secs = (u.job.start_unix_ms / 1000) as i64;
     let _ = writeln!(
         out,
         "{}: (groupid={}, jobs={}): err={:2}: pid={}: {}",
-        u.name,
-        u.group_id,
+        u.job.name,
+        u.job.group_id,
         u.members,
-        u.error,
+        u.job.error,
         std::process::id(),
         ctime(secs)
     );
@@ -223,30 +223,30 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
             dir_block(out, report, u, d);
         }
     }
-    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.dirs[d].clat.hist).collect();
+    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     lat_buckets(out, &hists);
-    if u.sync_ios > 0 {
+    if u.job.sync_ios > 0 {
         out.push_str("  fsync/fdatasync/sync_file_range:\n");
-        lat_line(out, "    sync", &u.sync);
+        lat_line(out, "    sync", &u.job.sync);
         if u.spec.stats.clat_percentiles {
-            percentiles(out, "sync", &u.sync.hist, &u.spec.stats.percentile_list);
+            percentiles(out, "sync", &u.job.sync.hist, &u.spec.stats.percentile_list);
         }
     }
     let (usr, sys) = u.cpu_pct();
     let _ = writeln!(
         out,
         "  cpu          : usr={usr:3.2}%, sys={sys:3.2}%, ctx={}, majf={}, minf={}",
-        u.cpu.ctx, u.cpu.majf, u.cpu.minf
+        u.job.cpu.ctx, u.job.cpu.majf, u.job.cpu.minf
     );
-    let lv = depth_dist(&u.depth.level, u.depth.level.iter().sum());
+    let lv = depth_dist(&u.job.depth.level, u.job.depth.level.iter().sum());
     let _ = writeln!(
         out,
         "  IO depths    : 1={:3.1}%, 2={:3.1}%, 4={:3.1}%, 8={:3.1}%, 16={:3.1}%, 32={:3.1}%, >=64={:3.1}%",
         lv[0], lv[1], lv[2], lv[3], lv[4], lv[5], lv[6]
     );
     for (name, counts) in [
-        ("     submit    ", &u.depth.submit),
-        ("     complete  ", &u.depth.complete),
+        ("     submit    ", &u.job.depth.submit),
+        ("     complete  ", &u.job.depth.complete),
     ] {
         let v = depth_dist(counts, counts.iter().sum());
         let _ = writeln!(
@@ -258,29 +258,29 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
     let _ = writeln!(
         out,
         "     issued rwts: total={},{},{},{} short={},{},{},0 dropped={},{},{},0",
-        u.issued.read,
-        u.issued.write,
-        u.issued.trim,
-        u.sync_ios,
-        u.dirs.read.short_ios,
-        u.dirs.write.short_ios,
-        u.dirs.trim.short_ios,
-        u.dirs.read.drop_ios,
-        u.dirs.write.drop_ios,
-        u.dirs.trim.drop_ios
+        u.job.issued.read,
+        u.job.issued.write,
+        u.job.issued.trim,
+        u.job.sync_ios,
+        u.job.dirs.read.short_ios,
+        u.job.dirs.write.short_ios,
+        u.job.dirs.trim.short_ios,
+        u.job.dirs.read.drop_ios,
+        u.job.dirs.write.drop_ios,
+        u.job.dirs.trim.drop_ios
     );
     let _ = writeln!(
         out,
         "     latency   : target=0, window=0, percentile=100.00%, depth={}",
         u.spec.iodepth
     );
-    if u.total_err > 0 {
+    if u.job.total_err > 0 {
         let _ = writeln!(
             out,
             "     errors    : total={}, first_error={}/<{}>",
-            u.total_err,
-            u.first_error,
-            std::io::Error::from_raw_os_error(u.first_error)
+            u.job.total_err,
+            u.job.first_error,
+            std::io::Error::from_raw_os_error(u.job.first_error)
         );
     }
 }

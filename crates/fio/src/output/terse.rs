@@ -24,7 +24,7 @@ fn lat_fields(f: &mut Vec<String>, rec: &LatRecord) {
 }
 
 fn dir_fields(f: &mut Vec<String>, report: &Report, u: &ReportUnit, d: Dir, version: u32) {
-    let r = &u.dirs[d];
+    let r = &u.job.dirs[d];
     f.push((r.io_bytes / 1024).to_string());
     f.push((u.bw_bytes(d) / 1024).to_string());
     f.push((u.iops(d).round() as u64).to_string());
@@ -81,9 +81,9 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) 
     if version >= 3 {
         f.push(format!("iomark-{}", iomark_engine::VERSION));
     }
-    f.push(u.name.clone());
-    f.push(u.group_id.to_string());
-    f.push(u.error.to_string());
+    f.push(u.job.name.clone());
+    f.push(u.job.group_id.to_string());
+    f.push(u.job.error.to_string());
     dir_fields(&mut f, report, u, Dir::Read, version);
     dir_fields(&mut f, report, u, Dir::Write, version);
     if version != 3 {
@@ -92,13 +92,13 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) 
     let (usr, sys) = u.cpu_pct();
     f.push(format!("{}%", f6(usr)));
     f.push(format!("{}%", f6(sys)));
-    f.push(u.cpu.ctx.to_string());
-    f.push(u.cpu.majf.to_string());
-    f.push(u.cpu.minf.to_string());
-    for v in depth_dist(&u.depth.level, u.depth.level.iter().sum()) {
+    f.push(u.job.cpu.ctx.to_string());
+    f.push(u.job.cpu.majf.to_string());
+    f.push(u.job.cpu.minf.to_string());
+    for v in depth_dist(&u.job.depth.level, u.job.depth.level.iter().sum()) {
         f.push(format!("{v:.1}%"));
     }
-    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.dirs[d].clat.hist).collect();
+    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     let lb = LatencyBuckets::from_hists(&hists);
     for v in lb.us.iter().chain(lb.ms.iter()) {
         f.push(format!("{v:.2}%"));
@@ -115,8 +115,8 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) 
         f.push(format!("{:.2}%", d.util));
     }
     if u.spec.continue_on_error != iomark_engine::job::ContinueOnError::None {
-        f.push(u.total_err.to_string());
-        f.push(u.first_error.to_string());
+        f.push(u.job.total_err.to_string());
+        f.push(u.job.first_error.to_string());
     }
     let mut line = f.join(";");
     if let Some(desc) = &u.spec.description {

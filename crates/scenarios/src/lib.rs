@@ -1,0 +1,5 @@
+//! iomark's presets: ready-made benchmarks. Each preset turns its few options into a job plan
+//! (the engine's job model) and formats its own table and JSON from the result model; it never
+//! does the benchmark's I/O itself (the engine runs the plan).
+
+pub mod quick;

@@ -1,0 +1,197 @@
+//! quick's options: defaults, usage text and parsing.
+
+use iomark_engine::job::EngineKind;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `iomark quick` was asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuickOpts {
+    pub path: Option<PathBuf>,
+    pub json: bool,
+    pub allow_write: bool,
+    pub size: u64,
+    pub runtime: Duration,
+    pub ramp: Duration,
+    pub engine: Option<EngineKind>,
+}
+
+impl Default for QuickOpts {
+    fn default() -> Self {
+        QuickOpts {
+            path: None,
+            json: false,
+            allow_write: false,
+            size: 1 << 30,
+            runtime: Duration::from_secs(5),
+            ramp: Duration::from_secs(1),
+            engine: None,
+        }
+    }
+}
+
+pub const USAGE: &str = "Usage: iomark quick [PATH] [--json] [--allow-write] [--size=SIZE] [--runtime=TIME] [--ramp=TIME] [--ioengine=NAME]
+
+Runs SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1 and RND4K Q1T1, each read then write, and prints
+one table (MB/s, MiB/s, IOPS, mean and 99th percentile latency).
+
+PATH      a directory (default: the current one) in which a temporary file is created and
+          removed afterwards; or an existing file or block device, which is only read unless
+          --allow-write is given
+--json            print the results as JSON on stdout
+--allow-write     allow writing to an existing file or device given as PATH (destroys its data)
+--size=SIZE       size of the test file (default 1g, shrunk to fit the free space)
+--runtime=TIME    measured time per test (default 5s)
+--ramp=TIME       warm-up time per test before measuring (default 1s)
+--ioengine=NAME   engine for the tests (default io_uring, falling back to libaio)";
+
+/// The outcome of parsing quick's arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Parsed {
+    /// `-h`/`--help`: print [`USAGE`].
+    Help,
+    Run(QuickOpts),
+}
+
+/// A quick argument that cannot be used.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgError {
+    /// An option that needs a value was last.
+    NeedsValue(&'static str),
+    /// `--size` did not parse.
+    Size {
+        value: String,
+        reason: String,
+    },
+    /// `--runtime` or `--ramp` did not parse.
+    Time {
+        value: String,
+        reason: String,
+    },
+    /// `--ioengine` names no engine, or a metadata engine.
+    Engine(String),
+    UnknownOption(String),
+    /// More than one PATH.
+    TwoPaths,
+}
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgError::NeedsValue(k) => write!(f, "quick: {k} needs a value"),
+            ArgError::Size { value, reason } => write!(f, "quick: --size={value}: {reason}"),
+            ArgError::Time { value, reason } => write!(f, "quick: {value}: {reason}"),
+            ArgError::Engine(s) => write!(f, "quick: unknown or unsuitable ioengine '{s}'"),
+            ArgError::UnknownOption(s) => write!(f, "quick: unknown option '{s}'\n\n{USAGE}"),
+            ArgError::TwoPaths => write!(f, "quick: only one PATH may be given\n\n{USAGE}"),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+/// Parse quick's arguments (those after `quick`).
+pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
+    let mut o = QuickOpts::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (k, v) = match a.split_once('=') {
+            Some((k, v)) => (k.to_string(), Some(v.to_string())),
+            None => (a.clone(), None),
+        };
+        let mut val = |k: &'static str| -> Result<String, ArgError> {
+            v.clone()
+                .or_else(|| it.next().cloned())
+                .ok_or(ArgError::NeedsValue(k))
+        };
+        match k.as_str() {
+            "-h" | "--help" => return Ok(Parsed::Help),
+            "--json" => o.json = true,
+            "--allow-write" => o.allow_write = true,
+            "--size" => {
+                let s = val("--size")?;
+                o.size =
+                    iomark_fio::values::parse_size(&s, 1024).map_err(|reason| ArgError::Size {
+                        value: s.clone(),
+                        reason,
+                    })?;
+            }
+            "--runtime" => o.runtime = parse_time(&val("--runtime")?)?,
+            "--ramp" => o.ramp = parse_time(&val("--ramp")?)?,
+            "--ioengine" => {
+                let s = val("--ioengine")?;
+                o.engine = Some(
+                    EngineKind::from_fio_name(&s)
+                        .filter(|e| !e.is_metadata())
+                        .ok_or(ArgError::Engine(s))?,
+                );
+            }
+            s if s.starts_with('-') => return Err(ArgError::UnknownOption(s.to_string())),
+            _ => {
+                if o.path.is_some() {
+                    return Err(ArgError::TwoPaths);
+                }
+                o.path = Some(PathBuf::from(a));
+            }
+        }
+    }
+    Ok(Parsed::Run(o))
+}
+
+fn parse_time(s: &str) -> Result<Duration, ArgError> {
+    iomark_fio::values::parse_time(s, iomark_fio::values::TimeUnit::S).map_err(|reason| {
+        ArgError::Time {
+            value: s.to_string(),
+            reason,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        assert_eq!(parse(&[]), Ok(Parsed::Run(QuickOpts::default())));
+        let Ok(Parsed::Run(o)) = parse(&args(&[
+            "/tmp",
+            "--json",
+            "--size",
+            "16m",
+            "--runtime=200ms",
+            "--ramp=0",
+            "--ioengine=libaio",
+        ])) else {
+            panic!("parse failed")
+        };
+        assert_eq!(o.path, Some(PathBuf::from("/tmp")));
+        assert!(o.json && !o.allow_write);
+        assert_eq!(o.size, 16 << 20);
+        assert_eq!(o.runtime, Duration::from_millis(200));
+        assert_eq!(o.ramp, Duration::ZERO);
+        assert_eq!(o.engine, Some(EngineKind::Libaio));
+        assert_eq!(parse(&args(&["-h"])), Ok(Parsed::Help));
+    }
+
+    #[test]
+    fn errors_are_worded_as_before() {
+        let e = |a: &[&str]| parse(&args(a)).unwrap_err().to_string();
+        assert_eq!(e(&["--size"]), "quick: --size needs a value");
+        assert_eq!(
+            e(&["--ioengine=nope"]),
+            "quick: unknown or unsuitable ioengine 'nope'"
+        );
+        assert!(
+            e(&["--bogus"]).starts_with("quick: unknown option '--bogus'\n\nUsage: iomark quick")
+        );
+        assert!(e(&["a", "b"]).starts_with("quick: only one PATH may be given\n\n"));
+        assert!(e(&["--runtime=xyz"]).starts_with("quick: xyz: "));
+        assert!(e(&["--size=xyz"]).starts_with("quick: --size=xyz: "));
+    }
+}

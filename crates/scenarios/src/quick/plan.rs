@@ -1,0 +1,380 @@
+//! quick's target choice and plan: the four tests, each read then write, one group each.
+
+use super::args::QuickOpts;
+use iomark_engine::job::{BlockSize, EngineKind, JobSpec, PerDir, RunPlan, RwMode, SizeSpec};
+use iomark_engine::target;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+struct Test {
+    label: &'static str,
+    bs: u64,
+    depth: u32,
+    random: bool,
+}
+
+const TESTS: [Test; 4] = [
+    Test {
+        label: "SEQ1M Q8T1",
+        bs: 1 << 20,
+        depth: 8,
+        random: false,
+    },
+    Test {
+        label: "SEQ1M Q1T1",
+        bs: 1 << 20,
+        depth: 1,
+        random: false,
+    },
+    Test {
+        label: "RND4K Q32T1",
+        bs: 4096,
+        depth: 32,
+        random: true,
+    },
+    Test {
+        label: "RND4K Q1T1",
+        bs: 4096,
+        depth: 1,
+        random: true,
+    },
+];
+
+/// Which table row a job of the plan fills.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TestLabel {
+    /// e.g. "RND4K Q32T1".
+    pub label: &'static str,
+    pub write: bool,
+}
+
+/// A ready plan and what was decided on the way.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub plan: RunPlan,
+    /// One per job of the plan, in order.
+    pub labels: Vec<TestLabel>,
+    /// The file or device the tests use.
+    pub path: PathBuf,
+    /// `path` is a temporary file: the caller removes it after the run (and on a signal).
+    pub temp: bool,
+    /// Size of the temporary file in bytes (after shrinking to fit the free space).
+    pub size: u64,
+    pub direct: bool,
+    pub engine: EngineKind,
+    /// What the user should know about these choices, in the order they were made.
+    pub notices: Vec<Notice>,
+}
+
+/// Something quick decided that changes what is measured.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// The temporary file was made smaller to leave room for others.
+    Shrunk {
+        from: u64,
+        to: u64,
+        dir: PathBuf,
+        free: u64,
+    },
+    /// An existing file or device without `--allow-write`: only the read tests run.
+    ReadOnly(PathBuf),
+    /// O_DIRECT does not work there: buffered I/O.
+    Buffered,
+    /// io_uring is not available: libaio instead.
+    NoUring,
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::Shrunk { from, to, dir, free } => write!(
+                f,
+                "shrinking the test file from {} MiB to {} MiB to fit the free space of {} ({} MiB free)",
+                from >> 20,
+                to >> 20,
+                dir.display(),
+                free >> 20
+            ),
+            Notice::ReadOnly(p) => write!(
+                f,
+                "{} already exists; running the read tests only (pass --allow-write to also write to it, destroying its data)",
+                p.display()
+            ),
+            Notice::Buffered => write!(
+                f,
+                "the filesystem does not support direct I/O; using buffered I/O (figures may include the page cache)"
+            ),
+            Notice::NoUring => write!(f, "io_uring is not available here; using libaio"),
+        }
+    }
+}
+
+/// Why quick cannot run on the path given.
+#[derive(Debug)]
+pub enum PrepareError {
+    /// PATH does not exist.
+    Missing(PathBuf),
+    /// Too little free space for a temporary file.
+    NoSpace { free: u64, dir: PathBuf },
+    /// The free space of the directory could not be read.
+    Unusable {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for PrepareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PrepareError::Missing(p) => write!(
+                f,
+                "{} does not exist (give a directory, a file or a block device)",
+                p.display()
+            ),
+            PrepareError::NoSpace { free, dir } => write!(
+                f,
+                "only {} MiB free in {}; need at least 32 MiB",
+                free >> 20,
+                dir.display()
+            ),
+            PrepareError::Unusable { dir, source } => {
+                write!(f, "cannot use {}: {source}", dir.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PrepareError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PrepareError::Unusable { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Whether O_DIRECT works for files in `dir`.
+fn direct_supported(dir: &Path) -> bool {
+    let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
+    let ok = target::open_target(
+        &probe,
+        true,
+        true,
+        true,
+        true,
+        iomark_engine::job::SyncMode::None,
+    )
+    .is_ok();
+    let _ = std::fs::remove_file(&probe);
+    ok
+}
+
+fn engine_available(kind: EngineKind) -> bool {
+    // Creating an engine with no files is enough to learn whether the kernel allows it.
+    let opts = iomark_engine::job::EngineOptions::default();
+    let setup = iomark_engine::engines::EngineSetup {
+        depth: 1,
+        files: &[],
+        buffers: &[],
+        options: &opts,
+        direct: false,
+    };
+    iomark_engine::engines::create(kind, &setup).is_ok()
+}
+
+/// Choose the target (a temporary file in a directory, or an existing file or device), probe
+/// direct I/O and the engine, and build the plan. Creates nothing but a short-lived probe file.
+pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
+    let mut notices = Vec::new();
+    let (file, temp, writable) = match &o.path {
+        None => (None, true, true),
+        Some(p) if p.is_dir() => (Some(p.clone()), true, true),
+        Some(p) if p.exists() => (Some(p.clone()), false, o.allow_write),
+        Some(p) => return Err(PrepareError::Missing(p.clone())),
+    };
+    let dir = if temp {
+        file.clone().unwrap_or_else(|| PathBuf::from("."))
+    } else {
+        PathBuf::from(".")
+    };
+    let path = match (temp, file) {
+        (false, Some(f)) => f,
+        _ => dir.join(format!("iomark-quick.{}.tmp", std::process::id())),
+    };
+    let mut size = o.size;
+    if temp {
+        match target::free_space(&dir) {
+            Ok(free) => {
+                // Leave room for others: use at most half of what is free.
+                let cap = (free / 2) & !((1 << 20) - 1);
+                if cap < (16 << 20) {
+                    return Err(PrepareError::NoSpace { free, dir });
+                }
+                if size > cap {
+                    notices.push(Notice::Shrunk {
+                        from: size,
+                        to: cap,
+                        dir: dir.clone(),
+                        free,
+                    });
+                    size = cap;
+                }
+            }
+            Err(source) => return Err(PrepareError::Unusable { dir, source }),
+        }
+    } else if !writable {
+        notices.push(Notice::ReadOnly(path.clone()));
+    }
+    let direct = direct_supported(if temp {
+        &dir
+    } else {
+        path.parent().unwrap_or(Path::new("."))
+    }) || (!temp && path.metadata().map(|m| !m.is_file()).unwrap_or(false));
+    if !direct {
+        notices.push(Notice::Buffered);
+    }
+    let engine = o.engine.unwrap_or_else(|| {
+        if engine_available(EngineKind::IoUring) {
+            EngineKind::IoUring
+        } else {
+            notices.push(Notice::NoUring);
+            EngineKind::Libaio
+        }
+    });
+    let (plan, labels) = build_plan(o, &path, temp.then_some(size), writable, direct, engine);
+    Ok(Prepared {
+        plan,
+        labels,
+        path,
+        temp,
+        size,
+        direct,
+        engine,
+        notices,
+    })
+}
+
+/// The plan: each test read then (when `writable`) write, one stonewalled group per job.
+/// `size` is the file size to lay out (a temporary file), None for an existing target.
+fn build_plan(
+    o: &QuickOpts,
+    path: &Path,
+    size: Option<u64>,
+    writable: bool,
+    direct: bool,
+    engine: EngineKind,
+) -> (RunPlan, Vec<TestLabel>) {
+    let mut plan = RunPlan::default();
+    let mut labels = Vec::new();
+    for t in &TESTS {
+        for write in [false, true] {
+            if write && !writable {
+                continue;
+            }
+            let rw = match (t.random, write) {
+                (false, false) => RwMode::Read,
+                (false, true) => RwMode::Write,
+                (true, false) => RwMode::RandRead,
+                (true, true) => RwMode::RandWrite,
+            };
+            let mut j = JobSpec {
+                name: format!(
+                    "{}-{}",
+                    t.label.replace(' ', "-"),
+                    if write { "write" } else { "read" }
+                ),
+                group_id: plan.jobs.len() as u32,
+                stonewall: true,
+                rw,
+                bs: PerDir::all(BlockSize::Fixed(t.bs)),
+                size: size.map(SizeSpec::Bytes),
+                filenames: vec![path.to_path_buf()],
+                runtime: Some(o.runtime),
+                time_based: true,
+                ramp_time: o.ramp,
+                ioengine: if t.depth == 1 {
+                    EngineKind::Psync
+                } else {
+                    engine
+                },
+                iodepth: t.depth,
+                iodepth_low: t.depth,
+                direct,
+                norandommap: true,
+                ..Default::default()
+            };
+            j.stats.lat_percentiles = true;
+            j.options = vec![
+                ("rw".into(), rw.fio_name().into()),
+                ("bs".into(), t.bs.to_string()),
+                ("iodepth".into(), t.depth.to_string()),
+            ];
+            plan.jobs.push(j);
+            labels.push(TestLabel {
+                label: t.label,
+                write,
+            });
+        }
+    }
+    (plan, labels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_has_the_four_tests_read_then_write() {
+        let o = QuickOpts::default();
+        let p = Path::new("/x/f");
+        let (plan, labels) = build_plan(&o, p, Some(64 << 20), true, true, EngineKind::Libaio);
+        let names: Vec<&str> = plan.jobs.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "SEQ1M-Q8T1-read",
+                "SEQ1M-Q8T1-write",
+                "SEQ1M-Q1T1-read",
+                "SEQ1M-Q1T1-write",
+                "RND4K-Q32T1-read",
+                "RND4K-Q32T1-write",
+                "RND4K-Q1T1-read",
+                "RND4K-Q1T1-write"
+            ]
+        );
+        assert_eq!(labels.len(), 8);
+        assert_eq!(
+            labels[5],
+            TestLabel {
+                label: "RND4K Q32T1",
+                write: true
+            }
+        );
+        let j = &plan.jobs[4];
+        assert_eq!(j.rw, RwMode::RandRead);
+        assert_eq!(j.iodepth, 32);
+        assert_eq!(j.ioengine, EngineKind::Libaio);
+        assert_eq!(j.group_id, 4);
+        assert!(j.stonewall && j.time_based && j.direct && j.norandommap);
+        assert_eq!(plan.jobs[6].ioengine, EngineKind::Psync);
+        assert!(matches!(j.size, Some(SizeSpec::Bytes(s)) if s == 64 << 20));
+        // An existing target without --allow-write: reads only, no size.
+        let (plan, labels) = build_plan(&o, p, None, false, true, EngineKind::IoUring);
+        assert_eq!(plan.jobs.len(), 4);
+        assert!(labels.iter().all(|l| !l.write));
+        assert!(plan.jobs.iter().all(|j| j.size.is_none()));
+    }
+
+    #[test]
+    fn a_missing_path_is_refused() {
+        let o = QuickOpts {
+            path: Some(PathBuf::from("/nonexistent/iomark-quick-test")),
+            ..Default::default()
+        };
+        let e = prepare(&o).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/nonexistent/iomark-quick-test does not exist (give a directory, a file or a block device)"
+        );
+    }
+}
