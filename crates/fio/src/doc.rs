@@ -1,6 +1,6 @@
 //! Help, `--cmdhelp` and the man page, all generated from the option and switch tables.
 
-use crate::cmdline::{SwitchDef, SwitchValue, SWITCHES};
+use crate::switches::{SwitchDef, SwitchValue, SWITCHES};
 use crate::options::{self, OptDef, OptKind, Support, NOT_YET_ENGINES, OPTIONS, SUPPORTED_ENGINES};
 use std::fmt::Write;
 
