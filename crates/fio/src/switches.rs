@@ -68,7 +68,6 @@ impl Default for OutputOpts {
     }
 }
 
-
 /// A request that ends the run before any job is built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -128,16 +127,49 @@ pub struct SwitchDef {
     pub set: Option<SwitchSet>,
 }
 
-const fn sw(name: &'static str, value: SwitchValue, arg: &'static str, help: &'static str, set: SwitchSet) -> SwitchDef {
-    SwitchDef { name, short: None, value, arg, help, supported: true, ignored: false, set: Some(set) }
+const fn sw(
+    name: &'static str,
+    value: SwitchValue,
+    arg: &'static str,
+    help: &'static str,
+    set: SwitchSet,
+) -> SwitchDef {
+    SwitchDef {
+        name,
+        short: None,
+        value,
+        arg,
+        help,
+        supported: true,
+        ignored: false,
+        set: Some(set),
+    }
 }
 
 const fn sw_ign(name: &'static str, value: SwitchValue, help: &'static str) -> SwitchDef {
-    SwitchDef { name, short: None, value, arg: "", help, supported: true, ignored: true, set: None }
+    SwitchDef {
+        name,
+        short: None,
+        value,
+        arg: "",
+        help,
+        supported: true,
+        ignored: true,
+        set: None,
+    }
 }
 
 const fn sw_no(name: &'static str, value: SwitchValue, help: &'static str) -> SwitchDef {
-    SwitchDef { name, short: None, value, arg: "", help, supported: false, ignored: false, set: None }
+    SwitchDef {
+        name,
+        short: None,
+        value,
+        arg: "",
+        help,
+        supported: false,
+        ignored: false,
+        set: None,
+    }
 }
 
 impl SwitchDef {
@@ -153,18 +185,35 @@ fn choose<T>(choice: &dyn Choice<T>, target: &mut T, v: &str) -> Result<(), Swit
     if choice.apply(target, &w) {
         Ok(())
     } else {
-        Err(SwitchError(format!("expected {}", crate::options::or_list(&choice.words()))))
+        Err(SwitchError(format!(
+            "expected {}",
+            crate::options::or_list(&choice.words())
+        )))
     }
 }
 
 static FORMATS: Choices<OutputFormat, Vec<OutputFormat>> = Choices {
-    words: &[("normal", OutputFormat::Normal), ("json", OutputFormat::Json), ("json+", OutputFormat::JsonPlus), ("terse", OutputFormat::Terse)],
-    set: |list, f| if !list.contains(&f) { list.push(f) },
+    words: &[
+        ("normal", OutputFormat::Normal),
+        ("json", OutputFormat::Json),
+        ("json+", OutputFormat::JsonPlus),
+        ("terse", OutputFormat::Terse),
+    ],
+    set: |list, f| {
+        if !list.contains(&f) {
+            list.push(f)
+        }
+    },
 };
 
 /// `--output-format=FMT[,FMT]`.
 fn output_format(s: &mut Switches, v: &str) -> Result<(), SwitchError> {
-    let bad = || SwitchError(format!("expected {} (comma-separated)", crate::options::or_list(&FORMATS.words())));
+    let bad = || {
+        SwitchError(format!(
+            "expected {} (comma-separated)",
+            crate::options::or_list(&FORMATS.words())
+        ))
+    };
     let mut list = Vec::new();
     for part in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         choose(&FORMATS, &mut list, part).map_err(|_| bad())?;
@@ -181,7 +230,11 @@ fn time(v: &str, unit: TimeUnit) -> Result<Duration, SwitchError> {
 }
 
 fn optional(v: &str) -> Option<String> {
-    if v.is_empty() { None } else { Some(v.to_string()) }
+    if v.is_empty() {
+        None
+    } else {
+        Some(v.to_string())
+    }
 }
 
 use SwitchValue as V;

@@ -173,10 +173,7 @@ fn apply(
 }
 
 /// An engine option must follow the `ioengine=` of an engine that defines it.
-fn check_engine(
-    c: &mut Ctx<'_>,
-    later: &[(&'static OptDef, &str)],
-) -> Result<(), OptionError> {
+fn check_engine(c: &mut Ctx<'_>, later: &[(&'static OptDef, &str)]) -> Result<(), OptionError> {
     let def = c.def;
     let cur = c.spec.ioengine.fio_name();
     if !def.engines.contains(&cur) {

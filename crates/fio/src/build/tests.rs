@@ -390,3 +390,45 @@ fn every_supported_option_has_a_handler() {
         assert!(r.is_ok(), "{}={v}: {:?}", d.name, r.err());
     }
 }
+
+/// The option table's defaults and the job model's (`JobSpec::default()`, where every job
+/// starts) cannot drift: giving any option its default value changes nothing.
+#[test]
+fn table_defaults_match_the_job_model() {
+    let base = |extra: &[(&str, &str)]| {
+        let mut j = job(extra).unwrap();
+        j.options.clear();
+        j
+    };
+    for d in options::OPTIONS.iter().filter(|d| d.is_supported()) {
+        if d.default.is_empty() {
+            continue;
+        }
+        let mut pre: Vec<(&str, &str)> = Vec::new();
+        if let Some(e) = d.engines.first() {
+            pre.push(("ioengine", e));
+        }
+        let before = base(&pre);
+        pre.push((d.name, d.default));
+        assert_eq!(
+            base(&pre),
+            before,
+            "{}={} is not the model's default",
+            d.name,
+            d.default
+        );
+    }
+    // The one default the job builder sets over `JobSpec::default()`.
+    assert!(!JobSpec::default().logs.per_job_logs);
+}
+
+#[test]
+fn every_supported_option_has_a_setter() {
+    for d in options::OPTIONS.iter().filter(|d| d.is_supported()) {
+        assert!(
+            !matches!(d.set, options::Setter::Check),
+            "{} is supported but its row has no setter",
+            d.name
+        );
+    }
+}

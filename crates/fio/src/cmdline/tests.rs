@@ -1,5 +1,6 @@
 use super::*;
 use iomark_engine::job::{BlockSize, EngineKind, RwMode, SizeSpec};
+use std::time::Duration;
 
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
@@ -229,8 +230,8 @@ fn every_seed_fio_line_parses() {
 
 #[test]
 fn globals_and_job_scoping() {
-    let r = run("--bs=8k --ioengine=null --name=a --rw=write --iodepth=4 --name=b --bs=16k")
-        .unwrap();
+    let r =
+        run("--bs=8k --ioengine=null --name=a --rw=write --iodepth=4 --name=b --bs=16k").unwrap();
     assert_eq!(r.plan.jobs.len(), 2);
     let (a, b) = (&r.plan.jobs[0], &r.plan.jobs[1]);
     assert_eq!(a.bs.read, BlockSize::Fixed(8192));
@@ -259,10 +260,9 @@ fn globals_and_job_scoping() {
 
 #[test]
 fn value_forms() {
-    let r = run(
-        "--name x --runtime 30 -iodepth 8 -rw=randread --time_based --blocksize=4k --size 1g",
-    )
-    .unwrap();
+    let r =
+        run("--name x --runtime 30 -iodepth 8 -rw=randread --time_based --blocksize=4k --size 1g")
+            .unwrap();
     let j = &r.plan.jobs[0];
     assert_eq!(j.name, "x");
     assert_eq!(j.runtime, Some(Duration::from_secs(30)));
@@ -429,8 +429,8 @@ fn job_files() {
 
 #[test]
 fn global_sections_on_the_command_line() {
-    let r = run("--bs=8k --name=a --name=global --iodepth=4 --name=b --name=c --iodepth=2")
-        .unwrap();
+    let r =
+        run("--bs=8k --name=a --name=global --iodepth=4 --name=b --name=c --iodepth=2").unwrap();
     let d: Vec<(u64, u32)> = r
         .plan
         .jobs

@@ -214,12 +214,7 @@ pub fn verify(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
                 format!("iomark implements verify={}", VERIFY_METHODS.join(", ")),
             ))
         }
-        _ => {
-            return Err(c.invalid(
-                v,
-                format!("expected one of {}", VERIFY_METHODS.join(", ")),
-            ))
-        }
+        _ => return Err(c.invalid(v, format!("expected one of {}", VERIFY_METHODS.join(", ")))),
     };
     Ok(())
 }
@@ -258,10 +253,7 @@ pub fn gtod_reduce(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 pub fn unified_rw_reporting(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     let e = c.word(v)?;
     if e != "none" && e != "0" {
-        return Err(c.not_yet(
-            v,
-            "only 'none' (separate directions) is implemented",
-        ));
+        return Err(c.not_yet(v, "only 'none' (separate directions) is implemented"));
     }
     Ok(())
 }

@@ -13,7 +13,6 @@ use iomark_engine::job::{
 };
 use std::path::PathBuf;
 
-
 const NYI: &str = "not implemented in iomark yet";
 const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval and verify_pattern are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
