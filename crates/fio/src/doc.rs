@@ -1,7 +1,7 @@
 //! Help, `--cmdhelp` and the man page, all generated from the option and switch tables.
 
-use crate::cmdline::{SwitchDef, SwitchValue, SWITCHES};
 use crate::options::{self, OptDef, OptKind, Support, NOT_YET_ENGINES, OPTIONS, SUPPORTED_ENGINES};
+use crate::switches::{SwitchDef, SwitchValue, SWITCHES};
 use std::fmt::Write;
 
 fn categories() -> Vec<&'static str> {

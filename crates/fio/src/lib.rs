@@ -9,6 +9,7 @@ pub mod doc;
 pub mod jobfile;
 pub mod options;
 pub mod output;
+pub mod switches;
 pub mod values;
 
 #[cfg(test)]

@@ -1,0 +1,143 @@
+//! What a job's options settle together, once all of them are in: `bssplit` over `bs`, log
+//! prefixes, queue-depth defaults, verification, and the checks that involve several options.
+
+use crate::options::Pending;
+use iomark_engine::job::{BlockSize, Dir, JobSpec, SizeSpec};
+
+/// Settle what depends on several options, and check the job as a whole.
+pub(super) fn finish(
+    spec: &mut JobSpec,
+    st: &mut Pending,
+    implicit_stonewall: bool,
+    readonly: bool,
+) -> Result<(), String> {
+    for d in Dir::ALL {
+        if let Some(split) = st.bssplit[d].take() {
+            spec.bs[d] = BlockSize::Split(split);
+        }
+    }
+    let name = spec.name.clone();
+    for p in [
+        &mut spec.logs.bw_log,
+        &mut spec.logs.iops_log,
+        &mut spec.logs.lat_log,
+        &mut spec.logs.hist_log,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if p.is_empty() {
+            *p = name.clone();
+        }
+    }
+
+    let depth = spec.iodepth;
+    if spec.iodepth_batch_submit == 0 || spec.iodepth_batch_submit > depth {
+        spec.iodepth_batch_submit = depth;
+    }
+    if !st.batch_complete_max_set {
+        spec.iodepth_batch_complete_max = spec.iodepth_batch_complete_min;
+    } else if spec.iodepth_batch_complete_max < spec.iodepth_batch_complete_min {
+        return Err(format!(
+            "iodepth_batch_complete_max ({}) is below iodepth_batch_complete_min ({})",
+            spec.iodepth_batch_complete_max, spec.iodepth_batch_complete_min
+        ));
+    }
+    if !st.iodepth_low_set || spec.iodepth_low == 0 || spec.iodepth_low > depth {
+        spec.iodepth_low = depth;
+    }
+    if spec.buffers.compress_percentage > 0 || spec.buffers.dedupe_percentage > 0 {
+        spec.buffers.refill_buffers = true;
+    }
+    spec.stonewall |= implicit_stonewall;
+    spec.readonly = readonly;
+    finish_verify(spec, st)?;
+
+    let engine = spec.ioengine.fio_name();
+    for d in &st.engine_opts {
+        if !d.engines.contains(&engine) {
+            return Err(format!(
+                "option '{}' belongs to ioengine {}, but the job uses ioengine={engine}",
+                d.name,
+                d.engines.join(" or ")
+            ));
+        }
+    }
+
+    if let Some(SizeSpec::Bytes(size)) = spec.size {
+        let bs = spec.min_bs();
+        if bs > size {
+            return Err(format!(
+                "block size {bs} is larger than size={size}; the job could not do a single I/O"
+            ));
+        }
+    }
+    if spec.fill_device && (spec.rw.has_read() || spec.rw.has_trim()) {
+        return Err(format!(
+            "fill_device with rw={} is not supported yet: only write jobs can fill a device",
+            spec.rw.fio_name()
+        ));
+    }
+    if readonly && spec.writes() {
+        return Err(format!(
+            "--readonly was given but the job writes (rw={}, ioengine={engine})",
+            spec.rw.fio_name()
+        ));
+    }
+    Ok(())
+}
+
+/// Turn the verify options into `spec.verify`: on when `verify=` names a method (or, as fio does,
+/// when only `verify_pattern` is given), off for `verify=0`.
+fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
+    let method = match st.verify_method.take() {
+        Some(m) => m,
+        None if st.verify.pattern.is_some() => "pattern".to_string(),
+        None => String::new(),
+    };
+    if method.is_empty() {
+        if st.verify.only {
+            return Err(
+                "verify_only needs verify= naming the method the data was written with (e.g. verify=crc32c)"
+                    .into(),
+            );
+        }
+        spec.verify = None;
+        return Ok(());
+    }
+    if !spec.rw.has_write() {
+        return Err(format!(
+            "verify={method} on a job that does not write (rw={}) would check nothing: iomark checks blocks it wrote; to check data left by an earlier run, give the writing job's options with verify_only=1",
+            spec.rw.fio_name()
+        ));
+    }
+    if spec.rw.has_trim() {
+        return Err(format!(
+            "option 'verify={method}' with rw={} is not supported yet: verification of trimmed blocks is not implemented in iomark yet",
+            spec.rw.fio_name()
+        ));
+    }
+    let min_bs = spec.min_bs();
+    let iv = if st.verify.interval == 0 {
+        min_bs
+    } else {
+        st.verify.interval
+    };
+    if min_bs % iv != 0 {
+        return Err(format!(
+            "verify_interval ({iv}) must divide the smallest block size ({min_bs})"
+        ));
+    }
+    if let Some(kind) = iomark_engine::verify::VerifyKind::from_fio_name(&method) {
+        let hl = iomark_engine::verify::header_len(kind) as u64;
+        if iv < hl {
+            return Err(format!(
+                "verify={method}: the verify block ({iv} bytes) is smaller than its header ({hl} bytes); raise bs or verify_interval"
+            ));
+        }
+    }
+    let mut v = std::mem::take(&mut st.verify);
+    v.method = method;
+    spec.verify = Some(v);
+    Ok(())
+}

@@ -1,0 +1,166 @@
+//! Options (name, raw value) → the typed job model. Each job starts from `JobSpec::default()`,
+//! takes the options it inherits (globals) and then its own, in order; the last value wins. Each
+//! option reaches the model through the setter of its row in the option table.
+//! Everything that can be checked without touching a target is checked here, naming the job.
+
+mod finish;
+mod job;
+#[cfg(test)]
+mod tests;
+
+pub use job::{build_job, build_job_at, check_option};
+
+use crate::options::{self, OptDef, Support};
+use iomark_engine::job::{JobSpec, RunPlan};
+use std::collections::BTreeSet;
+
+/// One job as written: its name, the global options in force where it was defined, and its own
+/// options, each as (name as written, raw value).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawJob {
+    pub name: String,
+    pub inherited: Vec<(String, String)>,
+    pub options: Vec<(String, String)>,
+    /// Wait for earlier jobs even without `stonewall` (first job of a second job file).
+    pub implicit_stonewall: bool,
+    /// How many of the last `options` come from `--override` (they replace, where fio's own
+    /// options add up, as `filename` does).
+    pub overrides: usize,
+}
+
+/// Everything the front end read, before typing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawPlan {
+    pub global_options: Vec<(String, String)>,
+    pub jobs: Vec<RawJob>,
+    pub readonly: bool,
+    pub allow_fill: bool,
+    pub force_device_write: bool,
+    /// `--override KEY=VALUE`, already appended to every job's options; recorded in the plan.
+    pub overrides: Vec<(String, String)>,
+}
+
+/// A typed plan plus the warnings met on the way (ignored options).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Built {
+    pub plan: RunPlan,
+    pub warnings: Vec<String>,
+}
+
+/// Look an option up, with fio-style "did you mean" on failure.
+pub fn find_option(name: &str) -> Result<&'static OptDef, String> {
+    options::lookup(name).ok_or_else(|| unknown_option_message(name))
+}
+
+pub fn unknown_option_message(name: &str) -> String {
+    match options::suggest(name) {
+        Some(s) => format!("unknown option '{name}' (did you mean '{s}'?)"),
+        None => format!("unknown option '{name}'"),
+    }
+}
+
+/// The warning printed for an option that iomark accepts but ignores.
+pub fn ignored_warning(def: &OptDef) -> Option<String> {
+    match def.support {
+        Support::Ignored(why) => Some(format!("option '{}' is ignored: {why}", def.name)),
+        _ => None,
+    }
+}
+
+/// Normalise the raw options into canonical names (as fio records them).
+fn canonical(opts: &[(String, String)]) -> Result<Vec<(String, String)>, String> {
+    opts.iter()
+        .map(|(k, v)| Ok((find_option(k)?.name.to_string(), v.clone())))
+        .collect()
+}
+
+/// A job that could not be typed: which job, which of its options (an index into
+/// `inherited` followed by `options`) when one option is to blame, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanError {
+    pub job: usize,
+    pub option: Option<usize>,
+    pub message: String,
+}
+
+/// Build the whole plan: type every job, assign reporting groups, check cross-job references.
+/// The first problem only; see [`build_plan_all`].
+pub fn build_plan(raw: &RawPlan) -> Result<Built, String> {
+    build_plan_all(raw).map_err(|e| e[0].message.clone())
+}
+
+/// Build the whole plan, reporting the problems of every job.
+pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
+    let mut warnings = Vec::new();
+    let mut warned = BTreeSet::new();
+    let mut jobs: Vec<JobSpec> = Vec::with_capacity(raw.jobs.len());
+    let mut errors = Vec::new();
+    let mut group = 0u32;
+    let mut jobs_in_group = 0u32;
+    for (ji, rj) in raw.jobs.iter().enumerate() {
+        let mut w = Vec::new();
+        let (mut spec, pending) = match job::build_job_pending(rj, raw.readonly, &mut w) {
+            Ok(s) => s,
+            Err((option, message)) => {
+                errors.push(PlanError {
+                    job: ji,
+                    option,
+                    message,
+                });
+                // Keep the name for wait_for checks of later jobs.
+                jobs.push(JobSpec {
+                    name: rj.name.clone(),
+                    ..JobSpec::default()
+                });
+                continue;
+            }
+        };
+        for x in w {
+            if warned.insert(x.clone()) {
+                warnings.push(x);
+            }
+        }
+        if let Some(target) = &spec.wait_for {
+            if !jobs.iter().any(|j| &j.name == target) {
+                let option = pending.wait_for_at;
+                errors.push(PlanError {
+                    job: ji,
+                    option,
+                    message: format!(
+                        "job '{}': wait_for='{target}' does not name an earlier job",
+                        spec.name
+                    ),
+                });
+                continue;
+            }
+        }
+        if (spec.stonewall || pending.new_group) && jobs_in_group > 0 {
+            group += 1;
+            jobs_in_group = 0;
+        }
+        spec.group_id = group;
+        jobs_in_group += 1;
+        jobs.push(spec);
+    }
+    let global_options = canonical(&raw.global_options).map_err(|message| {
+        vec![PlanError {
+            job: 0,
+            option: None,
+            message,
+        }]
+    });
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Built {
+        plan: RunPlan {
+            jobs,
+            global_options: global_options?,
+            readonly: raw.readonly,
+            allow_fill: raw.allow_fill,
+            force_device_write: raw.force_device_write,
+            overrides: raw.overrides.clone(),
+        },
+        warnings,
+    })
+}

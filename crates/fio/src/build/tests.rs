@@ -1,0 +1,434 @@
+use super::*;
+use crate::options::{self, OptKind};
+use iomark_engine::job::{BlockSize, EngineKind, JobSpec, RwMode, SizeSpec, VerifySpec};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn opts(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn job(list: &[(&str, &str)]) -> Result<JobSpec, String> {
+    let raw = RawJob {
+        name: "j".into(),
+        options: opts(list),
+        ..Default::default()
+    };
+    build_job(&raw, false, &mut Vec::new())
+}
+
+#[test]
+fn defaults_and_basic_fields() {
+    let j = job(&[
+        ("rw", "randrw"),
+        ("bs", "8k,64k"),
+        ("iodepth", "16"),
+        ("ioengine", "io_uring"),
+        ("direct", "1"),
+        ("runtime", "1m"),
+        ("time_based", ""),
+    ])
+    .unwrap();
+    assert_eq!(j.rw, RwMode::RandRw);
+    assert_eq!(j.bs.read, BlockSize::Fixed(8192));
+    assert_eq!(j.bs.write, BlockSize::Fixed(65536));
+    assert_eq!(j.bs.trim, BlockSize::Fixed(65536));
+    assert_eq!(j.iodepth, 16);
+    assert_eq!(j.iodepth_low, 16);
+    assert_eq!(j.iodepth_batch_submit, 1);
+    assert_eq!(j.iodepth_batch_complete_max, 1);
+    assert_eq!(j.ioengine, EngineKind::IoUring);
+    assert!(j.direct);
+    assert_eq!(j.runtime, Some(Duration::from_secs(60)));
+    assert!(j.time_based);
+    assert!(j.logs.per_job_logs);
+    assert!(!job(&[("per_job_logs", "0")]).unwrap().logs.per_job_logs);
+    assert_eq!(j.options[0], ("name".into(), "j".into()));
+    assert_eq!(j.options[1], ("rw".into(), "randrw".into()));
+}
+
+#[test]
+fn rwmix_last_wins() {
+    assert_eq!(job(&[("rwmixwrite", "67")]).unwrap().rwmixread, 33);
+    assert_eq!(
+        job(&[("rwmixwrite", "67"), ("rwmixread", "80")])
+            .unwrap()
+            .rwmixread,
+        80
+    );
+    assert_eq!(
+        job(&[("rwmixread", "80"), ("rwmixwrite", "10")])
+            .unwrap()
+            .rwmixread,
+        90
+    );
+    assert!(job(&[("rwmixread", "101")])
+        .unwrap_err()
+        .contains("rwmixread"));
+}
+
+#[test]
+fn buffered_and_direct() {
+    assert!(job(&[("buffered", "0")]).unwrap().direct);
+    assert!(!job(&[("direct", "1"), ("buffered", "1")]).unwrap().direct);
+}
+
+#[test]
+fn gtod_reduce_turns_off_timing() {
+    let j = job(&[("gtod_reduce", "1")]).unwrap();
+    assert!(j.stats.disable_lat && j.stats.disable_clat && j.stats.disable_slat);
+    assert!(!j.stats.clat_percentiles);
+}
+
+#[test]
+fn depth_defaults() {
+    let j = job(&[("iodepth", "32"), ("iodepth_batch_submit", "0")]).unwrap();
+    assert_eq!(j.iodepth_batch_submit, 32);
+    let j = job(&[("iodepth", "32"), ("iodepth_batch_complete_min", "4")]).unwrap();
+    assert_eq!(j.iodepth_batch_complete_max, 4);
+    let j = job(&[("iodepth", "32"), ("iodepth_low", "8")]).unwrap();
+    assert_eq!(j.iodepth_low, 8);
+    assert!(job(&[
+        ("iodepth_batch_complete_min", "8"),
+        ("iodepth_batch_complete_max", "2")
+    ])
+    .is_err());
+    let e = job(&[("iodepth", "0")]).unwrap_err();
+    assert!(e.contains("job 'j'") && e.contains("iodepth"), "{e}");
+}
+
+#[test]
+fn validation_errors_name_the_job() {
+    let e = job(&[("bs", "1m"), ("size", "4k")]).unwrap_err();
+    assert!(
+        e.starts_with("job 'j'") && e.contains("larger than size"),
+        "{e}"
+    );
+    assert!(job(&[("numjobs", "0")]).unwrap_err().contains("numjobs"));
+    assert!(job(&[("bssplit", "4k/10:8k/10")])
+        .unwrap_err()
+        .contains("100%"));
+    let e = job(&[("bs", "4q")]).unwrap_err();
+    assert!(
+        e.contains("'4q'") && e.contains("'bs'") && e.contains("4k"),
+        "{e}"
+    );
+}
+
+#[test]
+fn verify_options_map_to_the_job_model() {
+    let j = job(&[("rw", "randwrite"), ("verify", "crc32c-intel")]).unwrap();
+    assert_eq!(j.verify, Some(VerifySpec::default()));
+    for m in ["crc32c", "xxhash", "md5", "sha256", "pattern", "null"] {
+        let j = job(&[("rw", "write"), ("verify", m)]).unwrap();
+        assert_eq!(j.verify.unwrap().method, m);
+    }
+    let j = job(&[
+        ("rw", "randwrite"),
+        ("bs", "8k"),
+        ("verify_fatal", "1"),
+        ("verify_dump", "1"),
+        ("verify_backlog", "16"),
+        ("verify_interval", "4k"),
+        ("do_verify", "0"),
+        ("verify", "md5"),
+        ("verify_pattern", "0xdeadbeef"),
+    ])
+    .unwrap();
+    let v = j.verify.unwrap();
+    assert_eq!(
+        (
+            v.method.as_str(),
+            v.fatal,
+            v.dump,
+            v.backlog,
+            v.interval,
+            v.do_verify
+        ),
+        ("md5", true, true, 16, 4096, false)
+    );
+    assert_eq!(v.pattern, Some(vec![0xde, 0xad, 0xbe, 0xef]));
+    // verify_pattern alone turns on verify=pattern, as in fio.
+    let j = job(&[("rw", "write"), ("verify_pattern", "0x55")]).unwrap();
+    assert_eq!(j.verify.unwrap().method, "pattern");
+    // The last verify= wins; verify=0 turns it off.
+    let j = job(&[("rw", "write"), ("verify", "md5"), ("verify", "0")]).unwrap();
+    assert_eq!(j.verify, None);
+    let j = job(&[("rw", "write"), ("verify", "md5"), ("verify_only", "")]).unwrap();
+    assert!(j.verify.as_ref().unwrap().only);
+    assert!(!j.writes());
+    // Refusals.
+    let e = job(&[("rw", "write"), ("verify", "bogus")]).unwrap_err();
+    assert!(e.contains("'bogus'") && e.contains("crc32c"), "{e}");
+    let e = job(&[("rw", "write"), ("verify_only", "1")]).unwrap_err();
+    assert!(e.contains("verify_only needs verify="), "{e}");
+    let e = job(&[("rw", "read"), ("verify", "md5")]).unwrap_err();
+    assert!(e.contains("does not write"), "{e}");
+    let e = job(&[
+        ("rw", "write"),
+        ("bs", "8k"),
+        ("verify", "md5"),
+        ("verify_interval", "3k"),
+    ])
+    .unwrap_err();
+    assert!(e.contains("must divide"), "{e}");
+    let e = job(&[("rw", "write"), ("bs", "32"), ("verify", "sha256")]).unwrap_err();
+    assert!(e.contains("smaller than its header"), "{e}");
+}
+
+#[test]
+fn readonly_refuses_writers() {
+    let raw = RawJob {
+        name: "w".into(),
+        options: opts(&[("rw", "write")]),
+        ..Default::default()
+    };
+    let e = build_job(&raw, true, &mut Vec::new()).unwrap_err();
+    assert!(e.contains("--readonly"), "{e}");
+    let raw = RawJob {
+        name: "r".into(),
+        options: opts(&[("rw", "randread")]),
+        ..Default::default()
+    };
+    assert!(build_job(&raw, true, &mut Vec::new()).unwrap().readonly);
+}
+
+#[test]
+fn engine_options_need_their_engine() {
+    let e = job(&[("fixedbufs", ""), ("ioengine", "io_uring")]).unwrap_err();
+    assert!(e.contains("must come after ioengine=io_uring"), "{e}");
+    let e = job(&[("ioengine", "libaio"), ("fixedbufs", "")]).unwrap_err();
+    assert!(e.contains("belongs to ioengine io_uring"), "{e}");
+    let e = job(&[
+        ("ioengine", "io_uring"),
+        ("hipri", ""),
+        ("ioengine", "libaio"),
+    ])
+    .unwrap_err();
+    assert!(e.contains("hipri") && e.contains("libaio"), "{e}");
+    let j = job(&[
+        ("ioengine", "io_uring"),
+        ("fixedbufs", ""),
+        ("sqthread_poll_cpu", "1"),
+    ])
+    .unwrap();
+    assert!(j.engine_options.fixedbufs);
+    assert_eq!(j.engine_options.sqthread_poll_cpu, Some(1));
+    assert!(
+        job(&[("ioengine", "pvsync2"), ("nowait", "1")])
+            .unwrap()
+            .engine_options
+            .nowait
+    );
+}
+
+#[test]
+fn engines() {
+    let e = job(&[("ioengine", "rbd")]).unwrap_err();
+    assert!(e.contains("not supported by iomark yet"), "{e}");
+    let e = job(&[("ioengine", "libaoi")]).unwrap_err();
+    assert!(e.contains("did you mean 'libaio'"), "{e}");
+}
+
+#[test]
+fn not_yet_and_ignored() {
+    assert!(job(&[("verify", "0")]).is_ok());
+    assert!(job(&[("verify", "none")]).is_ok());
+    let e = job(&[("rw", "write"), ("verify", "sha512")]).unwrap_err();
+    assert!(e.contains("'verify=sha512' is not supported yet"), "{e}");
+    assert!(
+        e.contains("crc32c, xxhash, md5, sha256, pattern, null"),
+        "{e}"
+    );
+    let e = job(&[("verify_offset", "8")]).unwrap_err();
+    assert!(e.contains("not supported yet"), "{e}");
+    let e = job(&[("unified_rw_reporting", "mixed")]).unwrap_err();
+    assert!(e.contains("not supported yet"), "{e}");
+    let mut w = Vec::new();
+    let raw = RawJob {
+        name: "x".into(),
+        options: opts(&[("clocksource", "cpu")]),
+        ..Default::default()
+    };
+    build_job(&raw, false, &mut w).unwrap();
+    assert_eq!(w.len(), 1);
+    assert!(w[0].contains("clocksource") && w[0].contains("ignored"));
+}
+
+#[test]
+fn value_suggestions() {
+    let e = job(&[("rw", "randwrit")]).unwrap_err();
+    assert!(e.contains("did you mean 'randwrite'"), "{e}");
+    let e = job(&[("fadvise_hint", "sequentail")]).unwrap_err();
+    assert!(e.contains("did you mean 'sequential'"), "{e}");
+}
+
+#[test]
+fn kb_base_applies_to_sizes() {
+    let j = job(&[("size", "1m"), ("kb_base", "1000")]).unwrap();
+    assert_eq!(j.size, Some(SizeSpec::Bytes(1_000_000)));
+}
+
+#[test]
+fn bssplit_bsrange_and_more() {
+    let j = job(&[("bssplit", "4k/50:1k/:32k/"), ("bs", "8k")]).unwrap();
+    assert_eq!(
+        j.bs.read,
+        BlockSize::Split(vec![(4096, 50), (1024, 25), (32768, 25)])
+    );
+    let j = job(&[("bsrange", "64k-4k")]).unwrap();
+    assert_eq!(
+        j.bs.write,
+        BlockSize::Range {
+            min: 4096,
+            max: 65536
+        }
+    );
+    let j = job(&[
+        ("rw", "randread:8"),
+        ("filename", r"a\:b:c"),
+        ("size", "50%"),
+    ])
+    .unwrap();
+    assert_eq!(j.rw_modifier.value, 8);
+    assert_eq!(j.filenames, vec![PathBuf::from("a:b"), PathBuf::from("c")]);
+    assert_eq!(j.size, Some(SizeSpec::Percent(50.0)));
+    let j = job(&[
+        ("thinktime", "50"),
+        ("rate_iops", "100,200"),
+        ("write_bw_log", ""),
+    ])
+    .unwrap();
+    assert_eq!(j.thinktime, Duration::from_micros(50));
+    assert_eq!(j.rate.iops.write, 200);
+    assert_eq!(j.logs.bw_log.as_deref(), Some("j"));
+    let j = job(&[
+        ("file_service_type", "random:8"),
+        ("buffer_compress_percentage", "50"),
+    ])
+    .unwrap();
+    assert_eq!(j.file_service.batch, 8);
+    assert!(j.buffers.refill_buffers);
+}
+
+#[test]
+fn groups_follow_stonewall_and_new_group() {
+    let mk = |name: &str, o: &[(&str, &str)]| RawJob {
+        name: name.into(),
+        options: opts(o),
+        ..Default::default()
+    };
+    let raw = RawPlan {
+        jobs: vec![
+            mk("a", &[("stonewall", "")]),
+            mk("b", &[]),
+            mk("c", &[("new_group", "")]),
+            mk("d", &[("wait_for_previous", "")]),
+            mk("e", &[("wait_for", "a")]),
+        ],
+        ..Default::default()
+    };
+    let b = build_plan(&raw).unwrap();
+    let g: Vec<u32> = b.plan.jobs.iter().map(|j| j.group_id).collect();
+    assert_eq!(g, vec![0, 0, 1, 2, 2]);
+    assert!(b.plan.jobs[3].stonewall);
+    let raw = RawPlan {
+        jobs: vec![mk("a", &[("wait_for", "b")]), mk("b", &[])],
+        ..Default::default()
+    };
+    assert!(build_plan(&raw).unwrap_err().contains("earlier job"));
+}
+
+#[test]
+fn every_supported_option_has_a_handler() {
+    for d in options::OPTIONS.iter().filter(|d| d.is_supported()) {
+        let v = match d.kind {
+            OptKind::Enum(v) => v.words()[0],
+            OptKind::Rw => "read",
+            OptKind::Engine => "psync",
+            OptKind::ServiceType => "random",
+            OptKind::Distribution => "random",
+            OptKind::Pattern => "0x01",
+            OptKind::CpuList => "0",
+            OptKind::FloatList => "50",
+            OptKind::BsSplit => "4k/100",
+            OptKind::PathList | OptKind::Str => "x",
+            OptKind::LogPrefix => "",
+            OptKind::Size | OptKind::SizePct | OptKind::SizeRange => "1m",
+            _ => "1",
+        };
+        let mut list = vec![];
+        if !d.engines.is_empty() {
+            list.push(("ioengine", d.engines[0]));
+        }
+        list.push((d.name, v));
+        if d.name == "wait_for" {
+            continue;
+        }
+        if d.name.starts_with("verify") || d.name == "fill_device" {
+            list.insert(0, ("rw", "write"));
+        }
+        let v = if d.name == "verify" { "md5" } else { v };
+        if d.name == "verify_only" {
+            list.insert(0, ("verify", "md5"));
+        }
+        let list: Vec<(&str, &str)> = list
+            .into_iter()
+            .map(|(k, x)| (k, if k == d.name { v } else { x }))
+            .collect();
+        let r = job(&list);
+        assert!(
+            r.as_ref()
+                .map(|_| true)
+                .unwrap_or_else(|e| !e.contains("no handler")),
+            "{}: {:?}",
+            d.name,
+            r.err()
+        );
+        assert!(r.is_ok(), "{}={v}: {:?}", d.name, r.err());
+    }
+}
+
+/// The option table's defaults and the job model's (`JobSpec::default()`, where every job
+/// starts) cannot drift: giving any option its default value changes nothing.
+#[test]
+fn table_defaults_match_the_job_model() {
+    let base = |extra: &[(&str, &str)]| {
+        let mut j = job(extra).unwrap();
+        j.options.clear();
+        j
+    };
+    for d in options::OPTIONS.iter().filter(|d| d.is_supported()) {
+        if d.default.is_empty() {
+            continue;
+        }
+        let mut pre: Vec<(&str, &str)> = Vec::new();
+        if let Some(e) = d.engines.first() {
+            pre.push(("ioengine", e));
+        }
+        let before = base(&pre);
+        pre.push((d.name, d.default));
+        assert_eq!(
+            base(&pre),
+            before,
+            "{}={} is not the model's default",
+            d.name,
+            d.default
+        );
+    }
+    // The one default the job builder sets over `JobSpec::default()`.
+    assert!(!JobSpec::default().logs.per_job_logs);
+}
+
+#[test]
+fn every_supported_option_has_a_setter() {
+    for d in options::OPTIONS.iter().filter(|d| d.is_supported()) {
+        assert!(
+            !matches!(d.set, options::Setter::Check),
+            "{} is supported but its row has no setter",
+            d.name
+        );
+    }
+}

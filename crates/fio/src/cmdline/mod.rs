@@ -1,0 +1,307 @@
+//! `iomark run [switches] [--name=job --opt=v ...] [jobfile ...]`: fio's command-line rules.
+//!
+//! - `--opt=value`, `-opt=value`, `--opt value` (when the option takes a value) and bare flags.
+//! - `--name=X` starts a new job; options before the first `--name` are globals for every job
+//!   (also for the jobs of job files, before the file's own sections). `--name=global` opens
+//!   another global section that applies to the jobs after it.
+//! - Positional arguments are job files (INI: `[global]`/`[job]` sections, `;`/`#` comments,
+//!   `key=value`, bare flags, `include file`, `${VAR}` expansion). Each job file after the first
+//!   starts with an implicit stonewall.
+
+mod error;
+mod scan;
+mod showcmd;
+pub use crate::switches::{Eta, OutputFormat, OutputOpts, SwitchDef, SwitchValue, SWITCHES};
+pub use error::CliError;
+pub use showcmd::showcmd;
+
+use crate::build::{self, RawJob, RawPlan};
+use crate::jobfile::{Diag, Entry, HostVars, Loc, Reader, Severity, Vars};
+use crate::options;
+use crate::switches::{Request, Switches};
+use iomark_engine::job::RunPlan;
+use scan::{scan, Scanned};
+use std::path::PathBuf;
+
+/// What the caller should do. Texts are ready to print.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Action {
+    #[default]
+    Run,
+    Help(String),
+    Version,
+    CmdHelp(String),
+}
+
+impl Action {
+    /// Answer a help or version request (texts come from the tables, through `doc`).
+    fn answer(r: Request) -> Result<Action, CliError> {
+        Ok(match r {
+            Request::Help => Action::Help(crate::doc::help_text()),
+            Request::Version => Action::Version,
+            Request::CmdHelp(name) => {
+                Action::CmdHelp(crate::doc::cmdhelp(name.as_deref()).map_err(CliError::Other)?)
+            }
+            Request::EngHelp(name) => {
+                Action::CmdHelp(crate::doc::enghelp(name.as_deref()).map_err(CliError::Other)?)
+            }
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CliRun {
+    pub plan: RunPlan,
+    /// The options as written, before typing (for `--showcmd`).
+    pub raw: RawPlan,
+    pub output: OutputOpts,
+    pub action: Action,
+    /// For stderr: ignored options and switches.
+    pub warnings: Vec<String>,
+    pub job_files: Vec<PathBuf>,
+}
+
+/// Parse the arguments after `run`.
+pub fn parse_run_args(args: &[String]) -> Result<CliRun, CliError> {
+    parse_run_args_with(args, &HostVars)
+}
+
+/// [`parse_run_args`] with the variables job files expand (`${VAR}`, `$ncpus`, ...) given:
+/// scan the arguments, read the job files, apply the overrides, then type every job.
+pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, CliError> {
+    let Scanned {
+        switches,
+        action,
+        mut warnings,
+        job_files,
+        globals,
+        mut jobs,
+    } = scan(args)?;
+    let Switches {
+        output,
+        readonly,
+        allow_fill,
+        force_device_write,
+        sections,
+        overrides,
+        strict,
+        ..
+    } = switches;
+    let mut global_options = globals.clone();
+    // Where each job's options were written: (section header, one entry per inherited-then-own
+    // option), and whether the reader found errors in its lines or in the globals it inherits.
+    let mut locs: Vec<JobLocs> = jobs
+        .iter()
+        .map(|j| JobLocs {
+            section: None,
+            options: vec![None; j.inherited.len() + j.options.len()],
+            clean: true,
+        })
+        .collect();
+    let mut diags: Vec<Diag> = Vec::new();
+    let mut seen_sections: Vec<String> = Vec::new();
+    for (fi, path) in job_files.iter().enumerate() {
+        let mut reader = Reader::new(vars);
+        reader.read_file(path);
+        diags.append(&mut reader.diags);
+        let mut file_globals: Vec<Entry> = Vec::new();
+        let mut globals_clean = true;
+        let mut first = true;
+        for sec in reader.sections {
+            if sec.name == "global" {
+                global_options.extend(sec.entries.iter().map(Entry::pair));
+                file_globals.extend(sec.entries);
+                globals_clean &= sec.errors == 0;
+                continue;
+            }
+            seen_sections.push(sec.name.clone());
+            if !sections.is_empty() && !sections.contains(&sec.name) {
+                continue;
+            }
+            let mut inherited = globals.clone();
+            inherited.extend(file_globals.iter().map(Entry::pair));
+            let mut option_locs = vec![None; globals.len()];
+            option_locs.extend(file_globals.iter().map(|e| Some(e.loc.clone())));
+            option_locs.extend(sec.entries.iter().map(|e| Some(e.loc.clone())));
+            jobs.push(RawJob {
+                name: sec.name.clone(),
+                inherited,
+                options: sec.entries.iter().map(Entry::pair).collect(),
+                implicit_stonewall: fi > 0 && first,
+                overrides: 0,
+            });
+            locs.push(JobLocs {
+                section: Some(sec.loc),
+                options: option_locs,
+                clean: globals_clean && sec.errors == 0,
+            });
+            first = false;
+        }
+    }
+    for wanted in &sections {
+        if !seen_sections.contains(wanted) {
+            let have = if seen_sections.is_empty() {
+                "the job files have no job sections".to_string()
+            } else {
+                format!("sections: {}", seen_sections.join(", "))
+            };
+            let hint = options::nearest(wanted, seen_sections.iter().map(String::as_str))
+                .map(|n| format!(" (did you mean '{n}'?)"))
+                .unwrap_or_default();
+            diags.push(Diag::error(
+                None,
+                None,
+                format!("--section={wanted} names no section of the job files{hint}; {have}"),
+            ));
+        }
+    }
+
+    // --override KEY=VALUE: checked, then applied to every job after everything else.
+    let mut override_pairs: Vec<(String, String)> = Vec::new();
+    for o in &overrides {
+        let Some((k, v)) = o.split_once('=') else {
+            diags.push(Diag::error(
+                None,
+                None,
+                format!("--override '{o}': expected KEY=VALUE (a job option and its value)"),
+            ));
+            continue;
+        };
+        let (k, v) = (k.trim(), v.trim());
+        let def = match options::lookup(k) {
+            Some(d) if d.name == "name" => {
+                diags.push(Diag::error(
+                    None,
+                    None,
+                    "--override cannot rename jobs (name=...)",
+                ));
+                continue;
+            }
+            Some(d) => d,
+            None => {
+                diags.push(Diag::error(
+                    None,
+                    None,
+                    format!("--override: {}", build::unknown_option_message(k)),
+                ));
+                continue;
+            }
+        };
+        if let Err(e) = build::check_option(def, v, 1024) {
+            diags.push(Diag::error(None, None, format!("--override: {e}")));
+            continue;
+        }
+        override_pairs.push((k.to_string(), v.to_string()));
+    }
+    for (j, l) in jobs.iter_mut().zip(locs.iter_mut()) {
+        j.options.extend(override_pairs.iter().cloned());
+        j.overrides = override_pairs.len();
+        l.options.extend(override_pairs.iter().map(|_| None));
+    }
+
+    if action != Action::Run {
+        return Ok(CliRun {
+            plan: RunPlan::default(),
+            raw: RawPlan::default(),
+            output,
+            action,
+            warnings,
+            job_files,
+        });
+    }
+    if jobs.is_empty() && !diags.iter().any(Diag::is_error) {
+        return Err(CliError::Other(
+            "no jobs defined: give --name=NAME followed by its options, or a job file (see iomark run --help)"
+                .into(),
+        ));
+    }
+    let raw = RawPlan {
+        global_options,
+        jobs,
+        readonly,
+        allow_fill,
+        force_device_write,
+        overrides: override_pairs,
+    };
+    let locate = |e: build::PlanError| -> Diag {
+        let l = &locs[e.job];
+        let at = e.option.and_then(|i| l.options.get(i).cloned().flatten());
+        match at.or_else(|| l.section.clone()) {
+            Some(loc) => {
+                let name = &raw.jobs[e.job].name;
+                let prefix = format!("job '{name}': ");
+                let m = e.message.strip_prefix(&prefix).unwrap_or(&e.message);
+                Diag::error(Some(loc), Some(name), m)
+            }
+            None => Diag::error(None, None, e.message),
+        }
+    };
+    let mut built = None;
+    if diags.iter().any(Diag::is_error) {
+        // Lines were dropped: type only the jobs they do not touch, for their own problems.
+        for (ji, rj) in raw.jobs.iter().enumerate() {
+            if locs[ji].clean {
+                if let Err((option, message)) = build::build_job_at(rj, readonly, &mut Vec::new()) {
+                    diags.push(locate(build::PlanError {
+                        job: ji,
+                        option,
+                        message,
+                    }));
+                }
+            }
+        }
+    } else {
+        match build::build_plan_all(&raw) {
+            Ok(b) => built = Some(b),
+            Err(errs) => diags.extend(errs.into_iter().map(locate)),
+        }
+    }
+
+    // Warnings: the located ones from the files, then the rest (command-line options, switches).
+    let mut extra: Vec<String> = std::mem::take(&mut warnings);
+    if let Some(b) = &built {
+        for w in &b.warnings {
+            if !diags.iter().any(|d| !d.is_error() && &d.message == w) && !extra.contains(w) {
+                extra.push(w.clone());
+            }
+        }
+    }
+    if strict {
+        // Every warning becomes an error, where it was written.
+        diags.extend(extra.drain(..).map(|w| Diag::warning(None, None, w)));
+        for d in diags.iter_mut().filter(|d| !d.is_error()) {
+            d.severity = Severity::Error;
+            d.message.push_str(" (--strict)");
+        }
+    }
+    warnings = diags
+        .iter()
+        .filter(|d| !d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    warnings.extend(extra);
+    let errors: Vec<Diag> = diags.into_iter().filter(Diag::is_error).collect();
+    if !errors.is_empty() {
+        return Err(CliError::Diagnostics(errors));
+    }
+    let built = built.expect("built when there is no error");
+    Ok(CliRun {
+        plan: built.plan,
+        raw,
+        output,
+        action,
+        warnings,
+        job_files,
+    })
+}
+
+/// Where the options of one job were written.
+struct JobLocs {
+    section: Option<Loc>,
+    options: Vec<Option<Loc>>,
+    /// No error was found in the lines this job uses.
+    clean: bool,
+}
+
+#[cfg(test)]
+mod tests;

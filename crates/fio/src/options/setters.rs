@@ -1,0 +1,268 @@
+//! Setters too long for a table row. Each takes the value as written and stores it in the job
+//! model (or in [`Pending`](super::Pending) when it is settled once every option is in).
+
+use super::apply::{set_per_dir, Ctx, OptionError};
+use super::choice::did_you_mean;
+use super::names::{NOT_YET_ENGINES, RW_MODES, SUPPORTED_ENGINES};
+use crate::values;
+use iomark_engine::job::{BlockSize, Dir, EngineKind, FileServiceType, RwMode, SizeSpec};
+use std::path::PathBuf;
+
+/// fio `verify=` methods iomark implements (canonical names; `crc32c-intel` and `pattern_hdr`
+/// are aliases).
+pub const VERIFY_METHODS: &[&str] = &["crc32c", "xxhash", "md5", "sha256", "pattern", "null"];
+/// fio `verify=` methods iomark does not implement yet.
+const VERIFY_NOT_YET: &[&str] = &[
+    "crc64", "crc32", "crc16", "crc7", "sha1", "sha512", "sha3-224", "sha3-256", "sha3-384",
+    "sha3-512", "meta",
+];
+
+pub fn name(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    if v.trim().is_empty() {
+        return Err(OptionError::NeedsValue(c.def.name));
+    }
+    c.spec.name = v.trim().to_string();
+    Ok(())
+}
+
+pub fn rw(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let (mode, modifier) = match v.split_once(':') {
+        Some((m, n)) => (m.trim(), Some(n.trim())),
+        None => (v.trim(), None),
+    };
+    let m = match mode.to_ascii_lowercase().as_str() {
+        "read" => RwMode::Read,
+        "write" => RwMode::Write,
+        "trim" => RwMode::Trim,
+        "randread" => RwMode::RandRead,
+        "randwrite" => RwMode::RandWrite,
+        "randtrim" => RwMode::RandTrim,
+        "rw" | "readwrite" => RwMode::ReadWrite,
+        "randrw" => RwMode::RandRw,
+        "trimwrite" => RwMode::TrimWrite,
+        "randtrimwrite" => {
+            return Err(c.not_yet(v, "randtrimwrite is not implemented in iomark yet"))
+        }
+        other => {
+            let why = format!(
+                "expected {}{}",
+                c.def.kind.form(),
+                did_you_mean(other, RW_MODES)
+            );
+            return Err(c.invalid(v, why));
+        }
+    };
+    let n = match modifier {
+        None | Some("") => 0,
+        Some(n) => values::parse_size(n, c.kb()).map_err(|e| c.invalid(v, e))?,
+    };
+    c.spec.rw = m;
+    c.spec.rw_modifier.value = n;
+    Ok(())
+}
+
+pub fn percentage_random(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let kb = c.kb();
+    let l = c.per_dir(v, |s| {
+        let n = values::parse_uint(s, kb)?;
+        if n > 100 {
+            Err("expected a percentage from 0 to 100".to_string())
+        } else {
+            Ok(n as u32)
+        }
+    })?;
+    set_per_dir(&mut c.spec.percentage_random, l);
+    Ok(())
+}
+
+pub fn bs(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let kb = c.kb();
+    let l = c.per_dir(v, |s| {
+        let n = values::parse_size(s, kb)?;
+        if n == 0 {
+            Err("block size 0".to_string())
+        } else {
+            Ok(BlockSize::Fixed(n))
+        }
+    })?;
+    set_per_dir(&mut c.spec.bs, l);
+    Ok(())
+}
+
+pub fn bsrange(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let kb = c.kb();
+    let l = c.per_dir(v, |s| {
+        let (a, b) = values::parse_size_range(s, kb)?;
+        if a == 0 {
+            return Err("block size 0".to_string());
+        }
+        Ok(if a == b {
+            BlockSize::Fixed(a)
+        } else {
+            BlockSize::Range { min: a, max: b }
+        })
+    })?;
+    set_per_dir(&mut c.spec.bs, l);
+    Ok(())
+}
+
+pub fn bssplit(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let l = values::parse_bssplit(v, c.kb()).map_err(|e| c.invalid(v, e))?;
+    for d in Dir::ALL {
+        if let Some(x) = l.get(d) {
+            c.pending.bssplit[d] = Some(x.clone());
+        }
+    }
+    Ok(())
+}
+
+pub fn ba(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let kb = c.kb();
+    let l = c.per_dir(v, |s| values::parse_size(s, kb).map(Some))?;
+    set_per_dir(&mut c.spec.blockalign, l);
+    Ok(())
+}
+
+/// A size or percentage; 0 means "not given".
+pub fn size_or_none(c: &Ctx<'_>, v: &str) -> Result<Option<SizeSpec>, OptionError> {
+    Ok(match c.size_pct(v)? {
+        SizeSpec::Bytes(0) => None,
+        s => Some(s),
+    })
+}
+
+/// As in fio, every `filename` adds its files (a global one and the job's own too); one from
+/// `--override` replaces them.
+pub fn filename(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    if c.overriding {
+        c.spec.filenames.clear();
+    }
+    for p in values::parse_path_list(v).into_iter().map(PathBuf::from) {
+        if !c.spec.filenames.contains(&p) {
+            c.spec.filenames.push(p);
+        }
+    }
+    Ok(())
+}
+
+pub fn file_service_type(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let (k, n) = match v.split_once(':') {
+        Some((k, n)) => (k.trim(), Some(n.trim())),
+        None => (v.trim(), None),
+    };
+    let kind = match k.to_ascii_lowercase().as_str() {
+        "random" => FileServiceType::Random,
+        "roundrobin" => FileServiceType::RoundRobin,
+        "sequential" => FileServiceType::Sequential,
+        "zipf" | "pareto" | "normal" | "gauss" => {
+            return Err(c.not_yet(
+                v,
+                "weighted file selection is not implemented in iomark yet",
+            ))
+        }
+        _ => return Err(c.invalid(v, format!("expected {}", c.def.kind.form()))),
+    };
+    c.spec.file_service.kind = kind;
+    c.spec.file_service.batch = match n {
+        Some(n) if !n.is_empty() => c.count(n)?,
+        _ => 1,
+    };
+    Ok(())
+}
+
+pub fn ioengine(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let name = v.trim();
+    if let Some(e) = EngineKind::from_fio_name(&name.to_ascii_lowercase()) {
+        c.spec.ioengine = e;
+        c.pending.engine_set = true;
+        return Ok(());
+    }
+    if NOT_YET_ENGINES.contains(&name) || name.starts_with("external:") {
+        return Err(OptionError::EngineNotYet {
+            name: name.to_string(),
+            supported: SUPPORTED_ENGINES.join(", "),
+        });
+    }
+    let why = format!(
+        "expected one of {}{}",
+        SUPPORTED_ENGINES.join(", "),
+        did_you_mean(name, SUPPORTED_ENGINES)
+    );
+    Err(c.invalid(v, why))
+}
+
+pub fn nonvectored(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    c.spec.engine_options.nonvectored =
+        match values::parse_int(v, c.kb()).map_err(|e| c.invalid(v, e))? {
+            0 => false,
+            -1 | 1 => true,
+            _ => return Err(c.invalid(v, "expected -1, 0 or 1")),
+        };
+    Ok(())
+}
+
+pub fn verify(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let m = v.trim().to_ascii_lowercase();
+    c.pending.verify_method = match m.as_str() {
+        "0" | "none" | "off" | "" => Some(String::new()),
+        "crc32c" | "crc32c-intel" => Some("crc32c".into()),
+        "pattern" | "pattern_hdr" => Some("pattern".into()),
+        x if VERIFY_METHODS.contains(&x) => Some(x.to_string()),
+        x if VERIFY_NOT_YET.contains(&x) => {
+            return Err(c.not_yet(
+                v.trim(),
+                format!("iomark implements verify={}", VERIFY_METHODS.join(", ")),
+            ))
+        }
+        _ => return Err(c.invalid(v, format!("expected one of {}", VERIFY_METHODS.join(", ")))),
+    };
+    Ok(())
+}
+
+pub fn verify_interval(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let n = c.size(v)?;
+    if n == 0 {
+        return Err(c.invalid(v, "the verify block size must be at least 1"));
+    }
+    c.pending.verify.interval = n;
+    Ok(())
+}
+
+pub fn verify_pattern(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let p = values::parse_pattern(v).map_err(|e| c.invalid(v, e))?;
+    c.pending.verify.pattern = if p.is_empty() { None } else { Some(p) };
+    Ok(())
+}
+
+/// `gtod_reduce`: turn off every latency and bandwidth measurement.
+pub fn gtod_reduce(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let on = c.boolean(v)?;
+    let s = &mut c.spec.stats;
+    s.disable_lat = on;
+    s.disable_clat = on;
+    s.disable_slat = on;
+    s.disable_bw = on;
+    s.clat_percentiles = !on;
+    if on {
+        s.lat_percentiles = false;
+        s.slat_percentiles = false;
+    }
+    Ok(())
+}
+
+pub fn unified_rw_reporting(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let e = c.word(v)?;
+    if e != "none" && e != "0" {
+        return Err(c.not_yet(v, "only 'none' (separate directions) is implemented"));
+    }
+    Ok(())
+}
+
+pub fn kb_base(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    c.pending.kb_base = match v.trim() {
+        "1000" => 1000,
+        "1024" => 1024,
+        _ => return Err(c.invalid(v, "expected 1024 or 1000")),
+    };
+    Ok(())
+}
