@@ -998,23 +998,7 @@ fio -filename=/dev/rhel/perf-test-lvm -rw=randwrite -direct=1 -ioengine=sync -si
         s
     }
 
-    struct TempDir(PathBuf);
-    impl TempDir {
-        fn new(tag: &str) -> TempDir {
-            let p = std::env::temp_dir().join(format!(
-                "iomark-fio-cmdline-{tag}-{}-{:?}",
-                std::process::id(),
-                std::thread::current().id()
-            ));
-            std::fs::create_dir_all(&p).unwrap();
-            TempDir(p)
-        }
-    }
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+    use iomark_engine::test_support::TempDir;
 
     /// Check a few fields of a parsed seed line: (rw, bs, iodepth, numjobs, engine, direct,
     /// runtime s, time_based, ramp s, rwmixread).

@@ -123,7 +123,7 @@ mod tests {
         const ENOENT: i64 = -(libc::ENOENT as i64);
         for dir in temp_dirs("meta") {
             let mut files: Vec<_> = (0..10)
-                .map(|i| efile(-1, &dir.join(&format!("f.{i}")), 4096, false))
+                .map(|i| efile(-1, &dir.join(format!("f.{i}")), 4096, false))
                 .collect();
             files.push(efile(-1, &dir.join("missing"), 4096, false));
             files.push(efile(-1, &dir.join("no-such-dir/f"), 4096, false));
