@@ -14,6 +14,7 @@ pub mod target;
 pub mod verifier;
 pub mod verify;
 pub mod worker;
+pub mod worker_file;
 
 pub use job::{Dir, JobSpec, PerDir, RunPlan};
 pub use result::RunResult;
