@@ -26,14 +26,13 @@ pub use crate::worker_file::WorkerFile;
 pub use buffers::fill_buffer;
 
 use crate::engines::{Completion, Engine, EngineFile, Op};
-use crate::gen::{BsPicker, DirMix};
+use crate::gen::{BsPicker, DirMix, OffsetGen};
 use crate::job::{Dir, JobSpec, PerDir, RwMode};
 use crate::result::{CpuUsage, DirResult, JobResult};
 use crate::rng::Rng;
 use crate::sys;
 use buffers::Buffers;
 use logs::{HistLog, Interval, LogWindow};
-use pick::FileGen;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -137,7 +136,8 @@ struct Worker {
     data_rng: Rng,
     bs: PerDir<BsPicker>,
     mix: DirMix,
-    gens: Vec<FileGen>,
+    /// Offset generator per file.
+    gens: Vec<OffsetGen>,
     file_cursor: usize,
     file_batch_left: u32,
     stop: Arc<AtomicBool>,

@@ -235,62 +235,19 @@ impl Worker {
         None
     }
 
+    #[inline]
     fn next_offset_in(&mut self, fi: usize, dir: Dir, bs: u64) -> Option<u64> {
-        if self.spec.ioengine.is_metadata() {
-            // One operation per file per pass.
-            let g = &mut self.gens[fi];
-            if g.run_left == 1 {
-                return None;
-            }
-            g.run_left = 1;
-            return Some(0);
-        }
-        let random = self.spec.rw.is_random() && {
-            let pct = self.spec.percentage_random[dir];
-            pct >= 100 || (pct > 0 && self.rng.below(100) < pct as u64)
-        };
-        let g = &mut self.gens[fi];
-        let f = &self.files[fi];
-        let end = f.region_start + f.region_len;
-        if random {
-            if g.run_left > 0 && g.run_next + bs <= end {
-                g.run_left -= 1;
-                let off = g.run_next;
-                g.run_next += bs;
-                return Some(off);
-            }
-            let off = g.rand.next(bs)?;
-            if self.spec.rw_modifier.value > 1 {
-                g.run_left = (self.spec.rw_modifier.value - 1) as u32;
-                g.run_next = off + bs;
-            }
-            Some(off)
-        } else {
-            g.seq[dir.idx()].next(bs)
-        }
+        self.gens[fi].next(dir, bs, &mut self.rng)
     }
 
     pub(super) fn reset_passes(&mut self) {
         for g in &mut self.gens {
-            for s in &mut g.seq {
-                s.reset();
-            }
-            g.rand.reset();
-            g.run_left = 0;
+            g.reset();
         }
         for d in &mut self.pass_files_done {
             *d = false;
         }
     }
-}
-
-/// Per-file offset state.
-pub(super) struct FileGen {
-    pub(super) seq: [crate::gen::SeqGen; 3],
-    pub(super) rand: crate::gen::RandGen,
-    /// Remaining I/Os at sequential offsets after a random one (rw=randread:N).
-    pub(super) run_left: u32,
-    pub(super) run_next: u64,
 }
 
 fn dir_op(d: Dir) -> Op {

@@ -3,10 +3,9 @@
 
 use super::buffers::{fill_buffer, Buffers};
 use super::logs::{HistLog, Interval, LogWindow};
-use super::pick::FileGen;
 use super::{Slot, Worker, WorkerSetup};
 use crate::engines::{self, EngineFile, Op};
-use crate::gen::{BsPicker, DirMix};
+use crate::gen::{BsPicker, DirMix, OffsetGen};
 use crate::job::{Dir, EngineKind, JobSpec};
 use crate::result::{CpuUsage, JobResult};
 use crate::rng::Rng;
@@ -181,43 +180,13 @@ impl Worker {
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                let hole = if spec.rw.is_random() {
-                    0
-                } else {
-                    spec.rw_modifier.value
-                };
-                let align = Dir::ALL
-                    .iter()
-                    .filter_map(|&d| spec.blockalign[d])
-                    .min()
-                    .unwrap_or_else(|| spec.min_bs())
-                    .max(1);
-                let mode = crate::gen::RandMode::for_job(
-                    spec.norandommap,
-                    Dir::ALL.iter().any(|&d| spec.blockalign[d].is_some()),
-                    &spec.distribution,
+                let seed = crate::rng::job_seed(
+                    spec.randseed,
+                    spec.randrepeat,
+                    s.thread_number,
+                    2 + i as u32,
                 );
-                FileGen {
-                    seq: [
-                        crate::gen::SeqGen::new(f.region_start, f.region_len, hole),
-                        crate::gen::SeqGen::new(f.region_start, f.region_len, hole),
-                        crate::gen::SeqGen::new(f.region_start, f.region_len, hole),
-                    ],
-                    rand: crate::gen::RandGen::new(
-                        f.region_start,
-                        f.region_len,
-                        align,
-                        crate::rng::job_seed(
-                            spec.randseed,
-                            spec.randrepeat,
-                            s.thread_number,
-                            2 + i as u32,
-                        ),
-                        mode,
-                    ),
-                    run_left: 0,
-                    run_next: 0,
-                }
+                OffsetGen::for_job(&spec, f.region_start, f.region_len, seed)
             })
             .collect();
         let _ = rng.next_u64();
