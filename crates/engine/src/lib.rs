@@ -16,6 +16,7 @@ pub mod test_support;
 pub mod verifier;
 pub mod verify;
 pub mod worker;
+pub mod worker_file;
 
 pub use job::{Dir, JobSpec, PerDir, RunPlan};
 pub use result::RunResult;
