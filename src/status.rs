@@ -5,7 +5,7 @@ use iomark_engine::runner::RunCtl;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub fn stderr_is_tty() -> bool {
     unsafe { libc::isatty(2) == 1 }
@@ -26,22 +26,64 @@ fn rate(bytes_per_s: f64) -> String {
     }
 }
 
+/// An IOPS figure as fio shows it: whole numbers below 10k, then k and M.
 fn count(v: f64) -> String {
     if v >= 1e6 {
         format!("{:.1}M", v / 1e6)
-    } else if v >= 1e3 {
+    } else if v >= 1e4 {
         format!("{:.1}k", v / 1e3)
     } else {
         format!("{v:.0}")
     }
 }
 
+/// A counter that goes quiet for this long (and at least three publication periods) reads as
+/// a rate of zero rather than holding its last figure.
+const STALE_NS: u64 = 1_500_000_000;
+
+/// The rates of one worker, computed between two of the worker's own publications of its
+/// counters (with the worker's timestamps), so the figure does not depend on when the status
+/// thread happens to read them. Between publications the last rate is held: the line does not
+/// flicker between a figure and nothing.
+#[derive(Debug, Default, Clone)]
+struct Meter {
+    ns: u64,
+    period_ns: u64,
+    bytes: [u64; 3],
+    ios: [u64; 3],
+    bw: [f64; 3],
+    iops: [f64; 3],
+}
+
+impl Meter {
+    /// Take a reading: `ns` is when the worker published `bytes`/`ios`, `now` the reader's
+    /// clock, `running` false once the worker is done.
+    fn update(&mut self, ns: u64, bytes: [u64; 3], ios: [u64; 3], now: u64, running: bool) {
+        if ns > self.ns {
+            if self.ns > 0 {
+                let dt = (ns - self.ns) as f64 / 1e9;
+                for i in 0..3 {
+                    self.bw[i] = bytes[i].saturating_sub(self.bytes[i]) as f64 / dt;
+                    self.iops[i] = ios[i].saturating_sub(self.ios[i]) as f64 / dt;
+                }
+                self.period_ns = ns - self.ns;
+            }
+            self.ns = ns;
+            self.bytes = bytes;
+            self.ios = ios;
+        }
+        let stale = now.saturating_sub(self.ns) > STALE_NS.max(3 * self.period_ns);
+        if !running || stale {
+            self.bw = [0.0; 3];
+            self.iops = [0.0; 3];
+        }
+    }
+}
+
 /// Draw the status line until `done` is set; clears the line at the end.
 pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
-        let mut last = Instant::now();
-        let mut last_bytes = [0u64; 3];
-        let mut last_ios = [0u64; 3];
+        let mut meters: Vec<Meter> = Vec::new();
         let mut drawn = false;
         while !done.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(250));
@@ -49,26 +91,30 @@ pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle
             if workers.is_empty() {
                 continue;
             }
-            let now = Instant::now();
-            let dt = now.duration_since(last).as_secs_f64().max(1e-3);
-            let mut bytes = [0u64; 3];
-            let mut ios = [0u64; 3];
+            meters.resize(workers.len(), Meter::default());
+            let now = iomark_engine::sys::now_ns();
+            let mut bw = [0f64; 3];
+            let mut iops = [0f64; 3];
             let mut letters = String::new();
             let mut running = 0;
             let mut pct: f64 = 0.0;
             let mut eta_s: f64 = 0.0;
-            for w in &workers {
+            for (w, m) in workers.iter().zip(meters.iter_mut()) {
                 let st = w.state.load(Ordering::Relaxed);
-                if st != b'_' && st != b'E' {
+                let live = st != b'_' && st != b'E';
+                if live {
                     running += 1;
                 }
                 letters.push(st as char);
-                let mut done_b = 0;
+                let ns = w.published_ns.load(Ordering::Acquire);
+                let bytes: [u64; 3] = std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
+                let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
+                m.update(ns, bytes, ios, now, live);
                 for i in 0..3 {
-                    bytes[i] += w.bytes[i].load(Ordering::Relaxed);
-                    ios[i] += w.ios[i].load(Ordering::Relaxed);
-                    done_b += w.bytes[i].load(Ordering::Relaxed);
+                    bw[i] += m.bw[i];
+                    iops[i] += m.iops[i];
                 }
+                let done_b: u64 = bytes.iter().sum();
                 let rt = w.runtime_ms.load(Ordering::Relaxed);
                 let el = w.elapsed_ms.load(Ordering::Relaxed);
                 let total = w.total_bytes.load(Ordering::Relaxed);
@@ -81,36 +127,19 @@ pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle
                 };
                 pct = pct.max(p.min(1.0));
                 if rt > 0 {
-                    eta_s = eta_s.max((rt.saturating_sub(el)) as f64 / 1000.0);
+                    eta_s = eta_s.max(rt.saturating_sub(el).div_ceil(1000) as f64);
                 }
             }
-            let mut line = format!(
-                "Jobs: {running} (f={running}): [{letters}][{:.1}%]",
-                pct * 100.0
+            let line = format!(
+                "Jobs: {running} (f={running}): [{letters}][{:.1}%]{}[eta {}]",
+                pct * 100.0,
+                rate_fields(&bw, &iops),
+                eta(eta_s as u64)
             );
-            let names = ["r", "w", "t"];
-            let mut bw = Vec::new();
-            let mut io = Vec::new();
-            for i in 0..3 {
-                let db = bytes[i].saturating_sub(last_bytes[i]) as f64 / dt;
-                let di = ios[i].saturating_sub(last_ios[i]) as f64 / dt;
-                if db > 0.0 || di > 0.0 {
-                    bw.push(format!("{}={}", names[i], rate(db)));
-                    io.push(format!("{}={} IOPS", names[i], count(di)));
-                }
-            }
-            if !bw.is_empty() {
-                line.push_str(&format!("[{}][{}]", bw.join(","), io.join(",")));
-            }
-            let eta = eta_s as u64;
-            line.push_str(&format!("[eta {:02}m:{:02}s]", eta / 60, eta % 60));
             let mut err = std::io::stderr().lock();
             let _ = write!(err, "\r{line}\x1b[K");
             let _ = err.flush();
             drawn = true;
-            last = now;
-            last_bytes = bytes;
-            last_ios = ios;
         }
         if drawn {
             let mut err = std::io::stderr().lock();
@@ -118,4 +147,83 @@ pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle
             let _ = err.flush();
         }
     })
+}
+
+/// `[r=10.0MiB/s][r=2560 IOPS]` for the directions that move data (empty when none does).
+fn rate_fields(bw: &[f64; 3], iops: &[f64; 3]) -> String {
+    let names = ["r", "w", "t"];
+    let mut b = Vec::new();
+    let mut io = Vec::new();
+    for i in 0..3 {
+        if bw[i] > 0.0 || iops[i] > 0.0 {
+            b.push(format!("{}={}", names[i], rate(bw[i])));
+            io.push(format!("{}={} IOPS", names[i], count(iops[i])));
+        }
+    }
+    if b.is_empty() {
+        String::new()
+    } else {
+        format!("[{}][{}]", b.join(","), io.join(","))
+    }
+}
+
+/// fio's `00m:04s` (hours when needed).
+fn eta(s: u64) -> String {
+    if s >= 3600 {
+        format!("{:02}h:{:02}m:{:02}s", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{:02}m:{:02}s", s / 60, s % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: u64 = 1_000_000_000;
+
+    #[test]
+    fn rate_is_measured_between_publications_not_reads() {
+        // The worker publishes every 500 ms at 10 MiB/s; the reader looks every 250 ms.
+        let mut m = Meter::default();
+        let per = 10u64 << 20;
+        let mut shown = Vec::new();
+        for k in 1..=16u64 {
+            let now = k * S / 4;
+            let published = now / (S / 2) * (S / 2);
+            let b = per * published / S;
+            m.update(published, [b, 0, 0], [b / 4096, 0, 0], now, true);
+            if k >= 4 {
+                shown.push(m.bw[0]);
+            }
+        }
+        for v in shown {
+            assert!((v - per as f64).abs() < per as f64 * 0.01, "{v} vs {per}");
+        }
+    }
+
+    #[test]
+    fn rate_holds_between_publications_and_drops_when_stale_or_done() {
+        let mut m = Meter::default();
+        m.update(S, [0; 3], [0; 3], S, true);
+        m.update(2 * S, [1 << 20, 0, 0], [256, 0, 0], 2 * S, true);
+        assert_eq!(m.iops[0], 256.0);
+        m.update(2 * S, [1 << 20, 0, 0], [256, 0, 0], 2 * S + S / 4, true);
+        assert_eq!(m.iops[0], 256.0, "held between publications");
+        m.update(2 * S, [1 << 20, 0, 0], [256, 0, 0], 6 * S, true);
+        assert_eq!(m.iops[0], 0.0, "a silent worker reads as zero");
+        m.update(3 * S, [2 << 20, 0, 0], [512, 0, 0], 3 * S, false);
+        assert_eq!(m.bw[0], 0.0, "a finished worker adds nothing");
+    }
+
+    #[test]
+    fn fields_and_eta() {
+        assert_eq!(rate_fields(&[0.0; 3], &[0.0; 3]), "");
+        assert_eq!(
+            rate_fields(&[10.0 * 1048576.0, 0.0, 0.0], &[2560.0, 0.0, 0.0]),
+            "[r=10.0MiB/s][r=2560 IOPS]"
+        );
+        assert_eq!(eta(4), "00m:04s");
+        assert_eq!(eta(3725), "01h:02m:05s");
+    }
 }

@@ -6,6 +6,7 @@ mod cli;
 mod engines;
 mod fio_compat;
 mod jobfiles;
+mod live;
 mod quick;
 mod safety;
 mod seeds;

@@ -199,6 +199,7 @@ impl Worker {
             self.progress.bytes[i].store(self.bytes[i], Ordering::Relaxed);
             self.progress.ios[i].store(self.ios[i], Ordering::Relaxed);
         }
+        self.progress.published_ns.store(now, Ordering::Release);
         if self.measuring {
             self.progress
                 .elapsed_ms

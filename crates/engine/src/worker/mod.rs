@@ -50,6 +50,9 @@ pub struct WorkerProgress {
     /// Runtime limit in ms (0 = none) and ms elapsed in the measured phase.
     pub runtime_ms: AtomicU64,
     pub elapsed_ms: AtomicU64,
+    /// When `bytes` and `ios` were last published (sys::now_ns, CLOCK_MONOTONIC; 0 = never):
+    /// a reader computes rates between two publications, not between its own reads.
+    pub published_ns: AtomicU64,
     /// fio-style state letter: b'P' setup, b'r'/b'R' etc. running, b'_' done, b'E' error.
     pub state: AtomicU8,
     pub rw: AtomicU8,
