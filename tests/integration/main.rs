@@ -2,6 +2,7 @@
 
 mod bench;
 mod blockdev;
+mod cache;
 mod cli;
 mod engines;
 mod fio_compat;

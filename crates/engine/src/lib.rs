@@ -2,6 +2,7 @@
 //! the result model (out). It knows nothing of fio syntax, of the command line, or of any output
 //! format.
 
+pub mod cache_note;
 pub mod engines;
 pub mod gen;
 pub mod hist;

@@ -331,23 +331,14 @@ fn plan_clone(
             None => total_region,
         }
     };
-    // Honesty note: buffered reads over a working set that fits in memory.
-    if !job.direct && job.rw.has_read() && !meta && !diskless && clone == 0 {
-        let avail = sys::mem_available();
+    // Honesty note: buffered I/O over a working set that fits in memory.
+    if !job.direct && !meta && !diskless && clone == 0 {
         let ws: u64 = files
             .iter()
             .filter(|f| !f.is_char)
             .map(|f| f.region_len)
             .sum();
-        if ws > 0 && avail > 0 && ws <= avail {
-            notes.push(format!(
-                "{}: buffered I/O (direct=0) over a working set of {} MiB that fits in the page cache ({} MiB available): read figures may come from memory rather than the device{}",
-                job.name,
-                ws >> 20,
-                avail >> 20,
-                if job.invalidate { "" } else { " (invalidate=0 keeps cached data)" }
-            ));
-        }
+        notes.extend(crate::cache_note::cache_note(job, ws, sys::mem_available()));
     }
     Ok(Unit {
         job_index: ji,

@@ -35,7 +35,7 @@ impl Worker {
                     return Next::Done;
                 }
                 self.issued_bytes = 0;
-                self.reset_passes();
+                self.reset_passes(false);
             }
         }
         if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
@@ -73,7 +73,7 @@ impl Worker {
         let Some((file, offset)) = self.pick_offset(dir, bs) else {
             // Every file finished its pass.
             if self.spec.time_based {
-                self.reset_passes();
+                self.reset_passes(true);
                 match self.pick_offset(dir, bs) {
                     Some(x) => return self.fill_slot(dir, x.0, x.1, bs, now),
                     None => return Next::Done,
@@ -84,7 +84,7 @@ impl Worker {
                 return Next::Done;
             }
             self.issued_bytes = 0;
-            self.reset_passes();
+            self.reset_passes(false);
             return match self.pick_offset(dir, bs) {
                 Some(x) => self.fill_slot(dir, x.0, x.1, bs, now),
                 None => Next::Done,
@@ -187,11 +187,24 @@ impl Worker {
             .next(&mut self.rng, |fi, rng| gens[fi].next(dir, bs, rng))
     }
 
-    pub(super) fn reset_passes(&mut self) {
+    /// Start a new pass over every file: a new loop, or (`time_wrap`) a time-based run going
+    /// round again. As fio does with invalidate=1, each file's cached pages are dropped at the
+    /// start of every pass, not only when it is opened, so a buffered run keeps measuring the
+    /// device rather than the page cache: at every loop (fio reopens the files), and at every
+    /// wrap of a buffered time-based run.
+    pub(super) fn reset_passes(&mut self, time_wrap: bool) {
         for g in &mut self.gens {
             g.reset();
         }
         self.file_chooser.reset();
+        if self.spec.invalidate && !(time_wrap && self.spec.direct) {
+            for (f, ef) in self.files.iter().zip(&self.efiles) {
+                if ef.fd >= 0 && !f.is_char {
+                    // Best effort, as at open: a cache that stays only makes I/O faster.
+                    let _ = crate::target::invalidate_cache(ef.fd, ef.is_block);
+                }
+            }
+        }
     }
 }
 
