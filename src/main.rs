@@ -5,6 +5,7 @@ mod periodic;
 mod quick;
 mod signals;
 mod status;
+mod suites;
 
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, Eta};
@@ -23,6 +24,7 @@ Usage:
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark man                             print the manual page (roff)
+  iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark --version
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
@@ -47,6 +49,7 @@ fn main() {
         }
         Some("quick") => quick::main(&args[1..]),
         Some("run") => run(&args[1..]),
+        Some("dd") => suites::dd::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {

@@ -9,4 +9,5 @@ mod jobfiles;
 mod quick;
 mod safety;
 mod seeds;
+mod suites_dd;
 mod util;

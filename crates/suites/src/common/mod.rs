@@ -1,0 +1,3 @@
+//! Pieces more than one tool uses.
+
+pub mod latency;

@@ -1,0 +1,1 @@
+//! `iomark hdparm -t -T`.
