@@ -16,11 +16,12 @@ fn scaled(v: f64, base: f64, prefixes: &[&str; 9], decimals_below: f64) -> Strin
         x /= base;
         e += 1;
     }
-    let one = (x * 10.0).round() / 10.0;
-    if one < decimals_below {
-        return format!("{one:.1} {}B", prefixes[e]);
+    // Formatting rounds exact ties to even, as dd does (6.25 MiB prints as 6.2 MiB).
+    let one = format!("{x:.1}");
+    if one.parse::<f64>().unwrap_or(x) < decimals_below {
+        return format!("{one} {}B", prefixes[e]);
     }
-    let mut int = x.round();
+    let mut int: f64 = format!("{x:.0}").parse().unwrap_or(x);
     if int >= base && e < prefixes.len() - 1 {
         int = 1.0;
         e += 1;
@@ -115,6 +116,8 @@ mod tests {
         assert_eq!(size_iec(10485760000), "9.8 GiB");
         assert_eq!(size_si(10485760000), "10 GB");
         assert_eq!(size_si(999_999), "1.0 MB");
+        assert_eq!(size_iec(6553600), "6.2 MiB");
+        assert_eq!(size_si(6553600), "6.6 MB");
     }
 
     #[test]

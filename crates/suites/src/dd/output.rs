@@ -57,7 +57,7 @@ pub fn totals(p: &DdPlan, r: &RunResult) -> Totals {
         let d = &j.dirs[p.dir];
         t.bytes += d.io_bytes;
         t.ios += d.total_ios;
-        t.secs += j.runtime_ms as f64 / 1000.0;
+        t.secs += j.runtime_us as f64 / 1e6;
         t.lat.merge(&d.lat);
         t.sync.merge(&j.sync);
     }
@@ -125,6 +125,7 @@ mod tests {
         let p = dd_plan("if=x of=/dev/null bs=1M count=100");
         let mut j = JobResult {
             runtime_ms: 250,
+            runtime_us: 250_000,
             ..Default::default()
         };
         j.dirs.read.io_bytes = 100 << 20;
