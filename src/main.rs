@@ -25,6 +25,7 @@ Usage:
   iomark run --cmdhelp=OPTION            help for one option
   iomark man                             print the manual page (roff)
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
+  iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
   iomark --version
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
@@ -50,6 +51,7 @@ fn main() {
         Some("quick") => quick::main(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("dd") => suites::dd::main(&args[1..]),
+        Some("hdparm") => suites::hdparm::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {

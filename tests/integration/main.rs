@@ -10,4 +10,5 @@ mod quick;
 mod safety;
 mod seeds;
 mod suites_dd;
+mod suites_hdparm;
 mod util;

@@ -5,36 +5,12 @@
 //! buffered, as GNU dd drops O_DIRECT for it.
 
 use super::args::{DdArgs, DdError};
+pub use crate::common::probe::Probe;
 use iomark_engine::job::{
     BlockSize, Dir, EngineKind, FadviseHint, FallocateMode, JobSpec, PerDir, RunPlan, RwMode,
     SizeSpec, SyncMode,
 };
 use std::path::{Path, PathBuf};
-
-/// What a path is, as far as the plan needs to know (from the engine's target probe).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Probe {
-    Missing,
-    File { size: u64 },
-    Block { size: u64 },
-    Char,
-    Directory,
-}
-
-impl Probe {
-    /// Probe `path` with the engine's target probe.
-    pub fn of(path: &Path) -> Probe {
-        match iomark_engine::target::probe(path) {
-            Err(_) => Probe::Missing,
-            Ok(t) => match t.kind.as_str() {
-                "file" => Probe::File { size: t.size_bytes },
-                "block" => Probe::Block { size: t.size_bytes },
-                "directory" => Probe::Directory,
-                _ => Probe::Char,
-            },
-        }
-    }
-}
 
 /// The two ends of the copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
