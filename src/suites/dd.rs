@@ -34,7 +34,10 @@ pub fn main(args: &[String]) -> i32 {
             .iter()
             .map(|w| w.bytes[p.dir.idx()].load(Ordering::Relaxed))
             .sum();
-        let ms: u64 = ws.iter().map(|w| w.elapsed_ms.load(Ordering::Relaxed)).sum();
+        let ms: u64 = ws
+            .iter()
+            .map(|w| w.elapsed_ms.load(Ordering::Relaxed))
+            .sum();
         let line = human::summary(bytes, ms as f64 / 1000.0);
         eprint!("\r{line}");
         let _ = std::io::stderr().flush();

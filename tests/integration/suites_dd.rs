@@ -45,7 +45,12 @@ fn parse_summary(line: &str) -> (u64, String, f64, String) {
     let (sizes, rest) = rest.split_once(" copied, ").expect(line);
     let (secs, rate) = rest.split_once(" s, ").expect(line);
     assert!(rate.ends_with("B/s"), "{line}");
-    (bytes, sizes.to_string(), secs.parse().expect(line), rate.to_string())
+    (
+        bytes,
+        sizes.to_string(),
+        secs.parse().expect(line),
+        rate.to_string(),
+    )
 }
 
 /// Compare GNU dd's and iomark's output for the same line: the records lines and the byte
@@ -138,7 +143,10 @@ fn dd_partial_blocks_and_reblocking_match_gnu_dd() {
     compare("if=/dev/zero of=out.dat ibs=1000 obs=4096 count=9", &d.path);
     assert_eq!(std::fs::metadata(d.file("out.dat")).unwrap().len(), 9000);
     std::fs::remove_file(d.file("out.dat")).unwrap();
-    compare("if=/dev/zero of=out.dat bs=4K count=16 status=noxfer", &d.path);
+    compare(
+        "if=/dev/zero of=out.dat bs=4K count=16 status=noxfer",
+        &d.path,
+    );
 }
 
 #[test]

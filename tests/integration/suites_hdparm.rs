@@ -10,17 +10,32 @@ fn timing(line: &str) -> (String, u64, f64, f64) {
     let (label, rest) = line.split_once(": ").expect(line);
     let rest = rest.trim_start();
     let w: Vec<&str> = rest.split_whitespace().collect();
-    assert_eq!((w[1], w[2], w[4], w[5], w[7]), ("MB", "in", "seconds", "=", "MB/sec"), "{line}");
-    (label.to_string(), w[0].parse().unwrap(), w[3].parse().unwrap(), w[6].parse().unwrap())
+    assert_eq!(
+        (w[1], w[2], w[4], w[5], w[7]),
+        ("MB", "in", "seconds", "=", "MB/sec"),
+        "{line}"
+    );
+    (
+        label.to_string(),
+        w[0].parse().unwrap(),
+        w[3].parse().unwrap(),
+        w[6].parse().unwrap(),
+    )
 }
 
 #[test]
 fn hdparm_on_a_loop_device_prints_hdparms_lines() {
     assert!(root_required());
     let l = Loop::new("hdparm-loop", 64 << 20, false);
-    let h = Command::new("hdparm").args(["-tT", &l.dev]).output().unwrap();
+    let h = Command::new("hdparm")
+        .args(["-tT", &l.dev])
+        .output()
+        .unwrap();
     assert!(h.status.success(), "{}", stderr(&h));
-    let o = Command::new(bin()).args(["hdparm", "-tT", &l.dev]).output().unwrap();
+    let o = Command::new(bin())
+        .args(["hdparm", "-tT", &l.dev])
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let (hs, os) = (stdout(&h), stdout(&o));
     let theirs: Vec<&str> = hs.lines().collect();
@@ -37,7 +52,10 @@ fn hdparm_on_a_loop_device_prints_hdparms_lines() {
     // -t reads the whole 64 MiB device (it ends before 3 s), in 2 MiB reads.
     let disk = timing(ours[3]);
     assert_eq!(disk.1, 64, "{os}");
-    assert!(os.contains(" iomark: 32 reads of 2 MiB, latency p50 "), "{os}");
+    assert!(
+        os.contains(" iomark: 32 reads of 2 MiB, latency p50 "),
+        "{os}"
+    );
     assert!(os.contains("is a block device"), "{os}");
 }
 
@@ -64,7 +82,8 @@ fn hdparm_on_a_file_with_direct_opens_o_direct() {
     let t = std::fs::read_to_string(d.file("trace")).unwrap();
     let img = f.display().to_string();
     assert!(
-        t.lines().any(|l| l.contains(&img) && l.contains("O_DIRECT")),
+        t.lines()
+            .any(|l| l.contains(&img) && l.contains("O_DIRECT")),
         "{t}"
     );
 }

@@ -333,13 +333,12 @@ pub fn parse(args: &[String]) -> Result<DdArgs, DdError> {
                     }
                 }
             }
-            "cbs" => {
-                return Err(DdError::Unsupported {
-                    operand: key.into(),
-                    value: value.into(),
-                    why: "conversion blocks belong to conv=block/unblock, which iomark dd does not do".into(),
-                })
-            }
+            "cbs" => return Err(DdError::Unsupported {
+                operand: key.into(),
+                value: value.into(),
+                why: "conversion blocks belong to conv=block/unblock, which iomark dd does not do"
+                    .into(),
+            }),
             _ => return Err(DdError::UnknownOperand(arg.clone())),
         }
         a.raw.push((key.to_string(), value.to_string()));
@@ -404,19 +403,28 @@ mod tests {
         assert_eq!(a.skip_bytes(), 2000);
         let a = p("if=x of=y iflag=count_bytes,skip_bytes oflag=seek_bytes count=7 skip=3 seek=5")
             .unwrap();
-        assert_eq!((a.count_bytes(), a.skip_bytes(), a.seek_bytes()), (Some(7), 3, 5));
+        assert_eq!(
+            (a.count_bytes(), a.skip_bytes(), a.seek_bytes()),
+            (Some(7), 3, 5)
+        );
     }
 
     #[test]
     fn bad_input_names_the_operand() {
-        assert_eq!(p("if=x bogus=1"), Err(DdError::UnknownOperand("bogus=1".into())));
+        assert_eq!(
+            p("if=x bogus=1"),
+            Err(DdError::UnknownOperand("bogus=1".into()))
+        );
         assert_eq!(p("if=x foo"), Err(DdError::UnknownOperand("foo".into())));
         assert!(matches!(p("bs=12Q"), Err(DdError::BadNumber { operand, .. }) if operand == "bs"));
         assert!(matches!(p("bs=0"), Err(DdError::ZeroBlock { operand }) if operand == "bs"));
         assert!(
             matches!(p("iflag=fast"), Err(DdError::UnknownFlag { operand, flag }) if operand == "iflag" && flag == "fast")
         );
-        assert!(matches!(p("oflag=fullblock"), Err(DdError::UnknownFlag { .. })));
+        assert!(matches!(
+            p("oflag=fullblock"),
+            Err(DdError::UnknownFlag { .. })
+        ));
         assert!(matches!(p("conv=ucase"), Err(DdError::Unsupported { .. })));
         assert!(matches!(p("status=loud"), Err(DdError::UnknownFlag { .. })));
         let e = p("count=x").unwrap_err().to_string();

@@ -218,7 +218,8 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
         run.jobs.push(base("dd", block, start, full, side.direct));
     }
     if tail > 0 {
-        run.jobs.push(base("dd-tail", tail, start + full, tail, false));
+        run.jobs
+            .push(base("dd-tail", tail, start + full, tail, false));
     }
     // conv=fsync / fdatasync: one fsync after the last write, inside the timing.
     if dir == Dir::Write && (a.conv.fsync || a.conv.fdatasync) {
@@ -316,7 +317,10 @@ mod tests {
         assert!(e.to_string().contains("count="), "{e}");
         let e = plan_of("if=missing of=/dev/null", Probe::Missing).unwrap_err();
         assert!(e.to_string().contains("if=missing"), "{e}");
-        let e = plan_of("if=/dev/zero of=x count=1 conv=excl", Probe::File { size: 5 });
+        let e = plan_of(
+            "if=/dev/zero of=x count=1 conv=excl",
+            Probe::File { size: 5 },
+        );
         assert!(e.unwrap_err().to_string().contains("conv=excl"));
         let e = plan_of("if=/dev/zero of=/nonexistent-dir/x count=1", Probe::Missing);
         assert!(e.unwrap_err().to_string().contains("does not exist"));
@@ -325,7 +329,11 @@ mod tests {
 
     #[test]
     fn larger_existing_output_is_kept_with_a_note() {
-        let p = plan_of("if=/dev/zero of=x bs=1K count=1", Probe::File { size: 1 << 20 }).unwrap();
+        let p = plan_of(
+            "if=/dev/zero of=x bs=1K count=1",
+            Probe::File { size: 1 << 20 },
+        )
+        .unwrap();
         assert!(p.notes[0].contains("never truncates"), "{:?}", p.notes);
         let p = plan_of(
             "if=/dev/zero of=x bs=1K count=1 conv=notrunc",

@@ -5,7 +5,9 @@ use thiserror::Error;
 
 #[derive(Debug, Error, PartialEq)]
 pub enum HdparmError {
-    #[error("unknown flag '{0}': iomark hdparm does the read timings only (-t, -T, --direct, --offset)")]
+    #[error(
+        "unknown flag '{0}': iomark hdparm does the read timings only (-t, -T, --direct, --offset)"
+    )]
     UnknownFlag(String),
     #[error("--offset needs a number of GiB (got '{0}')")]
     BadOffset(String),
@@ -94,9 +96,18 @@ mod tests {
 
     #[test]
     fn bad_input_names_the_flag() {
-        assert_eq!(p("-tX /dev/sda"), Err(HdparmError::UnknownFlag("-X".into())));
-        assert_eq!(p("--security-erase x /dev/sda"), Err(HdparmError::UnknownFlag("--security-erase".into())));
-        assert_eq!(p("-t --offset lots /dev/sda"), Err(HdparmError::BadOffset("lots".into())));
+        assert_eq!(
+            p("-tX /dev/sda"),
+            Err(HdparmError::UnknownFlag("-X".into()))
+        );
+        assert_eq!(
+            p("--security-erase x /dev/sda"),
+            Err(HdparmError::UnknownFlag("--security-erase".into()))
+        );
+        assert_eq!(
+            p("-t --offset lots /dev/sda"),
+            Err(HdparmError::BadOffset("lots".into()))
+        );
         assert_eq!(p("-t"), Err(HdparmError::NoPath));
         assert_eq!(p("/dev/sda"), Err(HdparmError::NoTiming));
     }

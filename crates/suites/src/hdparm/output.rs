@@ -17,7 +17,10 @@ pub fn timing(total_mb: u64, secs: f64) -> String {
     if rate >= 1.0 || secs <= 0.0 {
         format!("{total_mb:3} MB in {secs:5.2} seconds = {rate:6.2} MB/sec")
     } else {
-        format!("{total_mb:3} MB in {secs:5.2} seconds = {:6.2} kB/sec", rate * 1024.0)
+        format!(
+            "{total_mb:3} MB in {secs:5.2} seconds = {:6.2} kB/sec",
+            rate * 1024.0
+        )
     }
 }
 
@@ -43,7 +46,10 @@ pub fn render(path: &Path, p: &HdparmPlan, r: &RunResult) -> String {
         // Only the time inside the reads: hdparm subtracts its seek and timer overhead.
         let secs = d.lat.stat.sum as f64 / 1e9;
         let mb = d.io_bytes / (1 << 20);
-        s.push_str(&format!(" Timing {direct}cached reads:   {}\n", timing(mb, secs)));
+        s.push_str(&format!(
+            " Timing {direct}cached reads:   {}\n",
+            timing(mb, secs)
+        ));
         s.push_str(&lat_line(j));
     }
     if let Some(j) = job(r, DISK) {
@@ -56,7 +62,10 @@ pub fn render(path: &Path, p: &HdparmPlan, r: &RunResult) -> String {
         } else {
             String::new()
         };
-        s.push_str(&format!(" Timing {kind} disk reads{offset}: {}\n", timing(mb, secs)));
+        s.push_str(&format!(
+            " Timing {kind} disk reads{offset}: {}\n",
+            timing(mb, secs)
+        ));
         s.push_str(&lat_line(j));
     }
     let what = match p.kind {
@@ -78,9 +87,18 @@ mod tests {
 
     #[test]
     fn timing_as_hdparm_prints_it() {
-        assert_eq!(timing(256, 1.1175), "256 MB in  1.12 seconds = 229.08 MB/sec");
-        assert_eq!(timing(4, 0.00847), "  4 MB in  0.01 seconds = 472.26 MB/sec");
-        assert_eq!(timing(11196, 1.9967), "11196 MB in  2.00 seconds = 5607.25 MB/sec");
+        assert_eq!(
+            timing(256, 1.1175),
+            "256 MB in  1.12 seconds = 229.08 MB/sec"
+        );
+        assert_eq!(
+            timing(4, 0.00847),
+            "  4 MB in  0.01 seconds = 472.26 MB/sec"
+        );
+        assert_eq!(
+            timing(11196, 1.9967),
+            "11196 MB in  2.00 seconds = 5607.25 MB/sec"
+        );
         assert_eq!(timing(2, 4.0), "  2 MB in  4.00 seconds = 512.00 kB/sec");
     }
 
@@ -117,9 +135,19 @@ mod tests {
         let l: Vec<&str> = out.lines().collect();
         assert_eq!(l[0], "");
         assert_eq!(l[1], "/dev/x:");
-        assert_eq!(l[2], " Timing cached reads:   2000 MB in  0.40 seconds = 5000.00 MB/sec");
-        assert!(l[3].starts_with(" iomark: 1000 reads of 2 MiB, latency p50 "), "{}", l[3]);
-        assert_eq!(l[4], " Timing buffered disk reads: 600 MB in  3.01 seconds = 199.34 MB/sec");
+        assert_eq!(
+            l[2],
+            " Timing cached reads:   2000 MB in  0.40 seconds = 5000.00 MB/sec"
+        );
+        assert!(
+            l[3].starts_with(" iomark: 1000 reads of 2 MiB, latency p50 "),
+            "{}",
+            l[3]
+        );
+        assert_eq!(
+            l[4],
+            " Timing buffered disk reads: 600 MB in  3.01 seconds = 199.34 MB/sec"
+        );
         assert!(l[6].contains("is a block device"));
     }
 }

@@ -102,7 +102,11 @@ mod tests {
         let p = plan(&a, Path::new("/dev/x"), Kind::Block, 1 << 30).unwrap();
         let names: Vec<&str> = p.run.jobs.iter().map(|j| j.name.as_str()).collect();
         assert_eq!(names, [PRIME, CACHED, DISK]);
-        assert!(p.run.jobs.iter().all(|j| j.direct && j.readonly && j.stonewall));
+        assert!(p
+            .run
+            .jobs
+            .iter()
+            .all(|j| j.direct && j.readonly && j.stonewall));
         let c = &p.run.jobs[1];
         assert!(c.time_based && !c.invalidate);
         assert_eq!(c.size, Some(SizeSpec::Bytes(2 << 20)));
