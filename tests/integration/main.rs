@@ -9,6 +9,7 @@ mod jobfiles;
 mod quick;
 mod safety;
 mod seeds;
+mod suites_bench;
 mod suites_dd;
 mod suites_hdparm;
 mod util;
