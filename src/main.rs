@@ -26,6 +26,7 @@ Usage:
   iomark man                             print the manual page (roff)
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
+  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
   iomark --version
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
@@ -52,6 +53,7 @@ fn main() {
         Some("run") => run(&args[1..]),
         Some("dd") => suites::dd::main(&args[1..]),
         Some("hdparm") => suites::hdparm::main(&args[1..]),
+        Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {

@@ -10,6 +10,7 @@ mod quick;
 mod safety;
 mod seeds;
 mod suites_bench;
+mod suites_bonnie;
 mod suites_dd;
 mod suites_hdparm;
 mod util;

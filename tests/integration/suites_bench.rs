@@ -43,7 +43,10 @@ fn bench_vs_peers_quick_prints_every_figure() {
             assert!(v > 0.0, "{row:?}");
         }
         let (lo, hi) = row[4].split_once('-').expect("min-max");
-        assert!(lo.parse::<f64>().unwrap() <= hi.parse::<f64>().unwrap(), "{row:?}");
+        assert!(
+            lo.parse::<f64>().unwrap() <= hi.parse::<f64>().unwrap(),
+            "{row:?}"
+        );
     }
     assert_eq!(
         std::fs::read_dir(&d.path).unwrap().count(),
