@@ -48,6 +48,15 @@ fn bench_vs_peers_quick_prints_every_figure() {
             "{row:?}"
         );
     }
+    // bonnie++'s figures are there; at --quick sizes they may be +++++ (under 500 ms).
+    for f in ["block out", "block in", "seeks"] {
+        let l = format!("dir bonnie++ {f}");
+        let row = rows
+            .iter()
+            .find(|r| r[0] == l)
+            .unwrap_or_else(|| panic!("no row {l}:\n{out}"));
+        assert!(row[1] == "-" || row[1].parse::<f64>().unwrap() > 0.0, "{row:?}");
+    }
     assert_eq!(
         std::fs::read_dir(&d.path).unwrap().count(),
         0,
