@@ -296,7 +296,10 @@ pub fn run(o: QuickOpts) -> i32 {
             labels.push((t.label, write));
         }
     }
-    let ctl = Arc::new(RunCtl::new(move |m| eprintln!("{m}")));
+    let ctl = Arc::new(
+        RunCtl::new(|e| eprintln!("{}", iomark_fio::explain::event(e)))
+            .with_note_words(crate::quick_words::note),
+    );
     signals::install(ctl.stop.clone());
     if temp {
         signals::register_temp(&path);
@@ -331,7 +334,10 @@ pub fn run(o: QuickOpts) -> i32 {
     let res = match res {
         Ok(r) => r,
         Err(e) => {
-            eprint(&format!("iomark quick: {e}"));
+            eprint(&format!(
+                "iomark quick: {}",
+                crate::quick_words::run_error(&e)
+            ));
             return 1;
         }
     };

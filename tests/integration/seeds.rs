@@ -10,9 +10,8 @@ fn seed_lines() -> Vec<Vec<String>> {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/seed-workloads/commands.txt"
     );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("the seed workloads must be in tests/fixtures ({path}): {e}")
-    });
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("the seed workloads must be in tests/fixtures ({path}): {e}"));
     text.lines()
         .map(str::trim)
         .filter(|l| l.starts_with("fio "))

@@ -1,7 +1,7 @@
 //! Mounts: the mount table, the mount under a path, and whether a device (or a partition or
 //! holder of it) is mounted.
 
-use super::{dev_split, existing_ancestor, parse_scheduler, read_trim, sys_block_by_devnum};
+use super::{dev_split, existing_ancestor, read_trim, sys_block_by_devnum};
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
@@ -197,6 +197,7 @@ pub fn device_mount_point(dev_path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::target::parse_scheduler;
 
     #[test]
     fn mountinfo_parsing() {
