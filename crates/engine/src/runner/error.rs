@@ -118,7 +118,11 @@ pub enum RunError {
     DirectoryUnusable { dir: PathBuf, source: io::Error },
     /// The files to lay out do not fit in the free space of their filesystem.
     #[error("refusing to lay out {} MiB of files in {}: only {} MiB are free on that filesystem", needed.div_ceil(1 << 20), dir.display(), free >> 20)]
-    NoSpace { dir: PathBuf, needed: u64, free: u64 },
+    NoSpace {
+        dir: PathBuf,
+        needed: u64,
+        free: u64,
+    },
     /// Laying out a file failed.
     #[error("{job}: laying out {} ({bytes} bytes) failed: {source}", path.display())]
     LayoutFailed {

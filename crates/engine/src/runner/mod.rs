@@ -49,7 +49,10 @@ impl RunCtl {
         }
     }
     /// How the notes of a run are worded in its result (by default, the engine's own words).
-    pub fn with_note_words(mut self, words: impl Fn(&Note) -> String + Send + Sync + 'static) -> Self {
+    pub fn with_note_words(
+        mut self,
+        words: impl Fn(&Note) -> String + Send + Sync + 'static,
+    ) -> Self {
         self.note_words = Box::new(words);
         self
     }

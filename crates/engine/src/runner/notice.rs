@@ -37,7 +37,6 @@ impl std::fmt::Display for Note {
     }
 }
 
-
 /// A step of a run a front end may show as it happens.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {

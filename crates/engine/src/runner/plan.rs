@@ -165,12 +165,11 @@ fn plan_clone(
                         .parent()
                         .filter(|d| !d.as_os_str().is_empty())
                         .unwrap_or(Path::new("."));
-                    let free =
-                        target::free_space(dir).map_err(|e| RunError::FreeSpaceUnknown {
-                            job: name.clone(),
-                            dir: dir.to_path_buf(),
-                            source: e,
-                        })?;
+                    let free = target::free_space(dir).map_err(|e| RunError::FreeSpaceUnknown {
+                        job: name.clone(),
+                        dir: dir.to_path_buf(),
+                        source: e,
+                    })?;
                     // A margin past the free space makes ENOSPC, not the region, end the job.
                     (free + free / 16 + (1 << 20) + real_size.unwrap_or(0)) / nfiles.max(1)
                 }
@@ -412,12 +411,13 @@ pub(super) fn check_free_space(plan: &RunPlan, layouts: &[Layout]) -> Result<(),
     let mut by_fs: HashMap<u64, (u64, u64, PathBuf)> = HashMap::new();
     for (dir, (need, _)) in &by_dir {
         use std::os::unix::fs::MetadataExt;
-        let dev = std::fs::metadata(dir)
-            .map(|m| m.dev())
-            .map_err(|e| RunError::DirectoryUnusable {
-                dir: dir.clone(),
-                source: e,
-            })?;
+        let dev =
+            std::fs::metadata(dir)
+                .map(|m| m.dev())
+                .map_err(|e| RunError::DirectoryUnusable {
+                    dir: dir.clone(),
+                    source: e,
+                })?;
         let free = target::free_space(dir).unwrap_or(u64::MAX);
         let e = by_fs.entry(dev).or_insert((0, free, dir.clone()));
         e.0 += need;
@@ -433,4 +433,3 @@ pub(super) fn check_free_space(plan: &RunPlan, layouts: &[Layout]) -> Result<(),
     }
     Ok(())
 }
-
