@@ -531,8 +531,8 @@ pub enum ContinueOnError {
 /// Data verification (fio's `verify` family).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VerifySpec {
-    /// fio's name of the method: crc32c, xxhash, md5, sha256, pattern, null.
-    pub method: String,
+    /// The check that protects each block.
+    pub method: crate::verify::VerifyKind,
     /// Read back and check every written block after the write phase (`do_verify`).
     pub do_verify: bool,
     /// Size of a verify block (`verify_interval`); 0 = the smallest block size.
@@ -552,7 +552,7 @@ pub struct VerifySpec {
 impl Default for VerifySpec {
     fn default() -> Self {
         VerifySpec {
-            method: "crc32c".into(),
+            method: crate::verify::VerifyKind::Crc32c,
             do_verify: true,
             interval: 0,
             pattern: None,

@@ -8,6 +8,7 @@ use iomark_engine::job::{
     BlockSize, ContinueOnError, CpusAllowedPolicy, Dir, EngineKind, FadviseHint, FallocateMode,
     FileServiceType, JobSpec, PerDir, RateProcess, RunPlan, RwMode, SizeSpec, SyncMode, VerifySpec,
 };
+use iomark_engine::verify::VerifyKind;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -938,6 +939,21 @@ fn finish(
     Ok(())
 }
 
+/// The check for a fio `verify=` value. `crc32c-intel` is CRC32C; `pattern_hdr` is the pattern
+/// check (whose blocks always carry a header). Other fio names (crc64, crc32, crc16, crc7, sha1,
+/// sha512, sha3-*, meta) give `None`.
+pub fn verify_kind(name: &str) -> Option<VerifyKind> {
+    Some(match name.trim().to_ascii_lowercase().as_str() {
+        "crc32c" | "crc32c-intel" => VerifyKind::Crc32c,
+        "xxhash" => VerifyKind::Xxhash,
+        "md5" => VerifyKind::Md5,
+        "sha256" => VerifyKind::Sha256,
+        "pattern" | "pattern_hdr" => VerifyKind::Pattern,
+        "null" => VerifyKind::Null,
+        _ => return None,
+    })
+}
+
 /// Turn the verify options into `spec.verify`: on when `verify=` names a method (or, as fio does,
 /// when only `verify_pattern` is given), off for `verify=0`.
 fn finish_verify(spec: &mut JobSpec, st: &mut State) -> Result<(), String> {
@@ -979,16 +995,17 @@ fn finish_verify(spec: &mut JobSpec, st: &mut State) -> Result<(), String> {
             "verify_interval ({iv}) must divide the smallest block size ({min_bs})"
         ));
     }
-    if let Some(kind) = iomark_engine::verify::VerifyKind::from_fio_name(&method) {
-        let hl = iomark_engine::verify::header_len(kind) as u64;
-        if iv < hl {
-            return Err(format!(
-                "verify={method}: the verify block ({iv} bytes) is smaller than its header ({hl} bytes); raise bs or verify_interval"
-            ));
-        }
+    let kind = verify_kind(&method).ok_or_else(|| {
+        format!("verify={method}: not supported (use crc32c, xxhash, md5, sha256, pattern or null)")
+    })?;
+    let hl = iomark_engine::verify::header_len(kind) as u64;
+    if iv < hl {
+        return Err(format!(
+            "verify={method}: the verify block ({iv} bytes) is smaller than its header ({hl} bytes); raise bs or verify_interval"
+        ));
     }
     let mut v = std::mem::take(&mut st.verify);
-    v.method = method;
+    v.method = kind;
     spec.verify = Some(v);
     Ok(())
 }
@@ -1112,12 +1129,24 @@ mod tests {
     }
 
     #[test]
+    fn verify_names() {
+        for k in VerifyKind::ALL {
+            assert_eq!(verify_kind(k.name()), Some(k));
+        }
+        assert_eq!(verify_kind("crc32c-intel"), Some(VerifyKind::Crc32c));
+        assert_eq!(verify_kind("pattern_hdr"), Some(VerifyKind::Pattern));
+        assert_eq!(verify_kind("MD5"), Some(VerifyKind::Md5));
+        assert_eq!(verify_kind("crc64"), None);
+        assert_eq!(verify_kind("1"), None);
+    }
+
+    #[test]
     fn verify_options_map_to_the_job_model() {
         let j = job(&[("rw", "randwrite"), ("verify", "crc32c-intel")]).unwrap();
         assert_eq!(j.verify, Some(VerifySpec::default()));
         for m in ["crc32c", "xxhash", "md5", "sha256", "pattern", "null"] {
             let j = job(&[("rw", "write"), ("verify", m)]).unwrap();
-            assert_eq!(j.verify.unwrap().method, m);
+            assert_eq!(j.verify.unwrap().method.name(), m);
         }
         let j = job(&[
             ("rw", "randwrite"),
@@ -1134,7 +1163,7 @@ mod tests {
         let v = j.verify.unwrap();
         assert_eq!(
             (
-                v.method.as_str(),
+                v.method.name(),
                 v.fatal,
                 v.dump,
                 v.backlog,
@@ -1146,7 +1175,7 @@ mod tests {
         assert_eq!(v.pattern, Some(vec![0xde, 0xad, 0xbe, 0xef]));
         // verify_pattern alone turns on verify=pattern, as in fio.
         let j = job(&[("rw", "write"), ("verify_pattern", "0x55")]).unwrap();
-        assert_eq!(j.verify.unwrap().method, "pattern");
+        assert_eq!(j.verify.unwrap().method, VerifyKind::Pattern);
         // The last verify= wins; verify=0 turns it off.
         let j = job(&[("rw", "write"), ("verify", "md5"), ("verify", "0")]).unwrap();
         assert_eq!(j.verify, None);
