@@ -6,7 +6,8 @@ use crate::options::{self, OptDef, OptKind, Support, NOT_YET_ENGINES, SUPPORTED_
 use crate::values::{self, TimeUnit};
 use iomark_engine::job::{
     BlockSize, ContinueOnError, CpusAllowedPolicy, Dir, EngineKind, FadviseHint, FallocateMode,
-    FileServiceType, JobSpec, PerDir, RateProcess, RunPlan, RwMode, SizeSpec, SyncMode, VerifySpec,
+    FileServiceType, JobSpec, NamePart, NameTemplate, PerDir, RateProcess, RunPlan, RwMode,
+    SizeSpec, SyncMode, VerifySpec,
 };
 use iomark_engine::verify::VerifyKind;
 use std::collections::BTreeSet;
@@ -586,7 +587,7 @@ fn apply(
             if v.trim().is_empty() {
                 return Err(invalid(def, v, "expected a file name template"));
             }
-            spec.filename_format = v.trim().to_string()
+            spec.file_names = name_template(v.trim())
         }
         "nrfiles" => spec.nrfiles = nonzero(u32v(v)?)?,
         "file_service_type" => {
@@ -939,6 +940,44 @@ fn finish(
     Ok(())
 }
 
+/// A `filename_format` template: `$jobname`, `$jobnum` and `$filenum` are filled in per clone
+/// and file; `$clientuid` is 0 (there are no clients).
+pub fn name_template(s: &str) -> NameTemplate {
+    const VARS: [(&str, Option<NamePart>); 4] = [
+        ("$jobname", Some(NamePart::JobName)),
+        ("$jobnum", Some(NamePart::Clone)),
+        ("$filenum", Some(NamePart::File)),
+        ("$clientuid", None),
+    ];
+    let mut parts = Vec::new();
+    let mut text = String::new();
+    let mut rest = s;
+    'outer: while !rest.is_empty() {
+        for (var, part) in &VARS {
+            if let Some(after) = rest.strip_prefix(var) {
+                match part {
+                    Some(p) => {
+                        if !text.is_empty() {
+                            parts.push(NamePart::Text(std::mem::take(&mut text)));
+                        }
+                        parts.push(p.clone());
+                    }
+                    None => text.push('0'),
+                }
+                rest = after;
+                continue 'outer;
+            }
+        }
+        let c = rest.chars().next().expect("not empty");
+        text.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    if !text.is_empty() {
+        parts.push(NamePart::Text(text));
+    }
+    NameTemplate(parts)
+}
+
 /// The check for a fio `verify=` value. `crc32c-intel` is CRC32C; `pattern_hdr` is the pattern
 /// check (whose blocks always carry a header). Other fio names (crc64, crc32, crc16, crc7, sha1,
 /// sha512, sha3-*, meta) give `None`.
@@ -1126,6 +1165,17 @@ mod tests {
             e.contains("'4q'") && e.contains("'bs'") && e.contains("4k"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn file_name_templates() {
+        assert_eq!(
+            name_template("$jobname.$jobnum.$filenum"),
+            NameTemplate::default()
+        );
+        let t = name_template("data-$filenum-$clientuid/$jobname$jobnum");
+        assert_eq!(t.expand("j", 3, 7), "data-7-0/j3");
+        assert_eq!(name_template("plain").expand("j", 0, 0), "plain");
     }
 
     #[test]

@@ -64,13 +64,6 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
     Ok((units, layouts.into_values().collect(), notes))
 }
 
-fn expand_name(fmt: &str, job: &JobSpec, clone: u32, filenum: u32) -> String {
-    fmt.replace("$jobname", &job.name)
-        .replace("$jobnum", &clone.to_string())
-        .replace("$filenum", &filenum.to_string())
-        .replace("$clientuid", "0")
-}
-
 fn plan_clone(
     plan: &RunPlan,
     job: &JobSpec,
@@ -90,7 +83,7 @@ fn plan_clone(
             job.directories[clone as usize % job.directories.len()].clone()
         };
         (0..job.nrfiles.max(1))
-            .map(|f| dir.join(expand_name(&job.filename_format, job, clone, f)))
+            .map(|f| dir.join(job.file_names.expand(&job.name, clone, f)))
             .collect()
     };
     let nfiles = paths.len() as u64;
