@@ -2,6 +2,7 @@
 //! and RND4K Q1T1, each read then write, on a temporary file that iomark creates (and removes).
 
 use crate::signals;
+use anyhow::anyhow;
 use iomark_engine::job::{BlockSize, EngineKind, JobSpec, PerDir, RunPlan, RwMode, SizeSpec};
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
@@ -35,7 +36,7 @@ PATH      a directory (default: the current one) in which a temporary file is cr
 --ramp=TIME       warm-up time per test before measuring (default 1s)
 --ioengine=NAME   engine for the tests (default io_uring, falling back to libaio)";
 
-pub fn parse(args: &[String]) -> Result<Option<QuickOpts>, String> {
+pub fn parse(args: &[String]) -> anyhow::Result<Option<QuickOpts>> {
     let mut o = QuickOpts {
         path: None,
         json: false,
@@ -51,10 +52,10 @@ pub fn parse(args: &[String]) -> Result<Option<QuickOpts>, String> {
             Some((k, v)) => (k.to_string(), Some(v.to_string())),
             None => (a.clone(), None),
         };
-        let mut val = |k: &str| -> Result<String, String> {
+        let mut val = |k: &str| -> anyhow::Result<String> {
             v.clone()
                 .or_else(|| it.next().cloned())
-                .ok_or_else(|| format!("quick: {k} needs a value"))
+                .ok_or_else(|| anyhow!("quick: {k} needs a value"))
         };
         match k.as_str() {
             "-h" | "--help" => {
@@ -66,7 +67,7 @@ pub fn parse(args: &[String]) -> Result<Option<QuickOpts>, String> {
             "--size" => {
                 let s = val("--size")?;
                 o.size = iomark_fio::values::parse_size(&s, 1024)
-                    .map_err(|e| format!("quick: --size={s}: {e}"))?;
+                    .map_err(|e| anyhow!("quick: --size={s}: {e}"))?;
             }
             "--runtime" => {
                 let s = val("--runtime")?;
@@ -81,15 +82,15 @@ pub fn parse(args: &[String]) -> Result<Option<QuickOpts>, String> {
                 o.engine = Some(
                     EngineKind::from_fio_name(&s)
                         .filter(|e| !e.is_metadata())
-                        .ok_or_else(|| format!("quick: unknown or unsuitable ioengine '{s}'"))?,
+                        .ok_or_else(|| anyhow!("quick: unknown or unsuitable ioengine '{s}'"))?,
                 );
             }
             s if s.starts_with('-') => {
-                return Err(format!("quick: unknown option '{s}'\n\n{USAGE}"));
+                return Err(anyhow!("quick: unknown option '{s}'\n\n{USAGE}"));
             }
             _ => {
                 if o.path.is_some() {
-                    return Err(format!("quick: only one PATH may be given\n\n{USAGE}"));
+                    return Err(anyhow!("quick: only one PATH may be given\n\n{USAGE}"));
                 }
                 o.path = Some(PathBuf::from(a));
             }
@@ -98,9 +99,9 @@ pub fn parse(args: &[String]) -> Result<Option<QuickOpts>, String> {
     Ok(Some(o))
 }
 
-fn parse_time(s: &str) -> Result<Duration, String> {
+fn parse_time(s: &str) -> anyhow::Result<Duration> {
     iomark_fio::values::parse_time(s, iomark_fio::values::TimeUnit::S)
-        .map_err(|e| format!("quick: {s}: {e}"))
+        .map_err(|e| anyhow!("quick: {s}: {e}"))
 }
 
 struct Test {
