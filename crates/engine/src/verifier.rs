@@ -446,8 +446,4 @@ impl Verifier {
             });
         }
     }
-
-    pub fn kind(&self) -> VerifyKind {
-        self.kind
-    }
 }

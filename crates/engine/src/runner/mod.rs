@@ -7,13 +7,14 @@ mod plan;
 
 pub use error::RunError;
 pub use notice::{Event, Note};
+pub use crate::worker::WorkerProgress;
 
 use crate::job::{JobSpec, RunPlan};
 use crate::result::{JobResult, RunResult, RESULT_FORMAT};
 use crate::rng::Rng;
 use crate::sys;
 use crate::target;
-use crate::worker::{run_worker, WorkerProgress, WorkerSetup};
+use crate::worker::{run_worker, WorkerSetup};
 use plan::{check_free_space, plan_units};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

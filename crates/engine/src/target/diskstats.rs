@@ -111,7 +111,8 @@ impl DiskStatsSampler {
     }
 
     /// The devices being sampled.
-    pub fn names(&self) -> Vec<String> {
+    #[cfg(test)]
+    pub(crate) fn names(&self) -> Vec<String> {
         self.start.iter().map(|(n, _)| n.clone()).collect()
     }
 

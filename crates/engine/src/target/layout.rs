@@ -163,7 +163,8 @@ fn xorshift_fill(words: &mut [u64], state: &mut u64) {
 /// truncated), pre-allocated per `fallocate`, sized with ftruncate and, when `fill`, the new part
 /// written sequentially with pseudo-random data in 1 MiB writes (adding the bytes written to
 /// `progress`) and fsynced. Errors carry the path and keep their errno.
-pub fn layout_file(
+#[cfg(test)]
+pub(crate) fn layout_file(
     path: &Path,
     size: u64,
     fallocate: FallocateMode,

@@ -16,11 +16,13 @@ mod mounts;
 mod probe;
 mod signature;
 
-pub use diskstats::{disks_for, DiskStatsSampler};
-pub use layout::{invalidate_cache, layout_file, layout_file_until, open_target};
-pub use mounts::{device_mount_point, mount_for, mounted_devices, mounts, MountEntry};
+pub use layout::open_target;
 pub use probe::{free_space, probe};
-pub use signature::{detect_signature, fs_signature};
+
+pub(crate) use diskstats::{disks_for, DiskStatsSampler};
+pub(crate) use layout::{invalidate_cache, layout_file_until};
+pub(crate) use mounts::{device_mount_point, mount_for};
+pub(crate) use signature::fs_signature;
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
@@ -211,6 +213,7 @@ pub(crate) mod testutil {
 
 #[cfg(test)]
 mod tests {
+    use super::layout::layout_file;
     use super::testutil::*;
     use super::*;
     use crate::job::{FallocateMode, SyncMode};

@@ -105,7 +105,8 @@ pub fn mount_for(path: &Path) -> Option<MountEntry> {
 }
 
 /// (device, mount point) of every mount whose source is a device node.
-pub fn mounted_devices() -> Vec<(String, String)> {
+#[cfg(test)]
+pub(crate) fn mounted_devices() -> Vec<(String, String)> {
     mounts()
         .into_iter()
         .filter(|m| m.source.starts_with("/dev/"))
