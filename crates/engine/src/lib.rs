@@ -39,6 +39,7 @@ pub mod target;
 pub(crate) mod verifier;
 pub mod verify;
 pub mod worker;
+pub mod worker_file;
 
 #[cfg(test)]
 mod speaks_no_fio;

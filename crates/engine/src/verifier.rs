@@ -9,7 +9,7 @@ use crate::job::VerifySpec;
 use crate::result::{BlockHeader, DirResult, VerifyReport, VerifyResult};
 use crate::sys;
 use crate::verify::{self, BlockId, Expect, VerifyKind, WrittenMap};
-use crate::worker::WorkerFile;
+use crate::worker_file::WorkerFile;
 use std::os::fd::RawFd;
 use std::path::Path;
 
