@@ -355,7 +355,7 @@ impl fmt::Display for VerifyFailure {
                 h.header_crc, h.kind, h.offset, h.len, h.generation
             ),
             FailureKind::KindMismatch => match h.verify_kind() {
-                Some(k) => write!(f, "block was written with verify={k}"),
+                Some(k) => write!(f, "block was written with the {k} check"),
                 None => write!(f, "block has unknown kind code {}", h.kind),
             },
             FailureKind::Length => {

@@ -5,9 +5,9 @@ mod error;
 mod notice;
 mod plan;
 
+pub use crate::worker::{WorkerProgress, WorkerState};
 pub use error::RunError;
 pub use notice::{Event, Note};
-pub use crate::worker::WorkerProgress;
 
 use crate::job::{JobSpec, RunPlan};
 use crate::result::{JobResult, RunResult, RESULT_FORMAT};
