@@ -250,6 +250,8 @@ impl Verifier {
         true
     }
 
+    /// Read `len` bytes at `off` of file `fi` into `buf` and check the blocks there; a range that
+    /// cannot be read is narrowed down block by block. Returns false to stop the job.
     #[allow(clippy::too_many_arguments)]
     fn check_range(
         &mut self,
@@ -337,6 +339,8 @@ impl Verifier {
         self.check_read(files, fi, off, len, buf, stats, t0, t1)
     }
 
+    /// Account the read of `len` bytes that took `t0..t1` and check each verify block in
+    /// `buf[..len]`. Returns false to stop the job.
     #[allow(clippy::too_many_arguments)]
     fn check_read(
         &mut self,
@@ -357,7 +361,6 @@ impl Verifier {
         let data = &buf[..len];
         let iv = self.interval as usize;
         let mut s = 0;
-        let mut ok = true;
         while s < len {
             let blen = iv.min(len - s);
             let boff = off + s as u64;
@@ -383,6 +386,8 @@ impl Verifier {
                             .file_name()
                             .map(|s| s.to_string_lossy().into_owned())
                             .unwrap_or_default();
+                        // verify_dump is a debugging aid: a dump that cannot be written
+                        // does not change the verdict, which is reported below.
                         let _ =
                             verify::dump_blocks(dir, &stem, boff, &expected, &data[s..s + blen]);
                     }
@@ -412,7 +417,6 @@ impl Verifier {
                             r.found = found;
                         }
                     }
-                    ok = false;
                     if self.fatal {
                         return false;
                     }
@@ -420,7 +424,6 @@ impl Verifier {
             }
             s += blen;
         }
-        let _ = ok;
         true
     }
 

@@ -250,13 +250,8 @@ impl Worker {
         let t0 = sys::now_ns();
         let r = match self.engine.queue(&io) {
             Queued::Done(r) => r,
-            Queued::Pending => {
-                // A sync engine never leaves I/O pending; reap it at once.
-                let _ = self.engine.commit();
-                self.comps.clear();
-                let _ = self.engine.getevents(1, 1, &mut self.comps);
-                self.comps.first().map_or(-(libc::EIO as i64), |c| c.result)
-            }
+            // A sync engine never leaves I/O pending; reap it at once.
+            Queued::Pending => self.reap_one(),
         };
         let t1 = sys::now_ns();
         self.res.depth.submit[1] += 1;
@@ -269,5 +264,18 @@ impl Worker {
         self.complete(slot, r, t1);
         self.free.push(slot);
         t1
+    }
+
+    /// Submit and reap the one I/O just queued; its result, or the submission or reaping error
+    /// as a negative errno.
+    pub(super) fn reap_one(&mut self) -> i64 {
+        if let Err(e) = self.engine.commit() {
+            return -(e.raw_os_error().unwrap_or(libc::EIO) as i64);
+        }
+        self.comps.clear();
+        match self.engine.getevents(1, 1, &mut self.comps) {
+            Ok(_) => self.comps.first().map_or(-(libc::EIO as i64), |c| c.result),
+            Err(e) => -(e.raw_os_error().unwrap_or(libc::EIO) as i64),
+        }
     }
 }

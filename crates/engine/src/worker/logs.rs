@@ -297,3 +297,111 @@ pub(super) fn copy_for_report(res: &mut JobResult) -> JobResult {
     res.series = series;
     copy
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::TimeSeries;
+
+    fn logs(avg_msec: u64, max_value: u8) -> LogSpec {
+        LogSpec {
+            bw_log: Some("bw".into()),
+            iops_log: Some("iops".into()),
+            lat_log: Some("lat".into()),
+            avg_msec,
+            max_value,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn window_only_for_averaged_logs() {
+        assert!(LogWindow::for_job(&LogSpec::default()).is_none());
+        assert!(LogWindow::for_job(&logs(0, 0)).is_none());
+        assert!(LogWindow::for_job(&logs(500, 0)).is_some());
+        let hist = LogSpec {
+            hist_log: Some("h".into()),
+            hist_msec: 100,
+            ..Default::default()
+        };
+        assert_eq!(HistLog::for_job(&hist).unwrap().period_ns, 100 * NS_PER_MS);
+        let no_period = LogSpec {
+            hist_msec: 0,
+            ..hist.clone()
+        };
+        assert!(HistLog::for_job(&no_period).is_none());
+    }
+
+    #[test]
+    fn window_is_due_after_its_span() {
+        let mut w = LogWindow::for_job(&logs(500, 0)).unwrap();
+        w.start_ns = 1_000 * NS_PER_MS;
+        assert!(!w.is_due(1_499 * NS_PER_MS, 500));
+        assert!(w.is_due(1_500 * NS_PER_MS, 500));
+        // A clock before the start is not due (no underflow).
+        assert!(!w.is_due(0, 500));
+    }
+
+    #[test]
+    fn window_averages_and_resets() {
+        let spec = logs(1000, 0);
+        let mut w = LogWindow::for_job(&spec).unwrap();
+        let mut series = TimeSeries::default();
+        // Two reads of 4 KiB and one write of 8 KiB in one second.
+        w.add(0, 4096, [10, 100, 110]);
+        w.add(0, 4096, [30, 300, 330]);
+        w.add(1, 8192, [5, 50, 55]);
+        w.flush(NS_PER_MS * 1000, 1000, &spec, &mut series);
+        let reads: Vec<_> = series.bw.iter().filter(|e| e.ddir == 0).collect();
+        assert_eq!(reads.len(), 1);
+        assert_eq!(reads[0].value, 8); // 8 KiB/s
+        assert_eq!(reads[0].t_ms, 1000);
+        let iops: Vec<u64> = series.iops.iter().map(|e| e.value).collect();
+        assert_eq!(iops, vec![2, 1]);
+        assert_eq!(series.slat[0].value, 20);
+        assert_eq!(series.clat[0].value, 200);
+        assert_eq!(series.lat[0].value, 220);
+        assert_eq!(series.lat[0].max, None);
+        assert_eq!(series.clat[1].value, 50);
+        // The window starts over: a flush with nothing new adds nothing.
+        assert_eq!(w.start_ns, NS_PER_MS * 1000);
+        w.flush(NS_PER_MS * 2000, 2000, &spec, &mut series);
+        assert_eq!(series.bw.len(), 2);
+        // An empty span adds nothing either.
+        w.add(2, 4096, [1, 2, 3]);
+        w.flush(NS_PER_MS * 2000, 2000, &spec, &mut series);
+        assert_eq!(series.iops.len(), 2);
+    }
+
+    #[test]
+    fn window_max_value_modes() {
+        for (mode, value, max) in [(1u8, 300, None), (2, 200, Some(300))] {
+            let spec = logs(1000, mode);
+            let mut w = LogWindow::for_job(&spec).unwrap();
+            let mut series = TimeSeries::default();
+            w.add(0, 4096, [0, 100, 0]);
+            w.add(0, 4096, [0, 300, 0]);
+            w.flush(NS_PER_MS * 1000, 1000, &spec, &mut series);
+            assert_eq!(series.clat[0].value, value, "mode {mode}");
+            assert_eq!(series.clat[0].max, max, "mode {mode}");
+        }
+    }
+
+    #[test]
+    fn report_copy_leaves_out_the_series() {
+        let mut res = JobResult::default();
+        res.series.bw.push(LogEntry {
+            t_ms: 1,
+            value: 2,
+            ddir: 0,
+            bs: 0,
+            offset: 0,
+            max: None,
+        });
+        res.total_err = 3;
+        let copy = copy_for_report(&mut res);
+        assert!(copy.series.bw.is_empty());
+        assert_eq!(copy.total_err, 3);
+        assert_eq!(res.series.bw.len(), 1);
+    }
+}

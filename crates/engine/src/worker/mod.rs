@@ -7,7 +7,8 @@
 //! - `setup`: opening the files, buffers, engine and generators (`Worker::new`);
 //! - `io_loop`: the issue/complete loop, submission and reaping;
 //! - `complete`: accounting one completion, I/O errors;
-//! - `pick`: the next I/O's direction, file, block size and offset, rate limiting;
+//! - `pick`: the next I/O's direction, block size and offset, rate limiting;
+//! - `files`: which file the next I/O goes to (file_service_type);
 //! - `pause`: fsync every N writes, think time, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
 //! - `verify_hooks`: the worker's side of data verification;
@@ -15,6 +16,7 @@
 
 mod buffers;
 mod complete;
+mod files;
 mod io_loop;
 mod logs;
 mod pause;
@@ -32,6 +34,7 @@ use crate::result::{CpuUsage, DirResult, JobResult};
 use crate::rng::Rng;
 use crate::sys;
 use buffers::Buffers;
+use files::FileChooser;
 use logs::{HistLog, Interval, LogWindow};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -171,8 +174,7 @@ struct Worker {
     mix: DirMix,
     /// Offset generator per file.
     gens: Vec<OffsetGen>,
-    file_cursor: usize,
-    file_batch_left: u32,
+    file_chooser: FileChooser,
     stop: Arc<AtomicBool>,
     progress: Arc<WorkerProgress>,
     io_bytes_per_loop: u64,
@@ -198,7 +200,6 @@ struct Worker {
     uncommitted: Vec<u32>,
     log_window: Option<LogWindow>,
     hist_log: Option<Box<HistLog>>,
-    pass_files_done: Vec<bool>,
     verifier: Option<crate::verifier::Verifier>,
     verify_due: bool,
 }

@@ -28,12 +28,7 @@ impl Worker {
             let t0 = sys::now_ns();
             let r = match self.engine.queue(&io) {
                 Queued::Done(r) => r,
-                Queued::Pending => {
-                    let _ = self.engine.commit();
-                    self.comps.clear();
-                    let _ = self.engine.getevents(1, 1, &mut self.comps);
-                    self.comps.first().map_or(-(libc::EIO as i64), |c| c.result)
-                }
+                Queued::Pending => self.reap_one(),
             };
             let t1 = sys::now_ns();
             self.free.push(slot);
@@ -119,5 +114,63 @@ pub(super) fn sleep_until(until: u64, stop: &AtomicBool) {
         } else {
             std::hint::spin_loop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sleep_until_reaches_the_deadline() {
+        let stop = AtomicBool::new(false);
+        for wait_ns in [0u64, 30_000, 1_500_000, 5_000_000] {
+            let t0 = sys::now_ns();
+            let until = t0 + wait_ns;
+            sleep_until(until, &stop);
+            let t1 = sys::now_ns();
+            assert!(t1 >= until, "woke {} ns early", until - t1);
+            // Not much later than asked (generous: the machine may be busy).
+            assert!(t1 - until < 50_000_000, "{} ns late", t1 - until);
+        }
+        // A deadline in the past returns at once.
+        let t0 = sys::now_ns();
+        sleep_until(t0.saturating_sub(1_000_000), &stop);
+        assert!(sys::now_ns() - t0 < 10_000_000);
+    }
+
+    #[test]
+    fn sleep_until_ends_on_stop() {
+        let stop = AtomicBool::new(true);
+        let t0 = sys::now_ns();
+        sleep_until(t0 + 10_000_000_000, &stop);
+        assert!(sys::now_ns() - t0 < 100_000_000);
+        // Set while sleeping: noticed within one sleep slice (at most 50 ms).
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let s2 = stop.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            s2.store(true, Ordering::Relaxed);
+        });
+        let t0 = sys::now_ns();
+        sleep_until(t0 + 10_000_000_000, &stop);
+        t.join().unwrap();
+        let took = sys::now_ns() - t0;
+        assert!((20_000_000..1_000_000_000).contains(&took), "{took}");
+    }
+
+    #[test]
+    fn fsync_fd_reports_errors() {
+        assert!(fsync_fd(-1).is_err());
+        let f = tempfile_in_tmp();
+        assert!(fsync_fd(std::os::fd::AsRawFd::as_raw_fd(&f)).is_ok());
+    }
+
+    /// An anonymous file in the temporary directory (unlinked at once: nothing is left behind).
+    fn tempfile_in_tmp() -> std::fs::File {
+        let path = std::env::temp_dir().join(format!("iomark-pause-test-{}", std::process::id()));
+        let f = std::fs::File::create(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        f
     }
 }

@@ -5,7 +5,7 @@
 use super::buffers::{fill_buffer, scramble};
 use super::Worker;
 use crate::engines::Op;
-use crate::job::{Dir, FileServiceType, RateProcess, RwMode};
+use crate::job::{Dir, RateProcess, RwMode};
 use std::time::Duration;
 
 /// What the issue loop does next.
@@ -179,74 +179,19 @@ impl Worker {
         }
     }
 
-    fn pick_file(&mut self) -> usize {
-        let n = self.files.len();
-        if n <= 1 {
-            return 0;
-        }
-        match self.spec.file_service.kind {
-            FileServiceType::Random => {
-                if self.file_batch_left == 0 {
-                    self.file_cursor = self.rng.below(n as u64) as usize;
-                    self.file_batch_left = self.spec.file_service.batch.max(1);
-                }
-            }
-            FileServiceType::RoundRobin => {
-                if self.file_batch_left == 0 {
-                    self.file_cursor = (self.file_cursor + 1) % n;
-                    self.file_batch_left = self.spec.file_service.batch.max(1);
-                }
-            }
-            FileServiceType::Sequential => {}
-        }
-        self.file_batch_left = self.file_batch_left.saturating_sub(1);
-        self.file_cursor
-    }
-
-    fn pick_offset(&mut self, dir: Dir, bs: u64) -> Option<(u32, u64)> {
-        let n = self.files.len();
-        for _ in 0..n {
-            let fi = self.pick_file();
-            if self.pass_files_done[fi] {
-                self.file_batch_left = 0;
-                if self.spec.file_service.kind == FileServiceType::Sequential {
-                    self.file_cursor = (self.file_cursor + 1) % n;
-                }
-                continue;
-            }
-            if let Some(off) = self.next_offset_in(fi, dir, bs) {
-                return Some((fi as u32, off));
-            }
-            self.pass_files_done[fi] = true;
-            self.file_batch_left = 0;
-            if self.spec.file_service.kind != FileServiceType::Random {
-                self.file_cursor = (self.file_cursor + 1) % n;
-            }
-        }
-        // Check every file once more in order (random service may have missed one).
-        for fi in 0..n {
-            if !self.pass_files_done[fi] {
-                if let Some(off) = self.next_offset_in(fi, dir, bs) {
-                    return Some((fi as u32, off));
-                }
-                self.pass_files_done[fi] = true;
-            }
-        }
-        None
-    }
-
+    /// The next I/O's file and offset; None once every file finished its pass.
     #[inline]
-    fn next_offset_in(&mut self, fi: usize, dir: Dir, bs: u64) -> Option<u64> {
-        self.gens[fi].next(dir, bs, &mut self.rng)
+    fn pick_offset(&mut self, dir: Dir, bs: u64) -> Option<(u32, u64)> {
+        let gens = &mut self.gens;
+        self.file_chooser
+            .next(&mut self.rng, |fi, rng| gens[fi].next(dir, bs, rng))
     }
 
     pub(super) fn reset_passes(&mut self) {
         for g in &mut self.gens {
             g.reset();
         }
-        for d in &mut self.pass_files_done {
-            *d = false;
-        }
+        self.file_chooser.reset();
     }
 }
 

@@ -2,6 +2,7 @@
 //! to libaio when io_uring is unavailable), the generators and the verifier.
 
 use super::buffers::{fill_buffer, Buffers};
+use super::files::FileChooser;
 use super::logs::{HistLog, Interval, LogWindow};
 use super::{Slot, Worker, WorkerSetup};
 use crate::engines::{self, EngineFile, Op};
@@ -192,7 +193,7 @@ impl Worker {
         let _ = rng.next_u64();
         let bs = spec.bs.map(BsPicker::new);
         let mix = DirMix::new(spec.rwmixread);
-        let nfiles = s.files.len();
+        let file_chooser = FileChooser::new(&spec.file_service, s.files.len());
         let log_window = LogWindow::for_job(&spec.logs);
         let hist_log = HistLog::for_job(&spec.logs).map(Box::new);
         let verifier = match &spec.verify {
@@ -223,7 +224,6 @@ impl Worker {
             .total_bytes
             .store(s.io_bytes_per_loop * spec.loops as u64, Ordering::Relaxed);
         Ok(Worker {
-            file_batch_left: spec.file_service.batch.max(1),
             spec,
             res,
             files: s.files,
@@ -239,7 +239,7 @@ impl Worker {
             bs,
             mix,
             gens,
-            file_cursor: 0,
+            file_chooser,
             stop: s.stop,
             progress: s.progress,
             io_bytes_per_loop: s.io_bytes_per_loop,
@@ -264,7 +264,6 @@ impl Worker {
             uncommitted: Vec::with_capacity(depth as usize),
             log_window,
             hist_log,
-            pass_files_done: vec![false; nfiles],
             verifier,
             verify_due: false,
         })
