@@ -55,7 +55,10 @@ fn bench_vs_peers_quick_prints_every_figure() {
             .iter()
             .find(|r| r[0] == l)
             .unwrap_or_else(|| panic!("no row {l}:\n{out}"));
-        assert!(row[1] == "-" || row[1].parse::<f64>().unwrap() > 0.0, "{row:?}");
+        assert!(
+            row[1] == "-" || row[1].parse::<f64>().unwrap() > 0.0,
+            "{row:?}"
+        );
     }
     assert_eq!(
         std::fs::read_dir(&d.path).unwrap().count(),
