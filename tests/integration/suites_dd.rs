@@ -219,3 +219,25 @@ fn dd_bad_input_is_refused_and_writes_nothing() {
         assert!(!d.file("x.dat").exists(), "{line}");
     }
 }
+
+#[test]
+fn dd_status_progress_reports_while_running() {
+    let d = Scratch::new("dd-progress");
+    // One-byte reads of /dev/zero: a run of a few seconds whatever the machine.
+    let o = ours(
+        "if=/dev/zero of=/dev/null bs=1 count=4M status=progress",
+        &d.path,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = stderr(&o);
+    // Progress lines start with a carriage return; the final lines follow as usual.
+    assert!(e.matches('\r').count() >= 1, "{e:?}");
+    assert!(
+        e.contains("4194304+0 records in\n4194304+0 records out\n"),
+        "{e:?}"
+    );
+    assert!(
+        e.contains("4194304 bytes (4.2 MB, 4.0 MiB) copied, "),
+        "{e:?}"
+    );
+}
