@@ -3,11 +3,14 @@
 
 mod periodic;
 mod quick;
+mod quick_words;
 mod signals;
 mod status;
+mod suites;
 
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, Eta};
+use iomark_fio::explain;
 use iomark_fio::output::{self, OutputFormat};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +26,9 @@ Usage:
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark man                             print the manual page (roff)
+  iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
+  iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
+  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
   iomark --version
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
@@ -47,6 +53,9 @@ fn main() {
         }
         Some("quick") => quick::main(&args[1..]),
         Some("run") => run(&args[1..]),
+        Some("dd") => suites::dd::main(&args[1..]),
+        Some("hdparm") => suites::hdparm::main(&args[1..]),
+        Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {
@@ -104,14 +113,17 @@ fn run(args: &[String]) -> i32 {
         return match runner::check(&cli.plan) {
             Ok(notes) => {
                 for n in notes {
-                    eprintln!("note: {n}");
+                    eprintln!("note: {}", explain::note(&n));
                 }
                 0
             }
             // The jobs are valid; the targets are checked too, but they may belong to another
             // machine, so what would stop a run here is a warning.
             Err(e) => {
-                eprintln!("iomark: warning: a run on this machine would be refused: {e}");
+                eprintln!(
+                    "iomark: warning: a run on this machine would be refused: {}",
+                    explain::run_error(&e)
+                );
                 0
             }
         };
@@ -127,7 +139,9 @@ fn run(args: &[String]) -> i32 {
             let _ = std::io::stdout().flush();
         }
     }
-    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    let ctl = Arc::new(
+        RunCtl::new(|e| eprintln!("{}", explain::event(e))).with_note_words(explain::note),
+    );
     signals::install(ctl.stop.clone());
     let tty = status::stderr_is_tty();
     let show_status = match out.eta {
@@ -176,7 +190,7 @@ fn run(args: &[String]) -> i32 {
     let mut result = match res {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("iomark: {e}");
+            eprintln!("iomark: {}", explain::run_error(&e));
             return if signals::interrupted() { 130 } else { 1 };
         }
     };

@@ -11,4 +11,8 @@ mod live;
 mod quick;
 mod safety;
 mod seeds;
+mod suites_bench;
+mod suites_bonnie;
+mod suites_dd;
+mod suites_hdparm;
 mod util;

@@ -39,8 +39,35 @@ use logs::{HistLog, Interval, LogWindow};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
+/// What a worker is doing, for a live status display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerState {
+    /// Opening files, allocating buffers, setting up the engine.
+    Setup,
+    /// Doing I/O (ramp or measured phase).
+    Running,
+    /// Finished without error.
+    Done,
+    /// Finished with an error.
+    Failed,
+}
+
+impl WorkerState {
+    const ALL: [WorkerState; 4] = [
+        WorkerState::Setup,
+        WorkerState::Running,
+        WorkerState::Done,
+        WorkerState::Failed,
+    ];
+
+    /// Whether the worker has finished (with or without an error).
+    pub fn finished(self) -> bool {
+        matches!(self, WorkerState::Done | WorkerState::Failed)
+    }
+}
+
 /// Live counters of one worker, written by the worker and read by the status thread.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct WorkerProgress {
     pub name: String,
     pub bytes: [AtomicU64; 3],
@@ -53,9 +80,10 @@ pub struct WorkerProgress {
     /// When `bytes` and `ios` were last published (sys::now_ns, CLOCK_MONOTONIC; 0 = never):
     /// a reader computes rates between two publications, not between its own reads.
     pub published_ns: AtomicU64,
-    /// fio-style state letter: b'P' setup, b'r'/b'R' etc. running, b'_' done, b'E' error.
-    pub state: AtomicU8,
-    pub rw: AtomicU8,
+    /// The [`WorkerState`], as its index in `WorkerState::ALL`.
+    state: AtomicU8,
+    /// The job's directions and order of offsets.
+    pub rw: RwMode,
     /// Set by a reporter (`--status-interval`) to ask for a snapshot of the results so far; the
     /// worker answers at its next bw/iops sample and clears it. A finished worker leaves its
     /// final result here.
@@ -67,24 +95,30 @@ pub struct WorkerProgress {
 
 impl WorkerProgress {
     pub fn new(name: &str, rw: RwMode) -> Self {
-        let p = WorkerProgress {
+        WorkerProgress {
             name: name.to_string(),
-            ..Default::default()
-        };
-        p.state.store(b'P', Ordering::Relaxed);
-        let letter = match rw {
-            RwMode::Read => b'R',
-            RwMode::RandRead => b'r',
-            RwMode::Write => b'W',
-            RwMode::RandWrite => b'w',
-            RwMode::ReadWrite => b'M',
-            RwMode::RandRw => b'm',
-            RwMode::Trim => b'D',
-            RwMode::RandTrim => b'd',
-            RwMode::TrimWrite => b'T',
-        };
-        p.rw.store(letter, Ordering::Relaxed);
-        p
+            bytes: Default::default(),
+            ios: Default::default(),
+            total_bytes: AtomicU64::new(0),
+            runtime_ms: AtomicU64::new(0),
+            elapsed_ms: AtomicU64::new(0),
+            published_ns: AtomicU64::new(0),
+            state: AtomicU8::new(0),
+            rw,
+            snapshot_req: AtomicBool::new(false),
+            snapshot: Default::default(),
+            keep_final: AtomicBool::new(false),
+        }
+    }
+
+    /// What the worker is doing now.
+    pub fn state(&self) -> WorkerState {
+        WorkerState::ALL[self.state.load(Ordering::Relaxed) as usize]
+    }
+
+    pub(crate) fn set_state(&self, s: WorkerState) {
+        let code = WorkerState::ALL.iter().position(|&x| x == s).unwrap_or(0);
+        self.state.store(code as u8, Ordering::Relaxed);
     }
 }
 
@@ -232,10 +266,11 @@ impl Worker {
         if self.spec.fsync_on_close {
             self.fsync_files("fsync_on_close");
         }
-        self.progress.state.store(
-            if self.res.error != 0 { b'E' } else { b'_' },
-            Ordering::Relaxed,
-        );
+        self.progress.set_state(if self.res.error != 0 {
+            WorkerState::Failed
+        } else {
+            WorkerState::Done
+        });
         drop(self.engine);
         setup::close_fds(&self.efiles);
         if self.progress.keep_final.load(Ordering::Relaxed) {
@@ -249,12 +284,14 @@ impl Worker {
 
     /// Runtime, CPU and byte/I/O totals as of `now`, into `res`.
     fn fill_totals(&self, res: &mut JobResult, now: u64) {
-        let runtime_ms = if self.measuring {
-            (now - self.meas_start_ns) / NS_PER_MS
+        let runtime_ns = if self.measuring {
+            now - self.meas_start_ns
         } else {
             0
         };
+        let runtime_ms = runtime_ns / NS_PER_MS;
         res.runtime_ms = runtime_ms;
+        res.runtime_us = runtime_ns / 1000;
         res.elapsed_ms = (now - self.job_start_ns) / NS_PER_MS;
         res.cpu = sys::cpu_delta(&sys::rusage_thread(), &self.cpu_start);
         for d in Dir::ALL {

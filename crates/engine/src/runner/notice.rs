@@ -1,0 +1,155 @@
+//! What the runner tells the user along the way, as typed values: notes about a run that do not
+//! stop it, and progress events. The engine words them in its own neutral terms (`Display`);
+//! front ends word them for their users.
+
+use crate::job::{JobSpec, SyncMode};
+use std::path::PathBuf;
+
+/// Something the user should know about a run that does not stop it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// Buffered reads over a working set that fits in the page cache: read figures may come
+    /// from memory rather than the device.
+    CachedWorkingSet {
+        job: String,
+        working_set: u64,
+        available: u64,
+        /// Whether cached pages are dropped before the job starts.
+        invalidate: bool,
+    },
+    /// Buffered writes (no O_SYNC/O_DSYNC, no fsync/fdatasync during the job) over a working
+    /// set that fits in the page cache: they complete once copied into memory and reach the
+    /// device later, so write figures may describe memory.
+    BufferedWrites {
+        job: String,
+        working_set: u64,
+        available: u64,
+    },
+}
+
+/// The page-cache notes of a buffered job touching `working_set` bytes of files on a machine
+/// with `available` bytes of memory for the cache.
+pub(crate) fn cache_notes(job: &JobSpec, working_set: u64, available: u64) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if job.direct || working_set == 0 || available == 0 || working_set > available {
+        return notes;
+    }
+    if job.rw.has_read() {
+        notes.push(Note::CachedWorkingSet {
+            job: job.name.clone(),
+            working_set,
+            available,
+            invalidate: job.invalidate,
+        });
+    }
+    // Writes reach the device before they complete with O_SYNC/O_DSYNC, and are counted with
+    // their flushes when fsync/fdatasync run during the job.
+    let synced = job.sync != SyncMode::None || job.fsync > 0 || job.fdatasync > 0;
+    if job.rw.has_write() && !synced {
+        notes.push(Note::BufferedWrites {
+            job: job.name.clone(),
+            working_set,
+            available,
+        });
+    }
+    notes
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Note::CachedWorkingSet {
+                job,
+                working_set,
+                available,
+                invalidate,
+            } => write!(
+                f,
+                "{job}: buffered I/O over a working set of {} MiB that fits in the page cache ({} MiB available): read figures may come from memory rather than the device{}",
+                working_set >> 20,
+                available >> 20,
+                if *invalidate { "" } else { " (cached data is kept)" }
+            ),
+            Note::BufferedWrites {
+                job,
+                working_set,
+                available,
+            } => write!(
+                f,
+                "{job}: buffered writes over a working set of {} MiB that fits in the page cache ({} MiB available) complete once copied into memory and reach the device later: write figures may describe memory rather than the device",
+                working_set >> 20,
+                available >> 20
+            ),
+        }
+    }
+}
+
+/// A step of a run a front end may show as it happens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A file is being created or extended before the run.
+    LayingOut {
+        job: String,
+        path: PathBuf,
+        bytes: u64,
+    },
+}
+
+impl std::fmt::Display for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Event::LayingOut { job, path, bytes } => {
+                write!(f, "{job}: laying out {} ({bytes} bytes)", path.display())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::RwMode;
+
+    const MIB: u64 = 1 << 20;
+
+    fn job(rw: RwMode) -> JobSpec {
+        JobSpec {
+            name: "j".into(),
+            rw,
+            ..JobSpec::default()
+        }
+    }
+
+    fn kinds(n: &[Note]) -> Vec<&'static str> {
+        n.iter()
+            .map(|n| match n {
+                Note::CachedWorkingSet { .. } => "reads",
+                Note::BufferedWrites { .. } => "writes",
+            })
+            .collect()
+    }
+
+    #[test]
+    fn buffered_reads_and_writes_that_fit_get_notes() {
+        let n = |rw| kinds(&cache_notes(&job(rw), 64 * MIB, 1024 * MIB));
+        assert_eq!(n(RwMode::RandRead), ["reads"]);
+        assert_eq!(n(RwMode::Write), ["writes"]);
+        assert_eq!(n(RwMode::RandRw), ["reads", "writes"]);
+        let w = cache_notes(&job(RwMode::Write), 64 * MIB, 1024 * MIB)[0].to_string();
+        assert!(w.contains("complete once copied into memory"), "{w}");
+    }
+
+    #[test]
+    fn no_note_when_direct_synced_or_too_big() {
+        let mut d = job(RwMode::RandRw);
+        d.direct = true;
+        assert!(cache_notes(&d, 64 * MIB, 1024 * MIB).is_empty());
+        assert!(cache_notes(&job(RwMode::Read), 2048 * MIB, 1024 * MIB).is_empty());
+        let mut s = job(RwMode::Write);
+        s.fsync = 1;
+        assert!(cache_notes(&s, 64 * MIB, 1024 * MIB).is_empty());
+        let mut o = job(RwMode::Write);
+        o.sync = SyncMode::Sync;
+        assert!(cache_notes(&o, 64 * MIB, 1024 * MIB).is_empty());
+    }
+}
