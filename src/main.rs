@@ -2,6 +2,7 @@
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
 mod periodic;
+mod pipe;
 mod quick;
 mod quick_words;
 mod signals;
@@ -29,7 +30,7 @@ Usage:
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
   iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
-  iomark --version
+  iomark --version | -v
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
   iomark run --name=rr --filename=/data/t --size=1g --rw=randread --bs=4k \\
@@ -37,20 +38,20 @@ A fio command line runs unchanged with `iomark run` in place of `fio`:
 ";
 
 fn main() {
+    pipe::default_sigpipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
-        None | Some("-h") | Some("--help") | Some("help") => {
-            print!("{USAGE}");
-            0
+        // No arguments is a usage error: the usage goes to stderr, status 2 (as for an unknown
+        // command); asking for it (`--help`) prints it on stdout, status 0.
+        None => {
+            eprint!("{USAGE}");
+            2
         }
-        Some("--version") | Some("-V") | Some("version") => {
-            println!("iomark-{}", iomark_engine::VERSION);
-            0
+        Some("-h") | Some("--help") | Some("help") => pipe::print_text(USAGE),
+        Some("--version") | Some("-V") | Some("-v") | Some("version") => {
+            pipe::print_text(&format!("iomark-{}", iomark_engine::VERSION))
         }
-        Some("man") => {
-            print!("{}", iomark_fio::doc::man_page());
-            0
-        }
+        Some("man") => pipe::print_text(&iomark_fio::doc::man_page()),
         Some("quick") => quick::main(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("dd") => suites::dd::main(&args[1..]),
@@ -87,16 +88,9 @@ fn run(args: &[String]) -> i32 {
         }
     }
     match &cli.action {
-        Action::Help(text) | Action::CmdHelp(text) => {
-            print!("{text}");
-            if !text.ends_with('\n') {
-                println!();
-            }
-            return 0;
-        }
+        Action::Help(text) | Action::CmdHelp(text) => return pipe::print_text(text),
         Action::Version => {
-            println!("iomark-{}", iomark_engine::VERSION);
-            return 0;
+            return pipe::print_text(&format!("iomark-{}", iomark_engine::VERSION));
         }
         Action::Run => {}
     }

@@ -41,10 +41,7 @@ mod wording {
 pub fn main(args: &[String]) -> i32 {
     match quick::parse(args) {
         Ok(Parsed::Run(o)) => run(o),
-        Ok(Parsed::Help) => {
-            println!("{}", quick::USAGE);
-            0
-        }
+        Ok(Parsed::Help) => crate::pipe::print_text(quick::USAGE),
         Err(e) => {
             eprintln!("{e}");
             2

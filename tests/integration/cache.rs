@@ -130,7 +130,10 @@ fn buffered_writes_that_fit_in_memory_get_a_note() {
     );
     ok(&o);
     let e = stderr(&o);
-    assert!(e.contains("buffered writes") && e.contains("complete once copied into memory"), "{e}");
+    assert!(
+        e.contains("buffered writes") && e.contains("complete once copied into memory"),
+        "{e}"
+    );
     let o = iomark_in(
         &[
             "run",

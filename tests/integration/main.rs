@@ -4,6 +4,7 @@ mod bench;
 mod blockdev;
 mod cache;
 mod cli;
+mod edges;
 mod engines;
 mod fio_compat;
 mod jobfiles;

@@ -1,0 +1,72 @@
+//! Behaviour at the edges a newcomer meets first: output into a closed pipe, no arguments,
+//! the version switches.
+
+use crate::util::*;
+use std::process::Command;
+
+/// Runs `iomark ARGS | head -1` in bash; returns (iomark's exit status, iomark's stderr).
+fn into_head(args: &str, cwd: &std::path::Path) -> (i32, String) {
+    let script = format!(
+        "'{}' {args} 2>stderr.txt | head -1 >/dev/null; echo ${{PIPESTATUS[0]}}",
+        bin().display()
+    );
+    let o = Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    let code = stdout(&o).trim().parse().unwrap();
+    let err = std::fs::read_to_string(cwd.join("stderr.txt")).unwrap_or_default();
+    (code, err)
+}
+
+#[test]
+fn a_closed_pipe_never_panics() {
+    let dir = Scratch::new("pipe");
+    // Texts: always status 0, nothing on stderr.
+    for args in ["--help", "--version", "man", "run --help", "quick --help"] {
+        for _ in 0..30 {
+            let (code, err) = into_head(args, &dir.path);
+            assert_eq!((code, err.as_str()), (0, ""), "iomark {args} | head -1");
+        }
+    }
+    // A run's report: a quiet end, by SIGPIPE (141) or after writing it all (0).
+    let run = format!(
+        "run --name=p --filename={} --size=1m --rw=read --bs=4k --output-format=json+",
+        dir.s("f")
+    );
+    for _ in 0..10 {
+        let (code, err) = into_head(&run, &dir.path);
+        assert!(
+            code == 0 || code == 141,
+            "iomark {run} | head -1: {code}\n{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn no_arguments_is_a_usage_error_and_help_is_not() {
+    let o = iomark(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    assert!(stderr(&o).contains("Usage:"), "{}", stderr(&o));
+    let h = iomark(&["--help"]);
+    assert_eq!(h.status.code(), Some(0));
+    assert!(stdout(&h).contains("Usage:"));
+    // The same text either way.
+    assert_eq!(stdout(&h), stderr(&o));
+    let u = iomark(&["nonsense"]);
+    assert_eq!(u.status.code(), Some(2));
+}
+
+#[test]
+fn top_level_help_names_the_version_switches() {
+    let h = stdout(&iomark(&["--help"]));
+    assert!(h.contains("--version | -v"), "{h}");
+    for v in ["-v", "-V", "--version"] {
+        let o = iomark(&[v]);
+        ok(&o);
+        assert!(stdout(&o).starts_with("iomark-"), "{v}: {}", stdout(&o));
+    }
+}
