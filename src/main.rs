@@ -1,6 +1,7 @@
 //! iomark: one binary for storage benchmarks. `iomark run` takes fio command lines and writes
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
+mod datafiles;
 mod periodic;
 mod pipe;
 mod quick;
@@ -122,6 +123,11 @@ fn run(args: &[String]) -> i32 {
             }
         };
     }
+    // Targets that cannot be used (a missing directory, ...) stop the run before its header.
+    if let Err(e) = runner::check(&cli.plan) {
+        eprintln!("iomark: {}", explain::run_error(&e));
+        return 1;
+    }
     let normal = out.formats.contains(&OutputFormat::Normal);
     let to_stdout = out.file.is_none();
     // The job header lines go where the normal output goes.
@@ -193,6 +199,9 @@ fn run(args: &[String]) -> i32 {
     }
     for n in &result.notes {
         eprintln!("note: {n}");
+    }
+    for n in datafiles::notes(&result) {
+        eprintln!("{n}");
     }
     for j in result.jobs.iter().filter(|j| j.error != 0) {
         eprintln!(

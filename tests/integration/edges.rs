@@ -70,3 +70,49 @@ fn top_level_help_names_the_version_switches() {
         assert!(stdout(&o).starts_with("iomark-"), "{v}: {}", stdout(&o));
     }
 }
+
+#[test]
+fn a_missing_directory_is_found_before_the_header() {
+    let o = iomark(&[
+        "run",
+        "--name=x",
+        "--filename=/nonexistent-iomark-dir/t",
+        "--size=1m",
+        "--rw=read",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "", "nothing of the run is printed");
+    assert!(
+        stderr(&o).contains("/nonexistent-iomark-dir"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_data_file_named_by_iomark_is_announced() {
+    let cwd = Scratch::new("datafile");
+    let o = iomark_in(&["run", "--name=x", "--size=1m", "--rw=read"], &cwd.path);
+    ok(&o);
+    let file = cwd.file("x.0.0");
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!("data file {}", file.display())) && e.contains("kept"),
+        "{e}"
+    );
+    assert!(file.exists());
+    let o = iomark_in(
+        &["run", "--name=x", "--size=1m", "--rw=read", "--unlink=1"],
+        &cwd.path,
+    );
+    ok(&o);
+    assert!(stderr(&o).contains("x.0.0 (named JOB.N.M as fio does): removed"));
+    assert!(!file.exists());
+    // A file the user named is not announced.
+    let o = iomark_in(
+        &["run", "--name=x", "--filename=f", "--size=1m", "--rw=read"],
+        &cwd.path,
+    );
+    ok(&o);
+    assert!(!stderr(&o).contains("data file"), "{}", stderr(&o));
+}
