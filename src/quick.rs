@@ -43,7 +43,13 @@ pub fn main(args: &[String]) -> i32 {
         Ok(Parsed::Run(o)) => run(o),
         Ok(Parsed::Help) => crate::pipe::print_text(quick::USAGE),
         Err(e) => {
-            eprintln!("{e}");
+            // Every message names the program, as `iomark quick: ...`.
+            let e = e.to_string();
+            match e.strip_prefix("quick: ") {
+                Some(rest) => eprintln!("iomark quick: {rest}"),
+                None if e.starts_with("iomark") => eprintln!("{e}"),
+                None => eprintln!("iomark quick: {e}"),
+            }
             2
         }
     }

@@ -116,3 +116,14 @@ fn a_data_file_named_by_iomark_is_announced() {
     ok(&o);
     assert!(!stderr(&o).contains("data file"), "{}", stderr(&o));
 }
+
+#[test]
+fn quick_usage_errors_name_the_program() {
+    let o = iomark(&["quick", "--bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("iomark quick: unknown option '--bogus'"),
+        "{e}"
+    );
+}
