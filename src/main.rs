@@ -2,6 +2,7 @@
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
 mod periodic;
+mod preset;
 mod quick;
 mod signals;
 mod status;
@@ -18,6 +19,9 @@ const USAGE: &str = "iomark: measure storage, run fio workloads, compare results
 Usage:
   iomark quick [PATH] [--json]           quick benchmark (SEQ1M/RND4K, read and write) of a
                                          temporary file in PATH (default: current directory)
+  iomark preset list|show NAME|run NAME [TARGET]
+                                         ready-made benchmarks (backup repository, cloud
+                                         disk, Ceph RBD, CrystalDiskMark profiles, ...)
   iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
                                          run fio-style jobs given as command-line options
   iomark run --help                      the switches and every job option
@@ -46,6 +50,7 @@ fn main() {
             0
         }
         Some("quick") => quick::main(&args[1..]),
+        Some("preset") => preset::main(&args[1..]),
         Some("run") => run(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),

@@ -6,6 +6,7 @@ mod cli;
 mod engines;
 mod fio_compat;
 mod jobfiles;
+mod presets;
 mod quick;
 mod safety;
 mod seeds;

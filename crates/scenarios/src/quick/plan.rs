@@ -319,6 +319,20 @@ fn build_plan(
     (plan, labels)
 }
 
+/// quick's plan on a 1 GiB temporary file with libaio and direct I/O (to compare with the cdm
+/// Standard preset).
+#[cfg(test)]
+pub(crate) fn plan_for_tests(o: &QuickOpts) -> (RunPlan, Vec<TestLabel>) {
+    build_plan(
+        o,
+        Path::new("/tmp/x"),
+        Some(o.size),
+        true,
+        true,
+        EngineKind::Libaio,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,18 +391,4 @@ mod tests {
             "/nonexistent/iomark-quick-test does not exist (give a directory, a file or a block device)"
         );
     }
-}
-
-/// quick's plan on a 1 GiB temporary file with libaio and direct I/O (to compare with the cdm
-/// Standard preset).
-#[cfg(test)]
-pub(crate) fn plan_for_tests(o: &QuickOpts) -> (RunPlan, Vec<TestLabel>) {
-    build_plan(
-        o,
-        Path::new("/tmp/x"),
-        Some(o.size),
-        true,
-        true,
-        EngineKind::Libaio,
-    )
 }
