@@ -11,6 +11,8 @@ pub mod rng;
 pub mod runner;
 pub mod sys;
 pub mod target;
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support;
 pub mod verifier;
 pub mod verify;
 pub mod worker;
