@@ -4,6 +4,7 @@
 mod periodic;
 mod preset;
 mod quick;
+mod repeat;
 mod signals;
 mod status;
 
@@ -24,6 +25,8 @@ Usage:
                                          disk, Ceph RBD, CrystalDiskMark profiles, ...)
   iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
                                          run fio-style jobs given as command-line options
+  iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
+                                         run the jobs N times; statistics of every figure
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark man                             print the manual page (roff)
@@ -51,7 +54,7 @@ fn main() {
         }
         Some("quick") => quick::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
-        Some("run") => run(&args[1..]),
+        Some("run") => repeat::run_maybe_repeated(&args[1..], run),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {

@@ -8,6 +8,7 @@ mod fio_compat;
 mod jobfiles;
 mod presets;
 mod quick;
+mod repeat;
 mod safety;
 mod seeds;
 mod util;

@@ -1,6 +1,6 @@
-//! Repetitions: the statistics of a figure measured N times (mean, standard deviation, min, max,
-//! 95 % confidence interval by Student's t, coefficient of variation) and the rule that picks
-//! the headline number.
+//! The statistics of a figure measured N times (mean, standard deviation, min, max, 95 %
+//! confidence interval by Student's t, coefficient of variation) and the rule that picks the
+//! headline number.
 
 use std::fmt;
 
