@@ -5,3 +5,4 @@
 pub mod preset;
 pub mod quick;
 pub mod repeat;
+pub mod sweep;
