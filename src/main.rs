@@ -7,6 +7,7 @@ mod quick;
 mod repeat;
 mod signals;
 mod status;
+mod sweep;
 
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, Eta};
@@ -23,6 +24,8 @@ Usage:
   iomark preset list|show NAME|run NAME [TARGET]
                                          ready-made benchmarks (backup repository, cloud
                                          disk, Ceph RBD, CrystalDiskMark profiles, ...)
+  iomark sweep --bs=4k,64k --iodepth=1..64x4 [--rw=randread ...] [--show=iops|bw|p99]
+                                         run the cross product of the swept options; matrix
   iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
                                          run fio-style jobs given as command-line options
   iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
@@ -54,6 +57,7 @@ fn main() {
         }
         Some("quick") => quick::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
+        Some("sweep") => sweep::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),

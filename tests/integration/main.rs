@@ -11,4 +11,5 @@ mod quick;
 mod repeat;
 mod safety;
 mod seeds;
+mod sweep;
 mod util;

@@ -46,16 +46,17 @@ pub fn parse_target(s: &str) -> Result<(Option<f64>, f64), String> {
     let (what, t) = s
         .split_once('=')
         .ok_or_else(|| format!("--latency-target={s}: expected pNN=TIME, e.g. p99=2ms"))?;
-    let pct =
-        match what {
-            "mean" => None,
-            p => match p.strip_prefix('p').and_then(|x| x.parse::<f64>().ok()) {
-                Some(x) if x > 0.0 && x < 100.0 => Some(x),
-                _ => return Err(format!(
+    let pct = match what {
+        "mean" => None,
+        p => match p.strip_prefix('p').and_then(|x| x.parse::<f64>().ok()) {
+            Some(x) if x > 0.0 && x < 100.0 => Some(x),
+            _ => {
+                return Err(format!(
                     "--latency-target={s}: '{what}' is not a percentile (p50, p99, p99.9) or mean"
-                )),
-            },
-        };
+                ))
+            }
+        },
+    };
     let d = iomark_fio::values::parse_time(t, iomark_fio::values::TimeUnit::Us)
         .map_err(|e| format!("--latency-target={s}: {e}"))?;
     if d.is_zero() {
