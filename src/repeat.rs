@@ -86,7 +86,7 @@ pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
         code = run(&a);
         let read = std::fs::read(&tmp)
             .map_err(|e| e.to_string())
-            .and_then(|b| RunResult::from_json(&b));
+            .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
         let _ = std::fs::remove_file(&tmp);
         match read {
             Ok(res) => results.push(res),

@@ -202,7 +202,8 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
             option: "iodepth".into(),
             values: vec![d.to_string()],
         };
-        let plan = match matrix::plan(&[one.clone()], &[vec![d.to_string()]], &o.fixed) {
+        let plan = match matrix::plan(std::slice::from_ref(&one), &[vec![d.to_string()]], &o.fixed)
+        {
             Ok(p) => p,
             Err(e) => {
                 failed = Some(e);

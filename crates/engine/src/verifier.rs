@@ -9,11 +9,28 @@ use crate::job::VerifySpec;
 use crate::result::{BlockHeader, DirResult, VerifyReport, VerifyResult};
 use crate::sys;
 use crate::verify::{self, BlockId, Expect, VerifyKind, WrittenMap};
-use crate::worker::WorkerFile;
+use crate::worker_file::WorkerFile;
 use std::os::fd::RawFd;
 use std::path::Path;
 
 const MAX_REPORTS: usize = 100;
+
+/// Verification settings that cannot work.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VerifierError {
+    /// The verify block cannot hold the header of its kind.
+    #[error(
+        "{kind}: the verify block ({block} bytes) is smaller than its header ({header} bytes)"
+    )]
+    BlockSmallerThanHeader {
+        kind: VerifyKind,
+        block: u64,
+        header: u64,
+    },
+    /// The verify block does not divide the block size.
+    #[error("the verify block ({block} bytes) must divide the block size ({block_size})")]
+    BlockNotDividing { block: u64, block_size: u64 },
+}
 
 struct FileMap {
     start: u64,
@@ -49,29 +66,25 @@ impl Verifier {
         seed: u64,
         min_bs: u64,
         files: &[WorkerFile],
-    ) -> Result<Verifier, String> {
-        let kind = VerifyKind::from_fio_name(&spec.method).ok_or_else(|| {
-            format!(
-                "verify={}: not supported (use crc32c, xxhash, md5, sha256, pattern or null)",
-                spec.method
-            )
-        })?;
+    ) -> Result<Verifier, VerifierError> {
+        let kind = spec.method;
         let interval = if spec.interval == 0 {
             min_bs
         } else {
             spec.interval
         };
         if kind != VerifyKind::Null && (interval as usize) < verify::header_len(kind) {
-            return Err(format!(
-                "verify={}: the verify block ({interval} bytes) is smaller than its header ({} bytes); raise bs or verify_interval",
-                spec.method,
-                verify::header_len(kind)
-            ));
+            return Err(VerifierError::BlockSmallerThanHeader {
+                kind,
+                block: interval,
+                header: verify::header_len(kind) as u64,
+            });
         }
         if min_bs % interval != 0 {
-            return Err(format!(
-                "verify_interval ({interval}) must divide the block size ({min_bs})"
-            ));
+            return Err(VerifierError::BlockNotDividing {
+                block: interval,
+                block_size: min_bs,
+            });
         }
         let mut h: u32 = 0x811c_9dc5;
         for b in job_name.bytes() {
@@ -98,7 +111,7 @@ impl Verifier {
             seed,
             files,
             result: VerifyResult {
-                method: kind.fio_name().to_string(),
+                method: kind.name().to_string(),
                 ..Default::default()
             },
             fatal: spec.fatal,
@@ -237,6 +250,8 @@ impl Verifier {
         true
     }
 
+    /// Read `len` bytes at `off` of file `fi` into `buf` and check the blocks there; a range that
+    /// cannot be read is narrowed down block by block. Returns false to stop the job.
     #[allow(clippy::too_many_arguments)]
     fn check_range(
         &mut self,
@@ -324,6 +339,8 @@ impl Verifier {
         self.check_read(files, fi, off, len, buf, stats, t0, t1)
     }
 
+    /// Account the read of `len` bytes that took `t0..t1` and check each verify block in
+    /// `buf[..len]`. Returns false to stop the job.
     #[allow(clippy::too_many_arguments)]
     fn check_read(
         &mut self,
@@ -344,7 +361,6 @@ impl Verifier {
         let data = &buf[..len];
         let iv = self.interval as usize;
         let mut s = 0;
-        let mut ok = true;
         while s < len {
             let blen = iv.min(len - s);
             let boff = off + s as u64;
@@ -370,6 +386,8 @@ impl Verifier {
                             .file_name()
                             .map(|s| s.to_string_lossy().into_owned())
                             .unwrap_or_default();
+                        // verify_dump is a debugging aid: a dump that cannot be written
+                        // does not change the verdict, which is reported below.
                         let _ =
                             verify::dump_blocks(dir, &stem, boff, &expected, &data[s..s + blen]);
                     }
@@ -399,7 +417,6 @@ impl Verifier {
                             r.found = found;
                         }
                     }
-                    ok = false;
                     if self.fatal {
                         return false;
                     }
@@ -407,7 +424,6 @@ impl Verifier {
             }
             s += blen;
         }
-        let _ = ok;
         true
     }
 
@@ -432,9 +448,5 @@ impl Verifier {
                 found: None,
             });
         }
-    }
-
-    pub fn kind(&self) -> VerifyKind {
-        self.kind
     }
 }
