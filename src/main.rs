@@ -5,6 +5,7 @@ mod periodic;
 mod preset;
 mod quick;
 mod quick_words;
+mod rbd_bench;
 mod repeat;
 mod signals;
 mod status;
@@ -28,6 +29,8 @@ Usage:
                                          disk, Ceph RBD, CrystalDiskMark profiles, ...)
   iomark sweep --bs=4k,64k --iodepth=1..64x4 [--rw=randread ...] [--show=iops|bw|p99]
                                          run the cross product of the swept options; matrix
+  iomark rbd-bench TARGET --io-type write [--io-size 4K --io-threads 16 --io-total 1G ...]
+                                         Ceph's rbd bench on a file or device, with latency
   iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
                                          run fio-style jobs given as command-line options
   iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
@@ -60,6 +63,7 @@ fn main() {
         Some("quick") => quick::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
         Some("sweep") => sweep::main(&args[1..]),
+        Some("rbd-bench") => rbd_bench::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),

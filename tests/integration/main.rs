@@ -8,6 +8,7 @@ mod fio_compat;
 mod jobfiles;
 mod presets;
 mod quick;
+mod rbd_bench;
 mod repeat;
 mod safety;
 mod seeds;

@@ -4,5 +4,6 @@
 
 pub mod preset;
 pub mod quick;
+pub mod rbd_bench;
 pub mod repeat;
 pub mod sweep;
