@@ -173,7 +173,9 @@ impl RbdOpts {
 
     /// Regions of a `seq` run: io-threads, or fewer when there are fewer I/Os than that.
     pub fn slots(&self) -> u64 {
-        (self.io_threads as u64).min(self.io_total / self.io_size).max(1)
+        (self.io_threads as u64)
+            .min(self.io_total / self.io_size)
+            .max(1)
     }
 
     /// Operations the run does: io-total over io-size, rounded down to a whole number per slot.
