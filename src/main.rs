@@ -9,6 +9,7 @@ mod rbd_bench;
 mod repeat;
 mod signals;
 mod status;
+mod suites;
 mod sweep;
 
 use iomark_engine::runner::{self, RunCtl};
@@ -38,6 +39,9 @@ Usage:
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark man                             print the manual page (roff)
+  iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
+  iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
+  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
   iomark --version
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
@@ -65,6 +69,9 @@ fn main() {
         Some("sweep") => sweep::main(&args[1..]),
         Some("rbd-bench") => rbd_bench::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),
+        Some("dd") => suites::dd::main(&args[1..]),
+        Some("hdparm") => suites::hdparm::main(&args[1..]),
+        Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {
