@@ -4,11 +4,15 @@
 mod datafiles;
 mod periodic;
 mod pipe;
+mod preset;
 mod quick;
 mod quick_words;
+mod rbd_bench;
+mod repeat;
 mod signals;
 mod status;
 mod suites;
+mod sweep;
 
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, Eta};
@@ -23,8 +27,17 @@ const USAGE: &str = "iomark: measure storage, run fio workloads, compare results
 Usage:
   iomark quick [PATH] [--json]           quick benchmark (SEQ1M/RND4K, read and write) of a
                                          temporary file in PATH (default: current directory)
+  iomark preset list|show NAME|run NAME [TARGET]
+                                         ready-made benchmarks (backup repository, cloud
+                                         disk, Ceph RBD, CrystalDiskMark profiles, ...)
+  iomark sweep --bs=4k,64k --iodepth=1..64x4 [--rw=randread ...] [--show=iops|bw|p99]
+                                         run the cross product of the swept options; matrix
+  iomark rbd-bench TARGET --io-type write [--io-size 4K --io-threads 16 --io-total 1G ...]
+                                         Ceph's rbd bench on a file or device, with latency
   iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
                                          run fio-style jobs given as command-line options
+  iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
+                                         run the jobs N times; statistics of every figure
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark man                             print the manual page (roff)
@@ -54,7 +67,10 @@ fn main() {
         }
         Some("man") => pipe::print_text(&iomark_fio::doc::man_page()),
         Some("quick") => quick::main(&args[1..]),
-        Some("run") => run(&args[1..]),
+        Some("preset") => preset::main(&args[1..]),
+        Some("sweep") => sweep::main(&args[1..]),
+        Some("rbd-bench") => rbd_bench::main(&args[1..]),
+        Some("run") => repeat::run_maybe_repeated(&args[1..], run),
         Some("dd") => suites::dd::main(&args[1..]),
         Some("hdparm") => suites::hdparm::main(&args[1..]),
         Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),

@@ -2,4 +2,8 @@
 //! (the engine's job model) and formats its own table and JSON from the result model; it never
 //! does the benchmark's I/O itself (the engine runs the plan).
 
+pub mod preset;
 pub mod quick;
+pub mod rbd_bench;
+pub mod repeat;
+pub mod sweep;

@@ -154,7 +154,7 @@ impl std::error::Error for PrepareError {
 }
 
 /// Whether O_DIRECT works for files in `dir`.
-fn direct_supported(dir: &Path) -> bool {
+pub(crate) fn direct_supported(dir: &Path) -> bool {
     let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
     let ok = target::open_target(
         &probe,
@@ -317,6 +317,20 @@ fn build_plan(
         }
     }
     (plan, labels)
+}
+
+/// quick's plan on a 1 GiB temporary file with libaio and direct I/O (to compare with the cdm
+/// Standard preset).
+#[cfg(test)]
+pub(crate) fn plan_for_tests(o: &QuickOpts) -> (RunPlan, Vec<TestLabel>) {
+    build_plan(
+        o,
+        Path::new("/tmp/x"),
+        Some(o.size),
+        true,
+        true,
+        EngineKind::Libaio,
+    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,168 @@
+//! `iomark sweep [--OPTION=a,b,c | --OPTION=A..BxF ...] [job options] [--rows=OPTION]
+//! [--cols=OPTION] [--show=FIGURE] [--latency-target=pNN=TIME] [--result=FILE]`.
+
+use super::axes::{self, Axis, AxisError};
+use super::matrix::Show;
+use std::path::PathBuf;
+
+pub const USAGE: &str =
+    "Usage: iomark sweep [--OPTION=V1,V2,... | --OPTION=A..BxF | --OPTION=A..B+S ...] [job options]
+                    [--rows=OPTION] [--cols=OPTION] [--show=iops|bw|mean|p99] [--result=FILE]
+       iomark sweep --latency-target=p99=2ms [--iodepth=1..256x2] [job options]
+
+Every job option given several values (a comma list or a range) is swept; the others apply to
+every point. The points run one after another, first option slowest, last fastest, as one
+run; the table shows one figure with one option along the rows and one along the columns.
+Without --filename or --directory the points use a temporary file in the current directory
+(--size, default 256m); without --runtime each point runs 5 s.
+
+--rows=OPTION     option along the rows (default: the first swept one; the others join it)
+--cols=OPTION     option along the columns (default: the last swept one)
+--show=FIGURE     iops, bw (MB/s), mean or p99 (latency in µs) (default iops)
+--latency-target=pNN=TIME
+                  search the highest iodepth keeping that latency percentile (or mean) under
+                  TIME, by bisection over measured points; prints the curve and the answer
+--result=FILE     write the whole result (every point) as JSON
+--allow-write     allow writing to an existing file or device given with --filename";
+
+/// What `iomark sweep` was asked to do.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SweepOpts {
+    pub axes: Vec<Axis>,
+    /// Options every point shares, as written.
+    pub fixed: Vec<(String, String)>,
+    pub rows: Option<String>,
+    pub cols: Option<String>,
+    pub show: Show,
+    pub latency_target: Option<String>,
+    pub result: Option<PathBuf>,
+    pub allow_write: bool,
+    pub help: bool,
+}
+
+/// A sweep argument that cannot be used.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum ArgError {
+    #[error(transparent)]
+    Axis(#[from] AxisError),
+    #[error("sweep: --{0} needs a value")]
+    NeedsValue(String),
+    #[error("sweep: --show={0}: one of iops, bw, mean, p99")]
+    Show(String),
+    #[error("sweep: --{0}={1} is not a swept option")]
+    NotAxis(&'static str, String),
+    #[error("sweep: '{0}' is not an option (options are written --NAME=VALUE)\n\n{USAGE}")]
+    Positional(String),
+}
+
+fn swept(v: &str) -> bool {
+    v.contains(',') || v.contains("..")
+}
+
+/// Parse the arguments after `sweep`. Checks the cross product's size.
+pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
+    let mut o = SweepOpts::default();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        let Some(body) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
+            return Err(ArgError::Positional(a.clone()));
+        };
+        let (k, v) = match body.split_once('=') {
+            Some((k, v)) => (k.to_string(), Some(v.to_string())),
+            None => {
+                // `--name value`, or a flag when the next argument is another option.
+                let next = args.get(i).filter(|n| !n.starts_with('-'));
+                if next.is_some() {
+                    i += 1;
+                }
+                (body.to_string(), next.cloned())
+            }
+        };
+        let need = |v: Option<String>| v.ok_or_else(|| ArgError::NeedsValue(k.clone()));
+        match k.as_str() {
+            "h" | "help" => o.help = true,
+            "rows" => o.rows = Some(need(v)?),
+            "cols" => o.cols = Some(need(v)?),
+            "show" => {
+                let s = need(v)?;
+                o.show = Show::parse(&s).ok_or(ArgError::Show(s))?;
+            }
+            "latency-target" => o.latency_target = Some(need(v)?),
+            "result" => o.result = Some(PathBuf::from(need(v)?)),
+            "allow-write" => o.allow_write = true,
+            _ => match v {
+                Some(v) if swept(&v) => o.axes.push(axes::parse_axis(&k, &v)?),
+                Some(v) => o.fixed.push((k, v)),
+                None => o.fixed.push((k, "1".to_string())),
+            },
+        }
+    }
+    if o.help {
+        return Ok(o);
+    }
+    for (what, name) in [("rows", &o.rows), ("cols", &o.cols)] {
+        if let Some(n) = name {
+            if !o.axes.iter().any(|a| &a.option == n) {
+                return Err(ArgError::NotAxis(what, n.clone()));
+            }
+        }
+    }
+    if o.latency_target.is_none() {
+        axes::points(&o.axes)?;
+    }
+    Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(a: &[&str]) -> Vec<String> {
+        a.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn axes_and_fixed_options() {
+        let o = parse(&s(&[
+            "--bs",
+            "4k,64k",
+            "--iodepth=1..16x4",
+            "--rw=randread",
+            "--direct=1",
+            "--time_based",
+            "--show=p99",
+            "--cols=bs",
+        ]))
+        .unwrap();
+        assert_eq!(o.axes.len(), 2);
+        assert_eq!(o.axes[1].values, ["1", "4", "16"]);
+        assert_eq!(
+            o.fixed,
+            [
+                ("rw".to_string(), "randread".to_string()),
+                ("direct".to_string(), "1".to_string()),
+                ("time_based".to_string(), "1".to_string())
+            ]
+        );
+        assert_eq!(o.show, Show::P99);
+        assert_eq!(o.cols.as_deref(), Some("bs"));
+    }
+
+    #[test]
+    fn refusals() {
+        let e = |a: &[&str]| parse(&s(a)).unwrap_err().to_string();
+        assert_eq!(e(&["--rw=read"]), "sweep: nothing to sweep (give at least one option with several values, e.g. --iodepth=1,4,16)");
+        assert_eq!(
+            e(&["--iodepth=1,4", "--rows=bs"]),
+            "sweep: --rows=bs is not a swept option"
+        );
+        assert!(e(&["--iodepth=1..10000+1", "--bs=4k,8k"])
+            .starts_with("sweep: 20000 points (10000 iodepth x 2 bs)"));
+        assert_eq!(
+            e(&["--show=foo", "--iodepth=1,2"]),
+            "sweep: --show=foo: one of iops, bw, mean, p99"
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! `iomark run --repeat N [--repeat-pause TIME] [--repeat-agg mean|median|best]`: the same jobs
+//! N times, each run's output as usual, then a table of every figure's statistics over the runs.
+//! `--result FILE` keeps every run (and the statistics) in one file.
+
+use iomark_engine::result::RunResult;
+use iomark_scenarios::repeat::{figures, Agg};
+use std::path::PathBuf;
+use std::time::Duration;
+
+struct Repeat {
+    n: u32,
+    pause: Duration,
+    agg: Agg,
+    result: Option<PathBuf>,
+    rest: Vec<String>,
+}
+
+/// Take the repetition switches (and `--result`) out of `args`; None when `--repeat` is absent.
+fn extract(args: &[String]) -> Result<Option<Repeat>, String> {
+    let mut r = Repeat {
+        n: 0,
+        pause: Duration::ZERO,
+        agg: Agg::Mean,
+        result: None,
+        rest: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (k, v) = match a.split_once('=') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => (a.as_str(), None),
+        };
+        let key = k.trim_start_matches('-');
+        if !matches!(key, "repeat" | "repeat-pause" | "repeat-agg" | "result")
+            || !k.starts_with('-')
+        {
+            r.rest.push(a.clone());
+            continue;
+        }
+        let v = match v.or_else(|| it.next().cloned()) {
+            Some(v) => v,
+            None => return Err(format!("--{key} needs a value")),
+        };
+        match key {
+            "repeat" => match v.parse::<u32>() {
+                Ok(n) if (1..=1000).contains(&n) => r.n = n,
+                _ => return Err(format!("--repeat={v}: expected a count from 1 to 1000")),
+            },
+            "repeat-pause" => {
+                r.pause = iomark_fio::values::parse_time(&v, iomark_fio::values::TimeUnit::S)
+                    .map_err(|e| format!("--repeat-pause={v}: {e}"))?
+            }
+            "repeat-agg" => {
+                r.agg = Agg::parse(&v)
+                    .ok_or_else(|| format!("--repeat-agg={v}: mean, median or best"))?
+            }
+            _ => r.result = Some(PathBuf::from(v)),
+        }
+    }
+    if r.n == 0 {
+        return Ok(None);
+    }
+    Ok(Some(r))
+}
+
+/// `iomark run ARGS`, repeated when `--repeat` is given; `run` is the single run.
+pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
+    let r = match extract(args) {
+        Ok(Some(r)) => r,
+        Ok(None) => return run(args),
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    };
+    let tmp = std::env::temp_dir().join(format!("iomark-repeat.{}.json", std::process::id()));
+    let mut results: Vec<RunResult> = Vec::new();
+    let mut code = 0;
+    for i in 0..r.n {
+        if i > 0 && !r.pause.is_zero() {
+            std::thread::sleep(r.pause);
+        }
+        eprintln!("iomark: run {} of {}", i + 1, r.n);
+        let mut a = r.rest.clone();
+        a.push(format!("--result={}", tmp.display()));
+        code = run(&a);
+        let read = std::fs::read(&tmp)
+            .map_err(|e| e.to_string())
+            .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
+        let _ = std::fs::remove_file(&tmp);
+        match read {
+            Ok(res) => results.push(res),
+            Err(_) => break,
+        }
+        if code != 0 {
+            break;
+        }
+    }
+    if results.is_empty() {
+        return code.max(1);
+    }
+    let figs: Vec<_> = results.iter().map(figures::of_run).collect();
+    let rows = figures::rows(&figs, r.agg);
+    print!("{}", figures::table(&rows, r.agg));
+    if let Some(path) = &r.result {
+        #[derive(serde::Serialize)]
+        struct Doc<'a> {
+            format: &'static str,
+            repetitions: serde_json::Value,
+            runs: &'a [RunResult],
+        }
+        let doc = Doc {
+            format: "iomark-repeat/1",
+            repetitions: figures::to_json(&rows, r.agg),
+            runs: &results,
+        };
+        let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, bytes) {
+            eprintln!("iomark: cannot write {}: {e}", path.display());
+            code = code.max(1);
+        }
+    }
+    code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(a: &[&str]) -> Vec<String> {
+        a.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn switches_are_taken_out() {
+        let r = extract(&s(&[
+            "--name=a",
+            "--repeat",
+            "3",
+            "--repeat-agg=best",
+            "--result=x",
+            "--rw=read",
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(r.n, 3);
+        assert_eq!(r.agg, Agg::Best);
+        assert_eq!(r.result, Some(PathBuf::from("x")));
+        assert_eq!(r.rest, s(&["--name=a", "--rw=read"]));
+        assert!(extract(&s(&["--name=a", "--result=x"])).unwrap().is_none());
+        assert_eq!(
+            extract(&s(&["--repeat=0"])).err().unwrap(),
+            "--repeat=0: expected a count from 1 to 1000"
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! `iomark sweep`: the binary's side (iomark-scenarios parses, plans and tabulates): the target,
+//! the run, the output and the latency-target search's measurements.
+
+use crate::signals;
+use iomark_engine::job::Dir;
+use iomark_engine::result::{LatRecord, RunResult};
+use iomark_engine::runner::{self, RunCtl};
+use iomark_fio::output;
+use iomark_scenarios::preset::target;
+use iomark_scenarios::sweep::args::{self, SweepOpts};
+use iomark_scenarios::sweep::axes::{self, Axis};
+use iomark_scenarios::sweep::{matrix, search};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// `iomark sweep ARGS...`; returns the exit code.
+pub fn main(a: &[String]) -> i32 {
+    let mut o = match args::parse(a) {
+        Ok(o) if o.help => {
+            println!("{}", args::USAGE);
+            return 0;
+        }
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("iomark {e}");
+            return 2;
+        }
+    };
+    let has = |o: &SweepOpts, k: &str| o.fixed.iter().any(|(x, _)| x == k);
+    let mut temp: Option<PathBuf> = None;
+    if !has(&o, "filename") && !has(&o, "directory") {
+        let size = o
+            .fixed
+            .iter()
+            .find(|(k, _)| k == "size")
+            .map(|(_, v)| v.clone());
+        let bytes = match &size {
+            Some(v) => match iomark_fio::values::parse_size(v, 1024) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("iomark sweep: --size={v}: {e}");
+                    return 2;
+                }
+            },
+            None => 256 << 20,
+        };
+        let t = match target::choose("sweep", None, false, bytes, size.is_some()) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("iomark sweep: {e}");
+                return 1;
+            }
+        };
+        for n in &t.notices {
+            eprintln!("iomark sweep: {n}");
+        }
+        o.fixed.retain(|(k, _)| k != "size");
+        o.fixed
+            .push(("filename".into(), t.path.display().to_string()));
+        o.fixed.push(("size".into(), t.size.to_string()));
+        temp = Some(t.path);
+    } else if let Some((_, f)) = o.fixed.iter().find(|(k, _)| k == "filename") {
+        let p = PathBuf::from(f);
+        if p.exists() && !o.allow_write {
+            eprintln!(
+                "iomark sweep: {f} already exists; the sweep may write to it, destroying its data: pass --allow-write to do that"
+            );
+            return 2;
+        }
+    }
+    if !has(&o, "runtime") {
+        o.fixed.push(("runtime".into(), "5s".into()));
+        o.fixed.push(("time_based".into(), "1".into()));
+    }
+    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    signals::install(ctl.stop.clone());
+    if let Some(t) = &temp {
+        signals::register_temp(t);
+    }
+    let code = match o.latency_target.clone() {
+        Some(t) => latency_search(&o, &t, &ctl),
+        None => sweep(&o, &ctl),
+    };
+    if let Some(t) = &temp {
+        let _ = std::fs::remove_file(t);
+        signals::clear_temp();
+    }
+    if signals::interrupted() {
+        return 130;
+    }
+    code
+}
+
+fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>) -> i32 {
+    let points = match axes::points(&o.axes) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("iomark {e}");
+            return 2;
+        }
+    };
+    let plan = match matrix::plan(&o.axes, &points, &o.fixed) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("iomark sweep: {e}");
+            return 2;
+        }
+    };
+    eprintln!(
+        "iomark sweep: {} points, in this order: {} (the last varies fastest)",
+        points.len(),
+        o.axes
+            .iter()
+            .map(|a| a.option.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let res = match runner::run(&plan, ctl) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("iomark sweep: {e}");
+            return 1;
+        }
+    };
+    print!("{}", output::normal::preamble(&plan));
+    print!("{}", output::normal::render(&res));
+    let values: Vec<f64> = (0..points.len())
+        .map(|i| matrix::figure(&res, i, o.show))
+        .collect();
+    print!(
+        "{}",
+        matrix::table(
+            &o.axes,
+            &points,
+            &values,
+            o.rows.as_deref(),
+            o.cols.as_deref(),
+            o.show
+        )
+    );
+    let mut code = 0;
+    if let Some(rf) = &o.result {
+        let bytes = serde_json::to_vec_pretty(&res).unwrap_or_default();
+        if let Err(e) = std::fs::write(rf, bytes) {
+            eprintln!("iomark sweep: cannot write {}: {e}", rf.display());
+            code = 1;
+        }
+    }
+    if res.jobs.iter().any(|j| j.error != 0) {
+        code = 1;
+    }
+    code
+}
+
+fn latency(res: &RunResult, pct: Option<f64>) -> f64 {
+    let mut lat = LatRecord::default();
+    for j in &res.jobs {
+        for d in Dir::ALL {
+            lat.merge(&j.dirs[d].lat);
+        }
+    }
+    match pct {
+        Some(p) => lat.hist.percentile(p) as f64 / 1000.0,
+        None => lat.stat.mean() / 1000.0,
+    }
+}
+
+fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
+    let (pct, target_us) = match search::parse_target(target) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("iomark sweep: {e}");
+            return 2;
+        }
+    };
+    let axis = match o.axes.as_slice() {
+        [] => axes::parse_axis("iodepth", "1..256x2").expect("a valid range"),
+        [a] if a.option == "iodepth" => a.clone(),
+        _ => {
+            eprintln!("iomark sweep: --latency-target searches iodepth only: give --iodepth=LIST or RANGE and no other swept option");
+            return 2;
+        }
+    };
+    let mut depths: Vec<u64> = Vec::new();
+    for v in &axis.values {
+        match v.parse::<u64>() {
+            Ok(d) if d > 0 => depths.push(d),
+            _ => {
+                eprintln!("iomark sweep: --iodepth={v}: a queue depth is a positive number");
+                return 2;
+            }
+        }
+    }
+    depths.sort_unstable();
+    depths.dedup();
+    let mut failed = None;
+    let (curve, answer) = search::highest_under(&depths, target_us, |d| {
+        if failed.is_some() || signals::interrupted() {
+            return f64::INFINITY;
+        }
+        let one = Axis {
+            option: "iodepth".into(),
+            values: vec![d.to_string()],
+        };
+        let plan = match matrix::plan(std::slice::from_ref(&one), &[vec![d.to_string()]], &o.fixed)
+        {
+            Ok(p) => p,
+            Err(e) => {
+                failed = Some(e);
+                return f64::INFINITY;
+            }
+        };
+        match runner::run(&plan, ctl) {
+            Ok(r) => {
+                let l = latency(&r, pct);
+                eprintln!("iomark sweep: iodepth={d}: {l:.1} µs");
+                l
+            }
+            Err(e) => {
+                failed = Some(e.to_string());
+                f64::INFINITY
+            }
+        }
+    });
+    if let Some(e) = failed {
+        eprintln!("iomark sweep: {e}");
+        return 1;
+    }
+    let what = pct.map_or("mean".to_string(), |p| format!("p{p}"));
+    println!("iodepth  {what} latency (µs)");
+    for (d, l) in &curve {
+        println!(
+            "{d:>7}  {l:>12.1}{}",
+            if *l <= target_us { "" } else { "  over" }
+        );
+    }
+    match answer {
+        Some(d) => {
+            println!("highest iodepth with {what} latency under {target_us:.0} µs: {d}");
+            0
+        }
+        None => {
+            println!(
+                "no iodepth keeps the {what} latency under {target_us:.0} µs (iodepth {} measured {:.1} µs)",
+                depths[0],
+                curve.first().map_or(0.0, |p| p.1)
+            );
+            1
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! `iomark rbd-bench`: the four seed `rbd bench` lines, `--pool/--image` replaced by a target
+//! directory and `--io-total` scaled down; op counts and bytes add up to io-total.
+
+use crate::util::*;
+
+#[test]
+fn seed_rbd_bench_lines_run_and_count_io_total() {
+    let d = Scratch::new_in("/dev/shm", "rbd-bench");
+    let dir = d.path.to_str().unwrap();
+    // (seed options with 10G scaled to 64M, io-size, io-total)
+    let seeds = [
+        (
+            "--io-size 4M --io-threads 32 --io-total 64M --io-pattern seq --io-type write",
+            4 << 20,
+            64 << 20,
+        ),
+        (
+            "--io-size 128K --io-threads 32 --io-total 64M --io-pattern seq --io-type read",
+            128 << 10,
+            64 << 20,
+        ),
+        (
+            "--io-size 4K --io-threads 32 --io-total 10M --io-pattern rand --io-type write",
+            4096,
+            10 << 20,
+        ),
+        (
+            "--io-size 4K --io-threads 32 --io-total 64M --io-pattern rand --io-type read",
+            4096,
+            64 << 20,
+        ),
+    ];
+    for (line, size, total) in seeds {
+        let mut args = vec!["rbd-bench", dir];
+        args.extend(line.split_whitespace());
+        let o = iomark(&args);
+        ok(&o);
+        let s = stdout(&o);
+        let lines: Vec<&str> = s.lines().collect();
+        assert!(lines[0].starts_with("bench  type "), "{s}");
+        assert!(
+            lines[0].contains(&format!(
+                "io_size {size} io_threads 32 bytes {total} pattern "
+            )),
+            "{s}"
+        );
+        assert_eq!(lines[1], "  SEC       OPS   OPS/SEC   BYTES/SEC");
+        let summary = lines.iter().find(|l| l.starts_with("elapsed:")).unwrap();
+        let ops: u64 = summary.split_whitespace().nth(3).unwrap().parse().unwrap();
+        assert_eq!(ops * size, total, "{s}");
+        // The last per-second line shows the exact count.
+        let last = lines[lines
+            .iter()
+            .position(|l| l.starts_with("elapsed:"))
+            .unwrap()
+            - 1];
+        assert_eq!(
+            last.split_whitespace().nth(1).unwrap(),
+            ops.to_string(),
+            "{s}"
+        );
+        assert!(s.contains("latency (µs): mean "));
+        assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+    }
+    let o = iomark(&[
+        "rbd-bench",
+        "--pool",
+        "p",
+        "--image",
+        "i",
+        "--io-type",
+        "write",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("give the target as a path"));
+}
+
+#[test]
+fn rbd_bench_mix_prints_read_and_write_lines() {
+    let d = Scratch::new_in("/dev/shm", "rbd-mix");
+    let o = iomark(&[
+        "rbd-bench",
+        d.path.to_str().unwrap(),
+        "--io-type",
+        "readwrite",
+        "--io-size",
+        "4K",
+        "--io-threads",
+        "4",
+        "--io-total",
+        "16M",
+        "--rw-mix-read",
+        "70",
+        "--pattern-byte",
+        "0xab",
+    ]);
+    ok(&o);
+    let s = stdout(&o);
+    let field = |prefix: &str| -> u64 {
+        let l = s.lines().find(|l| l.starts_with(prefix)).unwrap();
+        l.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    let (r, w) = (field("read_ops:"), field("write_ops:"));
+    assert_eq!(r + w, 4096, "{s}");
+    let pct = r as f64 / 4096.0 * 100.0;
+    assert!((55.0..85.0).contains(&pct), "{pct}");
+}
