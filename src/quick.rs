@@ -102,16 +102,30 @@ fn run(o: quick::QuickOpts) -> i32 {
         ctl.interrupted.store(true, Ordering::Relaxed);
     }
     if p.temp {
-        let _ = std::fs::remove_file(&p.path);
+        match std::fs::remove_file(&p.path) {
+            Ok(()) => eprintln!(
+                "iomark quick: removed the temporary file {}",
+                p.path.display()
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => eprintln!(
+                "iomark quick: could not remove the temporary file {}: {e}",
+                p.path.display()
+            ),
+        }
         signals::clear_temp();
     }
-    let res = match res {
+    let mut res = match res {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{}", wording::run_refused(&e));
             return 1;
         }
     };
+    // A Ctrl-C stops the run: the results say so, and the test it cut short is partial.
+    if signals::interrupted() {
+        res.interrupted = true;
+    }
     let rows = quick::rows(&res, &p.labels);
     if o.json {
         println!("{}", quick::to_json(&rows, &res, &p));

@@ -127,3 +127,61 @@ fn quick_usage_errors_name_the_program() {
         "{e}"
     );
 }
+
+#[test]
+fn quick_on_an_existing_file_reports_its_real_size() {
+    let dir = Scratch::new("quick-size");
+    let f = dir.file("existing");
+    std::fs::write(&f, vec![7u8; 8 << 20]).unwrap();
+    let o = iomark_in(
+        &[
+            "quick",
+            f.to_str().unwrap(),
+            "--json",
+            "--runtime=200ms",
+            "--ramp=0",
+        ],
+        &dir.path,
+    );
+    let v = json(&o);
+    assert_eq!(u(&v["size_bytes"]), 8 << 20, "{v}");
+}
+
+#[test]
+fn quick_interrupted_says_so_in_json() {
+    let dir = Scratch::new("quick-int");
+    let child = Command::new(bin())
+        .args([
+            "quick",
+            dir.path.to_str().unwrap(),
+            "--json",
+            "--size=16m",
+            "--runtime=3s",
+            "--ramp=0",
+        ])
+        .current_dir(&dir.path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: signalling the child started above.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["interrupted"], true, "{v}");
+    let tests = v["tests"].as_array().unwrap();
+    assert_eq!(
+        tests.iter().filter(|t| t["partial"] == true).count(),
+        1,
+        "{v}"
+    );
+    // Nothing is left behind: the temporary file was removed, and quick says so.
+    assert!(
+        stderr(&o).contains("removed the temporary file"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_dir(&dir.path).unwrap().count(), 0);
+}

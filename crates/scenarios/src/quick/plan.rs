@@ -222,8 +222,14 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
             }
             Err(source) => return Err(PrepareError::Unusable { dir, source }),
         }
-    } else if !writable {
-        notices.push(Notice::ReadOnly(path.clone()));
+    } else {
+        // An existing file or device: its own size is what the tests cover.
+        if let Ok(t) = target::probe(&path) {
+            size = t.size_bytes;
+        }
+        if !writable {
+            notices.push(Notice::ReadOnly(path.clone()));
+        }
     }
     let direct = direct_supported(if temp {
         &dir

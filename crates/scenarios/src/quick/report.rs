@@ -16,6 +16,8 @@ pub struct Row {
     pub p99_lat_us: f64,
     /// The test did I/O for a measurable time (else its figures are not shown).
     pub ran: bool,
+    /// The run was interrupted during this test: its figures cover only part of its time.
+    pub partial: bool,
 }
 
 /// The rows of a run of quick's plan (`labels` as [`Prepared::labels`]).
@@ -23,10 +25,19 @@ pub fn rows(res: &RunResult, labels: &[TestLabel]) -> Vec<Row> {
     res.jobs
         .iter()
         .zip(labels)
-        .map(|(j, l)| {
+        .enumerate()
+        .map(|(i, (j, l))| {
             let d = if l.write { &j.dirs.write } else { &j.dirs.read };
             let secs = d.runtime_ms as f64 / 1000.0;
             let ran = d.total_ios > 0 && secs > 0.0;
+            // Cut short by an interruption: it ran for less than its planned time.
+            let planned_ms = res
+                .plan
+                .jobs
+                .get(i)
+                .and_then(|s| s.runtime)
+                .map_or(0, |r| r.as_millis() as u64);
+            let partial = res.interrupted && ran && d.runtime_ms + 50 < planned_ms;
             Row {
                 label: l.label,
                 write: l.write,
@@ -35,6 +46,7 @@ pub fn rows(res: &RunResult, labels: &[TestLabel]) -> Vec<Row> {
                 mean_lat_us: d.lat.stat.mean() / 1000.0,
                 p99_lat_us: d.lat.hist.percentile(99.0) as f64 / 1000.0,
                 ran,
+                partial,
             }
         })
         .collect()
@@ -72,14 +84,15 @@ pub fn table(rows: &[Row]) -> String {
             continue;
         }
         out.push_str(&format!(
-            "{:<12} {:<5} {:>10.1} {:>10.1} {:>10.0} {:>11} {:>11}\n",
+            "{:<12} {:<5} {:>10.1} {:>10.1} {:>10.0} {:>11} {:>11}{}\n",
             r.label,
             if r.write { "write" } else { "read" },
             r.bytes_per_s / 1e6,
             r.bytes_per_s / (1024.0 * 1024.0),
             r.iops,
             lat(r.mean_lat_us),
-            lat(r.p99_lat_us)
+            lat(r.p99_lat_us),
+            if r.partial { "  (interrupted)" } else { "" }
         ));
     }
     out
@@ -100,6 +113,9 @@ pub fn to_json(rows: &[Row], res: &RunResult, p: &Prepared) -> String {
                 v["iops"] = serde_json::json!(r.iops);
                 v["mean_lat_us"] = serde_json::json!(r.mean_lat_us);
                 v["p99_lat_us"] = serde_json::json!(r.p99_lat_us);
+            }
+            if r.partial {
+                v["partial"] = serde_json::json!(true);
             }
             v
         })
@@ -136,6 +152,33 @@ mod tests {
             jobs: vec![read, JobResult::default()],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn an_interrupted_test_is_partial() {
+        let labels = [
+            TestLabel {
+                label: "SEQ1M Q8T1",
+                write: false,
+            },
+            TestLabel {
+                label: "SEQ1M Q8T1",
+                write: true,
+            },
+        ];
+        let mut res = result();
+        res.plan.jobs = vec![
+            iomark_engine::job::JobSpec {
+                runtime: Some(std::time::Duration::from_secs(5)),
+                ..Default::default()
+            };
+            2
+        ];
+        assert!(!rows(&res, &labels)[0].partial, "not interrupted");
+        res.interrupted = true;
+        let r = rows(&res, &labels);
+        assert!(r[0].partial && !r[1].partial);
+        assert!(table(&r).lines().nth(1).unwrap().ends_with("(interrupted)"));
     }
 
     #[test]
