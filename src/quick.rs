@@ -77,7 +77,11 @@ fn run(o: quick::QuickOpts) -> i32 {
     }
     let tty = crate::status::stderr_is_tty();
     let done = Arc::new(AtomicBool::new(false));
-    let status = tty.then(|| crate::status::spawn(ctl.clone(), done.clone()));
+    let status = if tty {
+        Some(crate::status::spawn(ctl.clone(), done.clone()))
+    } else {
+        Some(finished_lines(ctl.clone(), done.clone(), p.plan.jobs.len()))
+    };
     if !o.json {
         eprintln!(
             "iomark quick: {} on {} ({} MiB, {}, {} s per test after {} s warm-up)",
@@ -146,4 +150,39 @@ fn run(o: quick::QuickOpts) -> i32 {
     } else {
         0
     }
+}
+
+/// Without a terminal, one line on stderr per finished test, so a log shows progress rather
+/// than a long silence.
+fn finished_lines(
+    ctl: Arc<RunCtl>,
+    done: Arc<AtomicBool>,
+    total: usize,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut told = 0;
+        loop {
+            let stop = done.load(Ordering::Relaxed);
+            let workers = ctl.workers.lock().unwrap().clone();
+            for w in workers.iter().skip(told) {
+                if !w.state().finished() {
+                    break;
+                }
+                told += 1;
+                let ms = w.elapsed_ms.load(Ordering::Relaxed).max(1);
+                let bytes: u64 = w.bytes.iter().map(|b| b.load(Ordering::Relaxed)).sum();
+                let ios: u64 = w.ios.iter().map(|b| b.load(Ordering::Relaxed)).sum();
+                eprintln!(
+                    "iomark quick: test {told} of {total} done: {} ({:.1} MB/s, {:.0} IOPS)",
+                    w.name,
+                    bytes as f64 / ms as f64 / 1000.0,
+                    ios as f64 * 1000.0 / ms as f64
+                );
+            }
+            if stop {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    })
 }

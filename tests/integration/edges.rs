@@ -185,3 +185,24 @@ fn quick_interrupted_says_so_in_json() {
     );
     assert_eq!(std::fs::read_dir(&dir.path).unwrap().count(), 0);
 }
+
+#[test]
+fn quick_without_a_terminal_reports_each_finished_test() {
+    let dir = Scratch::new("quick-lines");
+    let o = iomark_in(
+        &[
+            "quick",
+            dir.path.to_str().unwrap(),
+            "--size=16m",
+            "--runtime=200ms",
+            "--ramp=0",
+        ],
+        &dir.path,
+    );
+    ok(&o);
+    let e = stderr(&o);
+    for i in 1..=8 {
+        assert!(e.contains(&format!("test {i} of 8 done: ")), "{e}");
+    }
+    assert!(e.contains("test 8 of 8 done: RND4K-Q1T1-write ("), "{e}");
+}
