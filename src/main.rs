@@ -1,6 +1,7 @@
 //! iomark: one binary for storage benchmarks. `iomark run` takes fio command lines and writes
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
+mod completions;
 mod datafiles;
 mod periodic;
 mod pipe;
@@ -44,6 +45,7 @@ Usage:
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
   iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
+  iomark completions bash|zsh|fish     shell completion script (e.g. >> ~/.bashrc)
   iomark --version | -v
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
@@ -67,6 +69,7 @@ fn main() {
         }
         Some("man") => pipe::print_text(&iomark_fio::doc::man_page()),
         Some("quick") => quick::main(&args[1..]),
+        Some("completions") => completions::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
         Some("sweep") => sweep::main(&args[1..]),
         Some("rbd-bench") => rbd_bench::main(&args[1..]),

@@ -206,3 +206,40 @@ fn quick_without_a_terminal_reports_each_finished_test() {
     }
     assert!(e.contains("test 8 of 8 done: RND4K-Q1T1-write ("), "{e}");
 }
+
+#[test]
+fn bash_completion_is_valid_and_lists_the_options() {
+    let s = stdout(&iomark(&["completions", "bash"]));
+    let dir = Scratch::new("compl");
+    let f = dir.file("iomark.bash");
+    std::fs::write(&f, &s).unwrap();
+    let o = Command::new("bash").arg("-n").arg(&f).output().unwrap();
+    assert!(o.status.success(), "bash -n: {}", stderr(&o));
+    // Complete `iomark run --rw` and `iomark qu` in bash itself.
+    let script = format!(
+        ". '{}'; COMP_WORDS=(iomark run --rw); COMP_CWORD=2; _iomark; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(iomark qu); COMP_CWORD=1; _iomark; echo \"${{COMPREPLY[@]}}\"",
+        f.display()
+    );
+    let o = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].split(' ').any(|w| w == "--rw="), "{out}");
+    assert!(lines[0].split(' ').any(|w| w == "--rwmixread="), "{out}");
+    assert_eq!(lines[1], "quick", "{out}");
+    // Every option of the table and the switches are offered.
+    for w in [
+        "--bs=",
+        "--iodepth=",
+        "--output-format=",
+        "--readonly",
+        "--time_based=",
+    ] {
+        assert!(s.contains(&format!(" {w} ")), "{w} missing");
+    }
+    for sh in ["zsh", "fish"] {
+        let t = stdout(&iomark(&["completions", sh]));
+        assert!(t.contains("rwmixread"), "{sh}");
+    }
+    assert_eq!(iomark(&["completions", "tcsh"]).status.code(), Some(2));
+}

@@ -1,0 +1,97 @@
+//! `iomark completions bash|zsh|fish`: shell completion scripts generated from the same tables
+//! the command-line parser reads (the job options with their aliases, and the switches), so a
+//! new option completes as soon as it parses.
+
+use iomark_fio::switches::{SwitchValue, SWITCHES};
+
+/// The subcommands of the binary.
+const COMMANDS: &[&str] = &[
+    "quick",
+    "run",
+    "man",
+    "dd",
+    "hdparm",
+    "bonnie",
+    "preset",
+    "sweep",
+    "rbd-bench",
+    "completions",
+];
+
+/// Every word `iomark run` takes: `--switch`, `--switch=` and `--option=`.
+fn run_words() -> Vec<String> {
+    let mut w: Vec<String> = SWITCHES
+        .iter()
+        .filter(|s| s.supported)
+        .map(|s| match s.value {
+            SwitchValue::None => format!("--{}", s.name),
+            _ => format!("--{}=", s.name),
+        })
+        .collect();
+    w.extend(iomark_fio::options::all_spellings().map(|o| format!("--{o}=")));
+    w.sort();
+    w.dedup();
+    w
+}
+
+/// The script for `shell`, or None for a shell iomark does not know.
+pub fn script(shell: &str) -> Option<String> {
+    let words = run_words().join(" ");
+    let cmds = COMMANDS.join(" ");
+    Some(match shell {
+        "bash" => format!(
+            "# bash completion for iomark (iomark completions bash)\n\
+_iomark() {{\n\
+    local cur=\"${{COMP_WORDS[COMP_CWORD]}}\"\n\
+    if [ \"$COMP_CWORD\" -eq 1 ] && [[ \"$cur\" != -* ]]; then\n\
+        COMPREPLY=( $(compgen -W \"{cmds}\" -- \"$cur\") )\n\
+        return\n\
+    fi\n\
+    if [[ \"$cur\" == -* ]]; then\n\
+        compopt -o nospace 2>/dev/null\n\
+        COMPREPLY=( $(compgen -W \"{words}\" -- \"$cur\") )\n\
+        return\n\
+    fi\n\
+    COMPREPLY=( $(compgen -f -- \"$cur\") )\n\
+}}\n\
+complete -F _iomark iomark\n"
+        ),
+        "zsh" => format!(
+            "#compdef iomark\n# zsh completion for iomark (iomark completions zsh)\n\
+_iomark() {{\n\
+    if (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then\n\
+        compadd -- {cmds}\n\
+    elif [[ $PREFIX == -* ]]; then\n\
+        compadd -S '' -- {words}\n\
+    else\n\
+        _files\n\
+    fi\n\
+}}\n\
+compdef _iomark iomark\n"
+        ),
+        "fish" => {
+            let mut s = String::from("# fish completion for iomark (iomark completions fish)\n");
+            s.push_str(&format!(
+                "complete -c iomark -n '__fish_use_subcommand' -f -a '{cmds}'\n"
+            ));
+            for w in run_words() {
+                let name = w.trim_start_matches("--").trim_end_matches('=');
+                let takes = if w.ends_with('=') { " -r" } else { "" };
+                s.push_str(&format!("complete -c iomark -l '{name}'{takes}\n"));
+            }
+            s
+        }
+        _ => return None,
+    })
+}
+
+/// `iomark completions SHELL`: prints the script; returns the exit code.
+pub fn main(args: &[String]) -> i32 {
+    match args.first().map(String::as_str).and_then(script) {
+        Some(s) => crate::pipe::print_text(&s),
+        None => {
+            eprintln!("iomark completions: give a shell: bash, zsh or fish");
+            2
+        }
+    }
+}
