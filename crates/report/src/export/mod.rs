@@ -1,0 +1,1 @@
+//! iomark's general exports: CSV, XLSX and Markdown.
