@@ -3,6 +3,7 @@
 
 mod periodic;
 mod quick;
+mod report_cmd;
 mod signals;
 mod status;
 
@@ -22,6 +23,11 @@ Usage:
                                          run fio-style jobs given as command-line options
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
+  iomark report RESULT... [-o FILE.html] HTML report with charts of iomark results or fio JSON
+  iomark compare A B [C...] [--fail-if RULE] [--report FILE.html]
+                                         compare results: deltas, spread test, CI rules
+  iomark export RESULT... --csv FILE | --xlsx FILE | --markdown
+                                         export results as CSV, XLSX or Markdown tables
   iomark man                             print the manual page (roff)
   iomark --version
 
@@ -47,6 +53,9 @@ fn main() {
         }
         Some("quick") => quick::main(&args[1..]),
         Some("run") => run(&args[1..]),
+        Some("report") => report_cmd::report_main(&args[1..]),
+        Some("compare") => report_cmd::compare_main(&args[1..]),
+        Some("export") => report_cmd::export_main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {
@@ -58,7 +67,15 @@ fn main() {
 }
 
 fn run(args: &[String]) -> i32 {
-    let cli: CliRun = match cmdline::parse_run_args(args) {
+    let (args, report) = match report_cmd::take_report_arg(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    };
+    let args = &args[..];
+    let mut cli: CliRun = match cmdline::parse_run_args(args) {
         Ok(c) => c,
         Err(e @ cmdline::CliError::Diagnostics(_)) => {
             // One located line per problem, then a summary.
@@ -165,6 +182,9 @@ fn run(args: &[String]) -> i32 {
             done.clone(),
         )
     });
+    let saved_logs = report
+        .as_ref()
+        .map(|_| report_cmd::collect_series(&mut cli.plan));
     let res = runner::run(&cli.plan, &ctl);
     done.store(true, Ordering::Relaxed);
     if let Some(h) = status {
@@ -182,6 +202,12 @@ fn run(args: &[String]) -> i32 {
     };
     if signals::interrupted() {
         result.interrupted = true;
+    }
+    let mut report_failed = false;
+    if let (Some(path), Some(saved)) = (&report, saved_logs) {
+        report_failed = !report_cmd::report_run(&result, path, "iomark run");
+        // Log files only for the logs that were asked for.
+        report_cmd::restore_logs(&mut result.plan, saved);
     }
     for n in &result.notes {
         eprintln!("note: {n}");
@@ -206,7 +232,7 @@ fn run(args: &[String]) -> i32 {
         out.terse_version,
         ndjson,
     ));
-    let mut code = 0;
+    let mut code = i32::from(report_failed);
     match &out.file {
         Some(path) if !ndjson => {
             if let Err(e) = std::fs::write(path, &text) {

@@ -91,10 +91,9 @@ th{background:#f2f2f2}td.l,th.l{text-align:left}
 .facts td{text-align:left}
 .notes{background:#fff4d6;border:2px solid #e0a800;padding:.6em 1em;margin:1em 0}
 .notes li{margin:.2em 0}
-.chart{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start;margin:1em 0;
-  border-top:1px dashed #ddd;padding-top:.5em}
-.plot{flex:1 1 640px;min-width:480px}
-.data{flex:0 1 auto;max-height:420px;overflow:auto}
+.chart{display:grid;grid-template-columns:minmax(480px,1fr) minmax(200px,auto);gap:1em;
+  align-items:start;margin:1em 0;border-top:1px dashed #ddd;padding-top:.5em}
+.data{max-height:420px;overflow:auto;min-width:200px}
 code{background:#f4f4f4;padding:1px 4px}
 ";
 

@@ -3,6 +3,7 @@
 
 mod fio_json;
 mod iomark;
+pub use iomark::from_result;
 pub mod units;
 
 use crate::model::Source;
