@@ -9,7 +9,8 @@ use iomark_report::html::{self, Page};
 use iomark_report::{export, images, read, ReportError, Source};
 use std::path::{Path, PathBuf};
 
-pub const REPORT_USAGE: &str = "Usage: iomark report RESULT... [-o FILE.html] [--label NAME]... [--png DIR] [--svg DIR]
+pub const REPORT_USAGE: &str =
+    "Usage: iomark report RESULT... [-o FILE.html] [--label NAME]... [--png DIR] [--svg DIR]
 
 Draws iomark result files (--result FILE) and fio JSON/json+ output as one self-contained HTML
 page (no network access when opened) with interactive charts and a table beside each; a
@@ -17,7 +18,8 @@ directory stands for repetitions of one run. --png/--svg write every chart as an
 Default output: report.html.
 ";
 
-pub const COMPARE_USAGE: &str = "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
+pub const COMPARE_USAGE: &str =
+    "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
 
 Compares results (iomark result files, fio JSON/json+ of any 3.x or 2.x version, or directories
 of repetitions) against the first one. Jobs are matched by name, else by workload. For every job,
@@ -263,10 +265,17 @@ pub fn report_main(args: &[String]) -> i32 {
         }
     };
     let charts = charts::report_charts(&sources);
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("report.html"));
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("report.html"));
     let title = format!(
         "iomark report: {}",
-        sources.iter().map(|s| s.label.as_str()).collect::<Vec<_>>().join(", ")
+        sources
+            .iter()
+            .map(|s| s.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let page = Page {
         title,
@@ -279,7 +288,11 @@ pub fn report_main(args: &[String]) -> i32 {
         eprintln!("iomark report: {e}");
         return 1;
     }
-    eprintln!("iomark report: {} charts written to {}", charts.len(), out.display());
+    eprintln!(
+        "iomark report: {} charts written to {}",
+        charts.len(),
+        out.display()
+    );
     if let Err(e) = write_images(&a, &charts) {
         eprintln!("iomark report: {e}");
         return 1;
@@ -289,7 +302,10 @@ pub fn report_main(args: &[String]) -> i32 {
 
 /// `iomark compare`.
 pub fn compare_main(args: &[String]) -> i32 {
-    let a = match parse(args, &["--label", "--fail-if", "--report", "--png", "--svg"]) {
+    let a = match parse(
+        args,
+        &["--label", "--fail-if", "--report", "--png", "--svg"],
+    ) {
         Ok(a) if a.help => {
             print!("{COMPARE_USAGE}");
             return 0;
@@ -304,7 +320,12 @@ pub fn compare_main(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let rules = match a.rules.iter().map(|r| Rule::parse(r)).collect::<Result<Vec<_>, _>>() {
+    let rules = match a
+        .rules
+        .iter()
+        .map(|r| Rule::parse(r))
+        .collect::<Result<Vec<_>, _>>()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark compare: {e}");
@@ -348,7 +369,11 @@ pub fn compare_main(args: &[String]) -> i32 {
         for (row, i, pct) in r.violations(&c) {
             eprintln!(
                 "iomark compare: {}: {} {} {}: {pct:+.1}% breaks --fail-if '{}'",
-                c.labels[i], row.job, row.dir, row.figure.label(), r.text
+                c.labels[i],
+                row.job,
+                row.dir,
+                row.figure.label(),
+                r.text
             );
             if code == 0 {
                 code = 1;
@@ -370,7 +395,9 @@ pub fn export_main(args: &[String]) -> i32 {
             return 2;
         }
         Ok(a) if a.csv.is_none() && a.xlsx.is_none() && a.markdown.is_none() => {
-            eprintln!("iomark export: choose --csv FILE, --xlsx FILE or --markdown\n\n{EXPORT_USAGE}");
+            eprintln!(
+                "iomark export: choose --csv FILE, --xlsx FILE or --markdown\n\n{EXPORT_USAGE}"
+            );
             return 2;
         }
         Ok(a) => a,

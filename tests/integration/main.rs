@@ -7,6 +7,7 @@ mod engines;
 mod fio_compat;
 mod jobfiles;
 mod quick;
+mod report;
 mod safety;
 mod seeds;
 mod util;

@@ -72,10 +72,7 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
                 let same: Vec<&Job> = s
                     .jobs
                     .iter()
-                    .filter(|j| {
-                        j.signature == bj.signature
-                            && sources[0].job(&j.name).is_none()
-                    })
+                    .filter(|j| j.signature == bj.signature && sources[0].job(&j.name).is_none())
                     .collect();
                 if same.len() == 1 {
                     notes.push(format!(
@@ -99,7 +96,10 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
     }
     for (i, s) in sources.iter().enumerate().skip(1) {
         for j in &s.jobs {
-            if !matched.iter().any(|m| m.jobs[i].is_some_and(|x| x.name == j.name)) {
+            if !matched
+                .iter()
+                .any(|m| m.jobs[i].is_some_and(|x| x.name == j.name))
+            {
                 notes.push(format!(
                     "{}: job '{}' has no counterpart in {}",
                     s.label, j.name, sources[0].label
@@ -112,7 +112,11 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
         let base = m.jobs[0].expect("baseline job");
         for d in &base.dirs {
             for f in Figure::ALL {
-                let dirs: Vec<_> = m.jobs.iter().map(|j| j.and_then(|j| j.dir(d.dir))).collect();
+                let dirs: Vec<_> = m
+                    .jobs
+                    .iter()
+                    .map(|j| j.and_then(|j| j.dir(d.dir)))
+                    .collect();
                 let values: Vec<Option<f64>> =
                     dirs.iter().map(|x| x.and_then(|x| x.figure(f))).collect();
                 if values[0].is_none() {
@@ -172,7 +176,11 @@ pub fn table(c: &Comparison) -> String {
         for i in 1..c.labels.len() {
             l.push(r.values[i].map(fmt_num).unwrap_or("-".into()));
             l.push(match r.delta(i) {
-                Some((a, Some(p))) => format!("{}{} ({p:+.1}%)", if a >= 0.0 { "+" } else { "" }, fmt_num(a)),
+                Some((a, Some(p))) => format!(
+                    "{}{} ({p:+.1}%)",
+                    if a >= 0.0 { "+" } else { "" },
+                    fmt_num(a)
+                ),
                 Some((a, None)) => format!("{}{}", if a >= 0.0 { "+" } else { "" }, fmt_num(a)),
                 None => "-".into(),
             });
@@ -195,7 +203,14 @@ pub fn table(c: &Comparison) -> String {
 pub fn render_columns(lines: &[Vec<String>]) -> String {
     let cols = lines.iter().map(Vec::len).max().unwrap_or(0);
     let w: Vec<usize> = (0..cols)
-        .map(|i| lines.iter().filter_map(|l| l.get(i)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .map(|i| {
+            lines
+                .iter()
+                .filter_map(|l| l.get(i))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     for l in lines {
@@ -249,7 +264,9 @@ impl Rule {
         let num = rhs
             .strip_suffix('%')
             .ok_or_else(|| bad("the threshold is a percentage, e.g. -10%"))?;
-        let pct: f64 = num.parse().map_err(|_| bad("the threshold is not a number"))?;
+        let pct: f64 = num
+            .parse()
+            .map_err(|_| bad("the threshold is not a number"))?;
         Ok(Rule {
             text: s.to_string(),
             dir,
@@ -319,18 +336,35 @@ mod tests {
 
     #[test]
     fn matches_by_name_then_signature_and_computes_deltas() {
-        let a = src("A", &[("rr", "randread", &[1000.0]), ("sr", "read", &[5000.0])]);
-        let b = src("B", &[("seq", "read", &[4000.0]), ("rr", "randread", &[1100.0])]);
+        let a = src(
+            "A",
+            &[("rr", "randread", &[1000.0]), ("sr", "read", &[5000.0])],
+        );
+        let b = src(
+            "B",
+            &[("seq", "read", &[4000.0]), ("rr", "randread", &[1100.0])],
+        );
         let srcs = [a, b];
         let c = compare(&srcs);
         assert_eq!(c.matched[0].jobs[1].unwrap().name, "rr");
         assert_eq!(c.matched[1].jobs[1].unwrap().name, "seq");
-        assert!(c.notes.iter().any(|n| n.contains("'seq' matched to 'sr' by workload")));
-        let r = c.rows.iter().find(|r| r.job == "rr" && r.figure == Figure::Iops).unwrap();
+        assert!(c
+            .notes
+            .iter()
+            .any(|n| n.contains("'seq' matched to 'sr' by workload")));
+        let r = c
+            .rows
+            .iter()
+            .find(|r| r.job == "rr" && r.figure == Figure::Iops)
+            .unwrap();
         let (abs, rel) = r.delta(1).unwrap();
         assert!((abs - 100.0).abs() < 1e-9 && (rel.unwrap() - 10.0).abs() < 1e-9);
         assert_eq!(r.verdict(1), "single run: difference not tested");
-        let r = c.rows.iter().find(|r| r.job == "sr" && r.figure == Figure::MBps).unwrap();
+        let r = c
+            .rows
+            .iter()
+            .find(|r| r.job == "sr" && r.figure == Figure::MBps)
+            .unwrap();
         assert!((r.delta(1).unwrap().1.unwrap() + 20.0).abs() < 1e-9);
         let t = table(&c);
         assert!(t.contains("+10.0%") && t.contains("-20.0%"), "{t}");
@@ -339,7 +373,10 @@ mod tests {
         let v = rule.violations(&c);
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].0.job, "sr");
-        assert!(Rule::parse("read.p99>+30%").unwrap().violations(&c).is_empty());
+        assert!(Rule::parse("read.p99>+30%")
+            .unwrap()
+            .violations(&c)
+            .is_empty());
         assert_eq!(Rule::parse("p99<+5%").unwrap().violations(&c).len(), 1);
         assert!(Rule::parse("iops<10").is_err());
         assert!(Rule::parse("speed<-1%").is_err());
@@ -353,7 +390,15 @@ mod tests {
         let srcs = [a, b, c0];
         let c = compare(&srcs);
         let r = c.rows.iter().find(|r| r.figure == Figure::Iops).unwrap();
-        assert!(r.verdict(1).starts_with("beyond spread"), "{}", r.verdict(1));
-        assert!(r.verdict(2).starts_with("within spread"), "{}", r.verdict(2));
+        assert!(
+            r.verdict(1).starts_with("beyond spread"),
+            "{}",
+            r.verdict(1)
+        );
+        assert!(
+            r.verdict(2).starts_with("within spread"),
+            "{}",
+            r.verdict(2)
+        );
     }
 }

@@ -44,16 +44,18 @@ pub fn plot(c: &Chart) -> Plot {
     let mut p = Plot::new();
     for t in &c.traces {
         match c.kind {
-            Kind::Lines => p.add_trace(
-                Scatter::new(t.x.clone(), t.y.clone())
-                    .name(&t.name)
-                    .mode(if t.x.len() > 60 { Mode::Lines } else { Mode::LinesMarkers }),
-            ),
+            Kind::Lines => p.add_trace(Scatter::new(t.x.clone(), t.y.clone()).name(&t.name).mode(
+                if t.x.len() > 60 {
+                    Mode::Lines
+                } else {
+                    Mode::LinesMarkers
+                },
+            )),
             Kind::Bars => p.add_trace(Bar::new(t.cats.clone(), t.y.clone()).name(&t.name)),
             Kind::Histogram => p.add_trace(Bar::new(t.x.clone(), t.y.clone()).name(&t.name)),
-            Kind::Heatmap => p.add_trace(
-                HeatMap::new(t.cats.clone(), t.rows.clone(), t.z.clone()).name(&t.name),
-            ),
+            Kind::Heatmap => {
+                p.add_trace(HeatMap::new(t.cats.clone(), t.rows.clone(), t.z.clone()).name(&t.name))
+            }
             Kind::Surface => p.add_trace(
                 Surface::new(t.z.clone())
                     .x(t.cats.clone())
@@ -134,7 +136,12 @@ fn headline_table(s: &Source) -> String {
     h.push_str("<th class=l>workload</th></tr>");
     for j in &s.jobs {
         for d in &j.dirs {
-            let _ = write!(h, "<tr><td class=l>{}</td><td class=l>{}</td>", esc(&j.name), d.dir);
+            let _ = write!(
+                h,
+                "<tr><td class=l>{}</td><td class=l>{}</td>",
+                esc(&j.name),
+                d.dir
+            );
             for f in Figure::ALL {
                 let v = d.figure(f).map(fmt_num).unwrap_or_else(|| "n/a".into());
                 let _ = write!(h, "<td>{v}</td>");
@@ -142,7 +149,12 @@ fn headline_table(s: &Source) -> String {
             let _ = write!(h, "<td class=l>{}</td></tr>", esc(&j.signature.to_string()));
         }
         if let Some(e) = &j.error {
-            let _ = write!(h, "<tr><td class=l>{}</td><td class=l colspan=7>failed: {}</td></tr>", esc(&j.name), esc(e));
+            let _ = write!(
+                h,
+                "<tr><td class=l>{}</td><td class=l colspan=7>failed: {}</td></tr>",
+                esc(&j.name),
+                esc(e)
+            );
         }
     }
     h.push_str("</table>");
@@ -150,10 +162,15 @@ fn headline_table(s: &Source) -> String {
 }
 
 fn comparison_table(c: &Comparison) -> String {
-    let mut h = String::from("<table><tr><th class=l>job</th><th class=l>dir</th><th class=l>figure</th>");
+    let mut h =
+        String::from("<table><tr><th class=l>job</th><th class=l>dir</th><th class=l>figure</th>");
     let _ = write!(h, "<th>{}</th>", esc(&c.labels[0]));
     for l in &c.labels[1..] {
-        let _ = write!(h, "<th>{}</th><th>change</th><th class=l>vs spread</th>", esc(l));
+        let _ = write!(
+            h,
+            "<th>{}</th><th>change</th><th class=l>vs spread</th>",
+            esc(l)
+        );
     }
     h.push_str("</tr>");
     for r in &c.rows {
@@ -217,7 +234,10 @@ pub fn render(page: &Page) -> String {
     }
     if let Some(c) = page.comparison {
         notes.extend(c.notes.iter().cloned());
-        if c.rows.iter().all(|r| (1..c.labels.len()).all(|i| r.test(i).is_none())) {
+        if c.rows
+            .iter()
+            .all(|r| (1..c.labels.len()).all(|i| r.test(i).is_none()))
+        {
             notes.push("single runs: differences are not tested against a spread (give a directory of repetitions per input to test them)".into());
         }
     }
@@ -230,7 +250,11 @@ pub fn render(page: &Page) -> String {
     }
     for s in page.sources {
         let _ = write!(h, "<h2>{}</h2>\n<table class=facts>", esc(&s.label));
-        let _ = write!(h, "<tr><th class=l>file</th><td>{}</td></tr>", esc(&s.paths.join(", ")));
+        let _ = write!(
+            h,
+            "<tr><th class=l>file</th><td>{}</td></tr>",
+            esc(&s.paths.join(", "))
+        );
         for (k, v) in &s.facts {
             let _ = write!(h, "<tr><th class=l>{}</th><td>{}</td></tr>", esc(k), esc(v));
         }

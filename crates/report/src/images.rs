@@ -98,12 +98,19 @@ where
             ch.configure_mesh()
                 .x_desc(c.x_title.as_str())
                 .y_desc(c.y_title.as_str())
-                .x_label_formatter(&|v| if log { short(10f64.powf(*v)) } else { short(*v) })
+                .x_label_formatter(&|v| {
+                    if log {
+                        short(10f64.powf(*v))
+                    } else {
+                        short(*v)
+                    }
+                })
                 .y_label_formatter(&|v| short(*v))
                 .draw()?;
             for (i, t) in c.traces.iter().enumerate() {
                 let col = color(i);
-                let pts: Vec<(f64, f64)> = t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)).collect();
+                let pts: Vec<(f64, f64)> =
+                    t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)).collect();
                 if c.kind == Kind::Histogram {
                     let w = pts
                         .windows(2)
@@ -115,11 +122,15 @@ where
                         Rectangle::new([(x - w / 2.0, 0.0), (x + w / 2.0, y)], col.filled())
                     }))?
                     .label(&t.name)
-                    .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled())
+                    });
                 } else {
                     ch.draw_series(LineSeries::new(pts, col.stroke_width(2)))?
                         .label(&t.name)
-                        .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], col.stroke_width(2)));
+                        .legend(move |(x, y)| {
+                            PathElement::new([(x, y), (x + 16, y)], col.stroke_width(2))
+                        });
                 }
             }
             if c.traces.len() > 1 {
@@ -133,7 +144,11 @@ where
             let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
             let n = cats.len().max(1);
             let (_, y1) = bounds(
-                c.traces.iter().flat_map(|t| t.y.iter().copied()).filter(|v| v.is_finite()).chain([0.0]),
+                c.traces
+                    .iter()
+                    .flat_map(|t| t.y.iter().copied())
+                    .filter(|v| v.is_finite())
+                    .chain([0.0]),
             );
             let mut ch = ChartBuilder::on(&root)
                 .caption(&c.title, ("sans-serif", 22))
@@ -161,10 +176,12 @@ where
             let bw = 0.8 / k;
             for (i, t) in c.traces.iter().enumerate() {
                 let col = color(i);
-                ch.draw_series(t.y.iter().enumerate().filter(|(_, y)| y.is_finite()).map(|(j, &y)| {
-                    let x = j as f64 - 0.4 + bw * i as f64;
-                    Rectangle::new([(x, 0.0), (x + bw * 0.95, y)], col.filled())
-                }))?
+                ch.draw_series(t.y.iter().enumerate().filter(|(_, y)| y.is_finite()).map(
+                    |(j, &y)| {
+                        let x = j as f64 - 0.4 + bw * i as f64;
+                        Rectangle::new([(x, 0.0), (x + bw * 0.95, y)], col.filled())
+                    },
+                ))?
                 .label(&t.name)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
             }
@@ -176,7 +193,9 @@ where
             }
         }
         Kind::Heatmap | Kind::Surface => {
-            let Some(t) = c.traces.first() else { return Ok(()) };
+            let Some(t) = c.traces.first() else {
+                return Ok(());
+            };
             let (nx, ny) = (t.cats.len().max(1), t.rows.len().max(1));
             let (z0, z1) = bounds(t.z.iter().flatten().copied().filter(|v| v.is_finite()));
             let mut ch = ChartBuilder::on(&root)
@@ -194,13 +213,16 @@ where
                 .y_label_formatter(&yl)
                 .draw()?;
             ch.draw_series(t.z.iter().enumerate().flat_map(|(r, row)| {
-                row.iter().enumerate().filter(|(_, v)| v.is_finite()).map(move |(cc, &v)| {
-                    let f = if z1 > z0 { (v - z0) / (z1 - z0) } else { 0.5 };
-                    Rectangle::new(
-                        [(cc as f64, r as f64), (cc as f64 + 1.0, r as f64 + 1.0)],
-                        HSLColor(0.66 * (1.0 - f), 0.8, 0.5).filled(),
-                    )
-                })
+                row.iter()
+                    .enumerate()
+                    .filter(|(_, v)| v.is_finite())
+                    .map(move |(cc, &v)| {
+                        let f = if z1 > z0 { (v - z0) / (z1 - z0) } else { 0.5 };
+                        Rectangle::new(
+                            [(cc as f64, r as f64), (cc as f64 + 1.0, r as f64 + 1.0)],
+                            HSLColor(0.66 * (1.0 - f), 0.8, 0.5).filled(),
+                        )
+                    })
             }))?;
         }
     }

@@ -4,18 +4,25 @@
 use crate::ReportError;
 use std::path::{Path, PathBuf};
 
-/// The temporary name used while `path` is being written.
+/// The temporary name used while `path` is being written: hidden, beside it, with the same
+/// extension (image encoders choose the format by it).
 pub fn temp_name(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
+    let stem = path
+        .file_stem()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    path.with_file_name(format!(".{stem}.tmp{}{ext}", std::process::id()))
 }
 
 /// Write `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
-    write_with(path, |tmp| std::fs::write(tmp, bytes).map_err(|e| e.to_string()))
+    write_with(path, |tmp| {
+        std::fs::write(tmp, bytes).map_err(|e| e.to_string())
+    })
 }
 
 /// Let `f` write the file at the temporary path it is given, then rename it to `path`; on any

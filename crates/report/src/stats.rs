@@ -41,8 +41,7 @@ pub fn welch(a: &[f64], b: &[f64]) -> Option<Welch> {
         });
     }
     let t = (ma - mb) / se2.sqrt();
-    let df = se2 * se2
-        / (sa * sa / (a.len() - 1) as f64 + sb * sb / (b.len() - 1) as f64);
+    let df = se2 * se2 / (sa * sa / (a.len() - 1) as f64 + sb * sb / (b.len() - 1) as f64);
     let p = inc_beta(df / 2.0, 0.5, df / (df + t * t));
     Some(Welch { t, df, p })
 }
@@ -82,8 +81,8 @@ pub fn inc_beta(a: f64, b: f64, x: f64) -> f64 {
     if x >= 1.0 {
         return 1.0;
     }
-    let front = (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln())
-        .exp();
+    let front =
+        (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
     // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry else.
     if x < (a + 1.0) / (a + b + 2.0) {
         front * beta_cf(a, b, x) / a

@@ -19,8 +19,12 @@ pub fn charts(c: &Comparison) -> Vec<Chart> {
         for (i, l) in c.labels.iter().enumerate() {
             ch.traces.push(bars(
                 l,
-                rows.iter()
-                    .map(|r| (format!("{} {}", r.job, r.dir), r.values[i].unwrap_or(f64::NAN))),
+                rows.iter().map(|r| {
+                    (
+                        format!("{} {}", r.job, r.dir),
+                        r.values[i].unwrap_or(f64::NAN),
+                    )
+                }),
             ));
         }
         out.push(ch);

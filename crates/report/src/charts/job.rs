@@ -14,20 +14,34 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
         let cats: Vec<(String, &crate::model::DirFigures)> = s
             .jobs
             .iter()
-            .flat_map(|j| j.dirs.iter().map(move |d| (format!("{} {}", j.name, d.dir), d)))
+            .flat_map(|j| {
+                j.dirs
+                    .iter()
+                    .map(move |d| (format!("{} {}", j.name, d.dir), d))
+            })
             .collect();
         let mut c = Chart::new(id("summary-iops"), &sec, "IOPS per job", Kind::Bars)
             .axes("job and direction", "IOPS");
         c.traces.push(bars(
             "IOPS",
-            cats.iter().map(|(n, d)| (n.clone(), d.figure(crate::model::Figure::Iops).unwrap_or(0.0))),
+            cats.iter().map(|(n, d)| {
+                (
+                    n.clone(),
+                    d.figure(crate::model::Figure::Iops).unwrap_or(0.0),
+                )
+            }),
         ));
         out.push(c);
         let mut c = Chart::new(id("summary-bw"), &sec, "Bandwidth per job", Kind::Bars)
             .axes("job and direction", "MB/s");
         c.traces.push(bars(
             "MB/s",
-            cats.iter().map(|(n, d)| (n.clone(), d.figure(crate::model::Figure::MBps).unwrap_or(0.0))),
+            cats.iter().map(|(n, d)| {
+                (
+                    n.clone(),
+                    d.figure(crate::model::Figure::MBps).unwrap_or(0.0),
+                )
+            }),
         ));
         out.push(c);
         for j in &s.jobs {
@@ -41,30 +55,27 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
                     .axes("time (s)", "IOPS");
                 c.traces.push(line("IOPS", sr.iops.iter().copied()));
                 out.push(c);
-                let mut c =
-                    Chart::new(did("bw-time"), &jsec, &t("bandwidth over time"), Kind::Lines)
-                        .axes("time (s)", "MiB/s");
-                c.traces.push(line("MiB/s", sr.bw_kib.iter().map(|&(t, v)| (t, v / 1024.0))));
-                out.push(c);
                 let mut c = Chart::new(
-                    did("lat-time"),
+                    did("bw-time"),
                     &jsec,
-                    &t("latency over time"),
+                    &t("bandwidth over time"),
                     Kind::Lines,
                 )
-                .axes("time (s)", "latency (us)");
+                .axes("time (s)", "MiB/s");
                 c.traces.push(line(
-                    "p50",
-                    sr.pct_ns.iter().map(|p| (p.0, p.1 / 1000.0)),
+                    "MiB/s",
+                    sr.bw_kib.iter().map(|&(t, v)| (t, v / 1024.0)),
                 ));
-                c.traces.push(line(
-                    "p99",
-                    sr.pct_ns.iter().map(|p| (p.0, p.2 / 1000.0)),
-                ));
-                c.traces.push(line(
-                    "p99.9",
-                    sr.pct_ns.iter().map(|p| (p.0, p.3 / 1000.0)),
-                ));
+                out.push(c);
+                let mut c =
+                    Chart::new(did("lat-time"), &jsec, &t("latency over time"), Kind::Lines)
+                        .axes("time (s)", "latency (us)");
+                c.traces
+                    .push(line("p50", sr.pct_ns.iter().map(|p| (p.0, p.1 / 1000.0))));
+                c.traces
+                    .push(line("p99", sr.pct_ns.iter().map(|p| (p.0, p.2 / 1000.0))));
+                c.traces
+                    .push(line("p99.9", sr.pct_ns.iter().map(|p| (p.0, p.3 / 1000.0))));
                 c.traces.push(line(
                     "mean clat",
                     sr.lat_ns.iter().map(|&(t, v)| (t, v / 1000.0)),
@@ -106,10 +117,8 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
                 .axes("percentile", "latency (us)");
                 for (n, l) in lats {
                     if let Some(l) = l {
-                        c.traces.push(line(
-                            n,
-                            l.percentiles.iter().map(|&(p, v)| (p, v / 1000.0)),
-                        ));
+                        c.traces
+                            .push(line(n, l.percentiles.iter().map(|&(p, v)| (p, v / 1000.0))));
                     }
                 }
                 c.traces.retain(|t| !t.y.is_empty());
@@ -150,7 +159,9 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
                 for (i, d) in j.dirs.iter().enumerate() {
                     c.traces.push(bars(
                         d.dir,
-                        j.clones.iter().map(|cl| (cl.label.clone(), cl.iops.get(i).copied().unwrap_or(0.0))),
+                        j.clones
+                            .iter()
+                            .map(|cl| (cl.label.clone(), cl.iops.get(i).copied().unwrap_or(0.0))),
                     ));
                 }
                 out.push(c);

@@ -109,7 +109,13 @@ pub fn bars(name: &str, pts: impl IntoIterator<Item = (String, f64)>) -> Trace {
 /// Letters, digits, `-` and `_` only (an HTML id and a file name).
 pub fn sanitize(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 

@@ -16,7 +16,10 @@ pub fn render(sources: &[Source]) -> String {
             out.push_str(&format!("- {}: {}\n", cell(k), cell(v)));
         }
         if s.repetitions > 1 {
-            out.push_str(&format!("- repetitions: {} (figures are means)\n", s.repetitions));
+            out.push_str(&format!(
+                "- repetitions: {} (figures are means)\n",
+                s.repetitions
+            ));
         }
         out.push('\n');
         out.push_str("| job | direction |");

@@ -42,7 +42,8 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
     if !all.is_empty() {
         let n = all.len() as u32;
         let mut ch = Chart::new(ChartType::Column);
-        ch.title().set_name("IOPS per job, direction and repetition");
+        ch.title()
+            .set_name("IOPS per job, direction and repetition");
         ch.add_series()
             .set_name("IOPS")
             .set_categories((summary.as_str(), 1, 1, n, 1))
@@ -94,7 +95,8 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
             }
             if cols > 0 && pct_rows > 0 {
                 let mut ch = Chart::new(ChartType::ScatterStraightWithMarkers);
-                ch.title().set_name(&format!("{}: latency percentiles", j.name));
+                ch.title()
+                    .set_name(&format!("{}: latency percentiles", j.name));
                 ch.x_axis().set_name("percentile");
                 ch.y_axis().set_name("latency (us)");
                 for c in 1..=cols {

@@ -41,7 +41,12 @@ pub(super) fn read(path: &Path, v: &Value) -> Result<Source, ReportError> {
     if let Some(g) = globals {
         s.facts.push(("global options".into(), opts_string(g)));
     }
-    for d in v.get("disk_util").and_then(Value::as_array).into_iter().flatten() {
+    for d in v
+        .get("disk_util")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let (Some(n), Some(u)) = (
             d.get("name").and_then(Value::as_str),
             d.get("util").and_then(Value::as_f64),

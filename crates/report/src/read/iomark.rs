@@ -10,7 +10,11 @@ use iomark_engine::result::{JobResult, LatRecord, LogEntry, RunResult, RESULT_FO
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub(super) fn read(path: &Path, bytes: &[u8], v: &serde_json::Value) -> Result<Source, ReportError> {
+pub(super) fn read(
+    path: &Path,
+    bytes: &[u8],
+    v: &serde_json::Value,
+) -> Result<Source, ReportError> {
     let format = v.get("format").and_then(|f| f.as_str()).unwrap_or("");
     let bad = |detail: String| ReportError::BadResult {
         path: path.to_path_buf(),
@@ -58,7 +62,10 @@ pub fn from_result(r: &RunResult) -> Source {
     let mut targets = Vec::new();
     for j in &r.jobs {
         for t in &j.targets {
-            if !targets.iter().any(|x: &&iomark_engine::result::TargetInfo| x.path == t.path) {
+            if !targets
+                .iter()
+                .any(|x: &&iomark_engine::result::TargetInfo| x.path == t.path)
+            {
                 targets.push(t);
             }
         }
@@ -88,7 +95,11 @@ pub fn from_result(r: &RunResult) -> Source {
         s.notes
             .push("the run was interrupted: figures cover the time before".into());
     }
-    s.disk_util = r.disk_util.iter().map(|d| (d.name.clone(), d.util)).collect();
+    s.disk_util = r
+        .disk_util
+        .iter()
+        .map(|d| (d.name.clone(), d.util))
+        .collect();
     // Clones in plan order.
     let mut by_job: BTreeMap<usize, Vec<&JobResult>> = BTreeMap::new();
     for j in r.jobs.iter().filter(|j| j.ran) {
@@ -109,13 +120,23 @@ pub fn from_result(r: &RunResult) -> Source {
 
 fn opts(o: &[(String, String)]) -> String {
     o.iter()
-        .map(|(k, v)| if v.is_empty() { k.clone() } else { format!("{k}={v}") })
+        .map(|(k, v)| {
+            if v.is_empty() {
+                k.clone()
+            } else {
+                format!("{k}={v}")
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 fn signature(spec: &JobSpec) -> Signature {
-    let d = if spec.rw.has_read() { &spec.bs.read } else { &spec.bs.write };
+    let d = if spec.rw.has_read() {
+        &spec.bs.read
+    } else {
+        &spec.bs.write
+    };
     Signature {
         rw: spec.rw.fio_name().to_string(),
         bs: match d {
@@ -154,7 +175,12 @@ pub(crate) fn lat(r: &LatRecord) -> Option<Lat> {
             .into_iter()
             .map(|(p, v)| (p, v as f64))
             .collect(),
-        bins: r.hist.bins().into_iter().map(|(v, c)| (v as f64, c)).collect(),
+        bins: r
+            .hist
+            .bins()
+            .into_iter()
+            .map(|(v, c)| (v as f64, c))
+            .collect(),
     })
 }
 
@@ -201,7 +227,10 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
                 ..Default::default()
             };
             for d in &job.dirs {
-                let dir = Dir::ALL.into_iter().find(|x| x.name() == d.dir).unwrap_or(Dir::Read);
+                let dir = Dir::ALL
+                    .into_iter()
+                    .find(|x| x.name() == d.dir)
+                    .unwrap_or(Dir::Read);
                 let r = &c.dirs[dir];
                 let secs = r.runtime_ms.max(1) as f64 / 1000.0;
                 cf.iops.push(r.total_ios as f64 / secs);
