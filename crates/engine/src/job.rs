@@ -2,6 +2,8 @@
 //! engine runs. It knows nothing of fio syntax; every field is typed and already validated by the
 //! front end (the engine still re-checks what depends on the target, e.g. alignment).
 
+/// Engines are declared in `engines`; the job model names them by kind.
+pub use crate::engines::{EngineKind, EngineOptions};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -200,109 +202,6 @@ pub enum Distribution {
     Zoned(Vec<(f64, f64)>),
     /// (access percent, region bytes) pairs.
     ZonedAbs(Vec<(f64, u64)>),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EngineKind {
-    Sync,
-    Psync,
-    Vsync,
-    Pvsync,
-    Pvsync2,
-    Libaio,
-    IoUring,
-    Mmap,
-    Null,
-    FileCreate,
-    FileStat,
-    FileDelete,
-}
-
-impl EngineKind {
-    pub fn fio_name(self) -> &'static str {
-        match self {
-            EngineKind::Sync => "sync",
-            EngineKind::Psync => "psync",
-            EngineKind::Vsync => "vsync",
-            EngineKind::Pvsync => "pvsync",
-            EngineKind::Pvsync2 => "pvsync2",
-            EngineKind::Libaio => "libaio",
-            EngineKind::IoUring => "io_uring",
-            EngineKind::Mmap => "mmap",
-            EngineKind::Null => "null",
-            EngineKind::FileCreate => "filecreate",
-            EngineKind::FileStat => "filestat",
-            EngineKind::FileDelete => "filedelete",
-        }
-    }
-    pub fn from_fio_name(s: &str) -> Option<EngineKind> {
-        Some(match s {
-            "sync" => EngineKind::Sync,
-            "psync" => EngineKind::Psync,
-            "vsync" => EngineKind::Vsync,
-            "pvsync" => EngineKind::Pvsync,
-            "pvsync2" => EngineKind::Pvsync2,
-            "libaio" => EngineKind::Libaio,
-            "io_uring" => EngineKind::IoUring,
-            "mmap" => EngineKind::Mmap,
-            "null" => EngineKind::Null,
-            "filecreate" => EngineKind::FileCreate,
-            "filestat" => EngineKind::FileStat,
-            "filedelete" => EngineKind::FileDelete,
-            _ => return None,
-        })
-    }
-    pub const ALL: [EngineKind; 12] = [
-        EngineKind::Sync,
-        EngineKind::Psync,
-        EngineKind::Vsync,
-        EngineKind::Pvsync,
-        EngineKind::Pvsync2,
-        EngineKind::Libaio,
-        EngineKind::IoUring,
-        EngineKind::Mmap,
-        EngineKind::Null,
-        EngineKind::FileCreate,
-        EngineKind::FileStat,
-        EngineKind::FileDelete,
-    ];
-    /// Engines whose I/O completes inside `queue()` (fio's FIO_SYNCIO): no slat.
-    pub fn is_sync(self) -> bool {
-        !matches!(self, EngineKind::Libaio | EngineKind::IoUring)
-    }
-    /// Engines where each "I/O" is a metadata operation on its own file.
-    /// The engine moves no data and opens no file (fio's diskless engines): nothing is laid out.
-    pub fn is_diskless(self) -> bool {
-        self == EngineKind::Null
-    }
-
-    pub fn is_metadata(self) -> bool {
-        matches!(
-            self,
-            EngineKind::FileCreate | EngineKind::FileStat | EngineKind::FileDelete
-        )
-    }
-}
-
-/// Engine-specific options (fio's FIO_OPT_C_ENGINE options).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct EngineOptions {
-    /// pvsync2/io_uring: RWF_HIPRI / IORING_SETUP_IOPOLL.
-    pub hipri: bool,
-    /// pvsync2: RWF_NOWAIT.
-    pub nowait: bool,
-    /// io_uring: registered buffers (READ_FIXED/WRITE_FIXED).
-    pub fixedbufs: bool,
-    /// io_uring: registered files.
-    pub registerfiles: bool,
-    /// io_uring: SQPOLL kernel thread.
-    pub sqthread_poll: bool,
-    pub sqthread_poll_cpu: Option<u32>,
-    /// io_uring: use IORING_OP_READ/WRITE rather than READV/WRITEV (default true where supported).
-    pub nonvectored: bool,
-    /// libaio: reap completions from the user-space ring.
-    pub userspace_reap: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

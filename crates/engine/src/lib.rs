@@ -11,9 +11,12 @@ pub mod rng;
 pub mod runner;
 pub mod sys;
 pub mod target;
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support;
 pub mod verifier;
 pub mod verify;
 pub mod worker;
+pub mod worker_file;
 
 pub use job::{Dir, JobSpec, PerDir, RunPlan};
 pub use result::RunResult;

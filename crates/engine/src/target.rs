@@ -974,32 +974,7 @@ mod tests {
     use std::io::{Read, Seek, SeekFrom, Write};
     use std::process::Command;
 
-    /// A unique temporary directory removed on drop.
-    struct TempDir(PathBuf);
-    impl TempDir {
-        fn new(tag: &str) -> TempDir {
-            TempDir::new_in(&std::env::temp_dir(), tag)
-        }
-        fn new_in(base: &Path, tag: &str) -> TempDir {
-            static N: AtomicU64 = AtomicU64::new(0);
-            let p = base.join(format!(
-                "iomark-target-{tag}-{}-{}-{}",
-                std::process::id(),
-                N.fetch_add(1, Ordering::Relaxed),
-                now_ns()
-            ));
-            fs::create_dir_all(&p).unwrap();
-            TempDir(p)
-        }
-        fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
+    use crate::test_support::TempDir;
 
     /// Detaches a loop device on drop.
     struct LoopDev(String);

@@ -9,7 +9,7 @@ use crate::job::VerifySpec;
 use crate::result::{BlockHeader, DirResult, VerifyReport, VerifyResult};
 use crate::sys;
 use crate::verify::{self, BlockId, Expect, VerifyKind, WrittenMap};
-use crate::worker::WorkerFile;
+use crate::worker_file::WorkerFile;
 use std::os::fd::RawFd;
 use std::path::Path;
 
@@ -237,6 +237,8 @@ impl Verifier {
         true
     }
 
+    /// Read `len` bytes at `off` of file `fi` into `buf` and check the blocks there; a range that
+    /// cannot be read is narrowed down block by block. Returns false to stop the job.
     #[allow(clippy::too_many_arguments)]
     fn check_range(
         &mut self,
@@ -324,6 +326,8 @@ impl Verifier {
         self.check_read(files, fi, off, len, buf, stats, t0, t1)
     }
 
+    /// Account the read of `len` bytes that took `t0..t1` and check each verify block in
+    /// `buf[..len]`. Returns false to stop the job.
     #[allow(clippy::too_many_arguments)]
     fn check_read(
         &mut self,
@@ -344,7 +348,6 @@ impl Verifier {
         let data = &buf[..len];
         let iv = self.interval as usize;
         let mut s = 0;
-        let mut ok = true;
         while s < len {
             let blen = iv.min(len - s);
             let boff = off + s as u64;
@@ -370,6 +373,8 @@ impl Verifier {
                             .file_name()
                             .map(|s| s.to_string_lossy().into_owned())
                             .unwrap_or_default();
+                        // verify_dump is a debugging aid: a dump that cannot be written
+                        // does not change the verdict, which is reported below.
                         let _ =
                             verify::dump_blocks(dir, &stem, boff, &expected, &data[s..s + blen]);
                     }
@@ -399,7 +404,6 @@ impl Verifier {
                             r.found = found;
                         }
                     }
-                    ok = false;
                     if self.fatal {
                         return false;
                     }
@@ -407,7 +411,6 @@ impl Verifier {
             }
             s += blen;
         }
-        let _ = ok;
         true
     }
 

@@ -2,13 +2,36 @@
 //! path of its file: create (open with O_CREAT, then close), stat, or unlink. A success reports the
 //! I/O's full length so the worker counts it as one complete I/O.
 
-use super::{last_errno, Engine, EngineError, EngineSetup, IoUnit, Queued};
-use crate::job::EngineKind;
+use super::sysio::retry;
+use super::{
+    Engine, EngineDecl, EngineError, EngineFlags, EngineKind, EngineSetup, IoUnit, Queued,
+};
 use std::ffi::CString;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 
-const EINTR: i64 = -(libc::EINTR as i64);
+const fn decl(kind: EngineKind, name: &'static str) -> EngineDecl {
+    EngineDecl {
+        kind,
+        name,
+        flags: EngineFlags {
+            sync: true,
+            opens_file: false,
+            diskless: false,
+            metadata: true,
+            direct: false,
+        },
+        options: &[],
+        create: |kind, setup| Ok(Box::new(MetaEngine::new(kind, setup)?)),
+    }
+}
+
+/// Creates (and closes) each file.
+pub const FILECREATE: EngineDecl = decl(EngineKind::FileCreate, "filecreate");
+/// Stats each file.
+pub const FILESTAT: EngineDecl = decl(EngineKind::FileStat, "filestat");
+/// Unlinks each file.
+pub const FILEDELETE: EngineDecl = decl(EngineKind::FileDelete, "filedelete");
 
 pub struct MetaEngine {
     kind: EngineKind,
@@ -40,21 +63,6 @@ impl MetaEngine {
     }
 }
 
-/// Run a system call returning int until it is not interrupted; the result or -errno.
-#[inline]
-fn retry<F: FnMut() -> libc::c_int>(mut call: F) -> i64 {
-    loop {
-        let r = call();
-        if r >= 0 {
-            return r as i64;
-        }
-        let e = last_errno();
-        if e != EINTR {
-            return e;
-        }
-    }
-}
-
 impl Engine for MetaEngine {
     fn name(&self) -> &'static str {
         self.kind.fio_name()
@@ -76,7 +84,7 @@ impl Engine for MetaEngine {
                         p,
                         libc::O_CREAT | libc::O_RDWR | libc::O_CLOEXEC,
                         0o644 as libc::c_uint,
-                    )
+                    ) as isize
                 });
                 if fd >= 0 {
                     // SAFETY: `fd` was just opened here; close errors are ignored as for any
@@ -87,9 +95,9 @@ impl Engine for MetaEngine {
             }
             EngineKind::FileStat => {
                 let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-                retry(|| unsafe { libc::stat(p, st.as_mut_ptr()) })
+                retry(|| unsafe { libc::stat(p, st.as_mut_ptr()) } as isize)
             }
-            _ => retry(|| unsafe { libc::unlink(p) }),
+            _ => retry(|| unsafe { libc::unlink(p) } as isize),
         };
         Queued::Done(if r < 0 { r } else { io.len as i64 })
     }
@@ -97,10 +105,10 @@ impl Engine for MetaEngine {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sync::testutil::*;
+    use super::super::testutil::*;
+    use super::super::EngineOptions;
     use super::super::Op;
     use super::*;
-    use crate::job::EngineOptions;
     use std::os::unix::fs::PermissionsExt;
 
     fn done(q: Queued) -> i64 {
@@ -115,10 +123,10 @@ mod tests {
         const ENOENT: i64 = -(libc::ENOENT as i64);
         for dir in temp_dirs("meta") {
             let mut files: Vec<_> = (0..10)
-                .map(|i| efile(-1, &dir.path(&format!("f.{i}")), 4096, false))
+                .map(|i| efile(-1, &dir.join(format!("f.{i}")), 4096, false))
                 .collect();
-            files.push(efile(-1, &dir.path("missing"), 4096, false));
-            files.push(efile(-1, &dir.path("no-such-dir/f"), 4096, false));
+            files.push(efile(-1, &dir.join("missing"), 4096, false));
+            files.push(efile(-1, &dir.join("no-such-dir/f"), 4096, false));
             let opts = EngineOptions::default();
             let s = setup(&files, &[], &opts, false);
             let mut create = MetaEngine::new(EngineKind::FileCreate, &s).unwrap();
@@ -168,7 +176,7 @@ mod tests {
                 done(stat.queue(&unit(99, Op::Read, 0, 4096, null))),
                 -(libc::EBADF as i64)
             );
-            assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0);
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         }
     }
 

@@ -1,11 +1,24 @@
 //! mmap engine: each file is mapped whole (MAP_SHARED) on first use; reads and writes are memory
 //! copies between the mapping and the I/O buffer, syncs are msync(MS_SYNC) of the mapping.
 
-use super::sync::do_trim;
-use super::{last_errno, Engine, EngineError, EngineFile, EngineSetup, IoUnit, Op, Queued};
+use super::sysio::{do_trim, last_errno, EBADF};
+use super::{
+    Engine, EngineDecl, EngineError, EngineFile, EngineFlags, EngineKind, EngineSetup, IoUnit, Op,
+    Queued,
+};
 use std::ptr;
 
-const EBADF: i64 = -(libc::EBADF as i64);
+/// Memory-mapped files.
+pub const DECL: EngineDecl = EngineDecl {
+    kind: EngineKind::Mmap,
+    name: "mmap",
+    flags: EngineFlags {
+        direct: false,
+        ..EngineFlags::FILE_IO
+    },
+    options: &[],
+    create: |_, setup| Ok(Box::new(MmapEngine::new(setup)?)),
+};
 const EINVAL: i64 = -(libc::EINVAL as i64);
 
 /// One file's mapping; `ptr` is null while the file is not mapped.
@@ -154,9 +167,9 @@ impl Engine for MmapEngine {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sync::testutil::*;
+    use super::super::testutil::*;
+    use super::super::EngineOptions;
     use super::*;
-    use crate::job::EngineOptions;
 
     fn done(q: Queued) -> i64 {
         match q {
@@ -168,7 +181,7 @@ mod tests {
     #[test]
     fn read_write_round_trip_and_msync() {
         for dir in temp_dirs("mmap-rw") {
-            let path = dir.path("m");
+            let path = dir.join("m");
             let mut expect = vec![0u8; 262144];
             fill(&mut expect, 21);
             std::fs::write(&path, &expect).unwrap();
@@ -225,7 +238,7 @@ mod tests {
     #[test]
     fn trim_through_mapping() {
         for dir in temp_dirs("mmap-trim") {
-            let path = dir.path("t");
+            let path = dir.join("t");
             std::fs::write(&path, vec![0x5Au8; 65536]).unwrap();
             let fd = Fd::open(&path, libc::O_RDWR).unwrap();
             let files = [efile(fd.0, &path, 65536, false)];
@@ -254,12 +267,12 @@ mod tests {
 
     #[test]
     fn errors() {
-        let dir = TempDir::new(&std::env::temp_dir(), "mmap-err");
-        let path = dir.path("ro");
+        let dir = TempDir::new("mmap-err");
+        let path = dir.join("ro");
         let mut data = vec![0u8; 16384];
         fill(&mut data, 8);
         std::fs::write(&path, &data).unwrap();
-        let empty = dir.path("empty");
+        let empty = dir.join("empty");
         std::fs::write(&empty, b"").unwrap();
         let ro = Fd::open(&path, libc::O_RDONLY).unwrap();
         let efd = Fd::open(&empty, libc::O_RDWR).unwrap();

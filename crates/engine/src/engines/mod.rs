@@ -2,18 +2,81 @@
 //! The worker around them is shared: it picks offsets, owns buffers and clocks, and keeps stats.
 //! Engines never read the clock, allocate per I/O or format anything.
 
-use crate::job::{EngineKind, EngineOptions};
+//!
+//! Each engine file declares its engines ([`EngineDecl`]: fio name, capabilities, the
+//! engine-specific options it reads, constructor); [`ENGINES`] collects them, and naming, parsing
+//! and creating an engine all go through that list.
+
 use std::fmt;
 use std::io;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
 
+mod decl;
 pub mod libaio;
 pub mod meta;
 pub mod mmap;
 pub mod null;
 pub mod sync;
+pub mod sysio;
 pub mod uring;
+
+#[cfg(test)]
+mod conformance;
+#[cfg(test)]
+pub(crate) mod testutil;
+
+pub use decl::{CreateFn, EngineDecl, EngineFlags, EngineKind, EngineOption, EngineOptions};
+pub use sysio::last_errno;
+
+/// Every engine iomark implements, in the order of [`EngineKind`]'s variants.
+pub const ENGINES: &[EngineDecl] = &[
+    sync::SYNC,
+    sync::PSYNC,
+    sync::VSYNC,
+    sync::PVSYNC,
+    sync::PVSYNC2,
+    libaio::DECL,
+    uring::DECL,
+    mmap::DECL,
+    null::DECL,
+    meta::FILECREATE,
+    meta::FILESTAT,
+    meta::FILEDELETE,
+];
+
+// `EngineKind as usize` indexes ENGINES.
+const _: () = {
+    let mut i = 0;
+    while i < ENGINES.len() {
+        assert!(ENGINES[i].kind as usize == i);
+        i += 1;
+    }
+};
+
+const fn names<const N: usize>() -> [&'static str; N] {
+    let mut a = [""; N];
+    let mut i = 0;
+    while i < N {
+        a[i] = ENGINES[i].name;
+        i += 1;
+    }
+    a
+}
+
+/// The fio names of every engine, in the order of [`ENGINES`] (for help texts and "did you
+/// mean" suggestions).
+pub const NAMES: &[&str] = &names::<{ ENGINES.len() }>();
+
+/// The engine called `name` (fio's name, exact).
+pub fn by_name(name: &str) -> Option<&'static EngineDecl> {
+    ENGINES.iter().find(|d| d.name == name)
+}
+
+/// The engines that read `opt`.
+pub fn readers(opt: EngineOption) -> impl Iterator<Item = &'static EngineDecl> {
+    ENGINES.iter().filter(move |d| d.reads(opt))
+}
 
 /// The operation of one I/O unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,26 +204,23 @@ impl From<io::Error> for EngineError {
 
 /// Create an engine of the given kind.
 pub fn create(kind: EngineKind, setup: &EngineSetup) -> Result<Box<dyn Engine>, EngineError> {
-    Ok(match kind {
-        EngineKind::Sync
-        | EngineKind::Psync
-        | EngineKind::Vsync
-        | EngineKind::Pvsync
-        | EngineKind::Pvsync2 => Box::new(sync::SyncEngine::new(kind, setup)?),
-        EngineKind::Libaio => Box::new(libaio::LibaioEngine::new(setup)?),
-        EngineKind::IoUring => Box::new(uring::UringEngine::new(setup)?),
-        EngineKind::Mmap => Box::new(mmap::MmapEngine::new(setup)?),
-        EngineKind::Null => Box::new(null::NullEngine::new(setup)),
-        EngineKind::FileCreate | EngineKind::FileStat | EngineKind::FileDelete => {
-            Box::new(meta::MetaEngine::new(kind, setup)?)
-        }
-    })
+    (kind.decl().create)(kind, setup)
 }
 
-/// The negated errno of the last OS error, as engines report failures.
-#[inline]
-pub fn last_errno() -> i64 {
-    -(io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EIO) as i64)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup() {
+        assert_eq!(NAMES.len(), ENGINES.len());
+        assert_eq!(by_name("io_uring").unwrap().kind, EngineKind::IoUring);
+        assert!(by_name("posixaio").is_none());
+        let hipri: Vec<_> = readers(EngineOption::Hipri).map(|d| d.name).collect();
+        assert_eq!(hipri, ["pvsync2", "io_uring"]);
+        for (d, n) in ENGINES.iter().zip(NAMES) {
+            assert_eq!(d.name, *n);
+            assert_eq!(by_name(n).unwrap().kind, d.kind);
+        }
+    }
 }

@@ -1,8 +1,23 @@
 //! The null engine: no data moves. With depth 1 every I/O completes in `queue`; with a deeper
 //! queue it emulates queue/commit/getevents, so it measures iomark's own per-I/O overhead.
 
-use super::{Completion, Engine, EngineSetup, IoUnit, Queued};
+use super::{Completion, Engine, EngineDecl, EngineFlags, EngineKind, EngineSetup, IoUnit, Queued};
 use std::io;
+
+/// No I/O at all.
+pub const DECL: EngineDecl = EngineDecl {
+    kind: EngineKind::Null,
+    name: "null",
+    flags: EngineFlags {
+        sync: true,
+        opens_file: false,
+        diskless: true,
+        metadata: false,
+        direct: false,
+    },
+    options: &[],
+    create: |_, setup| Ok(Box::new(NullEngine::new(setup))),
+};
 
 pub struct NullEngine {
     depth: u32,

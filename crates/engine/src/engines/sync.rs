@@ -4,87 +4,50 @@
 //! Every I/O completes inside `queue`, which returns the raw system-call result: the byte count
 //! (possibly short) or -errno. Interrupted calls (EINTR) are retried.
 
-use super::{last_errno, Engine, EngineError, EngineFile, EngineSetup, IoUnit, Op, Queued};
-use crate::job::EngineKind;
+use super::sysio::{do_sync, do_trim, retry, EBADF};
+use super::{
+    Engine, EngineDecl, EngineError, EngineFile, EngineFlags, EngineKind, EngineOption,
+    EngineSetup, IoUnit, Op, Queued,
+};
 use std::io;
 use std::os::fd::RawFd;
-
-/// `_IO(0x12, 119)`: discard a byte range `[offset, len]` of a block device.
-const BLKDISCARD: u64 = (0x12 << 8) | 119;
 
 /// Position of a file's descriptor is not known (forces an lseek before the next sync/vsync I/O).
 const POS_UNKNOWN: u64 = u64::MAX;
 
-const EBADF: i64 = -(libc::EBADF as i64);
-const EINTR: i64 = -(libc::EINTR as i64);
+/// Creates any of the engines declared here.
+fn create(kind: EngineKind, setup: &EngineSetup) -> Result<Box<dyn Engine>, EngineError> {
+    Ok(Box::new(SyncEngine::new(kind, setup)?))
+}
 
-/// Run a system call until it is not interrupted; the result or -errno.
-#[inline]
-fn retry<F: FnMut() -> isize>(mut call: F) -> i64 {
-    loop {
-        let r = call();
-        if r >= 0 {
-            return r as i64;
-        }
-        let e = last_errno();
-        if e != EINTR {
-            return e;
-        }
+const fn decl(
+    kind: EngineKind,
+    name: &'static str,
+    options: &'static [EngineOption],
+) -> EngineDecl {
+    EngineDecl {
+        kind,
+        name,
+        flags: EngineFlags::FILE_IO,
+        options,
+        create,
     }
 }
 
-/// Discard `len` bytes at `off`: BLKDISCARD on a block device, a punched hole (size kept) on a
-/// regular file. Returns `len` on success, -errno on failure.
-pub fn do_trim(file: &EngineFile, off: u64, len: u64) -> i64 {
-    trim_fd(file.fd, file.is_block, off, len)
-}
-
-/// [`do_trim`] on a bare descriptor.
-pub fn trim_fd(fd: RawFd, is_block: bool, off: u64, len: u64) -> i64 {
-    if fd < 0 {
-        return EBADF;
-    }
-    let r = if is_block {
-        let range: [u64; 2] = [off, len];
-        // SAFETY: BLKDISCARD reads two u64 values from the pointer, which outlives the call.
-        retry(|| unsafe { libc::ioctl(fd, BLKDISCARD as _, range.as_ptr()) } as isize)
-    } else {
-        // SAFETY: plain system call on a descriptor; no memory is passed.
-        retry(|| unsafe {
-            libc::fallocate(
-                fd,
-                libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
-                off as libc::off_t,
-                len as libc::off_t,
-            )
-        } as isize)
-    };
-    if r < 0 {
-        r
-    } else {
-        len as i64
-    }
-}
-
-/// fsync (or fdatasync when `datasync`) the descriptor. Returns 0 or -errno.
-pub fn do_sync(fd: RawFd, datasync: bool) -> i64 {
-    if fd < 0 {
-        return EBADF;
-    }
-    // SAFETY: plain system calls on a descriptor.
-    let r = retry(|| unsafe {
-        if datasync {
-            libc::fdatasync(fd)
-        } else {
-            libc::fsync(fd)
-        }
-    } as isize);
-    if r < 0 {
-        r
-    } else {
-        0
-    }
-}
+/// lseek + read/write.
+pub const SYNC: EngineDecl = decl(EngineKind::Sync, "sync", &[]);
+/// pread/pwrite.
+pub const PSYNC: EngineDecl = decl(EngineKind::Psync, "psync", &[]);
+/// lseek + readv/writev.
+pub const VSYNC: EngineDecl = decl(EngineKind::Vsync, "vsync", &[]);
+/// preadv/pwritev.
+pub const PVSYNC: EngineDecl = decl(EngineKind::Pvsync, "pvsync", &[]);
+/// preadv2/pwritev2 with RWF_HIPRI / RWF_NOWAIT.
+pub const PVSYNC2: EngineDecl = decl(
+    EngineKind::Pvsync2,
+    "pvsync2",
+    &[EngineOption::Hipri, EngineOption::Nowait],
+);
 
 pub struct SyncEngine {
     kind: EngineKind,
@@ -222,196 +185,11 @@ impl Engine for SyncEngine {
     }
 }
 
-/// Helpers shared by the engine tests: temporary directories, aligned buffers, descriptors.
-#[cfg(test)]
-pub(crate) mod testutil {
-    use super::super::{EngineBuf, EngineFile, EngineSetup, IoUnit, Op};
-    use crate::job::EngineOptions;
-    use std::alloc::{alloc_zeroed, dealloc, Layout};
-    use std::ffi::CString;
-    use std::os::fd::RawFd;
-    use std::os::unix::ffi::OsStrExt;
-    use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicU32, Ordering};
-
-    /// A unique directory, removed on drop.
-    pub struct TempDir(pub PathBuf);
-
-    impl TempDir {
-        pub fn new(base: &Path, tag: &str) -> TempDir {
-            static N: AtomicU32 = AtomicU32::new(0);
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .subsec_nanos();
-            let p = base.join(format!(
-                "iomark-test-{tag}-{}-{}-{nanos}",
-                std::process::id(),
-                N.fetch_add(1, Ordering::Relaxed)
-            ));
-            std::fs::create_dir_all(&p).unwrap();
-            TempDir(p)
-        }
-        pub fn path(&self, name: &str) -> PathBuf {
-            self.0.join(name)
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    /// One temporary directory on the default temp filesystem and, when present, one on tmpfs.
-    pub fn temp_dirs(tag: &str) -> Vec<TempDir> {
-        let mut v = vec![TempDir::new(&std::env::temp_dir(), tag)];
-        let shm = Path::new("/dev/shm");
-        if shm.is_dir() {
-            v.push(TempDir::new(shm, tag));
-        }
-        v
-    }
-
-    /// A zeroed buffer aligned to 4096 bytes.
-    pub struct AlignedBuf {
-        ptr: *mut u8,
-        layout: Layout,
-    }
-
-    impl AlignedBuf {
-        pub fn new(len: usize) -> AlignedBuf {
-            let layout = Layout::from_size_align(len.max(1), 4096).unwrap();
-            // SAFETY: the layout has a non-zero size.
-            let ptr = unsafe { alloc_zeroed(layout) };
-            assert!(!ptr.is_null());
-            AlignedBuf { ptr, layout }
-        }
-        pub fn ptr(&self) -> *mut u8 {
-            self.ptr
-        }
-        pub fn len(&self) -> usize {
-            self.layout.size()
-        }
-        pub fn as_slice(&self) -> &[u8] {
-            // SAFETY: the allocation is `len` bytes and initialised.
-            unsafe { std::slice::from_raw_parts(self.ptr, self.len()) }
-        }
-        pub fn as_mut_slice(&mut self) -> &mut [u8] {
-            // SAFETY: as above, and `&mut self` makes the access exclusive.
-            unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len()) }
-        }
-        pub fn engine_buf(&self) -> EngineBuf {
-            EngineBuf {
-                ptr: self.ptr,
-                len: self.len(),
-            }
-        }
-    }
-
-    impl Drop for AlignedBuf {
-        fn drop(&mut self) {
-            // SAFETY: allocated with this layout in `new`.
-            unsafe { dealloc(self.ptr, self.layout) }
-        }
-    }
-
-    /// A descriptor closed on drop.
-    pub struct Fd(pub RawFd);
-
-    impl Fd {
-        /// Open `path` with `flags` (O_CLOEXEC added); the raw -errno on failure.
-        pub fn open(path: &Path, flags: libc::c_int) -> Result<Fd, i32> {
-            let c = CString::new(path.as_os_str().as_bytes()).unwrap();
-            // SAFETY: `c` is a valid NUL-terminated string.
-            let fd = unsafe { libc::open(c.as_ptr(), flags | libc::O_CLOEXEC, 0o644) };
-            if fd < 0 {
-                Err(std::io::Error::last_os_error().raw_os_error().unwrap())
-            } else {
-                Ok(Fd(fd))
-            }
-        }
-    }
-
-    impl Drop for Fd {
-        fn drop(&mut self) {
-            // SAFETY: the descriptor is owned by this value.
-            unsafe { libc::close(self.0) };
-        }
-    }
-
-    pub fn efile(fd: RawFd, path: &Path, size: u64, is_block: bool) -> EngineFile {
-        EngineFile {
-            fd,
-            path: path.to_path_buf(),
-            size,
-            is_block,
-        }
-    }
-
-    pub fn setup<'a>(
-        files: &'a [EngineFile],
-        buffers: &'a [EngineBuf],
-        options: &'a EngineOptions,
-        direct: bool,
-    ) -> EngineSetup<'a> {
-        EngineSetup {
-            depth: buffers.len().max(1) as u32,
-            files,
-            buffers,
-            options,
-            direct,
-        }
-    }
-
-    pub fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit {
-        IoUnit {
-            slot: 0,
-            file,
-            op,
-            offset,
-            len,
-            buf,
-        }
-    }
-
-    /// A deterministic byte pattern that differs per `seed`.
-    pub fn fill(buf: &mut [u8], seed: u64) {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        for b in buf.iter_mut() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            *b = x as u8;
-        }
-    }
-
-    /// Whether `fd` lives on tmpfs.
-    pub fn is_tmpfs(fd: RawFd) -> bool {
-        // SAFETY: `st` is written by fstatfs before it is read.
-        unsafe {
-            let mut st: libc::statfs = std::mem::zeroed();
-            assert_eq!(libc::fstatfs(fd, &mut st), 0);
-            st.f_type == libc::TMPFS_MAGIC
-        }
-    }
-
-    /// Size of the file behind `fd`.
-    pub fn fsize(fd: RawFd) -> u64 {
-        // SAFETY: `st` is written by fstat before it is read.
-        unsafe {
-            let mut st: libc::stat = std::mem::zeroed();
-            assert_eq!(libc::fstat(fd, &mut st), 0);
-            st.st_size as u64
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::testutil::*;
+    use super::super::testutil::*;
+    use super::super::EngineOptions;
     use super::*;
-    use crate::job::EngineOptions;
 
     const KINDS: [EngineKind; 5] = [
         EngineKind::Sync,
@@ -463,7 +241,7 @@ mod tests {
         ];
         for dir in temp_dirs("sync-rw") {
             for (ki, kind) in KINDS.into_iter().enumerate() {
-                let path = dir.path(kind.fio_name());
+                let path = dir.join(kind.fio_name());
                 let mut expect = make_file(&path, 131072, 99);
                 let fd = Fd::open(&path, libc::O_RDWR).unwrap();
                 let files = [efile(fd.0, &path, 131072, false)];
@@ -507,8 +285,8 @@ mod tests {
     #[test]
     fn sync_reseeks_after_outside_move() {
         // A position the engine did not produce must not be trusted: the first I/O seeks.
-        let dir = TempDir::new(&std::env::temp_dir(), "sync-seek");
-        let path = dir.path("f");
+        let dir = TempDir::new("sync-seek");
+        let path = dir.join("f");
         let data = make_file(&path, 16384, 5);
         let fd = Fd::open(&path, libc::O_RDWR).unwrap();
         // SAFETY: moving the position of an open descriptor.
@@ -534,12 +312,12 @@ mod tests {
     #[test]
     fn direct_io_every_kind() {
         for dir in temp_dirs("sync-direct") {
-            let path = dir.path("direct");
+            let path = dir.join("direct");
             make_file(&path, 65536, 7);
             let fd = match Fd::open(&path, libc::O_RDWR | libc::O_DIRECT) {
                 Ok(fd) => fd,
                 Err(e) if e == libc::EINVAL => {
-                    eprintln!("O_DIRECT not supported in {}", dir.0.display());
+                    eprintln!("O_DIRECT not supported in {}", dir.path().display());
                     continue;
                 }
                 Err(e) => panic!("open O_DIRECT: errno {e}"),
@@ -566,7 +344,7 @@ mod tests {
     #[test]
     fn pvsync2_nowait_and_hipri() {
         for dir in temp_dirs("sync-nowait") {
-            let path = dir.path("cached");
+            let path = dir.join("cached");
             let data = make_file(&path, 65536, 11);
             // Bring the file into the page cache.
             assert_eq!(std::fs::read(&path).unwrap(), data);
@@ -596,7 +374,7 @@ mod tests {
                         r,
                         8192,
                         "{} hipri={hipri} nowait={nowait} off={off}",
-                        dir.0.display()
+                        dir.path().display()
                     );
                     assert_eq!(buf.as_slice(), &data[off as usize..off as usize + 8192]);
                 }
@@ -607,7 +385,7 @@ mod tests {
     #[test]
     fn short_read_at_eof() {
         for dir in temp_dirs("sync-eof") {
-            let path = dir.path("short");
+            let path = dir.join("short");
             let data = make_file(&path, 10000, 3);
             let fd = Fd::open(&path, libc::O_RDONLY).unwrap();
             let files = [efile(fd.0, &path, 10000, false)];
@@ -631,7 +409,7 @@ mod tests {
     fn trim_punches_hole() {
         for dir in temp_dirs("sync-trim") {
             for kind in [EngineKind::Psync, EngineKind::Sync] {
-                let path = dir.path(kind.fio_name());
+                let path = dir.join(kind.fio_name());
                 std::fs::write(&path, vec![0xABu8; 65536]).unwrap();
                 let fd = Fd::open(&path, libc::O_RDWR).unwrap();
                 let files = [efile(fd.0, &path, 65536, false)];
@@ -656,8 +434,8 @@ mod tests {
 
     #[test]
     fn trim_block_path_and_bad_descriptors() {
-        let dir = TempDir::new(&std::env::temp_dir(), "sync-bad");
-        let path = dir.path("f");
+        let dir = TempDir::new("sync-bad");
+        let path = dir.join("f");
         std::fs::write(&path, vec![1u8; 8192]).unwrap();
         let fd = Fd::open(&path, libc::O_RDWR).unwrap();
         // BLKDISCARD on a regular file is refused by the kernel.

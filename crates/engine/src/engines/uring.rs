@@ -14,11 +14,33 @@
 //! Fsync, fdatasync and trim are performed synchronously inside `queue` (the worker drains all
 //! pending I/O before a sync op), exactly as on the libaio engine.
 
-use super::libaio::{do_sync_op, sync_files, SyncFile};
-use super::{Completion, Engine, EngineError, EngineSetup, IoUnit, Op, Queued};
+use super::sysio::{do_sync_op, sync_files, SyncFile};
+use super::{
+    Completion, Engine, EngineDecl, EngineError, EngineFlags, EngineKind, EngineOption,
+    EngineSetup, IoUnit, Op, Queued,
+};
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};
 use std::io;
 use std::os::fd::RawFd;
+
+/// io_uring.
+pub const DECL: EngineDecl = EngineDecl {
+    kind: EngineKind::IoUring,
+    name: "io_uring",
+    flags: EngineFlags {
+        sync: false,
+        ..EngineFlags::FILE_IO
+    },
+    options: &[
+        EngineOption::Hipri,
+        EngineOption::Fixedbufs,
+        EngineOption::Registerfiles,
+        EngineOption::SqthreadPoll,
+        EngineOption::SqthreadPollCpu,
+        EngineOption::Nonvectored,
+    ],
+    create: |_, setup| Ok(Box::new(UringEngine::new(setup)?)),
+};
 
 /// How reads and writes are encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -477,10 +499,9 @@ impl Engine for UringEngine {
 
 #[cfg(test)]
 mod tests {
-    use super::super::libaio::test_support::*;
-    use super::super::{Completion, Engine, EngineFile, EngineSetup, IoUnit, Op, Queued};
+    use super::super::testutil::*;
+    use super::super::{Engine, EngineFile, EngineOptions, EngineSetup, IoUnit, Op, Queued};
     use super::UringEngine;
-    use crate::job::EngineOptions;
     use std::time::{Duration, Instant};
 
     const BLOCKS: u64 = 512; // 2 MiB files
@@ -508,8 +529,8 @@ mod tests {
 
     fn data_test(o: &EngineOptions, poll: bool) {
         for base in bases() {
-            let dir = TempDir::new(&base, "uring");
-            let (_f, ef, _) = open_file(&dir.0, "data", BLOCKS * BS as u64);
+            let dir = TempDir::new_in(&base, "uring");
+            let (_f, ef, _) = open_file(dir.path(), "data", BLOCKS * BS as u64);
             let files = [ef];
             let bufs = Buffers::new(32, BS);
             let mut eng = engine(&files, &bufs, o);
@@ -587,8 +608,8 @@ mod tests {
 
     #[test]
     fn created_in_one_thread_used_in_another() {
-        let dir = TempDir::new(&std::env::temp_dir(), "uring-thr");
-        let (_f, ef, _) = open_file(&dir.0, "data", 64 * BS as u64);
+        let dir = TempDir::new("uring-thr");
+        let (_f, ef, _) = open_file(dir.path(), "data", 64 * BS as u64);
         let files = [ef];
         let bufs = Buffers::new(8, BS);
         let o = EngineOptions {
@@ -600,125 +621,6 @@ mod tests {
         let mut eng = eng;
         write_then_verify(&mut eng, &bufs, 64, 8, 8, 3, false);
         write_then_verify(&mut eng, &bufs, 64, 8, 8, 4, true);
-    }
-
-    #[test]
-    fn poll_with_nothing_in_flight_does_not_block() {
-        for sqpoll in [false, true] {
-            let dir = TempDir::new(&std::env::temp_dir(), "uring-poll");
-            let (_f, ef, _) = open_file(&dir.0, "f", 64 * 1024);
-            let files = [ef];
-            let bufs = Buffers::new(4, BS);
-            let o = EngineOptions {
-                sqthread_poll: sqpoll,
-                ..opts()
-            };
-            let mut eng = engine(&files, &bufs, &o);
-            let mut out = Vec::new();
-            let t = Instant::now();
-            for _ in 0..100 {
-                assert_eq!(eng.getevents(0, 4, &mut out).unwrap(), 0);
-            }
-            assert!(out.is_empty());
-            assert!(t.elapsed() < Duration::from_secs(2));
-            assert_eq!(eng.commit().unwrap(), 0);
-        }
-    }
-
-    fn single(eng: &mut UringEngine, io: IoUnit) -> Completion {
-        assert_eq!(eng.queue(&io), Queued::Pending);
-        assert_eq!(eng.commit().unwrap(), 1);
-        let mut out = Vec::new();
-        assert_eq!(eng.getevents(1, 1, &mut out).unwrap(), 1);
-        out[0]
-    }
-
-    #[test]
-    fn read_past_eof_returns_zero() {
-        for base in bases() {
-            let dir = TempDir::new(&base, "uring-eof");
-            let (_f, ef, _) = open_file(&dir.0, "f", 8 * BS as u64);
-            let files = [ef];
-            let bufs = Buffers::new(2, BS);
-            let mut eng = engine(&files, &bufs, &opts());
-            let c = single(
-                &mut eng,
-                IoUnit {
-                    slot: 1,
-                    file: 0,
-                    op: Op::Read,
-                    offset: 8 * BS as u64,
-                    len: BS,
-                    buf: bufs.bufs[1].ptr,
-                },
-            );
-            assert_eq!(c, Completion { slot: 1, result: 0 });
-        }
-    }
-
-    #[test]
-    fn invalid_fd_completes_with_ebadf() {
-        let bufs = Buffers::new(4, BS);
-        let files = [EngineFile {
-            fd: 999_999,
-            path: "/nonexistent".into(),
-            size: 1 << 20,
-            is_block: false,
-        }];
-        for nonvectored in [true, false] {
-            let o = EngineOptions {
-                nonvectored,
-                ..opts()
-            };
-            let mut eng = engine(&files, &bufs, &o);
-            for slot in 0..3u32 {
-                let io = IoUnit {
-                    slot,
-                    file: 0,
-                    op: if slot == 1 { Op::Write } else { Op::Read },
-                    offset: 0,
-                    len: BS,
-                    buf: bufs.bufs[slot as usize].ptr,
-                };
-                assert_eq!(eng.queue(&io), Queued::Pending);
-            }
-            assert_eq!(eng.commit().unwrap(), 3);
-            let mut out = Vec::new();
-            assert_eq!(eng.getevents(3, 4, &mut out).unwrap(), 3);
-            out.sort_by_key(|c| c.slot);
-            for (i, c) in out.iter().enumerate() {
-                assert_eq!(c.slot, i as u32);
-                assert_eq!(c.result, -(libc::EBADF as i64));
-            }
-        }
-    }
-
-    #[test]
-    fn sync_ops_and_trim_complete_in_queue() {
-        for base in bases() {
-            let dir = TempDir::new(&base, "uring-sync");
-            let (_f, ef, _) = open_file(&dir.0, "f", 16 * BS as u64);
-            let files = [ef];
-            let bufs = Buffers::new(4, BS);
-            let mut eng = engine(&files, &bufs, &opts());
-            let ops: Vec<(Op, u64)> = (0..16).map(|b| (Op::Write, b)).collect();
-            drive(&mut eng, &bufs, 4, &ops, 5, false);
-            let mk = |op, offset, len| IoUnit {
-                slot: 0,
-                file: 0,
-                op,
-                offset,
-                len,
-                buf: bufs.bufs[0].ptr,
-            };
-            assert_eq!(eng.queue(&mk(Op::Fsync, 0, 0)), Queued::Done(0));
-            assert_eq!(eng.queue(&mk(Op::Fdatasync, 0, 0)), Queued::Done(0));
-            let t = mk(Op::Trim, 4 * BS as u64, 2 * BS);
-            assert_eq!(eng.queue(&t), Queued::Done(2 * BS as i64));
-            let c = single(&mut eng, mk(Op::Read, 4 * BS as u64, BS));
-            assert_eq!(c.result, BS as i64);
-            assert!(bufs.slice(0)[..BS].iter().all(|&b| b == 0));
-        }
     }
 
     /// Drops CAP_IPC_LOCK from the calling thread only (raw capset is per thread).
@@ -769,8 +671,8 @@ mod tests {
                 return;
             }
             let n = (rl.rlim_cur / MIB + 4) as usize;
-            let dir = TempDir::new(&std::env::temp_dir(), "uring-memlock");
-            let (_f, ef, _) = open_file(&dir.0, "data", 64 * BS as u64);
+            let dir = TempDir::new("uring-memlock");
+            let (_f, ef, _) = open_file(dir.path(), "data", 64 * BS as u64);
             let files = [ef];
             let bufs = Buffers::new(n, MIB as usize);
             let o = EngineOptions {
@@ -794,8 +696,8 @@ mod tests {
         if unsafe { libc::geteuid() } != 0 {
             return;
         }
-        let dir = TempDir::new(&std::env::temp_dir(), "uring-fixed");
-        let (_f, ef, _) = open_file(&dir.0, "data", 64 * BS as u64);
+        let dir = TempDir::new("uring-fixed");
+        let (_f, ef, _) = open_file(dir.path(), "data", 64 * BS as u64);
         let files = [ef];
         // 16 MiB of buffers: above the 8 MiB memlock limit, fine with CAP_IPC_LOCK.
         let bufs = Buffers::new(16, 1 << 20);
@@ -814,8 +716,8 @@ mod tests {
         // Polled I/O needs a device with poll queues; elsewhere it completes with an error.
         // Either way every request must be reaped, by blocking and by polling.
         for base in bases() {
-            let dir = TempDir::new(&base, "uring-hipri");
-            let (_f, ef, direct) = open_file(&dir.0, "f", 16 * BS as u64);
+            let dir = TempDir::new_in(&base, "uring-hipri");
+            let (_f, ef, direct) = open_file(dir.path(), "f", 16 * BS as u64);
             if !direct {
                 continue;
             }

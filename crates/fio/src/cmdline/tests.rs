@@ -47,23 +47,7 @@ fn azure_rw() -> String {
     s
 }
 
-struct TempDir(PathBuf);
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!(
-            "iomark-fio-cmdline-{tag}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use iomark_engine::test_support::TempDir;
 
 /// Check a few fields of a parsed seed line: (rw, bs, iodepth, numjobs, engine, direct,
 /// runtime s, time_based, ramp s, rwmixread).
@@ -98,9 +82,9 @@ fn every_seed_fio_line_parses() {
     use EngineKind::*;
     use RwMode::*;
     let dir = TempDir::new("seed");
-    std::fs::write(dir.0.join("azure-fiowrite.ini"), AZURE_WRITE).unwrap();
-    std::fs::write(dir.0.join("azure-fioread.ini"), AZURE_READ).unwrap();
-    std::fs::write(dir.0.join("azure-fioreadwrite.ini"), azure_rw()).unwrap();
+    std::fs::write(dir.join("azure-fiowrite.ini"), AZURE_WRITE).unwrap();
+    std::fs::write(dir.join("azure-fioread.ini"), AZURE_READ).unwrap();
+    std::fs::write(dir.join("azure-fioreadwrite.ini"), azure_rw()).unwrap();
     let k = 1024u64;
     let expect: Vec<Expect> = vec![
         (Write, 512 * k, 1, 1, Libaio, true, Some(600), true, 0, 50),
@@ -183,7 +167,7 @@ fn every_seed_fio_line_parses() {
         let mut a = args(line.strip_prefix("fio ").unwrap());
         for x in a.iter_mut() {
             if x.ends_with(".ini") {
-                *x = dir.0.join(&*x).display().to_string();
+                *x = dir.join(&*x).display().to_string();
             }
         }
         let r = parse_run_args(&a).unwrap_or_else(|e| panic!("{line}: {e}"));
@@ -375,9 +359,9 @@ fn switches() {
 #[test]
 fn job_files() {
     let dir = TempDir::new("files");
-    let f1 = dir.0.join("a.fio");
-    let f2 = dir.0.join("b.fio");
-    std::fs::write(dir.0.join("inc.fio"), "iodepth=7\n").unwrap();
+    let f1 = dir.join("a.fio");
+    let f2 = dir.join("b.fio");
+    std::fs::write(dir.join("inc.fio"), "iodepth=7\n").unwrap();
     std::fs::write(
         &f1,
         "; comment\n# another\n[global]\nioengine=null\nbs=8k\n[one]\nrw=randread\ninclude inc.fio\n[two]\nnorandommap ; flag\nbs=${IOMARK_TEST_UNSET_VAR}16k # sixteen\nbuffer_pattern=\"a;b\"\n[global]\nbs=32k\n[three]\n",
@@ -414,7 +398,7 @@ fn job_files() {
     assert_eq!(r.plan.jobs.len(), 1);
     assert_eq!(r.plan.jobs[0].name, "two");
 
-    let bad = dir.0.join("bad.fio");
+    let bad = dir.join("bad.fio");
     std::fs::write(&bad, "[x]\nioengine=null\nblocksiz=4k\n").unwrap();
     let e = parse_run_args(&[bad.display().to_string()]).unwrap_err();
     assert!(
@@ -423,7 +407,7 @@ fn job_files() {
         ),
         "{e}"
     );
-    let e = parse_run_args(&[dir.0.join("missing.fio").display().to_string()]).unwrap_err();
+    let e = parse_run_args(&[dir.join("missing.fio").display().to_string()]).unwrap_err();
     assert!(e.to_string().contains("cannot read"), "{e}");
 }
 

@@ -15,21 +15,8 @@ pub const RW_MODES: &[&str] = &[
     "trimwrite",
 ];
 
-/// I/O engines iomark implements.
-pub const SUPPORTED_ENGINES: &[&str] = &[
-    "sync",
-    "psync",
-    "vsync",
-    "pvsync",
-    "pvsync2",
-    "libaio",
-    "io_uring",
-    "mmap",
-    "null",
-    "filecreate",
-    "filestat",
-    "filedelete",
-];
+/// I/O engines iomark implements (the engine's own list).
+pub const SUPPORTED_ENGINES: &[&str] = iomark_engine::engines::NAMES;
 
 /// Real fio engines that iomark does not implement (an error names them as such).
 pub const NOT_YET_ENGINES: &[&str] = &[

@@ -1,0 +1,297 @@
+//! What an engine declares about itself: its kind and fio name, its capabilities and the
+//! engine-specific options it reads. Each engine file holds the declarations of its engines;
+//! `engines::ENGINES` collects them, and everything that names or classifies an engine (the job
+//! model's `EngineKind`, the factory, the front ends' parsers and help) reads that list.
+
+use super::{Engine, EngineError, EngineSetup, ENGINES};
+use serde::{Deserialize, Serialize};
+
+/// Which engine a job uses. The discriminant is the engine's index in `engines::ENGINES`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    Sync,
+    Psync,
+    Vsync,
+    Pvsync,
+    Pvsync2,
+    Libaio,
+    IoUring,
+    Mmap,
+    Null,
+    FileCreate,
+    FileStat,
+    FileDelete,
+}
+
+/// Capabilities of an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineFlags {
+    /// Every I/O completes inside `queue` (fio's FIO_SYNCIO): no slat.
+    pub sync: bool,
+    /// Does its I/O through a descriptor the worker opens on the job's file or device.
+    pub opens_file: bool,
+    /// Moves no data and opens no file (fio's diskless engines): nothing is laid out.
+    pub diskless: bool,
+    /// Each I/O is a metadata operation (create, stat, unlink) on the path of its own file.
+    pub metadata: bool,
+    /// Honours O_DIRECT: `direct=1` bypasses the page cache for its reads and writes.
+    pub direct: bool,
+}
+
+impl EngineFlags {
+    /// A data engine doing I/O on an open file: the defaults the declarations start from.
+    pub const FILE_IO: EngineFlags = EngineFlags {
+        sync: true,
+        opens_file: true,
+        diskless: false,
+        metadata: false,
+        direct: true,
+    };
+}
+
+/// An engine-specific option (fio's FIO_OPT_C_ENGINE options) an engine reads from
+/// [`EngineOptions`]. Front ends map their own option names onto these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineOption {
+    /// Polled completions: RWF_HIPRI (pvsync2), IORING_SETUP_IOPOLL (io_uring).
+    Hipri,
+    /// RWF_NOWAIT.
+    Nowait,
+    /// Registered I/O buffers.
+    Fixedbufs,
+    /// Registered files.
+    Registerfiles,
+    /// A kernel thread polls the submission queue.
+    SqthreadPoll,
+    /// CPU of the submission polling thread.
+    SqthreadPollCpu,
+    /// Non-vectored read/write commands.
+    Nonvectored,
+    /// Completions reaped from the user-space ring.
+    UserspaceReap,
+}
+
+impl EngineOption {
+    pub const ALL: [EngineOption; 8] = [
+        EngineOption::Hipri,
+        EngineOption::Nowait,
+        EngineOption::Fixedbufs,
+        EngineOption::Registerfiles,
+        EngineOption::SqthreadPoll,
+        EngineOption::SqthreadPollCpu,
+        EngineOption::Nonvectored,
+        EngineOption::UserspaceReap,
+    ];
+}
+
+/// Engine-specific option values (fio's FIO_OPT_C_ENGINE options).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EngineOptions {
+    /// pvsync2/io_uring: RWF_HIPRI / IORING_SETUP_IOPOLL.
+    pub hipri: bool,
+    /// pvsync2: RWF_NOWAIT.
+    pub nowait: bool,
+    /// io_uring: registered buffers (READ_FIXED/WRITE_FIXED).
+    pub fixedbufs: bool,
+    /// io_uring: registered files.
+    pub registerfiles: bool,
+    /// io_uring: SQPOLL kernel thread.
+    pub sqthread_poll: bool,
+    pub sqthread_poll_cpu: Option<u32>,
+    /// io_uring: use IORING_OP_READ/WRITE rather than READV/WRITEV (default true where supported).
+    pub nonvectored: bool,
+    /// libaio: reap completions from the user-space ring.
+    pub userspace_reap: bool,
+}
+
+impl EngineOptions {
+    /// Whether `opt` differs from its default here.
+    pub fn is_set(&self, opt: EngineOption) -> bool {
+        match opt {
+            EngineOption::Hipri => self.hipri,
+            EngineOption::Nowait => self.nowait,
+            EngineOption::Fixedbufs => self.fixedbufs,
+            EngineOption::Registerfiles => self.registerfiles,
+            EngineOption::SqthreadPoll => self.sqthread_poll,
+            EngineOption::SqthreadPollCpu => self.sqthread_poll_cpu.is_some(),
+            EngineOption::Nonvectored => self.nonvectored,
+            EngineOption::UserspaceReap => self.userspace_reap,
+        }
+    }
+}
+
+/// Creates an engine of the declared kind.
+pub type CreateFn = fn(EngineKind, &EngineSetup) -> Result<Box<dyn Engine>, EngineError>;
+
+/// One engine as it declares itself.
+#[derive(Clone, Copy)]
+pub struct EngineDecl {
+    pub kind: EngineKind,
+    /// fio's name of the engine (`ioengine=`).
+    pub name: &'static str,
+    pub flags: EngineFlags,
+    /// The engine-specific options the engine reads.
+    pub options: &'static [EngineOption],
+    pub create: CreateFn,
+}
+
+impl EngineDecl {
+    /// Whether the engine reads `opt`.
+    pub fn reads(&self, opt: EngineOption) -> bool {
+        let mut i = 0;
+        while i < self.options.len() {
+            if self.options[i] as u8 == opt as u8 {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
+
+impl std::fmt::Debug for EngineDecl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineDecl")
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .field("flags", &self.flags)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+/// Which flag `mask` collects.
+#[derive(Clone, Copy)]
+enum Flag {
+    Sync,
+    Diskless,
+    Metadata,
+}
+
+/// A bit per engine (by kind) that has `flag`, so per-I/O checks cost no table load.
+const fn mask(flag: Flag) -> u32 {
+    let mut m = 0u32;
+    let mut i = 0;
+    while i < ENGINES.len() {
+        let f = &ENGINES[i].flags;
+        let set = match flag {
+            Flag::Sync => f.sync,
+            Flag::Diskless => f.diskless,
+            Flag::Metadata => f.metadata,
+        };
+        if set {
+            m |= 1 << ENGINES[i].kind as u32;
+        }
+        i += 1;
+    }
+    m
+}
+
+const SYNC_MASK: u32 = mask(Flag::Sync);
+const DISKLESS_MASK: u32 = mask(Flag::Diskless);
+const METADATA_MASK: u32 = mask(Flag::Metadata);
+
+const fn all_kinds<const N: usize>() -> [EngineKind; N] {
+    let mut a = [EngineKind::Sync; N];
+    let mut i = 0;
+    while i < N {
+        a[i] = ENGINES[i].kind;
+        i += 1;
+    }
+    a
+}
+
+impl EngineKind {
+    /// Every engine, in the order of `engines::ENGINES`.
+    pub const ALL: [EngineKind; ENGINES.len()] = all_kinds();
+
+    /// The engine's declaration.
+    #[inline]
+    pub fn decl(self) -> &'static EngineDecl {
+        &ENGINES[self as usize]
+    }
+    pub fn fio_name(self) -> &'static str {
+        self.decl().name
+    }
+    pub fn from_fio_name(s: &str) -> Option<EngineKind> {
+        super::by_name(s).map(|d| d.kind)
+    }
+    /// Engines whose I/O completes inside `queue()` (fio's FIO_SYNCIO): no slat.
+    #[inline]
+    pub fn is_sync(self) -> bool {
+        SYNC_MASK & (1 << self as u32) != 0
+    }
+    /// The engine moves no data and opens no file (fio's diskless engines): nothing is laid out.
+    #[inline]
+    pub fn is_diskless(self) -> bool {
+        DISKLESS_MASK & (1 << self as u32) != 0
+    }
+    /// Engines where each "I/O" is a metadata operation on its own file.
+    #[inline]
+    pub fn is_metadata(self) -> bool {
+        METADATA_MASK & (1 << self as u32) != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_match_the_flags() {
+        for k in EngineKind::ALL {
+            let f = k.decl().flags;
+            assert_eq!(k.is_sync(), f.sync, "{k:?}");
+            assert_eq!(k.is_diskless(), f.diskless, "{k:?}");
+            assert_eq!(k.is_metadata(), f.metadata, "{k:?}");
+            assert_eq!(f.opens_file, !f.diskless && !f.metadata, "{k:?}");
+        }
+    }
+
+    #[test]
+    fn classification_as_before() {
+        use EngineKind::*;
+        let asynchronous: Vec<_> = EngineKind::ALL
+            .into_iter()
+            .filter(|k| !k.is_sync())
+            .collect();
+        assert_eq!(asynchronous, [Libaio, IoUring]);
+        let diskless: Vec<_> = EngineKind::ALL
+            .into_iter()
+            .filter(|k| k.is_diskless())
+            .collect();
+        assert_eq!(diskless, [Null]);
+        let meta: Vec<_> = EngineKind::ALL
+            .into_iter()
+            .filter(|k| k.is_metadata())
+            .collect();
+        assert_eq!(meta, [FileCreate, FileStat, FileDelete]);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        assert_eq!(EngineKind::ALL.len(), 12);
+        for k in EngineKind::ALL {
+            assert_eq!(EngineKind::from_fio_name(k.fio_name()), Some(k));
+        }
+        assert_eq!(EngineKind::IoUring.fio_name(), "io_uring");
+        assert_eq!(EngineKind::from_fio_name("aio"), None);
+        assert_eq!(EngineKind::from_fio_name("LIBAIO"), None);
+    }
+
+    #[test]
+    fn options_read() {
+        assert!(EngineKind::Pvsync2.decl().reads(EngineOption::Hipri));
+        assert!(!EngineKind::Psync.decl().reads(EngineOption::Hipri));
+        assert!(EngineKind::Libaio.decl().reads(EngineOption::UserspaceReap));
+        let o = EngineOptions {
+            sqthread_poll_cpu: Some(1),
+            ..Default::default()
+        };
+        for opt in EngineOption::ALL {
+            assert_eq!(o.is_set(opt), opt == EngineOption::SqthreadPollCpu);
+            assert!(!EngineOptions::default().is_set(opt));
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! Workload generators: offsets (sequential, random, distributions), block sizes and data
+//! directions. All state is per worker; `next`/`pick`/`choose` neither allocate nor lock.
+//!
+//! - `permutation`: the seeded block permutation behind the random map;
+//! - `seq`: sequential offsets;
+//! - `dist`: access distributions (the modes of random offsets);
+//! - `random`: random offsets;
+//! - `offset`: the per-file generator the worker uses, combining the above;
+//! - `bs`: block sizes and read/write mixing.
+
+mod bs;
+mod dist;
+mod offset;
+mod permutation;
+mod random;
+mod seq;
+
+pub use bs::{BsPicker, DirMix};
+pub use dist::{pareto_hot_share, zipf_hot_share, RandMode};
+pub use offset::OffsetGen;
+pub use permutation::BlockPermutation;
+pub use random::RandGen;
+pub use seq::SeqGen;

@@ -1,0 +1,274 @@
+//! The offsets of one file of a worker, in every direction: sequential (with holes,
+//! `rw=write:4k`), random (with `rw=randread:N` runs of sequential I/Os after each random one,
+//! and `percentage_random`), or one operation per pass for the metadata engines.
+
+use super::dist::RandMode;
+use super::random::RandGen;
+use super::seq::SeqGen;
+use crate::job::{Dir, JobSpec};
+use crate::rng::Rng;
+
+/// Offset generator of one file of one job clone.
+///
+/// A random job draws, per I/O, whether it is random (`percentage_random` of its direction, from
+/// the worker's RNG, which is passed in so that the job's whole I/O pattern follows one seed). A
+/// random I/O starts a run of `N` I/Os (`rw=randread:N`): the next `N - 1` continue sequentially
+/// after it while they fit in the region. A sequential I/O of a random job, and every I/O of a
+/// sequential job, comes from the direction's own sequential stream.
+#[derive(Clone, Debug)]
+pub struct OffsetGen {
+    seq: [SeqGen; 3],
+    rand: RandGen,
+    /// rw=rand*: random offsets (subject to `pct_random`).
+    random: bool,
+    pct_random: [u32; 3],
+    /// I/Os per random offset (`rw=randread:N`).
+    run_len: u64,
+    /// Remaining I/Os at sequential offsets after a random one, and the next of them.
+    run_left: u32,
+    run_next: u64,
+    end: u64,
+    last_random: bool,
+    /// Metadata engines: one operation (at offset 0) per file and pass.
+    one_per_pass: bool,
+    pass_done: bool,
+}
+
+impl OffsetGen {
+    /// The generator `job` asks for over `[start, start + len)`; `seed` seeds its random
+    /// offsets.
+    pub fn for_job(job: &JobSpec, start: u64, len: u64, seed: u64) -> OffsetGen {
+        let random = job.rw.is_random();
+        let hole = if random { 0 } else { job.rw_modifier.value };
+        let align = Dir::ALL
+            .iter()
+            .filter_map(|&d| job.blockalign[d])
+            .min()
+            .unwrap_or_else(|| job.min_bs())
+            .max(1);
+        let mode = RandMode::for_job(
+            job.norandommap,
+            Dir::ALL.iter().any(|&d| job.blockalign[d].is_some()),
+            &job.distribution,
+        );
+        OffsetGen {
+            seq: std::array::from_fn(|_| SeqGen::new(start, len, hole)),
+            rand: RandGen::new(start, len, align, seed, mode),
+            random,
+            pct_random: Dir::ALL.map(|d| job.percentage_random[d]),
+            run_len: job.rw_modifier.value,
+            run_left: 0,
+            run_next: 0,
+            end: start + len,
+            last_random: false,
+            one_per_pass: job.ioengine.is_metadata(),
+            pass_done: false,
+        }
+    }
+
+    /// The offset of the next I/O of `bs` bytes in direction `dir`; None at the end of the pass
+    /// (sequential, random with the random map, or the metadata engines' one operation).
+    #[inline]
+    pub fn next(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
+        if self.one_per_pass {
+            if self.pass_done {
+                return None;
+            }
+            self.pass_done = true;
+            return Some(0);
+        }
+        let random = self.random && {
+            let pct = self.pct_random[dir.idx()];
+            pct >= 100 || (pct > 0 && rng.below(100) < pct as u64)
+        };
+        if !random {
+            self.last_random = false;
+            return self.seq[dir.idx()].next(bs);
+        }
+        if self.run_left > 0 && self.run_next + bs <= self.end {
+            self.run_left -= 1;
+            self.last_random = false;
+            let off = self.run_next;
+            self.run_next += bs;
+            return Some(off);
+        }
+        let off = self.rand.next(bs)?;
+        self.last_random = true;
+        if self.run_len > 1 {
+            self.run_left = (self.run_len - 1) as u32;
+            self.run_next = off + bs;
+        }
+        Some(off)
+    }
+
+    /// Whether the last offset came from the random generator (the start of a run).
+    pub fn last_was_random(&self) -> bool {
+        self.last_random
+    }
+
+    /// Start a new pass.
+    pub fn reset(&mut self) {
+        for s in &mut self.seq {
+            s.reset();
+        }
+        self.rand.reset();
+        self.run_left = 0;
+        self.pass_done = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::{RwMode, RwModifier};
+
+    fn job(rw: RwMode, modifier: u64, pct_random: u32, norandommap: bool) -> JobSpec {
+        let mut job = JobSpec {
+            rw,
+            rw_modifier: RwModifier { value: modifier },
+            norandommap,
+            ..Default::default()
+        };
+        job.percentage_random = crate::job::PerDir::all(pct_random);
+        job
+    }
+
+    #[test]
+    fn rw_modifier_sequential_runs() {
+        let align = 4096u64;
+        let mut g = OffsetGen::for_job(&job(RwMode::RandRead, 8, 100, true), 0, align * 1000, 1);
+        let mut rng = Rng::new(1);
+        let end = align * 1000;
+        let mut prev = 0;
+        let mut since = 0;
+        let mut runs = 0;
+        for i in 0..8000u64 {
+            let o = g.next(Dir::Read, align, &mut rng).unwrap();
+            assert!(o + align <= end);
+            if g.last_was_random() {
+                assert!(
+                    i == 0 || since == 8 || prev + 2 * align > end,
+                    "i {i} since {since}"
+                );
+                since = 1;
+                runs += 1;
+            } else {
+                assert_eq!(o, prev + align);
+                since += 1;
+                assert!(since <= 8);
+            }
+            prev = o;
+        }
+        assert!((1000..1010).contains(&runs), "{runs}");
+
+        // With the random map, a pass ends after every block was a run start once.
+        let mut g = OffsetGen::for_job(&job(RwMode::RandRead, 4, 100, false), 0, align * 100, 2);
+        let mut n = 0;
+        while g.next(Dir::Read, align, &mut rng).is_some() {
+            n += 1;
+            assert!(n < 1000);
+        }
+        assert!(n > 300 && n <= 400, "{n}");
+    }
+
+    #[test]
+    fn percentage_random_mix() {
+        let align = 4096u64;
+        let blocks = 100_000u64;
+        let mut g = OffsetGen::for_job(&job(RwMode::RandRead, 0, 30, true), 0, align * blocks, 1);
+        let mut rng = Rng::new(9);
+        let mut random = 0;
+        let mut seq_ok = 0;
+        let mut seq_next = 0;
+        let draws = 100_000;
+        for _ in 0..draws {
+            let o = g.next(Dir::Read, align, &mut rng).unwrap();
+            if g.last_was_random() {
+                random += 1;
+            } else if o == seq_next {
+                // The sequential I/Os form their own stream from the region start.
+                seq_ok += 1;
+                seq_next = o + align;
+            }
+        }
+        let frac = random as f64 / draws as f64;
+        assert!((frac - 0.30).abs() < 0.01, "{frac}");
+        assert_eq!(seq_ok, draws - random);
+
+        // 0% random: purely sequential; each pass ends at the region end and the next starts
+        // over at the region start.
+        let mut g = OffsetGen::for_job(&job(RwMode::RandRead, 0, 0, false), 0, align * 10, 1);
+        let offs: Vec<u64> = (0..25)
+            .map(|_| {
+                g.next(Dir::Read, align, &mut rng).unwrap_or_else(|| {
+                    g.reset();
+                    g.next(Dir::Read, align, &mut rng).unwrap()
+                })
+            })
+            .collect();
+        let expect: Vec<u64> = (0..25).map(|i| (i % 10) * align).collect();
+        assert_eq!(offs, expect);
+        // Draws from the RNG only when the percentage leaves a choice.
+        let mut a = Rng::new(4);
+        let b = Rng::new(4);
+        g.next(Dir::Read, align, &mut a);
+        assert_eq!(a.clone().next_u64(), b.clone().next_u64());
+    }
+
+    #[test]
+    fn offset_gen_for_job() {
+        let mut rng = Rng::new(1);
+        let job = JobSpec {
+            rw: RwMode::Write,
+            rw_modifier: RwModifier { value: 4096 },
+            ..Default::default()
+        };
+        let mut g = OffsetGen::for_job(&job, 0, 32768, 1);
+        let offs: Vec<u64> = std::iter::from_fn(|| g.next(Dir::Write, 4096, &mut rng)).collect();
+        assert_eq!(offs, vec![0, 8192, 16384, 24576]);
+
+        let job = JobSpec {
+            rw: RwMode::RandRead,
+            ..Default::default()
+        };
+        let mut g = OffsetGen::for_job(&job, 0, 4096 * 64, 1);
+        let mut offs: Vec<u64> = std::iter::from_fn(|| g.next(Dir::Read, 4096, &mut rng)).collect();
+        assert_eq!(offs.len(), 64);
+        offs.sort_unstable();
+        assert_eq!(offs, (0..64).map(|i| i * 4096).collect::<Vec<_>>());
+        g.reset();
+        assert!(g.next(Dir::Read, 4096, &mut rng).is_some());
+
+        let job = JobSpec {
+            rw: RwMode::RandRead,
+            norandommap: true,
+            ..Default::default()
+        };
+        let mut g = OffsetGen::for_job(&job, 0, 4096 * 64, 1);
+        assert!((0..1000).all(|_| g.next(Dir::Read, 4096, &mut rng).is_some()));
+    }
+
+    #[test]
+    fn directions_have_their_own_sequential_streams() {
+        let mut rng = Rng::new(1);
+        let mut g = OffsetGen::for_job(&job(RwMode::ReadWrite, 0, 100, false), 0, 4096 * 4, 1);
+        assert_eq!(g.next(Dir::Read, 4096, &mut rng), Some(0));
+        assert_eq!(g.next(Dir::Read, 4096, &mut rng), Some(4096));
+        assert_eq!(g.next(Dir::Write, 4096, &mut rng), Some(0));
+        assert_eq!(g.next(Dir::Read, 4096, &mut rng), Some(8192));
+        // An I/O that would cross the region end ends the pass.
+        assert_eq!(g.next(Dir::Write, 4096 * 4, &mut rng), None);
+    }
+
+    #[test]
+    fn metadata_engines_do_one_operation_per_pass() {
+        let mut rng = Rng::new(1);
+        let mut job = job(RwMode::Write, 0, 100, false);
+        job.ioengine = crate::job::EngineKind::FileCreate;
+        let mut g = OffsetGen::for_job(&job, 0, 1 << 20, 1);
+        assert_eq!(g.next(Dir::Write, 4096, &mut rng), Some(0));
+        assert_eq!(g.next(Dir::Write, 4096, &mut rng), None);
+        g.reset();
+        assert_eq!(g.next(Dir::Write, 4096, &mut rng), Some(0));
+    }
+}

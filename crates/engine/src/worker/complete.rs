@@ -1,0 +1,134 @@
+//! Accounting one completion (bytes, latency histograms, log windows, verify bookkeeping) and
+//! turning I/O errors into job errors or tolerated error counts (continue_on_error).
+
+use super::Worker;
+use crate::job::{ContinueOnError, Dir};
+
+impl Worker {
+    /// Account one completion.
+    #[inline]
+    pub(super) fn complete(&mut self, slot: u32, result: i64, now: u64) {
+        let s = &mut self.slots[slot as usize];
+        let dir = s.dir;
+        let d = dir.idx();
+        let len = s.len as i64;
+        let measured = self.measuring && s.measured;
+        let issue = s.issue_ns;
+        let start = s.start_ns;
+        s.start_ns = 0;
+        s.issue_ns = 0;
+        if dir == Dir::Write {
+            if let Some(v) = &mut self.verifier {
+                v.on_write_complete(s.file, s.offset, s.len as u64);
+                self.verify_due |= v.backlog_due();
+            }
+        }
+        if result < 0 {
+            let (file, offset) = (s.file, s.offset);
+            self.io_error(dir, file, offset, (-result) as i32);
+            return;
+        }
+        let r = &mut self.res.dirs[dir];
+        if result < len {
+            r.short_ios += 1;
+        }
+        if !measured {
+            return;
+        }
+        self.bytes[d] += result as u64;
+        self.ios[d] += 1;
+        let st = &self.spec.stats;
+        let clat = now.saturating_sub(issue);
+        let lat = now.saturating_sub(start);
+        let slat = issue.saturating_sub(start);
+        if self.sync_engine {
+            // No submission stage: lat equals clat, so one record serves both (copied in
+            // `finish`).
+            if !st.disable_clat {
+                r.clat.add(clat);
+            } else if !st.disable_lat {
+                r.lat.add(lat);
+            }
+        } else {
+            if !st.disable_clat {
+                r.clat.add(clat);
+            }
+            if !st.disable_lat {
+                r.lat.add(lat);
+            }
+            if !st.disable_slat {
+                r.slat.add(slat);
+            }
+        }
+        if let Some(w) = &mut self.log_window {
+            w.add(d, result as u64, [slat, clat, lat]);
+            if w.is_due(now, self.spec.logs.avg_msec) {
+                self.flush_log_window(now, false);
+            }
+        } else if self.spec.logs.any() {
+            let offset = self.slots[slot as usize].offset;
+            self.log_per_io(dir, result as u64, clat, lat, slat, now, offset);
+        }
+        if let Some(h) = &self.hist_log {
+            if now.saturating_sub(h.last_ns) >= h.period_ns {
+                self.flush_hist_log(now);
+            }
+        }
+    }
+
+    #[cold]
+    fn io_error(&mut self, dir: Dir, file: u32, offset: u64, errno: i32) {
+        if errno == libc::ENOSPC && dir == Dir::Write && self.spec.fill_device {
+            // The device is full: what fill_device asked for. In-flight writes drain.
+            if !self.done_issuing {
+                self.res.notes.push(format!(
+                    "{}: {} is full after {} bytes written (fill_device)",
+                    self.spec.name,
+                    self.files[file as usize].path.display(),
+                    self.bytes[dir.idx()]
+                ));
+            }
+            self.done_issuing = true;
+            return;
+        }
+        let tolerate = match self.spec.continue_on_error {
+            ContinueOnError::None => false,
+            ContinueOnError::Read => dir == Dir::Read,
+            ContinueOnError::Write => dir == Dir::Write,
+            ContinueOnError::Io | ContinueOnError::All => true,
+            ContinueOnError::Verify => false,
+        };
+        self.res.dirs[dir].errors += 1;
+        self.res.total_err += 1;
+        if self.res.first_error == 0 {
+            self.res.first_error = errno;
+        }
+        let err = std::io::Error::from_raw_os_error(errno);
+        let path = self.files[file as usize].path.display().to_string();
+        let msg = format!(
+            "{}: {} error on {} at offset {} (after {} bytes of this direction): {}",
+            self.spec.name,
+            dir.name(),
+            path,
+            offset,
+            self.bytes[dir.idx()],
+            err
+        );
+        if tolerate {
+            if self.res.total_err == 1 {
+                self.res.notes.push(msg);
+            }
+        } else {
+            self.fatal(errno, &msg);
+        }
+    }
+
+    pub(super) fn fatal(&mut self, errno: i32, msg: &str) {
+        if self.res.error == 0 {
+            self.res.error = errno;
+            self.res.error_msg = Some(msg.to_string());
+        }
+        self.error = true;
+        self.done_issuing = true;
+    }
+}

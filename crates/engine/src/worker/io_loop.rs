@@ -1,0 +1,283 @@
+//! The issue/complete loop: fills the queue (batched by iodepth_batch_submit), submits, reaps
+//! (iodepth_batch_complete_min/max, iodepth_low), and drains at the end; sync engines run one
+//! I/O per system call.
+
+use super::pause::sleep_until;
+use super::pick::Next;
+use super::Worker;
+use crate::engines::{IoUnit, Queued};
+use crate::result::DepthStats;
+use crate::sys;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+impl Worker {
+    /// The issue/complete loop: issue while the queue allows, reap, until the job is done,
+    /// then drain, verify and end_fsync.
+    pub(super) fn run(&mut self) {
+        let now = sys::now_ns();
+        self.progress
+            .state
+            .store(self.progress.rw.load(Ordering::Relaxed), Ordering::Relaxed);
+        if self.spec.ramp_time > Duration::ZERO {
+            self.ramp_end_ns = now + self.spec.ramp_time.as_nanos() as u64;
+        } else {
+            self.begin_measuring(now);
+        }
+        let batch_submit = match self.spec.iodepth_batch_submit {
+            0 => self.slots.len(),
+            n => n as usize,
+        };
+        let depth = self.slots.len();
+        let low = (self.spec.iodepth_low as usize).min(depth);
+        let mut draining_to_low = false;
+        let mut queued_uncommitted = 0usize;
+        let mut now = now;
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                self.done_issuing = true;
+            }
+            // Issue as many as the queue allows.
+            let mut batch_start = 0u64;
+            // The stop flag is checked per I/O too: with a sync engine nothing stays in flight
+            // and this loop runs until the job's end (a plain load; Relaxed costs nothing).
+            while !self.done_issuing
+                && self.inflight < depth
+                && !draining_to_low
+                && !self.error
+                && !self.stop.load(Ordering::Relaxed)
+            {
+                if batch_start == 0 {
+                    batch_start = sys::now_ns();
+                    now = batch_start;
+                    if !self.check_time(now) {
+                        break;
+                    }
+                }
+                match self.prepare_next(now) {
+                    Next::Io(slot) if self.verify_only_write(slot) => {
+                        self.skip_write(slot);
+                    }
+                    Next::Io(slot) => {
+                        if self.sync_engine {
+                            now = self.issue_sync(slot);
+                            batch_start = now;
+                            if !self.check_time(now) {
+                                break;
+                            }
+                        } else {
+                            self.slots[slot as usize].start_ns = batch_start;
+                            let s = &self.slots[slot as usize];
+                            let io = IoUnit {
+                                slot,
+                                file: s.file,
+                                op: s.op,
+                                offset: s.offset,
+                                len: s.len,
+                                buf: self.bufs.ptr(slot),
+                            };
+                            match self.engine.queue(&io) {
+                                Queued::Pending => {
+                                    self.inflight += 1;
+                                    queued_uncommitted += 1;
+                                    self.uncommitted.push(slot);
+                                    let lvl = DepthStats::level_bucket(self.inflight as u64);
+                                    self.res.depth.level[lvl] += 1;
+                                    if queued_uncommitted >= batch_submit {
+                                        now = self.commit(&mut queued_uncommitted);
+                                        batch_start = now;
+                                    }
+                                }
+                                Queued::Done(r) => {
+                                    let t = sys::now_ns();
+                                    self.slots[slot as usize].issue_ns = batch_start;
+                                    self.complete(slot, r, t);
+                                    self.free.push(slot);
+                                }
+                            }
+                        }
+                    }
+                    Next::Wait(until) => {
+                        if self.inflight == 0 && queued_uncommitted == 0 {
+                            sleep_until(until, &self.stop);
+                            batch_start = 0;
+                            continue;
+                        }
+                        break;
+                    }
+                    Next::Sync => {
+                        if self.inflight > 0 || queued_uncommitted > 0 {
+                            break;
+                        }
+                        self.do_sync();
+                        batch_start = 0;
+                    }
+                    Next::Think => {
+                        if self.inflight > 0 || queued_uncommitted > 0 {
+                            break;
+                        }
+                        self.think();
+                        batch_start = 0;
+                    }
+                    Next::Verify => {
+                        if self.inflight > 0 || queued_uncommitted > 0 {
+                            break;
+                        }
+                        self.verify_backlog();
+                        batch_start = 0;
+                    }
+                    Next::Done => {
+                        self.done_issuing = true;
+                    }
+                }
+            }
+            if queued_uncommitted > 0 {
+                self.commit(&mut queued_uncommitted);
+            }
+            if self.inflight == 0 {
+                if self.done_issuing || self.error {
+                    break;
+                }
+                draining_to_low = false;
+                continue;
+            }
+            // Reap.
+            let full = self.inflight >= depth;
+            if full && low < depth {
+                draining_to_low = true;
+            }
+            let min = if full || self.done_issuing || draining_to_low {
+                (self.spec.iodepth_batch_complete_min as usize).clamp(1, self.inflight)
+            } else {
+                (self.spec.iodepth_batch_complete_min as usize).min(self.inflight)
+            };
+            let max = match self.spec.iodepth_batch_complete_max as usize {
+                0 => depth,
+                m => m.max(min),
+            };
+            self.comps.clear();
+            let mut comps = std::mem::take(&mut self.comps);
+            let got = match self.engine.getevents(min, max, &mut comps) {
+                Ok(n) => n,
+                Err(e) => {
+                    self.fatal(
+                        e.raw_os_error().unwrap_or(libc::EIO),
+                        &format!("reaping completions: {e}"),
+                    );
+                    comps.clear();
+                    self.comps = comps;
+                    break;
+                }
+            };
+            if got > 0 {
+                let t = sys::now_ns();
+                self.res.depth.complete[DepthStats::batch_bucket(got as u64)] += 1;
+                for c in comps.iter() {
+                    self.inflight -= 1;
+                    self.complete(c.slot, c.result, t);
+                    self.free.push(c.slot);
+                }
+                now = t;
+                self.check_time(now);
+            } else if min == 0 {
+                std::hint::spin_loop();
+            }
+            self.comps = comps;
+            if draining_to_low && self.inflight <= low {
+                draining_to_low = false;
+            }
+        }
+        // Drain anything left (stop or error).
+        while self.inflight > 0 {
+            self.comps.clear();
+            let mut comps = std::mem::take(&mut self.comps);
+            match self.engine.getevents(1, self.slots.len(), &mut comps) {
+                Ok(_) => {
+                    let t = sys::now_ns();
+                    for c in comps.iter() {
+                        self.inflight -= 1;
+                        self.complete(c.slot, c.result, t);
+                        self.free.push(c.slot);
+                    }
+                }
+                Err(_) => break,
+            }
+            self.comps = comps;
+        }
+        if !self.measuring {
+            // Ramp never ended (stopped early): measure nothing.
+            self.begin_measuring(sys::now_ns());
+        }
+        self.verify_at_end();
+        if self.spec.end_fsync && !self.error {
+            self.fsync_files("end_fsync");
+        }
+    }
+
+    /// Submit what was queued; returns the clock after submission (the issue time).
+    fn commit(&mut self, queued: &mut usize) -> u64 {
+        let n = *queued;
+        *queued = 0;
+        match self.engine.commit() {
+            Ok(_) => {}
+            Err(e) => {
+                self.fatal(
+                    e.raw_os_error().unwrap_or(libc::EIO),
+                    &format!("submitting I/O: {e}"),
+                );
+            }
+        }
+        let t = sys::now_ns();
+        self.res.depth.submit[DepthStats::batch_bucket(n as u64)] += 1;
+        // One clock read stamps the issue time of the whole batch.
+        for &slot in &self.uncommitted {
+            self.slots[slot as usize].issue_ns = t;
+        }
+        self.uncommitted.clear();
+        t
+    }
+
+    /// Perform one I/O on a sync engine; returns the clock at its completion.
+    fn issue_sync(&mut self, slot: u32) -> u64 {
+        let s = &self.slots[slot as usize];
+        let io = IoUnit {
+            slot,
+            file: s.file,
+            op: s.op,
+            offset: s.offset,
+            len: s.len,
+            buf: self.bufs.ptr(slot),
+        };
+        self.res.depth.level[0] += 1;
+        let t0 = sys::now_ns();
+        let r = match self.engine.queue(&io) {
+            Queued::Done(r) => r,
+            // A sync engine never leaves I/O pending; reap it at once.
+            Queued::Pending => self.reap_one(),
+        };
+        let t1 = sys::now_ns();
+        self.res.depth.submit[1] += 1;
+        self.res.depth.complete[1] += 1;
+        {
+            let s = &mut self.slots[slot as usize];
+            s.start_ns = t0;
+            s.issue_ns = t0;
+        }
+        self.complete(slot, r, t1);
+        self.free.push(slot);
+        t1
+    }
+
+    /// Submit and reap the one I/O just queued; its result, or the submission or reaping error
+    /// as a negative errno.
+    pub(super) fn reap_one(&mut self) -> i64 {
+        if let Err(e) = self.engine.commit() {
+            return -(e.raw_os_error().unwrap_or(libc::EIO) as i64);
+        }
+        self.comps.clear();
+        match self.engine.getevents(1, 1, &mut self.comps) {
+            Ok(_) => self.comps.first().map_or(-(libc::EIO as i64), |c| c.result),
+            Err(e) => -(e.raw_os_error().unwrap_or(libc::EIO) as i64),
+        }
+    }
+}

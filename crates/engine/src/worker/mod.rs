@@ -1,0 +1,268 @@
+//! One worker thread per job clone: it owns its engine, buffers, generators, RNG and stats, and
+//! runs the issue/complete loop. Nothing on the per-I/O path allocates, locks or formats; the
+//! clock is read once per submit batch and once per reap batch (twice per I/O for sync engines:
+//! around the system call).
+//!
+//! The parts, each in its own file:
+//! - `setup`: opening the files, buffers, engine and generators (`Worker::new`);
+//! - `io_loop`: the issue/complete loop, submission and reaping;
+//! - `complete`: accounting one completion, I/O errors;
+//! - `pick`: the next I/O's direction, block size and offset, rate limiting;
+//! - `files`: which file the next I/O goes to (file_service_type);
+//! - `pause`: fsync every N writes, think time, sleeping until a deadline;
+//! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
+//! - `verify_hooks`: the worker's side of data verification;
+//! - `buffers`: the owned I/O buffers and how write data is generated.
+
+mod buffers;
+mod complete;
+mod files;
+mod io_loop;
+mod logs;
+mod pause;
+mod pick;
+mod setup;
+mod verify_hooks;
+
+pub use crate::worker_file::WorkerFile;
+pub use buffers::fill_buffer;
+
+use crate::engines::{Completion, Engine, EngineFile, Op};
+use crate::gen::{BsPicker, DirMix, OffsetGen};
+use crate::job::{Dir, JobSpec, PerDir, RwMode};
+use crate::result::{CpuUsage, DirResult, JobResult};
+use crate::rng::Rng;
+use crate::sys;
+use buffers::Buffers;
+use files::FileChooser;
+use logs::{HistLog, Interval, LogWindow};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+
+/// Live counters of one worker, written by the worker and read by the status thread.
+#[derive(Debug, Default)]
+pub struct WorkerProgress {
+    pub name: String,
+    pub bytes: [AtomicU64; 3],
+    pub ios: [AtomicU64; 3],
+    /// Bytes the job will move in total (0 when time based).
+    pub total_bytes: AtomicU64,
+    /// Runtime limit in ms (0 = none) and ms elapsed in the measured phase.
+    pub runtime_ms: AtomicU64,
+    pub elapsed_ms: AtomicU64,
+    /// fio-style state letter: b'P' setup, b'r'/b'R' etc. running, b'_' done, b'E' error.
+    pub state: AtomicU8,
+    pub rw: AtomicU8,
+    /// Set by a reporter (`--status-interval`) to ask for a snapshot of the results so far; the
+    /// worker answers at its next bw/iops sample and clears it. A finished worker leaves its
+    /// final result here.
+    pub snapshot_req: AtomicBool,
+    pub snapshot: std::sync::Mutex<Option<JobResult>>,
+    /// A reporter reads `snapshot`: leave the final result there too (else nothing is copied).
+    pub keep_final: AtomicBool,
+}
+
+impl WorkerProgress {
+    pub fn new(name: &str, rw: RwMode) -> Self {
+        let p = WorkerProgress {
+            name: name.to_string(),
+            ..Default::default()
+        };
+        p.state.store(b'P', Ordering::Relaxed);
+        let letter = match rw {
+            RwMode::Read => b'R',
+            RwMode::RandRead => b'r',
+            RwMode::Write => b'W',
+            RwMode::RandWrite => b'w',
+            RwMode::ReadWrite => b'M',
+            RwMode::RandRw => b'm',
+            RwMode::Trim => b'D',
+            RwMode::RandTrim => b'd',
+            RwMode::TrimWrite => b'T',
+        };
+        p.rw.store(letter, Ordering::Relaxed);
+        p
+    }
+}
+
+/// Everything a worker needs, prepared by the runner.
+pub struct WorkerSetup {
+    pub spec: JobSpec,
+    pub job_index: usize,
+    pub clone: u32,
+    pub thread_number: u32,
+    pub files: Vec<WorkerFile>,
+    /// Total bytes to move per loop (io_size or the sum of regions).
+    pub io_bytes_per_loop: u64,
+    pub stop: Arc<AtomicBool>,
+    pub progress: Arc<WorkerProgress>,
+}
+
+const NS_PER_MS: u64 = 1_000_000;
+
+/// One queue slot: the I/O it carries (slot i owns buffer i).
+struct Slot {
+    dir: Dir,
+    op: Op,
+    file: u32,
+    offset: u64,
+    len: usize,
+    start_ns: u64,
+    issue_ns: u64,
+    measured: bool,
+}
+
+/// Run one worker to completion and return its results.
+pub fn run_worker(setup: WorkerSetup) -> JobResult {
+    let mut w = match Worker::new(setup) {
+        Ok(w) => w,
+        Err((res, _)) => return *res,
+    };
+    w.run();
+    w.finish()
+}
+
+struct Worker {
+    spec: JobSpec,
+    res: JobResult,
+    files: Vec<WorkerFile>,
+    efiles: Vec<EngineFile>,
+    /// Declared before `bufs`: the engine (which may have registered the buffers with the
+    /// kernel) is dropped first.
+    engine: Box<dyn Engine>,
+    sync_engine: bool,
+    bufs: Buffers,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    inflight: usize,
+    rng: Rng,
+    data_rng: Rng,
+    bs: PerDir<BsPicker>,
+    mix: DirMix,
+    /// Offset generator per file.
+    gens: Vec<OffsetGen>,
+    file_chooser: FileChooser,
+    stop: Arc<AtomicBool>,
+    progress: Arc<WorkerProgress>,
+    io_bytes_per_loop: u64,
+    // state
+    measuring: bool,
+    meas_start_ns: u64,
+    job_start_ns: u64,
+    ramp_end_ns: u64,
+    end_ns: u64,
+    issued_bytes: u64,
+    issued_ios: u64,
+    loops_done: u32,
+    writes_since_sync: u64,
+    blocks_since_think: u32,
+    next_issue_ns: [u64; 3],
+    bytes: [u64; 3],
+    ios: [u64; 3],
+    interval: Interval,
+    cpu_start: CpuUsage,
+    done_issuing: bool,
+    error: bool,
+    comps: Vec<Completion>,
+    uncommitted: Vec<u32>,
+    log_window: Option<LogWindow>,
+    hist_log: Option<Box<HistLog>>,
+    verifier: Option<crate::verifier::Verifier>,
+    verify_due: bool,
+}
+
+impl Worker {
+    /// Start the measured phase (after the ramp, or at once).
+    fn begin_measuring(&mut self, now: u64) {
+        self.measuring = true;
+        self.meas_start_ns = now;
+        self.cpu_start = sys::rusage_thread();
+        self.bytes = [0; 3];
+        self.ios = [0; 3];
+        self.interval = Interval::starting_at(now);
+        if let Some(w) = &mut self.log_window {
+            w.start_ns = now;
+        }
+        if let Some(h) = &mut self.hist_log {
+            h.last_ns = now;
+            h.last = Default::default();
+        }
+        if let Some(rt) = self.spec.runtime {
+            self.end_ns = now.saturating_add(rt.as_nanos() as u64);
+        }
+        self.progress.runtime_ms.store(
+            self.spec.runtime.map_or(0, |r| r.as_millis() as u64),
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Checks the time limits; returns false when no more I/O should be issued.
+    #[inline]
+    fn check_time(&mut self, now: u64) -> bool {
+        if !self.measuring && now >= self.ramp_end_ns {
+            self.begin_measuring(now);
+        }
+        if self.progress.snapshot_req.load(Ordering::Relaxed) {
+            self.answer_snapshot();
+        }
+        if self.measuring {
+            self.sample_intervals(now);
+            if now >= self.end_ns {
+                self.done_issuing = true;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Close the logs, sync and close the files and hand back the results.
+    fn finish(mut self) -> JobResult {
+        let now = sys::now_ns();
+        self.flush_log_window(now, true);
+        if self.measuring {
+            self.flush_hist_log(now);
+        }
+        self.publish_progress(now);
+        let mut res = std::mem::take(&mut self.res);
+        self.fill_totals(&mut res, now);
+        self.res = res;
+        if self.spec.fsync_on_close {
+            self.fsync_files("fsync_on_close");
+        }
+        self.progress.state.store(
+            if self.res.error != 0 { b'E' } else { b'_' },
+            Ordering::Relaxed,
+        );
+        drop(self.engine);
+        setup::close_fds(&self.efiles);
+        if self.progress.keep_final.load(Ordering::Relaxed) {
+            let r = logs::copy_for_report(&mut self.res);
+            if let Ok(mut slot) = self.progress.snapshot.lock() {
+                *slot = Some(r);
+            }
+        }
+        self.res
+    }
+
+    /// Runtime, CPU and byte/I/O totals as of `now`, into `res`.
+    fn fill_totals(&self, res: &mut JobResult, now: u64) {
+        let runtime_ms = if self.measuring {
+            (now - self.meas_start_ns) / NS_PER_MS
+        } else {
+            0
+        };
+        res.runtime_ms = runtime_ms;
+        res.elapsed_ms = (now - self.job_start_ns) / NS_PER_MS;
+        res.cpu = sys::cpu_delta(&sys::rusage_thread(), &self.cpu_start);
+        for d in Dir::ALL {
+            let r: &mut DirResult = &mut res.dirs[d];
+            r.io_bytes = self.bytes[d.idx()];
+            r.total_ios = self.ios[d.idx()];
+            r.runtime_ms = if r.total_ios > 0 { runtime_ms } else { 0 };
+            // Sync engines record one histogram: their total latency is the completion latency.
+            if self.sync_engine && !self.spec.stats.disable_clat && !self.spec.stats.disable_lat {
+                r.lat = r.clat.clone();
+            }
+        }
+    }
+}

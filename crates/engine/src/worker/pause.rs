@@ -1,0 +1,176 @@
+//! Pauses in the I/O stream: fsync/fdatasync every N writes, fsync of every file at the end
+//! (end_fsync, fsync_on_close, before verifying), think time, and sleeping until a deadline
+//! (rate limiting).
+
+use super::Worker;
+use crate::engines::{IoUnit, Op, Queued};
+use crate::sys;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+impl Worker {
+    /// fsync (fsync=N) or fdatasync (fdatasync=N) every file, with nothing in flight.
+    pub(super) fn do_sync(&mut self) {
+        self.writes_since_sync = 0;
+        let datasync = self.spec.fsync == 0;
+        let op = if datasync { Op::Fdatasync } else { Op::Fsync };
+        let measured = self.measuring;
+        for fi in 0..self.efiles.len() {
+            let Some(slot) = self.free.pop() else { return };
+            let io = IoUnit {
+                slot,
+                file: fi as u32,
+                op,
+                offset: 0,
+                len: 0,
+                buf: self.bufs.ptr(slot),
+            };
+            let t0 = sys::now_ns();
+            let r = match self.engine.queue(&io) {
+                Queued::Done(r) => r,
+                Queued::Pending => self.reap_one(),
+            };
+            let t1 = sys::now_ns();
+            self.free.push(slot);
+            if r < 0 {
+                self.fatal(
+                    (-r) as i32,
+                    &format!(
+                        "{}: fsync failed: {}",
+                        self.spec.name,
+                        std::io::Error::from_raw_os_error((-r) as i32)
+                    ),
+                );
+                return;
+            }
+            if measured {
+                self.res.sync.add(t1 - t0);
+                self.res.sync_ios += 1;
+            }
+        }
+    }
+
+    /// thinktime: spin for thinktime_spin, then sleep for the rest.
+    pub(super) fn think(&mut self) {
+        self.blocks_since_think = 0;
+        let spin = self.spec.thinktime_spin;
+        let total = self.spec.thinktime;
+        let t0 = sys::now_ns();
+        let spin_ns = spin.as_nanos() as u64;
+        while sys::now_ns() - t0 < spin_ns {
+            std::hint::spin_loop();
+        }
+        let rest = total.saturating_sub(spin);
+        if rest > Duration::ZERO {
+            sleep_until(t0 + total.as_nanos() as u64, &self.stop);
+        }
+    }
+
+    /// fsync every open file; a failure is a job error, reported like a failed fsync=N.
+    /// Returns false when one failed.
+    pub(super) fn fsync_files(&mut self, what: &str) -> bool {
+        for i in 0..self.efiles.len() {
+            let fd = self.efiles[i].fd;
+            if fd < 0 {
+                continue;
+            }
+            if let Err(e) = fsync_fd(fd) {
+                let msg = format!(
+                    "{}: {what}: fsync of {} failed: {e}",
+                    self.spec.name,
+                    self.efiles[i].path.display()
+                );
+                self.fatal(e.raw_os_error().unwrap_or(libc::EIO), &msg);
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// fsync(2) on a descriptor the worker owns.
+fn fsync_fd(fd: i32) -> std::io::Result<()> {
+    // SAFETY: fsync takes no memory; `fd` is one of the worker's open descriptors.
+    if unsafe { libc::fsync(fd) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Sleep until the monotonic clock reads `until` (ns), or until `stop` is set: in slices of at
+/// most 50 ms while far away, halving the rest when close, spinning the last 50 us.
+pub(super) fn sleep_until(until: u64, stop: &AtomicBool) {
+    loop {
+        let now = sys::now_ns();
+        if now >= until || stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let left = until - now;
+        if left > 2_000_000 {
+            std::thread::sleep(Duration::from_nanos((left - 1_000_000).min(50_000_000)));
+        } else if left > 50_000 {
+            std::thread::sleep(Duration::from_nanos(left / 2));
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sleep_until_reaches_the_deadline() {
+        let stop = AtomicBool::new(false);
+        for wait_ns in [0u64, 30_000, 1_500_000, 5_000_000] {
+            let t0 = sys::now_ns();
+            let until = t0 + wait_ns;
+            sleep_until(until, &stop);
+            let t1 = sys::now_ns();
+            assert!(t1 >= until, "woke {} ns early", until - t1);
+            // Not much later than asked (generous: the machine may be busy).
+            assert!(t1 - until < 50_000_000, "{} ns late", t1 - until);
+        }
+        // A deadline in the past returns at once.
+        let t0 = sys::now_ns();
+        sleep_until(t0.saturating_sub(1_000_000), &stop);
+        assert!(sys::now_ns() - t0 < 10_000_000);
+    }
+
+    #[test]
+    fn sleep_until_ends_on_stop() {
+        let stop = AtomicBool::new(true);
+        let t0 = sys::now_ns();
+        sleep_until(t0 + 10_000_000_000, &stop);
+        assert!(sys::now_ns() - t0 < 100_000_000);
+        // Set while sleeping: noticed within one sleep slice (at most 50 ms).
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let s2 = stop.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            s2.store(true, Ordering::Relaxed);
+        });
+        let t0 = sys::now_ns();
+        sleep_until(t0 + 10_000_000_000, &stop);
+        t.join().unwrap();
+        let took = sys::now_ns() - t0;
+        assert!((20_000_000..1_000_000_000).contains(&took), "{took}");
+    }
+
+    #[test]
+    fn fsync_fd_reports_errors() {
+        assert!(fsync_fd(-1).is_err());
+        let f = tempfile_in_tmp();
+        assert!(fsync_fd(std::os::fd::AsRawFd::as_raw_fd(&f)).is_ok());
+    }
+
+    /// An anonymous file in the temporary directory (unlinked at once: nothing is left behind).
+    fn tempfile_in_tmp() -> std::fs::File {
+        let path = std::env::temp_dir().join(format!("iomark-pause-test-{}", std::process::id()));
+        let f = std::fs::File::create(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        f
+    }
+}

@@ -1,0 +1,204 @@
+//! Picking the next I/O: direction (rwmixread, trimwrite), file (file_service_type), block size,
+//! offset (sequential, random, `rw=randread:N` runs, percentage_random), the amount and loop
+//! limits and the rate schedule.
+
+use super::buffers::{fill_buffer, scramble};
+use super::Worker;
+use crate::engines::Op;
+use crate::job::{Dir, RateProcess, RwMode};
+use std::time::Duration;
+
+/// What the issue loop does next.
+pub(super) enum Next {
+    Io(u32),
+    /// Nothing may be issued before this time (rate limiting).
+    Wait(u64),
+    /// An fsync/fdatasync is due (after draining).
+    Sync,
+    /// Think time is due (after draining).
+    Think,
+    /// An inline verification (verify_backlog) is due (after draining).
+    Verify,
+    /// No more I/O to issue.
+    Done,
+}
+
+impl Worker {
+    /// Pick the next I/O: direction, file, size, offset.
+    pub(super) fn prepare_next(&mut self, now: u64) -> Next {
+        // Amount limits.
+        if !self.spec.time_based {
+            let total = self.io_bytes_per_loop;
+            if self.issued_bytes >= total {
+                self.loops_done += 1;
+                if self.loops_done >= self.spec.loops {
+                    return Next::Done;
+                }
+                self.issued_bytes = 0;
+                self.reset_passes();
+            }
+        }
+        if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
+            return Next::Done;
+        }
+        // fsync / fdatasync every N writes.
+        let sync_every = if self.spec.fsync > 0 {
+            self.spec.fsync
+        } else {
+            self.spec.fdatasync
+        };
+        if sync_every > 0 && self.writes_since_sync >= sync_every {
+            return Next::Sync;
+        }
+        if self.spec.thinktime > Duration::ZERO
+            && self.blocks_since_think >= self.spec.thinktime_blocks.max(1)
+        {
+            return Next::Think;
+        }
+        if self.verify_due {
+            return Next::Verify;
+        }
+        let dir = self.pick_dir();
+        // Rate limiting: wait until this direction's next issue time.
+        if self.next_issue_ns[dir.idx()] > now {
+            return Next::Wait(self.next_issue_ns[dir.idx()]);
+        }
+        let mut bs = self.bs[dir].pick(&mut self.rng);
+        if !self.spec.time_based {
+            let left = self.io_bytes_per_loop - self.issued_bytes;
+            if left < bs {
+                bs = left.max(self.spec.min_bs().min(left).max(1));
+            }
+        }
+        let Some((file, offset)) = self.pick_offset(dir, bs) else {
+            // Every file finished its pass.
+            if self.spec.time_based {
+                self.reset_passes();
+                match self.pick_offset(dir, bs) {
+                    Some(x) => return self.fill_slot(dir, x.0, x.1, bs, now),
+                    None => return Next::Done,
+                }
+            }
+            self.loops_done += 1;
+            if self.loops_done >= self.spec.loops {
+                return Next::Done;
+            }
+            self.issued_bytes = 0;
+            self.reset_passes();
+            return match self.pick_offset(dir, bs) {
+                Some(x) => self.fill_slot(dir, x.0, x.1, bs, now),
+                None => Next::Done,
+            };
+        };
+        self.fill_slot(dir, file, offset, bs, now)
+    }
+
+    fn fill_slot(&mut self, dir: Dir, file: u32, offset: u64, bs: u64, now: u64) -> Next {
+        let Some(slot) = self.free.pop() else {
+            return Next::Wait(now);
+        };
+        // Clamp to the region end (variable block sizes at the tail).
+        let f = &self.files[file as usize];
+        let end = f.region_start + f.region_len;
+        let len = bs.min(end.saturating_sub(offset)).max(1) as usize;
+        let len = len.min(self.bufs.len());
+        // The slot is free: no I/O is in flight on its buffer.
+        if dir == Dir::Write && self.verifier.is_some() {
+            let buf = self.bufs.slot_mut(slot, len);
+            if let Some(v) = &mut self.verifier {
+                v.on_write_issue(file, offset, buf);
+            }
+        } else if dir == Dir::Write
+            && (self.spec.buffers.refill_buffers || self.spec.buffers.scramble_buffers)
+        {
+            let buf = self.bufs.slot_mut(slot, len);
+            if self.spec.buffers.refill_buffers {
+                fill_buffer(&self.spec, buf, &mut self.data_rng);
+            } else if !self.spec.buffers.zero_buffers && self.spec.buffers.pattern.is_none() {
+                scramble(buf, offset, self.issued_ios);
+            }
+        }
+        let op = if self.spec.ioengine.is_metadata() {
+            dir_op(Dir::Read)
+        } else {
+            dir_op(dir)
+        };
+        let s = &mut self.slots[slot as usize];
+        s.dir = dir;
+        s.op = op;
+        s.file = file;
+        s.offset = offset;
+        s.len = len;
+        s.start_ns = 0;
+        s.issue_ns = 0;
+        s.measured = self.measuring;
+        self.issued_bytes += len as u64;
+        self.issued_ios += 1;
+        self.res.issued[dir] += 1;
+        if dir == Dir::Write {
+            self.writes_since_sync += 1;
+        }
+        self.blocks_since_think += 1;
+        // Rate schedule.
+        let r = &self.spec.rate;
+        let d = dir.idx();
+        let by_bytes = (len as u128 * 1_000_000_000)
+            .checked_div(r.bps[dir] as u128)
+            .unwrap_or(0) as u64;
+        let by_ios = 1_000_000_000u64.checked_div(r.iops[dir]).unwrap_or(0);
+        let gap = by_bytes.max(by_ios);
+        if gap > 0 {
+            let gap = match r.process {
+                RateProcess::Linear => gap,
+                RateProcess::Poisson => (self.rng.exp(gap as f64)) as u64,
+            };
+            let base = if self.next_issue_ns[d] == 0 {
+                now
+            } else {
+                self.next_issue_ns[d]
+            };
+            self.next_issue_ns[d] = base + gap;
+        }
+        Next::Io(slot)
+    }
+
+    fn pick_dir(&mut self) -> Dir {
+        match self.spec.rw {
+            RwMode::Read | RwMode::RandRead => Dir::Read,
+            RwMode::Write | RwMode::RandWrite => Dir::Write,
+            RwMode::Trim | RwMode::RandTrim => Dir::Trim,
+            RwMode::ReadWrite | RwMode::RandRw => self.mix.choose(&mut self.rng),
+            RwMode::TrimWrite => {
+                // Alternate trim then write of the same block.
+                if self.res.issued.trim > self.res.issued.write {
+                    Dir::Write
+                } else {
+                    Dir::Trim
+                }
+            }
+        }
+    }
+
+    /// The next I/O's file and offset; None once every file finished its pass.
+    #[inline]
+    fn pick_offset(&mut self, dir: Dir, bs: u64) -> Option<(u32, u64)> {
+        let gens = &mut self.gens;
+        self.file_chooser
+            .next(&mut self.rng, |fi, rng| gens[fi].next(dir, bs, rng))
+    }
+
+    pub(super) fn reset_passes(&mut self) {
+        for g in &mut self.gens {
+            g.reset();
+        }
+        self.file_chooser.reset();
+    }
+}
+
+fn dir_op(d: Dir) -> Op {
+    match d {
+        Dir::Read => Op::Read,
+        Dir::Write => Op::Write,
+        Dir::Trim => Op::Trim,
+    }
+}

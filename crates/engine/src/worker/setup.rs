@@ -1,0 +1,302 @@
+//! Worker setup: affinity, opening the files, the buffers, the engine (falling back from io_uring
+//! to libaio when io_uring is unavailable), the generators and the verifier.
+
+use super::buffers::{fill_buffer, Buffers};
+use super::files::FileChooser;
+use super::logs::{HistLog, Interval, LogWindow};
+use super::{Slot, Worker, WorkerSetup};
+use crate::engines::{self, EngineFile, Op};
+use crate::gen::{BsPicker, DirMix, OffsetGen};
+use crate::job::{Dir, EngineKind, JobSpec};
+use crate::result::{CpuUsage, JobResult};
+use crate::rng::Rng;
+use crate::sys;
+use crate::target;
+use std::os::fd::IntoRawFd;
+use std::sync::atomic::Ordering;
+
+/// A failed setup: the job's result (carrying the error) and the message.
+pub(super) type SetupErr = (Box<JobResult>, String);
+
+impl Worker {
+    pub(super) fn new(s: WorkerSetup) -> Result<Worker, SetupErr> {
+        let spec = s.spec;
+        let mut res = JobResult {
+            name: spec.name.clone(),
+            job_index: s.job_index,
+            clone: s.clone,
+            thread_number: s.thread_number,
+            group_id: spec.group_id,
+            start_unix_ms: sys::unix_ms(),
+            ran: true,
+            ..Default::default()
+        };
+        let fail = |mut res: JobResult, errno: i32, msg: String| -> SetupErr {
+            res.error = errno;
+            res.error_msg = Some(msg.clone());
+            (Box::new(res), msg)
+        };
+        if let Some(cpus) = &spec.cpus_allowed {
+            let cpus: Vec<usize> = match spec.cpus_allowed_policy {
+                crate::job::CpusAllowedPolicy::Shared => cpus.clone(),
+                crate::job::CpusAllowedPolicy::Split => {
+                    vec![cpus[s.thread_number as usize % cpus.len().max(1)]]
+                }
+            };
+            if let Err(e) = sys::set_affinity(&cpus) {
+                res.notes
+                    .push(format!("cpus_allowed could not be applied: {e}"));
+            }
+        }
+        let job_start_ns = sys::now_ns();
+        let kind = spec.ioengine;
+        let verify_only = spec.verify.as_ref().is_some_and(|v| v.only);
+        let writes = (spec.rw.has_write() && !verify_only) || spec.rw.has_trim();
+        // Open files.
+        let mut efiles = Vec::with_capacity(s.files.len());
+        for f in &s.files {
+            let fd = if kind.is_metadata() || kind.is_diskless() {
+                -1
+            } else {
+                match target::open_target(
+                    &f.path,
+                    true,
+                    writes,
+                    false,
+                    spec.direct && !f.is_char,
+                    spec.sync,
+                ) {
+                    Ok(file) => file.into_raw_fd(),
+                    Err(e) => {
+                        let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                        close_fds(&efiles);
+                        return Err(fail(
+                            res,
+                            errno,
+                            format!("{}: cannot open {}: {e}", spec.name, f.path.display()),
+                        ));
+                    }
+                }
+            };
+            if fd >= 0 {
+                no_atime(fd);
+            }
+            if fd >= 0 && !f.is_char {
+                if spec.invalidate && !writes_only_fresh(&spec) {
+                    // Best effort: a cache that cannot be dropped only makes reads faster.
+                    let _ = target::invalidate_cache(fd, f.is_block);
+                }
+                // Best effort: a hint the kernel may ignore.
+                let _ = sys::fadvise(
+                    fd,
+                    f.region_start,
+                    f.region_len,
+                    spec.fadvise_hint,
+                    spec.rw.is_random(),
+                );
+            }
+            efiles.push(EngineFile {
+                fd,
+                path: f.path.clone(),
+                size: f.size,
+                is_block: f.is_block,
+            });
+        }
+        // Buffers: one per slot, aligned to the logical block size (at least a page).
+        let depth = if kind.is_sync() && kind != EngineKind::Null {
+            1
+        } else {
+            spec.iodepth.max(1)
+        };
+        let align = s
+            .files
+            .iter()
+            .map(|f| f.logical_block_size)
+            .max()
+            .unwrap_or(512)
+            .max(sys::page_size() as u64) as usize;
+        let buf_len = (spec.max_bs() as usize).max(1);
+        let seed = crate::rng::job_seed(spec.randseed, spec.randrepeat, s.thread_number, 0);
+        let mut data_rng = Rng::new(crate::rng::job_seed(
+            spec.randseed,
+            spec.randrepeat,
+            s.thread_number,
+            1,
+        ));
+        let bufs = Buffers::new(depth as usize, buf_len, align, |b| {
+            fill_buffer(&spec, b, &mut data_rng)
+        });
+        let ebufs = bufs.engine_bufs();
+        let esetup = engines::EngineSetup {
+            depth,
+            files: &efiles,
+            buffers: &ebufs,
+            options: &spec.engine_options,
+            direct: spec.direct,
+        };
+        let engine = match engines::create(kind, &esetup) {
+            Ok(e) => e,
+            Err(engines::EngineError::Unavailable(why)) if kind == EngineKind::IoUring => {
+                let msg = format!("{}: {why}; falling back to ioengine=libaio", spec.name);
+                res.notes.push(msg);
+                match engines::create(EngineKind::Libaio, &esetup) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        close_fds(&efiles);
+                        return Err(fail(res, libc::ENOSYS, format!("{}: {e}", spec.name)));
+                    }
+                }
+            }
+            Err(e) => {
+                close_fds(&efiles);
+                let errno = match &e {
+                    engines::EngineError::Io(io) => io.raw_os_error().unwrap_or(libc::EIO),
+                    _ => libc::ENOSYS,
+                };
+                return Err(fail(
+                    res,
+                    errno,
+                    format!("{}: ioengine={}: {e}", spec.name, kind.fio_name()),
+                ));
+            }
+        };
+        res.notes.extend(engine.notes());
+        let sync_engine = engine.is_sync();
+        let slots = (0..depth)
+            .map(|_| Slot {
+                dir: Dir::Read,
+                op: Op::Read,
+                file: 0,
+                offset: 0,
+                len: 0,
+                start_ns: 0,
+                issue_ns: 0,
+                measured: false,
+            })
+            .collect();
+        let free: Vec<u32> = (0..depth).rev().collect();
+        let mut rng = Rng::new(seed);
+        let gens = s
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let seed = crate::rng::job_seed(
+                    spec.randseed,
+                    spec.randrepeat,
+                    s.thread_number,
+                    2 + i as u32,
+                );
+                OffsetGen::for_job(&spec, f.region_start, f.region_len, seed)
+            })
+            .collect();
+        let _ = rng.next_u64();
+        let bs = spec.bs.map(BsPicker::new);
+        let mix = DirMix::new(spec.rwmixread);
+        let file_chooser = FileChooser::new(&spec.file_service, s.files.len());
+        let log_window = LogWindow::for_job(&spec.logs);
+        let hist_log = HistLog::for_job(&spec.logs).map(Box::new);
+        let verifier = match &spec.verify {
+            Some(v) => match crate::verifier::Verifier::new(
+                v,
+                &spec.name,
+                s.thread_number,
+                crate::rng::job_seed(spec.randseed, true, s.thread_number, 7),
+                spec.min_bs(),
+                &s.files,
+            ) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    close_fds(&efiles);
+                    return Err(fail(res, libc::EINVAL, format!("{}: {e}", spec.name)));
+                }
+            },
+            None => None,
+        };
+        let mut targets = Vec::new();
+        for f in &s.files {
+            if let Ok(t) = target::probe(&f.path) {
+                targets.push(t);
+            }
+        }
+        res.targets = targets;
+        s.progress
+            .total_bytes
+            .store(s.io_bytes_per_loop * spec.loops as u64, Ordering::Relaxed);
+        Ok(Worker {
+            spec,
+            res,
+            files: s.files,
+            efiles,
+            engine,
+            sync_engine,
+            bufs,
+            slots,
+            free,
+            inflight: 0,
+            rng,
+            data_rng,
+            bs,
+            mix,
+            gens,
+            file_chooser,
+            stop: s.stop,
+            progress: s.progress,
+            io_bytes_per_loop: s.io_bytes_per_loop,
+            measuring: false,
+            meas_start_ns: 0,
+            job_start_ns,
+            ramp_end_ns: 0,
+            end_ns: u64::MAX,
+            issued_bytes: 0,
+            issued_ios: 0,
+            loops_done: 0,
+            writes_since_sync: 0,
+            blocks_since_think: 0,
+            next_issue_ns: [0; 3],
+            bytes: [0; 3],
+            ios: [0; 3],
+            interval: Interval::starting_at(0),
+            cpu_start: CpuUsage::default(),
+            done_issuing: false,
+            error: false,
+            comps: Vec::with_capacity(depth as usize),
+            uncommitted: Vec::with_capacity(depth as usize),
+            log_window,
+            hist_log,
+            verifier,
+            verify_due: false,
+        })
+    }
+}
+
+/// Stop reads from updating the file's access time (fio does the same for devices): the
+/// benchmark should not churn metadata, and the kernel then skips the atime check on every read.
+/// Only the owner (or CAP_FOWNER) may set O_NOATIME; otherwise the descriptor is left as it is.
+fn no_atime(fd: i32) {
+    // SAFETY: fcntl on a descriptor this worker owns; no memory is passed.
+    unsafe {
+        let fl = libc::fcntl(fd, libc::F_GETFL);
+        if fl >= 0 && fl & libc::O_NOATIME == 0 {
+            libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NOATIME);
+        }
+    }
+}
+
+/// Close the descriptors the worker opened (the engine is dropped before).
+pub(super) fn close_fds(files: &[EngineFile]) {
+    for f in files {
+        if f.fd >= 0 {
+            // SAFETY: the worker owns these descriptors (from `into_raw_fd` in `Worker::new`)
+            // and closes each exactly once, at setup failure or in `finish`.
+            unsafe {
+                libc::close(f.fd);
+            }
+        }
+    }
+}
+
+/// A write-only job on a file it just laid out: invalidating gains nothing.
+fn writes_only_fresh(spec: &JobSpec) -> bool {
+    !spec.rw.has_read() && !spec.overwrite
+}

@@ -1,0 +1,110 @@
+//! The worker's side of data verification: verify_only (writes accounted, not done), inline
+//! checks every verify_backlog writes, the read-back after the write phase, and turning bad
+//! blocks into job errors.
+
+use super::Worker;
+use crate::job::{ContinueOnError, Dir};
+use crate::target;
+use std::sync::atomic::Ordering;
+
+impl Worker {
+    /// The slot holds a write that verify_only skips.
+    pub(super) fn verify_only_write(&self, slot: u32) -> bool {
+        self.slots[slot as usize].dir == Dir::Write
+            && self.verifier.as_ref().is_some_and(|v| v.only)
+    }
+
+    /// verify_only: account the write as if it happened, without doing it.
+    pub(super) fn skip_write(&mut self, slot: u32) {
+        let s = &self.slots[slot as usize];
+        let (file, offset, len) = (s.file, s.offset, s.len as u64);
+        if let Some(v) = &mut self.verifier {
+            // The write was stamped when it was prepared; it completes at once.
+            v.on_write_complete(file, offset, len);
+        }
+        self.verify_due = false;
+        self.free.push(slot);
+    }
+
+    /// verify_backlog: check the blocks written since the last check (nothing in flight).
+    pub(super) fn verify_backlog(&mut self) {
+        self.verify_due = false;
+        let Some(mut v) = self.verifier.take() else {
+            return;
+        };
+        let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
+        // Called with no I/O in flight: slot 0's buffer is free to read into.
+        let len = self.bufs.len();
+        let buf = self.bufs.slot_mut(0, len);
+        let go_on = v.check_pending(&fds, &self.files, buf, &mut self.res.dirs.read);
+        self.verifier = Some(v);
+        if !go_on {
+            self.verify_failed();
+        }
+    }
+
+    /// do_verify: read back and check everything written, after the write phase.
+    pub(super) fn verify_at_end(&mut self) {
+        let Some(mut v) = self.verifier.take() else {
+            return;
+        };
+        let do_verify = self
+            .spec
+            .verify
+            .as_ref()
+            .is_some_and(|s| s.do_verify || s.only);
+        if do_verify && !self.error && !self.stop.load(Ordering::Relaxed) {
+            if !v.only && !self.spec.direct {
+                // Read back from the device where the OS allows it, not from the page cache.
+                if self.fsync_files("verify") {
+                    for f in &self.efiles {
+                        if f.fd >= 0 {
+                            // Best effort: what stays cached is read from the cache.
+                            let _ = target::invalidate_cache(f.fd, f.is_block);
+                        }
+                    }
+                }
+            }
+            let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
+            // No I/O in flight any more: slot 0's buffer is free to read into.
+            let len = self.bufs.len();
+            let buf = self.bufs.slot_mut(0, len);
+            v.check_all(&fds, &self.files, buf, &mut self.res.dirs.read, &self.stop);
+        }
+        self.verifier = Some(v);
+        self.verify_failed();
+    }
+
+    /// Turn bad blocks into a job error (or a tolerated error count) and record the findings.
+    fn verify_failed(&mut self) {
+        let Some(v) = &self.verifier else {
+            return;
+        };
+        let r = v.result.clone();
+        if r.bad_blocks > 0 && self.res.verify.is_none() {
+            let tolerate = matches!(
+                self.spec.continue_on_error,
+                ContinueOnError::Verify | ContinueOnError::All
+            );
+            let first = r
+                .failures
+                .first()
+                .map(|f| format!("{}: {}", f.file, f.message))
+                .unwrap_or_default();
+            let msg = format!(
+                "{}: verify: {} bad block(s) of {} checked; first: {first}",
+                self.spec.name, r.bad_blocks, r.blocks_checked
+            );
+            if tolerate {
+                self.res.total_err += r.bad_blocks;
+                if self.res.first_error == 0 {
+                    self.res.first_error = libc::EILSEQ;
+                }
+                self.res.notes.push(msg);
+            } else {
+                self.fatal(libc::EILSEQ, &msg);
+            }
+        }
+        self.res.verify = Some(r);
+    }
+}
