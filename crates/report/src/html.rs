@@ -93,9 +93,9 @@ th{background:#f2f2f2}td.l,th.l{text-align:left}
 .facts td{text-align:left}
 .notes{background:#fff4d6;border:2px solid #e0a800;padding:.6em 1em;margin:1em 0}
 .notes li{margin:.2em 0}
-.chart{display:grid;grid-template-columns:minmax(480px,1fr) minmax(200px,auto);gap:1em;
+.chart{display:grid;grid-template-columns:minmax(480px,1fr) 360px;gap:1em;
   align-items:start;margin:1em 0;border-top:1px dashed #ddd;padding-top:.5em}
-.data{max-height:420px;overflow:auto;min-width:200px}
+.data{max-height:420px;overflow:auto}
 code{background:#f4f4f4;padding:1px 4px}
 ";
 

@@ -21,7 +21,7 @@ pub fn charts(c: &Comparison) -> Vec<Chart> {
                 l,
                 rows.iter().map(|r| {
                     (
-                        format!("{} {}", r.job, r.dir),
+                        super::job_dir_label(&r.job, r.dir),
                         r.values[i].unwrap_or(f64::NAN),
                     )
                 }),

@@ -17,7 +17,7 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
             .flat_map(|j| {
                 j.dirs
                     .iter()
-                    .map(move |d| (format!("{} {}", j.name, d.dir), d))
+                    .map(move |d| (super::job_dir_label(&j.name, d.dir), d))
             })
             .collect();
         let mut c = Chart::new(id("summary-iops"), &sec, "IOPS per job", Kind::Bars)

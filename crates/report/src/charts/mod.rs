@@ -106,6 +106,16 @@ pub fn bars(name: &str, pts: impl IntoIterator<Item = (String, f64)>) -> Trace {
     }
 }
 
+/// The category label of a job's direction: the job's name alone when it already says the
+/// direction (`SEQ1M-Q8T1-read`), else `name direction`.
+pub fn job_dir_label(job: &str, dir: &str) -> String {
+    if job.contains(dir) {
+        job.to_string()
+    } else {
+        format!("{job} {dir}")
+    }
+}
+
 /// Letters, digits, `-` and `_` only (an HTML id and a file name).
 pub fn sanitize(s: &str) -> String {
     s.chars()
