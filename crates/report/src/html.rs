@@ -204,20 +204,20 @@ fn comparison_table(c: &Comparison) -> String {
 /// The whole page.
 pub fn render(page: &Page) -> String {
     let mut h = String::new();
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style>\n{}\n</head><body>\n<h1>{}</h1>\n",
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style>\n{}\n</head><body>\n<h1>{}</h1>",
         esc(&page.title),
         plotly_js(),
         esc(&page.title)
     );
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<p>Made by iomark-{} (<code>iomark report</code>). Hover a chart for exact values; drag to zoom, double-click to reset, click a legend entry to hide or show its series. Each chart's data is in the table beside it.</p>\n",
+        "<p>Made by iomark-{} (<code>iomark report</code>). Hover a chart for exact values; drag to zoom, double-click to reset, click a legend entry to hide or show its series. Each chart's data is in the table beside it.</p>",
         iomark_engine::VERSION
     );
     if let Some(cmd) = &page.command {
-        let _ = write!(h, "<p>Command: <code>{}</code></p>\n", esc(cmd));
+        let _ = writeln!(h, "<p>Command: <code>{}</code></p>", esc(cmd));
     }
     let mut notes: Vec<String> = Vec::new();
     for s in page.sources {
@@ -264,24 +264,24 @@ pub fn render(page: &Page) -> String {
     }
     if let Some(c) = page.comparison {
         h.push_str("<h2>Comparison</h2>\n");
-        let _ = write!(h, "<p>Baseline: <b>{}</b>. Changes are relative to it; with repetitions on both sides, Welch's t-test (two-sided, p &lt; 0.05) says whether a change is larger than the spread.</p>\n", esc(&c.labels[0]));
+        let _ = writeln!(h, "<p>Baseline: <b>{}</b>. Changes are relative to it; with repetitions on both sides, Welch's t-test (two-sided, p &lt; 0.05) says whether a change is larger than the spread.</p>", esc(&c.labels[0]));
         h.push_str(&comparison_table(c));
     }
     let mut section = String::new();
     for c in &page.charts {
         if c.section != section {
             section = c.section.clone();
-            let _ = write!(h, "<h2>Charts: {}</h2>\n", esc(&section));
+            let _ = writeln!(h, "<h2>Charts: {}</h2>", esc(&section));
         }
-        let _ = write!(
+        let _ = writeln!(
             h,
-            "<div class=chart data-x=\"{}\" data-y=\"{}\"><div class=plot>{}</div><div class=data></div></div>\n",
+            "<div class=chart data-x=\"{}\" data-y=\"{}\"><div class=plot>{}</div><div class=data></div></div>",
             esc(&c.x_title),
             esc(&c.y_title),
             plot(c).to_inline_html(Some(&c.id))
         );
     }
-    let _ = write!(h, "<script>{TABLE_JS}</script>\n</body></html>\n");
+    let _ = writeln!(h, "<script>{TABLE_JS}</script>\n</body></html>");
     h
 }
 
