@@ -545,3 +545,60 @@ fn bad_input_is_named_and_leaves_no_output() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("x.html"), "{}", stderr(&o));
 }
+
+#[test]
+fn fio_logs_beside_the_json_give_interval_charts() {
+    let d = Scratch::new("report-fiologs");
+    let out = d.file("fio.json");
+    let common = [
+        "--size=8m",
+        "--bs=4k",
+        "--ioengine=psync",
+        "--runtime=1",
+        "--time_based",
+    ];
+    let mut args: Vec<String> = vec![
+        "--output-format=json".into(),
+        format!("--output={}", out.display()),
+    ];
+    // Windowed logs of two clones, and per-I/O logs.
+    for (name, extra) in [
+        (
+            "win",
+            vec!["--numjobs=2", "--log_avg_msec=250", "--rw=randread"],
+        ),
+        ("perio", vec!["--rw=randwrite"]),
+    ] {
+        args.push(format!("--name={name}"));
+        args.push(format!("--filename={}", d.s(&format!("{name}.dat"))));
+        for l in ["bw", "iops", "lat"] {
+            args.push(format!("--write_{l}_log={name}"));
+        }
+        args.extend(common.iter().map(|s| s.to_string()));
+        args.extend(extra.iter().map(|s| s.to_string()));
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    ok(&fio_in(&a, &d.path));
+    assert!(d.file("win_bw.2.log").exists() && d.file("perio_clat.3.log").exists());
+    let html = d.file("f.html");
+    ok(&iomark_in(
+        &[
+            "report",
+            &out.display().to_string(),
+            "-o",
+            &html.display().to_string(),
+        ],
+        &d.path,
+    ));
+    let page = std::fs::read_to_string(&html).unwrap();
+    for id in [
+        "fio-win-read-iops-time",
+        "fio-win-read-bw-time",
+        "fio-win-read-lat-time",
+        "fio-perio-write-iops-time",
+        "fio-perio-write-bw-time",
+        "fio-perio-write-lat-time",
+    ] {
+        assert!(page.contains(&format!("id=\"{id}\"")), "no chart {id}");
+    }
+}

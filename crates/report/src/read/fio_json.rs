@@ -9,7 +9,8 @@ use crate::ReportError;
 use serde_json::Value;
 use std::path::Path;
 
-pub(super) fn read(path: &Path, v: &Value) -> Result<Source, ReportError> {
+/// Read fio's JSON; its bw/iops/lat logs are looked for in `dir` (where fio ran, normally).
+pub(super) fn read(path: &Path, v: &Value, dir: &Path) -> Result<Source, ReportError> {
     let bad = |detail: &str| ReportError::BadResult {
         path: path.to_path_buf(),
         detail: detail.to_string(),
@@ -68,7 +69,8 @@ pub(super) fn read(path: &Path, v: &Value) -> Result<Source, ReportError> {
         }
     }
     for (name, clones) in groups {
-        let (job, notes) = job(&name, &clones, globals);
+        let (mut job, notes) = job(&name, &clones, globals);
+        attach_logs(&mut job, clones[0], globals, dir);
         for n in notes {
             if !s.notes.contains(&n) {
                 s.notes.push(n);
@@ -77,6 +79,37 @@ pub(super) fn read(path: &Path, v: &Value) -> Result<Source, ReportError> {
         s.jobs.push(job);
     }
     Ok(s)
+}
+
+/// Interval series from the job's `write_*_log` files, when they are beside the JSON.
+fn attach_logs(job: &mut Job, j: &Value, g: Option<&serde_json::Map<String, Value>>, dir: &Path) {
+    let bw = opt(j, g, "write_bw_log");
+    let iops = opt(j, g, "write_iops_log");
+    let lat = opt(j, g, "write_lat_log");
+    if bw.is_none() && iops.is_none() && lat.is_none() {
+        return;
+    }
+    // A log option without a value uses the job's name as prefix.
+    let pre = |o: Option<&str>| {
+        o.map(|p| {
+            if p.is_empty() {
+                job.name.clone()
+            } else {
+                p.to_string()
+            }
+        })
+    };
+    let (bw, iops, lat) = (pre(bw), pre(iops), pre(lat));
+    let series = super::fio_log::job_series(dir, bw.as_deref(), iops.as_deref(), lat.as_deref());
+    for d in job.dirs.iter_mut() {
+        let i = match d.dir {
+            "read" => 0,
+            "write" => 1,
+            "trim" => 2,
+            _ => continue,
+        };
+        d.series = series[i].clone();
+    }
 }
 
 fn opts_string(o: &serde_json::Map<String, Value>) -> String {

@@ -2,6 +2,7 @@
 //! becomes a [`Source`]. The kind of a file is recognised from its content, not its name.
 
 mod fio_json;
+pub mod fio_log;
 mod iomark;
 pub use iomark::from_result;
 pub mod units;
@@ -46,7 +47,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
     let mut src = if v.get("format").and_then(|f| f.as_str()).is_some() {
         iomark::read(path, bytes, &v)?
     } else if v.get("fio version").is_some() || v.get("jobs").is_some() {
-        fio_json::read(path, &v)?
+        fio_json::read(path, &v, path.parent().unwrap_or(Path::new(".")))?
     } else {
         return Err(ReportError::UnknownFormat {
             path: path.to_path_buf(),
