@@ -3,12 +3,14 @@
 
 mod periodic;
 mod quick;
+mod quick_words;
 mod report_cmd;
 mod signals;
 mod status;
 
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, Eta};
+use iomark_fio::explain;
 use iomark_fio::output::{self, OutputFormat};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -121,14 +123,17 @@ fn run(args: &[String]) -> i32 {
         return match runner::check(&cli.plan) {
             Ok(notes) => {
                 for n in notes {
-                    eprintln!("note: {n}");
+                    eprintln!("note: {}", explain::note(&n));
                 }
                 0
             }
             // The jobs are valid; the targets are checked too, but they may belong to another
             // machine, so what would stop a run here is a warning.
             Err(e) => {
-                eprintln!("iomark: warning: a run on this machine would be refused: {e}");
+                eprintln!(
+                    "iomark: warning: a run on this machine would be refused: {}",
+                    explain::run_error(&e)
+                );
                 0
             }
         };
@@ -144,7 +149,9 @@ fn run(args: &[String]) -> i32 {
             let _ = std::io::stdout().flush();
         }
     }
-    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    let ctl = Arc::new(
+        RunCtl::new(|e| eprintln!("{}", explain::event(e))).with_note_words(explain::note),
+    );
     signals::install(ctl.stop.clone());
     let tty = status::stderr_is_tty();
     let show_status = match out.eta {
@@ -196,7 +203,7 @@ fn run(args: &[String]) -> i32 {
     let mut result = match res {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("iomark: {e}");
+            eprintln!("iomark: {}", explain::run_error(&e));
             return if signals::interrupted() { 130 } else { 1 };
         }
     };

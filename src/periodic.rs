@@ -4,7 +4,7 @@
 //! included, is one line: the stream is newline-delimited JSON.
 
 use iomark_engine::result::{JobResult, RunResult};
-use iomark_engine::runner::RunCtl;
+use iomark_engine::runner::{RunCtl, WorkerProgress};
 use iomark_engine::RunPlan;
 use iomark_fio::output::{self, OutputFormat};
 use std::io::Write;
@@ -94,17 +94,17 @@ pub fn one_line(json: &str) -> String {
 /// Collect the workers' snapshots (asking the running ones first).
 fn snapshot(ctl: &RunCtl) -> Vec<JobResult> {
     let workers = ctl.workers.lock().map(|w| w.clone()).unwrap_or_default();
-    let running = |s: u8| !matches!(s, b'_' | b'E');
+    let running = |w: &WorkerProgress| !w.state().finished();
     for w in &workers {
-        if running(w.state.load(Ordering::Relaxed)) {
+        if running(w) {
             w.snapshot_req.store(true, Ordering::Release);
         }
     }
     let deadline = Instant::now() + Duration::from_millis(1500);
     while Instant::now() < deadline
-        && workers.iter().any(|w| {
-            w.snapshot_req.load(Ordering::Acquire) && running(w.state.load(Ordering::Relaxed))
-        })
+        && workers
+            .iter()
+            .any(|w| w.snapshot_req.load(Ordering::Acquire) && running(w))
     {
         std::thread::sleep(Duration::from_millis(10));
     }

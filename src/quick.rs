@@ -24,7 +24,7 @@ mod wording {
 
     /// The engine refused the run (bad target, no space, ...).
     pub fn run_refused(e: &RunError) -> String {
-        format!("iomark quick: {e}")
+        format!("iomark quick: {}", crate::quick_words::run_error(e))
     }
 
     /// One test failed.
@@ -71,7 +71,10 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     for n in &p.notices {
         eprintln!("iomark quick: {n}");
     }
-    let ctl = Arc::new(RunCtl::new(move |m| eprintln!("{m}")));
+    let ctl = Arc::new(
+        RunCtl::new(|e| eprintln!("{}", iomark_fio::explain::event(e)))
+            .with_note_words(crate::quick_words::note),
+    );
     signals::install(ctl.stop.clone());
     if p.temp {
         signals::register_temp(&p.path);

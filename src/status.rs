@@ -1,7 +1,8 @@
 //! The live status line on a terminal (like fio's `Jobs: 1 (f=1): [r(1)][45.0%][r=368MiB/s]...`),
 //! drawn a few times a second from the workers' counters. Nothing is drawn when not a TTY.
 
-use iomark_engine::runner::RunCtl;
+use iomark_engine::job::RwMode;
+use iomark_engine::runner::{RunCtl, WorkerState};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -36,6 +37,28 @@ fn count(v: f64) -> String {
     }
 }
 
+/// fio's letter for a worker in the status line: `P` setting up, the job's direction while
+/// running (`R`/`r` sequential/random read, `W`/`w` write, `M`/`m` mixed, `D`/`d` trim, `T`
+/// trim then write), `_` done, `E` failed.
+pub fn state_letter(state: WorkerState, rw: RwMode) -> char {
+    match state {
+        WorkerState::Setup => 'P',
+        WorkerState::Done => '_',
+        WorkerState::Failed => 'E',
+        WorkerState::Running => match rw {
+            RwMode::Read => 'R',
+            RwMode::RandRead => 'r',
+            RwMode::Write => 'W',
+            RwMode::RandWrite => 'w',
+            RwMode::ReadWrite => 'M',
+            RwMode::RandRw => 'm',
+            RwMode::Trim => 'D',
+            RwMode::RandTrim => 'd',
+            RwMode::TrimWrite => 'T',
+        },
+    }
+}
+
 /// Draw the status line until `done` is set; clears the line at the end.
 pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
@@ -58,11 +81,11 @@ pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle
             let mut pct: f64 = 0.0;
             let mut eta_s: f64 = 0.0;
             for w in &workers {
-                let st = w.state.load(Ordering::Relaxed);
-                if st != b'_' && st != b'E' {
+                let st = w.state();
+                if !st.finished() {
                     running += 1;
                 }
-                letters.push(st as char);
+                letters.push(state_letter(st, w.rw));
                 let mut done_b = 0;
                 for i in 0..3 {
                     bytes[i] += w.bytes[i].load(Ordering::Relaxed);

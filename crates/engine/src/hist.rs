@@ -543,24 +543,14 @@ impl SampleStat {
     }
 }
 
-/// Labels of the nanosecond latency buckets (`latency_ns` keys, `lat (nsec)` line).
-pub const LAT_NS_LABELS: [&str; 10] = [
-    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
-];
-/// Labels of the microsecond latency buckets (`latency_us` keys, `lat (usec)` line).
-pub const LAT_US_LABELS: [&str; 10] = LAT_NS_LABELS;
-/// Labels of the millisecond latency buckets (`latency_ms` keys, `lat (msec)` line).
-pub const LAT_MS_LABELS: [&str; 12] = [
-    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
-];
 /// Upper bounds (exclusive) of the ns and µs buckets, in their unit.
 pub const LAT_THRESHOLDS: [u64; 10] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
 /// Upper bounds (exclusive) of the first 11 ms buckets in ms; the 12th holds the rest.
 pub const LAT_MS_THRESHOLDS: [u64; 11] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000];
 
 /// fio's coarse latency distribution: percentages of all values per bucket. A value falls in
-/// the first bucket whose threshold it is strictly below (250 <= v < 500 µs is the "500" µs
-/// bucket); values of 2000 ms and more are in the ">=2000" ms bucket.
+/// the first bucket whose threshold it is strictly below (250 <= v < 500 µs is the bucket of
+/// threshold 500 µs); values of 2000 ms and more are in the last ms bucket.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LatencyBuckets {
     pub ns: [f64; 10],
@@ -1283,8 +1273,8 @@ mod tests {
                 assert_eq!(p, want, "v={v} slot {i}");
             }
         }
-        assert_eq!(LAT_MS_LABELS[11], ">=2000");
-        assert_eq!(LAT_US_LABELS[7], "500");
+        assert_eq!(LAT_MS_THRESHOLDS[10], 2000);
+        assert_eq!(LAT_THRESHOLDS[7], 500);
 
         let mut rng = SplitMix(12);
         let mut r = Histogram::new();

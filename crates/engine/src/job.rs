@@ -427,11 +427,57 @@ pub enum ContinueOnError {
     All,
 }
 
+/// One piece of a [`NameTemplate`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NamePart {
+    /// Literal text.
+    Text(String),
+    /// The job's name.
+    JobName,
+    /// The clone's number within its job (0-based).
+    Clone,
+    /// The file's number within the clone (0-based).
+    File,
+}
+
+/// The names of the files a job generates: text and the parts filled in per clone and file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameTemplate(pub Vec<NamePart>);
+
+impl Default for NameTemplate {
+    /// `<job>.<clone>.<file>`.
+    fn default() -> Self {
+        NameTemplate(vec![
+            NamePart::JobName,
+            NamePart::Text(".".into()),
+            NamePart::Clone,
+            NamePart::Text(".".into()),
+            NamePart::File,
+        ])
+    }
+}
+
+impl NameTemplate {
+    /// The name of file `file` of clone `clone` of job `job`.
+    pub fn expand(&self, job: &str, clone: u32, file: u32) -> String {
+        let mut out = String::new();
+        for p in &self.0 {
+            match p {
+                NamePart::Text(t) => out.push_str(t),
+                NamePart::JobName => out.push_str(job),
+                NamePart::Clone => out.push_str(&clone.to_string()),
+                NamePart::File => out.push_str(&file.to_string()),
+            }
+        }
+        out
+    }
+}
+
 /// Data verification (fio's `verify` family).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VerifySpec {
-    /// fio's name of the method: crc32c, xxhash, md5, sha256, pattern, null.
-    pub method: String,
+    /// The check that protects each block.
+    pub method: crate::verify::VerifyKind,
     /// Read back and check every written block after the write phase (`do_verify`).
     pub do_verify: bool,
     /// Size of a verify block (`verify_interval`); 0 = the smallest block size.
@@ -451,7 +497,7 @@ pub struct VerifySpec {
 impl Default for VerifySpec {
     fn default() -> Self {
         VerifySpec {
-            method: "crc32c".into(),
+            method: crate::verify::VerifyKind::Crc32c,
             do_verify: true,
             interval: 0,
             pattern: None,
@@ -497,8 +543,8 @@ pub struct JobSpec {
     pub filenames: Vec<PathBuf>,
     /// Directories for generated file names; clones are spread across them.
     pub directories: Vec<PathBuf>,
-    /// Name template for generated files: `$jobname`, `$jobnum`, `$filenum`, `$clientuid`.
-    pub filename_format: String,
+    /// Name template for generated files (when no file names are given).
+    pub file_names: NameTemplate,
     pub offset: SizeSpec,
     pub offset_increment: SizeSpec,
     /// Stop after this many I/Os (0 = no limit).
@@ -595,7 +641,7 @@ impl Default for JobSpec {
             file_service: FileService::default(),
             filenames: Vec::new(),
             directories: Vec::new(),
-            filename_format: "$jobname.$jobnum.$filenum".to_string(),
+            file_names: NameTemplate::default(),
             offset: SizeSpec::Bytes(0),
             offset_increment: SizeSpec::Bytes(0),
             number_ios: 0,

@@ -1,6 +1,31 @@
-//! iomark's engine: the job model (in), targets, workload generators, I/O engines, workers and
-//! the result model (out). It knows nothing of fio syntax, of the command line, or of any output
-//! format.
+//! iomark's engine: targets, workload generators, I/O engines and workers between two contracts.
+//!
+//! It knows nothing of fio syntax, of the command line, or of any output format: front ends
+//! (the fio front end, `iomark quick`, suites and presets) turn what a user wrote into the job
+//! model; back ends (fio-compatible outputs, reports) read the result model.
+//!
+//! # Contract in: the job model ([`job`])
+//! A [`RunPlan`] holds typed, validated [`JobSpec`]s: directions, block sizes, sizes and offsets,
+//! the I/O engine ([`job::EngineKind`]), verification ([`verify::VerifyKind`]), generated file
+//! names as a [`job::NameTemplate`], and the safety switches of the run (read-only, writes to
+//! devices, filling a filesystem). No field holds text to be parsed.
+//!
+//! # Running
+//! [`runner::check`] checks a plan without any I/O; [`runner::run`] runs it under a
+//! [`runner::RunCtl`] (stop flag, live [`runner::WorkerProgress`] with a
+//! [`runner::WorkerState`], progress [`runner::Event`]s). What stops a run before any I/O is a
+//! [`runner::RunError`], and what the user should know is a [`runner::Note`]: typed values with
+//! the facts (paths, mount points, signatures, bytes needed and free, the setting concerned).
+//! Each front end words them in its own terms (`iomark_fio::explain` for fio users).
+//!
+//! # Contract out: the result model ([`result`])
+//! A [`RunResult`] is self-describing and lossless: the plan, versions, host and target facts,
+//! per job and direction the counts, bytes, runtimes, full latency histograms ([`hist`]), time
+//! series, CPU and disk utilisation, verification reports and errors. Back ends read only it.
+//!
+//! The other public modules serve front ends that need a fact before they build a plan
+//! ([`target`] probes and free space, [`engines`] availability, [`sys`] host facts) and tests
+//! ([`rng`]).
 
 pub mod engines;
 pub mod gen;
@@ -13,10 +38,13 @@ pub mod sys;
 pub mod target;
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;
-pub mod verifier;
+pub(crate) mod verifier;
 pub mod verify;
 pub mod worker;
 pub mod worker_file;
+
+#[cfg(test)]
+mod speaks_no_fio;
 
 pub use job::{Dir, JobSpec, PerDir, RunPlan};
 pub use result::RunResult;

@@ -470,17 +470,25 @@ impl RunResult {
 
     /// Read an iomark result file (`--result`). Never panics: anything that is not a result of
     /// a known format version is an error naming what is wrong.
-    pub fn from_json(bytes: &[u8]) -> Result<RunResult, String> {
-        let r: RunResult =
-            serde_json::from_slice(bytes).map_err(|e| format!("not an iomark result file: {e}"))?;
+    pub fn from_json(bytes: &[u8]) -> Result<RunResult, ResultFileError> {
+        let r: RunResult = serde_json::from_slice(bytes).map_err(ResultFileError::NotAResult)?;
         if r.format != RESULT_FORMAT {
-            return Err(format!(
-                "unsupported result format '{}' (this iomark reads '{RESULT_FORMAT}')",
-                r.format.chars().take(40).collect::<String>()
+            return Err(ResultFileError::UnknownFormat(
+                r.format.chars().take(40).collect(),
             ));
         }
         Ok(r)
     }
+}
+
+/// Why a result file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultFileError {
+    #[error("not an iomark result file: {0}")]
+    NotAResult(serde_json::Error),
+    /// The format named in the file (its first 40 characters).
+    #[error("unsupported result format '{0}' (this iomark reads '{RESULT_FORMAT}')")]
+    UnknownFormat(String),
 }
 
 #[cfg(test)]

@@ -15,6 +15,23 @@ use std::path::Path;
 
 const MAX_REPORTS: usize = 100;
 
+/// Verification settings that cannot work.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VerifierError {
+    /// The verify block cannot hold the header of its kind.
+    #[error(
+        "{kind}: the verify block ({block} bytes) is smaller than its header ({header} bytes)"
+    )]
+    BlockSmallerThanHeader {
+        kind: VerifyKind,
+        block: u64,
+        header: u64,
+    },
+    /// The verify block does not divide the block size.
+    #[error("the verify block ({block} bytes) must divide the block size ({block_size})")]
+    BlockNotDividing { block: u64, block_size: u64 },
+}
+
 struct FileMap {
     start: u64,
     /// Last generation written to each block.
@@ -49,29 +66,25 @@ impl Verifier {
         seed: u64,
         min_bs: u64,
         files: &[WorkerFile],
-    ) -> Result<Verifier, String> {
-        let kind = VerifyKind::from_fio_name(&spec.method).ok_or_else(|| {
-            format!(
-                "verify={}: not supported (use crc32c, xxhash, md5, sha256, pattern or null)",
-                spec.method
-            )
-        })?;
+    ) -> Result<Verifier, VerifierError> {
+        let kind = spec.method;
         let interval = if spec.interval == 0 {
             min_bs
         } else {
             spec.interval
         };
         if kind != VerifyKind::Null && (interval as usize) < verify::header_len(kind) {
-            return Err(format!(
-                "verify={}: the verify block ({interval} bytes) is smaller than its header ({} bytes); raise bs or verify_interval",
-                spec.method,
-                verify::header_len(kind)
-            ));
+            return Err(VerifierError::BlockSmallerThanHeader {
+                kind,
+                block: interval,
+                header: verify::header_len(kind) as u64,
+            });
         }
         if min_bs % interval != 0 {
-            return Err(format!(
-                "verify_interval ({interval}) must divide the block size ({min_bs})"
-            ));
+            return Err(VerifierError::BlockNotDividing {
+                block: interval,
+                block_size: min_bs,
+            });
         }
         let mut h: u32 = 0x811c_9dc5;
         for b in job_name.bytes() {
@@ -98,7 +111,7 @@ impl Verifier {
             seed,
             files,
             result: VerifyResult {
-                method: kind.fio_name().to_string(),
+                method: kind.name().to_string(),
                 ..Default::default()
             },
             fatal: spec.fatal,
@@ -435,9 +448,5 @@ impl Verifier {
                 found: None,
             });
         }
-    }
-
-    pub fn kind(&self) -> VerifyKind {
-        self.kind
     }
 }

@@ -35,6 +35,7 @@
 // when a block is bad, so its size does not matter on the good path.
 #![allow(clippy::result_large_err)]
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -68,9 +69,11 @@ const OFF_CSUM: usize = 48;
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Which check protects a block's data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum VerifyKind {
     /// CRC32C (hardware accelerated where the CPU has it), 4 bytes.
+    #[default]
     Crc32c,
     /// XXH3-64, 8 bytes.
     Xxhash,
@@ -96,23 +99,8 @@ impl VerifyKind {
         VerifyKind::Null,
     ];
 
-    /// The kind for a fio `verify=` value. `crc32c-intel` is CRC32C; `pattern_hdr` is
-    /// [`VerifyKind::Pattern`] (whose blocks always carry a header). Other fio names (crc64,
-    /// crc32, crc16, crc7, sha1, sha512, sha3-*, meta) give `None`.
-    pub fn from_fio_name(name: &str) -> Option<VerifyKind> {
-        Some(match name.trim().to_ascii_lowercase().as_str() {
-            "crc32c" | "crc32c-intel" => VerifyKind::Crc32c,
-            "xxhash" => VerifyKind::Xxhash,
-            "md5" => VerifyKind::Md5,
-            "sha256" => VerifyKind::Sha256,
-            "pattern" | "pattern_hdr" => VerifyKind::Pattern,
-            "null" => VerifyKind::Null,
-            _ => return None,
-        })
-    }
-
-    /// The fio `verify=` name.
-    pub fn fio_name(self) -> &'static str {
+    /// The kind's name (as a result records it).
+    pub fn name(self) -> &'static str {
         match self {
             VerifyKind::Crc32c => "crc32c",
             VerifyKind::Xxhash => "xxhash",
@@ -161,7 +149,7 @@ impl VerifyKind {
 
 impl fmt::Display for VerifyKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.fio_name())
+        f.write_str(self.name())
     }
 }
 
@@ -367,7 +355,7 @@ impl fmt::Display for VerifyFailure {
                 h.header_crc, h.kind, h.offset, h.len, h.generation
             ),
             FailureKind::KindMismatch => match h.verify_kind() {
-                Some(k) => write!(f, "block was written with verify={k}"),
+                Some(k) => write!(f, "block was written with the {k} check"),
                 None => write!(f, "block has unknown kind code {}", h.kind),
             },
             FailureKind::Length => {
@@ -911,22 +899,13 @@ mod tests {
     #[test]
     fn names_and_codes_round_trip() {
         for k in VerifyKind::ALL {
-            assert_eq!(VerifyKind::from_fio_name(k.fio_name()), Some(k));
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.name()));
+            assert_eq!(serde_json::from_str::<VerifyKind>(&json).unwrap(), k);
             if k != VerifyKind::Null {
                 assert_eq!(VerifyKind::from_code(k.code()), Some(k));
             }
         }
-        assert_eq!(
-            VerifyKind::from_fio_name("crc32c-intel"),
-            Some(VerifyKind::Crc32c)
-        );
-        assert_eq!(
-            VerifyKind::from_fio_name("pattern_hdr"),
-            Some(VerifyKind::Pattern)
-        );
-        assert_eq!(VerifyKind::from_fio_name("MD5"), Some(VerifyKind::Md5));
-        assert_eq!(VerifyKind::from_fio_name("crc64"), None);
-        assert_eq!(VerifyKind::from_fio_name("1"), None);
         assert_eq!(VerifyKind::from_code(0), None);
         let lens: Vec<usize> = VerifyKind::ALL.iter().map(|&k| header_len(k)).collect();
         assert_eq!(lens, [56, 56, 64, 80, 48, 0]);

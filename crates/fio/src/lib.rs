@@ -6,6 +6,7 @@ pub mod cmdline;
 #[cfg(test)]
 mod corpus;
 pub mod doc;
+pub mod explain;
 pub mod jobfile;
 pub mod options;
 pub mod output;

@@ -134,7 +134,7 @@ impl LibaioEngine {
         if let Err(e) = io_setup(depth, &mut ctx) {
             return Err(match e.raw_os_error() {
                 Some(libc::ENOSYS) | Some(libc::EPERM) => EngineError::Unavailable(format!(
-                    "libaio is not available: io_setup failed: {e}; use ioengine=psync or io_uring"
+                    "libaio is not available: io_setup failed: {e}; use psync or io_uring instead"
                 )),
                 Some(libc::EAGAIN) => EngineError::Io(io::Error::new(
                     e.kind(),

@@ -227,7 +227,7 @@ impl UringEngine {
                 Err(e) if level != LEVEL_NONE && is_errno(&e, &[libc::EINVAL]) => continue,
                 Err(e) if is_errno(&e, &[libc::EPERM, libc::ENOSYS, libc::EACCES]) => {
                     return Err(EngineError::Unavailable(format!(
-                        "io_uring is not available: {}; use ioengine=libaio or psync",
+                        "io_uring is not available: {}; use libaio or psync instead",
                         unavailable_reason(&e)
                     )));
                 }

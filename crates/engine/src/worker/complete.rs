@@ -82,7 +82,7 @@ impl Worker {
             // The device is full: what fill_device asked for. In-flight writes drain.
             if !self.done_issuing {
                 self.res.notes.push(format!(
-                    "{}: {} is full after {} bytes written (fill_device)",
+                    "{}: {} is full after {} bytes written (filling the device)",
                     self.spec.name,
                     self.files[file as usize].path.display(),
                     self.bytes[dir.idx()]

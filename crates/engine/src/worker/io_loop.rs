@@ -16,9 +16,7 @@ impl Worker {
     /// then drain, verify and end_fsync.
     pub(super) fn run(&mut self) {
         let now = sys::now_ns();
-        self.progress
-            .state
-            .store(self.progress.rw.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.progress.set_state(super::WorkerState::Running);
         if self.spec.ramp_time > Duration::ZERO {
             self.ramp_end_ns = now + self.spec.ramp_time.as_nanos() as u64;
         } else {

@@ -39,8 +39,35 @@ use logs::{HistLog, Interval, LogWindow};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
+/// What a worker is doing, for a live status display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerState {
+    /// Opening files, allocating buffers, setting up the engine.
+    Setup,
+    /// Doing I/O (ramp or measured phase).
+    Running,
+    /// Finished without error.
+    Done,
+    /// Finished with an error.
+    Failed,
+}
+
+impl WorkerState {
+    const ALL: [WorkerState; 4] = [
+        WorkerState::Setup,
+        WorkerState::Running,
+        WorkerState::Done,
+        WorkerState::Failed,
+    ];
+
+    /// Whether the worker has finished (with or without an error).
+    pub fn finished(self) -> bool {
+        matches!(self, WorkerState::Done | WorkerState::Failed)
+    }
+}
+
 /// Live counters of one worker, written by the worker and read by the status thread.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct WorkerProgress {
     pub name: String,
     pub bytes: [AtomicU64; 3],
@@ -50,9 +77,10 @@ pub struct WorkerProgress {
     /// Runtime limit in ms (0 = none) and ms elapsed in the measured phase.
     pub runtime_ms: AtomicU64,
     pub elapsed_ms: AtomicU64,
-    /// fio-style state letter: b'P' setup, b'r'/b'R' etc. running, b'_' done, b'E' error.
-    pub state: AtomicU8,
-    pub rw: AtomicU8,
+    /// The [`WorkerState`], as its index in `WorkerState::ALL`.
+    state: AtomicU8,
+    /// The job's directions and order of offsets.
+    pub rw: RwMode,
     /// Set by a reporter (`--status-interval`) to ask for a snapshot of the results so far; the
     /// worker answers at its next bw/iops sample and clears it. A finished worker leaves its
     /// final result here.
@@ -64,24 +92,29 @@ pub struct WorkerProgress {
 
 impl WorkerProgress {
     pub fn new(name: &str, rw: RwMode) -> Self {
-        let p = WorkerProgress {
+        WorkerProgress {
             name: name.to_string(),
-            ..Default::default()
-        };
-        p.state.store(b'P', Ordering::Relaxed);
-        let letter = match rw {
-            RwMode::Read => b'R',
-            RwMode::RandRead => b'r',
-            RwMode::Write => b'W',
-            RwMode::RandWrite => b'w',
-            RwMode::ReadWrite => b'M',
-            RwMode::RandRw => b'm',
-            RwMode::Trim => b'D',
-            RwMode::RandTrim => b'd',
-            RwMode::TrimWrite => b'T',
-        };
-        p.rw.store(letter, Ordering::Relaxed);
-        p
+            bytes: Default::default(),
+            ios: Default::default(),
+            total_bytes: AtomicU64::new(0),
+            runtime_ms: AtomicU64::new(0),
+            elapsed_ms: AtomicU64::new(0),
+            state: AtomicU8::new(0),
+            rw,
+            snapshot_req: AtomicBool::new(false),
+            snapshot: Default::default(),
+            keep_final: AtomicBool::new(false),
+        }
+    }
+
+    /// What the worker is doing now.
+    pub fn state(&self) -> WorkerState {
+        WorkerState::ALL[self.state.load(Ordering::Relaxed) as usize]
+    }
+
+    pub(crate) fn set_state(&self, s: WorkerState) {
+        let code = WorkerState::ALL.iter().position(|&x| x == s).unwrap_or(0);
+        self.state.store(code as u8, Ordering::Relaxed);
     }
 }
 
@@ -229,10 +262,11 @@ impl Worker {
         if self.spec.fsync_on_close {
             self.fsync_files("fsync_on_close");
         }
-        self.progress.state.store(
-            if self.res.error != 0 { b'E' } else { b'_' },
-            Ordering::Relaxed,
-        );
+        self.progress.set_state(if self.res.error != 0 {
+            WorkerState::Failed
+        } else {
+            WorkerState::Done
+        });
         drop(self.engine);
         setup::close_fds(&self.efiles);
         if self.progress.keep_final.load(Ordering::Relaxed) {

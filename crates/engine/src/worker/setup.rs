@@ -45,7 +45,7 @@ impl Worker {
             };
             if let Err(e) = sys::set_affinity(&cpus) {
                 res.notes
-                    .push(format!("cpus_allowed could not be applied: {e}"));
+                    .push(format!("the CPU affinity could not be applied: {e}"));
             }
         }
         let job_start_ns = sys::now_ns();
@@ -137,7 +137,7 @@ impl Worker {
         let engine = match engines::create(kind, &esetup) {
             Ok(e) => e,
             Err(engines::EngineError::Unavailable(why)) if kind == EngineKind::IoUring => {
-                let msg = format!("{}: {why}; falling back to ioengine=libaio", spec.name);
+                let msg = format!("{}: {why}; falling back to libaio", spec.name);
                 res.notes.push(msg);
                 match engines::create(EngineKind::Libaio, &esetup) {
                     Ok(e) => e,
@@ -156,7 +156,7 @@ impl Worker {
                 return Err(fail(
                     res,
                     errno,
-                    format!("{}: ioengine={}: {e}", spec.name, kind.fio_name()),
+                    format!("{}: engine {}: {e}", spec.name, kind.fio_name()),
                 ));
             }
         };

@@ -128,16 +128,17 @@ fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
             "verify_interval ({iv}) must divide the smallest block size ({min_bs})"
         ));
     }
-    if let Some(kind) = iomark_engine::verify::VerifyKind::from_fio_name(&method) {
-        let hl = iomark_engine::verify::header_len(kind) as u64;
-        if iv < hl {
-            return Err(format!(
-                "verify={method}: the verify block ({iv} bytes) is smaller than its header ({hl} bytes); raise bs or verify_interval"
-            ));
-        }
+    let kind = super::verify_kind(&method).ok_or_else(|| {
+        format!("verify={method}: not supported (use crc32c, xxhash, md5, sha256, pattern or null)")
+    })?;
+    let hl = iomark_engine::verify::header_len(kind) as u64;
+    if iv < hl {
+        return Err(format!(
+            "verify={method}: the verify block ({iv} bytes) is smaller than its header ({hl} bytes); raise bs or verify_interval"
+        ));
     }
     let mut v = std::mem::take(&mut st.verify);
-    v.method = method;
+    v.method = kind;
     spec.verify = Some(v);
     Ok(())
 }

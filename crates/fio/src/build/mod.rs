@@ -7,8 +7,10 @@ mod finish;
 mod job;
 #[cfg(test)]
 mod tests;
+mod words;
 
 pub use job::{build_job, build_job_at, check_option};
+pub use words::{name_template, verify_kind};
 
 use crate::options::{self, OptDef, Support};
 use iomark_engine::job::{JobSpec, RunPlan};

@@ -123,7 +123,7 @@ fn verify_options_map_to_the_job_model() {
     assert_eq!(j.verify, Some(VerifySpec::default()));
     for m in ["crc32c", "xxhash", "md5", "sha256", "pattern", "null"] {
         let j = job(&[("rw", "write"), ("verify", m)]).unwrap();
-        assert_eq!(j.verify.unwrap().method, m);
+        assert_eq!(j.verify.unwrap().method.name(), m);
     }
     let j = job(&[
         ("rw", "randwrite"),
@@ -140,7 +140,7 @@ fn verify_options_map_to_the_job_model() {
     let v = j.verify.unwrap();
     assert_eq!(
         (
-            v.method.as_str(),
+            v.method.name(),
             v.fatal,
             v.dump,
             v.backlog,
@@ -152,7 +152,10 @@ fn verify_options_map_to_the_job_model() {
     assert_eq!(v.pattern, Some(vec![0xde, 0xad, 0xbe, 0xef]));
     // verify_pattern alone turns on verify=pattern, as in fio.
     let j = job(&[("rw", "write"), ("verify_pattern", "0x55")]).unwrap();
-    assert_eq!(j.verify.unwrap().method, "pattern");
+    assert_eq!(
+        j.verify.unwrap().method,
+        iomark_engine::verify::VerifyKind::Pattern
+    );
     // The last verify= wins; verify=0 turns it off.
     let j = job(&[("rw", "write"), ("verify", "md5"), ("verify", "0")]).unwrap();
     assert_eq!(j.verify, None);

@@ -206,6 +206,19 @@ pub fn json_str(s: &str) -> String {
     out
 }
 
+/// Labels of the nanosecond latency buckets (`latency_ns` keys, `lat (nsec)` line), one per
+/// threshold of `iomark_engine::hist::LAT_THRESHOLDS`.
+pub const LAT_NS_LABELS: [&str; 10] = [
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+];
+/// Labels of the microsecond latency buckets (`latency_us` keys, `lat (usec)` line).
+pub const LAT_US_LABELS: [&str; 10] = LAT_NS_LABELS;
+/// Labels of the millisecond latency buckets (`latency_ms` keys, `lat (msec)` line): one per
+/// threshold of `iomark_engine::hist::LAT_MS_THRESHOLDS`, then the bucket of everything above.
+pub const LAT_MS_LABELS: [&str; 12] = [
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,5 +292,18 @@ mod tests {
         let s = json_str("a\"b\\c\nd\u{1}é");
         let back: String = serde_json::from_str(&s).unwrap();
         assert_eq!(back, "a\"b\\c\nd\u{1}é");
+    }
+
+    #[test]
+    fn labels_name_the_engine_thresholds() {
+        use iomark_engine::hist::{LAT_MS_THRESHOLDS, LAT_THRESHOLDS};
+        for (l, t) in LAT_NS_LABELS.iter().zip(LAT_THRESHOLDS) {
+            assert_eq!(*l, t.to_string());
+        }
+        for (l, t) in LAT_MS_LABELS.iter().zip(LAT_MS_THRESHOLDS) {
+            assert_eq!(*l, t.to_string());
+        }
+        assert_eq!(LAT_MS_LABELS[11], ">=2000");
+        assert_eq!(LAT_US_LABELS[7], "500");
     }
 }

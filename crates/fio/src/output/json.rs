@@ -249,21 +249,9 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
     let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     let lb = LatencyBuckets::from_hists(&hists);
     for (key, labels, vals) in [
-        (
-            "latency_ns",
-            &iomark_engine::hist::LAT_NS_LABELS[..],
-            &lb.ns[..],
-        ),
-        (
-            "latency_us",
-            &iomark_engine::hist::LAT_US_LABELS[..],
-            &lb.us[..],
-        ),
-        (
-            "latency_ms",
-            &iomark_engine::hist::LAT_MS_LABELS[..],
-            &lb.ms[..],
-        ),
+        ("latency_ns", &super::fmt::LAT_NS_LABELS[..], &lb.ns[..]),
+        ("latency_us", &super::fmt::LAT_US_LABELS[..], &lb.us[..]),
+        ("latency_ms", &super::fmt::LAT_MS_LABELS[..], &lb.ms[..]),
     ] {
         j.obj(key);
         for (l, v) in labels.iter().zip(vals) {

@@ -4,8 +4,9 @@
 use super::fmt::{
     ctime, depth_dist, lat_floor, lat_scale, num2str, pct_scale, percentile_precision, Unit,
 };
+use super::fmt::{LAT_MS_LABELS, LAT_NS_LABELS, LAT_US_LABELS};
 use super::group::{self, GroupStats, Report, ReportUnit};
-use iomark_engine::hist::{Histogram, LatencyBuckets, LAT_MS_LABELS, LAT_NS_LABELS, LAT_US_LABELS};
+use iomark_engine::hist::{Histogram, LatencyBuckets};
 use iomark_engine::job::{BlockSize, Dir, JobSpec, RunPlan};
 use iomark_engine::result::LatRecord;
 use iomark_engine::RunResult;

@@ -35,7 +35,7 @@ pub(super) fn read(
             format.chars().take(40).collect::<String>()
         )));
     }
-    let r = RunResult::from_json(bytes).map_err(bad)?;
+    let r = RunResult::from_json(bytes).map_err(|e| bad(e.to_string()))?;
     Ok(from_result(&r))
 }
 

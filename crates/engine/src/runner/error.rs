@@ -1,0 +1,140 @@
+//! What the runner refuses before any I/O, and what it notes for the user, as typed values with
+//! the facts. The engine words them in its own neutral terms (`Display`); each front end words
+//! them for its users (the options to change, the switches to pass).
+
+use crate::job::{Dir, EngineKind, RwMode};
+use std::io;
+use std::path::PathBuf;
+
+/// A run refused before any I/O (or stopped before any I/O was measured).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The plan or the job is read-only, but the job writes.
+    #[error("{job}: refusing to run a job that writes ({rw:?}, {engine:?}) in a read-only run")]
+    ReadonlyWrites {
+        job: String,
+        rw: RwMode,
+        engine: EngineKind,
+    },
+    /// A directory was given where a file or device is expected.
+    #[error("{job}: {} is a directory, not a file or device", path.display())]
+    IsDirectory { job: String, path: PathBuf },
+    /// A verify-only job checks data an earlier run wrote, but the file does not exist.
+    #[error("{job}: verifying data an earlier run wrote, but {} does not exist", path.display())]
+    VerifyOnlyMissing { job: String, path: PathBuf },
+    /// A size in percent of a target that does not exist.
+    #[error("{job}: a size of {percent}% needs an existing file or device, but {} does not exist", path.display())]
+    PercentOfMissing {
+        job: String,
+        path: PathBuf,
+        percent: f64,
+    },
+    /// Filling the device needs the free space of the filesystem, which could not be read.
+    #[error("{job}: cannot read the free space of {}: {source}", dir.display())]
+    FreeSpaceUnknown {
+        job: String,
+        dir: PathBuf,
+        source: io::Error,
+    },
+    /// No size was given and the target has none to use.
+    #[error("{job}: no size given for {} (it {})", path.display(), if *char_device { "is a character device" } else { "does not exist" })]
+    NoSize {
+        job: String,
+        path: PathBuf,
+        /// The target is a character device (else it does not exist).
+        char_device: bool,
+    },
+    /// The start offset lies at or past the end of a device.
+    #[error("{job}: offset {offset} is beyond the end of {} ({size} bytes)", path.display())]
+    OffsetBeyondEnd {
+        job: String,
+        path: PathBuf,
+        offset: u64,
+        size: u64,
+    },
+    /// The region to do I/O in is empty.
+    #[error("{job}: the I/O region of {} is empty (size {size}, offset {offset})", path.display())]
+    EmptyRegion {
+        job: String,
+        path: PathBuf,
+        size: u64,
+        offset: u64,
+    },
+    /// The smallest block size does not fit in the region.
+    #[error("{job}: block size ({block_size}) is larger than the I/O region of {} ({region} bytes)", path.display())]
+    BlockLargerThanRegion {
+        job: String,
+        path: PathBuf,
+        block_size: u64,
+        region: u64,
+    },
+    /// Direct I/O with a block size that is not a multiple of the logical block size.
+    #[error("{job}: direct I/O needs block sizes that are multiples of the logical block size of {} ({logical_block_size} bytes), but the {} block size is {block_size}", path.display(), dir.name())]
+    DirectBlockSize {
+        job: String,
+        path: PathBuf,
+        logical_block_size: u64,
+        dir: Dir,
+        block_size: u64,
+    },
+    /// Direct I/O from an offset that is not aligned to the logical block size.
+    #[error("{job}: direct I/O needs an offset aligned to the logical block size of {} ({logical_block_size} bytes), but the region starts at {start}", path.display())]
+    DirectOffset {
+        job: String,
+        path: PathBuf,
+        logical_block_size: u64,
+        start: u64,
+    },
+    /// A write to a device that (or a partition or holder of which) is mounted.
+    #[error("{job}: refusing to write to {}: it (or a partition or holder of it) is mounted on {mount_point}", path.display())]
+    DeviceMounted {
+        job: String,
+        path: PathBuf,
+        mount_point: String,
+    },
+    /// A write to a device that holds a filesystem or partition table.
+    #[error("{job}: refusing to write to {}: it holds {signature}; writing would destroy it", path.display())]
+    DeviceHoldsData {
+        job: String,
+        path: PathBuf,
+        signature: String,
+    },
+    /// A write to a device whose first blocks could not be read to look for a signature.
+    #[error("{job}: refusing to write to {}: its first blocks could not be read to look for a filesystem or partition table ({source})", path.display())]
+    DeviceUnreadable {
+        job: String,
+        path: PathBuf,
+        source: io::Error,
+    },
+    /// A file would have to be created or extended in a read-only run.
+    #[error("{job}: {} would have to be created ({bytes} bytes) but the run is read-only", path.display())]
+    ReadonlyLayout {
+        job: String,
+        path: PathBuf,
+        bytes: u64,
+    },
+    /// The directory for the files cannot be used.
+    #[error("cannot create files in {}: {source}", dir.display())]
+    DirectoryUnusable { dir: PathBuf, source: io::Error },
+    /// The files to lay out do not fit in the free space of their filesystem.
+    #[error("refusing to lay out {} MiB of files in {}: only {} MiB are free on that filesystem", needed.div_ceil(1 << 20), dir.display(), free >> 20)]
+    NoSpace {
+        dir: PathBuf,
+        needed: u64,
+        free: u64,
+    },
+    /// Laying out a file failed.
+    #[error("{job}: laying out {} ({bytes} bytes) failed: {source}", path.display())]
+    LayoutFailed {
+        job: String,
+        path: PathBuf,
+        bytes: u64,
+        source: io::Error,
+    },
+    /// A stop came while files were being laid out.
+    #[error("stopped while laying out files, before any I/O was measured (a file being laid out was removed or put back as it was)")]
+    StoppedDuringLayout,
+    /// A worker thread could not be started.
+    #[error("cannot start a worker thread: {0}")]
+    ThreadSpawn(io::Error),
+}

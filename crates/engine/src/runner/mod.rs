@@ -1,0 +1,425 @@
+//! The runner: expands jobs into clones, resolves and checks their targets before any I/O, lays
+//! out files, starts one worker thread per clone in stonewall order, and collects the results.
+
+mod error;
+mod notice;
+mod plan;
+
+pub use crate::worker::{WorkerProgress, WorkerState};
+pub use error::RunError;
+pub use notice::{Event, Note};
+
+use crate::job::{JobSpec, RunPlan};
+use crate::result::{JobResult, RunResult};
+use crate::rng::Rng;
+use crate::sys;
+use crate::target;
+use crate::worker::{run_worker, WorkerSetup};
+use plan::{check_free_space, plan_units};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Shared control of a run: the stop flag (Ctrl-C, exitall), live progress for a status
+/// display, a sink for progress events (the CLI words them on stderr), and the words for notes.
+pub struct RunCtl {
+    pub stop: Arc<AtomicBool>,
+    /// Set by the front end when the stop came from a signal.
+    pub interrupted: AtomicBool,
+    pub workers: Mutex<Vec<Arc<WorkerProgress>>>,
+    /// A periodic reporter reads the workers' snapshots (`--status-interval`): finished workers
+    /// leave their final result for it.
+    pub keep_snapshots: AtomicBool,
+    /// Bytes laid out so far (for a "laying out" progress display).
+    pub layout_bytes: AtomicU64,
+    on_event: Box<dyn Fn(&Event) + Send + Sync>,
+    note_words: Box<dyn Fn(&Note) -> String + Send + Sync>,
+}
+
+impl RunCtl {
+    pub fn new(on_event: impl Fn(&Event) + Send + Sync + 'static) -> Self {
+        RunCtl {
+            stop: Arc::new(AtomicBool::new(false)),
+            interrupted: AtomicBool::new(false),
+            workers: Mutex::new(Vec::new()),
+            keep_snapshots: AtomicBool::new(false),
+            layout_bytes: AtomicU64::new(0),
+            on_event: Box::new(on_event),
+            note_words: Box::new(|n| n.to_string()),
+        }
+    }
+    /// How the notes of a run are worded in its result (by default, the engine's own words).
+    pub fn with_note_words(
+        mut self,
+        words: impl Fn(&Note) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.note_words = Box::new(words);
+        self
+    }
+    pub fn quiet() -> Self {
+        Self::new(|_| {})
+    }
+    fn event(&self, e: &Event) {
+        (self.on_event)(e)
+    }
+}
+
+/// Check a plan without doing any I/O (everything `run` would refuse up front).
+pub fn check(plan: &RunPlan) -> Result<Vec<Note>, RunError> {
+    let (_, layouts, notes) = plan_units(plan)?;
+    check_free_space(plan, &layouts)?;
+    Ok(notes)
+}
+
+/// Run a plan to completion.
+pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
+    let start_unix_ms = sys::unix_ms();
+    let (units, layouts, plan_notes) = plan_units(plan)?;
+    check_free_space(plan, &layouts)?;
+    // Lay out files (fio's "Laying out IO file").
+    let mut created: Vec<PathBuf> = Vec::new();
+    for l in &layouts {
+        if ctl.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let existed = l.path.exists();
+        ctl.event(&Event::LayingOut {
+            job: l.job.clone(),
+            path: l.path.clone(),
+            bytes: l.size,
+        });
+        match target::layout_file_until(
+            &l.path,
+            l.size,
+            l.fallocate,
+            l.fill,
+            Some(&ctl.layout_bytes),
+            Some(&ctl.stop),
+        ) {
+            Ok(_) => {
+                if !existed {
+                    created.push(l.path.clone());
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => break,
+            Err(e) => {
+                return Err(RunError::LayoutFailed {
+                    job: l.job.clone(),
+                    path: l.path.clone(),
+                    bytes: l.size,
+                    source: e,
+                })
+            }
+        }
+    }
+    if ctl.stop.load(Ordering::Relaxed) {
+        return Err(RunError::StoppedDuringLayout);
+    }
+    // Disk stats for every device under the targets.
+    let mut disks: Vec<String> = Vec::new();
+    for u in units
+        .iter()
+        .filter(|u| !plan.jobs[u.job_index].ioengine.is_diskless())
+    {
+        for f in &u.files {
+            for d in target::disks_for(&f.path) {
+                if !disks.contains(&d) {
+                    disks.push(d);
+                }
+            }
+        }
+    }
+    let sampler = target::DiskStatsSampler::start(&disks);
+    // Start workers in order, honouring stonewall and wait_for.
+    let mut results: Vec<Option<JobResult>> = (0..units.len()).map(|_| None).collect();
+    let mut running: Vec<(usize, JoinHandle<JobResult>)> = Vec::new();
+    let mut finished_jobs: Vec<bool> = vec![false; plan.jobs.len()];
+    let unit_job: Vec<usize> = units.iter().map(|u| u.job_index).collect();
+    let join_all = |running: &mut Vec<(usize, JoinHandle<JobResult>)>,
+                    results: &mut Vec<Option<JobResult>>| {
+        for (i, h) in running.drain(..) {
+            let r = h.join().unwrap_or_else(|_| JobResult {
+                error: libc::EIO,
+                error_msg: Some("worker thread panicked".into()),
+                ..Default::default()
+            });
+            results[i] = Some(r);
+        }
+    };
+    let mut last_job = usize::MAX;
+    for (ui, unit) in units.into_iter().enumerate() {
+        let job = &plan.jobs[unit.job_index];
+        if unit.job_index != last_job {
+            last_job = unit.job_index;
+            if job.stonewall && !running.is_empty() {
+                join_all(&mut running, &mut results);
+            }
+            if let Some(w) = &job.wait_for {
+                if let Some(target_ji) = plan.jobs.iter().position(|j| &j.name == w) {
+                    if target_ji < unit.job_index && !finished_jobs[target_ji] {
+                        let mut keep = Vec::new();
+                        for (i, h) in running.drain(..) {
+                            if unit_job[i] == target_ji {
+                                results[i] = Some(h.join().unwrap_or_default());
+                            } else {
+                                keep.push((i, h));
+                            }
+                        }
+                        running = keep;
+                        finished_jobs[target_ji] = true;
+                    }
+                }
+            }
+        }
+        if ctl.stop.load(Ordering::Relaxed) {
+            results[ui] = Some(JobResult {
+                name: job.name.clone(),
+                job_index: unit.job_index,
+                clone: unit.clone,
+                thread_number: unit.thread_number,
+                group_id: job.group_id,
+                ran: false,
+                ..Default::default()
+            });
+            continue;
+        }
+        let progress = Arc::new(WorkerProgress::new(&job.name, job.rw));
+        progress.keep_final.store(
+            ctl.keep_snapshots.load(Ordering::Relaxed),
+            Ordering::Relaxed,
+        );
+        ctl.workers.lock().unwrap().push(progress.clone());
+        let setup = WorkerSetup {
+            spec: job.clone(),
+            job_index: unit.job_index,
+            clone: unit.clone,
+            thread_number: unit.thread_number,
+            files: unit.files,
+            io_bytes_per_loop: unit.io_bytes_per_loop,
+            stop: ctl.stop.clone(),
+            progress,
+        };
+        let stop = ctl.stop.clone();
+        let exitall = job.exitall;
+        let delay = startdelay(job, unit.thread_number);
+        let h = std::thread::Builder::new()
+            .name(format!("iomark-{}", job.name))
+            .spawn(move || {
+                if !delay.is_zero() {
+                    let until = sys::now_ns() + delay.as_nanos() as u64;
+                    while sys::now_ns() < until && !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                    }
+                }
+                let r = run_worker(setup);
+                if exitall {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                r
+            })
+            .map_err(RunError::ThreadSpawn)?;
+        running.push((ui, h));
+    }
+    join_all(&mut running, &mut results);
+    let disk_util = sampler.finish();
+    // Remove files of jobs that asked for it.
+    for (ji, job) in plan.jobs.iter().enumerate() {
+        if job.unlink {
+            for r in results.iter().flatten().filter(|r| r.job_index == ji) {
+                for t in &r.targets {
+                    if t.kind == "file" {
+                        let _ = std::fs::remove_file(&t.path);
+                    }
+                }
+            }
+        }
+    }
+    let _ = created;
+    let jobs: Vec<JobResult> = results.into_iter().map(|r| r.unwrap_or_default()).collect();
+    let mut notes: Vec<String> = plan_notes.iter().map(|n| (ctl.note_words)(n)).collect();
+    for j in &jobs {
+        notes.extend(j.notes.iter().cloned());
+    }
+    notes.dedup();
+    Ok(RunResult {
+        disk_util,
+        interrupted: ctl.interrupted.load(Ordering::Relaxed),
+        notes,
+        ..RunResult::assemble(plan, start_unix_ms, sys::host_info(), jobs)
+    })
+}
+
+fn startdelay(job: &JobSpec, thread_number: u32) -> std::time::Duration {
+    let (lo, hi) = job.startdelay;
+    if hi > lo {
+        let mut r = Rng::new(crate::rng::job_seed(
+            job.randseed,
+            job.randrepeat,
+            thread_number,
+            98,
+        ));
+        let span = (hi - lo).as_nanos() as u64;
+        lo + std::time::Duration::from_nanos(r.below(span + 1))
+    } else {
+        lo
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::{BlockSize, EngineKind, PerDir, RwMode, SizeSpec};
+    use std::path::Path;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let p = std::env::temp_dir().join(format!("iomark-runner-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        p
+    }
+
+    fn job(name: &str, file: &Path, rw: RwMode, engine: EngineKind, depth: u32) -> JobSpec {
+        JobSpec {
+            name: name.into(),
+            rw,
+            filenames: vec![file.to_path_buf()],
+            size: Some(SizeSpec::Bytes(4 << 20)),
+            bs: PerDir::all(BlockSize::Fixed(4096)),
+            ioengine: engine,
+            iodepth: depth,
+            iodepth_low: depth,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn size_bounded_jobs_move_exactly_size() {
+        let d = scratch("size");
+        let f = d.join("f");
+        for engine in [
+            EngineKind::Psync,
+            EngineKind::Libaio,
+            EngineKind::IoUring,
+            EngineKind::Null,
+        ] {
+            for rw in [
+                RwMode::Write,
+                RwMode::RandRead,
+                RwMode::RandWrite,
+                RwMode::Read,
+                RwMode::RandRw,
+            ] {
+                let plan = RunPlan {
+                    jobs: vec![job("j", &f, rw, engine, 8)],
+                    ..Default::default()
+                };
+                let r = run(&plan, &RunCtl::quiet()).unwrap();
+                let j = &r.jobs[0];
+                assert_eq!(j.error, 0, "{engine:?} {rw:?}: {:?}", j.error_msg);
+                let bytes = j.dirs.read.io_bytes + j.dirs.write.io_bytes;
+                assert_eq!(bytes, 4 << 20, "{engine:?} {rw:?}");
+                let n = j.dirs.read.clat.hist.count() + j.dirs.write.clat.hist.count();
+                assert_eq!(n, 1024, "{engine:?} {rw:?}");
+            }
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    fn verify_job(file: &Path, only: bool, loops: u32) -> JobSpec {
+        let mut j = job("v", file, RwMode::RandWrite, EngineKind::IoUring, 16);
+        j.size = Some(SizeSpec::Bytes(1 << 20));
+        j.loops = loops;
+        j.norandommap = true;
+        j.verify = Some(crate::job::VerifySpec {
+            only,
+            ..Default::default()
+        });
+        j
+    }
+
+    #[test]
+    fn verify_finds_exactly_the_damaged_blocks() {
+        let d = scratch("verify");
+        let f = d.join("f");
+        let run1 = |j: JobSpec| {
+            run(
+                &RunPlan {
+                    jobs: vec![j],
+                    ..Default::default()
+                },
+                &RunCtl::quiet(),
+            )
+            .unwrap()
+        };
+        // Write twice over (generation 2 everywhere that was hit twice), verify: clean.
+        let r = run1(verify_job(&f, false, 2));
+        let v = r.jobs[0].verify.clone().unwrap();
+        assert_eq!(r.jobs[0].error, 0, "{:?}", v.failures.first());
+        assert_eq!(v.bad_blocks, 0);
+        assert!(v.blocks_checked > 0);
+        // The same replayed without writing: clean.
+        let r = run1(verify_job(&f, true, 2));
+        assert_eq!(r.jobs[0].verify.as_ref().unwrap().bad_blocks, 0);
+        // An older copy of a block: the state after one pass, written to another file.
+        let g = d.join("g");
+        let mut once = verify_job(&g, false, 1);
+        once.verify.as_mut().unwrap().do_verify = false;
+        once.filenames = vec![g.clone()];
+        let _ = run1(once);
+        let mut data = std::fs::read(&f).unwrap();
+        let old = std::fs::read(&g).unwrap();
+        let bs = 4096;
+        let ours = |b: &[u8]| crate::verify::describe(b).filter(|h| h.magic == 0x4b4d_4f49);
+        // Find a block whose generation differs between the two (written in both passes).
+        let stale = (0..256)
+            .find(|&b| {
+                let a = ours(&data[b * bs..]).map(|h| h.generation);
+                let o = ours(&old[b * bs..]).map(|h| h.generation);
+                a.is_some() && o.is_some() && a != o
+            })
+            .expect("a block written twice");
+        data[stale * bs..(stale + 1) * bs].copy_from_slice(&old[stale * bs..(stale + 1) * bs]);
+        // A flipped byte in another block, and a block copied over its neighbour.
+        let written: Vec<usize> = (0..256)
+            .filter(|&b| b != stale && ours(&data[b * bs..]).is_some())
+            .collect();
+        let flip = written[3];
+        data[flip * bs + 1000] ^= 0x40;
+        let (src, dst) = (written[10], written[11]);
+        let copy = data[src * bs..(src + 1) * bs].to_vec();
+        data[dst * bs..(dst + 1) * bs].copy_from_slice(&copy);
+        std::fs::write(&f, &data).unwrap();
+        let r = run1(verify_job(&f, true, 2));
+        let v = r.jobs[0].verify.clone().unwrap();
+        let mut found: Vec<(u64, String)> = v
+            .failures
+            .iter()
+            .map(|x| (x.offset, x.check.clone()))
+            .collect();
+        found.sort();
+        let mut want = vec![
+            ((stale * bs) as u64, "Stale".to_string()),
+            ((flip * bs) as u64, "DataChecksum".to_string()),
+            ((dst * bs) as u64, "Misdirected".to_string()),
+        ];
+        want.sort();
+        assert_eq!(found, want);
+        assert_eq!(r.jobs[0].error, libc::EILSEQ);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn refuses_bs_larger_than_region() {
+        let d = scratch("bs");
+        let mut j = job("j", &d.join("f"), RwMode::Read, EngineKind::Psync, 1);
+        j.size = Some(SizeSpec::Bytes(4096));
+        j.bs = PerDir::all(BlockSize::Fixed(8192));
+        let plan = RunPlan {
+            jobs: vec![j],
+            ..Default::default()
+        };
+        assert!(run(&plan, &RunCtl::quiet()).is_err());
+        assert!(!d.join("f").exists());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

@@ -1,0 +1,428 @@
+//! Planning a run: every clone's files resolved, and everything that can be checked before any
+//! I/O checked (sizes, regions, direct I/O alignment, device safety, free space).
+
+use super::{Note, RunError};
+use crate::job::{EngineKind, JobSpec, RunPlan, SizeSpec};
+use crate::rng::Rng;
+use crate::sys;
+use crate::target;
+use crate::worker::WorkerFile;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// One clone, fully resolved.
+pub(super) struct Unit {
+    pub(super) job_index: usize,
+    pub(super) clone: u32,
+    pub(super) thread_number: u32,
+    pub(super) files: Vec<WorkerFile>,
+    pub(super) io_bytes_per_loop: u64,
+}
+
+/// A file to create or extend before the run.
+pub(super) struct Layout {
+    pub(super) path: PathBuf,
+    pub(super) size: u64,
+    pub(super) fill: bool,
+    pub(super) job: String,
+    pub(super) fallocate: crate::job::FallocateMode,
+    /// Left sparse and not counted by the free-space check (fill_device).
+    pub(super) sparse: bool,
+}
+
+/// Resolve every clone's files and check everything that can be checked before I/O.
+/// Clones, the files to lay out, and notes for the user.
+pub(super) type Planned = (Vec<Unit>, Vec<Layout>, Vec<Note>);
+
+pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
+    let mut units = Vec::new();
+    let mut layouts: BTreeMap<PathBuf, Layout> = BTreeMap::new();
+    let mut notes = Vec::new();
+    let mut thread_number = 0u32;
+    for (ji, job) in plan.jobs.iter().enumerate() {
+        if (plan.readonly || job.readonly) && job.writes() {
+            return Err(RunError::ReadonlyWrites {
+                job: job.name.clone(),
+                rw: job.rw,
+                engine: job.ioengine,
+            });
+        }
+        for clone in 0..job.numjobs.max(1) {
+            let unit = plan_clone(
+                plan,
+                job,
+                ji,
+                clone,
+                thread_number,
+                &mut layouts,
+                &mut notes,
+            )?;
+            units.push(unit);
+            thread_number += 1;
+        }
+    }
+    Ok((units, layouts.into_values().collect(), notes))
+}
+
+fn plan_clone(
+    plan: &RunPlan,
+    job: &JobSpec,
+    ji: usize,
+    clone: u32,
+    thread_number: u32,
+    layouts: &mut BTreeMap<PathBuf, Layout>,
+    notes: &mut Vec<Note>,
+) -> Result<Unit, RunError> {
+    let name = &job.name;
+    let paths: Vec<PathBuf> = if !job.filenames.is_empty() {
+        job.filenames.clone()
+    } else {
+        let dir = if job.directories.is_empty() {
+            PathBuf::from(".")
+        } else {
+            job.directories[clone as usize % job.directories.len()].clone()
+        };
+        (0..job.nrfiles.max(1))
+            .map(|f| dir.join(job.file_names.expand(&job.name, clone, f)))
+            .collect()
+    };
+    let nfiles = paths.len() as u64;
+    let mut size_rng = Rng::new(crate::rng::job_seed(job.randseed, true, thread_number, 99));
+    let writes = job.writes();
+    let meta = job.ioengine.is_metadata();
+    let diskless = job.ioengine.is_diskless();
+    let mut files = Vec::with_capacity(paths.len());
+    for path in paths {
+        let probe = target::probe(&path).ok();
+        let kind = probe.as_ref().map(|p| p.kind.as_str()).unwrap_or("missing");
+        if kind == "directory" {
+            return Err(RunError::IsDirectory {
+                job: name.clone(),
+                path,
+            });
+        }
+        if kind == "missing" && job.verify.as_ref().is_some_and(|v| v.only) {
+            return Err(RunError::VerifyOnlyMissing {
+                job: name.clone(),
+                path,
+            });
+        }
+        let is_block = kind == "block";
+        let is_char = kind == "char";
+        let real_size = probe
+            .as_ref()
+            .map(|p| p.size_bytes)
+            .filter(|_| kind != "missing");
+        let lbs = probe
+            .as_ref()
+            .map(|p| p.logical_block_size)
+            .filter(|&b| b > 0)
+            .or_else(|| {
+                path.parent()
+                    .and_then(|d| {
+                        target::probe(if d.as_os_str().is_empty() {
+                            Path::new(".")
+                        } else {
+                            d
+                        })
+                        .ok()
+                    })
+                    .map(|p| p.logical_block_size)
+            })
+            .unwrap_or(512)
+            .max(1);
+        // Per-file size.
+        let per_file = if let Some((lo, hi)) = job.filesize {
+            if hi > lo {
+                lo + size_rng.below(hi - lo + 1)
+            } else {
+                lo
+            }
+        } else {
+            match job.size {
+                Some(SizeSpec::Bytes(b)) => b / nfiles.max(1),
+                Some(SizeSpec::Percent(p)) => match real_size {
+                    Some(r) => ((r as f64) * p / 100.0) as u64,
+                    None => {
+                        return Err(RunError::PercentOfMissing {
+                            job: name.clone(),
+                            path,
+                            percent: p,
+                        })
+                    }
+                },
+                None if job.fill_device && !is_block && !is_char => {
+                    // The free space of the filesystem (plus what the file already holds),
+                    // shared by the job's files: the writes meet ENOSPC before the end.
+                    let dir = path
+                        .parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .unwrap_or(Path::new("."));
+                    let free = target::free_space(dir).map_err(|e| RunError::FreeSpaceUnknown {
+                        job: name.clone(),
+                        dir: dir.to_path_buf(),
+                        source: e,
+                    })?;
+                    // A margin past the free space makes ENOSPC, not the region, end the job.
+                    (free + free / 16 + (1 << 20) + real_size.unwrap_or(0)) / nfiles.max(1)
+                }
+                None => match real_size {
+                    Some(r) if !is_char => r,
+                    _ if meta => 0,
+                    _ => {
+                        return Err(RunError::NoSize {
+                            job: name.clone(),
+                            path,
+                            char_device: is_char,
+                        })
+                    }
+                },
+            }
+        };
+        let base = real_size.unwrap_or(per_file);
+        let offset = job.offset.resolve(base) + job.offset_increment.resolve(base) * clone as u64;
+        // Without an explicit size, an existing file or device is used from the offset to its end.
+        let per_file = if job.size.is_none() && job.filesize.is_none() && real_size.is_some() {
+            per_file.saturating_sub(offset)
+        } else {
+            per_file
+        };
+        let (region_start, region_len, size) = if is_block {
+            let r = real_size.unwrap_or(0);
+            if offset >= r {
+                return Err(RunError::OffsetBeyondEnd {
+                    job: name.clone(),
+                    path,
+                    offset,
+                    size: r,
+                });
+            }
+            (offset, per_file.min(r - offset), r)
+        } else {
+            (
+                offset,
+                per_file,
+                real_size.unwrap_or(0).max(offset + per_file),
+            )
+        };
+        if !meta && region_len == 0 {
+            return Err(RunError::EmptyRegion {
+                job: name.clone(),
+                path,
+                size: per_file,
+                offset,
+            });
+        }
+        let min_bs = job.min_bs();
+        if !meta && min_bs > region_len {
+            return Err(RunError::BlockLargerThanRegion {
+                job: name.clone(),
+                path,
+                block_size: min_bs,
+                region: region_len,
+            });
+        }
+        if job.direct && !is_char && !meta && !diskless {
+            check_direct_alignment(job, &path, lbs, region_start)?;
+        }
+        if writes && is_block && !diskless {
+            check_device_write(plan, job, &path)?;
+        }
+        // Layout of regular files that do not exist or are too small.
+        let need = region_start + region_len;
+        let is_file = !is_block && !is_char;
+        if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
+            let too_small = real_size.is_none_or(|r| r < need);
+            if too_small {
+                if plan.readonly || job.readonly {
+                    return Err(RunError::ReadonlyLayout {
+                        job: name.clone(),
+                        path,
+                        bytes: need,
+                    });
+                }
+                let fill = (job.rw.has_read() || job.overwrite) && !meta;
+                let e = layouts.entry(path.clone()).or_insert(Layout {
+                    path: path.clone(),
+                    size: need,
+                    fill,
+                    job: name.clone(),
+                    fallocate: if job.fill_device {
+                        crate::job::FallocateMode::None
+                    } else {
+                        job.fallocate
+                    },
+                    sparse: job.fill_device,
+                });
+                e.size = e.size.max(need);
+                e.fill |= fill;
+            }
+        }
+        files.push(WorkerFile {
+            path,
+            is_block,
+            is_char,
+            size: size.max(need),
+            region_start,
+            region_len,
+            logical_block_size: lbs,
+        });
+    }
+    let total_region: u64 = files.iter().map(|f| f.region_len).sum();
+    let io_bytes_per_loop = if meta {
+        u64::MAX
+    } else {
+        match job.io_size {
+            Some(s) => s.resolve(total_region),
+            None => total_region,
+        }
+    };
+    // Honesty note: buffered reads over a working set that fits in memory.
+    if !job.direct && job.rw.has_read() && !meta && !diskless && clone == 0 {
+        let avail = sys::mem_available();
+        let ws: u64 = files
+            .iter()
+            .filter(|f| !f.is_char)
+            .map(|f| f.region_len)
+            .sum();
+        if ws > 0 && avail > 0 && ws <= avail {
+            notes.push(Note::CachedWorkingSet {
+                job: job.name.clone(),
+                working_set: ws,
+                available: avail,
+                invalidate: job.invalidate,
+            });
+        }
+    }
+    Ok(Unit {
+        job_index: ji,
+        clone,
+        thread_number,
+        files,
+        io_bytes_per_loop,
+    })
+}
+
+fn check_direct_alignment(
+    job: &JobSpec,
+    path: &Path,
+    lbs: u64,
+    start: u64,
+) -> Result<(), RunError> {
+    use crate::job::{BlockSize, Dir};
+    for d in Dir::ALL {
+        let used = match d {
+            Dir::Read => job.rw.has_read(),
+            Dir::Write => job.rw.has_write(),
+            Dir::Trim => job.rw.has_trim(),
+        };
+        if !used {
+            continue;
+        }
+        let sizes: Vec<u64> = match &job.bs[d] {
+            BlockSize::Fixed(v) => vec![*v],
+            BlockSize::Range { min, max } => vec![*min, *max],
+            BlockSize::Split(v) => v.iter().map(|x| x.0).collect(),
+        };
+        for bs in sizes {
+            if bs % lbs != 0 {
+                return Err(RunError::DirectBlockSize {
+                    job: job.name.clone(),
+                    path: path.to_path_buf(),
+                    logical_block_size: lbs,
+                    dir: d,
+                    block_size: bs,
+                });
+            }
+        }
+    }
+    if start % lbs != 0 {
+        return Err(RunError::DirectOffset {
+            job: job.name.clone(),
+            path: path.to_path_buf(),
+            logical_block_size: lbs,
+            start,
+        });
+    }
+    Ok(())
+}
+
+fn check_device_write(plan: &RunPlan, job: &JobSpec, path: &Path) -> Result<(), RunError> {
+    if let Some(mp) = target::device_mount_point(path) {
+        if !job.allow_mounted_write {
+            return Err(RunError::DeviceMounted {
+                job: job.name.clone(),
+                path: path.to_path_buf(),
+                mount_point: mp,
+            });
+        }
+    }
+    if !plan.force_device_write {
+        match target::fs_signature(path) {
+            Ok(None) => {}
+            Ok(Some(sig)) => {
+                return Err(RunError::DeviceHoldsData {
+                    job: job.name.clone(),
+                    path: path.to_path_buf(),
+                    signature: sig,
+                })
+            }
+            // What cannot be checked is not assumed empty.
+            Err(e) => {
+                return Err(RunError::DeviceUnreadable {
+                    job: job.name.clone(),
+                    path: path.to_path_buf(),
+                    source: e,
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuse layouts that would not fit in their filesystem.
+pub(super) fn check_free_space(plan: &RunPlan, layouts: &[Layout]) -> Result<(), RunError> {
+    if plan.allow_fill {
+        return Ok(());
+    }
+    let mut by_dir: HashMap<PathBuf, (u64, Vec<&Path>)> = HashMap::new();
+    for l in layouts.iter().filter(|l| !l.sparse) {
+        let existing = std::fs::metadata(&l.path).map(|m| m.len()).unwrap_or(0);
+        let add = l.size.saturating_sub(existing);
+        let dir = l
+            .path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        let dev_key = std::fs::canonicalize(&dir).unwrap_or(dir);
+        let e = by_dir.entry(dev_key).or_default();
+        e.0 += add;
+        e.1.push(&l.path);
+    }
+    // Merge directories on the same filesystem.
+    let mut by_fs: HashMap<u64, (u64, u64, PathBuf)> = HashMap::new();
+    for (dir, (need, _)) in &by_dir {
+        use std::os::unix::fs::MetadataExt;
+        let dev =
+            std::fs::metadata(dir)
+                .map(|m| m.dev())
+                .map_err(|e| RunError::DirectoryUnusable {
+                    dir: dir.clone(),
+                    source: e,
+                })?;
+        let free = target::free_space(dir).unwrap_or(u64::MAX);
+        let e = by_fs.entry(dev).or_insert((0, free, dir.clone()));
+        e.0 += need;
+    }
+    for (need, free, dir) in by_fs.values() {
+        if need > free {
+            return Err(RunError::NoSpace {
+                dir: dir.clone(),
+                needed: *need,
+                free: *free,
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! Probing a target: kind, size, block sizes, filesystem and the disk under it.
+
+use super::mounts::mount_for;
+use super::{
+    cpath, dev_split, existing_ancestor, open_raw, parse_scheduler, read_trim, read_u64,
+    sys_block_by_devnum, sys_block_for_fs, SysBlock,
+};
+use crate::result::TargetInfo;
+use crate::sys::with_context;
+use std::fs;
+use std::io;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::os::unix::io::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+
+// Block-device ioctls (from <linux/fs.h>).
+#[cfg(any(
+    target_arch = "powerpc",
+    target_arch = "powerpc64",
+    target_arch = "mips",
+    target_arch = "mips64",
+    target_arch = "sparc",
+    target_arch = "sparc64"
+))]
+const BLKGETSIZE64: libc::Ioctl = 0x4008_1272u32 as libc::Ioctl;
+#[cfg(not(any(
+    target_arch = "powerpc",
+    target_arch = "powerpc64",
+    target_arch = "mips",
+    target_arch = "mips64",
+    target_arch = "sparc",
+    target_arch = "sparc64"
+)))]
+const BLKGETSIZE64: libc::Ioctl = 0x8008_1272u32 as libc::Ioctl;
+
+// ---------------------------------------------------------------------------------------------
+// Probe
+// ---------------------------------------------------------------------------------------------
+
+fn ioctl_u64(fd: RawFd, req: libc::Ioctl) -> io::Result<u64> {
+    let mut v: u64 = 0;
+    // SAFETY: the request writes a u64 into v.
+    let rc = unsafe { libc::ioctl(fd, req, &mut v as *mut u64) };
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(v)
+}
+
+fn ioctl_int(fd: RawFd, req: libc::Ioctl) -> io::Result<u64> {
+    let mut v: libc::c_int = 0;
+    // SAFETY: the request writes an int into v.
+    let rc = unsafe { libc::ioctl(fd, req, &mut v as *mut libc::c_int) };
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(v as u64)
+}
+
+/// Size and logical/physical block sizes of an open block device.
+fn block_dev_geometry(fd: RawFd) -> io::Result<(u64, u64, u64)> {
+    let size = ioctl_u64(fd, BLKGETSIZE64)?;
+    let lbs = ioctl_int(fd, libc::BLKSSZGET as libc::Ioctl).unwrap_or(512);
+    let pbs = ioctl_int(fd, libc::BLKPBSZGET as libc::Ioctl).unwrap_or(lbs);
+    Ok((size, lbs.max(1), pbs.max(1)))
+}
+
+fn fill_disk_facts(info: &mut TargetInfo, sb: &SysBlock) {
+    let q = PathBuf::from(format!("/sys/block/{}/queue", sb.disk));
+    info.device = Some(sb.disk.clone());
+    info.device_model =
+        read_trim(format!("/sys/block/{}/device/model", sb.disk)).filter(|s| !s.is_empty());
+    info.scheduler = read_trim(q.join("scheduler")).and_then(|s| parse_scheduler(&s));
+    info.rotational = read_trim(q.join("rotational")).map(|s| s == "1");
+}
+
+/// Measures a target: kind ("file", "block", "char", "directory"), size, block sizes, the
+/// filesystem and the disk under it. A missing path gives a NotFound error.
+pub fn probe(path: &Path) -> io::Result<TargetInfo> {
+    let meta = fs::metadata(path).map_err(|e| with_context(e, path.display()))?;
+    let ft = meta.file_type();
+    let mut info = TargetInfo {
+        path: path.display().to_string(),
+        logical_block_size: 512,
+        physical_block_size: 512,
+        ..Default::default()
+    };
+    if ft.is_block_device() {
+        info.kind = "block".into();
+        let (ma, mi) = dev_split(meta.rdev());
+        let sb = sys_block_by_devnum(ma, mi);
+        match open_raw(path, libc::O_RDONLY | libc::O_NONBLOCK, 0)
+            .and_then(|f| block_dev_geometry(f.as_raw_fd()))
+        {
+            Ok((size, lbs, pbs)) => {
+                info.size_bytes = size;
+                info.logical_block_size = lbs;
+                info.physical_block_size = pbs;
+            }
+            Err(e) => {
+                // Without access to the node, sysfs still knows the geometry.
+                let sb = sb.as_ref().ok_or_else(|| with_context(e, path.display()))?;
+                let sectors = read_u64(format!("/sys/class/block/{}/size", sb.node)).unwrap_or(0);
+                info.size_bytes = sectors * 512;
+                let q = format!("/sys/block/{}/queue", sb.disk);
+                info.logical_block_size =
+                    read_u64(format!("{q}/logical_block_size")).unwrap_or(512);
+                info.physical_block_size =
+                    read_u64(format!("{q}/physical_block_size")).unwrap_or(info.logical_block_size);
+            }
+        }
+        if let Some(sb) = sb {
+            fill_disk_facts(&mut info, &sb);
+        }
+        return Ok(info);
+    }
+    if ft.is_dir() {
+        info.kind = "directory".into();
+    } else if ft.is_file() {
+        info.kind = "file".into();
+        info.size_bytes = meta.len();
+    } else {
+        info.kind = "char".into();
+        return Ok(info);
+    }
+    info.fs_type = mount_for(path).map(|m| m.fs_type);
+    if let Some(sb) = sys_block_for_fs(path, meta.dev()) {
+        let q = format!("/sys/block/{}/queue", sb.disk);
+        if let Some(l) = read_u64(format!("{q}/logical_block_size")).filter(|&v| v > 0) {
+            info.logical_block_size = l;
+        }
+        info.physical_block_size = read_u64(format!("{q}/physical_block_size"))
+            .filter(|&v| v > 0)
+            .unwrap_or(info.logical_block_size);
+        fill_disk_facts(&mut info, &sb);
+    }
+    Ok(info)
+}
+
+/// Bytes available to unprivileged users on the filesystem holding `dir` (statvfs).
+pub fn free_space(dir: &Path) -> io::Result<u64> {
+    let p = existing_ancestor(dir).unwrap_or_else(|| dir.to_path_buf());
+    let c = cpath(&p)?;
+    // SAFETY: zeroed statvfs is valid; statvfs fills it.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c is a valid path, st a valid out pointer.
+    let rc = unsafe { libc::statvfs(c.as_ptr(), &mut st) };
+    if rc != 0 {
+        return Err(with_context(io::Error::last_os_error(), p.display()));
+    }
+    Ok((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::testutil::*;
+    use crate::target::*;
+
+    #[test]
+    fn probe_regular_file_in_tmp() {
+        let d = TempDir::new("probe");
+        let f = d.path().join("a.dat");
+        fs::write(&f, vec![1u8; 12345]).unwrap();
+        let info = probe(&f).unwrap();
+        assert_eq!(info.kind, "file");
+        assert_eq!(info.size_bytes, 12345);
+        assert_eq!(info.path, f.display().to_string());
+        let fs_type = info.fs_type.clone().expect("fs_type");
+        let expect = mount_for(&f).unwrap();
+        assert_eq!(fs_type, expect.fs_type);
+        assert!(info.logical_block_size >= 512 && info.logical_block_size.is_power_of_two());
+        assert!(info.physical_block_size >= info.logical_block_size);
+        if statfs_magic(&f) == EXT_MAGIC {
+            assert!(fs_type.starts_with("ext"), "{fs_type}");
+            let dev = info.device.clone().expect("an ext filesystem has a device");
+            assert!(
+                Path::new(&format!("/sys/block/{dev}/stat")).exists(),
+                "{dev}"
+            );
+            assert!(info.rotational.is_some());
+            if Path::new(&format!("/sys/block/{dev}/queue/scheduler")).exists() {
+                assert!(info.scheduler.is_some());
+            }
+            let lbs = read_u64(format!("/sys/block/{dev}/queue/logical_block_size")).unwrap();
+            assert_eq!(info.logical_block_size, lbs);
+            assert_eq!(disks_for(&f).first(), Some(&dev));
+            assert_eq!(
+                disks_for(&d.path().join("not/yet/there")).first(),
+                Some(&dev)
+            );
+        }
+    }
+
+    #[test]
+    fn probe_tmpfs_file() {
+        let shm = Path::new("/dev/shm");
+        assert!(shm.is_dir(), "/dev/shm missing");
+        assert_eq!(statfs_magic(shm), TMPFS_MAGIC);
+        let d = TempDir::new_in(shm, "shm");
+        let f = d.path().join("b.dat");
+        fs::write(&f, b"hello").unwrap();
+        let info = probe(&f).unwrap();
+        assert_eq!(info.kind, "file");
+        assert_eq!(info.size_bytes, 5);
+        assert_eq!(info.fs_type.as_deref(), Some("tmpfs"));
+        assert_eq!(info.device, None);
+        assert_eq!(info.logical_block_size, 512);
+        assert!(disks_for(&f).is_empty());
+    }
+
+    #[test]
+    fn probe_char_dir_missing() {
+        let n = probe(Path::new("/dev/null")).unwrap();
+        assert_eq!(n.kind, "char");
+        assert_eq!(n.size_bytes, 0);
+        assert_eq!(n.device, None);
+        let d = TempDir::new("dir");
+        let i = probe(d.path()).unwrap();
+        assert_eq!(i.kind, "directory");
+        assert!(i.fs_type.is_some());
+        let e = probe(&d.path().join("missing")).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert!(e.to_string().contains("missing"), "{e}");
+        assert_eq!(crate::sys::errno_of(&e), libc::ENOENT);
+        assert!(disks_for(Path::new("/dev/null")).is_empty());
+    }
+}

@@ -1,0 +1,172 @@
+//! The engine's refusals, notes and progress events worded for a user of the fio front end: the
+//! job options to change (`size=`, `allow_mounted_write=1`) and the switches to pass
+//! (`--force-device-write`, `--allow-fill`).
+
+use iomark_engine::runner::{Event, Note, RunError};
+
+/// A refused run, in fio terms.
+pub fn run_error(e: &RunError) -> String {
+    match e {
+        RunError::ReadonlyWrites { job, rw, engine } => format!(
+            "{job}: refusing to run a job that writes (rw={}, ioengine={}) with --readonly",
+            rw.fio_name(),
+            engine.fio_name()
+        ),
+        RunError::IsDirectory { job, path } => format!(
+            "{job}: {} is a directory; use directory= for a place to create files, or filename= for a file or device",
+            path.display()
+        ),
+        RunError::VerifyOnlyMissing { job, path } => format!(
+            "{job}: verify_only checks data an earlier run wrote, but {} does not exist",
+            path.display()
+        ),
+        RunError::PercentOfMissing { job, path, percent } => format!(
+            "{job}: size={percent}% needs an existing file or device, but {} does not exist",
+            path.display()
+        ),
+        RunError::FreeSpaceUnknown { job, dir, source } => format!(
+            "{job}: fill_device: cannot read the free space of {}: {source}",
+            dir.display()
+        ),
+        RunError::NoSize { .. } => format!("{e}; set size= or filesize="),
+        RunError::BlockLargerThanRegion {
+            job,
+            path,
+            block_size,
+            region,
+        } => format!(
+            "{job}: bs ({block_size}) is larger than the I/O region of {} ({region} bytes)",
+            path.display()
+        ),
+        RunError::DirectBlockSize {
+            job,
+            path,
+            logical_block_size,
+            dir,
+            block_size,
+        } => format!(
+            "{job}: direct=1 needs block sizes that are multiples of the logical block size of {} ({logical_block_size} bytes), but {} bs is {block_size}",
+            path.display(),
+            dir.name()
+        ),
+        RunError::DirectOffset {
+            job,
+            path,
+            logical_block_size,
+            start,
+        } => format!(
+            "{job}: direct=1 needs an offset aligned to the logical block size of {} ({logical_block_size} bytes), but the region starts at {start}",
+            path.display()
+        ),
+        RunError::DeviceMounted { .. } => {
+            format!("{e}; set allow_mounted_write=1 to write anyway")
+        }
+        RunError::DeviceHoldsData { .. } => {
+            format!("{e}. Pass --force-device-write to overwrite it")
+        }
+        RunError::DeviceUnreadable { .. } => {
+            format!("{e}. Pass --force-device-write to write anyway")
+        }
+        RunError::ReadonlyLayout { job, path, bytes } => format!(
+            "{job}: {} would have to be created ({bytes} bytes) but --readonly is set",
+            path.display()
+        ),
+        RunError::NoSpace { .. } => format!(
+            "{e}. Make the jobs smaller (size=, filesize=, nrfiles=, numjobs=), point them elsewhere (directory=, filename=), or pass --allow-fill to fill it on purpose"
+        ),
+        // The engine's own words name no option.
+        RunError::OffsetBeyondEnd { .. }
+        | RunError::EmptyRegion { .. }
+        | RunError::DirectoryUnusable { .. }
+        | RunError::LayoutFailed { .. }
+        | RunError::StoppedDuringLayout
+        | RunError::ThreadSpawn(_) => e.to_string(),
+    }
+}
+
+/// A note about a run, in fio terms.
+pub fn note(n: &Note) -> String {
+    match n {
+        Note::CachedWorkingSet {
+            job,
+            working_set,
+            available,
+            invalidate,
+        } => format!(
+            "{job}: buffered I/O (direct=0) over a working set of {} MiB that fits in the page cache ({} MiB available): read figures may come from memory rather than the device{}",
+            working_set >> 20,
+            available >> 20,
+            if *invalidate { "" } else { " (invalidate=0 keeps cached data)" }
+        ),
+    }
+}
+
+/// A progress event, as fio shows it.
+pub fn event(e: &Event) -> String {
+    match e {
+        Event::LayingOut { job, bytes, .. } => format!(
+            "{job}: Laying out IO file (1 file / {})",
+            human_size(*bytes)
+        ),
+    }
+}
+
+fn human_size(b: u64) -> String {
+    if b >= 1 << 30 && b % (1 << 30) == 0 {
+        format!("{}GiB", b >> 30)
+    } else if b >= 1 << 20 {
+        format!("{}MiB", b >> 20)
+    } else if b >= 1 << 10 {
+        format!("{}KiB", b >> 10)
+    } else {
+        format!("{b}B")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn device_refusals_name_the_switches() {
+        let e = RunError::DeviceMounted {
+            job: "j".into(),
+            path: PathBuf::from("/dev/x"),
+            mount_point: "/mnt".into(),
+        };
+        assert_eq!(
+            run_error(&e),
+            "j: refusing to write to /dev/x: it (or a partition or holder of it) is mounted on /mnt; set allow_mounted_write=1 to write anyway"
+        );
+        let e = RunError::DeviceHoldsData {
+            job: "j".into(),
+            path: PathBuf::from("/dev/x"),
+            signature: "ext4 filesystem".into(),
+        };
+        assert_eq!(
+            run_error(&e),
+            "j: refusing to write to /dev/x: it holds ext4 filesystem; writing would destroy it. Pass --force-device-write to overwrite it"
+        );
+        let e = RunError::NoSpace {
+            dir: PathBuf::from("/t"),
+            needed: 64 << 20,
+            free: 8 << 20,
+        };
+        assert!(run_error(&e).starts_with(
+            "refusing to lay out 64 MiB of files in /t: only 8 MiB are free on that filesystem. Make"
+        ));
+    }
+
+    #[test]
+    fn layout_event_as_fio_prints_it() {
+        let e = Event::LayingOut {
+            job: "seqw".into(),
+            path: PathBuf::from("f"),
+            bytes: 64 << 20,
+        };
+        assert_eq!(event(&e), "seqw: Laying out IO file (1 file / 64MiB)");
+        assert_eq!(human_size(1 << 30), "1GiB");
+        assert_eq!(human_size(1536), "1KiB");
+    }
+}
