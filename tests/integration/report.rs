@@ -602,3 +602,37 @@ fn fio_logs_beside_the_json_give_interval_charts() {
         assert!(page.contains(&format!("id=\"{id}\"")), "no chart {id}");
     }
 }
+
+#[test]
+fn quick_report_charts_every_test() {
+    let d = Scratch::new("report-quick");
+    let html = d.file("q.html");
+    let o = iomark_in(
+        &[
+            "quick",
+            &d.path.display().to_string(),
+            "--size=16m",
+            "--runtime=1",
+            "--ramp=0",
+            "--report",
+            &html.display().to_string(),
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let page = std::fs::read_to_string(&html).unwrap();
+    for t in ["SEQ1M-Q8T1", "SEQ1M-Q1T1", "RND4K-Q32T1", "RND4K-Q1T1"] {
+        for dir in ["read", "write"] {
+            for c in ["iops-time", "lat-cdf"] {
+                let id = format!("run-{t}-{dir}-{dir}-{c}");
+                assert!(page.contains(&format!("id=\"{id}\"")), "no chart {id}");
+            }
+        }
+    }
+    // Only the report is left beside the temporary file's directory.
+    let left: Vec<_> = std::fs::read_dir(&d.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["q.html"]);
+}
