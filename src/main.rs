@@ -26,6 +26,7 @@ Usage:
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark report RESULT... [-o FILE.html] HTML report with charts of iomark results or fio JSON
+                                         (`--report FILE.html` on quick and run charts that run)
   iomark compare A B [C...] [--fail-if RULE] [--report FILE.html]
                                          compare results: deltas, spread test, CI rules
   iomark export RESULT... --csv FILE | --xlsx FILE | --markdown
