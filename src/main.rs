@@ -7,6 +7,7 @@ mod quick_words;
 mod report_cmd;
 mod signals;
 mod status;
+mod suites;
 
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, Eta};
@@ -32,6 +33,9 @@ Usage:
   iomark export RESULT... --csv FILE | --xlsx FILE | --markdown
                                          export results as CSV, XLSX or Markdown tables
   iomark man                             print the manual page (roff)
+  iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
+  iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
+  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
   iomark --version
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
@@ -59,6 +63,9 @@ fn main() {
         Some("report") => report_cmd::report_main(&args[1..]),
         Some("compare") => report_cmd::compare_main(&args[1..]),
         Some("export") => report_cmd::export_main(&args[1..]),
+        Some("dd") => suites::dd::main(&args[1..]),
+        Some("hdparm") => suites::hdparm::main(&args[1..]),
+        Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {

@@ -71,7 +71,7 @@ impl Drop for Loop {
     }
 }
 
-fn root_required() -> bool {
+pub(crate) fn root_required() -> bool {
     if !is_root() {
         panic!("block-device tests need root (they use losetup); run the test suite as root");
     }

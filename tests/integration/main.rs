@@ -10,4 +10,8 @@ mod quick;
 mod report;
 mod safety;
 mod seeds;
+mod suites_bench;
+mod suites_bonnie;
+mod suites_dd;
+mod suites_hdparm;
 mod util;

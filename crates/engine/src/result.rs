@@ -294,6 +294,9 @@ pub struct JobResult {
     pub elapsed_ms: u64,
     /// Measured runtime in ms (after ramp).
     pub runtime_ms: u64,
+    /// The same in microseconds, for tools that print sub-millisecond times (dd, hdparm).
+    #[serde(default)]
+    pub runtime_us: u64,
     pub dirs: PerDir<DirResult>,
     /// fsync / fdatasync latencies.
     pub sync: LatRecord,
@@ -343,6 +346,7 @@ impl JobResult {
         }
         self.elapsed_ms = self.elapsed_ms.max(o.elapsed_ms);
         self.runtime_ms = self.runtime_ms.max(o.runtime_ms);
+        self.runtime_us = self.runtime_us.max(o.runtime_us);
         for d in crate::job::Dir::ALL {
             self.dirs[d].merge(&o.dirs[d]);
             self.issued[d] += o.issued[d];
@@ -382,6 +386,7 @@ impl JobResult {
             start_unix_ms: self.start_unix_ms,
             elapsed_ms: self.elapsed_ms,
             runtime_ms: self.runtime_ms,
+            runtime_us: self.runtime_us,
             dirs: self.dirs.clone(),
             sync: self.sync.clone(),
             sync_ios: self.sync_ios,
@@ -507,6 +512,7 @@ mod tests {
             name: format!("j{seed}"),
             thread_number: seed as u32,
             runtime_ms,
+            runtime_us: runtime_ms * 1000 + seed,
             elapsed_ms: runtime_ms + 10,
             ran: true,
             ..Default::default()
@@ -565,6 +571,7 @@ mod tests {
         assert_eq!(r.io_bytes, 4000 * 4096);
         assert_eq!(r.runtime_ms, 1200);
         assert_eq!(m.runtime_ms, 1200);
+        assert_eq!(m.runtime_us, 1_200_002);
         assert_eq!(m.elapsed_ms, 1210);
         assert_eq!(m.issued.read, 4000);
         assert_eq!(m.cpu.usr_us, 30);

@@ -320,6 +320,9 @@ mod tests {
                 assert_eq!(bytes, 4 << 20, "{engine:?} {rw:?}");
                 let n = j.dirs.read.clat.hist.count() + j.dirs.write.clat.hist.count();
                 assert_eq!(n, 1024, "{engine:?} {rw:?}");
+                // The runtime in microseconds agrees with the runtime in milliseconds.
+                assert_eq!(j.runtime_us / 1000, j.runtime_ms, "{engine:?} {rw:?}");
+                assert!(j.runtime_us > 0, "{engine:?} {rw:?}");
             }
         }
         std::fs::remove_dir_all(&d).unwrap();

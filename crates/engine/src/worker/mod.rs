@@ -280,12 +280,14 @@ impl Worker {
 
     /// Runtime, CPU and byte/I/O totals as of `now`, into `res`.
     fn fill_totals(&self, res: &mut JobResult, now: u64) {
-        let runtime_ms = if self.measuring {
-            (now - self.meas_start_ns) / NS_PER_MS
+        let runtime_ns = if self.measuring {
+            now - self.meas_start_ns
         } else {
             0
         };
+        let runtime_ms = runtime_ns / NS_PER_MS;
         res.runtime_ms = runtime_ms;
+        res.runtime_us = runtime_ns / 1000;
         res.elapsed_ms = (now - self.job_start_ns) / NS_PER_MS;
         res.cpu = sys::cpu_delta(&sys::rusage_thread(), &self.cpu_start);
         for d in Dir::ALL {

@@ -342,6 +342,7 @@ pub(crate) mod tests {
             start_unix_ms: 1_795_329_786_288,
             elapsed_ms: runtime_ms + 40,
             runtime_ms,
+            runtime_us: runtime_ms * 1000,
             issued: dirs.map(|d| d.total_ios),
             dirs,
             sync: LatRecord::default(),

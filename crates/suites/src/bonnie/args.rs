@@ -1,0 +1,235 @@
+//! bonnie++'s flags.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum BonnieError {
+    #[error("unknown flag '{0}'")]
+    UnknownFlag(String),
+    #[error("{flag} needs a value")]
+    Missing { flag: String },
+    #[error("bad value '{value}' for {flag}: {why}")]
+    Bad {
+        flag: String,
+        value: String,
+        why: String,
+    },
+    #[error("{0}")]
+    Refused(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BonnieArgs {
+    pub dir: PathBuf,
+    /// `-s` in MiB (None = 2 x RAM).
+    pub size_mib: Option<u64>,
+    pub chunk: u64,
+    pub seeks: u64,
+    pub seekers: u32,
+    /// `-n` number of files in units of 1024 (0 = no file tests).
+    pub files: u64,
+    pub file_spec: String,
+    pub machine: Option<String>,
+    /// `-r` in MiB (None = this machine's RAM; Some(0) = no check).
+    pub ram_mib: Option<u64>,
+    pub runs: u32,
+    pub quiet: bool,
+    pub fsync: bool,
+    pub direct: bool,
+    pub seed: Option<u64>,
+    pub concurrency: u32,
+    pub result_file: Option<PathBuf>,
+    pub help: bool,
+    /// Flags accepted without effect, with the reason (printed as notes).
+    pub notes: Vec<String>,
+}
+
+impl Default for BonnieArgs {
+    fn default() -> Self {
+        BonnieArgs {
+            dir: PathBuf::from("."),
+            size_mib: None,
+            chunk: 8192,
+            seeks: 8192,
+            seekers: 5,
+            files: 16,
+            file_spec: "16".into(),
+            machine: None,
+            ram_mib: None,
+            runs: 1,
+            quiet: false,
+            fsync: false,
+            direct: false,
+            seed: None,
+            concurrency: 1,
+            result_file: None,
+            help: false,
+            notes: Vec::new(),
+        }
+    }
+}
+
+fn bad(flag: &str, value: &str, why: &str) -> BonnieError {
+    BonnieError::Bad {
+        flag: flag.into(),
+        value: value.into(),
+        why: why.into(),
+    }
+}
+
+/// A size with bonnie++'s suffixes: plain MiB (or bytes for the chunk), `k`, `m`, `g`.
+fn size(flag: &str, v: &str, unit: u64) -> Result<u64, BonnieError> {
+    let (num, mult) = match v.chars().last() {
+        Some('k' | 'K') => (&v[..v.len() - 1], 1024),
+        Some('m' | 'M') => (&v[..v.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&v[..v.len() - 1], 1 << 30),
+        _ => (v, unit),
+    };
+    let n: u64 = num.parse().map_err(|_| bad(flag, v, "not a number"))?;
+    Ok(n * mult / unit)
+}
+
+pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
+    let mut a = BonnieArgs::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if let Some(v) = arg.strip_prefix("--result-file=") {
+            a.result_file = Some(PathBuf::from(v));
+            continue;
+        }
+        let flag = arg.as_str();
+        let mut value = |f: &str| {
+            it.next()
+                .cloned()
+                .ok_or(BonnieError::Missing { flag: f.into() })
+        };
+        match flag {
+            "-h" | "--help" => a.help = true,
+            "--result-file" => a.result_file = Some(PathBuf::from(value(flag)?)),
+            "-d" => a.dir = PathBuf::from(value(flag)?),
+            "-s" => {
+                let v = value(flag)?;
+                let parts: Vec<&str> = v.split(':').collect();
+                a.size_mib = Some(size(flag, parts[0], 1 << 20)?);
+                if let Some(c) = parts.get(1).filter(|s| !s.is_empty()) {
+                    let c = size(flag, c, 1)?;
+                    if !(256..=1 << 20).contains(&c) || !c.is_power_of_two() {
+                        return Err(bad(
+                            flag,
+                            &v,
+                            "the chunk size is a power of 2 from 256 to 1M",
+                        ));
+                    }
+                    a.chunk = c;
+                }
+                if let Some(s) = parts.get(2).filter(|s| !s.is_empty()) {
+                    a.seeks = s.parse().map_err(|_| bad(flag, &v, "seeks is a count"))?;
+                }
+                if let Some(s) = parts.get(3).filter(|s| !s.is_empty()) {
+                    a.seekers = s.parse().map_err(|_| bad(flag, &v, "seekers is a count"))?;
+                    if a.seekers == 0 {
+                        return Err(bad(flag, &v, "at least one seeker"));
+                    }
+                }
+            }
+            "-n" => {
+                let v = value(flag)?;
+                let first = v.split(':').next().unwrap_or("");
+                a.files = first.parse().map_err(|_| bad(flag, &v, "not a number"))?;
+                a.file_spec = v;
+            }
+            "-m" => a.machine = Some(value(flag)?),
+            "-r" => {
+                let v = value(flag)?;
+                a.ram_mib = Some(v.parse().map_err(|_| bad(flag, &v, "MiB of RAM"))?);
+            }
+            "-x" => {
+                let v = value(flag)?;
+                a.runs = v.parse().map_err(|_| bad(flag, &v, "a number of runs"))?;
+                if a.runs == 0 {
+                    return Err(bad(flag, &v, "at least one run"));
+                }
+            }
+            "-c" => {
+                let v = value(flag)?;
+                a.concurrency = v.parse().map_err(|_| bad(flag, &v, "a count"))?;
+                if a.concurrency != 1 {
+                    return Err(bad(
+                        flag,
+                        &v,
+                        "iomark bonnie runs one copy of each test (-c 1)",
+                    ));
+                }
+            }
+            "-z" => {
+                let v = value(flag)?;
+                a.seed = Some(v.parse().map_err(|_| bad(flag, &v, "a number"))?);
+            }
+            "-u" | "-g" => {
+                let v = value(flag)?;
+                a.notes.push(format!(
+                    "{flag} {v} accepted: iomark does not change user or group"
+                ));
+            }
+            "-Z" => {
+                let v = value(flag)?;
+                a.notes.push(format!(
+                    "-Z {v} accepted: iomark's random numbers come from its own seeded generator (-z)"
+                ));
+            }
+            "-p" | "-y" => {
+                let v = value(flag)?;
+                a.notes.push(format!(
+                    "{flag} {v} accepted: semaphores synchronise bonnie++ processes on one host; iomark runs one process"
+                ));
+            }
+            "-q" => a.quiet = true,
+            "-f" => {}
+            "-b" => a.fsync = true,
+            "-D" => a.direct = true,
+            _ => return Err(BonnieError::UnknownFlag(flag.into())),
+        }
+    }
+    Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<BonnieArgs, BonnieError> {
+        parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn seed_line_parses() {
+        let a = p("-d /mnt/raw_disk -D -b -m kvm-guest -x 3 -u root").unwrap();
+        assert_eq!(a.dir, PathBuf::from("/mnt/raw_disk"));
+        assert!(a.direct && a.fsync);
+        assert_eq!(a.machine.as_deref(), Some("kvm-guest"));
+        assert_eq!(a.runs, 3);
+        assert_eq!(a.notes.len(), 1);
+        assert_eq!((a.chunk, a.seeks, a.seekers, a.files), (8192, 8192, 5, 16));
+    }
+
+    #[test]
+    fn size_chunk_seeks_seekers() {
+        let a = p("-s 512:4k:1000:3 -r 0 -n 0").unwrap();
+        assert_eq!(a.size_mib, Some(512));
+        assert_eq!((a.chunk, a.seeks, a.seekers), (4096, 1000, 3));
+        assert_eq!(a.ram_mib, Some(0));
+        assert_eq!(a.files, 0);
+        assert_eq!(p("-s 1g").unwrap().size_mib, Some(1024));
+    }
+
+    #[test]
+    fn bad_input_names_the_flag() {
+        assert_eq!(p("-k"), Err(BonnieError::UnknownFlag("-k".into())));
+        assert_eq!(p("-d"), Err(BonnieError::Missing { flag: "-d".into() }));
+        assert!(matches!(p("-s lots"), Err(BonnieError::Bad { flag, .. }) if flag == "-s"));
+        assert!(matches!(p("-s 10:3000"), Err(BonnieError::Bad { .. })));
+        assert!(matches!(p("-x 0"), Err(BonnieError::Bad { flag, .. }) if flag == "-x"));
+        assert!(matches!(p("-c 2"), Err(BonnieError::Bad { flag, .. }) if flag == "-c"));
+    }
+}

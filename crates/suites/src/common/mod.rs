@@ -1,0 +1,4 @@
+//! Pieces more than one tool uses.
+
+pub mod latency;
+pub mod probe;

@@ -1,0 +1,153 @@
+//! GNU dd's lines from the result model: `N+M records in`, `N+M records out`, the summary line,
+//! then iomark's line of IOPS and latency percentiles.
+
+use super::args::Status;
+use super::human;
+use super::plan::DdPlan;
+use crate::common::latency;
+use iomark_engine::job::Dir;
+use iomark_engine::result::LatRecord;
+use iomark_engine::RunResult;
+
+/// dd's record counts: whole and partial blocks read and written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Records {
+    pub full_in: u64,
+    pub part_in: u64,
+    pub full_out: u64,
+    pub part_out: u64,
+}
+
+/// The records dd counts for `bytes` copied: input in `ibs` blocks; output as read (`bs=`) or
+/// re-blocked to `obs`.
+pub fn records(p: &DdPlan, bytes: u64) -> Records {
+    let full_in = bytes / p.ibs;
+    let part_in = u64::from(bytes % p.ibs != 0);
+    let (full_out, part_out) = if p.bs_given {
+        (full_in, part_in)
+    } else {
+        (bytes / p.obs, u64::from(bytes % p.obs != 0))
+    };
+    Records {
+        full_in,
+        part_in,
+        full_out,
+        part_out,
+    }
+}
+
+/// What the jobs moved and how long it took.
+pub struct Totals {
+    pub bytes: u64,
+    pub ios: u64,
+    pub secs: f64,
+    pub lat: LatRecord,
+    pub sync: LatRecord,
+}
+
+pub fn totals(p: &DdPlan, r: &RunResult) -> Totals {
+    let mut t = Totals {
+        bytes: 0,
+        ios: 0,
+        secs: 0.0,
+        lat: LatRecord::default(),
+        sync: LatRecord::default(),
+    };
+    for j in &r.jobs {
+        let d = &j.dirs[p.dir];
+        t.bytes += d.io_bytes;
+        t.ios += d.total_ios;
+        t.secs += j.runtime_us as f64 / 1e6;
+        t.lat.merge(&d.lat);
+        t.sync.merge(&j.sync);
+    }
+    t
+}
+
+/// The lines for stderr, as GNU dd prints them for `status`, plus iomark's line.
+pub fn render(p: &DdPlan, r: &RunResult, status: Status) -> String {
+    if status == Status::None {
+        return String::new();
+    }
+    let t = totals(p, r);
+    let rec = records(p, t.bytes);
+    let mut s = format!(
+        "{}+{} records in\n{}+{} records out\n",
+        rec.full_in, rec.part_in, rec.full_out, rec.part_out
+    );
+    if status == Status::NoXfer {
+        return s;
+    }
+    s.push_str(&human::summary(t.bytes, t.secs));
+    s.push('\n');
+    let ms = (t.secs * 1000.0).round() as u64;
+    let what = match p.dir {
+        Dir::Read => "reads",
+        _ => "writes",
+    };
+    let block = match p.dir {
+        Dir::Read => p.ibs,
+        _ => p.obs,
+    };
+    s.push_str(&format!(
+        "iomark: {:.0} IOPS ({block}-byte {what}), latency {}\n",
+        latency::iops(t.ios, ms),
+        latency::percentiles(&t.lat)
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dd::args::parse;
+    use crate::dd::plan::{plan, Probe};
+    use iomark_engine::result::JobResult;
+    use std::path::Path;
+
+    fn dd_plan(s: &str) -> DdPlan {
+        let a = parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap();
+        plan(&a, &|_: &Path| Probe::File { size: 1 << 30 }).unwrap()
+    }
+
+    #[test]
+    fn records_as_gnu_dd_counts_them() {
+        let p = dd_plan("if=x of=/dev/null ibs=1000 obs=512 count=3");
+        let r = records(&p, 3000);
+        assert_eq!((r.full_in, r.part_in, r.full_out, r.part_out), (3, 0, 5, 1));
+        let p = dd_plan("if=x of=/dev/null bs=4096");
+        let r = records(&p, 10_000);
+        assert_eq!((r.full_in, r.part_in, r.full_out, r.part_out), (2, 1, 2, 1));
+    }
+
+    #[test]
+    fn lines_from_the_result_model() {
+        let p = dd_plan("if=x of=/dev/null bs=1M count=100");
+        let mut j = JobResult {
+            runtime_ms: 250,
+            runtime_us: 250_000,
+            ..Default::default()
+        };
+        j.dirs.read.io_bytes = 100 << 20;
+        j.dirs.read.total_ios = 100;
+        for _ in 0..100 {
+            j.dirs.read.lat.add(2_500_000);
+        }
+        let r = RunResult {
+            jobs: vec![j],
+            ..Default::default()
+        };
+        let out = render(&p, &r, Status::Default);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "100+0 records in");
+        assert_eq!(lines[1], "100+0 records out");
+        assert_eq!(
+            lines[2],
+            "104857600 bytes (105 MB, 100 MiB) copied, 0.25 s, 419 MB/s"
+        );
+        assert!(lines[3].starts_with("iomark: 400 IOPS (1048576-byte reads), latency p50 "));
+        assert_eq!(lines.len(), 4);
+        assert_eq!(render(&p, &r, Status::NoXfer).lines().count(), 2);
+        assert_eq!(render(&p, &r, Status::None), "");
+    }
+}

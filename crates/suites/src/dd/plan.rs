@@ -1,0 +1,345 @@
+//! dd's operands -> a plan of engine jobs. One side of the copy is a file or block device (the
+//! engine's target); the other is /dev/zero, /dev/urandom or /dev/null, which the engine does
+//! not touch (or, for /dev/zero -> /dev/null, the source device is the target). A copy whose
+//! length is not a multiple of the block size gets a second job for the last partial block,
+//! buffered, as GNU dd drops O_DIRECT for it.
+
+use super::args::{DdArgs, DdError};
+pub use crate::common::probe::Probe;
+use iomark_engine::job::{
+    BlockSize, Dir, EngineKind, FadviseHint, FallocateMode, JobSpec, PerDir, RunPlan, RwMode,
+    SizeSpec, SyncMode,
+};
+use std::path::{Path, PathBuf};
+
+/// The two ends of the copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum End {
+    Zero,
+    Random,
+    Null,
+    Path(PathBuf),
+}
+
+fn end(p: &Path) -> End {
+    match p.to_str() {
+        Some("/dev/zero") => End::Zero,
+        Some("/dev/urandom") | Some("/dev/random") => End::Random,
+        Some("/dev/null") => End::Null,
+        _ => End::Path(p.to_path_buf()),
+    }
+}
+
+/// The plan and what the output needs to turn the results back into dd's lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DdPlan {
+    pub run: RunPlan,
+    /// The engine's direction (Read when the target is the input).
+    pub dir: Dir,
+    pub ibs: u64,
+    pub obs: u64,
+    /// Each input block is written as read (`bs=`), else output is re-blocked to `obs`.
+    pub bs_given: bool,
+    /// Bytes the plan moves in total.
+    pub bytes: u64,
+    /// Messages for stderr (before the run).
+    pub notes: Vec<String>,
+}
+
+fn refused(msg: impl Into<String>) -> DdError {
+    DdError::Refused(msg.into())
+}
+
+/// Build the plan. `probe` says what a path is (the engine's target probe in the binary; a
+/// table in tests).
+pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdError> {
+    let input = a.input.as_deref().ok_or_else(|| {
+        refused("if= is needed: iomark dd does not measure standard input (if=/dev/zero to write)")
+    })?;
+    let output = a.output.as_deref().ok_or_else(|| {
+        refused("of= is needed: iomark dd does not write standard output (of=/dev/null to read)")
+    })?;
+    let (src, dst) = (end(input), end(output));
+    let mut notes = Vec::new();
+    let (dir, target, block, start, bytes, side) = match (&src, &dst) {
+        (End::Path(_), End::Path(_)) => {
+            return Err(refused(
+                "copying a file to a file is not measured by iomark dd: measure the read (of=/dev/null) and the write (if=/dev/zero) separately",
+            ))
+        }
+        (End::Null, _) => {
+            return Err(refused(
+                "if=/dev/null: there is nothing to read (dd copies 0 bytes)",
+            ))
+        }
+        (End::Path(_), End::Null | End::Zero) | (End::Zero | End::Random, End::Null) => {
+            // The target is the input: a read job.
+            let p = input.to_path_buf();
+            let start = a.skip_bytes();
+            let bytes = match probe(&p) {
+                Probe::Missing => {
+                    return Err(refused(format!(
+                        "if={}: no such file or directory",
+                        p.display()
+                    )))
+                }
+                Probe::Directory => {
+                    return Err(refused(format!("if={}: is a directory", p.display())))
+                }
+                Probe::Char => a.count_bytes().ok_or_else(|| {
+                    refused(format!(
+                        "count= is needed when reading {}: it never ends",
+                        p.display()
+                    ))
+                })?,
+                Probe::File { size } | Probe::Block { size } => {
+                    if start > size {
+                        notes.push(format!(
+                            "'{}': cannot skip to specified offset",
+                            p.display()
+                        ));
+                    }
+                    let avail = size.saturating_sub(start);
+                    a.count_bytes().map_or(avail, |c| c.min(avail))
+                }
+            };
+            (Dir::Read, p, a.ibs, start, bytes, &a.iflag)
+        }
+        (End::Zero | End::Random, End::Path(p)) => {
+            let start = a.seek_bytes();
+            let existing = probe(p);
+            match existing {
+                Probe::Directory => {
+                    return Err(refused(format!("of={}: is a directory", p.display())))
+                }
+                Probe::Char => {
+                    return Err(refused(format!(
+                        "of={}: writing a character device is not measured by iomark dd",
+                        p.display()
+                    )))
+                }
+                Probe::Missing if a.conv.nocreat => {
+                    return Err(refused(format!(
+                        "of={}: no such file (conv=nocreat)",
+                        p.display()
+                    )))
+                }
+                Probe::File { .. } | Probe::Block { .. } if a.conv.excl => {
+                    return Err(refused(format!("of={}: file exists (conv=excl)", p.display())))
+                }
+                Probe::Missing => {
+                    let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+                    if let Some(d) = parent {
+                        if !d.is_dir() {
+                            return Err(refused(format!(
+                                "of={}: directory {} does not exist",
+                                p.display(),
+                                d.display()
+                            )));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            let bytes = match (a.count_bytes(), existing) {
+                (Some(c), _) => c,
+                (None, Probe::Block { size }) => size.saturating_sub(start),
+                (None, _) => {
+                    return Err(refused(
+                        "count= is needed to write a file: the source never ends and iomark dd does not fill file systems",
+                    ))
+                }
+            };
+            if let Probe::File { size } = existing {
+                if size > start + bytes && !a.conv.notrunc {
+                    notes.push(format!(
+                        "{} keeps its size of {size} bytes: iomark dd never truncates an existing file (GNU dd would, without conv=notrunc)",
+                        p.display()
+                    ));
+                }
+            }
+            if src == End::Random {
+                notes.push(
+                    "if=/dev/urandom is not read: the engine writes pseudo-random data, so the time does not include the kernel's random generator".into(),
+                );
+            }
+            (Dir::Write, p.clone(), a.obs, start, bytes, &a.oflag)
+        }
+        _ => {
+            return Err(refused(format!(
+                "if={} of={}: one side must be a file or block device, the other /dev/zero, /dev/urandom or /dev/null",
+                input.display(),
+                output.display()
+            )))
+        }
+    };
+    let mut run = RunPlan {
+        force_device_write: a.force_device_write,
+        ..Default::default()
+    };
+    let full = bytes / block * block;
+    let tail = bytes - full;
+    let base = |name: &str, bs: u64, offset: u64, size: u64, direct: bool| {
+        let mut j = JobSpec {
+            name: name.to_string(),
+            rw: if dir == Dir::Read {
+                RwMode::Read
+            } else {
+                RwMode::Write
+            },
+            bs: PerDir::all(BlockSize::Fixed(bs)),
+            size: Some(SizeSpec::Bytes(size)),
+            offset: SizeSpec::Bytes(offset),
+            filenames: vec![target.clone()],
+            ioengine: EngineKind::Sync,
+            direct,
+            invalidate: side.nocache,
+            fadvise_hint: FadviseHint::Off,
+            fallocate: FallocateMode::None,
+            readonly: dir == Dir::Read,
+            stonewall: true,
+            options: a.raw.clone(),
+            ..Default::default()
+        };
+        if dir == Dir::Write {
+            j.sync = if side.sync {
+                SyncMode::Sync
+            } else if side.dsync {
+                SyncMode::Dsync
+            } else {
+                SyncMode::None
+            };
+            j.buffers.zero_buffers = src == End::Zero;
+            j.buffers.scramble_buffers = src != End::Zero;
+        }
+        j
+    };
+    if full > 0 {
+        run.jobs.push(base("dd", block, start, full, side.direct));
+    }
+    if tail > 0 {
+        run.jobs
+            .push(base("dd-tail", tail, start + full, tail, false));
+    }
+    // conv=fsync / fdatasync: one fsync after the last write, inside the timing.
+    if dir == Dir::Write && (a.conv.fsync || a.conv.fdatasync) {
+        if let Some(last) = run.jobs.last_mut() {
+            last.end_fsync = true;
+        }
+    }
+    Ok(DdPlan {
+        run,
+        dir,
+        ibs: a.ibs,
+        obs: a.obs,
+        bs_given: a.bs_given,
+        bytes,
+        notes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dd::args::parse;
+
+    fn plan_of(s: &str, probe: Probe) -> Result<DdPlan, DdError> {
+        let a = parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap();
+        plan(&a, &|p: &Path| {
+            if p.starts_with("/dev/") {
+                Probe::Char
+            } else {
+                probe
+            }
+        })
+    }
+
+    #[test]
+    fn seed_read_is_one_direct_read_job() {
+        let p = plan_of(
+            "if=file.dat of=/dev/null iflag=direct bs=1M count=10K",
+            Probe::File { size: 1 << 40 },
+        )
+        .unwrap();
+        assert_eq!(p.dir, Dir::Read);
+        assert_eq!(p.bytes, 10240 << 20);
+        let j = &p.run.jobs[..];
+        assert_eq!(j.len(), 1);
+        assert_eq!(j[0].rw, RwMode::Read);
+        assert!(j[0].direct && j[0].readonly && !j[0].invalidate);
+        assert_eq!(j[0].size, Some(SizeSpec::Bytes(10240 << 20)));
+        assert_eq!(j[0].ioengine, EngineKind::Sync);
+    }
+
+    #[test]
+    fn read_stops_at_end_of_file_with_a_partial_block() {
+        let p = plan_of(
+            "if=f of=/dev/null iflag=direct bs=4K count=10",
+            Probe::File { size: 10_000 },
+        )
+        .unwrap();
+        assert_eq!(p.bytes, 10_000);
+        assert_eq!(p.run.jobs.len(), 2);
+        assert_eq!(p.run.jobs[0].size, Some(SizeSpec::Bytes(8192)));
+        assert_eq!(p.run.jobs[1].offset, SizeSpec::Bytes(8192));
+        assert_eq!(p.run.jobs[1].bs.read, BlockSize::Fixed(10_000 - 8192));
+        assert!(!p.run.jobs[1].direct);
+    }
+
+    #[test]
+    fn seed_write_is_direct_zero_write_with_final_fsync() {
+        let p = plan_of(
+            "if=/dev/zero of=dd1.dat conv=fsync oflag=direct bs=8K count=100K",
+            Probe::Missing,
+        )
+        .unwrap();
+        let j = &p.run.jobs[0];
+        assert_eq!(p.dir, Dir::Write);
+        assert_eq!(j.rw, RwMode::Write);
+        assert!(j.direct && j.end_fsync && j.buffers.zero_buffers && !j.readonly);
+        assert_eq!(j.size, Some(SizeSpec::Bytes(8192 * 102400)));
+        assert_eq!(j.fallocate, FallocateMode::None);
+    }
+
+    #[test]
+    fn zero_to_null_reads_dev_zero() {
+        let p = plan_of("if=/dev/zero of=/dev/null bs=1M count=4", Probe::Missing).unwrap();
+        assert_eq!(p.dir, Dir::Read);
+        assert_eq!(p.run.jobs[0].filenames, vec![PathBuf::from("/dev/zero")]);
+        assert!(plan_of("if=/dev/zero of=/dev/null", Probe::Missing).is_err());
+    }
+
+    #[test]
+    fn refusals_are_clear() {
+        let e = plan_of("if=a of=b", Probe::File { size: 1 }).unwrap_err();
+        assert!(e.to_string().contains("file to a file"), "{e}");
+        let e = plan_of("if=/dev/zero of=x", Probe::Missing).unwrap_err();
+        assert!(e.to_string().contains("count="), "{e}");
+        let e = plan_of("if=missing of=/dev/null", Probe::Missing).unwrap_err();
+        assert!(e.to_string().contains("if=missing"), "{e}");
+        let e = plan_of(
+            "if=/dev/zero of=x count=1 conv=excl",
+            Probe::File { size: 5 },
+        );
+        assert!(e.unwrap_err().to_string().contains("conv=excl"));
+        let e = plan_of("if=/dev/zero of=/nonexistent-dir/x count=1", Probe::Missing);
+        assert!(e.unwrap_err().to_string().contains("does not exist"));
+        assert!(plan_of("bs=1", Probe::Missing).is_err());
+    }
+
+    #[test]
+    fn larger_existing_output_is_kept_with_a_note() {
+        let p = plan_of(
+            "if=/dev/zero of=x bs=1K count=1",
+            Probe::File { size: 1 << 20 },
+        )
+        .unwrap();
+        assert!(p.notes[0].contains("never truncates"), "{:?}", p.notes);
+        let p = plan_of(
+            "if=/dev/zero of=x bs=1K count=1 conv=notrunc",
+            Probe::File { size: 1 << 20 },
+        )
+        .unwrap();
+        assert!(p.notes.is_empty());
+    }
+}

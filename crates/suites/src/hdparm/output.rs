@@ -1,0 +1,153 @@
+//! hdparm's lines from the result model, each followed by iomark's latency line.
+
+use super::plan::{HdparmPlan, Kind, CACHED, DISK};
+use super::TIMING_BUF;
+use crate::common::latency;
+use iomark_engine::result::JobResult;
+use iomark_engine::RunResult;
+use std::path::Path;
+
+/// hdparm's `%3u MB in %5.2f seconds = %6.2f MB/sec` (kB/sec below 1 MB/sec).
+pub fn timing(total_mb: u64, secs: f64) -> String {
+    let rate = if secs > 0.0 {
+        total_mb as f64 / secs
+    } else {
+        0.0
+    };
+    if rate >= 1.0 || secs <= 0.0 {
+        format!("{total_mb:3} MB in {secs:5.2} seconds = {rate:6.2} MB/sec")
+    } else {
+        format!(
+            "{total_mb:3} MB in {secs:5.2} seconds = {:6.2} kB/sec",
+            rate * 1024.0
+        )
+    }
+}
+
+fn job<'a>(r: &'a RunResult, name: &str) -> Option<&'a JobResult> {
+    r.jobs.iter().find(|j| j.name == name && j.ran)
+}
+
+fn lat_line(j: &JobResult) -> String {
+    let d = &j.dirs.read;
+    format!(
+        " iomark: {} reads of 2 MiB, latency {}\n",
+        d.total_ios,
+        latency::percentiles(&d.lat)
+    )
+}
+
+/// The block for one target: an empty line, `PATH:`, the timings, then iomark's note.
+pub fn render(path: &Path, p: &HdparmPlan, r: &RunResult) -> String {
+    let mut s = format!("\n{}:\n", path.display());
+    let direct = if p.direct { "O_DIRECT " } else { "" };
+    if let Some(j) = job(r, CACHED) {
+        let d = &j.dirs.read;
+        // Only the time inside the reads: hdparm subtracts its seek and timer overhead.
+        let secs = d.lat.stat.sum as f64 / 1e9;
+        let mb = d.io_bytes / (1 << 20);
+        s.push_str(&format!(
+            " Timing {direct}cached reads:   {}\n",
+            timing(mb, secs)
+        ));
+        s.push_str(&lat_line(j));
+    }
+    if let Some(j) = job(r, DISK) {
+        let d = &j.dirs.read;
+        let secs = j.runtime_us as f64 / 1e6;
+        let mb = d.total_ios * (TIMING_BUF >> 20);
+        let kind = if p.direct { "O_DIRECT" } else { "buffered" };
+        let offset = if p.offset_gib > 0 {
+            format!(" (offset {} GB)", p.offset_gib)
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            " Timing {kind} disk reads{offset}: {}\n",
+            timing(mb, secs)
+        ));
+        s.push_str(&lat_line(j));
+    }
+    let what = match p.kind {
+        Kind::Block => "a block device",
+        Kind::File => "a regular file (hdparm itself times block devices only)",
+    };
+    s.push_str(&format!(
+        " iomark: {} is {what}; \"MB\" above are MiB, as in hdparm\n",
+        path.display()
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hdparm::args::parse;
+    use crate::hdparm::plan::plan;
+
+    #[test]
+    fn timing_as_hdparm_prints_it() {
+        assert_eq!(
+            timing(256, 1.1175),
+            "256 MB in  1.12 seconds = 229.08 MB/sec"
+        );
+        assert_eq!(
+            timing(4, 0.00847),
+            "  4 MB in  0.01 seconds = 472.26 MB/sec"
+        );
+        assert_eq!(
+            timing(11196, 1.9967),
+            "11196 MB in  2.00 seconds = 5607.25 MB/sec"
+        );
+        assert_eq!(timing(2, 4.0), "  2 MB in  4.00 seconds = 512.00 kB/sec");
+    }
+
+    #[test]
+    fn lines_from_the_result_model() {
+        let a = parse(&["-tT".into(), "/dev/x".into()]).unwrap();
+        let p = plan(&a, Path::new("/dev/x"), Kind::Block, 1 << 30).unwrap();
+        let mut c = JobResult {
+            name: CACHED.into(),
+            ran: true,
+            ..Default::default()
+        };
+        for _ in 0..1000 {
+            c.dirs.read.lat.add(400_000);
+        }
+        c.dirs.read.total_ios = 1000;
+        c.dirs.read.io_bytes = 1000 * (2 << 20);
+        let mut d = JobResult {
+            name: DISK.into(),
+            ran: true,
+            runtime_us: 3_010_000,
+            ..Default::default()
+        };
+        d.dirs.read.total_ios = 300;
+        d.dirs.read.io_bytes = 300 * (2 << 20);
+        for _ in 0..300 {
+            d.dirs.read.lat.add(10_000_000);
+        }
+        let r = RunResult {
+            jobs: vec![c, d],
+            ..Default::default()
+        };
+        let out = render(Path::new("/dev/x"), &p, &r);
+        let l: Vec<&str> = out.lines().collect();
+        assert_eq!(l[0], "");
+        assert_eq!(l[1], "/dev/x:");
+        assert_eq!(
+            l[2],
+            " Timing cached reads:   2000 MB in  0.40 seconds = 5000.00 MB/sec"
+        );
+        assert!(
+            l[3].starts_with(" iomark: 1000 reads of 2 MiB, latency p50 "),
+            "{}",
+            l[3]
+        );
+        assert_eq!(
+            l[4],
+            " Timing buffered disk reads: 600 MB in  3.01 seconds = 199.34 MB/sec"
+        );
+        assert!(l[6].contains("is a block device"));
+    }
+}

@@ -1,0 +1,76 @@
+//! `iomark dd OPERAND...`: GNU dd's command line on iomark's engine, GNU dd's lines on stderr.
+
+use super::{failure, run_plan, write_result};
+use iomark_engine::runner::RunCtl;
+use iomark_suites::dd::{self, args::Status, human, Probe};
+use std::io::Write;
+use std::sync::atomic::Ordering;
+
+pub fn main(args: &[String]) -> i32 {
+    let a = match dd::parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("iomark dd: {e}\nTry 'iomark dd --help' for more information.");
+            return 2;
+        }
+    };
+    if a.help {
+        print!("{}", dd::USAGE);
+        return 0;
+    }
+    let p = match dd::plan(&a, &Probe::of) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("iomark dd: {e}");
+            return 1;
+        }
+    };
+    for n in &p.notes {
+        eprintln!("iomark dd: {n}");
+    }
+    let progress = |ctl: &RunCtl| {
+        let Ok(ws) = ctl.workers.lock() else { return };
+        let bytes: u64 = ws
+            .iter()
+            .map(|w| w.bytes[p.dir.idx()].load(Ordering::Relaxed))
+            .sum();
+        let ms: u64 = ws
+            .iter()
+            .map(|w| w.elapsed_ms.load(Ordering::Relaxed))
+            .sum();
+        let line = human::summary(bytes, ms as f64 / 1000.0);
+        eprint!("\r{line}");
+        let _ = std::io::stderr().flush();
+    };
+    let show_progress = a.status == Status::Progress;
+    let r = match run_plan(
+        "dd",
+        &p.run,
+        show_progress.then_some(&progress as &(dyn Fn(&RunCtl) + Sync)),
+    ) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    if show_progress {
+        eprintln!();
+    }
+    let mut code = 0;
+    if let Some(msg) = failure(&r) {
+        eprintln!("iomark dd: {msg}");
+        code = 1;
+    }
+    eprint!("{}", dd::output::render(&p, &r, a.status));
+    if let Some(path) = &a.result_file {
+        if let Err(e) = write_result("dd", path, &r) {
+            eprintln!("{e}");
+            code = 1;
+        }
+    }
+    if r.interrupted {
+        return 130;
+    }
+    code
+}

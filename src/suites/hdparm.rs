@@ -1,0 +1,81 @@
+//! `iomark hdparm -t -T [--direct] [--offset GiB] PATH...`: hdparm's timings on iomark's engine,
+//! hdparm's lines on stdout.
+
+use super::{failure, run_plan, write_result};
+use iomark_engine::RunResult;
+use iomark_suites::common::probe::Probe;
+use iomark_suites::hdparm::{self, Kind};
+use std::io::Write;
+
+pub fn main(args: &[String]) -> i32 {
+    let a = match hdparm::parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("iomark hdparm: {e}\nTry 'iomark hdparm --help' for more information.");
+            return 2;
+        }
+    };
+    if a.help {
+        print!("{}", hdparm::USAGE);
+        return 0;
+    }
+    let mut code = 0;
+    let mut all: Option<RunResult> = None;
+    for path in &a.paths {
+        let (kind, size) = match Probe::of(path) {
+            Probe::Block { size } => (Kind::Block, size),
+            Probe::File { size } => (Kind::File, size),
+            Probe::Missing => {
+                eprintln!("{}: No such file or directory", path.display());
+                code = 2;
+                continue;
+            }
+            _ => {
+                eprintln!(
+                    "iomark hdparm: {}: not a block device or regular file",
+                    path.display()
+                );
+                code = 2;
+                continue;
+            }
+        };
+        let p = match hdparm::plan(&a, path, kind, size) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("iomark hdparm: {e}");
+                code = 1;
+                continue;
+            }
+        };
+        let r = match run_plan("hdparm", &p.run, None) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{e}");
+                code = 1;
+                continue;
+            }
+        };
+        print!("{}", hdparm::output::render(path, &p, &r));
+        let _ = std::io::stdout().flush();
+        if let Some(msg) = failure(&r) {
+            eprintln!("iomark hdparm: {msg}");
+            code = 1;
+        }
+        let interrupted = r.interrupted;
+        match &mut all {
+            None => all = Some(r),
+            Some(x) => x.jobs.extend(r.jobs),
+        }
+        if interrupted {
+            code = 130;
+            break;
+        }
+    }
+    if let (Some(path), Some(r)) = (&a.result_file, &all) {
+        if let Err(e) = write_result("hdparm", path, r) {
+            eprintln!("{e}");
+            code = code.max(1);
+        }
+    }
+    code
+}

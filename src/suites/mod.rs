@@ -1,0 +1,67 @@
+//! The binary's side of the classic tools (`iomark dd`, `iomark hdparm`): parse with the tool's
+//! front end in iomark-suites, run the plan on the engine with signals handled, print the tool's
+//! own output, and write iomark's result file when asked.
+
+pub mod bonnie;
+pub mod dd;
+pub mod hdparm;
+
+use crate::signals;
+use iomark_engine::runner::{self, RunCtl};
+use iomark_engine::{RunPlan, RunResult};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Run `plan`; `progress` (if any) is called about once a second with the run's control block
+/// while it runs. Errors are the engine's refusal, worded for `tool`.
+pub fn run_plan(
+    tool: &str,
+    plan: &RunPlan,
+    progress: Option<&(dyn Fn(&RunCtl) + Sync)>,
+) -> Result<RunResult, String> {
+    let ctl = Arc::new(RunCtl::new(|_| {}));
+    signals::install(ctl.stop.clone());
+    let done = AtomicBool::new(false);
+    let res = std::thread::scope(|s| {
+        if let Some(f) = progress {
+            let ctl = ctl.clone();
+            let done = &done;
+            s.spawn(move || {
+                let mut last = std::time::Instant::now();
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    if last.elapsed().as_secs() >= 1 {
+                        last = std::time::Instant::now();
+                        f(&ctl);
+                    }
+                }
+            });
+        }
+        let r = runner::run(plan, &ctl);
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    let mut r = res.map_err(|e| format!("iomark {tool}: {e}"))?;
+    if signals::interrupted() {
+        r.interrupted = true;
+    }
+    Ok(r)
+}
+
+/// Write iomark's result file (JSON).
+pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<(), String> {
+    let bytes =
+        serde_json::to_vec_pretty(r).map_err(|e| format!("iomark {tool}: encoding: {e}"))?;
+    std::fs::write(path, bytes)
+        .map_err(|e| format!("iomark {tool}: cannot write {}: {e}", path.display()))
+}
+
+/// The first failed job's message, if any.
+pub fn failure(r: &RunResult) -> Option<String> {
+    r.jobs.iter().find(|j| j.error != 0).map(|j| {
+        j.error_msg
+            .clone()
+            .unwrap_or_else(|| format!("error {}", j.error))
+    })
+}

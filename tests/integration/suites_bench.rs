@@ -1,0 +1,68 @@
+//! `scripts/bench-vs-peers --quick`: the side-by-side comparison with GNU dd and hdparm keeps
+//! working (no thresholds: only the table's shape and numbers are checked).
+
+use crate::blockdev::root_required;
+use crate::util::*;
+use std::path::PathBuf;
+use std::process::Command;
+
+#[test]
+fn bench_vs_peers_quick_prints_every_figure() {
+    assert!(root_required());
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/bench-vs-peers");
+    let d = Scratch::new("bench-peers");
+    let o = Command::new(&script)
+        .args(["--quick", "--iomark"])
+        .arg(bin())
+        .arg("--dir")
+        .arg(&d.path)
+        .output()
+        .expect("run scripts/bench-vs-peers (needs python3)");
+    ok(&o);
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| figure"))
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect();
+    let mut labels = Vec::new();
+    for bs in ["1K", "8K", "1M", "8M"] {
+        labels.push(format!("dir dd write {bs}"));
+        labels.push(format!("dir dd read {bs}"));
+    }
+    for h in ["hdparm -T", "hdparm -t", "hdparm -t --direct"] {
+        labels.push(format!("loop {h}"));
+    }
+    for l in &labels {
+        let row = rows
+            .iter()
+            .find(|r| r[0] == l)
+            .unwrap_or_else(|| panic!("no row {l}:\n{out}"));
+        for i in 1..=3 {
+            let v: f64 = row[i].parse().unwrap_or_else(|_| panic!("{row:?}"));
+            assert!(v > 0.0, "{row:?}");
+        }
+        let (lo, hi) = row[4].split_once('-').expect("min-max");
+        assert!(
+            lo.parse::<f64>().unwrap() <= hi.parse::<f64>().unwrap(),
+            "{row:?}"
+        );
+    }
+    // bonnie++'s figures are there; at --quick sizes they may be +++++ (under 500 ms).
+    for f in ["block out", "block in", "seeks"] {
+        let l = format!("dir bonnie++ {f}");
+        let row = rows
+            .iter()
+            .find(|r| r[0] == l)
+            .unwrap_or_else(|| panic!("no row {l}:\n{out}"));
+        assert!(
+            row[1] == "-" || row[1].parse::<f64>().unwrap() > 0.0,
+            "{row:?}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&d.path).unwrap().count(),
+        0,
+        "bench-vs-peers left files behind"
+    );
+}

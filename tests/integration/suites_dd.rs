@@ -1,0 +1,243 @@
+//! `iomark dd`: the seed dd lines run next to GNU dd with the same operands; records lines and
+//! byte counts must be identical, the summary line must parse as GNU dd's does.
+
+use crate::util::{bin, Scratch};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The seed dd lines (tests/fixtures/seed-workloads/commands.txt), without `dd`.
+const SEEDS: [&str; 8] = [
+    "if=file.dat of=/dev/null iflag=direct bs=1K count=100K",
+    "if=file.dat of=/dev/null iflag=direct bs=8K count=100K",
+    "if=file.dat of=/dev/null iflag=direct bs=1M count=10K",
+    "if=file.dat of=/dev/null iflag=direct bs=8M count=2K",
+    "if=/dev/zero of=dd1.dat conv=fsync oflag=direct bs=1K count=100K",
+    "if=/dev/zero of=dd1.dat conv=fsync oflag=direct bs=8K count=100K",
+    "if=/dev/zero of=dd1.dat conv=fsync oflag=direct bs=1M count=10K",
+    "if=/dev/zero of=dd1.dat conv=fsync oflag=direct bs=8M count=2K",
+];
+
+fn run(prog: &Path, pre: &[&str], line: &str, cwd: &Path) -> Output {
+    Command::new(prog)
+        .args(pre)
+        .args(line.split_whitespace())
+        .current_dir(cwd)
+        .output()
+        .expect("run dd")
+}
+
+fn gnu(line: &str, cwd: &Path) -> Output {
+    run(Path::new("dd"), &[], line, cwd)
+}
+
+fn ours(line: &str, cwd: &Path) -> Output {
+    run(&bin(), &["dd"], line, cwd)
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `N bytes (SI, IEC) copied, T s, R/s`: (bytes, the parenthesised sizes, seconds, rate).
+fn parse_summary(line: &str) -> (u64, String, f64, String) {
+    let (bytes, rest) = line.split_once(' ').expect(line);
+    let bytes: u64 = bytes.parse().expect(line);
+    let (sizes, rest) = rest.split_once(" copied, ").expect(line);
+    let (secs, rate) = rest.split_once(" s, ").expect(line);
+    assert!(rate.ends_with("B/s"), "{line}");
+    (
+        bytes,
+        sizes.to_string(),
+        secs.parse().expect(line),
+        rate.to_string(),
+    )
+}
+
+/// Compare GNU dd's and iomark's output for the same line: the records lines and the byte
+/// counts are identical; iomark adds one line.
+fn compare(line: &str, cwd: &Path) {
+    let g = gnu(line, cwd);
+    assert!(g.status.success(), "dd {line}: {}", stderr(&g));
+    let o = ours(line, cwd);
+    assert!(o.status.success(), "iomark dd {line}: {}", stderr(&o));
+    let (ge, oe) = (stderr(&g), stderr(&o));
+    let gl: Vec<&str> = ge.lines().collect();
+    let ol: Vec<&str> = oe.lines().collect();
+    if line.contains("status=noxfer") {
+        // Only the records lines, from both.
+        assert_eq!(gl.len(), 2, "{ge}");
+        assert_eq!(gl, ol, "{line}");
+        return;
+    }
+    assert_eq!(gl.len(), 3, "{ge}");
+    assert_eq!(ol.len(), 4, "{oe}");
+    assert_eq!(gl[..2], ol[..2], "records lines of {line}");
+    let (gb, gs, _, _) = parse_summary(gl[2]);
+    let (ob, os, secs, _) = parse_summary(ol[2]);
+    assert_eq!((gb, gs), (ob, os), "{line}");
+    assert!(secs > 0.0, "{oe}");
+    assert!(ol[3].starts_with("iomark: ") && ol[3].contains(" IOPS ") && ol[3].contains("p99 "));
+}
+
+#[test]
+fn dd_seed_lines_match_gnu_dd() {
+    let d = Scratch::new("dd-seeds");
+    // Shrunk by an appended count= (dd's last operand wins), run in the scratch directory.
+    let shrink = |s: &str| {
+        let count = match s.split("bs=").nth(1).and_then(|r| r.split(' ').next()) {
+            Some("1K") => "4K",
+            Some("8K") => "1K",
+            Some("1M") => "24",
+            _ => "3",
+        };
+        format!("{s} count={count}")
+    };
+    // The read seeds need file.dat: written by GNU dd, 24 MiB.
+    let g = gnu("if=/dev/zero of=file.dat bs=1M count=24", &d.path);
+    assert!(g.status.success());
+    for s in SEEDS {
+        compare(&shrink(s), &d.path);
+        if s.contains("of=dd1.dat") {
+            let len = std::fs::metadata(d.file("dd1.dat")).unwrap().len();
+            let line = shrink(s);
+            let a = iomark_suites_bytes(&line);
+            assert_eq!(len, a, "{line}");
+            std::fs::remove_file(d.file("dd1.dat")).unwrap();
+        }
+    }
+}
+
+/// count × bs of a dd line.
+fn iomark_suites_bytes(line: &str) -> u64 {
+    let mut bs = 0;
+    let mut count = 0;
+    for op in line.split_whitespace() {
+        let n = |v: &str| {
+            let (num, suf) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+            num.parse::<u64>().unwrap()
+                * match suf {
+                    "K" => 1024,
+                    "M" => 1 << 20,
+                    "" => 1,
+                    _ => panic!("{v}"),
+                }
+        };
+        if let Some(v) = op.strip_prefix("bs=") {
+            bs = n(v);
+        }
+        if let Some(v) = op.strip_prefix("count=") {
+            count = n(v);
+        }
+    }
+    bs * count
+}
+
+#[test]
+fn dd_partial_blocks_and_reblocking_match_gnu_dd() {
+    let d = Scratch::new("dd-partial");
+    std::fs::write(d.file("odd.dat"), vec![7u8; 10_000]).unwrap();
+    compare("if=odd.dat of=/dev/null bs=4096", &d.path);
+    compare("if=odd.dat of=/dev/null ibs=1000 obs=512", &d.path);
+    compare("if=odd.dat of=/dev/null bs=4096 skip=1 count=5", &d.path);
+    compare("if=/dev/zero of=/dev/null bs=64K count=100", &d.path);
+    compare("if=/dev/zero of=out.dat ibs=1000 obs=4096 count=9", &d.path);
+    assert_eq!(std::fs::metadata(d.file("out.dat")).unwrap().len(), 9000);
+    std::fs::remove_file(d.file("out.dat")).unwrap();
+    compare(
+        "if=/dev/zero of=out.dat bs=4K count=16 status=noxfer",
+        &d.path,
+    );
+}
+
+#[test]
+fn dd_conv_fsync_fsyncs_and_direct_opens_o_direct() {
+    let d = Scratch::new("dd-strace");
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=openat,fsync,fdatasync", "-o"])
+        .arg(d.file("trace"))
+        .arg(bin())
+        .args(["dd", "if=/dev/zero", "of=out.dat", "bs=64K", "count=8"])
+        .args(["oflag=direct", "conv=fsync"])
+        .current_dir(&d.path)
+        .output()
+        .expect("strace");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = std::fs::read_to_string(d.file("trace")).unwrap();
+    assert!(
+        t.lines()
+            .any(|l| l.contains("out.dat") && l.contains("O_DIRECT")),
+        "{t}"
+    );
+    assert!(t.lines().any(|l| l.contains("fsync(")), "{t}");
+    // Without conv=fsync: no fsync.
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=fsync,fdatasync", "-o"])
+        .arg(d.file("trace2"))
+        .arg(bin())
+        .args(["dd", "if=/dev/zero", "of=out2.dat", "bs=64K", "count=8"])
+        .current_dir(&d.path)
+        .output()
+        .expect("strace");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = std::fs::read_to_string(d.file("trace2")).unwrap();
+    assert!(!t.contains("fsync("), "{t}");
+}
+
+#[test]
+fn dd_status_none_and_result_file() {
+    let d = Scratch::new("dd-result");
+    let o = ours(
+        &format!(
+            "if=/dev/zero of=/dev/null bs=4K count=256 status=none --result-file={}",
+            d.s("r.json")
+        ),
+        &d.path,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.file("r.json")).unwrap()).unwrap();
+    let read = &v["jobs"][0]["dirs"]["read"];
+    assert_eq!(read["io_bytes"], 256 * 4096);
+    assert!(read["lat"]["hist"].is_object() || read["lat"]["hist"].is_array());
+}
+
+#[test]
+fn dd_bad_input_is_refused_and_writes_nothing() {
+    let d = Scratch::new("dd-bad");
+    for (line, needle) in [
+        ("if=/dev/zero of=x.dat bs=1M count=1 bogus=3", "bogus=3"),
+        ("if=/dev/zero of=x.dat bs=12Q count=1", "bs="),
+        ("if=/dev/zero of=x.dat bs=1M count=1 oflag=fast", "oflag"),
+        ("if=/dev/zero of=x.dat bs=1M", "count="),
+        ("if=/dev/zero of=nodir/x.dat bs=1M count=1", "nodir"),
+        ("if=missing.dat of=/dev/null bs=1M", "missing.dat"),
+    ] {
+        let o = ours(line, &d.path);
+        assert!(!o.status.success(), "{line}");
+        assert!(stderr(&o).contains(needle), "{line}: {}", stderr(&o));
+        assert!(!d.file("x.dat").exists(), "{line}");
+    }
+}
+
+#[test]
+fn dd_status_progress_reports_while_running() {
+    let d = Scratch::new("dd-progress");
+    // One-byte reads of /dev/zero: a run of a few seconds whatever the machine.
+    let o = ours(
+        "if=/dev/zero of=/dev/null bs=1 count=4M status=progress",
+        &d.path,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = stderr(&o);
+    // Progress lines start with a carriage return; the final lines follow as usual.
+    assert!(e.matches('\r').count() >= 1, "{e:?}");
+    assert!(
+        e.contains("4194304+0 records in\n4194304+0 records out\n"),
+        "{e:?}"
+    );
+    assert!(
+        e.contains("4194304 bytes (4.2 MB, 4.0 MiB) copied, "),
+        "{e:?}"
+    );
+}
