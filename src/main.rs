@@ -14,7 +14,7 @@ mod suites;
 mod sweep;
 
 use iomark_engine::runner::{self, RunCtl};
-use iomark_fio::cmdline::{self, Action, CliRun, Eta};
+use iomark_fio::cmdline::{self, Action, CliRun, CliWarning, Eta};
 use iomark_fio::explain;
 use iomark_fio::output::{self, OutputFormat};
 use std::io::Write;
@@ -114,10 +114,9 @@ fn run(args: &[String]) -> i32 {
         }
     };
     for w in &cli.warnings {
-        if w.contains(": warning: ") {
-            eprintln!("{w}");
-        } else {
-            eprintln!("iomark: warning: {w}");
+        match w {
+            CliWarning::Located(d) => eprintln!("{d}"),
+            CliWarning::Plain(m) => eprintln!("iomark: warning: {m}"),
         }
     }
     match &cli.action {
