@@ -10,13 +10,14 @@ mod quick;
 mod quick_words;
 mod rbd_bench;
 mod repeat;
+mod report_cmd;
 mod signals;
 mod status;
 mod suites;
 mod sweep;
 
 use iomark_engine::runner::{self, RunCtl};
-use iomark_fio::cmdline::{self, Action, CliRun, Eta};
+use iomark_fio::cmdline::{self, Action, CliRun, CliWarning, Eta};
 use iomark_fio::explain;
 use iomark_fio::output::{self, OutputFormat};
 use std::io::Write;
@@ -41,6 +42,12 @@ Usage:
                                          run the jobs N times; statistics of every figure
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
+  iomark report RESULT... [-o FILE.html] HTML report with charts of iomark results or fio JSON
+                                         (`--report FILE.html` on quick and run charts that run)
+  iomark compare A B [C...] [--fail-if RULE] [--report FILE.html]
+                                         compare results: deltas, spread test, CI rules
+  iomark export RESULT... --csv FILE | --xlsx FILE | --markdown
+                                         export results as CSV, XLSX or Markdown tables
   iomark man                             print the manual page (roff)
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
@@ -74,6 +81,9 @@ fn main() {
         Some("sweep") => sweep::main(&args[1..]),
         Some("rbd-bench") => rbd_bench::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),
+        Some("report") => report_cmd::report_main(&args[1..]),
+        Some("compare") => report_cmd::compare_main(&args[1..]),
+        Some("export") => report_cmd::export_main(&args[1..]),
         Some("dd") => suites::dd::main(&args[1..]),
         Some("hdparm") => suites::hdparm::main(&args[1..]),
         Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
@@ -88,7 +98,15 @@ fn main() {
 }
 
 fn run(args: &[String]) -> i32 {
-    let cli: CliRun = match cmdline::parse_run_args(args) {
+    let (args, report) = match report_cmd::take_report_arg(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    };
+    let args = &args[..];
+    let mut cli: CliRun = match cmdline::parse_run_args(args) {
         Ok(c) => c,
         Err(e @ cmdline::CliError::Diagnostics(_)) => {
             // One located line per problem, then a summary.
@@ -101,10 +119,9 @@ fn run(args: &[String]) -> i32 {
         }
     };
     for w in &cli.warnings {
-        if w.contains(": warning: ") {
-            eprintln!("{w}");
-        } else {
-            eprintln!("iomark: warning: {w}");
+        match w {
+            CliWarning::Located(d) => eprintln!("{d}"),
+            CliWarning::Plain(m) => eprintln!("iomark: warning: {m}"),
         }
     }
     match &cli.action {
@@ -198,6 +215,9 @@ fn run(args: &[String]) -> i32 {
             done.clone(),
         )
     });
+    let saved_logs = report
+        .as_ref()
+        .map(|_| report_cmd::collect_series(&mut cli.plan));
     let res = runner::run(&cli.plan, &ctl);
     done.store(true, Ordering::Relaxed);
     if let Some(h) = status {
@@ -215,6 +235,12 @@ fn run(args: &[String]) -> i32 {
     };
     if signals::interrupted() {
         result.interrupted = true;
+    }
+    let mut report_failed = false;
+    if let (Some(path), Some(saved)) = (&report, saved_logs) {
+        report_failed = !report_cmd::report_run(&result, path, "iomark run");
+        // Log files only for the logs that were asked for.
+        report_cmd::restore_logs(&mut result.plan, saved);
     }
     for n in &result.notes {
         eprintln!("note: {n}");
@@ -242,7 +268,7 @@ fn run(args: &[String]) -> i32 {
         out.terse_version,
         ndjson,
     ));
-    let mut code = 0;
+    let mut code = i32::from(report_failed);
     match &out.file {
         Some(path) if !ndjson => {
             if let Err(e) = std::fs::write(path, &text) {

@@ -39,8 +39,15 @@ mod wording {
 
 /// `iomark quick ARGS...`: parse, run, print; returns the exit code.
 pub fn main(args: &[String]) -> i32 {
-    match quick::parse(args) {
-        Ok(Parsed::Run(o)) => run(o),
+    let (args, report) = match crate::report_cmd::take_report_arg(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark quick: {e}");
+            return 2;
+        }
+    };
+    match quick::parse(&args) {
+        Ok(Parsed::Run(o)) => run(o, report),
         Ok(Parsed::Help) => crate::pipe::print_text(quick::USAGE),
         Err(e) => {
             // Every message names the program, as `iomark quick: ...`.
@@ -55,8 +62,8 @@ pub fn main(args: &[String]) -> i32 {
     }
 }
 
-fn run(o: quick::QuickOpts) -> i32 {
-    let p = match quick::prepare(&o) {
+fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
+    let mut p = match quick::prepare(&o) {
         Ok(p) => p,
         Err(e) => {
             let (msg, code) = wording::prepare_error(&e);
@@ -96,6 +103,9 @@ fn run(o: quick::QuickOpts) -> i32 {
             o.runtime.as_secs_f64(),
             o.ramp.as_secs_f64()
         );
+    }
+    if report.is_some() {
+        crate::report_cmd::collect_series(&mut p.plan);
     }
     let res = runner::run(&p.plan, &ctl);
     done.store(true, Ordering::Relaxed);
@@ -139,7 +149,10 @@ fn run(o: quick::QuickOpts) -> i32 {
             eprintln!("note: {n}");
         }
     }
-    let failed = res.jobs.iter().any(|j| j.error != 0);
+    let mut failed = res.jobs.iter().any(|j| j.error != 0);
+    if let Some(path) = &report {
+        failed |= !crate::report_cmd::report_run(&res, path, "iomark quick");
+    }
     if res.interrupted || signals::interrupted() {
         130
     } else if failed {

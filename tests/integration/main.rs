@@ -13,6 +13,7 @@ mod presets;
 mod quick;
 mod rbd_bench;
 mod repeat;
+mod report;
 mod safety;
 mod seeds;
 mod suites_bench;

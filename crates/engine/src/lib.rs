@@ -28,7 +28,7 @@
 //! ([`rng`]).
 
 pub mod engines;
-pub mod gen;
+pub(crate) mod gen;
 pub mod hist;
 pub mod job;
 pub mod result;
@@ -40,7 +40,7 @@ pub mod target;
 pub mod test_support;
 pub(crate) mod verifier;
 pub mod verify;
-pub mod worker;
+pub(crate) mod worker;
 pub mod worker_file;
 
 #[cfg(test)]

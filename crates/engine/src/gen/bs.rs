@@ -58,6 +58,7 @@ impl BsPicker {
         }
     }
 
+    #[cfg(test)]
     pub fn is_fixed(&self) -> bool {
         matches!(self, BsPicker::Fixed(_))
     }

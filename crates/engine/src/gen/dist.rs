@@ -115,6 +115,7 @@ impl ZipfSampler {
 }
 
 /// Share of accesses that the hottest `top_fraction` of `n` blocks receive under zipf(theta).
+#[cfg(test)]
 pub fn zipf_hot_share(theta: f64, n: u64, top_fraction: f64) -> f64 {
     let top = ((n as f64) * top_fraction).round() as u64;
     let mut hot = 0.0;
@@ -130,6 +131,7 @@ pub fn zipf_hot_share(theta: f64, n: u64, top_fraction: f64) -> f64 {
 }
 
 /// Share of accesses that the hottest `top_fraction` of blocks receive under pareto(h).
+#[cfg(test)]
 pub fn pareto_hot_share(h: f64, top_fraction: f64) -> f64 {
     1.0 - (1.0 - top_fraction).powf((1.0 - h).ln() / h.ln())
 }
@@ -137,7 +139,7 @@ pub fn pareto_hot_share(h: f64, top_fraction: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::RandGen;
+    use crate::gen::random::RandGen;
 
     fn block_counts(mode: RandMode, nblocks: u64, samples: u32) -> Vec<u32> {
         let align = 4096;

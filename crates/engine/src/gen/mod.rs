@@ -16,8 +16,4 @@ mod random;
 mod seq;
 
 pub use bs::{BsPicker, DirMix};
-pub use dist::{pareto_hot_share, zipf_hot_share, RandMode};
 pub use offset::OffsetGen;
-pub use permutation::BlockPermutation;
-pub use random::RandGen;
-pub use seq::SeqGen;

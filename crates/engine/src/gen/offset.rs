@@ -102,6 +102,7 @@ impl OffsetGen {
     }
 
     /// Whether the last offset came from the random generator (the start of a run).
+    #[cfg(test)]
     pub fn last_was_random(&self) -> bool {
         self.last_random
     }

@@ -101,11 +101,6 @@ impl BlockPermutation {
     pub fn len(&self) -> u64 {
         self.n
     }
-
-    /// Always false: a permutation covers at least one element.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
 }
 
 #[cfg(test)]

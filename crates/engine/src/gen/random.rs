@@ -194,16 +194,19 @@ impl RandGen {
     }
 
     /// Number of block positions (per pass for the random map).
+    #[cfg(test)]
     pub fn nblocks(&self) -> u64 {
         self.nblocks
     }
 
     /// Blocks skipped so far in this pass because an I/O there would cross the region end.
+    #[cfg(test)]
     pub fn skipped(&self) -> u64 {
         self.skipped
     }
 
     /// Whether `next` can return None at the end of a pass.
+    #[cfg(test)]
     pub fn has_passes(&self) -> bool {
         matches!(self.kind, Kind::Map { .. })
     }

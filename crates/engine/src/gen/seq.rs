@@ -38,6 +38,7 @@ impl SeqGen {
     }
 
     /// Where the next I/O would start.
+    #[cfg(test)]
     pub fn pos(&self) -> u64 {
         self.pos
     }

@@ -25,7 +25,6 @@ mod setup;
 mod verify_hooks;
 
 pub use crate::worker_file::WorkerFile;
-pub use buffers::fill_buffer;
 
 use crate::engines::{Completion, Engine, EngineFile, Op};
 use crate::gen::{BsPicker, DirMix, OffsetGen};

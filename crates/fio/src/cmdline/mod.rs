@@ -57,8 +57,26 @@ pub struct CliRun {
     pub output: OutputOpts,
     pub action: Action,
     /// For stderr: ignored options and switches.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<CliWarning>,
     pub job_files: Vec<PathBuf>,
+}
+
+/// A warning of a parsed run, for stderr.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CliWarning {
+    /// Where it was written is known (a job file line or the command line); shown as is.
+    Located(Diag),
+    /// A bare message (an ignored switch or option); the caller prefixes it.
+    Plain(String),
+}
+
+impl std::fmt::Display for CliWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliWarning::Located(d) => d.fmt(f),
+            CliWarning::Plain(m) => f.write_str(m),
+        }
+    }
 }
 
 /// Parse the arguments after `run`.
@@ -205,7 +223,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
             raw: RawPlan::default(),
             output,
             action,
-            warnings,
+            warnings: warnings.into_iter().map(CliWarning::Plain).collect(),
             job_files,
         });
     }
@@ -274,13 +292,12 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
             d.message.push_str(" (--strict)");
         }
     }
-    warnings = diags
-        .iter()
-        .filter(|d| !d.is_error())
-        .map(|d| d.to_string())
+    let (errors, located): (Vec<Diag>, Vec<Diag>) = diags.into_iter().partition(Diag::is_error);
+    let warnings: Vec<CliWarning> = located
+        .into_iter()
+        .map(CliWarning::Located)
+        .chain(extra.into_iter().map(CliWarning::Plain))
         .collect();
-    warnings.extend(extra);
-    let errors: Vec<Diag> = diags.into_iter().filter(Diag::is_error).collect();
     if !errors.is_empty() {
         return Err(CliError::Diagnostics(errors));
     }

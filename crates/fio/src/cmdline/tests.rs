@@ -304,8 +304,8 @@ fn errors() {
 fn ignored_option_warns() {
     let r = run("--clocksource=cpu --name=x --random_generator=lfsr --name=y").unwrap();
     assert_eq!(r.warnings.len(), 2, "{:?}", r.warnings);
-    assert!(r.warnings[0].contains("clocksource"));
-    assert!(r.warnings[1].contains("random_generator"));
+    assert!(r.warnings[0].to_string().contains("clocksource"));
+    assert!(r.warnings[1].to_string().contains("random_generator"));
 }
 
 #[test]
@@ -353,7 +353,7 @@ fn switches() {
         .to_string()
         .contains("blocksize"));
     let r = run("--debug=io --name=x").unwrap();
-    assert!(r.warnings[0].contains("debug"));
+    assert!(r.warnings[0].to_string().contains("debug"));
 }
 
 #[test]

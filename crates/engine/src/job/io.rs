@@ -1,0 +1,231 @@
+//! Directions and the I/O pattern: `rw=`, block sizes, offset distribution, sync, fallocate
+//! and fadvise modes.
+
+use serde::{Deserialize, Serialize};
+
+/// Data direction, in fio's order (DDIR_READ=0, DDIR_WRITE=1, DDIR_TRIM=2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Read = 0,
+    Write = 1,
+    Trim = 2,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 3] = [Dir::Read, Dir::Write, Dir::Trim];
+    pub fn idx(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::Read => "read",
+            Dir::Write => "write",
+            Dir::Trim => "trim",
+        }
+    }
+}
+
+/// One value per data direction (fio's per-direction lists: `bs=4k,64k`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerDir<T> {
+    pub read: T,
+    pub write: T,
+    pub trim: T,
+}
+
+impl<T: Clone> PerDir<T> {
+    pub fn all(v: T) -> Self {
+        PerDir {
+            read: v.clone(),
+            write: v.clone(),
+            trim: v,
+        }
+    }
+}
+
+impl<T> PerDir<T> {
+    pub fn get(&self, d: Dir) -> &T {
+        match d {
+            Dir::Read => &self.read,
+            Dir::Write => &self.write,
+            Dir::Trim => &self.trim,
+        }
+    }
+    pub fn get_mut(&mut self, d: Dir) -> &mut T {
+        match d {
+            Dir::Read => &mut self.read,
+            Dir::Write => &mut self.write,
+            Dir::Trim => &mut self.trim,
+        }
+    }
+    pub fn map<U>(&self, mut f: impl FnMut(&T) -> U) -> PerDir<U> {
+        PerDir {
+            read: f(&self.read),
+            write: f(&self.write),
+            trim: f(&self.trim),
+        }
+    }
+}
+
+impl<T> std::ops::Index<Dir> for PerDir<T> {
+    type Output = T;
+    fn index(&self, d: Dir) -> &T {
+        self.get(d)
+    }
+}
+impl<T> std::ops::IndexMut<Dir> for PerDir<T> {
+    fn index_mut(&mut self, d: Dir) -> &mut T {
+        self.get_mut(d)
+    }
+}
+
+/// fio's `rw=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RwMode {
+    Read,
+    Write,
+    Trim,
+    RandRead,
+    RandWrite,
+    RandTrim,
+    /// `rw` / `readwrite`: sequential mixed.
+    ReadWrite,
+    RandRw,
+    /// Sequential trim followed by a write of the same block.
+    TrimWrite,
+}
+
+impl RwMode {
+    pub fn is_random(self) -> bool {
+        matches!(
+            self,
+            RwMode::RandRead | RwMode::RandWrite | RwMode::RandTrim | RwMode::RandRw
+        )
+    }
+    pub fn has_read(self) -> bool {
+        matches!(
+            self,
+            RwMode::Read | RwMode::RandRead | RwMode::ReadWrite | RwMode::RandRw
+        )
+    }
+    pub fn has_write(self) -> bool {
+        matches!(
+            self,
+            RwMode::Write
+                | RwMode::RandWrite
+                | RwMode::ReadWrite
+                | RwMode::RandRw
+                | RwMode::TrimWrite
+        )
+    }
+    pub fn has_trim(self) -> bool {
+        matches!(self, RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite)
+    }
+    /// fio's name, as printed in the job header line.
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            RwMode::Read => "read",
+            RwMode::Write => "write",
+            RwMode::Trim => "trim",
+            RwMode::RandRead => "randread",
+            RwMode::RandWrite => "randwrite",
+            RwMode::RandTrim => "randtrim",
+            RwMode::ReadWrite => "rw",
+            RwMode::RandRw => "randrw",
+            RwMode::TrimWrite => "trimwrite",
+        }
+    }
+}
+
+/// `rw=randread:8` / `rw=write:4k`: for random patterns N I/Os per generated offset; for
+/// sequential patterns a hole of N bytes after each I/O.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RwModifier {
+    pub value: u64,
+}
+
+/// Block sizes for one direction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum BlockSize {
+    Fixed(u64),
+    /// `bsrange=min-max`: a random multiple of `min` in [min, max].
+    Range {
+        min: u64,
+        max: u64,
+    },
+    /// `bssplit=4k/10:64k/90`: (size, percent); percents sum to 100.
+    Split(Vec<(u64, u32)>),
+}
+
+impl BlockSize {
+    pub fn min(&self) -> u64 {
+        match self {
+            BlockSize::Fixed(v) => *v,
+            BlockSize::Range { min, .. } => *min,
+            BlockSize::Split(v) => v.iter().map(|x| x.0).min().unwrap_or(0),
+        }
+    }
+    pub fn max(&self) -> u64 {
+        match self {
+            BlockSize::Fixed(v) => *v,
+            BlockSize::Range { max, .. } => *max,
+            BlockSize::Split(v) => v.iter().map(|x| x.0).max().unwrap_or(0),
+        }
+    }
+}
+
+/// `random_distribution=`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Distribution {
+    Random,
+    Zipf {
+        theta: f64,
+        center: f64,
+    },
+    Pareto {
+        h: f64,
+        center: f64,
+    },
+    /// Normal (gauss) with sigma given in percent of the region.
+    Normal {
+        sigma_pct: f64,
+        center: f64,
+    },
+    /// (access percent, region percent) pairs.
+    Zoned(Vec<(f64, f64)>),
+    /// (access percent, region bytes) pairs.
+    ZonedAbs(Vec<(f64, u64)>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyncMode {
+    None,
+    /// O_SYNC
+    Sync,
+    /// O_DSYNC
+    Dsync,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FallocateMode {
+    None,
+    Native,
+    Posix,
+    Keep,
+    Truncate,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FadviseHint {
+    Off,
+    /// Match the access pattern (fio's default `fadvise_hint=1`).
+    Auto,
+    Sequential,
+    Random,
+    NoReuse,
+}

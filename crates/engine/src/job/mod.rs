@@ -1,0 +1,255 @@
+//! The job model: what a front end (fio options, job files, suites, presets) produces and the
+//! engine runs. It knows nothing of fio syntax; every field is typed and already validated by the
+//! front end (the engine still re-checks what depends on the target, e.g. alignment).
+
+/// Engines are declared in `engines`; the job model names them by kind.
+pub use crate::engines::{EngineKind, EngineOptions};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Duration;
+
+mod io;
+mod settings;
+
+pub use io::*;
+pub use settings::*;
+
+/// One job as written by the user (before `numjobs` expansion into clones).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobSpec {
+    pub name: String,
+    pub description: Option<String>,
+    /// Reporting group, assigned by the front end (stonewall / new_group start a new one).
+    pub group_id: u32,
+    /// Wait for every earlier job to finish before starting.
+    pub stonewall: bool,
+    /// Wait for the named job to finish before starting.
+    pub wait_for: Option<String>,
+    pub numjobs: u32,
+
+    // --- workload shape
+    pub rw: RwMode,
+    pub rw_modifier: RwModifier,
+    /// Percentage of reads in mixed workloads.
+    pub rwmixread: u32,
+    pub percentage_random: PerDir<u32>,
+    pub bs: PerDir<BlockSize>,
+    /// Alignment of random offsets (None = min bs of the direction).
+    pub blockalign: PerDir<Option<u64>>,
+    /// I/O region per job (None = the file or device size).
+    pub size: Option<SizeSpec>,
+    /// Amount of I/O (None = size).
+    pub io_size: Option<SizeSpec>,
+    /// Per-file size or range (overrides size as the file size).
+    pub filesize: Option<(u64, u64)>,
+    pub nrfiles: u32,
+    pub file_service: FileService,
+    /// Explicit file names (fio's `filename`, `:` separated); all clones share them.
+    pub filenames: Vec<PathBuf>,
+    /// Directories for generated file names; clones are spread across them.
+    pub directories: Vec<PathBuf>,
+    /// Name template for generated files (when no file names are given).
+    pub file_names: NameTemplate,
+    pub offset: SizeSpec,
+    pub offset_increment: SizeSpec,
+    /// Stop after this many I/Os (0 = no limit).
+    pub number_ios: u64,
+
+    // --- time and lifecycle
+    pub runtime: Option<Duration>,
+    pub time_based: bool,
+    pub ramp_time: Duration,
+    /// Delay before start: fixed, or a random value in [min, max].
+    pub startdelay: (Duration, Duration),
+    pub loops: u32,
+
+    // --- engine, depth, batching
+    pub ioengine: EngineKind,
+    pub engine_options: EngineOptions,
+    pub iodepth: u32,
+    /// Submit once this many are queued (fio: 0 means iodepth).
+    pub iodepth_batch_submit: u32,
+    pub iodepth_batch_complete_min: u32,
+    pub iodepth_batch_complete_max: u32,
+    pub iodepth_low: u32,
+
+    // --- files and caching
+    pub direct: bool,
+    pub sync: SyncMode,
+    pub fsync: u64,
+    pub fdatasync: u64,
+    pub end_fsync: bool,
+    pub fsync_on_close: bool,
+    pub invalidate: bool,
+    pub fadvise_hint: FadviseHint,
+    pub fallocate: FallocateMode,
+    pub create_on_open: bool,
+    pub unlink: bool,
+    pub overwrite: bool,
+    /// `fill_device`/`fill_fs`: without a size, files span the free space of their filesystem,
+    /// are not pre-allocated nor counted by the free-space check, and the job writes until
+    /// ENOSPC, which ends it normally.
+    #[serde(default)]
+    pub fill_device: bool,
+    pub allow_mounted_write: bool,
+    pub readonly: bool,
+
+    // --- random numbers and data
+    pub randrepeat: bool,
+    pub randseed: u64,
+    pub norandommap: bool,
+    pub distribution: Distribution,
+    pub buffers: BufferSpec,
+
+    // --- pacing
+    pub rate: RateSpec,
+    pub thinktime: Duration,
+    pub thinktime_spin: Duration,
+    pub thinktime_blocks: u32,
+
+    // --- placement
+    pub cpus_allowed: Option<Vec<usize>>,
+    pub cpus_allowed_policy: CpusAllowedPolicy,
+
+    // --- stats, logs, reporting
+    pub stats: StatsSpec,
+    pub logs: LogSpec,
+    pub group_reporting: bool,
+    pub exitall: bool,
+    pub continue_on_error: ContinueOnError,
+    pub verify: Option<VerifySpec>,
+
+    /// The options as the user wrote them (name, raw value) for `job options` in output and
+    /// for the result file; the fio front end fills it.
+    pub options: Vec<(String, String)>,
+}
+
+impl Default for JobSpec {
+    fn default() -> Self {
+        JobSpec {
+            name: String::new(),
+            description: None,
+            group_id: 0,
+            stonewall: false,
+            wait_for: None,
+            numjobs: 1,
+            rw: RwMode::Read,
+            rw_modifier: RwModifier::default(),
+            rwmixread: 50,
+            percentage_random: PerDir::all(100),
+            bs: PerDir::all(BlockSize::Fixed(4096)),
+            blockalign: PerDir::all(None),
+            size: None,
+            io_size: None,
+            filesize: None,
+            nrfiles: 1,
+            file_service: FileService::default(),
+            filenames: Vec::new(),
+            directories: Vec::new(),
+            file_names: NameTemplate::default(),
+            offset: SizeSpec::Bytes(0),
+            offset_increment: SizeSpec::Bytes(0),
+            number_ios: 0,
+            runtime: None,
+            time_based: false,
+            ramp_time: Duration::ZERO,
+            startdelay: (Duration::ZERO, Duration::ZERO),
+            loops: 1,
+            ioengine: EngineKind::Psync,
+            engine_options: EngineOptions {
+                nonvectored: true,
+                ..Default::default()
+            },
+            iodepth: 1,
+            iodepth_batch_submit: 1,
+            iodepth_batch_complete_min: 1,
+            iodepth_batch_complete_max: 1,
+            iodepth_low: 1,
+            direct: false,
+            sync: SyncMode::None,
+            fsync: 0,
+            fdatasync: 0,
+            end_fsync: false,
+            fsync_on_close: false,
+            invalidate: true,
+            fadvise_hint: FadviseHint::Auto,
+            fallocate: FallocateMode::Native,
+            create_on_open: false,
+            unlink: false,
+            overwrite: false,
+            fill_device: false,
+            allow_mounted_write: false,
+            readonly: false,
+            randrepeat: true,
+            randseed: 0x89,
+            norandommap: false,
+            distribution: Distribution::Random,
+            buffers: BufferSpec::default(),
+            rate: RateSpec::default(),
+            thinktime: Duration::ZERO,
+            thinktime_spin: Duration::ZERO,
+            thinktime_blocks: 1,
+            cpus_allowed: None,
+            cpus_allowed_policy: CpusAllowedPolicy::Shared,
+            stats: StatsSpec::default(),
+            logs: LogSpec::default(),
+            group_reporting: false,
+            exitall: false,
+            continue_on_error: ContinueOnError::None,
+            verify: None,
+            options: Vec::new(),
+        }
+    }
+}
+
+impl JobSpec {
+    /// The largest block size over the directions this job uses.
+    pub fn max_bs(&self) -> u64 {
+        Dir::ALL
+            .iter()
+            .map(|&d| self.bs[d].max())
+            .max()
+            .unwrap_or(4096)
+    }
+    /// The smallest block size over the directions this job uses.
+    pub fn min_bs(&self) -> u64 {
+        let mut dirs = Vec::with_capacity(3);
+        if self.rw.has_read() {
+            dirs.push(Dir::Read);
+        }
+        if self.rw.has_write() {
+            dirs.push(Dir::Write);
+        }
+        if self.rw.has_trim() {
+            dirs.push(Dir::Trim);
+        }
+        dirs.iter().map(|&d| self.bs[d].min()).min().unwrap_or(4096)
+    }
+    /// Whether this job writes (or trims, or creates files).
+    pub fn writes(&self) -> bool {
+        let verify_only = self.verify.as_ref().is_some_and(|v| v.only);
+        (self.rw.has_write() && !verify_only)
+            || self.rw.has_trim()
+            || matches!(
+                self.ioengine,
+                EngineKind::FileCreate | EngineKind::FileDelete
+            )
+    }
+}
+
+/// What the engine runs: all jobs in order, with run-wide settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunPlan {
+    pub jobs: Vec<JobSpec>,
+    /// Options that applied to all jobs (fio's `global options`), as written.
+    pub global_options: Vec<(String, String)>,
+    /// Refuse every write, trim and file creation (`--readonly`).
+    pub readonly: bool,
+    /// Allow a layout larger than the free space of its filesystem (`--allow-fill`).
+    pub allow_fill: bool,
+    /// Allow writes to a block device that carries a filesystem or partition table.
+    pub force_device_write: bool,
+    /// `--override KEY=VALUE` pairs, applied to every job after all other options.
+    #[serde(default)]
+    pub overrides: Vec<(String, String)>,
+}

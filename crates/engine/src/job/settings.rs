@@ -1,0 +1,281 @@
+//! The other settings of a job: file service, sizes, rates, buffers, CPU policy, statistics,
+//! logs, error handling, generated file names and verification.
+
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+use super::{Dir, PerDir};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileServiceType {
+    Random,
+    RoundRobin,
+    Sequential,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FileService {
+    pub kind: FileServiceType,
+    /// Number of I/Os before switching file (`roundrobin:N`); default 1.
+    pub batch: u32,
+}
+
+impl Default for FileService {
+    fn default() -> Self {
+        FileService {
+            kind: FileServiceType::RoundRobin,
+            batch: 1,
+        }
+    }
+}
+
+/// A size that may be given as a percentage of the target (`size=50%`, `offset=10%`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SizeSpec {
+    Bytes(u64),
+    Percent(f64),
+}
+
+impl SizeSpec {
+    pub fn resolve(self, total: u64) -> u64 {
+        match self {
+            SizeSpec::Bytes(b) => b,
+            SizeSpec::Percent(p) => ((total as f64) * p / 100.0) as u64,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RateProcess {
+    Linear,
+    Poisson,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RateSpec {
+    /// bytes per second per direction, 0 = unlimited.
+    pub bps: PerDir<u64>,
+    /// I/Os per second per direction, 0 = unlimited.
+    pub iops: PerDir<u64>,
+    /// Minimum bytes/s (`rate_min`); the job fails below it.
+    pub min_bps: PerDir<u64>,
+    pub min_iops: PerDir<u64>,
+    pub process: RateProcess,
+    /// Averaging window for rate_min checks (fio's `rate_cycle`).
+    pub cycle: Duration,
+}
+
+impl Default for RateSpec {
+    fn default() -> Self {
+        RateSpec {
+            bps: PerDir::all(0),
+            iops: PerDir::all(0),
+            min_bps: PerDir::all(0),
+            min_iops: PerDir::all(0),
+            process: RateProcess::Linear,
+            cycle: Duration::from_millis(1000),
+        }
+    }
+}
+
+impl RateSpec {
+    pub fn is_limited(&self) -> bool {
+        Dir::ALL
+            .iter()
+            .any(|&d| self.bps[d] > 0 || self.iops[d] > 0)
+    }
+}
+
+/// What goes into write buffers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BufferSpec {
+    pub zero_buffers: bool,
+    pub refill_buffers: bool,
+    pub scramble_buffers: bool,
+    /// 0 = incompressible random data.
+    pub compress_percentage: u32,
+    pub compress_chunk: u64,
+    /// Fill buffers with this repeated pattern (`buffer_pattern`).
+    pub pattern: Option<Vec<u8>>,
+    pub dedupe_percentage: u32,
+}
+
+impl Default for BufferSpec {
+    fn default() -> Self {
+        BufferSpec {
+            zero_buffers: false,
+            refill_buffers: false,
+            scramble_buffers: true,
+            compress_percentage: 0,
+            compress_chunk: 512,
+            pattern: None,
+            dedupe_percentage: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CpusAllowedPolicy {
+    Shared,
+    Split,
+}
+
+/// Which latency figures are recorded and which get percentiles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatsSpec {
+    pub clat_percentiles: bool,
+    pub lat_percentiles: bool,
+    pub slat_percentiles: bool,
+    /// Percentiles to report, e.g. [1, 5, 10, ..., 99.99].
+    pub percentile_list: Vec<f64>,
+    pub disable_lat: bool,
+    pub disable_clat: bool,
+    pub disable_slat: bool,
+    pub disable_bw: bool,
+    pub bwavgtime: Duration,
+    pub iopsavgtime: Duration,
+}
+
+pub const DEFAULT_PERCENTILES: [f64; 17] = [
+    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
+    99.99,
+];
+
+impl Default for StatsSpec {
+    fn default() -> Self {
+        StatsSpec {
+            clat_percentiles: true,
+            lat_percentiles: false,
+            slat_percentiles: false,
+            percentile_list: DEFAULT_PERCENTILES.to_vec(),
+            disable_lat: false,
+            disable_clat: false,
+            disable_slat: false,
+            disable_bw: false,
+            bwavgtime: Duration::from_millis(500),
+            iopsavgtime: Duration::from_millis(500),
+        }
+    }
+}
+
+/// fio-style log files (`write_bw_log=prefix` etc.).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LogSpec {
+    pub bw_log: Option<String>,
+    pub iops_log: Option<String>,
+    pub lat_log: Option<String>,
+    pub hist_log: Option<String>,
+    /// 0 = one entry per I/O.
+    pub avg_msec: u64,
+    pub hist_msec: u64,
+    pub per_job_logs: bool,
+    pub log_offset: bool,
+    /// `log_max_value`: 0 = average, 1 = max, 2 = both.
+    pub max_value: u8,
+}
+
+impl LogSpec {
+    pub fn any(&self) -> bool {
+        self.bw_log.is_some()
+            || self.iops_log.is_some()
+            || self.lat_log.is_some()
+            || self.hist_log.is_some()
+    }
+}
+
+/// `continue_on_error=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContinueOnError {
+    None,
+    Read,
+    Write,
+    Io,
+    Verify,
+    All,
+}
+
+/// One piece of a [`NameTemplate`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NamePart {
+    /// Literal text.
+    Text(String),
+    /// The job's name.
+    JobName,
+    /// The clone's number within its job (0-based).
+    Clone,
+    /// The file's number within the clone (0-based).
+    File,
+}
+
+/// The names of the files a job generates: text and the parts filled in per clone and file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameTemplate(pub Vec<NamePart>);
+
+impl Default for NameTemplate {
+    /// `<job>.<clone>.<file>`.
+    fn default() -> Self {
+        NameTemplate(vec![
+            NamePart::JobName,
+            NamePart::Text(".".into()),
+            NamePart::Clone,
+            NamePart::Text(".".into()),
+            NamePart::File,
+        ])
+    }
+}
+
+impl NameTemplate {
+    /// The name of file `file` of clone `clone` of job `job`.
+    pub fn expand(&self, job: &str, clone: u32, file: u32) -> String {
+        let mut out = String::new();
+        for p in &self.0 {
+            match p {
+                NamePart::Text(t) => out.push_str(t),
+                NamePart::JobName => out.push_str(job),
+                NamePart::Clone => out.push_str(&clone.to_string()),
+                NamePart::File => out.push_str(&file.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// Data verification (fio's `verify` family).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerifySpec {
+    /// The check that protects each block.
+    pub method: crate::verify::VerifyKind,
+    /// Read back and check every written block after the write phase (`do_verify`).
+    pub do_verify: bool,
+    /// Size of a verify block (`verify_interval`); 0 = the smallest block size.
+    pub interval: u64,
+    /// `verify_pattern` bytes (data after each header).
+    pub pattern: Option<Vec<u8>>,
+    /// Stop at the first bad block (`verify_fatal`).
+    pub fatal: bool,
+    /// Write the expected and received contents of bad blocks to files (`verify_dump`).
+    pub dump: bool,
+    /// Do not write: replay the write sequence and check the data an identical earlier run left.
+    pub only: bool,
+    /// Check written blocks inline after every N writes (`verify_backlog`); 0 = at the end only.
+    pub backlog: u64,
+}
+
+impl Default for VerifySpec {
+    fn default() -> Self {
+        VerifySpec {
+            method: crate::verify::VerifyKind::Crc32c,
+            do_verify: true,
+            interval: 0,
+            pattern: None,
+            fatal: false,
+            dump: false,
+            only: false,
+            backlog: 0,
+        }
+    }
+}

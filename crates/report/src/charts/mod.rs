@@ -1,0 +1,163 @@
+//! Charts as data: what to draw, independent of how ([`crate::html`] draws them with Plotly,
+//! [`crate::images`] with plotters). Each kind of result contributes its charts through one
+//! file in this folder and one line in [`REGISTRY`]: a suite or preset adds its charts by adding
+//! a file, never by touching the page.
+
+pub mod compare;
+pub mod job;
+
+use crate::model::Source;
+
+/// How a chart is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Lines over a numeric x axis (time series, CDFs, percentile curves).
+    Lines,
+    /// Grouped bars over categories (`Trace::cats`).
+    Bars,
+    /// Bars over a numeric x axis (histograms).
+    Histogram,
+    /// A heatmap of `Trace::z` over `cats` (x) and `rows` (y).
+    Heatmap,
+    /// A 3-D surface of `Trace::z` over `cats` (x) and `rows` (y).
+    Surface,
+}
+
+/// One series of a chart.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    pub name: String,
+    /// Numeric x values (Lines, Histogram).
+    pub x: Vec<f64>,
+    /// Category labels on x (Bars, Heatmap, Surface).
+    pub cats: Vec<String>,
+    /// y values, one per x or category.
+    pub y: Vec<f64>,
+    /// Row labels on y (Heatmap, Surface).
+    pub rows: Vec<String>,
+    /// Values per row, then per category (Heatmap, Surface).
+    pub z: Vec<Vec<f64>>,
+}
+
+/// One chart, with its section and axis titles (units included).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// Unique within a page; also the image file name.
+    pub id: String,
+    /// The heading it is listed under (a source, a job).
+    pub section: String,
+    pub title: String,
+    pub x_title: String,
+    pub y_title: String,
+    pub log_x: bool,
+    pub kind: Kind,
+    pub traces: Vec<Trace>,
+}
+
+impl Chart {
+    pub fn new(id: String, section: &str, title: &str, kind: Kind) -> Chart {
+        Chart {
+            id: sanitize(&id),
+            section: section.to_string(),
+            title: title.to_string(),
+            x_title: String::new(),
+            y_title: String::new(),
+            log_x: false,
+            kind,
+            traces: Vec::new(),
+        }
+    }
+    pub fn axes(mut self, x: &str, y: &str) -> Chart {
+        self.x_title = x.to_string();
+        self.y_title = y.to_string();
+        self
+    }
+    pub fn log_x(mut self) -> Chart {
+        self.log_x = true;
+        self
+    }
+    /// A chart with no data points is not drawn.
+    pub fn is_empty(&self) -> bool {
+        self.traces
+            .iter()
+            .all(|t| t.y.is_empty() && t.z.iter().all(Vec::is_empty))
+    }
+}
+
+/// A line trace from points.
+pub fn line(name: &str, pts: impl IntoIterator<Item = (f64, f64)>) -> Trace {
+    let (x, y) = pts.into_iter().unzip();
+    Trace {
+        name: name.to_string(),
+        x,
+        y,
+        ..Default::default()
+    }
+}
+
+/// A bar trace from (category, value) pairs.
+pub fn bars(name: &str, pts: impl IntoIterator<Item = (String, f64)>) -> Trace {
+    let (cats, y) = pts.into_iter().unzip();
+    Trace {
+        name: name.to_string(),
+        cats,
+        y,
+        ..Default::default()
+    }
+}
+
+/// The category label of a job's direction: the job's name alone when it already says the
+/// direction (`SEQ1M-Q8T1-read`), else `name direction`.
+pub fn job_dir_label(job: &str, dir: &str) -> String {
+    if job.contains(dir) {
+        job.to_string()
+    } else {
+        format!("{job} {dir}")
+    }
+}
+
+/// Letters, digits, `-` and `_` only (an HTML id and a file name).
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// A contributor of charts for a set of sources. Each returns nothing for sources that hold
+/// none of its kind of result.
+pub type ChartFn = fn(&[Source]) -> Vec<Chart>;
+
+/// Every contributor, in page order.
+pub const REGISTRY: &[ChartFn] = &[job::charts];
+
+/// All charts of a report of `sources`, in page order, empty ones left out, ids unique.
+pub fn report_charts(sources: &[Source]) -> Vec<Chart> {
+    let mut out: Vec<Chart> = Vec::new();
+    for f in REGISTRY {
+        for c in f(sources) {
+            if !c.is_empty() {
+                out.push(c);
+            }
+        }
+    }
+    dedup_ids(&mut out);
+    out
+}
+
+pub fn dedup_ids(charts: &mut [Chart]) {
+    let mut seen = std::collections::HashSet::new();
+    for c in charts.iter_mut() {
+        let base = c.id.clone();
+        let mut n = 1;
+        while !seen.insert(c.id.clone()) {
+            n += 1;
+            c.id = format!("{base}_{n}");
+        }
+    }
+}

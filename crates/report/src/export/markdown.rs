@@ -1,0 +1,55 @@
+//! Markdown tables for issues and wikis: per source its facts, notes and a table of the
+//! headline figures per job and direction (means over repetitions).
+
+use crate::compare::fmt_num;
+use crate::model::{Figure, Source};
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn render(sources: &[Source]) -> String {
+    let mut out = String::new();
+    for s in sources {
+        out.push_str(&format!("### {}\n\n", cell(&s.label)));
+        for (k, v) in &s.facts {
+            out.push_str(&format!("- {}: {}\n", cell(k), cell(v)));
+        }
+        if s.repetitions > 1 {
+            out.push_str(&format!(
+                "- repetitions: {} (figures are means)\n",
+                s.repetitions
+            ));
+        }
+        out.push('\n');
+        out.push_str("| job | direction |");
+        for f in Figure::ALL {
+            out.push_str(&format!(" {} |", f.label()));
+        }
+        out.push_str(" workload |\n|---|---|");
+        for _ in Figure::ALL {
+            out.push_str("---:|");
+        }
+        out.push_str("---|\n");
+        for j in &s.jobs {
+            for d in &j.dirs {
+                out.push_str(&format!("| {} | {} |", cell(&j.name), d.dir));
+                for f in Figure::ALL {
+                    out.push_str(&format!(
+                        " {} |",
+                        d.figure(f).map(fmt_num).unwrap_or_else(|| "n/a".into())
+                    ));
+                }
+                out.push_str(&format!(" {} |\n", cell(&j.signature.to_string())));
+            }
+        }
+        if !s.notes.is_empty() {
+            out.push('\n');
+            for n in &s.notes {
+                out.push_str(&format!("> note: {}\n", cell(n)));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

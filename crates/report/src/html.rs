@@ -1,0 +1,291 @@
+//! The HTML report: one self-contained file (Plotly.js inlined, no request leaves the page),
+//! with the header facts and honesty notes first, then every chart with a table of its data
+//! beside it. Each chart's data is in the page once: the tables are built from the plots' own
+//! data by a few lines of script.
+
+use crate::charts::{Chart, Kind};
+use crate::compare::{fmt_num, Comparison};
+use crate::model::{Figure, Source};
+use crate::ReportError;
+use plotly::common::{Mode, Title};
+use plotly::layout::{Axis, AxisType, BarMode, Layout, LayoutScene};
+use plotly::{Bar, HeatMap, Plot, Scatter, Surface};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// What a page shows.
+pub struct Page<'a> {
+    pub title: String,
+    /// The command line that made the results (or the report), shown in the header.
+    pub command: Option<String>,
+    pub sources: &'a [Source],
+    pub comparison: Option<&'a Comparison<'a>>,
+    pub charts: Vec<Chart>,
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Plotly.js alone (the embedded sources also carry MathJax, which no chart here needs).
+fn plotly_js() -> String {
+    let all = Plot::offline_js_sources();
+    match all.find("</script>") {
+        Some(end) => all[..end + "</script>".len()].to_string(),
+        None => all,
+    }
+}
+
+/// One chart as a Plotly figure.
+pub fn plot(c: &Chart) -> Plot {
+    let mut p = Plot::new();
+    for t in &c.traces {
+        match c.kind {
+            Kind::Lines => p.add_trace(Scatter::new(t.x.clone(), t.y.clone()).name(&t.name).mode(
+                if t.x.len() > 60 {
+                    Mode::Lines
+                } else {
+                    Mode::LinesMarkers
+                },
+            )),
+            Kind::Bars => p.add_trace(Bar::new(t.cats.clone(), t.y.clone()).name(&t.name)),
+            Kind::Histogram => p.add_trace(Bar::new(t.x.clone(), t.y.clone()).name(&t.name)),
+            Kind::Heatmap => {
+                p.add_trace(HeatMap::new(t.cats.clone(), t.rows.clone(), t.z.clone()).name(&t.name))
+            }
+            Kind::Surface => p.add_trace(
+                Surface::new(t.z.clone())
+                    .x(t.cats.clone())
+                    .y(t.rows.clone())
+                    .name(&t.name),
+            ),
+        }
+    }
+    let mut x = Axis::new().title(Title::with_text(&c.x_title));
+    if c.log_x {
+        x = x.type_(AxisType::Log);
+    }
+    let mut layout = Layout::new()
+        .title(Title::with_text(&c.title))
+        .x_axis(x)
+        .y_axis(Axis::new().title(Title::with_text(&c.y_title)))
+        .height(420);
+    if c.kind == Kind::Bars {
+        layout = layout.bar_mode(BarMode::Group);
+    }
+    if c.kind == Kind::Surface {
+        layout = layout.scene(LayoutScene::new());
+    }
+    p.set_layout(layout);
+    p
+}
+
+const STYLE: &str = "
+body{font-family:sans-serif;margin:1.5em;color:#222;background:#fff}
+h1{font-size:1.5em}h2{font-size:1.25em;margin-top:1.5em;border-bottom:1px solid #ccc}
+h3{font-size:1.05em}
+table{border-collapse:collapse;font-size:.85em}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
+th{background:#f2f2f2}td.l,th.l{text-align:left}
+.facts td{text-align:left}
+.notes{background:#fff4d6;border:2px solid #e0a800;padding:.6em 1em;margin:1em 0}
+.notes li{margin:.2em 0}
+.chart{display:grid;grid-template-columns:minmax(480px,1fr) 360px;gap:1em;
+  align-items:start;margin:1em 0;border-top:1px dashed #ddd;padding-top:.5em}
+.data{max-height:420px;overflow:auto}
+code{background:#f4f4f4;padding:1px 4px}
+";
+
+/// Builds each chart's table from its plot's data (x, then one column per trace; for heatmaps
+/// and surfaces, the matrix).
+const TABLE_JS: &str = r#"
+(function(){
+  function cell(tag, text, left){var c=document.createElement(tag);c.textContent=text;if(left)c.className='l';return c;}
+  function fmt(v){if(typeof v!=='number')return String(v);if(!isFinite(v))return '';
+    var a=Math.abs(v);return a>=1000?v.toFixed(0):a>=10?v.toFixed(2):v.toPrecision(4);}
+  document.querySelectorAll('div.chart').forEach(function(box){
+    var gd=box.querySelector('.plot > div');var host=box.querySelector('.data');
+    if(!gd||!gd.data||!host)return;
+    var t=document.createElement('table');var tr=document.createElement('tr');
+    var d=gd.data;
+    if(d.length&&d[0].z){
+      var tz=d[0];tr.appendChild(cell('th',box.dataset.y+' \\ '+box.dataset.x,true));
+      (tz.x||[]).forEach(function(x){tr.appendChild(cell('th',x));});t.appendChild(tr);
+      tz.z.forEach(function(row,i){var r=document.createElement('tr');
+        r.appendChild(cell('th',(tz.y||[])[i],true));row.forEach(function(v){r.appendChild(cell('td',fmt(v)));});t.appendChild(r);});
+    } else {
+      tr.appendChild(cell('th',box.dataset.x||'x',true));
+      d.forEach(function(tr0){tr.appendChild(cell('th',tr0.name||'y'));});t.appendChild(tr);
+      var xs=[];d.forEach(function(tr0){(tr0.x||[]).forEach(function(x){if(xs.indexOf(x)<0)xs.push(x);});});
+      xs.forEach(function(x){var r=document.createElement('tr');r.appendChild(cell('td',typeof x==='number'?fmt(x):x,true));
+        d.forEach(function(tr0){var i=(tr0.x||[]).indexOf(x);r.appendChild(cell('td',i<0?'':fmt(tr0.y[i])));});t.appendChild(r);});
+    }
+    host.appendChild(t);
+  });
+})();
+"#;
+
+fn headline_table(s: &Source) -> String {
+    let mut h = String::from("<table><tr><th class=l>job</th><th class=l>direction</th>");
+    for f in Figure::ALL {
+        let _ = write!(h, "<th>{}</th>", esc(f.label()));
+    }
+    h.push_str("<th class=l>workload</th></tr>");
+    for j in &s.jobs {
+        for d in &j.dirs {
+            let _ = write!(
+                h,
+                "<tr><td class=l>{}</td><td class=l>{}</td>",
+                esc(&j.name),
+                d.dir
+            );
+            for f in Figure::ALL {
+                let v = d.figure(f).map(fmt_num).unwrap_or_else(|| "n/a".into());
+                let _ = write!(h, "<td>{v}</td>");
+            }
+            let _ = write!(h, "<td class=l>{}</td></tr>", esc(&j.signature.to_string()));
+        }
+        if let Some(e) = &j.error {
+            let _ = write!(
+                h,
+                "<tr><td class=l>{}</td><td class=l colspan=7>failed: {}</td></tr>",
+                esc(&j.name),
+                esc(e)
+            );
+        }
+    }
+    h.push_str("</table>");
+    h
+}
+
+fn comparison_table(c: &Comparison) -> String {
+    let mut h =
+        String::from("<table><tr><th class=l>job</th><th class=l>dir</th><th class=l>figure</th>");
+    let _ = write!(h, "<th>{}</th>", esc(&c.labels[0]));
+    for l in &c.labels[1..] {
+        let _ = write!(
+            h,
+            "<th>{}</th><th>change</th><th class=l>vs spread</th>",
+            esc(l)
+        );
+    }
+    h.push_str("</tr>");
+    for r in &c.rows {
+        let _ = write!(
+            h,
+            "<tr><td class=l>{}</td><td class=l>{}</td><td class=l>{}</td><td>{}</td>",
+            esc(&r.job),
+            r.dir,
+            esc(r.figure.label()),
+            r.values[0].map(fmt_num).unwrap_or("-".into())
+        );
+        for i in 1..c.labels.len() {
+            let delta = match r.delta(i) {
+                Some((a, Some(p))) => format!("{:+.2} ({p:+.1}%)", a),
+                Some((a, None)) => format!("{a:+.2}"),
+                None => "-".into(),
+            };
+            let _ = write!(
+                h,
+                "<td>{}</td><td>{delta}</td><td class=l>{}</td>",
+                r.values[i].map(fmt_num).unwrap_or("-".into()),
+                esc(&r.verdict(i))
+            );
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table>");
+    h
+}
+
+/// The whole page.
+pub fn render(page: &Page) -> String {
+    let mut h = String::new();
+    let _ = writeln!(
+        h,
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style>\n{}\n</head><body>\n<h1>{}</h1>",
+        esc(&page.title),
+        plotly_js(),
+        esc(&page.title)
+    );
+    let _ = writeln!(
+        h,
+        "<p>Made by iomark-{} (<code>iomark report</code>). Hover a chart for exact values; drag to zoom, double-click to reset, click a legend entry to hide or show its series. Each chart's data is in the table beside it.</p>",
+        iomark_engine::VERSION
+    );
+    if let Some(cmd) = &page.command {
+        let _ = writeln!(h, "<p>Command: <code>{}</code></p>", esc(cmd));
+    }
+    let mut notes: Vec<String> = Vec::new();
+    for s in page.sources {
+        for n in &s.notes {
+            let n = if page.sources.len() > 1 {
+                format!("{}: {n}", s.label)
+            } else {
+                n.clone()
+            };
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+    }
+    if let Some(c) = page.comparison {
+        notes.extend(c.notes.iter().cloned());
+        if c.rows
+            .iter()
+            .all(|r| (1..c.labels.len()).all(|i| r.test(i).is_none()))
+        {
+            notes.push("single runs: differences are not tested against a spread (give a directory of repetitions per input to test them)".into());
+        }
+    }
+    if !notes.is_empty() {
+        h.push_str("<div class=notes><b>Read these figures with care:</b><ul>");
+        for n in &notes {
+            let _ = write!(h, "<li>{}</li>", esc(n));
+        }
+        h.push_str("</ul></div>\n");
+    }
+    for s in page.sources {
+        let _ = write!(h, "<h2>{}</h2>\n<table class=facts>", esc(&s.label));
+        let _ = write!(
+            h,
+            "<tr><th class=l>file</th><td>{}</td></tr>",
+            esc(&s.paths.join(", "))
+        );
+        for (k, v) in &s.facts {
+            let _ = write!(h, "<tr><th class=l>{}</th><td>{}</td></tr>", esc(k), esc(v));
+        }
+        h.push_str("</table>\n<h3>Headline figures</h3>\n");
+        h.push_str(&headline_table(s));
+        h.push('\n');
+    }
+    if let Some(c) = page.comparison {
+        h.push_str("<h2>Comparison</h2>\n");
+        let _ = writeln!(h, "<p>Baseline: <b>{}</b>. Changes are relative to it; with repetitions on both sides, Welch's t-test (two-sided, p &lt; 0.05) says whether a change is larger than the spread.</p>", esc(&c.labels[0]));
+        h.push_str(&comparison_table(c));
+    }
+    let mut section = String::new();
+    for c in &page.charts {
+        if c.section != section {
+            section = c.section.clone();
+            let _ = writeln!(h, "<h2>Charts: {}</h2>", esc(&section));
+        }
+        let _ = writeln!(
+            h,
+            "<div class=chart data-x=\"{}\" data-y=\"{}\"><div class=plot>{}</div><div class=data></div></div>",
+            esc(&c.x_title),
+            esc(&c.y_title),
+            plot(c).to_inline_html(Some(&c.id))
+        );
+    }
+    let _ = writeln!(h, "<script>{TABLE_JS}</script>\n</body></html>");
+    h
+}
+
+/// Render `page` into `path` (through a temporary file).
+pub fn write(path: &Path, page: &Page) -> Result<(), ReportError> {
+    crate::output::write_atomic(path, render(page).as_bytes())
+}

@@ -1,0 +1,270 @@
+//! Static images of the charts (PNG or SVG) drawn with plotters, no browser needed. Text uses a
+//! bundled font (DejaVu Sans), so nothing depends on the fonts installed on the machine.
+//! Logarithmic axes are drawn in log10 space with the labels in the original unit; 3-D surfaces
+//! are drawn as heatmaps.
+
+use crate::charts::{Chart, Kind};
+use crate::ReportError;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::Once;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Png,
+    Svg,
+}
+
+impl Format {
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::Png => "png",
+            Format::Svg => "svg",
+        }
+    }
+}
+
+const W: u32 = 1000;
+const H: u32 = 560;
+
+fn fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The bundled font is valid; a failure here would only lose the text.
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+fn color(i: usize) -> RGBColor {
+    const P: [RGBColor; 8] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+    ];
+    P[i % P.len()]
+}
+
+fn short(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e6 {
+        format!("{:.1}M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.0}k", v / 1e3)
+    } else if a >= 100.0 || v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+type DrawErr = Box<dyn std::error::Error>;
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let tx = |x: f64| if c.log_x { x.max(1e-9).log10() } else { x };
+    match c.kind {
+        Kind::Lines | Kind::Histogram => {
+            let pts: Vec<(f64, f64)> = c
+                .traces
+                .iter()
+                .flat_map(|t| t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)))
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .collect();
+            let (x0, x1) = bounds(pts.iter().map(|p| p.0));
+            let (_, y1) = bounds(pts.iter().map(|p| p.1).chain([0.0]));
+            let mut ch = ChartBuilder::on(&root)
+                .caption(&c.title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(45)
+                .y_label_area_size(70)
+                .build_cartesian_2d(x0..x1, 0.0..y1 * 1.05)?;
+            let log = c.log_x;
+            ch.configure_mesh()
+                .x_desc(c.x_title.as_str())
+                .y_desc(c.y_title.as_str())
+                .x_label_formatter(&|v| {
+                    if log {
+                        short(10f64.powf(*v))
+                    } else {
+                        short(*v)
+                    }
+                })
+                .y_label_formatter(&|v| short(*v))
+                .draw()?;
+            for (i, t) in c.traces.iter().enumerate() {
+                let col = color(i);
+                let pts: Vec<(f64, f64)> =
+                    t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)).collect();
+                if c.kind == Kind::Histogram {
+                    let w = pts
+                        .windows(2)
+                        .map(|p| p[1].0 - p[0].0)
+                        .fold(f64::INFINITY, f64::min)
+                        .min((x1 - x0) / 50.0)
+                        .max((x1 - x0) / 2000.0);
+                    ch.draw_series(pts.iter().map(|&(x, y)| {
+                        Rectangle::new([(x - w / 2.0, 0.0), (x + w / 2.0, y)], col.filled())
+                    }))?
+                    .label(&t.name)
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled())
+                    });
+                } else {
+                    ch.draw_series(LineSeries::new(pts, col.stroke_width(2)))?
+                        .label(&t.name)
+                        .legend(move |(x, y)| {
+                            PathElement::new([(x, y), (x + 16, y)], col.stroke_width(2))
+                        });
+                }
+            }
+            if c.traces.len() > 1 {
+                ch.configure_series_labels()
+                    .background_style(WHITE.mix(0.8))
+                    .border_style(BLACK)
+                    .draw()?;
+            }
+        }
+        Kind::Bars => {
+            let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
+            let n = cats.len().max(1);
+            let (_, y1) = bounds(
+                c.traces
+                    .iter()
+                    .flat_map(|t| t.y.iter().copied())
+                    .filter(|v| v.is_finite())
+                    .chain([0.0]),
+            );
+            let mut ch = ChartBuilder::on(&root)
+                .caption(&c.title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(60)
+                .y_label_area_size(70)
+                .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
+            let fmt = |v: &f64| {
+                let i = v.round();
+                if (v - i).abs() < 1e-6 && i >= 0.0 {
+                    cats.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            };
+            ch.configure_mesh()
+                .x_labels(n)
+                .x_desc(c.x_title.as_str())
+                .y_desc(c.y_title.as_str())
+                .x_label_formatter(&fmt)
+                .y_label_formatter(&|v| short(*v))
+                .disable_x_mesh()
+                .draw()?;
+            let k = c.traces.len().max(1) as f64;
+            let bw = 0.8 / k;
+            for (i, t) in c.traces.iter().enumerate() {
+                let col = color(i);
+                ch.draw_series(t.y.iter().enumerate().filter(|(_, y)| y.is_finite()).map(
+                    |(j, &y)| {
+                        let x = j as f64 - 0.4 + bw * i as f64;
+                        Rectangle::new([(x, 0.0), (x + bw * 0.95, y)], col.filled())
+                    },
+                ))?
+                .label(&t.name)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
+            }
+            if c.traces.len() > 1 {
+                ch.configure_series_labels()
+                    .background_style(WHITE.mix(0.8))
+                    .border_style(BLACK)
+                    .draw()?;
+            }
+        }
+        Kind::Heatmap | Kind::Surface => {
+            let Some(t) = c.traces.first() else {
+                return Ok(());
+            };
+            let (nx, ny) = (t.cats.len().max(1), t.rows.len().max(1));
+            let (z0, z1) = bounds(t.z.iter().flatten().copied().filter(|v| v.is_finite()));
+            let mut ch = ChartBuilder::on(&root)
+                .caption(&c.title, ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(45)
+                .y_label_area_size(70)
+                .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)?;
+            let xl = |v: &f64| t.cats.get(v.floor() as usize).cloned().unwrap_or_default();
+            let yl = |v: &f64| t.rows.get(v.floor() as usize).cloned().unwrap_or_default();
+            ch.configure_mesh()
+                .x_desc(c.x_title.as_str())
+                .y_desc(c.y_title.as_str())
+                .x_label_formatter(&xl)
+                .y_label_formatter(&yl)
+                .draw()?;
+            ch.draw_series(t.z.iter().enumerate().flat_map(|(r, row)| {
+                row.iter()
+                    .enumerate()
+                    .filter(|(_, v)| v.is_finite())
+                    .map(move |(cc, &v)| {
+                        let f = if z1 > z0 { (v - z0) / (z1 - z0) } else { 0.5 };
+                        Rectangle::new(
+                            [(cc as f64, r as f64), (cc as f64 + 1.0, r as f64 + 1.0)],
+                            HSLColor(0.66 * (1.0 - f), 0.8, 0.5).filled(),
+                        )
+                    })
+            }))?;
+        }
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn bounds(it: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in it {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    if hi <= lo {
+        return (lo - 0.5, hi + 0.5);
+    }
+    (lo, hi)
+}
+
+/// Draw one chart into `path`.
+pub fn write_chart(path: &Path, c: &Chart, f: Format) -> Result<(), ReportError> {
+    fonts();
+    crate::output::write_with(path, |tmp| {
+        let res = match f {
+            Format::Png => draw(BitMapBackend::new(tmp, (W, H)).into_drawing_area(), c),
+            Format::Svg => draw(SVGBackend::new(tmp, (W, H)).into_drawing_area(), c),
+        };
+        res.map_err(|e| e.to_string())
+    })
+}
+
+/// Draw every chart into `dir` (created if missing) as `<id>.<ext>`; returns how many.
+pub fn write_all(dir: &Path, charts: &[Chart], f: Format) -> Result<usize, ReportError> {
+    std::fs::create_dir_all(dir).map_err(|source| ReportError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for c in charts {
+        write_chart(&dir.join(format!("{}.{}", c.id, f.ext())), c, f)?;
+    }
+    Ok(charts.len())
+}

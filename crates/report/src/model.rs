@@ -1,0 +1,340 @@
+//! One comparable model for results from any reader: a [`Source`] (one result file, or a
+//! directory of repetitions of the same run) holds [`Job`]s, each with its directions' figures
+//! in fixed units (IOPS, bytes/s, ns, seconds since the job's start).
+
+/// What the workload of a job was, enough to match jobs whose names differ.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Signature {
+    /// fio's rw name: read, write, randread, randwrite, rw, randrw, trim, ...
+    pub rw: String,
+    /// Block size in bytes (the read one when they differ; 0 when unknown).
+    pub bs: u64,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    /// Percentage of reads in a mixed workload (100 or 0 for pure ones).
+    pub rwmixread: u32,
+}
+
+impl std::fmt::Display for Signature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rw={} bs={} iodepth={} numjobs={}",
+            self.rw,
+            human_bytes(self.bs),
+            self.iodepth,
+            self.numjobs
+        )?;
+        if self.rw.contains("rw") {
+            write!(f, " rwmixread={}", self.rwmixread)?;
+        }
+        Ok(())
+    }
+}
+
+/// `4096` -> `4k`, `1048576` -> `1m` (fio's way of writing sizes).
+pub fn human_bytes(b: u64) -> String {
+    for (s, unit) in [("g", 1u64 << 30), ("m", 1 << 20), ("k", 1 << 10)] {
+        if b >= unit && b % unit == 0 {
+            return format!("{}{s}", b / unit);
+        }
+    }
+    b.to_string()
+}
+
+/// Summary and shape of one latency (slat, clat, lat or sync) in ns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lat {
+    pub n: u64,
+    pub min_ns: f64,
+    pub max_ns: f64,
+    pub mean_ns: f64,
+    pub stddev_ns: f64,
+    /// (percent, ns), ascending by percent.
+    pub percentiles: Vec<(f64, f64)>,
+    /// Histogram bins (bucket midpoint ns, count), ascending; empty when the source has none
+    /// (plain fio JSON without `+`).
+    pub bins: Vec<(f64, u64)>,
+}
+
+impl Lat {
+    /// Percentile `p`: from the bins when there are some (exact as the histogram), else the
+    /// nearest listed percentile at or above `p`; None when neither has it.
+    pub fn pct(&self, p: f64) -> Option<f64> {
+        if self.n == 0 {
+            return None;
+        }
+        if !self.bins.is_empty() {
+            let total: u64 = self.bins.iter().map(|b| b.1).sum();
+            let want = (p / 100.0 * total as f64).ceil().max(1.0) as u64;
+            let mut cum = 0;
+            for &(v, c) in &self.bins {
+                cum += c;
+                if cum >= want {
+                    return Some(v);
+                }
+            }
+            return self.bins.last().map(|b| b.0);
+        }
+        self.percentiles
+            .iter()
+            .find(|(q, _)| *q + 1e-9 >= p)
+            .map(|x| x.1)
+            .filter(|_| self.percentiles.iter().any(|(q, _)| (*q - p).abs() < 1e-6))
+    }
+
+    /// The cumulative distribution (ns, fraction at or below), from the bins.
+    pub fn cdf(&self) -> Vec<(f64, f64)> {
+        let total: u64 = self.bins.iter().map(|b| b.1).sum();
+        if total == 0 {
+            return Vec::new();
+        }
+        let mut cum = 0;
+        self.bins
+            .iter()
+            .map(|&(v, c)| {
+                cum += c;
+                (v, cum as f64 / total as f64)
+            })
+            .collect()
+    }
+}
+
+/// A time series: (seconds since the job's start, value).
+pub type Series = Vec<(f64, f64)>;
+
+/// Interval series of one direction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DirSeries {
+    /// Bandwidth in KiB/s.
+    pub bw_kib: Series,
+    pub iops: Series,
+    /// Mean completion latency per interval (ns).
+    pub lat_ns: Series,
+    /// Latency percentiles per interval: (s, p50 ns, p99 ns, p99.9 ns).
+    pub pct_ns: Vec<(f64, f64, f64, f64)>,
+}
+
+impl DirSeries {
+    pub fn is_empty(&self) -> bool {
+        self.bw_kib.is_empty()
+            && self.iops.is_empty()
+            && self.lat_ns.is_empty()
+            && self.pct_ns.is_empty()
+    }
+}
+
+/// The headline figures of one direction in one repetition.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Headline {
+    pub iops: f64,
+    /// Bytes per second.
+    pub bw: f64,
+    /// Total-latency percentiles (clat when total latency has none), ns.
+    pub p50_ns: Option<f64>,
+    pub p99_ns: Option<f64>,
+    pub p999_ns: Option<f64>,
+}
+
+/// One figure of a direction, for tables, comparisons and exports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figure {
+    Iops,
+    MBps,
+    P50,
+    P99,
+    P999,
+}
+
+impl Figure {
+    pub const ALL: [Figure; 5] = [
+        Figure::Iops,
+        Figure::MBps,
+        Figure::P50,
+        Figure::P99,
+        Figure::P999,
+    ];
+    /// The name with its unit.
+    pub fn label(self) -> &'static str {
+        match self {
+            Figure::Iops => "IOPS",
+            Figure::MBps => "MB/s",
+            Figure::P50 => "p50 lat (us)",
+            Figure::P99 => "p99 lat (us)",
+            Figure::P999 => "p99.9 lat (us)",
+        }
+    }
+    /// Short name used in `--fail-if` rules.
+    pub fn key(self) -> &'static str {
+        match self {
+            Figure::Iops => "iops",
+            Figure::MBps => "mbps",
+            Figure::P50 => "p50",
+            Figure::P99 => "p99",
+            Figure::P999 => "p99.9",
+        }
+    }
+    /// Larger is better (throughput) or smaller is better (latency).
+    pub fn higher_is_better(self) -> bool {
+        matches!(self, Figure::Iops | Figure::MBps)
+    }
+    pub fn of(self, h: &Headline) -> Option<f64> {
+        match self {
+            Figure::Iops => Some(h.iops),
+            Figure::MBps => Some(h.bw / 1e6),
+            Figure::P50 => h.p50_ns.map(|v| v / 1000.0),
+            Figure::P99 => h.p99_ns.map(|v| v / 1000.0),
+            Figure::P999 => h.p999_ns.map(|v| v / 1000.0),
+        }
+    }
+}
+
+/// Results of one direction (read, write or trim) of a job.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DirFigures {
+    /// "read", "write" or "trim".
+    pub dir: &'static str,
+    pub io_bytes: u64,
+    pub total_ios: u64,
+    pub runtime_ms: u64,
+    pub slat: Option<Lat>,
+    pub clat: Option<Lat>,
+    pub lat: Option<Lat>,
+    pub series: DirSeries,
+    /// One headline per repetition (one entry for a single run).
+    pub reps: Vec<Headline>,
+}
+
+impl DirFigures {
+    /// The latency percentiles are taken from: total latency, else completion latency.
+    pub fn main_lat(&self) -> Option<&Lat> {
+        [&self.lat, &self.clat]
+            .into_iter()
+            .flatten()
+            .find(|l| l.n > 0 && (!l.percentiles.is_empty() || !l.bins.is_empty()))
+    }
+
+    /// The headline of this run from its totals.
+    pub fn headline(&self) -> Headline {
+        let secs = self.runtime_ms as f64 / 1000.0;
+        let (iops, bw) = if secs > 0.0 {
+            (self.total_ios as f64 / secs, self.io_bytes as f64 / secs)
+        } else {
+            (0.0, 0.0)
+        };
+        let l = self.main_lat();
+        Headline {
+            iops,
+            bw,
+            p50_ns: l.and_then(|l| l.pct(50.0)),
+            p99_ns: l.and_then(|l| l.pct(99.0)),
+            p999_ns: l.and_then(|l| l.pct(99.9)),
+        }
+    }
+
+    /// A figure: the mean over the repetitions.
+    pub fn figure(&self, f: Figure) -> Option<f64> {
+        let v: Vec<f64> = self.reps.iter().filter_map(|h| f.of(h)).collect();
+        (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    }
+
+    /// A figure's value in each repetition.
+    pub fn samples(&self, f: Figure) -> Vec<f64> {
+        self.reps.iter().filter_map(|h| f.of(h)).collect()
+    }
+}
+
+/// One clone's (thread's) share of a job: to spot stragglers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CloneFigures {
+    pub label: String,
+    /// IOPS per direction, in the job's direction order.
+    pub iops: Vec<f64>,
+    pub bw: Vec<f64>,
+}
+
+/// One job (all its clones together).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Job {
+    pub name: String,
+    pub signature: Signature,
+    /// Directions that did I/O, in the order read, write, trim.
+    pub dirs: Vec<DirFigures>,
+    /// fsync/fdatasync latency, when the job synced.
+    pub sync: Option<Lat>,
+    pub usr_cpu_pct: Option<f64>,
+    pub sys_cpu_pct: Option<f64>,
+    pub clones: Vec<CloneFigures>,
+    pub error: Option<String>,
+}
+
+impl Job {
+    pub fn dir(&self, name: &str) -> Option<&DirFigures> {
+        self.dirs.iter().find(|d| d.dir == name)
+    }
+}
+
+/// One input: a result file, or a directory of repetitions of the same run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Source {
+    pub label: String,
+    /// The file(s) read.
+    pub paths: Vec<String>,
+    /// The tool that wrote it ("iomark-0.1.0", "fio-3.33").
+    pub tool: String,
+    /// Header facts: (name, value), e.g. ("host", "box"), ("kernel", "6.1").
+    pub facts: Vec<(String, String)>,
+    /// Honesty notes (page cache, noisy repetitions, ...).
+    pub notes: Vec<String>,
+    pub jobs: Vec<Job>,
+    /// Disk utilisation over the run: (device, percent busy).
+    pub disk_util: Vec<(String, f64)>,
+    /// How many runs the figures come from.
+    pub repetitions: usize,
+}
+
+impl Source {
+    pub fn job(&self, name: &str) -> Option<&Job> {
+        self.jobs.iter().find(|j| j.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_from_bins_and_lists() {
+        let l = Lat {
+            n: 100,
+            bins: vec![(1000.0, 50), (2000.0, 49), (9000.0, 1)],
+            ..Default::default()
+        };
+        assert_eq!(l.pct(50.0), Some(1000.0));
+        assert_eq!(l.pct(99.0), Some(2000.0));
+        assert_eq!(l.pct(99.9), Some(9000.0));
+        assert_eq!(l.cdf().last(), Some(&(9000.0, 1.0)));
+        let l = Lat {
+            n: 100,
+            percentiles: vec![(50.0, 10.0), (99.0, 20.0)],
+            ..Default::default()
+        };
+        assert_eq!(l.pct(99.0), Some(20.0));
+        assert_eq!(l.pct(99.9), None, "not listed: absent, never invented");
+    }
+
+    #[test]
+    fn signature_reads_like_fio() {
+        let s = Signature {
+            rw: "randrw".into(),
+            bs: 4096,
+            iodepth: 32,
+            numjobs: 1,
+            rwmixread: 70,
+        };
+        assert_eq!(
+            s.to_string(),
+            "rw=randrw bs=4k iodepth=32 numjobs=1 rwmixread=70"
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! iomark's own result files (`--result FILE`, format `iomark-result/N`): read through the
+//! engine's result model, clones of a job merged exactly (histograms add).
+
+use crate::model::{CloneFigures, DirFigures, DirSeries, Job, Lat, Signature, Source};
+use crate::read::units::utc;
+use crate::ReportError;
+use iomark_engine::hist::Histogram;
+use iomark_engine::job::{BlockSize, Dir, JobSpec};
+use iomark_engine::result::{JobResult, LatRecord, LogEntry, RunResult, RESULT_FORMAT};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub(super) fn read(
+    path: &Path,
+    bytes: &[u8],
+    v: &serde_json::Value,
+) -> Result<Source, ReportError> {
+    let format = v.get("format").and_then(|f| f.as_str()).unwrap_or("");
+    let bad = |detail: String| ReportError::BadResult {
+        path: path.to_path_buf(),
+        detail,
+    };
+    if format != RESULT_FORMAT {
+        let newer = format
+            .strip_prefix("iomark-result/")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n > 1);
+        let what = if newer {
+            "written by a newer iomark"
+        } else {
+            "an unknown format"
+        };
+        return Err(bad(format!(
+            "{what}: format '{}' (this iomark reads '{RESULT_FORMAT}')",
+            format.chars().take(40).collect::<String>()
+        )));
+    }
+    let r = RunResult::from_json(bytes).map_err(|e| bad(e.to_string()))?;
+    Ok(from_result(&r))
+}
+
+/// A [`Source`] from a run's result (what `--report` on a run draws).
+pub fn from_result(r: &RunResult) -> Source {
+    let mut s = Source {
+        tool: format!("iomark-{}", r.iomark_version),
+        repetitions: 1,
+        ..Default::default()
+    };
+    let f = &mut s.facts;
+    f.push(("tool".into(), s.tool.clone()));
+    f.push(("date".into(), utc(r.start_unix_ms)));
+    f.push(("host".into(), r.host.hostname.clone()));
+    f.push(("kernel".into(), r.host.kernel.clone()));
+    f.push(("CPUs".into(), r.host.cpus.to_string()));
+    f.push((
+        "memory".into(),
+        format!("{:.1} GiB", r.host.mem_bytes as f64 / (1u64 << 30) as f64),
+    ));
+    if !r.plan.global_options.is_empty() {
+        f.push(("global options".into(), opts(&r.plan.global_options)));
+    }
+    let mut targets = Vec::new();
+    for j in &r.jobs {
+        for t in &j.targets {
+            if !targets
+                .iter()
+                .any(|x: &&iomark_engine::result::TargetInfo| x.path == t.path)
+            {
+                targets.push(t);
+            }
+        }
+    }
+    for t in targets {
+        let mut parts = vec![t.kind.clone()];
+        if let Some(d) = &t.device {
+            parts.push(format!("device {d}"));
+        }
+        if let Some(m) = &t.device_model {
+            parts.push(format!("model {m}"));
+        }
+        if let Some(fs) = &t.fs_type {
+            parts.push(format!("filesystem {fs}"));
+        }
+        parts.push(format!("logical block {} B", t.logical_block_size));
+        if let Some(sch) = &t.scheduler {
+            parts.push(format!("scheduler {sch}"));
+        }
+        if let Some(rot) = t.rotational {
+            parts.push(if rot { "rotational" } else { "non-rotational" }.into());
+        }
+        f.push((format!("target {}", t.path), parts.join(", ")));
+    }
+    s.notes = r.notes.clone();
+    if r.interrupted {
+        s.notes
+            .push("the run was interrupted: figures cover the time before".into());
+    }
+    s.disk_util = r
+        .disk_util
+        .iter()
+        .map(|d| (d.name.clone(), d.util))
+        .collect();
+    // Clones in plan order.
+    let mut by_job: BTreeMap<usize, Vec<&JobResult>> = BTreeMap::new();
+    for j in r.jobs.iter().filter(|j| j.ran) {
+        by_job.entry(j.job_index).or_default().push(j);
+    }
+    for (idx, clones) in by_job {
+        let spec = r.plan.jobs.get(idx);
+        let job = job(spec, &clones);
+        for n in clones.iter().flat_map(|c| &c.notes) {
+            if !s.notes.contains(n) {
+                s.notes.push(n.clone());
+            }
+        }
+        s.jobs.push(job);
+    }
+    s
+}
+
+fn opts(o: &[(String, String)]) -> String {
+    o.iter()
+        .map(|(k, v)| {
+            if v.is_empty() {
+                k.clone()
+            } else {
+                format!("{k}={v}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn signature(spec: &JobSpec) -> Signature {
+    let d = if spec.rw.has_read() {
+        &spec.bs.read
+    } else {
+        &spec.bs.write
+    };
+    Signature {
+        rw: spec.rw.fio_name().to_string(),
+        bs: match d {
+            BlockSize::Fixed(b) => *b,
+            _ => 0,
+        },
+        iodepth: spec.iodepth,
+        numjobs: spec.numjobs,
+        rwmixread: if spec.rw.has_read() && !spec.rw.has_write() {
+            100
+        } else if !spec.rw.has_read() {
+            0
+        } else {
+            spec.rwmixread
+        },
+    }
+}
+
+pub(crate) fn lat(r: &LatRecord) -> Option<Lat> {
+    if r.stat.n == 0 {
+        return None;
+    }
+    const PS: [f64; 17] = [
+        1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9,
+        99.95, 99.99,
+    ];
+    Some(Lat {
+        n: r.stat.n,
+        min_ns: r.stat.min_or_zero() as f64,
+        max_ns: r.stat.max_or_zero() as f64,
+        mean_ns: r.stat.mean(),
+        stddev_ns: r.stat.stddev(),
+        percentiles: r
+            .hist
+            .percentiles(&PS)
+            .into_iter()
+            .map(|(p, v)| (p, v as f64))
+            .collect(),
+        bins: r
+            .hist
+            .bins()
+            .into_iter()
+            .map(|(v, c)| (v as f64, c))
+            .collect(),
+    })
+}
+
+fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
+    let mut m = clones[0].stats_only();
+    for c in &clones[1..] {
+        m.merge_stats(c);
+    }
+    let mut job = Job {
+        name: m.name.clone(),
+        signature: spec.map(signature).unwrap_or_default(),
+        sync: lat(&m.sync),
+        error: (m.error != 0).then(|| m.error_msg.clone().unwrap_or(format!("error {}", m.error))),
+        ..Default::default()
+    };
+    if m.runtime_ms > 0 {
+        let us = m.runtime_ms as f64 * 1000.0;
+        job.usr_cpu_pct = Some(m.cpu.usr_us as f64 / us * 100.0);
+        job.sys_cpu_pct = Some(m.cpu.sys_us as f64 / us * 100.0);
+    }
+    for d in Dir::ALL {
+        let r = &m.dirs[d];
+        if r.total_ios == 0 {
+            continue;
+        }
+        let mut f = DirFigures {
+            dir: d.name(),
+            io_bytes: r.io_bytes,
+            total_ios: r.total_ios,
+            runtime_ms: r.runtime_ms,
+            slat: lat(&r.slat),
+            clat: lat(&r.clat),
+            lat: lat(&r.lat),
+            series: series(clones, d),
+            reps: Vec::new(),
+        };
+        f.reps.push(f.headline());
+        job.dirs.push(f);
+    }
+    if clones.len() > 1 {
+        for c in clones {
+            let mut cf = CloneFigures {
+                label: format!("{} #{}", c.name, c.clone),
+                ..Default::default()
+            };
+            for d in &job.dirs {
+                let dir = Dir::ALL
+                    .into_iter()
+                    .find(|x| x.name() == d.dir)
+                    .unwrap_or(Dir::Read);
+                let r = &c.dirs[dir];
+                let secs = r.runtime_ms.max(1) as f64 / 1000.0;
+                cf.iops.push(r.total_ios as f64 / secs);
+                cf.bw.push(r.io_bytes as f64 / secs);
+            }
+            job.clones.push(cf);
+        }
+    }
+    job
+}
+
+/// Interval series of direction `d` over all clones: bandwidth and IOPS add across clones at
+/// the same time (100 ms resolution), latency averages, per-interval histograms add.
+fn series(clones: &[&JobResult], d: Dir) -> DirSeries {
+    let ddir = d.idx() as u8;
+    let key = |t: u64| (t + 50) / 100;
+    let sum = |get: fn(&JobResult) -> &Vec<LogEntry>, mean: bool| {
+        let mut acc: BTreeMap<u64, (f64, u32)> = BTreeMap::new();
+        for c in clones {
+            for e in get(c).iter().filter(|e| e.ddir == ddir) {
+                let a = acc.entry(key(e.t_ms)).or_default();
+                a.0 += e.value as f64;
+                a.1 += 1;
+            }
+        }
+        acc.into_iter()
+            .map(|(k, (v, n))| (k as f64 / 10.0, if mean { v / n as f64 } else { v }))
+            .collect::<Vec<_>>()
+    };
+    let mut hists: BTreeMap<u64, Histogram> = BTreeMap::new();
+    for c in clones {
+        for h in c.series.hist.iter().filter(|h| h.ddir == ddir) {
+            hists.entry(key(h.t_ms)).or_default().merge(&h.hist);
+        }
+    }
+    DirSeries {
+        bw_kib: sum(|c| &c.series.bw, false),
+        iops: sum(|c| &c.series.iops, false),
+        lat_ns: sum(|c| &c.series.clat, true),
+        pct_ns: hists
+            .into_iter()
+            .filter(|(_, h)| !h.is_empty())
+            .map(|(k, h)| {
+                let p = h.percentiles(&[50.0, 99.0, 99.9]);
+                (k as f64 / 10.0, p[0].1 as f64, p[1].1 as f64, p[2].1 as f64)
+            })
+            .collect(),
+    }
+}

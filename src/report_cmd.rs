@@ -1,0 +1,448 @@
+//! `iomark report`, `iomark compare` and `iomark export`, and `--report FILE.html` on `run` and
+//! `quick`: argument handling and messages; the work is done by iomark-report.
+
+use iomark_engine::job::{LogSpec, RunPlan};
+use iomark_engine::RunResult;
+use iomark_report::charts;
+use iomark_report::compare::{self, Rule};
+use iomark_report::html::{self, Page};
+use iomark_report::{export, images, read, ReportError, Source};
+use std::path::{Path, PathBuf};
+
+pub const REPORT_USAGE: &str =
+    "Usage: iomark report RESULT... [-o FILE.html] [--label NAME]... [--png DIR] [--svg DIR]
+
+Draws iomark result files (--result FILE) and fio JSON/json+ output as one self-contained HTML
+page (no network access when opened) with interactive charts and a table beside each; a
+directory stands for repetitions of one run. --png/--svg write every chart as an image.
+Default output: report.html.
+";
+
+pub const COMPARE_USAGE: &str =
+    "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
+
+Compares results (iomark result files, fio JSON/json+ of any 3.x or 2.x version, or directories
+of repetitions) against the first one. Jobs are matched by name, else by workload. For every job,
+direction and figure (IOPS, MB/s, p50/p99/p99.9 latency): the values, the change, and whether
+the change is larger than the repetitions' spread (Welch's t-test) or untested (single runs).
+--fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule.
+Exit codes: 0 fine, 1 a --fail-if rule was broken, 2 bad input or usage.
+";
+
+pub const EXPORT_USAGE: &str = "Usage: iomark export RESULT... [--csv FILE] [--xlsx FILE] [--markdown [FILE]] [--label NAME]...
+
+--csv: one row per source, job, direction and repetition; every column named with its unit.
+--xlsx: a summary sheet and one sheet per job with native charts.
+--markdown: tables for issues and wikis (to stdout without FILE, or with FILE '-').
+";
+
+/// Split `--report FILE` / `--report=FILE` out of a command's arguments.
+pub fn take_report_arg(args: &[String]) -> Result<(Vec<String>, Option<PathBuf>), String> {
+    let mut rest = Vec::new();
+    let mut report = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--report" {
+            match it.next() {
+                Some(f) => report = Some(PathBuf::from(f)),
+                None => return Err("--report needs a file name (FILE.html)".into()),
+            }
+        } else if let Some(f) = a.strip_prefix("--report=") {
+            report = Some(PathBuf::from(f));
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((rest, report))
+}
+
+/// Make the jobs of `plan` keep the interval series a report draws (bandwidth, IOPS, latency
+/// and latency histograms every 500 ms) when they keep none; returns what to restore with
+/// [`restore_logs`] so no log file is written that was not asked for.
+pub fn collect_series(plan: &mut RunPlan) -> Vec<Option<LogSpec>> {
+    plan.jobs
+        .iter_mut()
+        .map(|j| {
+            if j.logs.any() {
+                return None;
+            }
+            let saved = j.logs.clone();
+            j.logs.bw_log = Some("iomark-report".into());
+            j.logs.iops_log = Some("iomark-report".into());
+            j.logs.lat_log = Some("iomark-report".into());
+            j.logs.hist_log = Some("iomark-report".into());
+            j.logs.avg_msec = 500;
+            j.logs.hist_msec = 500;
+            Some(saved)
+        })
+        .collect()
+}
+
+pub fn restore_logs(plan: &mut RunPlan, saved: Vec<Option<LogSpec>>) {
+    for (j, s) in plan.jobs.iter_mut().zip(saved) {
+        if let Some(s) = s {
+            j.logs = s;
+        }
+    }
+}
+
+fn command_line() -> String {
+    std::env::args()
+        .enumerate()
+        // The program by its name, not the path it was started from.
+        .map(|(i, a)| {
+            if i == 0 {
+                return Path::new(&a)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or(a);
+            }
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'') {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Write the HTML report of a run that just ended (`--report` on run/quick). Returns false
+/// (after saying why) when it could not be written.
+pub fn report_run(result: &RunResult, path: &Path, title: &str) -> bool {
+    let mut src = read::from_result(result);
+    src.label = "run".into();
+    src.paths = vec!["(this run)".into()];
+    let sources = [src];
+    let page = Page {
+        title: title.to_string(),
+        command: Some(command_line()),
+        sources: &sources,
+        comparison: None,
+        charts: charts::report_charts(&sources),
+    };
+    match html::write(path, &page) {
+        Ok(()) => {
+            eprintln!("iomark: report written to {}", path.display());
+            true
+        }
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            false
+        }
+    }
+}
+
+/// Inputs and the options common to the three commands.
+struct Args {
+    inputs: Vec<PathBuf>,
+    labels: Vec<String>,
+    out: Option<PathBuf>,
+    report: Option<PathBuf>,
+    png: Option<PathBuf>,
+    svg: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    xlsx: Option<PathBuf>,
+    markdown: Option<PathBuf>,
+    rules: Vec<String>,
+    help: bool,
+}
+
+fn parse(args: &[String], allowed: &[&str]) -> Result<Args, String> {
+    let mut a = Args {
+        inputs: Vec::new(),
+        labels: Vec::new(),
+        out: None,
+        report: None,
+        png: None,
+        svg: None,
+        csv: None,
+        xlsx: None,
+        markdown: None,
+        rules: Vec::new(),
+        help: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        if flag == "-h" || flag == "--help" {
+            a.help = true;
+            i += 1;
+            continue;
+        }
+        if !flag.starts_with('-') || flag == "-" {
+            a.inputs.push(PathBuf::from(arg));
+            i += 1;
+            continue;
+        }
+        if !allowed.contains(&flag.as_str()) {
+            return Err(format!("unknown option '{flag}'"));
+        }
+        // --markdown takes an optional FILE.
+        let value = match inline {
+            Some(v) => Some(v),
+            None if flag == "--markdown" => match args.get(i + 1) {
+                Some(v) if v == "-" || v.ends_with(".md") || v.ends_with(".markdown") => {
+                    i += 1;
+                    Some(v.clone())
+                }
+                _ => Some("-".into()),
+            },
+            None => {
+                i += 1;
+                Some(
+                    args.get(i)
+                        .cloned()
+                        .ok_or_else(|| format!("{flag} needs a value"))?,
+                )
+            }
+        };
+        let v = value.unwrap_or_default();
+        match flag.as_str() {
+            "-o" | "--output" => a.out = Some(v.into()),
+            "--label" => a.labels.push(v),
+            "--report" => a.report = Some(v.into()),
+            "--png" => a.png = Some(v.into()),
+            "--svg" => a.svg = Some(v.into()),
+            "--csv" => a.csv = Some(v.into()),
+            "--xlsx" => a.xlsx = Some(v.into()),
+            "--markdown" => a.markdown = Some(v.into()),
+            "--fail-if" => a.rules.push(v),
+            _ => return Err(format!("unknown option '{flag}'")),
+        }
+        i += 1;
+    }
+    Ok(a)
+}
+
+fn load_all(a: &Args) -> Result<Vec<Source>, ReportError> {
+    a.inputs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| read::load(p, a.labels.get(i).map(String::as_str)))
+        .collect::<Result<Vec<_>, _>>()
+        .map(|mut v| {
+            // Labels must tell sources apart.
+            for i in 1..v.len() {
+                if v[..i].iter().any(|s| s.label == v[i].label) {
+                    v[i].label = format!("{} ({})", v[i].label, i + 1);
+                }
+            }
+            v
+        })
+}
+
+fn write_images(a: &Args, charts: &[charts::Chart]) -> Result<(), ReportError> {
+    if let Some(d) = &a.png {
+        let n = images::write_all(d, charts, images::Format::Png)?;
+        eprintln!("iomark: {n} PNG images written to {}", d.display());
+    }
+    if let Some(d) = &a.svg {
+        let n = images::write_all(d, charts, images::Format::Svg)?;
+        eprintln!("iomark: {n} SVG images written to {}", d.display());
+    }
+    Ok(())
+}
+
+/// `iomark report`.
+pub fn report_main(args: &[String]) -> i32 {
+    let a = match parse(args, &["-o", "--output", "--label", "--png", "--svg"]) {
+        Ok(a) if a.help => {
+            print!("{REPORT_USAGE}");
+            return 0;
+        }
+        Ok(a) if a.inputs.is_empty() => {
+            eprintln!("iomark report: no result files given\n\n{REPORT_USAGE}");
+            return 2;
+        }
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("iomark report: {e}\n\n{REPORT_USAGE}");
+            return 2;
+        }
+    };
+    let sources = match load_all(&a) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("iomark report: {e}");
+            return 2;
+        }
+    };
+    let charts = charts::report_charts(&sources);
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("report.html"));
+    let title = format!(
+        "iomark report: {}",
+        sources
+            .iter()
+            .map(|s| s.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let page = Page {
+        title,
+        command: Some(command_line()),
+        sources: &sources,
+        comparison: None,
+        charts: charts.clone(),
+    };
+    if let Err(e) = html::write(&out, &page) {
+        eprintln!("iomark report: {e}");
+        return 1;
+    }
+    eprintln!(
+        "iomark report: {} charts written to {}",
+        charts.len(),
+        out.display()
+    );
+    if let Err(e) = write_images(&a, &charts) {
+        eprintln!("iomark report: {e}");
+        return 1;
+    }
+    0
+}
+
+/// `iomark compare`.
+pub fn compare_main(args: &[String]) -> i32 {
+    let a = match parse(
+        args,
+        &["--label", "--fail-if", "--report", "--png", "--svg"],
+    ) {
+        Ok(a) if a.help => {
+            print!("{COMPARE_USAGE}");
+            return 0;
+        }
+        Ok(a) if a.inputs.len() < 2 => {
+            eprintln!("iomark compare: give at least two results to compare\n\n{COMPARE_USAGE}");
+            return 2;
+        }
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("iomark compare: {e}\n\n{COMPARE_USAGE}");
+            return 2;
+        }
+    };
+    let rules = match a
+        .rules
+        .iter()
+        .map(|r| Rule::parse(r))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("iomark compare: {e}");
+            return 2;
+        }
+    };
+    let sources = match load_all(&a) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("iomark compare: {e}");
+            return 2;
+        }
+    };
+    let c = compare::compare(&sources);
+    print!("{}", compare::table(&c));
+    let mut code = 0;
+    if a.report.is_some() || a.png.is_some() || a.svg.is_some() {
+        let charts = charts::compare::charts(&c);
+        if let Some(out) = &a.report {
+            let page = Page {
+                title: format!("iomark compare: {}", c.labels.join(" vs ")),
+                command: Some(command_line()),
+                sources: &sources,
+                comparison: Some(&c),
+                charts: charts.clone(),
+            };
+            match html::write(out, &page) {
+                Ok(()) => eprintln!("iomark compare: report written to {}", out.display()),
+                Err(e) => {
+                    eprintln!("iomark compare: {e}");
+                    code = 2;
+                }
+            }
+        }
+        if let Err(e) = write_images(&a, &charts) {
+            eprintln!("iomark compare: {e}");
+            code = 2;
+        }
+    }
+    for r in &rules {
+        for (row, i, pct) in r.violations(&c) {
+            eprintln!(
+                "iomark compare: {}: {} {} {}: {pct:+.1}% breaks --fail-if '{}'",
+                c.labels[i],
+                row.job,
+                row.dir,
+                row.figure.label(),
+                r.text
+            );
+            if code == 0 {
+                code = 1;
+            }
+        }
+    }
+    code
+}
+
+/// `iomark export`.
+pub fn export_main(args: &[String]) -> i32 {
+    let a = match parse(args, &["--label", "--csv", "--xlsx", "--markdown"]) {
+        Ok(a) if a.help => {
+            print!("{EXPORT_USAGE}");
+            return 0;
+        }
+        Ok(a) if a.inputs.is_empty() => {
+            eprintln!("iomark export: no result files given\n\n{EXPORT_USAGE}");
+            return 2;
+        }
+        Ok(a) if a.csv.is_none() && a.xlsx.is_none() && a.markdown.is_none() => {
+            eprintln!(
+                "iomark export: choose --csv FILE, --xlsx FILE or --markdown\n\n{EXPORT_USAGE}"
+            );
+            return 2;
+        }
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("iomark export: {e}\n\n{EXPORT_USAGE}");
+            return 2;
+        }
+    };
+    let sources = match load_all(&a) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("iomark export: {e}");
+            return 2;
+        }
+    };
+    let res = (|| -> Result<(), ReportError> {
+        if let Some(p) = &a.csv {
+            export::csv::write(p, &sources)?;
+        }
+        if let Some(p) = &a.xlsx {
+            export::xlsx::write(p, &sources)?;
+        }
+        if let Some(p) = &a.markdown {
+            let md = export::markdown::render(&sources);
+            if p.as_os_str() == "-" {
+                print!("{md}");
+            } else {
+                iomark_report::output::write_atomic(p, md.as_bytes())?;
+            }
+        }
+        Ok(())
+    })();
+    match res {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("iomark export: {e}");
+            1
+        }
+    }
+}
