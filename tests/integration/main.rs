@@ -5,6 +5,7 @@ mod blockdev;
 mod cli;
 mod engines;
 mod fio_compat;
+mod hangs;
 mod jobfiles;
 mod quick;
 mod safety;
