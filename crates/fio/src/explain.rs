@@ -79,7 +79,6 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::EmptyRegion { .. }
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
-        | RunError::StoppedDuringLayout
         | RunError::ThreadSpawn(_) => e.to_string(),
     }
 }
@@ -98,6 +97,7 @@ pub fn note(n: &Note) -> String {
             available >> 20,
             if *invalidate { "" } else { " (invalidate=0 keeps cached data)" }
         ),
+        Note::StoppedDuringLayout => n.to_string(),
     }
 }
 

@@ -16,6 +16,8 @@ pub enum Note {
         /// Whether cached pages are dropped before the job starts.
         invalidate: bool,
     },
+    /// A stop came while files were being laid out: no job ran.
+    StoppedDuringLayout,
 }
 
 impl std::fmt::Display for Note {
@@ -33,6 +35,7 @@ impl std::fmt::Display for Note {
                 available >> 20,
                 if *invalidate { "" } else { " (cached data is kept)" }
             ),
+            Note::StoppedDuringLayout => f.write_str("stopped while laying out files, before any I/O was measured (a file being laid out was removed or put back as it was)"),
         }
     }
 }
