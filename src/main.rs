@@ -202,19 +202,26 @@ fn run(args: &[String]) -> i32 {
             }
         }
     }
-    let reporter = out.status_interval.map(|every| {
-        periodic::spawn(
-            periodic::Reporter {
-                plan: cli.plan.clone(),
-                formats: out.formats.clone(),
-                terse_version: out.terse_version,
-                every,
-                sink: sink.clone(),
+    // Always running: SIGUSR1 asks for an interim report at any time, as with fio.
+    let reporter = Some(periodic::spawn(
+        periodic::Reporter {
+            plan: cli.plan.clone(),
+            formats: out.formats.clone(),
+            terse_version: out.terse_version,
+            every: out.status_interval,
+            ndjson,
+            // Without a stream of reports, an interim one goes to stdout (the file named by
+            // --output is written once, at the end).
+            sink: if ndjson {
+                sink.clone()
+            } else {
+                periodic::Sink::Stdout
             },
-            ctl.clone(),
-            done.clone(),
-        )
-    });
+            asked: signals::take_report_request,
+        },
+        ctl.clone(),
+        done.clone(),
+    ));
     let saved_logs = report
         .as_ref()
         .map(|_| report_cmd::collect_series(&mut cli.plan));

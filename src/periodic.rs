@@ -42,8 +42,13 @@ pub struct Reporter {
     pub plan: RunPlan,
     pub formats: Vec<OutputFormat>,
     pub terse_version: u32,
-    pub every: Duration,
+    /// `--status-interval`; None: reports only when asked (SIGUSR1).
+    pub every: Option<Duration>,
+    /// Reports are one JSON line each (`--status-interval`) rather than pretty documents.
+    pub ndjson: bool,
     pub sink: Sink,
+    /// Polled every 20 ms: true asks for a report now (SIGUSR1).
+    pub asked: fn() -> bool,
 }
 
 /// Render `result` in every format; JSON documents on one line each.
@@ -116,27 +121,40 @@ fn snapshot(ctl: &RunCtl) -> Vec<JobResult> {
     jobs
 }
 
-/// Print a report every `every` until `done`.
+/// Print a report every `every` (if set) and whenever `asked` says so, until `done`.
 pub fn spawn(r: Reporter, ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
-    ctl.keep_snapshots.store(true, Ordering::Relaxed);
+    // Finished workers keep a copy of their results for later reports; with reports only on
+    // request, from the first request on (a job that ended before it is left out).
+    if r.every.is_some() {
+        ctl.keep_snapshots.store(true, Ordering::Relaxed);
+    }
     std::thread::spawn(move || {
         let start_unix_ms = iomark_engine::sys::unix_ms();
         let host = iomark_engine::sys::host_info();
-        let mut next = Instant::now() + r.every;
+        let far = Duration::from_secs(365 * 24 * 3600);
+        let mut next = Instant::now() + r.every.unwrap_or(far);
         loop {
-            while Instant::now() < next {
+            let mut asked = false;
+            while Instant::now() < next && !asked {
                 if done.load(Ordering::Relaxed) {
                     return;
                 }
-                std::thread::sleep(Duration::from_millis(20));
+                asked = (r.asked)();
+                if !asked {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
             }
-            next += r.every;
+            if asked {
+                ctl.keep_snapshots.store(true, Ordering::Relaxed);
+            } else {
+                next += r.every.unwrap_or(far);
+            }
             let jobs = snapshot(&ctl);
             if jobs.is_empty() || done.load(Ordering::Relaxed) {
                 continue;
             }
             let result = RunResult::assemble(&r.plan, start_unix_ms, host.clone(), jobs);
-            let text = render_all(&result, &r.formats, r.terse_version, true);
+            let text = render_all(&result, &r.formats, r.terse_version, r.ndjson);
             if let Err(e) = r.sink.write(&text) {
                 eprintln!("iomark: cannot write a periodic report: {e}");
             }

@@ -1,5 +1,6 @@
-//! SIGINT/SIGTERM: the first stops issuing new I/O (the run drains and reports); the second
-//! exits at once, after removing any temporary file registered here.
+//! SIGINT/SIGTERM/SIGHUP: the first stops issuing new I/O (the run drains and reports); the
+//! second exits at once, after removing any temporary file registered here. SIGUSR1 asks for
+//! an interim report (the run goes on).
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
@@ -9,6 +10,7 @@ use std::sync::OnceLock;
 static COUNT: AtomicU32 = AtomicU32::new(0);
 static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static REPORT_ASKED: AtomicBool = AtomicBool::new(false);
 static TEMP_PATH: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
 
 extern "C" fn on_signal(_sig: libc::c_int) {
@@ -28,14 +30,28 @@ extern "C" fn on_signal(_sig: libc::c_int) {
     }
 }
 
+extern "C" fn on_usr1(_sig: libc::c_int) {
+    REPORT_ASKED.store(true, Ordering::SeqCst);
+}
+
 /// Install the handlers; `stop` is set on the first signal.
 pub fn install(stop: Arc<AtomicBool>) {
     let _ = STOP.set(stop);
+    // SAFETY: the handlers only touch atomics and call async-signal-safe functions (unlink,
+    // _exit); libc::signal installs them with restarting (BSD) semantics on glibc.
     unsafe {
         let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
+        libc::signal(libc::SIGHUP, handler);
+        let usr1 = on_usr1 as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::signal(libc::SIGUSR1, usr1);
     }
+}
+
+/// Whether SIGUSR1 asked for an interim report since the last call.
+pub fn take_report_request() -> bool {
+    REPORT_ASKED.swap(false, Ordering::SeqCst)
 }
 
 /// Whether a signal arrived.

@@ -79,7 +79,6 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::EmptyRegion { .. }
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
-        | RunError::StoppedDuringLayout
         | RunError::ThreadSpawn(_) => e.to_string(),
     }
 }
@@ -107,6 +106,7 @@ pub fn note(n: &Note) -> String {
             working_set >> 20,
             available >> 20
         ),
+        Note::StoppedDuringLayout => n.to_string(),
     }
 }
 

@@ -131,9 +131,6 @@ pub enum RunError {
         bytes: u64,
         source: io::Error,
     },
-    /// A stop came while files were being laid out.
-    #[error("stopped while laying out files, before any I/O was measured (a file being laid out was removed or put back as it was)")]
-    StoppedDuringLayout,
     /// A worker thread could not be started.
     #[error("cannot start a worker thread: {0}")]
     ThreadSpawn(io::Error),

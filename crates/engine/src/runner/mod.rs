@@ -113,8 +113,11 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             }
         }
     }
+    // A stop during layout still ends in a result: every job is reported as not run (zero
+    // I/O), so the outputs stay valid and say the run was interrupted.
+    let mut plan_notes = plan_notes;
     if ctl.stop.load(Ordering::Relaxed) {
-        return Err(RunError::StoppedDuringLayout);
+        plan_notes.push(Note::StoppedDuringLayout);
     }
     // Disk stats for every device under the targets.
     let mut disks: Vec<String> = Vec::new();

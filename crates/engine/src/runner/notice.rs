@@ -25,6 +25,8 @@ pub enum Note {
         working_set: u64,
         available: u64,
     },
+    /// A stop came while files were being laid out: no job ran.
+    StoppedDuringLayout,
 }
 
 /// The page-cache notes of a buffered job touching `working_set` bytes of files on a machine
@@ -80,6 +82,7 @@ impl std::fmt::Display for Note {
                 working_set >> 20,
                 available >> 20
             ),
+            Note::StoppedDuringLayout => f.write_str("stopped while laying out files, before any I/O was measured (a file being laid out was removed or put back as it was)"),
         }
     }
 }
@@ -125,6 +128,7 @@ mod tests {
             .map(|n| match n {
                 Note::CachedWorkingSet { .. } => "reads",
                 Note::BufferedWrites { .. } => "writes",
+                Note::StoppedDuringLayout => "stopped",
             })
             .collect()
     }

@@ -2,7 +2,6 @@
 //! (iodepth_batch_complete_min/max, iodepth_low), and drains at the end; sync engines run one
 //! I/O per system call.
 
-use super::pause::sleep_until;
 use super::pick::Next;
 use super::Worker;
 use crate::engines::{IoUnit, Queued};
@@ -97,7 +96,7 @@ impl Worker {
                     }
                     Next::Wait(until) => {
                         if self.inflight == 0 && queued_uncommitted == 0 {
-                            sleep_until(until, &self.stop);
+                            self.wait_until(until);
                             batch_start = 0;
                             continue;
                         }

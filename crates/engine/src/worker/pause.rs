@@ -57,13 +57,31 @@ impl Worker {
         let total = self.spec.thinktime;
         let t0 = sys::now_ns();
         let spin_ns = spin.as_nanos() as u64;
-        while sys::now_ns() - t0 < spin_ns {
+        let spin_end = (t0 + spin_ns).min(self.next_deadline());
+        while sys::now_ns() < spin_end && !self.stop.load(Ordering::Relaxed) {
             std::hint::spin_loop();
         }
         let rest = total.saturating_sub(spin);
         if rest > Duration::ZERO {
-            sleep_until(t0 + total.as_nanos() as u64, &self.stop);
+            self.wait_until(t0 + total.as_nanos() as u64);
         }
+    }
+
+    /// The next moment the worker must be awake: the end of the ramp while ramping, the end
+    /// of the runtime while measuring (u64::MAX when there is none).
+    fn next_deadline(&self) -> u64 {
+        if self.measuring {
+            self.end_ns
+        } else {
+            self.ramp_end_ns
+        }
+    }
+
+    /// Sleep until `until`, but never past the next deadline (ramp end or runtime end) and never
+    /// after the stop flag is set: a wait for a rate token or a think time that lies beyond the
+    /// end of the run ends with the run.
+    pub(super) fn wait_until(&mut self, until: u64) {
+        sleep_until(until.min(self.next_deadline()), &self.stop);
     }
 
     /// fsync every open file; a failure is a job error, reported like a failed fsync=N.
