@@ -15,6 +15,9 @@ const COMMANDS: &[&str] = &[
     "preset",
     "sweep",
     "rbd-bench",
+    "report",
+    "compare",
+    "export",
     "completions",
 ];
 
