@@ -217,7 +217,7 @@ fn run(args: &[String]) -> i32 {
             } else {
                 periodic::Sink::Stdout
             },
-            asked: signals::take_report_request,
+            wait: signals::wait_report_request,
         },
         ctl.clone(),
         done.clone(),
@@ -227,6 +227,7 @@ fn run(args: &[String]) -> i32 {
         .map(|_| report_cmd::collect_series(&mut cli.plan));
     let res = runner::run(&cli.plan, &ctl);
     done.store(true, Ordering::Relaxed);
+    signals::wake_reporter();
     if let Some(h) = status {
         let _ = h.join();
     }

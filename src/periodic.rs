@@ -47,8 +47,9 @@ pub struct Reporter {
     /// Reports are one JSON line each (`--status-interval`) rather than pretty documents.
     pub ndjson: bool,
     pub sink: Sink,
-    /// Polled every 20 ms: true asks for a report now (SIGUSR1).
-    pub asked: fn() -> bool,
+    /// Blocks up to the given time (woken early by a request or the end of the run); true asks
+    /// for a report now (SIGUSR1).
+    pub wait: fn(Duration) -> bool,
 }
 
 /// Render `result` in every format; JSON documents on one line each.
@@ -134,15 +135,18 @@ pub fn spawn(r: Reporter, ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::threa
         let far = Duration::from_secs(365 * 24 * 3600);
         let mut next = Instant::now() + r.every.unwrap_or(far);
         loop {
+            // Sleep until the next report is due, a request comes or the run ends (the
+            // waker is called after `done` is set): no polling while the workers run.
             let mut asked = false;
-            while Instant::now() < next && !asked {
+            loop {
                 if done.load(Ordering::Relaxed) {
                     return;
                 }
-                asked = (r.asked)();
-                if !asked {
-                    std::thread::sleep(Duration::from_millis(20));
+                let now = Instant::now();
+                if asked || now >= next {
+                    break;
                 }
+                asked = (r.wait)(next - now);
             }
             if asked {
                 ctl.keep_snapshots.store(true, Ordering::Relaxed);

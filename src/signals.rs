@@ -1,9 +1,10 @@
 //! SIGINT/SIGTERM/SIGHUP: the first stops issuing new I/O (the run drains and reports); the
 //! second exits at once, after removing any temporary file registered here. SIGUSR1 asks for
-//! an interim report (the run goes on).
+//! an interim report (the run goes on); the reporter thread sleeps on a pipe the handler writes
+//! to, so it costs nothing until asked.
 
 use std::ffi::CString;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::sync::OnceLock;
 
@@ -12,6 +13,9 @@ static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static REPORT_ASKED: AtomicBool = AtomicBool::new(false);
 static TEMP_PATH: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+/// The pipe that wakes the reporter: read end, write end (-1 before `install`).
+static WAKE_RD: AtomicI32 = AtomicI32::new(-1);
+static WAKE_WR: AtomicI32 = AtomicI32::new(-1);
 
 extern "C" fn on_signal(_sig: libc::c_int) {
     let n = COUNT.fetch_add(1, Ordering::SeqCst);
@@ -32,11 +36,60 @@ extern "C" fn on_signal(_sig: libc::c_int) {
 
 extern "C" fn on_usr1(_sig: libc::c_int) {
     REPORT_ASKED.store(true, Ordering::SeqCst);
+    wake_reporter();
+}
+
+/// Wake a thread blocked in `wait_report_request` (async-signal-safe: one write to a
+/// non-blocking pipe; a full pipe already means "wake up").
+pub fn wake_reporter() {
+    let fd = WAKE_WR.load(Ordering::SeqCst);
+    if fd >= 0 {
+        // SAFETY: writes one byte from a live stack variable to a descriptor we own.
+        unsafe {
+            let b = 1u8;
+            libc::write(fd, &b as *const u8 as *const libc::c_void, 1);
+        }
+    }
+}
+
+/// Block up to `timeout` (or until `wake_reporter`/SIGUSR1); true when SIGUSR1 asked for an
+/// interim report since the last call.
+pub fn wait_report_request(timeout: std::time::Duration) -> bool {
+    if REPORT_ASKED.swap(false, Ordering::SeqCst) {
+        return true;
+    }
+    let fd = WAKE_RD.load(Ordering::SeqCst);
+    if fd < 0 {
+        std::thread::sleep(timeout.min(std::time::Duration::from_millis(20)));
+    } else {
+        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+        let mut p = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for the duration of the call.
+        let n = unsafe { libc::poll(&mut p, 1, ms) };
+        if n > 0 {
+            let mut buf = [0u8; 64];
+            // SAFETY: reads into a live local buffer of the given length (non-blocking fd).
+            unsafe { libc::read(fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) };
+        }
+    }
+    REPORT_ASKED.swap(false, Ordering::SeqCst)
 }
 
 /// Install the handlers; `stop` is set on the first signal.
 pub fn install(stop: Arc<AtomicBool>) {
     let _ = STOP.set(stop);
+    let mut fds = [-1; 2];
+    // SAFETY: pipe2 fills the two-element array; both ends are ours for the process lifetime.
+    if WAKE_RD.load(Ordering::SeqCst) < 0
+        && unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_NONBLOCK | libc::O_CLOEXEC) } == 0
+    {
+        WAKE_WR.store(fds[1], Ordering::SeqCst);
+        WAKE_RD.store(fds[0], Ordering::SeqCst);
+    }
     // SAFETY: the handlers only touch atomics and call async-signal-safe functions (unlink,
     // _exit); libc::signal installs them with restarting (BSD) semantics on glibc.
     unsafe {
@@ -47,11 +100,6 @@ pub fn install(stop: Arc<AtomicBool>) {
         let usr1 = on_usr1 as extern "C" fn(libc::c_int) as libc::sighandler_t;
         libc::signal(libc::SIGUSR1, usr1);
     }
-}
-
-/// Whether SIGUSR1 asked for an interim report since the last call.
-pub fn take_report_request() -> bool {
-    REPORT_ASKED.swap(false, Ordering::SeqCst)
 }
 
 /// Whether a signal arrived.

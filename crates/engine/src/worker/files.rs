@@ -53,8 +53,9 @@ impl FileChooser {
     }
 
     /// The next I/O's file and offset: `next_in(file, rng)` gives a file's next offset, None at
-    /// the end of its pass. None once every file finished its pass.
-    #[inline]
+    /// the end of its pass. None once every file finished its pass. On the per-I/O path: always
+    /// inlined into the worker (a call here cost ~2 % of a null-engine I/O).
+    #[inline(always)]
     pub(super) fn next(
         &mut self,
         rng: &mut Rng,

@@ -156,11 +156,19 @@ impl HistLog {
 }
 
 impl Worker {
+    /// Take the bw/iops samples when a `bwavgtime` period has passed. Called per I/O: the
+    /// period check is inlined, the sampling is out of line.
+    #[inline(always)]
     pub(super) fn sample_intervals(&mut self, now: u64) {
         let period = self.spec.stats.bwavgtime.as_nanos().max(1) as u64;
-        if now.saturating_sub(self.interval.last_ns) < period {
-            return;
+        if now.saturating_sub(self.interval.last_ns) >= period {
+            self.take_interval_samples(now);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn take_interval_samples(&mut self, now: u64) {
         let dt_ms = (now - self.interval.last_ns) as f64 / NS_PER_MS as f64;
         for d in Dir::ALL {
             let i = d.idx();

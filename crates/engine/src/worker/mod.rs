@@ -209,6 +209,7 @@ struct Worker {
 
 impl Worker {
     /// Start the measured phase (after the ramp, or at once).
+    #[cold]
     fn begin_measuring(&mut self, now: u64) {
         self.measuring = true;
         self.meas_start_ns = now;
@@ -232,8 +233,9 @@ impl Worker {
         );
     }
 
-    /// Checks the time limits; returns false when no more I/O should be issued.
-    #[inline]
+    /// Checks the time limits; returns false when no more I/O should be issued. On the per-I/O
+    /// path: always inlined, with the rare work (ramp end, snapshots, samples) out of line.
+    #[inline(always)]
     fn check_time(&mut self, now: u64) -> bool {
         if !self.measuring && now >= self.ramp_end_ns {
             self.begin_measuring(now);
