@@ -88,8 +88,18 @@ compdef _iomark iomark\n"
     })
 }
 
+const USAGE: &str = "Usage: iomark completions bash|zsh|fish
+
+Prints the completion script for the shell, generated from iomark's option tables. Install:
+  bash: iomark completions bash >> ~/.bashrc
+  zsh:  iomark completions zsh > ~/.zfunc/_iomark      (a directory in $fpath)
+  fish: iomark completions fish > ~/.config/fish/completions/iomark.fish";
+
 /// `iomark completions SHELL`: prints the script; returns the exit code.
 pub fn main(args: &[String]) -> i32 {
+    if matches!(args.first().map(String::as_str), Some("-h" | "--help")) {
+        return crate::pipe::print_text(USAGE);
+    }
     match args.first().map(String::as_str).and_then(script) {
         Some(s) => crate::pipe::print_text(&s),
         None => {

@@ -17,10 +17,7 @@ use std::sync::Arc;
 /// `iomark preset ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
     match args::parse(a) {
-        Ok(Command::Help) => {
-            println!("{}", args::USAGE);
-            0
-        }
+        Ok(Command::Help) => crate::pipe::print_text(args::USAGE),
         Ok(Command::List) => {
             print!("{}", args::list());
             0

@@ -15,8 +15,7 @@ pub fn main(a: &[String]) -> i32 {
     let o = match args::parse(a) {
         Ok(Some(o)) => o,
         Ok(None) => {
-            println!("{}", args::USAGE);
-            return 0;
+            return crate::pipe::print_text(args::USAGE);
         }
         Err(e) => {
             eprintln!("iomark {e}");

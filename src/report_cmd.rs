@@ -252,8 +252,7 @@ fn write_images(a: &Args, charts: &[charts::Chart]) -> Result<(), ReportError> {
 pub fn report_main(args: &[String]) -> i32 {
     let a = match parse(args, &["-o", "--output", "--label", "--png", "--svg"]) {
         Ok(a) if a.help => {
-            print!("{REPORT_USAGE}");
-            return 0;
+            return crate::pipe::print_text(REPORT_USAGE);
         }
         Ok(a) if a.inputs.is_empty() => {
             eprintln!("iomark report: no result files given\n\n{REPORT_USAGE}");
@@ -315,8 +314,7 @@ pub fn compare_main(args: &[String]) -> i32 {
         &["--label", "--fail-if", "--report", "--png", "--svg"],
     ) {
         Ok(a) if a.help => {
-            print!("{COMPARE_USAGE}");
-            return 0;
+            return crate::pipe::print_text(COMPARE_USAGE);
         }
         Ok(a) if a.inputs.len() < 2 => {
             eprintln!("iomark compare: give at least two results to compare\n\n{COMPARE_USAGE}");
@@ -395,8 +393,7 @@ pub fn compare_main(args: &[String]) -> i32 {
 pub fn export_main(args: &[String]) -> i32 {
     let a = match parse(args, &["--label", "--csv", "--xlsx", "--markdown"]) {
         Ok(a) if a.help => {
-            print!("{EXPORT_USAGE}");
-            return 0;
+            return crate::pipe::print_text(EXPORT_USAGE);
         }
         Ok(a) if a.inputs.is_empty() => {
             eprintln!("iomark export: no result files given\n\n{EXPORT_USAGE}");

@@ -17,8 +17,7 @@ use std::sync::Arc;
 pub fn main(a: &[String]) -> i32 {
     let mut o = match args::parse(a) {
         Ok(o) if o.help => {
-            println!("{}", args::USAGE);
-            return 0;
+            return crate::pipe::print_text(args::USAGE);
         }
         Ok(o) => o,
         Err(e) => {

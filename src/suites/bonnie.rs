@@ -15,8 +15,8 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     if a.help {
-        print!("{}", bonnie::USAGE);
-        return 0;
+        // A reader that stops early (`| head -1`) ends it quietly, status 0.
+        return crate::pipe::print_text(bonnie::USAGE);
     }
     let facts = Facts {
         ram_bytes: iomark_engine::sys::mem_total(),

@@ -15,8 +15,8 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     if a.help {
-        print!("{}", dd::USAGE);
-        return 0;
+        // A reader that stops early (`| head -1`) ends it quietly, status 0.
+        return crate::pipe::print_text(dd::USAGE);
     }
     let p = match dd::plan(&a, &Probe::of) {
         Ok(p) => p,

@@ -16,8 +16,8 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     if a.help {
-        print!("{}", hdparm::USAGE);
-        return 0;
+        // A reader that stops early (`| head -1`) ends it quietly, status 0.
+        return crate::pipe::print_text(hdparm::USAGE);
     }
     let mut code = 0;
     let mut all: Option<RunResult> = None;

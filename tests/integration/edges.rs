@@ -243,3 +243,110 @@ fn bash_completion_is_valid_and_lists_the_options() {
     }
     assert_eq!(iomark(&["completions", "tcsh"]).status.code(), Some(2));
 }
+
+/// The commands `iomark --help` lists (`  iomark WORD ...` lines), so a new command is covered
+/// as soon as it is in the usage.
+fn commands_in_usage() -> Vec<String> {
+    let usage = stdout(&iomark(&["--help"]));
+    let mut cmds: Vec<String> = Vec::new();
+    for line in usage.lines() {
+        let Some(rest) = line.strip_prefix("  iomark ") else {
+            continue;
+        };
+        let word = rest.split_whitespace().next().unwrap_or("");
+        if word.starts_with(|c: char| c.is_ascii_lowercase()) && !cmds.iter().any(|c| c == word) {
+            cmds.push(word.to_string());
+        }
+    }
+    cmds
+}
+
+#[test]
+fn every_command_help_ends_quietly_on_a_closed_pipe() {
+    let cmds = commands_in_usage();
+    for c in [
+        "quick",
+        "run",
+        "dd",
+        "hdparm",
+        "bonnie",
+        "completions",
+        "report",
+    ] {
+        assert!(cmds.iter().any(|x| x == c), "{c} not in {cmds:?}");
+    }
+    for c in &cmds {
+        // The reader is gone before iomark writes: every write fails with EPIPE.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = Command::new(bin())
+            .args([c.as_str(), "--help"])
+            .stdout(writer)
+            .output()
+            .unwrap();
+        assert_eq!(
+            (o.status.code(), stderr(&o).as_str()),
+            (Some(0), ""),
+            "iomark {c} --help into a closed pipe"
+        );
+        // And with a reader, the help is on stdout.
+        let o = iomark(&[c.as_str(), "--help"]);
+        assert!(
+            o.status.success() && !o.stdout.is_empty(),
+            "iomark {c} --help"
+        );
+    }
+}
+
+/// Runs `shell ARGS...`; fails naming the package when the shell is missing.
+fn shell(name: &str, args: &[&str]) -> std::process::Output {
+    Command::new(name).args(args).output().unwrap_or_else(|e| {
+        panic!("{name} is needed by this test ({e}); install the {name} package (scripts/test does as root)")
+    })
+}
+
+#[test]
+fn zsh_and_fish_accept_their_completion_scripts_and_complete() {
+    let dir = Scratch::new("compl-sh");
+    let zf = dir.file("_iomark");
+    std::fs::write(&zf, stdout(&iomark(&["completions", "zsh"]))).unwrap();
+    let ff = dir.file("iomark.fish");
+    std::fs::write(&ff, stdout(&iomark(&["completions", "fish"]))).unwrap();
+
+    let o = shell("zsh", &["-n", zf.to_str().unwrap()]);
+    assert!(o.status.success(), "zsh -n: {}", stderr(&o));
+    let o = shell("fish", &["--no-execute", ff.to_str().unwrap()]);
+    assert!(o.status.success(), "fish --no-execute: {}", stderr(&o));
+
+    // zsh: the completion function, with the completion system's builtins standing in as
+    // functions that print what they were given.
+    let script = format!(
+        "compdef() {{ :; }}; compadd() {{ print -r -- \"compadd $*\"; }}; _files() {{ print _files; }}; \
+         source '{}'; CURRENT=2; PREFIX=qu; _iomark; CURRENT=3; PREFIX=--rw; _iomark; \
+         CURRENT=3; PREFIX=/tm; _iomark",
+        zf.display()
+    );
+    let o = shell("zsh", &["-f", "-c", &script]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}{}", stderr(&o));
+    assert!(lines[0].split(' ').any(|w| w == "quick"), "{out}");
+    assert!(lines[1].split(' ').any(|w| w == "--rwmixread="), "{out}");
+    assert_eq!(lines[2], "_files", "{out}");
+
+    // fish: its own completion query.
+    let script = format!(
+        "source '{}'; complete -C 'iomark --rwmix'; echo ---; complete -C 'iomark qu'",
+        ff.display()
+    );
+    let o = shell("fish", &["--no-config", "-c", &script]);
+    let out = stdout(&o);
+    let (opts, cmds) = out.split_once("---\n").unwrap_or_else(|| panic!("{out}"));
+    let opts: Vec<&str> = opts
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert!(opts.contains(&"--rwmixread"), "{out}");
+    assert!(opts.contains(&"--rwmixwrite"), "{out}");
+    assert_eq!(cmds.trim(), "quick", "{out}");
+}

@@ -77,3 +77,34 @@ fn quick_never_writes_an_existing_file_without_allow_write() {
         "the file was modified"
     );
 }
+
+#[test]
+fn quick_with_a_sync_engine_labels_what_runs() {
+    let d = Scratch::new("quick-psync");
+    let p = d.path.display().to_string();
+    let o = iomark(&[
+        "quick",
+        &p,
+        "--size=16m",
+        "--runtime=200ms",
+        "--ramp=0",
+        "--ioengine=psync",
+        "--json",
+    ]);
+    let v = json(&o);
+    let tests = v["tests"].as_array().unwrap();
+    let labels: Vec<&str> = tests.iter().map(|t| t["test"].as_str().unwrap()).collect();
+    // psync keeps one I/O in flight: no row may claim Q8 or Q32.
+    assert_eq!(
+        labels,
+        ["SEQ1M Q1T1", "SEQ1M Q1T1", "RND4K Q1T1", "RND4K Q1T1"]
+    );
+    let e = stderr(&o);
+    assert!(
+        e.contains("psync is synchronous (one I/O at a time)"),
+        "the reason is given: {e}"
+    );
+    for t in tests {
+        assert!(f(&t["iops"]) > 0.0, "{t}");
+    }
+}

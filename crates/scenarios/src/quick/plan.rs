@@ -82,6 +82,9 @@ pub enum Notice {
     Buffered,
     /// io_uring is not available: libaio instead.
     NoUring,
+    /// A synchronous engine keeps one I/O in flight: only the queue-depth-1 tests run, as the
+    /// deeper ones would repeat them.
+    SyncEngine(EngineKind),
 }
 
 impl fmt::Display for Notice {
@@ -105,6 +108,11 @@ impl fmt::Display for Notice {
                 "the filesystem does not support direct I/O; using buffered I/O (figures may include the page cache)"
             ),
             Notice::NoUring => write!(f, "io_uring is not available here; using libaio"),
+            Notice::SyncEngine(e) => write!(
+                f,
+                "{} is synchronous (one I/O at a time), so the Q8 and Q32 tests would run at queue depth 1 and repeat the Q1T1 tests: running the Q1T1 tests only (--ioengine=io_uring or libaio for deeper queues)",
+                e.fio_name()
+            ),
         }
     }
 }
@@ -247,6 +255,9 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
             EngineKind::Libaio
         }
     });
+    if engine.is_sync() {
+        notices.push(Notice::SyncEngine(engine));
+    }
     let (plan, labels) = build_plan(o, &path, temp.then_some(size), writable, direct, engine);
     Ok(Prepared {
         plan,
@@ -261,7 +272,8 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
 }
 
 /// The plan: each test read then (when `writable`) write, one stonewalled group per job.
-/// `size` is the file size to lay out (a temporary file), None for an existing target.
+/// `size` is the file size to lay out (a temporary file), None for an existing target. A
+/// synchronous engine runs only the queue-depth-1 tests: what runs is what the rows say.
 fn build_plan(
     o: &QuickOpts,
     path: &Path,
@@ -272,7 +284,7 @@ fn build_plan(
 ) -> (RunPlan, Vec<TestLabel>) {
     let mut plan = RunPlan::default();
     let mut labels = Vec::new();
-    for t in &TESTS {
+    for t in TESTS.iter().filter(|t| t.depth == 1 || !engine.is_sync()) {
         for write in [false, true] {
             if write && !writable {
                 continue;
@@ -383,6 +395,21 @@ mod tests {
         assert_eq!(plan.jobs.len(), 4);
         assert!(labels.iter().all(|l| !l.write));
         assert!(plan.jobs.iter().all(|j| j.size.is_none()));
+    }
+
+    #[test]
+    fn a_sync_engine_runs_only_what_its_labels_say() {
+        let o = QuickOpts::default();
+        let p = Path::new("/x/f");
+        let (plan, labels) = build_plan(&o, p, Some(64 << 20), true, true, EngineKind::Psync);
+        assert_eq!(plan.jobs.len(), 4);
+        for (j, l) in plan.jobs.iter().zip(&labels) {
+            assert!(l.label.ends_with("Q1T1"), "{}", l.label);
+            assert_eq!(j.iodepth, 1);
+            assert_eq!(j.ioengine, EngineKind::Psync);
+        }
+        let said = Notice::SyncEngine(EngineKind::Psync).to_string();
+        assert!(said.starts_with("psync is synchronous"), "{said}");
     }
 
     #[test]
