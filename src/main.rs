@@ -7,6 +7,7 @@ mod periodic;
 mod pipe;
 mod preset;
 mod quick;
+mod quick_live;
 mod quick_words;
 mod rbd_bench;
 mod repeat;

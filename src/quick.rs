@@ -74,21 +74,20 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     for n in &p.notices {
         eprintln!("iomark quick: {n}");
     }
+    let tty = crate::status::stderr_is_tty();
+    // On a terminal an event first clears the live line it would otherwise run into.
     let ctl = Arc::new(
-        RunCtl::new(|e| eprintln!("{}", iomark_fio::explain::event(e)))
-            .with_note_words(crate::quick_words::note),
+        if tty {
+            RunCtl::new(|e| eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e)))
+        } else {
+            RunCtl::new(|e| eprintln!("{}", iomark_fio::explain::event(e)))
+        }
+        .with_note_words(crate::quick_words::note),
     );
     signals::install(ctl.stop.clone());
     if p.temp {
         signals::register_temp(&p.path);
     }
-    let tty = crate::status::stderr_is_tty();
-    let done = Arc::new(AtomicBool::new(false));
-    let status = if tty {
-        Some(crate::status::spawn(ctl.clone(), done.clone()))
-    } else {
-        Some(finished_lines(ctl.clone(), done.clone(), p.plan.jobs.len()))
-    };
     if !o.json {
         eprintln!(
             "iomark quick: {} on {} ({} MiB, {}, {} s per test after {} s warm-up)",
@@ -104,6 +103,21 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
             o.ramp.as_secs_f64()
         );
     }
+    let done = Arc::new(AtomicBool::new(false));
+    let status = if tty {
+        let view = crate::quick_live::Plan {
+            tests: p
+                .labels
+                .iter()
+                .map(|l| format!("{} {}", l.label, if l.write { "write" } else { "read" }))
+                .collect(),
+            per_test: o.runtime + o.ramp,
+            layout_bytes: if p.temp { p.size } else { 0 },
+        };
+        Some(crate::quick_live::spawn(view, ctl.clone(), done.clone()))
+    } else {
+        Some(finished_lines(ctl.clone(), done.clone(), p.plan.jobs.len()))
+    };
     if report.is_some() {
         crate::report_cmd::collect_series(&mut p.plan);
     }

@@ -47,7 +47,7 @@ const STALE_NS: u64 = 1_500_000_000;
 /// thread happens to read them. Between publications the last rate is held: the line does not
 /// flicker between a figure and nothing.
 #[derive(Debug, Default, Clone)]
-struct Meter {
+pub struct Meter {
     ns: u64,
     period_ns: u64,
     bytes: [u64; 3],
@@ -59,7 +59,7 @@ struct Meter {
 impl Meter {
     /// Take a reading: `ns` is when the worker published `bytes`/`ios`, `now` the reader's
     /// clock, `running` false once the worker is done.
-    fn update(&mut self, ns: u64, bytes: [u64; 3], ios: [u64; 3], now: u64, running: bool) {
+    pub fn update(&mut self, ns: u64, bytes: [u64; 3], ios: [u64; 3], now: u64, running: bool) {
         if ns > self.ns {
             if self.ns > 0 {
                 let dt = (ns - self.ns) as f64 / 1e9;
@@ -78,6 +78,11 @@ impl Meter {
             self.bw = [0.0; 3];
             self.iops = [0.0; 3];
         }
+    }
+
+    /// `[r=10.0MiB/s][r=2560 IOPS]` of this meter (empty while nothing moves).
+    pub fn fields(&self) -> String {
+        rate_fields(&self.bw, &self.iops)
     }
 }
 
@@ -191,7 +196,7 @@ fn rate_fields(bw: &[f64; 3], iops: &[f64; 3]) -> String {
 }
 
 /// fio's `00m:04s` (hours when needed).
-fn eta(s: u64) -> String {
+pub fn eta(s: u64) -> String {
     if s >= 3600 {
         format!("{:02}h:{:02}m:{:02}s", s / 3600, s / 60 % 60, s % 60)
     } else {

@@ -131,3 +131,78 @@ fn live_rate_matches_the_rate_limit_and_does_not_flicker() {
         );
     }
 }
+
+/// The `[eta 00m:12s]` of a line, in seconds.
+fn eta_s(line: &str) -> Option<u64> {
+    let e = line.split("[eta ").nth(1)?.split(']').next()?;
+    let (m, s) = e.split_once("m:")?;
+    Some(m.parse::<u64>().ok()? * 60 + s.trim_end_matches('s').parse::<u64>().ok()?)
+}
+
+#[test]
+fn quick_on_a_terminal_names_the_test_and_gives_the_overall_eta() {
+    let dir = Scratch::new("quick-live");
+    let p = dir.path.display().to_string();
+    let args = [
+        "quick",
+        p.as_str(),
+        "--size=16m",
+        "--runtime=500ms",
+        "--ramp=0",
+        "--json",
+    ];
+    let (out, tty) = iomark_on_tty(&args, &dir.path);
+    ok(&out);
+    let lines = refreshes(&tty);
+    // The layout bar comes first.
+    assert!(
+        lines[0].starts_with("iomark quick: laying out the test file [")
+            && lines[0].ends_with("(0 of 16 MiB)"),
+        "{tty}"
+    );
+    let names = [
+        "SEQ1M Q8T1 read",
+        "SEQ1M Q8T1 write",
+        "SEQ1M Q1T1 read",
+        "SEQ1M Q1T1 write",
+        "RND4K Q32T1 read",
+        "RND4K Q32T1 write",
+        "RND4K Q1T1 read",
+        "RND4K Q1T1 write",
+    ];
+    let mut seen = Vec::new();
+    let mut last_eta = u64::MAX;
+    for l in lines.iter().filter(|l| l.contains(" of 8: ")) {
+        let rest = l
+            .strip_prefix("iomark quick: test ")
+            .unwrap_or_else(|| panic!("{l}"));
+        let (i, rest) = rest.split_once(" of 8: ").unwrap();
+        let i: usize = i.parse().unwrap();
+        assert!(
+            rest.starts_with(names[i - 1]),
+            "test {i} is {}: {l}",
+            names[i - 1]
+        );
+        // The ETA is the whole run's: at most 8 × 0.5 s, and it only goes down.
+        let e = eta_s(l).unwrap_or_else(|| panic!("no ETA in {l}"));
+        assert!(e <= 4, "{l}");
+        assert!(e <= last_eta.saturating_add(1), "ETA went up: {l}\n{tty}");
+        last_eta = e;
+        if !seen.contains(&i) {
+            seen.push(i);
+        }
+    }
+    assert!(seen.len() >= 4, "too few tests shown ({seen:?}):\n{tty}");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    // The line is cleared before the closing message.
+    assert!(
+        tty.contains("\r\x1b[Kiomark quick: removed the temporary file"),
+        "{tty:?}"
+    );
+
+    // Not a terminal: no live view at all (one line per finished test instead).
+    let o = iomark(&args);
+    ok(&o);
+    let e = stderr(&o);
+    assert!(!e.contains('\r') && !e.contains("laying out"), "{e}");
+}
