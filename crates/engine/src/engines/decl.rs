@@ -138,7 +138,7 @@ pub struct EngineDecl {
 
 impl EngineDecl {
     /// Whether the engine reads `opt`.
-    pub fn reads(&self, opt: EngineOption) -> bool {
+    pub const fn reads(&self, opt: EngineOption) -> bool {
         let mut i = 0;
         while i < self.options.len() {
             if self.options[i] as u8 == opt as u8 {

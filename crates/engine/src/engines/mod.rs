@@ -78,6 +78,57 @@ pub fn readers(opt: EngineOption) -> impl Iterator<Item = &'static EngineDecl> {
     ENGINES.iter().filter(move |d| d.reads(opt))
 }
 
+/// How many engines read `opt`.
+const fn reader_count(opt: EngineOption) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < ENGINES.len() {
+        if ENGINES[i].reads(opt) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The names of the engines that read `opt`, in `ENGINES` order (`N` = `reader_count(opt)`).
+const fn reader_names<const N: usize>(opt: EngineOption) -> [&'static str; N] {
+    let mut a = [""; N];
+    let mut n = 0;
+    let mut i = 0;
+    while i < ENGINES.len() {
+        if ENGINES[i].reads(opt) {
+            a[n] = ENGINES[i].name;
+            n += 1;
+        }
+        i += 1;
+    }
+    a
+}
+
+/// The fio names of the engines that read `opt` (as [`readers`]), as a constant list: a front
+/// end's option table names an engine option's owners with it, so they come from the engines'
+/// own declarations.
+pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
+    macro_rules! list {
+        ($o:expr) => {{
+            const N: usize = reader_count($o);
+            const L: [&str; N] = reader_names::<N>($o);
+            &L
+        }};
+    }
+    match opt {
+        EngineOption::Hipri => list!(EngineOption::Hipri),
+        EngineOption::Nowait => list!(EngineOption::Nowait),
+        EngineOption::Fixedbufs => list!(EngineOption::Fixedbufs),
+        EngineOption::Registerfiles => list!(EngineOption::Registerfiles),
+        EngineOption::SqthreadPoll => list!(EngineOption::SqthreadPoll),
+        EngineOption::SqthreadPollCpu => list!(EngineOption::SqthreadPollCpu),
+        EngineOption::Nonvectored => list!(EngineOption::Nonvectored),
+        EngineOption::UserspaceReap => list!(EngineOption::UserspaceReap),
+    }
+}
+
 /// The operation of one I/O unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -216,6 +267,11 @@ mod tests {
         assert_eq!(NAMES.len(), ENGINES.len());
         assert_eq!(by_name("io_uring").unwrap().kind, EngineKind::IoUring);
         assert!(by_name("posixaio").is_none());
+        for opt in EngineOption::ALL {
+            let names: Vec<_> = readers(opt).map(|d| d.name).collect();
+            assert_eq!(reader_list(opt), names.as_slice(), "{opt:?}");
+            assert!(!names.is_empty(), "{opt:?} is read by no engine");
+        }
         let hipri: Vec<_> = readers(EngineOption::Hipri).map(|d| d.name).collect();
         assert_eq!(hipri, ["pvsync2", "io_uring"]);
         for (d, n) in ENGINES.iter().zip(NAMES) {

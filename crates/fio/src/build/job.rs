@@ -157,6 +157,22 @@ fn apply(
         }
     }
     if def.is_engine_option() {
+        // fio defines the option for this engine, but iomark's engine does not apply it.
+        let cur = c.spec.ioengine.fio_name();
+        if c.pending.engine_set && def.inert_with.contains(&cur) {
+            if !options::is_default_value(def, v) {
+                let shown = if v.is_empty() {
+                    def.name.to_string()
+                } else {
+                    format!("{}={v}", def.name)
+                };
+                warnings.push(format!(
+                    "{shown} has no effect with ioengine={cur} in iomark (only {} applies it); ignored",
+                    def.engines.join(" or ")
+                ));
+            }
+            return Ok(());
+        }
         check_engine(c, later)?;
     }
     match def.set {

@@ -227,6 +227,67 @@ fn engine_options_need_their_engine() {
     );
 }
 
+/// The owners of an engine option come from the engines' declarations: every option an
+/// engine declares has exactly one row, and that row names exactly the engines that read it.
+#[test]
+fn engine_option_rows_come_from_the_engine_declarations() {
+    use iomark_engine::engines::{reader_list, EngineOption};
+    for opt in EngineOption::ALL {
+        let rows: Vec<&options::OptDef> = options::OPTIONS
+            .iter()
+            .filter(|d| d.engine_option == Some(opt))
+            .collect();
+        assert_eq!(rows.len(), 1, "{opt:?}: {} rows", rows.len());
+        assert_eq!(rows[0].engines, reader_list(opt), "{opt:?}");
+        assert!(rows[0].is_supported(), "{opt:?}");
+        // An engine that accepts the option without effect does not also own it.
+        for e in rows[0].inert_with {
+            assert!(!rows[0].engines.contains(e), "{opt:?}: {e}");
+        }
+    }
+    // A supported engine option without a declaration would be set and never read.
+    for d in options::OPTIONS.iter().filter(|d| d.is_engine_option()) {
+        assert_eq!(
+            d.is_supported(),
+            d.engine_option.is_some(),
+            "{}: supported engine options are declared by an engine",
+            d.name
+        );
+    }
+}
+
+/// fio takes `nowait` with io_uring and libaio too; iomark's engines there do not apply it: the
+/// job runs, with a warning, and the model does not claim RWF_NOWAIT.
+#[test]
+fn nowait_with_an_engine_that_does_not_apply_it_warns() {
+    for engine in ["io_uring", "libaio"] {
+        let raw = RawJob {
+            name: "j".into(),
+            options: opts(&[("ioengine", engine), ("nowait", "1")]),
+            ..Default::default()
+        };
+        let mut w = Vec::new();
+        let j = build_job(&raw, false, &mut w).unwrap();
+        assert!(!j.engine_options.nowait, "{engine}");
+        assert_eq!(
+            w,
+            [format!(
+                "nowait=1 has no effect with ioengine={engine} in iomark (only pvsync2 applies it); ignored"
+            )]
+        );
+        // Its default value says nothing.
+        let raw = RawJob {
+            options: opts(&[("ioengine", engine), ("nowait", "0")]),
+            ..raw
+        };
+        let mut w = Vec::new();
+        build_job(&raw, false, &mut w).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+    }
+    let e = job(&[("ioengine", "psync"), ("nowait", "1")]).unwrap_err();
+    assert!(e.contains("belongs to ioengine pvsync2"), "{e}");
+}
+
 #[test]
 fn engines() {
     let e = job(&[("ioengine", "rbd")]).unwrap_err();

@@ -17,6 +17,8 @@ pub use names::{NOT_YET_ENGINES, RW_MODES, SUPPORTED_ENGINES};
 pub use setters::VERIFY_METHODS;
 pub use table::OPTIONS;
 
+use iomark_engine::engines::EngineOption;
+
 /// Which layer reads the option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layer {
@@ -52,8 +54,14 @@ pub struct OptDef {
     pub category: &'static str,
     pub layer: Layer,
     pub support: Support,
-    /// For engine options: the engines that define them.
+    /// For engine options: the engines that define them. For the options the engines
+    /// implement, the engines' own declarations ([`OptDef::reads`]).
     pub engines: &'static [&'static str],
+    /// The engine option the row sets, as the engines declare it (None for the others).
+    pub engine_option: Option<EngineOption>,
+    /// Engines fio defines the option for that do not apply it in iomark: accepted there (a
+    /// fio job runs unchanged), with a warning that it has no effect.
+    pub inert_with: &'static [&'static str],
     /// How the value reaches the job model.
     pub set: Setter,
 }
@@ -77,6 +85,8 @@ const fn o(
         layer: Layer::Job,
         support: Support::Supported,
         engines: &[],
+        engine_option: None,
+        inert_with: &[],
         set: match kind {
             OptKind::Enum(_) => Setter::Choice,
             _ => Setter::Check,
@@ -114,6 +124,16 @@ impl OptDef {
     const fn eng(mut self, engines: &'static [&'static str]) -> Self {
         self.engines = engines;
         self.layer = Layer::Engine;
+        self
+    }
+    /// An option the engines implement: its owners are the engines that declare `opt`.
+    const fn reads(mut self, opt: EngineOption) -> Self {
+        self.engine_option = Some(opt);
+        self.eng(iomark_engine::engines::reader_list(opt))
+    }
+    /// Engines fio defines the option for, where iomark accepts it without effect.
+    const fn inert_with(mut self, engines: &'static [&'static str]) -> Self {
+        self.inert_with = engines;
         self
     }
 

@@ -2,12 +2,15 @@
 //! aliases, the kind of value, fio's default, its help category and text, and how the value
 //! reaches the job model: `.set(...)` with a setter, or, for an enumerated option, its words with
 //! their typed values ([`Choices`]). Rows without a setter are options iomark ignores or does not
-//! implement yet (`.ign(...)`, `.ny(...)`); `.eng(...)` names the engines that own an option.
+//! implement yet (`.ign(...)`, `.ny(...)`). `.reads(...)` marks an option the engines implement:
+//! its owners come from the engines' declarations; `.eng(...)` names the owners of one they do
+//! not implement yet.
 
 use super::apply::set_per_dir;
 use super::choice::{Choices, Words};
 use super::{o, setters, Layer, OptDef, OptKind};
 use crate::values::{self, TimeUnit};
+use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
     ContinueOnError, CpusAllowedPolicy, FadviseHint, FallocateMode, JobSpec, RateProcess, SyncMode,
 };
@@ -26,7 +29,6 @@ const STEADY: &str = "steady-state detection is not implemented in iomark yet";
 
 const IOU: &[&str] = &["io_uring"];
 const IOU_P2: &[&str] = &["io_uring", "pvsync2"];
-const NOWAIT_ENG: &[&str] = &["io_uring", "pvsync2", "libaio"];
 const AIO: &[&str] = &["libaio"];
 const PRIO_ENG: &[&str] = &["io_uring", "libaio"];
 
@@ -105,14 +107,14 @@ pub static OPTIONS: &[OptDef] = &[
     o("iodepth_low", OptKind::Int, "", "Engine and queue depth", "When the queue is full, drain it to this depth before refilling (default: iodepth).").set(|c, v| { c.spec.iodepth_low = c.u32(v)?; c.pending.iodepth_low_set = true; Ok(()) }),
     o("serialize_overlap", OptKind::Bool, "0", "Engine and queue depth", "Never keep overlapping I/Os in flight together.").ny(NYI),
     // --- Engine-specific options
-    o("hipri", OptKind::Flag, "0", "Engine options", "Use polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI).").eng(IOU_P2).set(|c, v| { c.spec.engine_options.hipri = c.flag(v)?; Ok(()) }),
-    o("nowait", OptKind::Flag, "0", "Engine options", "Fail rather than block when the I/O would wait (RWF_NOWAIT).").eng(NOWAIT_ENG).set(|c, v| { c.spec.engine_options.nowait = c.flag(v)?; Ok(()) }),
-    o("fixedbufs", OptKind::Flag, "0", "Engine options", "io_uring: register the I/O buffers with the kernel.").eng(IOU).set(|c, v| { c.spec.engine_options.fixedbufs = c.flag(v)?; Ok(()) }),
-    o("registerfiles", OptKind::Flag, "0", "Engine options", "io_uring: register the files with the kernel.").eng(IOU).set(|c, v| { c.spec.engine_options.registerfiles = c.flag(v)?; Ok(()) }),
-    o("sqthread_poll", OptKind::Flag, "0", "Engine options", "io_uring: a kernel thread polls the submission queue.").eng(IOU).set(|c, v| { c.spec.engine_options.sqthread_poll = c.flag(v)?; Ok(()) }),
-    o("sqthread_poll_cpu", OptKind::Int, "", "Engine options", "io_uring: CPU for the submission polling thread.").eng(IOU).set(|c, v| { c.spec.engine_options.sqthread_poll_cpu = Some(c.u32(v)?); Ok(()) }),
-    o("nonvectored", OptKind::Int, "-1", "Engine options", "io_uring: use non-vectored read/write commands (-1 = when available).").eng(IOU).set(setters::nonvectored),
-    o("userspace_reap", OptKind::Flag, "0", "Engine options", "libaio: reap completions from the ring in user space.").eng(AIO).set(|c, v| { c.spec.engine_options.userspace_reap = c.flag(v)?; Ok(()) }),
+    o("hipri", OptKind::Flag, "0", "Engine options", "Use polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI).").reads(EngineOption::Hipri).set(|c, v| { c.spec.engine_options.hipri = c.flag(v)?; Ok(()) }),
+    o("nowait", OptKind::Flag, "0", "Engine options", "Fail rather than block when the I/O would wait (RWF_NOWAIT; pvsync2 only: io_uring and libaio accept it without effect).").reads(EngineOption::Nowait).inert_with(&["io_uring", "libaio"]).set(|c, v| { c.spec.engine_options.nowait = c.flag(v)?; Ok(()) }),
+    o("fixedbufs", OptKind::Flag, "0", "Engine options", "io_uring: register the I/O buffers with the kernel.").reads(EngineOption::Fixedbufs).set(|c, v| { c.spec.engine_options.fixedbufs = c.flag(v)?; Ok(()) }),
+    o("registerfiles", OptKind::Flag, "0", "Engine options", "io_uring: register the files with the kernel.").reads(EngineOption::Registerfiles).set(|c, v| { c.spec.engine_options.registerfiles = c.flag(v)?; Ok(()) }),
+    o("sqthread_poll", OptKind::Flag, "0", "Engine options", "io_uring: a kernel thread polls the submission queue.").reads(EngineOption::SqthreadPoll).set(|c, v| { c.spec.engine_options.sqthread_poll = c.flag(v)?; Ok(()) }),
+    o("sqthread_poll_cpu", OptKind::Int, "", "Engine options", "io_uring: CPU for the submission polling thread.").reads(EngineOption::SqthreadPollCpu).set(|c, v| { c.spec.engine_options.sqthread_poll_cpu = Some(c.u32(v)?); Ok(()) }),
+    o("nonvectored", OptKind::Int, "-1", "Engine options", "io_uring: use non-vectored read/write commands (-1 = when available).").reads(EngineOption::Nonvectored).set(setters::nonvectored),
+    o("userspace_reap", OptKind::Flag, "0", "Engine options", "libaio: reap completions from the ring in user space.").reads(EngineOption::UserspaceReap).set(|c, v| { c.spec.engine_options.userspace_reap = c.flag(v)?; Ok(()) }),
     o("force_async", OptKind::Int, "0", "Engine options", "io_uring: mark every Nth request for async punt.").eng(IOU).ny(ENGOPT),
     o("uncached", OptKind::Int, "0", "Engine options", "Use uncached buffered I/O (RWF_DONTCACHE).").eng(IOU_P2).ny(ENGOPT),
     o("hipri_percentage", OptKind::Int, "100", "Engine options", "pvsync2: share of I/O issued as high priority.").eng(&["pvsync2"]).ny(ENGOPT),
