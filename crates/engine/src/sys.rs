@@ -1,6 +1,7 @@
 //! Operating-system helpers used by workers and the runner: aligned buffers, clocks, CPU usage,
 //! host facts, CPU affinity, resource limits, page-cache hints and errors that carry context
-//! without losing their errno.
+//! without losing their errno. Front ends use only the clocks (`now_ns`, `unix_ms`) and the host
+//! facts (`host_info`, `mem_total`); everything else is the engine's own (`pub(crate)`).
 
 use crate::job::FadviseHint;
 use crate::result::{CpuUsage, HostInfo};
@@ -17,7 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// An owned, zero-initialised byte buffer whose start is aligned to `align` bytes (for O_DIRECT
 /// and registered io_uring buffers).
-pub struct AlignedBuf {
+pub(crate) struct AlignedBuf {
     ptr: NonNull<u8>,
     len: usize,
     layout: Layout,
@@ -31,7 +32,7 @@ unsafe impl Sync for AlignedBuf {}
 impl AlignedBuf {
     /// Allocates `len` zeroed bytes aligned to `align` (a power of two; values below 1 are
     /// treated as 1). Panics if the layout is invalid; aborts on allocation failure.
-    pub fn new(len: usize, align: usize) -> AlignedBuf {
+    pub(crate) fn new(len: usize, align: usize) -> AlignedBuf {
         let align = align.max(1);
         let layout = Layout::from_size_align(len.max(1), align)
             .expect("AlignedBuf: alignment must be a power of two");
@@ -44,32 +45,37 @@ impl AlignedBuf {
         AlignedBuf { ptr, len, layout }
     }
     #[inline]
-    pub fn as_ptr(&self) -> *const u8 {
+    #[cfg(test)]
+    pub(crate) fn as_ptr(&self) -> *const u8 {
         self.ptr.as_ptr()
     }
     #[inline]
-    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut u8 {
         self.ptr.as_ptr()
     }
     #[inline]
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
     /// The alignment the buffer was allocated with.
-    pub fn align(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn align(&self) -> usize {
         self.layout.align()
     }
     #[inline]
-    pub fn as_slice(&self) -> &[u8] {
+    #[cfg(test)]
+    pub(crate) fn as_slice(&self) -> &[u8] {
         // SAFETY: ptr is valid for len initialised bytes.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
         // SAFETY: ptr is valid for len initialised bytes and uniquely borrowed.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
@@ -143,19 +149,20 @@ fn rusage(who: libc::c_int) -> Option<CpuUsage> {
 
 /// CPU usage of the calling thread so far (getrusage RUSAGE_THREAD, or the whole process when
 /// the kernel lacks per-thread accounting).
-pub fn rusage_thread() -> CpuUsage {
+pub(crate) fn rusage_thread() -> CpuUsage {
     rusage(RUSAGE_THREAD)
         .or_else(|| rusage(libc::RUSAGE_SELF))
         .unwrap_or_default()
 }
 
 /// CPU usage of the whole process so far.
-pub fn rusage_self() -> CpuUsage {
+#[cfg(test)]
+pub(crate) fn rusage_self() -> CpuUsage {
     rusage(libc::RUSAGE_SELF).unwrap_or_default()
 }
 
 /// `after - before`, field by field (saturating at zero).
-pub fn cpu_delta(after: &CpuUsage, before: &CpuUsage) -> CpuUsage {
+pub(crate) fn cpu_delta(after: &CpuUsage, before: &CpuUsage) -> CpuUsage {
     CpuUsage {
         usr_us: after.usr_us.saturating_sub(before.usr_us),
         sys_us: after.sys_us.saturating_sub(before.sys_us),
@@ -223,7 +230,7 @@ pub fn host_info() -> HostInfo {
 }
 
 /// Memory available for new allocations without swapping (/proc/meminfo MemAvailable), bytes.
-pub fn mem_available() -> u64 {
+pub(crate) fn mem_available() -> u64 {
     meminfo_value("MemAvailable")
         .or_else(|| meminfo_value("MemFree"))
         .unwrap_or(0)
@@ -235,7 +242,7 @@ pub fn mem_total() -> u64 {
 }
 
 /// The system page size in bytes.
-pub fn page_size() -> usize {
+pub(crate) fn page_size() -> usize {
     // SAFETY: sysconf has no memory-safety preconditions.
     let v = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     if v > 0 {
@@ -246,7 +253,7 @@ pub fn page_size() -> usize {
 }
 
 /// Number of online CPUs.
-pub fn ncpus() -> usize {
+pub(crate) fn ncpus() -> usize {
     // SAFETY: sysconf has no memory-safety preconditions.
     let v = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
     if v > 0 {
@@ -263,7 +270,7 @@ pub fn ncpus() -> usize {
 // ---------------------------------------------------------------------------------------------
 
 /// Pins the calling thread to the given CPUs (sched_setaffinity).
-pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
+pub(crate) fn set_affinity(cpus: &[usize]) -> io::Result<()> {
     if cpus.is_empty() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -292,7 +299,8 @@ pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
 }
 
 /// The CPUs the calling thread may run on.
-pub fn get_affinity() -> io::Result<Vec<usize>> {
+#[cfg(test)]
+pub(crate) fn get_affinity() -> io::Result<Vec<usize>> {
     // SAFETY: zeroed cpu_set_t is valid; sched_getaffinity fills it.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: set is a valid out pointer of the given size.
@@ -309,7 +317,8 @@ pub fn get_affinity() -> io::Result<Vec<usize>> {
 }
 
 /// The soft RLIMIT_MEMLOCK in bytes; `None` when unlimited.
-pub fn memlock_limit() -> Option<u64> {
+#[cfg(test)]
+pub(crate) fn memlock_limit() -> Option<u64> {
     let mut rl = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -325,7 +334,8 @@ pub fn memlock_limit() -> Option<u64> {
 }
 
 /// The effective user is root.
-pub fn is_root() -> bool {
+#[cfg(test)]
+pub(crate) fn is_root() -> bool {
     // SAFETY: geteuid cannot fail.
     unsafe { libc::geteuid() == 0 }
 }
@@ -336,7 +346,13 @@ pub fn is_root() -> bool {
 
 /// Applies a posix_fadvise hint to `[off, off+len)` (len 0 = to the end). `Auto` picks RANDOM
 /// or SEQUENTIAL from `random`; `Off` does nothing.
-pub fn fadvise(fd: RawFd, off: u64, len: u64, hint: FadviseHint, random: bool) -> io::Result<()> {
+pub(crate) fn fadvise(
+    fd: RawFd,
+    off: u64,
+    len: u64,
+    hint: FadviseHint,
+    random: bool,
+) -> io::Result<()> {
     let advice = match hint {
         FadviseHint::Off => return Ok(()),
         FadviseHint::Auto => {
@@ -354,7 +370,7 @@ pub fn fadvise(fd: RawFd, off: u64, len: u64, hint: FadviseHint, random: bool) -
 }
 
 /// posix_fadvise with an io::Result (it returns the error number rather than setting errno).
-pub fn posix_fadvise(fd: RawFd, off: u64, len: u64, advice: libc::c_int) -> io::Result<()> {
+pub(crate) fn posix_fadvise(fd: RawFd, off: u64, len: u64, advice: libc::c_int) -> io::Result<()> {
     // SAFETY: plain syscall on a caller-provided descriptor.
     let rc = unsafe { libc::posix_fadvise(fd, off as libc::off_t, len as libc::off_t, advice) };
     if rc != 0 {
@@ -384,7 +400,7 @@ impl std::error::Error for ContextError {}
 
 /// Wraps `e` with `ctx` prefixed to its message (`"<ctx>: <error>"`), keeping its kind and errno
 /// (readable with [`errno_of`]).
-pub fn with_context(e: io::Error, ctx: impl fmt::Display) -> io::Error {
+pub(crate) fn with_context(e: io::Error, ctx: impl fmt::Display) -> io::Error {
     let errno = errno_of(&e);
     io::Error::new(
         e.kind(),
@@ -396,7 +412,7 @@ pub fn with_context(e: io::Error, ctx: impl fmt::Display) -> io::Error {
 }
 
 /// An error with the given errno and message (the message is used as is).
-pub fn error_with_errno(errno: i32, msg: impl Into<String>) -> io::Error {
+pub(crate) fn error_with_errno(errno: i32, msg: impl Into<String>) -> io::Error {
     let kind = io::Error::from_raw_os_error(errno).kind();
     io::Error::new(
         kind,
@@ -409,7 +425,7 @@ pub fn error_with_errno(errno: i32, msg: impl Into<String>) -> io::Error {
 
 /// The errno behind an error: its raw OS error, the errno kept by [`with_context`] /
 /// [`error_with_errno`], or EIO when none is known.
-pub fn errno_of(e: &io::Error) -> i32 {
+pub(crate) fn errno_of(e: &io::Error) -> i32 {
     if let Some(n) = e.raw_os_error() {
         return n;
     }
