@@ -147,18 +147,22 @@ fn quick_on_a_terminal_names_the_test_and_gives_the_overall_eta() {
         "quick",
         p.as_str(),
         "--size=16m",
-        "--runtime=500ms",
+        "--runtime=300ms",
         "--ramp=0",
         "--json",
     ];
     let (out, tty) = iomark_on_tty(&args, &dir.path);
     ok(&out);
     let lines = refreshes(&tty);
-    // The layout bar comes first.
+    // The layout bar comes before the first test (after any notice quick prints first).
+    let bar = lines
+        .iter()
+        .position(|l| l.starts_with("iomark quick: laying out the test file ["))
+        .unwrap_or_else(|| panic!("no layout bar:\n{tty}"));
+    assert!(lines[bar].ends_with("(0 of 16 MiB)"), "{tty}");
     assert!(
-        lines[0].starts_with("iomark quick: laying out the test file [")
-            && lines[0].ends_with("(0 of 16 MiB)"),
-        "{tty}"
+        !lines[..bar].iter().any(|l| l.contains(" of 8: ")),
+        "a test before the layout:\n{tty}"
     );
     let names = [
         "SEQ1M Q8T1 read",
@@ -183,9 +187,9 @@ fn quick_on_a_terminal_names_the_test_and_gives_the_overall_eta() {
             "test {i} is {}: {l}",
             names[i - 1]
         );
-        // The ETA is the whole run's: at most 8 × 0.5 s, and it only goes down.
+        // The ETA is the whole run's: at most 8 × 0.3 s, and it only goes down.
         let e = eta_s(l).unwrap_or_else(|| panic!("no ETA in {l}"));
-        assert!(e <= 4, "{l}");
+        assert!(e <= 3, "{l}");
         assert!(e <= last_eta.saturating_add(1), "ETA went up: {l}\n{tty}");
         last_eta = e;
         if !seen.contains(&i) {
