@@ -100,7 +100,7 @@ pub fn main(args: &[String]) -> i32 {
             code = 1;
         }
         if m.interrupted {
-            out(&text::interrupted_note(&p, m.rows.len()), quiet);
+            out(&text::interrupted_note(&p, m.rows.len(), a.keep), quiet);
         }
         let blocks = excel::blocks(&p, &m, unit);
         if a.excel {

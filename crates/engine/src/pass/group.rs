@@ -24,7 +24,8 @@ pub struct GroupOptions {
 pub struct GroupResult {
     /// Each child's pass, in the order of the specs.
     pub children: Vec<io::Result<PassResult>>,
-    /// From the barrier's release to the end of the last child (ns), as a parent sees it.
+    /// From the barrier's release (or the first child's start, if earlier) to the end of the
+    /// last child (ns), as a parent sees it.
     pub wall_ns: u64,
 }
 
@@ -68,6 +69,11 @@ pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> G
             })
             .collect();
         end = sys::now_ns();
+        // The parent may be scheduled after its children started: the release is the earliest
+        // of its own return from the barrier and the children's starts.
+        for r in out.iter().flatten() {
+            release = release.min(r.start_ns);
+        }
         out
     });
     GroupResult {

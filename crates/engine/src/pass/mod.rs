@@ -88,18 +88,12 @@ pub struct PassResult {
     pub cut: bool,
 }
 
-/// What stops a pass early: the run's stop flag and, in a group, the stonewall.
+/// What stops a pass early: the run's stop flag and, in a group, the stonewall (after which
+/// a writer completes its file without counting, as iozone's children do).
 #[derive(Clone, Copy)]
 pub struct PassStops<'a> {
     pub stop: &'a AtomicBool,
     pub wall: Option<&'a AtomicBool>,
-}
-
-impl PassStops<'_> {
-    #[inline]
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.wall.is_some_and(|w| w.load(Ordering::Relaxed))
-    }
 }
 
 /// A pass with its file open and its buffer ready: what is left is the timed part.
@@ -187,10 +181,20 @@ impl Prepared {
         let start = sys::now_ns();
         res.start_ns = start;
         let mut last = start;
+        // What was done when a stonewall fell: (bytes, ops, ns). Writers go on to complete the
+        // file (later passes read it) without counting; readers stop there.
+        let mut frozen: Option<(u64, u64, u64)> = None;
         for &r in &self.order {
-            if stops.stopped() {
+            if stops.stop.load(Ordering::Relaxed) {
                 res.cut = true;
                 break;
+            }
+            if frozen.is_none() && stops.wall.is_some_and(|w| w.load(Ordering::Relaxed)) {
+                frozen = Some((res.bytes, res.ops, sys::now_ns() - start));
+                res.cut = true;
+                if self.spec.op == PassOp::Read {
+                    break;
+                }
             }
             let off = r * rec;
             let n = match self.spec.op {
@@ -208,6 +212,9 @@ impl Prepared {
                     &self.spec,
                 ));
             }
+            if frozen.is_some() {
+                continue;
+            }
             res.bytes += rec;
             res.ops += 1;
             if lat {
@@ -224,7 +231,14 @@ impl Prepared {
             self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
             self.h.close().map_err(|e| ctx(e, "close", &self.spec))?;
         }
-        res.timed_ns = sys::now_ns() - start;
+        res.timed_ns = match frozen {
+            Some((bytes, ops, ns)) => {
+                res.bytes = bytes;
+                res.ops = ops;
+                ns
+            }
+            None => sys::now_ns() - start,
+        };
         // Untimed: what is left of the writes reaches the device before the next pass starts.
         self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
         if self.spec.op == PassOp::Write && !self.spec.close_timed && !self.spec.fsync_timed {

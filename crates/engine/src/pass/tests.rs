@@ -123,6 +123,12 @@ fn group_released_together_and_stonewalled() {
             "{:?}",
             rs.iter().map(|r| r.ops).collect::<Vec<_>>()
         );
+        // A cut writer counts what it did before the stonewall but completes its file.
+        for (i, r) in rs.iter().enumerate().filter(|(_, r)| r.cut) {
+            assert!(r.bytes < 4096 * 4096, "{i}: {}", r.bytes);
+            let len = std::fs::metadata(d.join(format!("c{i}"))).unwrap().len();
+            assert_eq!(len, 4096 * 4096);
+        }
         let first = rs.iter().map(|r| r.start_ns).min().unwrap();
         let last = rs.iter().map(|r| r.start_ns).max().unwrap();
         assert!(

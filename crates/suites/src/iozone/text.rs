@@ -4,7 +4,7 @@
 
 use super::args::IozoneArgs;
 use super::catalog::COLUMNS;
-use super::plan::{size_word, Plan};
+use super::plan::Plan;
 use super::run::{Row, Unit};
 
 /// The unit the command line asks for.
@@ -146,10 +146,14 @@ pub fn row_line(plan: &Plan, row: &Row, unit: Unit) -> String {
 pub const COMPLETE: &str = "\niozone test complete.\n";
 
 /// Shown when the matrix was cut short.
-pub fn interrupted_note(plan: &Plan, rows: usize) -> String {
+pub fn interrupted_note(plan: &Plan, rows: usize, keep: bool) -> String {
     format!(
-        "\niozone: interrupted after {rows} of {} cells ({} files are removed)\n",
+        "\niozone: interrupted after {rows} of {} cells; {}\n",
         plan.cells.len(),
-        size_word(plan.cells.first().map_or(0, |c| c.file))
+        if keep {
+            format!("{} is kept (-w)", plan.file.display())
+        } else {
+            format!("{} is removed", plan.file.display())
+        }
     )
 }
