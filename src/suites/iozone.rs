@@ -54,6 +54,9 @@ pub fn main(args: &[String]) -> i32 {
     }
     let quiet = a.json;
     let host = iomark_engine::sys::host_info();
+    if let Some(n) = text::cache_note(&p, a.direct, host.mem_bytes) {
+        eprintln!("iomark iozone: note: {n}");
+    }
     let start_ms = iomark_engine::sys::unix_ms();
     let began = iomark_fio::output::fmt::ctime((start_ms / 1000) as i64);
     let uname = a

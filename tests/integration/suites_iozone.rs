@@ -3,7 +3,7 @@
 //! tmpfs and ext4 with its bytes and system calls (and strace for the shapes of a few);
 //! throughput mode with and without the stonewall; refusals; Ctrl-C mid-matrix.
 
-use crate::util::{bin, stderr, stdout, Scratch};
+use crate::util::{bin, soffice_convert, stderr, stdout, Scratch};
 use iomark_suites::iozone::excel;
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -112,19 +112,11 @@ fn iozone_seed_line_text_report_and_workbook() {
     }
     // LibreOffice opens it; every sheet to CSV, the matrix in the writer's.
     let lo = Scratch::new("iozone-soffice");
-    let o = Command::new("soffice")
-        .args([
-            "--headless",
-            "--norestore",
-            &format!("-env:UserInstallation=file://{}/profile", lo.path.display()),
-            "--convert-to",
-            "csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1",
-            "--outdir",
-            &lo.path.display().to_string(),
-            &book.display().to_string(),
-        ])
-        .output()
-        .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)");
+    let o = soffice_convert(
+        &book,
+        &lo.path,
+        "csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1",
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(lo.file("test-iozone-Writer report.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();

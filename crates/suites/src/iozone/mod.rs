@@ -10,6 +10,8 @@ pub mod flags;
 pub mod plan;
 pub mod record;
 pub mod run;
+#[cfg(test)]
+mod snapshots;
 pub mod text;
 pub mod throughput;
 pub mod xlsx;

@@ -5,7 +5,7 @@
 
 use super::catalog::{passes, COLUMNS};
 use super::plan::{Cell, Plan};
-use iomark_engine::pass::{run_pass, CallCounts};
+use iomark_engine::pass::{run_pass, CallCounts, PassResult};
 use iomark_engine::result::LatRecord;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -36,6 +36,19 @@ impl Unit {
             Unit::KiBps => "kBytes/sec",
             Unit::OpsPerSec => "operations per second",
             Unit::MicrosPerOp => "microseconds per operation",
+        }
+    }
+}
+
+impl From<PassResult> for Measure {
+    fn from(r: PassResult) -> Measure {
+        Measure {
+            bytes: r.bytes,
+            ops: r.ops,
+            timed_ns: r.timed_ns,
+            start_unix_us: r.start_unix_us,
+            lat: r.lat,
+            calls: r.calls,
         }
     }
 }
@@ -99,16 +112,7 @@ pub fn run_matrix(
                 }
                 match run_pass(&spec, stop) {
                     Ok(r) if r.cut => break 'tests,
-                    Ok(r) => {
-                        row.values[col] = Some(Measure {
-                            bytes: r.bytes,
-                            ops: r.ops,
-                            timed_ns: r.timed_ns,
-                            start_unix_us: r.start_unix_us,
-                            lat: r.lat,
-                            calls: r.calls,
-                        })
-                    }
+                    Ok(r) => row.values[col] = Some(Measure::from(r)),
                     Err(e) => {
                         err = Some(e.to_string());
                         break 'tests;

@@ -157,3 +157,52 @@ pub fn interrupted_note(plan: &Plan, rows: usize, keep: bool) -> String {
         }
     )
 }
+
+/// The honesty note for buffered runs whose files all fit in memory: the figures then show the
+/// page cache (and the CPU caches below them), not the device.
+pub fn cache_note(plan: &Plan, direct: bool, mem_bytes: u64) -> Option<String> {
+    let largest = plan.cells.iter().map(|c| c.file).max()?;
+    let files = plan.throughput.as_ref().map_or(1, |t| t.files.len() as u64);
+    if direct || largest.saturating_mul(files) >= mem_bytes / 2 {
+        return None;
+    }
+    Some(format!(
+        "every file fits in the page cache ({} MiB of RAM): the figures show the caches, not the device (-I measures the device)",
+        mem_bytes >> 20
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iozone::{parse, plan};
+
+    #[test]
+    fn header_rows_and_cache_note() {
+        let a = parse(&[
+            "-s".into(),
+            "1m".into(),
+            "-i".into(),
+            "0".into(),
+            "-e".into(),
+        ])
+        .unwrap();
+        let p = plan(&a, &|_| Some(1 << 40)).unwrap();
+        let h = header(&a, &p, "now", None);
+        assert!(h.contains("\tInclude fsync in write timing\n"), "{h}");
+        assert!(
+            h.contains("\tCommand line used: iozone -s 1m -i 0 -e\n"),
+            "{h}"
+        );
+        let head = matrix_head(&p);
+        assert!(head
+            .lines()
+            .nth(1)
+            .unwrap()
+            .trim_start()
+            .starts_with("kB  reclen     write"));
+        assert!(cache_note(&p, false, 1 << 30).is_some());
+        assert!(cache_note(&p, true, 1 << 30).is_none());
+        assert!(cache_note(&p, false, 1 << 20).is_none());
+    }
+}

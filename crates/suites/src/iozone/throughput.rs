@@ -124,14 +124,7 @@ pub fn run_count(
                 for r in g.children {
                     let r = r.map_err(|e| e.to_string())?;
                     cut.push(r.cut);
-                    per_child.push(Measure {
-                        bytes: r.bytes,
-                        ops: r.ops,
-                        timed_ns: r.timed_ns,
-                        start_unix_us: r.start_unix_us,
-                        lat: r.lat,
-                        calls: r.calls,
-                    });
+                    per_child.push(Measure::from(r));
                 }
                 let starts = per_child.iter().map(|m| m.start_unix_us);
                 let spread = starts.clone().max().unwrap_or(0) - starts.min().unwrap_or(0);
