@@ -92,6 +92,17 @@ pub fn main(args: &[String]) -> i32 {
         if a.excel {
             report = throughput::excel(&figs, rec, unit);
         }
+        if let Some(path) = &a.workbook {
+            let (counts, rows) = throughput::table(&figs, unit);
+            let sheets = xlsx::Sheets::Throughput {
+                counts: &counts,
+                rows: &rows,
+            };
+            if let Err(e) = xlsx::write(path, &a.command_line, &host, unit.words(), &sheets) {
+                eprintln!("iomark iozone: -b {e}");
+                code = code.max(1);
+            }
+        }
     } else {
         out(&text::matrix_head(&p), quiet);
         signals::register_temp(&p.file);
@@ -110,7 +121,8 @@ pub fn main(args: &[String]) -> i32 {
             report = excel::render(&blocks);
         }
         if let Some(path) = &a.workbook {
-            if let Err(e) = xlsx::write(path, &a.command_line, &host, unit.words(), &blocks) {
+            let sheets = xlsx::Sheets::Matrix(&blocks);
+            if let Err(e) = xlsx::write(path, &a.command_line, &host, unit.words(), &sheets) {
                 eprintln!("iomark iozone: -b {e}");
                 code = code.max(1);
             }

@@ -158,9 +158,21 @@ fn iozone_matrix_skip_rule_and_z() {
     assert_eq!(w["bytes"].as_u64(), Some(16 << 20));
     assert!(w["latency"]["p99_ns"].as_u64().unwrap() > 0);
     assert!(w["latency"]["max_ns"].as_u64() >= w["latency"]["p50_ns"].as_u64());
-    // The result holds one job per pass for the report and compare.
+    // The result holds one job per pass for the report and compare, which read it.
     assert_eq!(v["jobs"].as_array().unwrap().len(), 26);
     assert_eq!(v["format"], "iomark-result/1");
+    let r = d.file("r.json");
+    std::fs::write(&r, v.to_string()).unwrap();
+    let o = Command::new(bin())
+        .args(["export", &r.display().to_string(), "--markdown"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("iozone write 16384k/4k"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -260,9 +272,21 @@ fn iozone_throughput_mode_stonewall() {
         a.extend(extra);
         iozone(&a, &d.path)
     };
-    let o = run(&["-R"]);
+    let book = d.s("tp.xlsx");
+    let o = run(&["-R", "-b", &book]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
+    // The workbook: the first sheet, then the throughput table with its chart.
+    use calamine::{open_workbook, Reader, Xlsx};
+    let mut wb: Xlsx<_> = open_workbook(&book).unwrap();
+    assert_eq!(wb.sheet_names(), ["iozone", "Throughput report"]);
+    let t = wb.worksheet_range("Throughput report").unwrap();
+    assert_eq!(t.get_value((1, 1)).unwrap().to_string(), "4");
+    assert_eq!(t.get_value((2, 0)).unwrap().to_string(), "Initial write");
+    assert_eq!(t.get_value((5, 0)).unwrap().to_string(), "Re-read");
+    let raw = std::fs::read(&book).unwrap();
+    assert!(raw.windows(20).any(|x| x == b"xl/charts/chart1.xml"));
+    std::fs::remove_file(&book).unwrap();
     for label in ["initial writers", "rewriters", "readers", "re-readers"] {
         let head = format!("\tChildren see throughput for  4 {label} \t= ");
         assert!(out.contains(&head), "{label}: {out}");

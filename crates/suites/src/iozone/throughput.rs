@@ -208,6 +208,22 @@ pub fn block(f: &TpFigure, unit: Unit, per_child: bool) -> String {
     s
 }
 
+/// The throughput table: the child counts, and per pass its Children see figure per count.
+pub fn table(figs: &[TpFigure], unit: Unit) -> (Vec<u32>, Vec<(String, Vec<f64>)>) {
+    let mut counts: Vec<u32> = Vec::new();
+    let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
+    for f in figs {
+        if !counts.contains(&f.children) {
+            counts.push(f.children);
+        }
+        match rows.iter_mut().find(|r| r.0 == f.report) {
+            Some(r) => r.1.push(f.children_see(unit)),
+            None => rows.push((f.report.to_string(), vec![f.children_see(unit)])),
+        }
+    }
+    (counts, rows)
+}
+
 /// The `-R` report of throughput mode: one row per pass, one column per child count.
 pub fn excel(figs: &[TpFigure], record: u64, unit: Unit) -> String {
     let label = match unit {
@@ -219,16 +235,10 @@ pub fn excel(figs: &[TpFigure], record: u64, unit: Unit) -> String {
         "\n\"Throughput report Y-axis is type of test X-axis is number of threads\"\n\"Record size = {} kBytes \"\n\"Output is in {label}\"\n\n",
         record >> 10
     );
-    let mut order: Vec<&str> = Vec::new();
-    for f in figs {
-        if !order.contains(&f.report) {
-            order.push(f.report);
-        }
-    }
-    for name in order {
+    for (name, vals) in table(figs, unit).1 {
         s.push_str(&format!("\"{name:>15} \""));
-        for f in figs.iter().filter(|f| f.report == name) {
-            s.push_str(&format!(" {:10.2} ", f.children_see(unit)));
+        for v in vals {
+            s.push_str(&format!(" {v:10.2} "));
         }
         s.push_str("\n\n");
     }

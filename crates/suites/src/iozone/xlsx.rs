@@ -18,11 +18,22 @@ fn sheet_name(title: &str) -> String {
         .collect()
 }
 
+/// What follows the first sheet.
+pub enum Sheets<'a> {
+    /// One sheet per measured column.
+    Matrix(&'a [Block]),
+    /// Throughput mode: one sheet, a row per pass, a column per child count.
+    Throughput {
+        counts: &'a [u32],
+        rows: &'a [(String, Vec<f64>)],
+    },
+}
+
 fn book(
     command_line: &str,
     host: &HostInfo,
     unit: &str,
-    blocks: &[Block],
+    sheets: &Sheets<'_>,
 ) -> Result<Workbook, XlsxError> {
     let mut wb = Workbook::new();
     let bold = Format::new().set_bold();
@@ -51,6 +62,13 @@ fn book(
         ws.write_string(i as u32 + 1, 1, v)?;
     }
     ws.autofit();
+    let blocks = match sheets {
+        Sheets::Matrix(b) => *b,
+        Sheets::Throughput { counts, rows } => {
+            throughput_sheet(&mut wb, unit, counts, rows)?;
+            return Ok(wb);
+        }
+    };
     for b in blocks {
         let name = sheet_name(&b.title);
         let ws = wb.add_worksheet();
@@ -87,15 +105,53 @@ fn book(
     Ok(wb)
 }
 
+fn throughput_sheet(
+    wb: &mut Workbook,
+    unit: &str,
+    counts: &[u32],
+    rows: &[(String, Vec<f64>)],
+) -> Result<(), XlsxError> {
+    let bold = Format::new().set_bold();
+    let name = "Throughput report";
+    let ws = wb.add_worksheet();
+    ws.set_name(name)?;
+    ws.write_string_with_format(0, 0, format!("Children see throughput ({unit})"), &bold)?;
+    ws.write_string_with_format(1, 0, "test \\ threads", &bold)?;
+    for (c, n) in counts.iter().enumerate() {
+        ws.write_number_with_format(1, c as u16 + 1, *n as f64, &bold)?;
+    }
+    for (i, (label, vals)) in rows.iter().enumerate() {
+        ws.write_string_with_format(i as u32 + 2, 0, label, &bold)?;
+        for (c, v) in vals.iter().enumerate() {
+            ws.write_number(i as u32 + 2, c as u16 + 1, *v)?;
+        }
+    }
+    if !rows.is_empty() && !counts.is_empty() {
+        let last = counts.len() as u16;
+        let mut ch = Chart::new(ChartType::Column);
+        ch.title().set_name(name);
+        ch.x_axis().set_name("threads");
+        ch.y_axis().set_name(unit);
+        for i in 0..rows.len() as u32 {
+            ch.add_series()
+                .set_name((name, i + 2, 0))
+                .set_categories((name, 1, 1, 1, last))
+                .set_values((name, i + 2, 1, i + 2, last));
+        }
+        ws.insert_chart(rows.len() as u32 + 3, 1, &ch)?;
+    }
+    Ok(())
+}
+
 /// Write the workbook to `path` (through a temporary file beside it, renamed when complete).
 pub fn write(
     path: &Path,
     command_line: &str,
     host: &HostInfo,
     unit: &str,
-    blocks: &[Block],
+    sheets: &Sheets<'_>,
 ) -> Result<(), String> {
-    let mut wb = book(command_line, host, unit, blocks).map_err(|e| e.to_string())?;
+    let mut wb = book(command_line, host, unit, sheets).map_err(|e| e.to_string())?;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".iomark-tmp");
     let tmp = std::path::PathBuf::from(tmp);
