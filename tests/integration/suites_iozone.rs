@@ -226,6 +226,31 @@ fn iozone_every_test_on_tmpfs_and_ext4() {
 }
 
 #[test]
+fn iozone_direct_io_on_ext4_every_call_kind() {
+    let d = Scratch::new("iozone-direct");
+    let f = d.s("f");
+    let trace = d.file("trace");
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=openat", "-o"])
+        .arg(&trace)
+        .arg(bin())
+        .args([
+            "iozone", "-I", "-s", "1m", "-r", "64k", "-E", "--json", "-f", &f,
+        ])
+        .args(["-i", "0", "-i", "1", "-i", "6", "-i", "7", "-i", "12"])
+        .current_dir(&d.path)
+        .output()
+        .expect("strace must be installed (scripts/test installs it)");
+    let v = json_of(&o);
+    let fig = &cells(&v)[0]["figures"];
+    assert_eq!(fig.as_object().unwrap().len(), 10, "{fig}");
+    let t = std::fs::read_to_string(&trace).unwrap();
+    let opens: Vec<&str> = t.lines().filter(|l| l.contains(&f)).collect();
+    assert_eq!(opens.len(), 10, "{t}");
+    assert!(opens.iter().all(|l| l.contains("O_DIRECT")), "{t}");
+}
+
+#[test]
 fn iozone_syscall_shapes_under_strace() {
     let d = Scratch::new_in("/dev/shm", "iozone-strace");
     let trace = d.file("trace");

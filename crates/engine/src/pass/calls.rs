@@ -3,6 +3,7 @@
 //! stream as stdio's fread/fwrite do (the kernel sees one call per buffer, not per record).
 //! Every call is counted, so tests and results can show a pass's system-call shape.
 
+use crate::sys::AlignedBuf;
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::os::fd::RawFd;
@@ -37,8 +38,9 @@ pub(super) struct Handle {
     calls: Calls,
     /// Where the kernel's file position is.
     pos: u64,
-    /// The stream's buffer, its valid bytes and the stream's position inside it.
-    sbuf: Vec<u8>,
+    /// The stream's buffer (aligned, so O_DIRECT streams work), its valid bytes and the
+    /// stream's position inside it.
+    sbuf: AlignedBuf,
     sbuf_len: usize,
     sbuf_at: usize,
     /// File offset of the buffer's first byte.
@@ -59,8 +61,8 @@ fn cvt(r: isize) -> io::Result<usize> {
 impl Handle {
     pub fn new(fd: RawFd, calls: Calls) -> Handle {
         let sbuf = match calls {
-            Calls::Stream { buffer } => vec![0; buffer.max(1) as usize],
-            _ => Vec::new(),
+            Calls::Stream { buffer } => AlignedBuf::new(buffer.max(1) as usize, 4096),
+            _ => AlignedBuf::new(0, 1),
         };
         Handle {
             fd,
@@ -88,20 +90,38 @@ impl Handle {
         Ok(())
     }
 
-    fn sys_read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+    /// read(2) of `len` bytes into `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for `len` writable bytes.
+    unsafe fn sys_read_raw(&mut self, ptr: *mut u8, len: usize) -> io::Result<usize> {
         self.counts.reads += 1;
+        // SAFETY: the caller guarantees ptr is valid for len writable bytes.
+        let n = cvt(unsafe { libc::read(self.fd, ptr.cast(), len) })?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+
+    fn sys_read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         // SAFETY: buf is valid for buf.len() writable bytes.
-        let n = cvt(unsafe { libc::read(self.fd, buf.as_mut_ptr().cast(), buf.len()) })?;
+        unsafe { self.sys_read_raw(buf.as_mut_ptr(), buf.len()) }
+    }
+
+    /// write(2) of `len` bytes from `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for `len` readable bytes.
+    unsafe fn sys_write_raw(&mut self, ptr: *const u8, len: usize) -> io::Result<usize> {
+        self.counts.writes += 1;
+        // SAFETY: the caller guarantees ptr is valid for len readable bytes.
+        let n = cvt(unsafe { libc::write(self.fd, ptr.cast(), len) })?;
         self.pos += n as u64;
         Ok(n)
     }
 
     fn sys_write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.counts.writes += 1;
         // SAFETY: buf is valid for buf.len() readable bytes.
-        let n = cvt(unsafe { libc::write(self.fd, buf.as_ptr().cast(), buf.len()) })?;
-        self.pos += n as u64;
-        Ok(n)
+        unsafe { self.sys_write_raw(buf.as_ptr(), buf.len()) }
     }
 
     /// Read one record at `off` into `buf`; the bytes read (short only at the end of the file).
@@ -182,17 +202,18 @@ impl Handle {
                 self.sbuf_off += self.sbuf_len as u64;
                 self.sbuf_at = 0;
                 self.sbuf_len = 0;
-                let mut b = std::mem::take(&mut self.sbuf);
-                let r = self.sys_read(&mut b);
-                self.sbuf = b;
-                let n = r?;
+                let (ptr, len) = (self.sbuf.as_mut_ptr(), self.sbuf.len());
+                // SAFETY: the stream's buffer is valid for its length and not otherwise
+                // borrowed during the call.
+                let n = unsafe { self.sys_read_raw(ptr, len) }?;
                 if n == 0 {
                     break;
                 }
                 self.sbuf_len = n;
             }
             let n = (buf.len() - done).min(self.sbuf_len - self.sbuf_at);
-            buf[done..done + n].copy_from_slice(&self.sbuf[self.sbuf_at..self.sbuf_at + n]);
+            buf[done..done + n]
+                .copy_from_slice(&self.sbuf.as_slice()[self.sbuf_at..self.sbuf_at + n]);
             self.sbuf_at += n;
             done += n;
         }
@@ -204,7 +225,8 @@ impl Handle {
         let mut done = 0;
         while done < buf.len() {
             let n = (buf.len() - done).min(self.sbuf.len() - self.sbuf_at);
-            self.sbuf[self.sbuf_at..self.sbuf_at + n].copy_from_slice(&buf[done..done + n]);
+            self.sbuf.as_mut_slice()[self.sbuf_at..self.sbuf_at + n]
+                .copy_from_slice(&buf[done..done + n]);
             self.sbuf_at += n;
             self.sbuf_len = self.sbuf_len.max(self.sbuf_at);
             self.dirty = true;
@@ -221,11 +243,13 @@ impl Handle {
         if !self.dirty {
             return Ok(());
         }
-        let b = std::mem::take(&mut self.sbuf);
         let mut at = 0;
         let mut res = Ok(());
         while at < self.sbuf_len {
-            match self.sys_write(&b[at..self.sbuf_len]) {
+            // SAFETY: at < sbuf_len <= the buffer's length; the buffer is not otherwise
+            // borrowed during the call.
+            let ptr = unsafe { self.sbuf.as_ptr().add(at) };
+            match unsafe { self.sys_write_raw(ptr, self.sbuf_len - at) } {
                 Ok(0) => {
                     res = Err(io::Error::new(io::ErrorKind::WriteZero, "short write"));
                     break;
@@ -237,7 +261,6 @@ impl Handle {
                 }
             }
         }
-        self.sbuf = b;
         self.sbuf_off += self.sbuf_len as u64;
         self.sbuf_len = 0;
         self.sbuf_at = 0;
