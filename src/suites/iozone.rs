@@ -43,7 +43,14 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    for n in &p.notes {
+    let existing = match iozone::plan::check_files(&p, &iomark_suites::common::probe::Probe::of) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("iomark iozone: {e}");
+            return 1;
+        }
+    };
+    for n in p.notes.iter().chain(&existing) {
         eprintln!("iomark iozone: note: {n}");
     }
     if let Some(cpu) = a.cpu {

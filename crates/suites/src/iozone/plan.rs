@@ -4,6 +4,7 @@
 
 use super::args::{IozoneArgs, IozoneError};
 use super::catalog::{Timing, COLUMNS};
+use crate::common::probe::Probe;
 use iomark_engine::pass::OpenFlags;
 use std::path::{Path, PathBuf};
 
@@ -317,6 +318,41 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
     })
 }
 
+/// What the files of the plan are now: anything but a regular file (a device, a directory) is
+/// refused, since the write test removes and re-creates its file; an existing regular file is
+/// overwritten (as iozone does) and a note says so.
+pub fn check_files(
+    plan: &Plan,
+    probe: &dyn Fn(&Path) -> Probe,
+) -> Result<Vec<String>, IozoneError> {
+    let files: Vec<&PathBuf> = match &plan.throughput {
+        Some(t) => t.files.iter().collect(),
+        None => vec![&plan.file],
+    };
+    let mut notes = Vec::new();
+    for f in files {
+        match probe(f) {
+            Probe::Missing => {}
+            Probe::File { size } => notes.push(format!(
+                "{} exists ({size} bytes): the write test replaces it",
+                f.display()
+            )),
+            other => {
+                let what = match other {
+                    Probe::Block { .. } => "a block device",
+                    Probe::Directory => "a directory",
+                    _ => "not a regular file",
+                };
+                return Err(IozoneError::Invalid(format!(
+                    "{} is {what}: iozone's tests remove and re-create their file, so they take a file name (-f, -F)",
+                    f.display()
+                )));
+            }
+        }
+    }
+    Ok(notes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,5 +413,11 @@ mod tests {
         assert_eq!((t.counts, t.files.len(), t.stonewall), (vec![4], 4, false));
         let t = p("-l 1 -u 3 -t 1", 1 << 40).unwrap().throughput.unwrap();
         assert_eq!(t.counts, [1, 2, 3]);
+        let pl = p("-s 1m -f /dev/vda", 1 << 40).unwrap();
+        let e = check_files(&pl, &|_| Probe::Block { size: 1 << 30 }).unwrap_err();
+        assert!(e.to_string().contains("/dev/vda is a block device"), "{e}");
+        let n = check_files(&pl, &|_| Probe::File { size: 5 }).unwrap();
+        assert!(n[0].contains("replaces it"), "{n:?}");
+        assert!(check_files(&pl, &|_| Probe::Missing).unwrap().is_empty());
     }
 }
