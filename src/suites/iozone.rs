@@ -15,7 +15,14 @@ fn out(s: &str, quiet: bool) {
 }
 
 pub fn main(args: &[String]) -> i32 {
-    let a = match iozone::parse(args) {
+    let (args, html) = match crate::report_cmd::take_report_arg(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark iozone: {e}");
+            return 2;
+        }
+    };
+    let a = match iozone::parse(&args) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("iomark iozone: {e}\nTry 'iomark iozone --help' for the flags.");
@@ -142,8 +149,13 @@ pub fn main(args: &[String]) -> i32 {
     }
     out(text::COMPLETE, quiet);
     out(&report, quiet);
-    if a.json || a.result.is_some() {
+    if a.json || a.result.is_some() || html.is_some() {
         let r = record::build(&a.command_line, host, start_ms, unit, &matrix, &figs);
+        if let Some(path) = &html {
+            if !crate::report_cmd::report_run(&r.run, path, "iomark iozone") {
+                code = code.max(1);
+            }
+        }
         let bytes = match serde_json::to_vec_pretty(&r) {
             Ok(b) => b,
             Err(e) => {

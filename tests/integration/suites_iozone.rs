@@ -149,8 +149,14 @@ fn iozone_matrix_skip_rule_and_z() {
     let v = run(&[]);
     // 16m: 4k..16m (13 records); 32m: above the crossover, 64k..16m (9).
     assert_eq!((count(&v, 16384), count(&v, 32768)), (13, 9));
-    let v = run(&["-z"]);
+    let html = d.s("r.html");
+    let v = run(&["-z", "--report", &html]);
     assert_eq!((count(&v, 16384), count(&v, 32768)), (13, 13));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("iozone write 32768k/64k"),
+        "the report lists the passes"
+    );
     // Only the measured column is there, with its latency and figures.
     let c = &cells(&v)[0]["figures"];
     assert!(c.get("rewrite").is_none(), "-+n: {c}");

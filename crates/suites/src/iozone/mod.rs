@@ -22,7 +22,7 @@ pub use plan::{plan, Plan};
 /// `iomark iozone --help`: the introduction, then the flag table.
 pub fn usage() -> String {
     format!(
-        "Usage: iomark iozone [iozone's flags] [--json] [--result FILE]
+        "Usage: iomark iozone [iozone's flags] [--json] [--result FILE] [--report FILE.html]
 
 iozone's tests, matrix and reports, measured by iomark's engine. An iozone command line runs
 with `iozone` replaced by `iomark iozone`. Sizes are in kB (1024 bytes) unless they end in
@@ -45,6 +45,7 @@ Deliberate differences from iozone:
 iomark's own options:
   --json          print the result (JSON) on stdout instead of the text output
   --result FILE   write the result (JSON, latency histograms per cell) to FILE
+  --report FILE   write an HTML report of the run (every pass's figures and latency, charted)
 
 iozone's flags:
 {}",
