@@ -144,10 +144,15 @@ pub fn main(args: &[String]) -> i32 {
         matrix = m;
     }
     if signals::interrupted() {
+        if p.throughput.is_some() {
+            out("\niozone: interrupted\n", quiet);
+        }
         matrix.interrupted = true;
         code = 130;
     }
-    out(text::COMPLETE, quiet);
+    if !matrix.interrupted {
+        out(text::COMPLETE, quiet);
+    }
     out(&report, quiet);
     if a.json || a.result.is_some() || html.is_some() {
         let r = record::build(&a.command_line, host, start_ms, unit, &matrix, &figs);
