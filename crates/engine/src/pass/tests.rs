@@ -117,12 +117,15 @@ fn group_released_together_and_stonewalled() {
             &stop,
         );
         let rs: Vec<PassResult> = g.children.into_iter().map(|r| r.unwrap()).collect();
-        assert!(!rs[0].cut && rs[0].ops == 16);
-        assert!(
-            rs[1..].iter().any(|r| r.cut),
-            "{:?}",
-            rs.iter().map(|r| r.ops).collect::<Vec<_>>()
-        );
+        // The short child usually finishes first and cuts the others; on a busy machine a long
+        // one may finish before it starts, and then it is the one cut. Either way the first to
+        // finish is whole and someone is cut.
+        let ops: Vec<u64> = rs.iter().map(|r| r.ops).collect();
+        assert!(rs.iter().any(|r| r.cut), "{ops:?}");
+        assert!(rs.iter().any(|r| !r.cut), "{ops:?}");
+        for (r, s) in rs.iter().zip(&specs) {
+            assert_eq!(r.cut, r.ops < s.ops, "{ops:?}");
+        }
         // A cut writer counts what it did before the stonewall but completes its file.
         for (i, r) in rs.iter().enumerate().filter(|(_, r)| r.cut) {
             assert!(r.bytes < 4096 * 4096, "{i}: {}", r.bytes);
