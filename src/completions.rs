@@ -12,6 +12,7 @@ const COMMANDS: &[&str] = &[
     "dd",
     "hdparm",
     "bonnie",
+    "iozone",
     "preset",
     "sweep",
     "rbd-bench",

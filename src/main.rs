@@ -53,6 +53,7 @@ Usage:
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
   iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
+  iomark iozone [-a] [-i N] [-s -r] ...  iozone's tests, matrix, -R report, workbook, -t mode
   iomark completions bash|zsh|fish     shell completion script (e.g. >> ~/.bashrc)
   iomark --version | -v
 
@@ -88,6 +89,7 @@ fn main() {
         Some("dd") => suites::dd::main(&args[1..]),
         Some("hdparm") => suites::hdparm::main(&args[1..]),
         Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
+        Some("iozone") => suites::iozone::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {

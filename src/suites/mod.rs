@@ -5,6 +5,7 @@
 pub mod bonnie;
 pub mod dd;
 pub mod hdparm;
+pub mod iozone;
 
 use crate::signals;
 use iomark_engine::runner::{self, RunCtl};

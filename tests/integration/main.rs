@@ -21,5 +21,6 @@ mod suites_bench;
 mod suites_bonnie;
 mod suites_dd;
 mod suites_hdparm;
+mod suites_iozone;
 mod sweep;
 mod util;

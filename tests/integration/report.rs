@@ -455,19 +455,7 @@ fn exports_read_back() {
     assert_eq!(sheet.get_value((3, 5)).unwrap().to_string(), "50000");
     // LibreOffice opens it too.
     let lo = Scratch::new("soffice");
-    let o = Command::new("soffice")
-        .args([
-            "--headless",
-            "--norestore",
-            &format!("-env:UserInstallation=file://{}/profile", lo.path.display()),
-            "--convert-to",
-            "csv",
-            "--outdir",
-            &lo.path.display().to_string(),
-            &xlsx.display().to_string(),
-        ])
-        .output()
-        .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)");
+    let o = crate::util::soffice_convert(&xlsx, &lo.path, "csv");
     assert!(o.status.success(), "{}", stderr(&o));
     let converted = std::fs::read_to_string(lo.file("out.csv")).unwrap();
     assert!(converted.starts_with("source,job,workload"), "{converted}");

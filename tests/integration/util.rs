@@ -166,3 +166,21 @@ pub fn fio_json(o: &Output) -> Value {
         )
     })
 }
+
+/// LibreOffice (headless, with a throw-away profile in `outdir`) converts `input` to `to`
+/// (e.g. "csv") in `outdir`.
+pub fn soffice_convert(input: &Path, outdir: &Path, to: &str) -> Output {
+    Command::new("soffice")
+        .args([
+            "--headless",
+            "--norestore",
+            &format!("-env:UserInstallation=file://{}/profile", outdir.display()),
+            "--convert-to",
+            to,
+            "--outdir",
+            &outdir.display().to_string(),
+            &input.display().to_string(),
+        ])
+        .output()
+        .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)")
+}

@@ -7,3 +7,4 @@ pub mod bonnie;
 pub mod common;
 pub mod dd;
 pub mod hdparm;
+pub mod iozone;

@@ -1,0 +1,266 @@
+//! Timed passes: one thread moves a file's records once, in a given [`Order`] and through given
+//! system [`Calls`], and the pass is timed the way file-system benchmarks of the iozone family
+//! time it. The open (and, for a new file, the create), an fsync of what earlier passes left
+//! dirty and, for reads, one priming read are done before the clock starts; the clock stops
+//! after the last record, or after the fsync (`fsync_timed`) and the close (`close_timed`) when
+//! those are asked to be inside. What the job model's workers cannot express (backwards and
+//! strided walks, a hot record, stdio-style streams, vectored calls, that timing) is here.
+//!
+//! [`group`] runs several passes released together from a barrier, with stonewalling.
+
+mod calls;
+pub mod group;
+mod order;
+
+pub use calls::{CallCounts, Calls};
+pub use order::{records, Order};
+
+use crate::result::LatRecord;
+use crate::sys::{self, AlignedBuf};
+use serde::{Deserialize, Serialize};
+use std::ffi::CString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PassOp {
+    Read,
+    Write,
+}
+
+/// Flags the file is opened with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenFlags {
+    /// O_DIRECT.
+    pub direct: bool,
+    /// O_SYNC.
+    pub sync: bool,
+    /// O_DSYNC.
+    pub dsync: bool,
+    /// O_RSYNC (with O_SYNC).
+    pub rsync: bool,
+}
+
+/// One pass over one file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PassSpec {
+    pub path: PathBuf,
+    pub op: PassOp,
+    pub order: Order,
+    pub calls: Calls,
+    /// Bytes per record (per operation).
+    pub record: u64,
+    /// Records in the file.
+    pub file_records: u64,
+    /// Operations of the pass (usually `file_records`).
+    pub ops: u64,
+    pub open: OpenFlags,
+    /// Remove the file and create it empty before the pass (outside the timing).
+    pub create: bool,
+    /// fsync (after flushing a stream) inside the timing.
+    pub fsync_timed: bool,
+    /// close inside the timing.
+    pub close_timed: bool,
+    /// Record every operation's latency.
+    pub latency: bool,
+    /// Seeds the data written.
+    pub seed: u64,
+}
+
+/// What a pass did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PassResult {
+    pub bytes: u64,
+    pub ops: u64,
+    /// Nanoseconds from the start of the timed part to its end.
+    pub timed_ns: u64,
+    /// When the timed part started (CLOCK_MONOTONIC ns) and in Unix µs.
+    pub start_ns: u64,
+    pub start_unix_us: u64,
+    /// Latency of each operation (ns), when asked.
+    pub lat: LatRecord,
+    pub calls: CallCounts,
+    /// Stopped before its last operation (interrupted, or cut by a stonewall).
+    pub cut: bool,
+}
+
+/// What stops a pass early: the run's stop flag and, in a group, the stonewall (after which
+/// a writer completes its file without counting, as iozone's children do).
+#[derive(Clone, Copy)]
+pub struct PassStops<'a> {
+    pub stop: &'a AtomicBool,
+    pub wall: Option<&'a AtomicBool>,
+}
+
+/// A pass with its file open and its buffer ready: what is left is the timed part.
+pub struct Prepared {
+    spec: PassSpec,
+    h: calls::Handle,
+    buf: AlignedBuf,
+    order: Vec<u64>,
+}
+
+fn ctx(e: io::Error, what: &str, spec: &PassSpec) -> io::Error {
+    sys::with_context(e, format!("{what} {}", spec.path.display()))
+}
+
+/// Open the file (creating it first when asked), fsync it and, for reads, read one record and
+/// go back to the start: everything before the clock starts.
+pub fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
+    let cpath = CString::new(spec.path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path has a NUL byte"))?;
+    if spec.create {
+        match std::fs::remove_file(&spec.path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(ctx(e, "remove", spec)),
+            _ => {}
+        }
+    }
+    let mut flags = libc::O_CLOEXEC
+        | match spec.op {
+            PassOp::Read => libc::O_RDONLY,
+            PassOp::Write => libc::O_RDWR,
+        };
+    if spec.create {
+        flags |= libc::O_CREAT | libc::O_EXCL;
+    }
+    if spec.open.direct {
+        flags |= libc::O_DIRECT;
+    }
+    if spec.open.sync || spec.open.rsync {
+        flags |= libc::O_SYNC;
+    }
+    if spec.open.dsync {
+        flags |= libc::O_DSYNC;
+    }
+    if spec.open.rsync {
+        flags |= libc::O_RSYNC;
+    }
+    // SAFETY: cpath is a valid C string.
+    let fd = unsafe { libc::open(cpath.as_ptr(), flags, 0o640 as libc::c_uint) };
+    if fd < 0 {
+        return Err(ctx(io::Error::last_os_error(), "open", spec));
+    }
+    let mut h = calls::Handle::new(fd, spec.calls);
+    h.sync().map_err(|e| ctx(e, "fsync", spec))?;
+    let mut buf = AlignedBuf::new(spec.record.max(1) as usize, sys::page_size().max(4096));
+    match spec.op {
+        PassOp::Write => crate::rng::Rng::new(spec.seed).fill(buf.as_mut_slice()),
+        PassOp::Read => {
+            // Prime the caches and the TLB with one read, then go back (outside the timing).
+            // SAFETY: buf is valid for its length; fd is open.
+            let n = unsafe { libc::pread(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
+            if n < 0 {
+                return Err(ctx(io::Error::last_os_error(), "read", spec));
+            }
+        }
+    }
+    h.counts = CallCounts::default();
+    let order = records(spec.order, spec.ops, spec.file_records);
+    Ok(Prepared {
+        spec: spec.clone(),
+        h,
+        buf,
+        order,
+    })
+}
+
+impl Prepared {
+    /// The timed part: the records, then (when asked) fsync and close; after the clock stops,
+    /// whatever is left (flush, fsync of writes, close) is done untimed.
+    pub fn run(mut self, stops: PassStops<'_>) -> io::Result<PassResult> {
+        let rec = self.spec.record;
+        let mut res = PassResult {
+            start_unix_us: unix_us(),
+            ..Default::default()
+        };
+        let lat = self.spec.latency;
+        let start = sys::now_ns();
+        res.start_ns = start;
+        let mut last = start;
+        // What was done when a stonewall fell: (bytes, ops, ns). Writers go on to complete the
+        // file (later passes read it) without counting; readers stop there.
+        let mut frozen: Option<(u64, u64, u64)> = None;
+        for &r in &self.order {
+            if stops.stop.load(Ordering::Relaxed) {
+                res.cut = true;
+                break;
+            }
+            if frozen.is_none() && stops.wall.is_some_and(|w| w.load(Ordering::Relaxed)) {
+                frozen = Some((res.bytes, res.ops, sys::now_ns() - start));
+                res.cut = true;
+                if self.spec.op == PassOp::Read {
+                    break;
+                }
+            }
+            let off = r * rec;
+            let n = match self.spec.op {
+                PassOp::Read => self.h.read_at(off, self.buf.as_mut_slice()),
+                PassOp::Write => self.h.write_at(off, self.buf.as_slice()),
+            }
+            .map_err(|e| ctx(e, "I/O on", &self.spec))?;
+            if n as u64 != rec {
+                return Err(ctx(
+                    io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        format!("short transfer: {n} of {rec} bytes at offset {off}"),
+                    ),
+                    "I/O on",
+                    &self.spec,
+                ));
+            }
+            if frozen.is_some() {
+                continue;
+            }
+            res.bytes += rec;
+            res.ops += 1;
+            if lat {
+                let now = sys::now_ns();
+                res.lat.add(now - last);
+                last = now;
+            }
+        }
+        if self.spec.fsync_timed {
+            self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
+            self.h.sync().map_err(|e| ctx(e, "fsync", &self.spec))?;
+        }
+        if self.spec.close_timed {
+            self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
+            self.h.close().map_err(|e| ctx(e, "close", &self.spec))?;
+        }
+        res.timed_ns = match frozen {
+            Some((bytes, ops, ns)) => {
+                res.bytes = bytes;
+                res.ops = ops;
+                ns
+            }
+            None => sys::now_ns() - start,
+        };
+        // Untimed: what is left of the writes reaches the device before the next pass starts.
+        self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
+        if self.spec.op == PassOp::Write && !self.spec.close_timed && !self.spec.fsync_timed {
+            self.h.sync().map_err(|e| ctx(e, "fsync", &self.spec))?;
+        }
+        res.calls = self.h.counts;
+        self.h.close().map_err(|e| ctx(e, "close", &self.spec))?;
+        Ok(res)
+    }
+}
+
+fn unix_us() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as u64)
+        .unwrap_or(0)
+}
+
+/// Prepare and run one pass.
+pub fn run_pass(spec: &PassSpec, stop: &AtomicBool) -> io::Result<PassResult> {
+    prepare(spec)?.run(PassStops { stop, wall: None })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,368 @@
+//! iozone's command line, parsed as iozone's getopt does: flags may be grouped (`-Rab file`),
+//! a value may follow its flag in the same word (`-i0`, `-s64m`) or in the next one, `-+x`
+//! names a two-character flag, and a later flag wins over an earlier one (`-g 4g ... -g 64m`).
+//! iomark's own options are long: `--json`, `--result FILE`, `--help`.
+
+use super::flags::{self, Arg, Support};
+use std::path::PathBuf;
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum IozoneError {
+    #[error("unknown flag '-{flag}'{}", nearest.map(|n| format!(" (did you mean -{n}?)")).unwrap_or_default())]
+    Unknown {
+        flag: String,
+        nearest: Option<&'static str>,
+    },
+    #[error("-{flag} ({meaning}) needs a value")]
+    Missing { flag: String, meaning: &'static str },
+    #[error("bad value '{value}' for -{flag} ({meaning}): {why}")]
+    Bad {
+        flag: String,
+        value: String,
+        meaning: &'static str,
+        why: String,
+    },
+    #[error("-{flag} ({meaning}) is not supported: {why}")]
+    Refused {
+        flag: String,
+        meaning: &'static str,
+        why: &'static str,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The parsed command line, in iozone's terms and units (sizes in bytes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IozoneArgs {
+    pub auto: bool,
+    /// `-i` values in the order given (duplicates dropped).
+    pub tests: Vec<u32>,
+    /// `-s` values (bytes), in order.
+    pub sizes: Vec<u64>,
+    /// `-r` values (bytes), in order.
+    pub records: Vec<u64>,
+    pub min_file: Option<u64>,
+    pub max_file: Option<u64>,
+    pub min_record: Option<u64>,
+    pub max_record: Option<u64>,
+    /// `-z`: no record-size skipping for large files in auto mode.
+    pub all_records: bool,
+    /// `-+x` (default 2).
+    pub multiplier: Option<u64>,
+    pub file: Option<PathBuf>,
+    pub files: Vec<PathBuf>,
+    pub direct: bool,
+    pub fsync_timed: bool,
+    pub close_timed: bool,
+    pub osync: bool,
+    pub dsync: bool,
+    pub rsync: bool,
+    pub keep: bool,
+    pub no_retest: bool,
+    pub excel: bool,
+    pub workbook: Option<PathBuf>,
+    pub children: Option<u32>,
+    pub min_children: Option<u32>,
+    pub max_children: Option<u32>,
+    pub no_stonewall: bool,
+    pub delay_us: u64,
+    pub child_bytes: bool,
+    pub threads: bool,
+    pub extension: bool,
+    pub stride: Option<u64>,
+    pub ops_per_sec: bool,
+    pub us_per_op: bool,
+    pub uname: bool,
+    pub cpu: Option<usize>,
+    pub test_delay_s: u64,
+    pub latency_hist: bool,
+    pub json: bool,
+    pub result: Option<PathBuf>,
+    pub help: bool,
+    pub version: bool,
+    /// The command line as given (for the header and the workbook).
+    pub command_line: String,
+}
+
+/// A size in iozone's units: kB unless it ends in k, m or g (any case).
+pub fn parse_size(v: &str) -> Result<u64, String> {
+    let t = v.trim();
+    let (num, mult) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1 << 10),
+    };
+    let n: u64 = num
+        .parse()
+        .map_err(|_| "expected a number of kB, or a number ending in k, m or g".to_string())?;
+    n.checked_mul(mult)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| "must be above 0 and fit in 64 bits".to_string())
+}
+
+fn num(flag: &str, v: &str, meaning: &'static str) -> Result<u64, IozoneError> {
+    v.trim().parse().map_err(|_| IozoneError::Bad {
+        flag: flag.into(),
+        value: v.into(),
+        meaning,
+        why: "expected a whole number".into(),
+    })
+}
+
+pub fn parse(args: &[String]) -> Result<IozoneArgs, IozoneError> {
+    let mut a = IozoneArgs {
+        command_line: std::iter::once("iozone".to_string())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
+        ..Default::default()
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let w = &args[i];
+        i += 1;
+        if let Some(long) = w.strip_prefix("--") {
+            let (k, inline) = match long.split_once('=') {
+                Some((k, v)) => (k, Some(v.to_string())),
+                None => (long, None),
+            };
+            match k {
+                "json" => a.json = true,
+                "help" => a.help = true,
+                "result" | "result-file" => {
+                    let v = inline.or_else(|| {
+                        let v = args.get(i).cloned();
+                        i += 1;
+                        v
+                    });
+                    a.result = Some(PathBuf::from(v.ok_or_else(|| {
+                        IozoneError::Invalid("--result needs a file name".into())
+                    })?));
+                }
+                _ => {
+                    return Err(IozoneError::Invalid(format!(
+                        "unknown option '--{k}' (iomark iozone's own options: --json, --result FILE, --help)"
+                    )))
+                }
+            }
+            continue;
+        }
+        let Some(body) = w.strip_prefix('-').filter(|b| !b.is_empty()) else {
+            return Err(IozoneError::Invalid(format!(
+                "unexpected word '{w}' (iozone takes only flags; a file name goes after -f or -F)"
+            )));
+        };
+        let chars: Vec<char> = body.chars().collect();
+        let mut c = 0;
+        while c < chars.len() {
+            let name: String = if chars[c] == '+' {
+                c += 2;
+                chars[c - 2..c.min(chars.len())].iter().collect()
+            } else {
+                c += 1;
+                chars[c - 1].to_string()
+            };
+            let Some(f) = flags::find(&name) else {
+                return Err(IozoneError::Unknown {
+                    nearest: flags::nearest(&name),
+                    flag: name,
+                });
+            };
+            if let Support::Refused(why) = f.support {
+                return Err(IozoneError::Refused {
+                    flag: name,
+                    meaning: f.meaning,
+                    why,
+                });
+            }
+            let value = match f.arg {
+                Arg::None => None,
+                Arg::Paths => {
+                    let mut v = Vec::new();
+                    if c < chars.len() {
+                        v.push(chars[c..].iter().collect::<String>());
+                        c = chars.len();
+                    }
+                    while i < args.len() && !args[i].starts_with('-') {
+                        v.push(args[i].clone());
+                        i += 1;
+                    }
+                    if v.is_empty() {
+                        return Err(IozoneError::Missing {
+                            flag: name,
+                            meaning: f.meaning,
+                        });
+                    }
+                    a.files.extend(v.into_iter().map(PathBuf::from));
+                    continue;
+                }
+                _ if c < chars.len() => {
+                    let v: String = chars[c..].iter().collect();
+                    c = chars.len();
+                    Some(v)
+                }
+                _ => {
+                    let v = args.get(i).cloned().ok_or_else(|| IozoneError::Missing {
+                        flag: name.clone(),
+                        meaning: f.meaning,
+                    })?;
+                    i += 1;
+                    Some(v)
+                }
+            };
+            apply(&mut a, &name, f.meaning, value.as_deref().unwrap_or(""))?;
+        }
+    }
+    Ok(a)
+}
+
+fn apply(
+    a: &mut IozoneArgs,
+    name: &str,
+    meaning: &'static str,
+    v: &str,
+) -> Result<(), IozoneError> {
+    let size = || {
+        parse_size(v).map_err(|why| IozoneError::Bad {
+            flag: name.into(),
+            value: v.into(),
+            meaning,
+            why,
+        })
+    };
+    let n = || num(name, v, meaning);
+    match name {
+        "a" => a.auto = true,
+        "b" => a.workbook = Some(PathBuf::from(v)),
+        "c" => a.close_timed = true,
+        "C" => a.child_bytes = true,
+        "d" => a.delay_us = n()?,
+        "e" => a.fsync_timed = true,
+        "E" => a.extension = true,
+        "f" => a.file = Some(PathBuf::from(v)),
+        "g" => a.max_file = Some(size()?),
+        "h" => a.help = true,
+        "i" => {
+            let t = n()?;
+            if t > 12 {
+                return Err(IozoneError::Bad {
+                    flag: name.into(),
+                    value: v.into(),
+                    meaning,
+                    why: "tests are numbered 0 to 12".into(),
+                });
+            }
+            if t == 8 {
+                return Err(IozoneError::Refused {
+                    flag: "i 8".into(),
+                    meaning: "random mix",
+                    why: "the random mix test is not measured by iomark iozone yet",
+                });
+            }
+            if !a.tests.contains(&(t as u32)) {
+                a.tests.push(t as u32);
+            }
+        }
+        "I" => a.direct = true,
+        "j" => a.stride = Some(n()?.max(1)),
+        "l" => a.min_children = Some(n()? as u32),
+        "M" => a.uname = true,
+        "n" => a.min_file = Some(size()?),
+        "N" => a.us_per_op = true,
+        "o" => a.osync = true,
+        "O" => a.ops_per_sec = true,
+        "P" => a.cpu = Some(n()? as usize),
+        "q" => a.max_record = Some(size()?),
+        "r" => a.records.push(size()?),
+        "R" => a.excel = true,
+        "s" => a.sizes.push(size()?),
+        "t" => a.children = Some(n()?.max(1) as u32),
+        "T" => a.threads = true,
+        "u" => a.max_children = Some(n()? as u32),
+        "v" => a.version = true,
+        "w" => a.keep = true,
+        "x" => a.no_stonewall = true,
+        "y" => a.min_record = Some(size()?),
+        "z" => a.all_records = true,
+        "+D" => a.dsync = true,
+        "+n" => a.no_retest = true,
+        "+q" => a.test_delay_s = n()?,
+        "+r" => a.rsync = true,
+        "+x" => {
+            let m = n()?;
+            if m < 2 {
+                return Err(IozoneError::Bad {
+                    flag: name.into(),
+                    value: v.into(),
+                    meaning,
+                    why: "the multiplier must be 2 or more".into(),
+                });
+            }
+            a.multiplier = Some(m);
+        }
+        "+z" => a.latency_hist = true,
+        _ => unreachable!("flag -{name} is in the table but not handled"),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<IozoneArgs, IozoneError> {
+        parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn seed_line_and_later_flags_win() {
+        let a = p("-i 0 -i 1 -Rab test-iozone.xls -g 4g -n 1M -C -g 64m -n 64k").unwrap();
+        assert!(a.auto && a.excel && a.child_bytes);
+        assert_eq!(a.tests, [0, 1]);
+        assert_eq!(a.workbook, Some(PathBuf::from("test-iozone.xls")));
+        assert_eq!(a.max_file, Some(64 << 20));
+        assert_eq!(a.min_file, Some(64 << 10));
+        assert!(a.command_line.starts_with("iozone -i 0 -i 1 -Rab"));
+    }
+
+    #[test]
+    fn values_inline_grouped_and_plus_flags() {
+        let a = p("-i0 -i2 -s64m -r 4 -azc -+n -+x 4 -t 4 -F /a /b /c /d -x -e").unwrap();
+        assert_eq!(a.tests, [0, 2]);
+        assert_eq!((a.sizes[0], a.records[0]), (64 << 20, 4 << 10));
+        assert!(a.auto && a.all_records && a.close_timed && a.no_retest && a.no_stonewall);
+        assert_eq!((a.multiplier, a.children), (Some(4), Some(4)));
+        assert_eq!(a.files.len(), 4);
+        assert!(a.fsync_timed);
+        assert_eq!(parse_size("1g"), Ok(1 << 30));
+        assert_eq!(parse_size("512"), Ok(512 << 10));
+        assert!(parse_size("0").is_err() && parse_size("x").is_err());
+    }
+
+    #[test]
+    fn refusals_and_unknown_flags_say_what_they_mean() {
+        let e = p("-a -B").unwrap_err().to_string();
+        assert!(e.contains("-B (use mmap() files) is not supported"), "{e}");
+        let e = p("-+u").unwrap_err().to_string();
+        assert!(e.contains("CPU utilization"), "{e}");
+        let e = p("-i 8").unwrap_err().to_string();
+        assert!(e.contains("random mix"), "{e}");
+        let e = p("-+j").unwrap_err().to_string();
+        assert!(e.contains("unknown flag '-+j'"), "{e}");
+        let e = p("-s").unwrap_err().to_string();
+        assert!(e.contains("-s (file size"), "{e}");
+        let e = p("-i 13").unwrap_err().to_string();
+        assert!(e.contains("0 to 12"), "{e}");
+        let e = p("-s 12q").unwrap_err().to_string();
+        assert!(e.contains("bad value '12q' for -s"), "{e}");
+        assert!(p("--frobnicate")
+            .unwrap_err()
+            .to_string()
+            .contains("--json"));
+        let a = p("--json --result=/tmp/r.json").unwrap();
+        assert!(a.json && a.result.is_some());
+    }
+}

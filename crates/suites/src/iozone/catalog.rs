@@ -1,0 +1,227 @@
+//! iozone's tests: their columns (text header, report title) and the engine passes each one is
+//! made of, with what iozone puts inside the timed region. Common to every pass (the engine's
+//! `pass` module): the open, an fsync of what is dirty and, for reads, one priming read happen
+//! before the clock starts; `-e` puts an fsync (after fflush for streams) and `-c` the close
+//! inside it; without `-c` the writes are fsynced and the file closed after the clock stops.
+
+use iomark_engine::pass::{Calls, OpenFlags, Order, PassOp, PassSpec};
+use std::path::Path;
+
+/// One column of iozone's matrix (one figure per cell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// The `-i` test it belongs to.
+    pub test: u32,
+    /// The two header lines of the text output.
+    pub top: &'static str,
+    pub head: &'static str,
+    /// The title of its `-R` block and workbook sheet.
+    pub title: &'static str,
+    /// Its key in iomark's result file.
+    pub key: &'static str,
+}
+
+const fn col(
+    test: u32,
+    top: &'static str,
+    head: &'static str,
+    title: &'static str,
+    key: &'static str,
+) -> Column {
+    Column {
+        test,
+        top,
+        head,
+        title,
+        key,
+    }
+}
+
+/// Every column, in iozone's order.
+pub const COLUMNS: [Column; 21] = [
+    col(0, "", "write", "Writer report", "write"),
+    col(0, "", "rewrite", "Re-writer report", "rewrite"),
+    col(1, "", "read", "Reader report", "read"),
+    col(1, "", "reread", "Re-Reader report", "reread"),
+    col(2, "random", "read", "Random read report", "random_read"),
+    col(2, "random", "write", "Random write report", "random_write"),
+    col(3, "bkwd", "read", "Backward read report", "backward_read"),
+    col(
+        4,
+        "record",
+        "rewrite",
+        "Record rewrite report",
+        "record_rewrite",
+    ),
+    col(5, "stride", "read", "Stride read report", "stride_read"),
+    col(6, "", "fwrite", "Fwrite report", "fwrite"),
+    col(6, "", "frewrite", "Re-Fwrite report", "frewrite"),
+    col(7, "", "fread", "Fread report", "fread"),
+    col(7, "", "freread", "Re-Fread report", "freread"),
+    col(9, "", "pwrite", "Pwrite report", "pwrite"),
+    col(9, "", "repwrite", "Re-Pwrite report", "repwrite"),
+    col(10, "", "pread", "Pread report", "pread"),
+    col(10, "", "repread", "Re-Pread report", "repread"),
+    col(11, "", "pwritev", "Pwritev report", "pwritev"),
+    col(11, "", "repwritev", "Re-Pwritev report", "repwritev"),
+    col(12, "", "preadv", "Preadv report", "preadv"),
+    col(12, "", "repreadv", "Re-Preadv report", "repreadv"),
+];
+
+/// The index in [`COLUMNS`] of the first column of `test`.
+pub fn first_column(test: u32) -> usize {
+    COLUMNS.iter().position(|c| c.test == test).unwrap_or(0)
+}
+
+/// How every pass of a run opens and times its file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    pub open: OpenFlags,
+    pub fsync_timed: bool,
+    pub close_timed: bool,
+    /// `-+n`: the second pass of a pair (rewrite, reread, ...) is not run.
+    pub no_retest: bool,
+    /// `-j`: stride of the stride read, in records.
+    pub stride: u64,
+}
+
+/// iozone's pwritev/preadv move up to 16 records per call.
+const VECTORS: u64 = 16;
+
+/// The passes of `test` on one file of `file` bytes with `record`-byte records, each with the
+/// index of the column it fills, in the order iozone runs them.
+pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<(usize, PassSpec)> {
+    let n = file / record;
+    let base = |op, order, calls| PassSpec {
+        path: path.to_path_buf(),
+        op,
+        order,
+        calls,
+        record,
+        file_records: n,
+        ops: n,
+        open: t.open,
+        create: false,
+        fsync_timed: t.fsync_timed,
+        close_timed: t.close_timed,
+        latency: true,
+        seed: 0x10_20_30,
+    };
+    let c = first_column(test);
+    let pair = |first: PassSpec, second: PassSpec| {
+        let mut v = vec![(c, first)];
+        if !t.no_retest {
+            v.push((c + 1, second));
+        }
+        v
+    };
+    use Calls::*;
+    use PassOp::*;
+    match test {
+        // Write: the file is removed and created anew before the clock starts; rewrite
+        // overwrites it in place (no allocation).
+        0 => {
+            let w = base(Write, Order::Forward, Plain);
+            pair(
+                PassSpec {
+                    create: true,
+                    ..w.clone()
+                },
+                w,
+            )
+        }
+        // Read and reread: read(2) of each record in order.
+        1 => pair(
+            base(Read, Order::Forward, Plain),
+            base(Read, Order::Forward, Plain),
+        ),
+        // Random read, then random write: every record once, in a shuffled order that is the
+        // same for both (lseek + read/write), whatever -+n says (as iozone).
+        2 => vec![
+            (c, base(Read, Order::Shuffled { seed: 0 }, Plain)),
+            (c + 1, base(Write, Order::Shuffled { seed: 0 }, Plain)),
+        ],
+        // Backwards read: from the last record to the first, a seek before every read.
+        3 => vec![(c, base(Read, Order::Backward, Plain))],
+        // Record rewrite: the first record written over and over (write, seek back).
+        4 => vec![(c, base(Write, Order::SameRecord, Plain))],
+        // Stride read: every `-j` records, wrapping one record further each time.
+        5 => vec![(
+            c,
+            base(
+                Read,
+                Order::Stride {
+                    stride: t.stride.max(1),
+                },
+                Plain,
+            ),
+        )],
+        // fwrite/frewrite and fread/freread: a user-space stream whose buffer is one record
+        // (iozone's setvbuf); the existing file is written in place.
+        6 => {
+            let s = base(Write, Order::Forward, Stream { buffer: record });
+            pair(s.clone(), s)
+        }
+        7 => {
+            let s = base(Read, Order::Forward, Stream { buffer: record });
+            pair(s.clone(), s)
+        }
+        9 => {
+            let s = base(Write, Order::Forward, Positional);
+            pair(s.clone(), s)
+        }
+        10 => {
+            let s = base(Read, Order::Forward, Positional);
+            pair(s.clone(), s)
+        }
+        // pwritev/preadv: each call carries up to 16 consecutive records, one buffer each.
+        11 | 12 => {
+            let mut k = VECTORS.min(n).min((16 << 20) / record).max(1);
+            while n % k != 0 {
+                k -= 1;
+            }
+            let op = if test == 11 { Write } else { Read };
+            let s = PassSpec {
+                record: record * k,
+                file_records: n / k,
+                ops: n / k,
+                ..base(op, Order::Forward, Vectored { pieces: k as u32 })
+            };
+            pair(s.clone(), s)
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_test_fills_its_columns() {
+        let t = Timing {
+            stride: 17,
+            ..Default::default()
+        };
+        let p = Path::new("/x/f");
+        for test in [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] {
+            let v = passes(test, p, 1 << 20, 4096, t);
+            assert!(!v.is_empty());
+            for (c, s) in &v {
+                assert_eq!(COLUMNS[*c].test, test);
+                assert_eq!(s.record * s.ops, 1 << 20, "test {test}");
+            }
+        }
+        assert!(passes(0, p, 1 << 20, 4096, t)[0].1.create);
+        assert!(!passes(0, p, 1 << 20, 4096, t)[1].1.create);
+        let no = Timing {
+            no_retest: true,
+            ..t
+        };
+        assert_eq!(passes(1, p, 1 << 20, 4096, no).len(), 1);
+        assert_eq!(passes(2, p, 1 << 20, 4096, no).len(), 2);
+        let v = passes(11, p, 1 << 20, 4096, t);
+        assert_eq!(v[0].1.calls, Calls::Vectored { pieces: 16 });
+        assert_eq!(v[0].1.record, 16 * 4096);
+    }
+}

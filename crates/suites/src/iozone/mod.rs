@@ -1,0 +1,54 @@
+//! `iomark iozone`: iozone's command line (flags table → typed plan), its tests as timed passes
+//! of iomark's engine (`iomark_engine::pass`), and its outputs: the text matrix, the `-R`
+//! report, an XLSX workbook with a chart per test (`-b`), throughput mode (`-t`) and iomark's
+//! result file with every cell's latency.
+
+pub mod args;
+pub mod catalog;
+pub mod excel;
+pub mod flags;
+pub mod plan;
+pub mod record;
+pub mod run;
+#[cfg(test)]
+mod snapshots;
+pub mod text;
+pub mod throughput;
+pub mod xlsx;
+
+pub use args::{parse, IozoneArgs, IozoneError};
+pub use plan::{plan, Plan};
+
+/// `iomark iozone --help`: the introduction, then the flag table.
+pub fn usage() -> String {
+    format!(
+        "Usage: iomark iozone [iozone's flags] [--json] [--result FILE] [--report FILE.html]
+
+iozone's tests, matrix and reports, measured by iomark's engine. An iozone command line runs
+with `iozone` replaced by `iomark iozone`. Sizes are in kB (1024 bytes) unless they end in
+k, m or g; later flags win over earlier ones; -i may be repeated (-i 0 is added when missing,
+since the write test makes the file the other tests use).
+
+Timed as iozone times it: the open, an fsync of what is dirty and one priming read happen
+before the clock starts; -e puts fsync (and fflush) inside the timing, -c the close.
+
+Deliberate differences from iozone:
+  - a cell that was not measured (small records of files above 16m in -a, a run cut short) is
+    empty in the -R report (\"\") and in the workbook, never 0;
+  - -b writes an XLSX workbook (also when the name ends in .xls) with a native chart per test;
+  - the throughput block has one layout whatever the options; children are always threads;
+  - written data is pseudo-random (iozone writes zeros), so compressing file systems are not
+    flattered;
+  - every cell's latency (mean, p50, p99, max) and system-call counts go to --result/--json;
+  - flags iomark cannot honour faithfully are refused by name with the reason, before any I/O.
+
+iomark's own options:
+  --json          print the result (JSON) on stdout instead of the text output
+  --result FILE   write the result (JSON, latency histograms per cell) to FILE
+  --report FILE   write an HTML report of the run (every pass's figures and latency, charted)
+
+iozone's flags:
+{}",
+        flags::help_table()
+    )
+}

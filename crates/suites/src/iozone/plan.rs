@@ -1,0 +1,423 @@
+//! The plan of a run: which tests, which (file size, record size) cells in which order (the
+//! `-a` matrix with iozone's defaults and skip rule, or the `-s`/`-r` values), the files, and
+//! the checks made before any I/O (record larger than file, free space).
+
+use super::args::{IozoneArgs, IozoneError};
+use super::catalog::{Timing, COLUMNS};
+use crate::common::probe::Probe;
+use iomark_engine::pass::OpenFlags;
+use std::path::{Path, PathBuf};
+
+/// iozone's auto-mode defaults: files 64 kB to 512 MB, records 4 kB to 16 MB, doubling.
+pub const AUTO_MIN_FILE: u64 = 64 << 10;
+pub const AUTO_MAX_FILE: u64 = 512 << 20;
+pub const AUTO_MIN_RECORD: u64 = 4 << 10;
+pub const AUTO_MAX_RECORD: u64 = 16 << 20;
+/// Files above this size skip records under [`LARGE_RECORD`] in auto mode (unless `-z`).
+pub const CROSSOVER: u64 = 16 << 20;
+pub const LARGE_RECORD: u64 = 64 << 10;
+/// Without `-s` / `-r`: 512 kB files, 4 kB records.
+pub const DEFAULT_FILE: u64 = 512 << 10;
+pub const DEFAULT_RECORD: u64 = 4 << 10;
+pub const DEFAULT_STRIDE: u64 = 17;
+
+/// One cell of the matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub file: u64,
+    pub record: u64,
+}
+
+/// Throughput mode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Throughput {
+    /// Child counts to run, in order (`-l` to `-u`, or `-t`).
+    pub counts: Vec<u32>,
+    /// One file per child (the largest count's worth).
+    pub files: Vec<PathBuf>,
+    pub stonewall: bool,
+    pub delay_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The tests, in iozone's order.
+    pub tests: Vec<u32>,
+    /// Indices into [`COLUMNS`] of the columns shown.
+    pub columns: Vec<usize>,
+    pub cells: Vec<Cell>,
+    /// The record sizes of the `-R` header row.
+    pub record_axis: Vec<u64>,
+    pub file: PathBuf,
+    pub timing: Timing,
+    pub throughput: Option<Throughput>,
+    /// Notes for stderr before the run.
+    pub notes: Vec<String>,
+}
+
+/// Sizes from `lo` to `hi`, each `mult` times the one before.
+fn ladder(lo: u64, hi: u64, mult: u64) -> Vec<u64> {
+    let mut v = Vec::new();
+    let mut x = lo;
+    while x <= hi {
+        v.push(x);
+        match x.checked_mul(mult) {
+            Some(n) => x = n,
+            None => break,
+        }
+    }
+    v
+}
+
+/// The auto-mode matrix: rows of file sizes, each with the record sizes that fit in the file;
+/// large files skip the small records unless `skip` is off.
+pub fn auto_cells(files: &[u64], records: &[u64], skip: bool) -> Vec<Cell> {
+    let mut v = Vec::new();
+    for &file in files {
+        for &record in records {
+            if record > file {
+                break;
+            }
+            if skip && file > CROSSOVER && record < LARGE_RECORD {
+                continue;
+            }
+            v.push(Cell { file, record });
+        }
+    }
+    v
+}
+
+/// `16m`, `512k`: a size as a flag value.
+pub fn size_word(b: u64) -> String {
+    if b >= 1 << 30 && b % (1 << 30) == 0 {
+        format!("{}g", b >> 30)
+    } else if b % (1 << 20) == 0 {
+        format!("{}m", b >> 20)
+    } else {
+        format!("{}k", b >> 10)
+    }
+}
+
+/// Build the plan. `free` gives the free bytes of a directory (None when it does not exist).
+pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan, IozoneError> {
+    let bad = |s: String| IozoneError::Invalid(s);
+    let mut notes = Vec::new();
+    let extension = a.extension || a.tests.iter().any(|&t| t >= 9);
+    let children = a.children.or(a.max_children).or(a.min_children);
+    let mut tests: Vec<u32> = if a.tests.is_empty() {
+        // Throughput mode has no record rewrite (nor vectored tests), as in iozone.
+        let mut t: Vec<u32> = (0..=7).filter(|&t| t != 4 || children.is_none()).collect();
+        if extension {
+            t.extend(if children.is_some() { 9..=10 } else { 9..=12 });
+        }
+        t
+    } else {
+        a.tests.clone()
+    };
+    if !tests.contains(&0) {
+        notes.push("-i 0 added: the write test creates the file the other tests use".into());
+        tests.push(0);
+    }
+    tests.sort_unstable();
+    let columns: Vec<usize> = (0..COLUMNS.len())
+        .filter(|&c| tests.contains(&COLUMNS[c].test))
+        .collect();
+    let mult = a.multiplier.unwrap_or(2);
+    let (cells, record_axis) = if a.auto && children.is_none() {
+        let lo = a
+            .min_file
+            .or(a.sizes.first().copied())
+            .unwrap_or(AUTO_MIN_FILE);
+        let hi = a
+            .max_file
+            .or(a.sizes.last().copied())
+            .unwrap_or(AUTO_MAX_FILE);
+        let rlo = a
+            .min_record
+            .or(a.records.first().copied())
+            .unwrap_or(AUTO_MIN_RECORD);
+        let rhi = a
+            .max_record
+            .or(a.records.last().copied())
+            .unwrap_or(AUTO_MAX_RECORD);
+        if lo > hi {
+            return Err(bad(format!(
+                "-n {} is larger than -g {}",
+                size_word(lo),
+                size_word(hi)
+            )));
+        }
+        if rlo > rhi {
+            return Err(bad(format!(
+                "-y {} is larger than -q {}",
+                size_word(rlo),
+                size_word(rhi)
+            )));
+        }
+        if rlo > lo {
+            return Err(bad(format!(
+                "record length {} is greater than the smallest file {} (iozone's error 23)",
+                size_word(rlo),
+                size_word(lo)
+            )));
+        }
+        let explicit = !a.sizes.is_empty()
+            || !a.records.is_empty()
+            || a.min_record.is_some()
+            || a.max_record.is_some();
+        let skip = !a.all_records && !explicit;
+        let records = ladder(rlo, rhi, mult);
+        (auto_cells(&ladder(lo, hi, mult), &records, skip), records)
+    } else {
+        let sizes = if a.sizes.is_empty() {
+            vec![DEFAULT_FILE]
+        } else {
+            a.sizes.clone()
+        };
+        let recs = if a.records.is_empty() {
+            vec![DEFAULT_RECORD]
+        } else {
+            a.records.clone()
+        };
+        let mut cells = Vec::new();
+        for &file in &sizes {
+            for &record in &recs {
+                if record > file {
+                    return Err(bad(format!(
+                        "record length {} is greater than the file size {}",
+                        size_word(record),
+                        size_word(file)
+                    )));
+                }
+                cells.push(Cell { file, record });
+            }
+        }
+        (cells, recs)
+    };
+    for c in &cells {
+        if c.record < 128 || c.record > AUTO_MAX_RECORD {
+            return Err(bad(format!(
+                "record size {} bytes: iozone's records are 128 bytes to 16m",
+                c.record
+            )));
+        }
+        if a.direct && c.record % 512 != 0 {
+            return Err(bad(format!(
+                "-I (O_DIRECT) needs records that are a multiple of 512 bytes, not {}",
+                c.record
+            )));
+        }
+    }
+    let file = a
+        .file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("iozone.tmp"));
+    let throughput = match children {
+        None => None,
+        Some(t) => {
+            let lo = a.min_children.unwrap_or(t).max(1);
+            let hi = a.max_children.unwrap_or(t).max(lo);
+            if let Some(&x) = tests.iter().find(|&&x| [4, 11, 12].contains(&x)) {
+                return Err(bad(format!(
+                    "-i {x} has no throughput form (iozone's throughput mode has none either)"
+                )));
+            }
+            let files: Vec<PathBuf> = if a.files.is_empty() {
+                let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+                (0..hi)
+                    .map(|i| dir.join(format!("iozone.DUMMY.{i}")))
+                    .collect()
+            } else if a.files.len() < hi as usize {
+                return Err(bad(format!(
+                    "-F names {} files for {hi} children: give one file per child",
+                    a.files.len()
+                )));
+            } else {
+                a.files[..hi as usize].to_vec()
+            };
+            Some(Throughput {
+                counts: (lo..=hi).collect(),
+                files,
+                stonewall: !a.no_stonewall,
+                delay_us: a.delay_us,
+            })
+        }
+    };
+    // Free space: the largest file (or every child's file) must fit before anything is written.
+    let largest = cells.iter().map(|c| c.file).max().unwrap_or(0);
+    let mut by_dir: Vec<(PathBuf, u64)> = Vec::new();
+    let targets: Vec<&PathBuf> = match &throughput {
+        Some(t) => t.files.iter().collect(),
+        None => vec![&file],
+    };
+    for f in targets {
+        let dir = match f.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        match by_dir.iter_mut().find(|(d, _)| *d == dir) {
+            Some((_, n)) => *n += largest,
+            None => by_dir.push((dir, largest)),
+        }
+    }
+    for (dir, need) in &by_dir {
+        let Some(have) = free(dir) else {
+            return Err(bad(format!("{}: no such directory", dir.display())));
+        };
+        if *need > have {
+            let per = *need / largest.max(1);
+            let fit = have / per.max(1);
+            let hint = if a.auto && throughput.is_none() {
+                let lo = cells.first().map(|c| c.file).unwrap_or(AUTO_MIN_FILE);
+                match ladder(lo, fit, mult).last() {
+                    Some(&g) => format!("; the largest -g that fits is -g {}", size_word(g)),
+                    None => "; not even the smallest file fits".into(),
+                }
+            } else {
+                format!(
+                    "; the largest -s that fits is -s {}",
+                    size_word(fit.max(1024) & !1023)
+                )
+            };
+            return Err(bad(format!(
+                "{} needs {} but has {} free{hint}",
+                dir.display(),
+                size_word(*need),
+                size_word(have)
+            )));
+        }
+    }
+    if let Some(w) = &a.workbook {
+        if w.extension().is_some_and(|e| e.eq_ignore_ascii_case("xls")) {
+            notes.push(format!(
+                "-b {}: the workbook is written in XLSX format (the .xls name is kept)",
+                w.display()
+            ));
+        }
+    }
+    Ok(Plan {
+        tests,
+        columns,
+        cells,
+        record_axis,
+        file,
+        timing: Timing {
+            open: OpenFlags {
+                direct: a.direct,
+                sync: a.osync,
+                dsync: a.dsync,
+                rsync: a.rsync,
+            },
+            fsync_timed: a.fsync_timed,
+            close_timed: a.close_timed,
+            no_retest: a.no_retest,
+            stride: a.stride.unwrap_or(DEFAULT_STRIDE),
+        },
+        throughput,
+        notes,
+    })
+}
+
+/// What the files of the plan are now: anything but a regular file (a device, a directory) is
+/// refused, since the write test removes and re-creates its file; an existing regular file is
+/// overwritten (as iozone does) and a note says so.
+pub fn check_files(
+    plan: &Plan,
+    probe: &dyn Fn(&Path) -> Probe,
+) -> Result<Vec<String>, IozoneError> {
+    let files: Vec<&PathBuf> = match &plan.throughput {
+        Some(t) => t.files.iter().collect(),
+        None => vec![&plan.file],
+    };
+    let mut notes = Vec::new();
+    for f in files {
+        match probe(f) {
+            Probe::Missing => {}
+            Probe::File { size } => notes.push(format!(
+                "{} exists ({size} bytes): the write test replaces it",
+                f.display()
+            )),
+            other => {
+                let what = match other {
+                    Probe::Block { .. } => "a block device",
+                    Probe::Directory => "a directory",
+                    _ => "not a regular file",
+                };
+                return Err(IozoneError::Invalid(format!(
+                    "{} is {what}: iozone's tests remove and re-create their file, so they take a file name (-f, -F)",
+                    f.display()
+                )));
+            }
+        }
+    }
+    Ok(notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iozone::args::parse;
+
+    fn p(s: &str, free: u64) -> Result<Plan, IozoneError> {
+        let a = parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap();
+        plan(&a, &|_| Some(free))
+    }
+
+    #[test]
+    fn default_auto_matrix_shape() {
+        let pl = p("-a", 1 << 40).unwrap();
+        // 14 file sizes (64k..512m); rows are ragged below 16m and start at 64k above it.
+        let rows = |f: u64| pl.cells.iter().filter(|c| c.file == f).count();
+        assert_eq!(rows(64 << 10), 5);
+        assert_eq!(rows(16 << 20), 13);
+        assert_eq!(rows(32 << 20), 9);
+        assert_eq!(rows(512 << 20), 9);
+        assert_eq!(
+            pl.cells.len(),
+            5 + 6 + 7 + 8 + 9 + 10 + 11 + 12 + 13 + 5 * 9
+        );
+        assert_eq!(pl.record_axis.len(), 13);
+        assert_eq!(pl.tests, [0, 1, 2, 3, 4, 5, 6, 7]);
+        let z = p("-a -z", 1 << 40).unwrap();
+        assert_eq!(z.cells.iter().filter(|c| c.file == 32 << 20).count(), 13);
+        let y = p("-a -y 4k", 1 << 40).unwrap();
+        assert_eq!(y.cells.iter().filter(|c| c.file == 32 << 20).count(), 13);
+    }
+
+    #[test]
+    fn seed_line_shrunk() {
+        let pl = p("-i 0 -i 1 -Rab t.xls -g 4g -n 1M -C -g 2m -n 64k", 1 << 40).unwrap();
+        assert_eq!(pl.tests, [0, 1]);
+        assert_eq!(pl.columns, [0, 1, 2, 3]);
+        assert_eq!(pl.cells.len(), 5 + 6 + 7 + 8 + 9 + 10);
+        assert!(pl.notes[0].contains("XLSX"));
+        let pl = p("-i 2 -s 1m -r 64k -r 128k", 1 << 40).unwrap();
+        assert_eq!(pl.tests, [0, 2]);
+        assert!(pl.notes[0].contains("-i 0 added"));
+        assert_eq!(pl.cells.len(), 2);
+    }
+
+    #[test]
+    fn refusals_before_any_io() {
+        let e = p("-a -g 1g", 100 << 20).unwrap_err().to_string();
+        assert!(e.contains("the largest -g that fits is -g 64m"), "{e}");
+        let e = p("-s 64m", 10 << 20).unwrap_err().to_string();
+        assert!(e.contains("-s 10m"), "{e}");
+        let e = p("-s 4k -r 8k", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("greater than the file size"), "{e}");
+        let e = p("-t 4 -F a b", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("one file per child"), "{e}");
+        let e = p("-t 2 -i 0 -i 4", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("-i 4"), "{e}");
+        let t = p("-t 4 -s 1m -x", 1 << 40).unwrap().throughput.unwrap();
+        assert_eq!((t.counts, t.files.len(), t.stonewall), (vec![4], 4, false));
+        let t = p("-l 1 -u 3 -t 1", 1 << 40).unwrap().throughput.unwrap();
+        assert_eq!(t.counts, [1, 2, 3]);
+        let pl = p("-s 1m -f /dev/vda", 1 << 40).unwrap();
+        let e = check_files(&pl, &|_| Probe::Block { size: 1 << 30 }).unwrap_err();
+        assert!(e.to_string().contains("/dev/vda is a block device"), "{e}");
+        let n = check_files(&pl, &|_| Probe::File { size: 5 }).unwrap();
+        assert!(n[0].contains("replaces it"), "{n:?}");
+        assert!(check_files(&pl, &|_| Probe::Missing).unwrap().is_empty());
+    }
+}

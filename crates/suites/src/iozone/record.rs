@@ -1,0 +1,185 @@
+//! iomark's result file for an iozone run (`--result FILE`, `--json`): the run result the
+//! report and `compare` read (one job per measured pass, with its bytes, operations, timed
+//! runtime and full latency histogram), and next to it the suite's own table under "iozone":
+//! every cell's figure, latency summary (mean, p50, p99, max) and system-call counts, and the
+//! throughput-mode figures.
+
+use super::catalog::COLUMNS;
+use super::run::{Matrix, Measure, Unit};
+use super::throughput::TpFigure;
+use iomark_engine::pass::CallCounts;
+use iomark_engine::result::{HostInfo, JobResult, RunResult};
+use iomark_engine::{Dir, RunPlan};
+use serde::Serialize;
+
+#[derive(Serialize)]
+pub struct LatSummary {
+    pub mean_ns: f64,
+    pub p50_ns: u64,
+    pub p99_ns: u64,
+    pub max_ns: u64,
+}
+
+#[derive(Serialize)]
+pub struct Figure {
+    pub value: u64,
+    pub kib_per_s: f64,
+    pub bytes: u64,
+    pub ops: u64,
+    pub timed_ns: u64,
+    pub latency: LatSummary,
+    pub calls: CallCounts,
+}
+
+#[derive(Serialize)]
+pub struct CellOut {
+    pub file_kb: u64,
+    pub record_kb: u64,
+    /// Column key → figure; columns not measured are absent.
+    pub figures: std::collections::BTreeMap<&'static str, Figure>,
+}
+
+#[derive(Serialize)]
+pub struct TpOut {
+    pub test: &'static str,
+    pub children: u32,
+    pub children_see: f64,
+    pub parent_sees: f64,
+    pub min_xfer: f64,
+    pub start_spread_ns: u64,
+    pub cut: Vec<bool>,
+    pub per_child: Vec<Figure>,
+}
+
+#[derive(Serialize)]
+pub struct IozoneTable {
+    pub command_line: String,
+    pub unit: &'static str,
+    pub cells: Vec<CellOut>,
+    pub throughput: Vec<TpOut>,
+    pub interrupted: bool,
+}
+
+/// A result file: iomark's run result with the iozone table beside it.
+#[derive(Serialize)]
+pub struct IozoneResult {
+    #[serde(flatten)]
+    pub run: RunResult,
+    pub iozone: IozoneTable,
+}
+
+fn summary(m: &Measure) -> LatSummary {
+    let max = m.lat.stat.max_or_zero();
+    let p = m.lat.hist.percentiles(&[50.0, 99.0]);
+    let get = |i: usize| p.get(i).map_or(0, |x| x.1.min(max));
+    LatSummary {
+        mean_ns: m.lat.stat.mean(),
+        p50_ns: get(0),
+        p99_ns: get(1),
+        max_ns: max,
+    }
+}
+
+fn figure(m: &Measure, unit: Unit) -> Figure {
+    Figure {
+        value: m.value(unit),
+        kib_per_s: m.kbps(),
+        bytes: m.bytes,
+        ops: m.ops,
+        timed_ns: m.timed_ns,
+        latency: summary(m),
+        calls: m.calls,
+    }
+}
+
+fn job(name: String, write: bool, m: &Measure, index: usize) -> JobResult {
+    let mut j = JobResult {
+        name,
+        job_index: index,
+        thread_number: index as u32 + 1,
+        start_unix_ms: m.start_unix_us / 1000,
+        elapsed_ms: m.timed_ns / 1_000_000,
+        runtime_ms: m.timed_ns / 1_000_000,
+        runtime_us: m.timed_ns / 1000,
+        ran: true,
+        ..Default::default()
+    };
+    let d = if write { Dir::Write } else { Dir::Read };
+    let r = &mut j.dirs[d];
+    r.io_bytes = m.bytes;
+    r.total_ios = m.ops;
+    r.runtime_ms = j.runtime_ms;
+    r.clat = m.lat.clone();
+    r.lat = m.lat.clone();
+    j.issued[d] = m.ops;
+    j
+}
+
+fn is_write(key: &str) -> bool {
+    key.contains("write")
+}
+
+/// Build the result of a run.
+pub fn build(
+    command_line: &str,
+    host: HostInfo,
+    start_unix_ms: u64,
+    unit: Unit,
+    m: &Matrix,
+    tp: &[TpFigure],
+) -> IozoneResult {
+    let mut jobs = Vec::new();
+    let mut cells = Vec::new();
+    for r in &m.rows {
+        let mut figures = std::collections::BTreeMap::new();
+        for (c, v) in r.values.iter().enumerate() {
+            let Some(v) = v else { continue };
+            let key = COLUMNS[c].key;
+            let name = format!(
+                "iozone {key} {}k/{}k",
+                r.cell.file >> 10,
+                r.cell.record >> 10
+            );
+            jobs.push(job(name, is_write(key), v, jobs.len()));
+            figures.insert(key, figure(v, unit));
+        }
+        cells.push(CellOut {
+            file_kb: r.cell.file >> 10,
+            record_kb: r.cell.record >> 10,
+            figures,
+        });
+    }
+    let mut throughput = Vec::new();
+    for f in tp {
+        for (i, c) in f.per_child.iter().enumerate() {
+            let name = format!("iozone {} x{} child {i}", f.label, f.children);
+            jobs.push(job(name, f.label.contains("writ"), c, jobs.len()));
+        }
+        throughput.push(TpOut {
+            test: f.label,
+            children: f.children,
+            children_see: f.children_see(unit),
+            parent_sees: f.parent_sees(unit),
+            min_xfer: f.min_xfer(unit),
+            start_spread_ns: f.start_spread_ns,
+            cut: f.cut.clone(),
+            per_child: f.per_child.iter().map(|c| figure(c, unit)).collect(),
+        });
+    }
+    let plan = RunPlan {
+        global_options: vec![("iozone".into(), command_line.into())],
+        ..Default::default()
+    };
+    let mut run = RunResult::assemble(&plan, start_unix_ms, host, jobs);
+    run.interrupted = m.interrupted;
+    IozoneResult {
+        run,
+        iozone: IozoneTable {
+            command_line: command_line.into(),
+            unit: unit.words(),
+            cells,
+            throughput,
+            interrupted: m.interrupted,
+        },
+    }
+}

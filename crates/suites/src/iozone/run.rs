@@ -1,0 +1,140 @@
+//! Running the matrix on the engine: for each cell, the passes of each test in iozone's order
+//! (each test on the file the write test made), then the file is removed (unless `-w`). Rows
+//! are handed out as they finish, so the text output grows as iozone's does, and a stop
+//! (Ctrl-C) leaves the rows done so far.
+
+use super::catalog::{passes, COLUMNS};
+use super::plan::{Cell, Plan};
+use iomark_engine::pass::{run_pass, CallCounts, PassResult};
+use iomark_engine::result::LatRecord;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One measured figure: what one pass did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measure {
+    pub bytes: u64,
+    pub ops: u64,
+    pub timed_ns: u64,
+    pub start_unix_us: u64,
+    pub lat: LatRecord,
+    pub calls: CallCounts,
+}
+
+/// The unit of the tables (`-O`, `-N`, or iozone's kB/s).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unit {
+    #[default]
+    KiBps,
+    OpsPerSec,
+    MicrosPerOp,
+}
+
+impl Unit {
+    /// iozone's "Output is in ..." wording.
+    pub fn words(self) -> &'static str {
+        match self {
+            Unit::KiBps => "kBytes/sec",
+            Unit::OpsPerSec => "operations per second",
+            Unit::MicrosPerOp => "microseconds per operation",
+        }
+    }
+}
+
+impl From<PassResult> for Measure {
+    fn from(r: PassResult) -> Measure {
+        Measure {
+            bytes: r.bytes,
+            ops: r.ops,
+            timed_ns: r.timed_ns,
+            start_unix_us: r.start_unix_us,
+            lat: r.lat,
+            calls: r.calls,
+        }
+    }
+}
+
+impl Measure {
+    fn secs(&self) -> f64 {
+        (self.timed_ns.max(1)) as f64 / 1e9
+    }
+    /// kB/s (kB = 1024 bytes) as a real number.
+    pub fn kbps(&self) -> f64 {
+        self.bytes as f64 / 1024.0 / self.secs()
+    }
+    /// The figure iozone prints: a whole number in `unit`.
+    pub fn value(&self, unit: Unit) -> u64 {
+        match unit {
+            Unit::KiBps => (self.bytes as f64 / self.secs()) as u64 >> 10,
+            Unit::OpsPerSec => (self.ops as f64 / self.secs()) as u64,
+            Unit::MicrosPerOp => (self.secs() * 1e6 / self.ops.max(1) as f64) as u64,
+        }
+    }
+}
+
+/// One row of the matrix: a cell and a figure per column (None = not measured).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub cell: Cell,
+    pub values: Vec<Option<Measure>>,
+}
+
+/// Every row measured, in plan order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Matrix {
+    pub rows: Vec<Row>,
+    /// Stopped (Ctrl-C) before the last cell.
+    pub interrupted: bool,
+}
+
+/// Run the plan's cells. `on_row` sees each finished row. An I/O error ends the run: the
+/// matrix so far and the error come back.
+pub fn run_matrix(
+    plan: &Plan,
+    keep: bool,
+    test_delay_s: u64,
+    stop: &AtomicBool,
+    on_row: &mut dyn FnMut(&Row),
+) -> (Matrix, Option<String>) {
+    let mut m = Matrix::default();
+    for &cell in &plan.cells {
+        let mut row = Row {
+            cell,
+            values: vec![None; COLUMNS.len()],
+        };
+        let mut err = None;
+        'tests: for (k, &test) in plan.tests.iter().enumerate() {
+            if k > 0 && test_delay_s > 0 {
+                std::thread::sleep(std::time::Duration::from_secs(test_delay_s));
+            }
+            for (col, spec) in passes(test, &plan.file, cell.file, cell.record, plan.timing) {
+                if stop.load(Ordering::Relaxed) {
+                    break 'tests;
+                }
+                match run_pass(&spec, stop) {
+                    Ok(r) if r.cut => break 'tests,
+                    Ok(r) => row.values[col] = Some(Measure::from(r)),
+                    Err(e) => {
+                        err = Some(e.to_string());
+                        break 'tests;
+                    }
+                }
+            }
+        }
+        if !keep {
+            let _ = std::fs::remove_file(&plan.file);
+        }
+        let stopped = stop.load(Ordering::Relaxed);
+        if row.values.iter().any(Option::is_some) {
+            on_row(&row);
+            m.rows.push(row);
+        }
+        if err.is_some() {
+            return (m, err);
+        }
+        if stopped {
+            m.interrupted = true;
+            break;
+        }
+    }
+    (m, None)
+}

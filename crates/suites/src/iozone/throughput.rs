@@ -1,0 +1,246 @@
+//! Throughput mode (`-t N`, `-l`/`-u`): N children (threads), one file each, released together
+//! from a barrier for every pass; with stonewalling (iozone's default) the first child to
+//! finish stops the others and every figure counts only what was done while all ran (`-x`
+//! turns it off). Per pass the block iozone prints: Children see (sum of the children's
+//! rates), Parent sees (all bytes over the parent's wall time), min/max/avg per child and Min
+//! xfer (below the file size when the stonewall cut a child). The block has one layout
+//! whatever the options (iozone's changes with them, which breaks parsers).
+
+use super::catalog::passes;
+use super::plan::Plan;
+use super::run::{Measure, Unit};
+use iomark_engine::pass::group::{run_group, GroupOptions};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// One pass of one test with N children.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TpFigure {
+    /// "initial writers", "readers", ...
+    pub label: &'static str,
+    /// The row name of the `-R` report: "Initial write", "Read", ...
+    pub report: &'static str,
+    pub children: u32,
+    pub per_child: Vec<Measure>,
+    /// Which children the stonewall cut.
+    pub cut: Vec<bool>,
+    pub parent_ns: u64,
+    /// Spread of the children's start times (ns).
+    pub start_spread_ns: u64,
+}
+
+/// The labels of a test's passes in throughput mode (iozone runs one pass of the stdio and
+/// positional tests there).
+fn labels(test: u32) -> &'static [(&'static str, &'static str)] {
+    match test {
+        0 => &[
+            ("initial writers", "Initial write"),
+            ("rewriters", "Rewrite"),
+        ],
+        1 => &[("readers", "Read"), ("re-readers", "Re-read")],
+        2 => &[
+            ("random readers", "Random read"),
+            ("random writers", "Random write"),
+        ],
+        3 => &[("reverse readers", "Reverse Read")],
+        5 => &[("stride readers", "Stride read")],
+        6 => &[("fwriters", "Fwrite")],
+        7 => &[("freaders", "Fread")],
+        9 => &[("pwrite writers", "Pwrite")],
+        10 => &[("pread readers", "Pread")],
+        _ => &[],
+    }
+}
+
+impl TpFigure {
+    fn rate(m: &Measure, unit: Unit) -> f64 {
+        let secs = m.timed_ns.max(1) as f64 / 1e9;
+        match unit {
+            Unit::KiBps => m.bytes as f64 / 1024.0 / secs,
+            Unit::OpsPerSec => m.ops as f64 / secs,
+            Unit::MicrosPerOp => secs * 1e6 / m.ops.max(1) as f64,
+        }
+    }
+    /// Sum of the children's rates.
+    pub fn children_see(&self, unit: Unit) -> f64 {
+        self.per_child.iter().map(|m| Self::rate(m, unit)).sum()
+    }
+    /// Everything moved over the parent's wall time.
+    pub fn parent_sees(&self, unit: Unit) -> f64 {
+        let secs = self.parent_ns.max(1) as f64 / 1e9;
+        let bytes: u64 = self.per_child.iter().map(|m| m.bytes).sum();
+        let ops: u64 = self.per_child.iter().map(|m| m.ops).sum();
+        match unit {
+            Unit::KiBps => bytes as f64 / 1024.0 / secs,
+            Unit::OpsPerSec => ops as f64 / secs,
+            Unit::MicrosPerOp => secs * 1e6 / ops.max(1) as f64,
+        }
+    }
+    /// Smallest amount one child moved, in kB (or operations).
+    pub fn min_xfer(&self, unit: Unit) -> f64 {
+        self.per_child
+            .iter()
+            .map(|m| match unit {
+                Unit::KiBps => m.bytes as f64 / 1024.0,
+                _ => m.ops as f64,
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Run every test of the plan with `children` children; `on_figure` sees each pass's figure.
+pub fn run_count(
+    plan: &Plan,
+    children: u32,
+    keep: bool,
+    stop: &AtomicBool,
+    on_figure: &mut dyn FnMut(&TpFigure),
+) -> Result<Vec<TpFigure>, String> {
+    let tp = plan.throughput.as_ref().ok_or("not a throughput plan")?;
+    let cell = plan.cells[0];
+    let files = &tp.files[..children as usize];
+    let mut out = Vec::new();
+    let result = (|| {
+        for &test in &plan.tests {
+            let per_file: Vec<_> = files
+                .iter()
+                .map(|f| passes(test, f, cell.file, cell.record, plan.timing))
+                .collect();
+            for (k, &(label, report)) in labels(test).iter().enumerate() {
+                if k >= per_file[0].len() {
+                    break;
+                }
+                let specs: Vec<_> = per_file.iter().map(|v| v[k].1.clone()).collect();
+                let g = run_group(
+                    &specs,
+                    GroupOptions {
+                        stonewall: tp.stonewall,
+                        delay: Duration::from_micros(tp.delay_us),
+                    },
+                    stop,
+                );
+                let mut per_child = Vec::new();
+                let mut cut = Vec::new();
+                for r in g.children {
+                    let r = r.map_err(|e| e.to_string())?;
+                    cut.push(r.cut);
+                    per_child.push(Measure::from(r));
+                }
+                let starts = per_child.iter().map(|m| m.start_unix_us);
+                let spread = starts.clone().max().unwrap_or(0) - starts.min().unwrap_or(0);
+                let f = TpFigure {
+                    label,
+                    report,
+                    children,
+                    per_child,
+                    cut,
+                    parent_ns: g.wall_ns,
+                    start_spread_ns: spread * 1000,
+                };
+                on_figure(&f);
+                out.push(f);
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    })();
+    if !keep {
+        for f in files {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+    result.map(|_| out)
+}
+
+fn unit_words(unit: Unit) -> (&'static str, &'static str) {
+    match unit {
+        Unit::KiBps => ("kB/sec", "kB"),
+        Unit::OpsPerSec => ("ops/sec", "ops"),
+        Unit::MicrosPerOp => ("microseconds/op", "ops"),
+    }
+}
+
+/// iozone's block for one pass (`-C` adds a line per child).
+pub fn block(f: &TpFigure, unit: Unit, per_child: bool) -> String {
+    let (rate, amount) = unit_words(unit);
+    let rates: Vec<f64> = f
+        .per_child
+        .iter()
+        .map(|m| TpFigure::rate(m, unit))
+        .collect();
+    let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = rates.iter().copied().fold(0.0, f64::max);
+    let avg = f.children_see(unit) / rates.len().max(1) as f64;
+    let who = format!("{:2} {}", f.children, f.label);
+    let mut s = format!(
+        "\tChildren see throughput for {who} \t= {:10.2} {rate}\n\tParent sees throughput for {who} \t= {:10.2} {rate}\n",
+        f.children_see(unit),
+        f.parent_sees(unit)
+    );
+    s.push_str(&format!(
+        "\tMin throughput per thread \t\t\t= {min:10.2} {rate} \n"
+    ));
+    s.push_str(&format!(
+        "\tMax throughput per thread \t\t\t= {max:10.2} {rate}\n"
+    ));
+    s.push_str(&format!(
+        "\tAvg throughput per thread \t\t\t= {avg:10.2} {rate}\n"
+    ));
+    s.push_str(&format!(
+        "\tMin xfer \t\t\t\t\t= {:10.2} {amount}\n",
+        f.min_xfer(unit)
+    ));
+    if per_child {
+        for (i, (m, r)) in f.per_child.iter().zip(&rates).enumerate() {
+            let x = if unit == Unit::KiBps {
+                m.bytes as f64 / 1024.0
+            } else {
+                m.ops as f64
+            };
+            s.push_str(&format!(
+                "\tChild[{i}] xfer count = {x:10.2} {amount}, Throughput = {r:10.2} {rate}\n"
+            ));
+        }
+    }
+    s.push('\n');
+    s
+}
+
+/// The throughput table: the child counts, and per pass its Children see figure per count.
+pub fn table(figs: &[TpFigure], unit: Unit) -> (Vec<u32>, Vec<(String, Vec<f64>)>) {
+    let mut counts: Vec<u32> = Vec::new();
+    let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
+    for f in figs {
+        if !counts.contains(&f.children) {
+            counts.push(f.children);
+        }
+        match rows.iter_mut().find(|r| r.0 == f.report) {
+            Some(r) => r.1.push(f.children_see(unit)),
+            None => rows.push((f.report.to_string(), vec![f.children_see(unit)])),
+        }
+    }
+    (counts, rows)
+}
+
+/// The `-R` report of throughput mode: one row per pass, one column per child count.
+pub fn excel(figs: &[TpFigure], record: u64, unit: Unit) -> String {
+    let label = match unit {
+        Unit::KiBps => "kBytes/sec",
+        Unit::OpsPerSec => "ops/sec",
+        Unit::MicrosPerOp => "microseconds/op",
+    };
+    let mut s = format!(
+        "\n\"Throughput report Y-axis is type of test X-axis is number of threads\"\n\"Record size = {} kBytes \"\n\"Output is in {label}\"\n\n",
+        record >> 10
+    );
+    for (name, vals) in table(figs, unit).1 {
+        s.push_str(&format!("\"{name:>15} \""));
+        for v in vals {
+            s.push_str(&format!(" {v:10.2} "));
+        }
+        s.push_str("\n\n");
+    }
+    s
+}
