@@ -92,15 +92,16 @@ pub enum RunError {
         path: PathBuf,
         mount_point: String,
     },
-    /// A write to a device that holds a filesystem or partition table.
+    /// A write to a device that holds a filesystem, partition table, RAID, volume-manager or
+    /// encryption signature (as libblkid names it).
     #[error("{job}: refusing to write to {}: it holds {signature}; writing would destroy it", path.display())]
     DeviceHoldsData {
         job: String,
         path: PathBuf,
         signature: String,
     },
-    /// A write to a device whose first blocks could not be read to look for a signature.
-    #[error("{job}: refusing to write to {}: its first blocks could not be read to look for a filesystem or partition table ({source})", path.display())]
+    /// A write to a device whose content could not be probed for a signature.
+    #[error("{job}: refusing to write to {}: what it holds could not be checked ({source})", path.display())]
     DeviceUnreadable {
         job: String,
         path: PathBuf,

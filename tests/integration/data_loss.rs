@@ -1,0 +1,230 @@
+//! Data that iomark must never destroy unasked (root only; CI runs as root): devices holding
+//! any format libblkid knows (also at the end of the device), devices held by the kernel,
+//! outputs and logs aimed at targets or devices, unlink of files the run did not create,
+//! metadata engines on device nodes, verify dumps and missing device paths under /dev.
+
+use crate::blockdev::{root_required, Loop};
+use crate::util::*;
+use std::hash::Hasher;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::process::Command;
+
+/// A hash of a device's (or file's) whole content.
+pub(crate) fn digest(path: &Path) -> u64 {
+    let mut f = std::fs::File::open(path).unwrap();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).unwrap();
+        if n == 0 {
+            return h.finish();
+        }
+        h.write(&buf[..n]);
+    }
+}
+
+#[track_caller]
+fn run_tool(tool: &str, args: &[&str], dev: &str) {
+    let o = Command::new(tool)
+        .args(args)
+        .arg(dev)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("{tool} is needed by this test (scripts/test installs it): {e}")
+        });
+    assert!(o.status.success(), "{tool} {args:?} {dev}: {}", stderr(&o));
+}
+
+/// md's checksum: the 32-bit little-endian words summed in 64 bits, folded.
+fn md_csum(sb: &[u8]) -> u32 {
+    let mut sum: u64 = sb
+        .chunks(4)
+        .map(|w| {
+            let mut b = [0u8; 4];
+            b[..w.len()].copy_from_slice(w);
+            u32::from_le_bytes(b) as u64
+        })
+        .sum();
+    sum = (sum & 0xffff_ffff) + (sum >> 32);
+    sum as u32
+}
+
+fn put32(b: &mut [u8], off: usize, v: u32) {
+    b[off..off + 4].copy_from_slice(&v.to_le_bytes());
+}
+fn put64(b: &mut [u8], off: usize, v: u64) {
+    b[off..off + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Writes a Linux md RAID1 member superblock (one device) in format 0.90 or 1.0, both at the
+/// end of the device, laid out as the kernel's `md_p.h` says (mdadm --create needs the md
+/// driver, which not every test kernel has; `mdadm --examine` checks the result).
+fn write_md_superblock(dev: &str, size: u64, version: &str) {
+    let (off, sb) = if version == "0.90" {
+        let off = (size & !0xffff) - 0x10000;
+        let mut sb = vec![0u8; 4096];
+        let w = |sb: &mut Vec<u8>, word: usize, v: u32| put32(sb, word * 4, v);
+        w(&mut sb, 0, 0xa92b_4efc); // magic
+        w(&mut sb, 2, 90); // minor version
+        w(&mut sb, 5, 0x1234_5678); // set_uuid0
+        w(&mut sb, 6, 1_700_000_000); // ctime
+        w(&mut sb, 7, 1); // level
+        w(&mut sb, 8, (off / 1024) as u32); // size in KiB
+        w(&mut sb, 9, 1); // nr_disks
+        w(&mut sb, 10, 1); // raid_disks
+        w(&mut sb, 13, 0x9abc_def0); // set_uuid1..3
+        w(&mut sb, 14, 0x1111_2222);
+        w(&mut sb, 15, 0x3333_4444);
+        w(&mut sb, 32, 1_700_000_000); // utime
+        w(&mut sb, 33, 1); // state: clean
+        w(&mut sb, 34, 1); // active, working disks
+        w(&mut sb, 35, 1);
+        w(&mut sb, 40, 1); // events
+                           // disks[0] and this_disk: number 0, major/minor, raid_disk 0, state active|sync.
+        for base in [128usize, 992] {
+            w(&mut sb, base + 4, 6);
+        }
+        let c = md_csum(&sb);
+        w(&mut sb, 38, c);
+        (off, sb)
+    } else {
+        let off = (size - 8192) & !4095;
+        let mut sb = vec![0u8; 256 + 2];
+        put32(&mut sb, 0, 0xa92b_4efc);
+        put32(&mut sb, 4, 1); // major version
+        sb[16..32].copy_from_slice(b"iomark-md-test-1");
+        sb[32..40].copy_from_slice(b"iomark:0");
+        put64(&mut sb, 64, 1_700_000_000); // ctime
+        put32(&mut sb, 72, 1); // level
+        put64(&mut sb, 80, off / 512); // size (sectors)
+        put32(&mut sb, 92, 1); // raid_disks
+        put64(&mut sb, 136, off / 512); // data_size
+        put64(&mut sb, 144, off / 512); // super_offset
+        put64(&mut sb, 152, u64::MAX); // recovery_offset
+        sb[168..184].copy_from_slice(b"iomark-md-dev-01");
+        put64(&mut sb, 192, 1_700_000_000); // utime
+        put64(&mut sb, 200, 1); // events
+        put64(&mut sb, 208, u64::MAX); // resync_offset: clean
+        put32(&mut sb, 220, 1); // max_dev; dev_roles[0] = 0
+        let c = md_csum(&sb);
+        put32(&mut sb, 216, c);
+        (off, sb)
+    };
+    let mut f = std::fs::OpenOptions::new().write(true).open(dev).unwrap();
+    f.seek(SeekFrom::Start(off)).unwrap();
+    f.write_all(&sb).unwrap();
+    f.sync_all().unwrap();
+    let o = Command::new("mdadm")
+        .args(["--examine", dev])
+        .output()
+        .expect("mdadm is needed by this test (scripts/test installs it)");
+    let text = stdout(&o);
+    let want = format!(
+        "Version : {}",
+        if version == "0.90" { "0.90.00" } else { "1.0" }
+    );
+    assert!(
+        o.status.success() && text.contains(&want),
+        "mdadm does not see the {version} superblock:\n{text}{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn devices_holding_any_known_format_are_refused_and_unchanged() {
+    root_required();
+    let d = Scratch::new("fmtkey");
+    let key = d.file("key");
+    std::fs::write(&key, [7u8; 32]).unwrap();
+    let key = key.display().to_string();
+    let luks = [
+        "luksFormat",
+        "--batch-mode",
+        "--pbkdf",
+        "pbkdf2",
+        "--pbkdf-force-iterations",
+        "1000",
+        "--key-file",
+        &key,
+    ];
+    type Make<'a> = Box<dyn Fn(&str, u64) + 'a>;
+    let cases: Vec<(&str, u64, Make, &str)> = vec![
+        (
+            "vfat",
+            64,
+            Box::new(|dev, _| run_tool("mkfs.vfat", &[], dev)),
+            "vfat (filesystem",
+        ),
+        (
+            "luks",
+            64,
+            Box::new(|dev, _| run_tool("cryptsetup", &luks, dev)),
+            "crypto_LUKS (crypto, version 2, UUID ",
+        ),
+        (
+            "md090",
+            64,
+            Box::new(|dev, size| write_md_superblock(dev, size, "0.90")),
+            "linux_raid_member (raid, version 0.90.0",
+        ),
+        (
+            "md10",
+            64,
+            Box::new(|dev, size| write_md_superblock(dev, size, "1.0")),
+            "linux_raid_member (raid, version 1.0",
+        ),
+        (
+            "xfs",
+            304,
+            Box::new(|dev, _| run_tool("mkfs.xfs", &["-q", "-f"], dev)),
+            "xfs (filesystem",
+        ),
+        (
+            "btrfs",
+            128,
+            Box::new(|dev, _| run_tool("mkfs.btrfs", &["-q", "-f"], dev)),
+            "btrfs (filesystem",
+        ),
+        (
+            "minix",
+            64,
+            Box::new(|dev, _| run_tool("mkfs.minix", &[], dev)),
+            "minix (filesystem",
+        ),
+    ];
+    for (tag, mib, make, want) in cases {
+        let lp = Loop::new(tag, mib << 20, false);
+        make(&lp.dev, mib << 20);
+        let before = digest(Path::new(&lp.dev));
+        // A write at the start and one at the very end (where md 0.90/1.0 keep their superblock).
+        let end = format!("--offset={}m", mib - 1);
+        for extra in [&["--size=2m"][..], &[end.as_str()][..]] {
+            let f = format!("--filename={}", lp.dev);
+            let mut args = vec!["run", "--name=w", "--rw=write", "--direct=1", &f];
+            args.extend_from_slice(extra);
+            let o = iomark(&args);
+            assert!(!o.status.success(), "{tag}: write not refused");
+            let e = stderr(&o);
+            assert!(
+                e.contains(&format!("it holds {want}")) && e.contains("--force-device-write"),
+                "{tag}: {e}"
+            );
+        }
+        assert_eq!(digest(Path::new(&lp.dev)), before, "{tag}: device modified");
+    }
+    // The switch still overrides.
+    let lp = Loop::new("vfatforce", 64 << 20, false);
+    run_tool("mkfs.vfat", &[], &lp.dev);
+    let before = digest(Path::new(&lp.dev));
+    let o = iomark(&[
+        "run",
+        "--force-device-write",
+        "--name=w",
+        "--rw=write",
+        "--size=1m",
+        &format!("--filename={}", lp.dev),
+    ]);
+    ok(&o);
+    assert_ne!(digest(Path::new(&lp.dev)), before);
+}
