@@ -228,3 +228,119 @@ fn devices_holding_any_known_format_are_refused_and_unchanged() {
     ok(&o);
     assert_ne!(digest(Path::new(&lp.dev)), before);
 }
+
+/// A process holding a mount of `dev` in a mount namespace of its own (invisible in ours);
+/// killed (which releases the mount) on drop.
+struct ForeignMount(std::process::Child);
+
+impl ForeignMount {
+    fn new(dev: &str, mnt: &Path) -> ForeignMount {
+        std::fs::create_dir_all(mnt).unwrap();
+        let script = format!(
+            "mount -o ro {dev} {} && echo ready && exec sleep 60",
+            mnt.display()
+        );
+        let mut c = Command::new("unshare")
+            .args(["--mount", "--propagation", "private", "sh", "-c", &script])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("unshare (util-linux) is needed by this test");
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(c.stdout.as_mut().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        assert_eq!(
+            line.trim(),
+            "ready",
+            "mounting {dev} in a new mount namespace"
+        );
+        ForeignMount(c)
+    }
+}
+
+impl Drop for ForeignMount {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn devices_held_by_the_kernel_and_their_backing_files_are_refused() {
+    root_required();
+    // Mounted in another mount namespace: this process's mount table does not show it, the
+    // kernel's exclusive open does.
+    let lp = Loop::new("heldns", 32 << 20, true);
+    let before = digest(Path::new(&lp.dev));
+    let held = ForeignMount::new(&lp.dev, &lp._dir.file("mnt"));
+    let f = format!("--filename={}", lp.dev);
+    let o = iomark(&[
+        "run",
+        "--force-device-write",
+        "--name=w",
+        &f,
+        "--rw=write",
+        "--size=1m",
+    ]);
+    assert!(!o.status.success(), "write to a held device not refused");
+    let e = stderr(&o);
+    assert!(
+        e.contains("busy") && e.contains("another mount namespace"),
+        "{e}"
+    );
+    assert!(e.contains("allow_mounted_write=1"), "{e}");
+    drop(held);
+    assert_eq!(digest(Path::new(&lp.dev)), before, "held device modified");
+
+    // The backing file of a mounted loop device is a mounted filesystem too.
+    let mut lp = Loop::new("heldback", 32 << 20, true);
+    let img = lp._dir.file("img");
+    let mnt = lp.mount(Some("ro"));
+    let before = digest(&img);
+    let fi = format!("--filename={}", img.display());
+    for rw in ["write", "randrw"] {
+        let o = iomark(&["run", "--name=w", &fi, &format!("--rw={rw}"), "--size=1m"]);
+        assert!(
+            !o.status.success(),
+            "{rw}: write to a backing file not refused"
+        );
+        let e = stderr(&o);
+        assert!(
+            e.contains(&format!("backing file of {}", lp.dev))
+                && e.contains(&mnt.display().to_string()),
+            "{e}"
+        );
+    }
+    assert_eq!(digest(&img), before, "backing file modified");
+    // Reading it is fine.
+    let o = iomark(&[
+        "run",
+        "--output-format=json",
+        "--name=r",
+        &fi,
+        "--rw=read",
+        "--size=1m",
+    ]);
+    assert_eq!(u(&job(&json(&o), 0)["read"]["io_bytes"]), 1 << 20);
+}
+
+#[test]
+fn missing_paths_under_dev_are_refused_not_created() {
+    let name = format!("/dev/iomark-rbd{}", std::process::id());
+    for args in [
+        vec![format!("--filename={name}")],
+        vec!["--directory=/dev".to_string()],
+    ] {
+        let mut a = vec!["run", "--name=w", "--rw=write", "--size=1m"];
+        a.extend(args.iter().map(String::as_str));
+        let o = iomark(&a);
+        assert!(!o.status.success(), "{args:?}: not refused");
+        let e = stderr(&o);
+        assert!(e.contains("no such device /dev/"), "{e}");
+        assert!(e.contains("not mapped"), "{e}");
+        assert!(!Path::new(&name).exists(), "{name} created");
+        assert!(!Path::new("/dev/w.0.0").exists(), "/dev/w.0.0 created");
+    }
+}

@@ -58,7 +58,9 @@ pub fn run_error(e: &RunError) -> String {
             "{job}: direct=1 needs an offset aligned to the logical block size of {} ({logical_block_size} bytes), but the region starts at {start}",
             path.display()
         ),
-        RunError::DeviceMounted { .. } => {
+        RunError::DeviceMounted { .. }
+        | RunError::DeviceBusy { .. }
+        | RunError::BackingFileInUse { .. } => {
             format!("{e}; set allow_mounted_write=1 to write anyway")
         }
         RunError::DeviceHoldsData { .. } => {
@@ -79,6 +81,7 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::EmptyRegion { .. }
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
+        | RunError::NoSuchDevice { .. }
         | RunError::ThreadSpawn(_) => e.to_string(),
     }
 }

@@ -132,6 +132,25 @@ pub enum RunError {
         bytes: u64,
         source: io::Error,
     },
+    /// A path on the kernel's device filesystem (`/dev`) that does not exist: iomark never
+    /// creates a regular file there.
+    #[error("{job}: no such device {} (not mapped or not attached?); refusing to create a file on the device filesystem", path.display())]
+    NoSuchDevice { job: String, path: PathBuf },
+    /// The kernel refused an exclusive open of a device the job writes (EBUSY).
+    #[error("{job}: refusing to write to {}: {reason}", path.display())]
+    DeviceBusy {
+        job: String,
+        path: PathBuf,
+        reason: String,
+    },
+    /// A regular file the job writes backs a loop device that is in use.
+    #[error("{job}: refusing to write to {}: it is the backing file of {} {reason}", path.display(), loop_dev.display())]
+    BackingFileInUse {
+        job: String,
+        path: PathBuf,
+        loop_dev: PathBuf,
+        reason: String,
+    },
     /// A worker thread could not be started.
     #[error("cannot start a worker thread: {0}")]
     ThreadSpawn(io::Error),

@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use crate::sys;
 use crate::target;
 use crate::worker::{run_worker, WorkerSetup};
-use plan::{check_free_space, plan_units};
+use plan::{check_free_space, claim_devices, plan_units};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -67,7 +67,8 @@ impl RunCtl {
 
 /// Check a plan without doing any I/O (everything `run` would refuse up front).
 pub fn check(plan: &RunPlan) -> Result<Vec<Note>, RunError> {
-    let (_, layouts, notes) = plan_units(plan)?;
+    let (units, layouts, notes) = plan_units(plan)?;
+    claim_devices(plan, &units)?;
     check_free_space(plan, &layouts)?;
     Ok(notes)
 }
@@ -76,6 +77,8 @@ pub fn check(plan: &RunPlan) -> Result<Vec<Note>, RunError> {
 pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     let start_unix_ms = sys::unix_ms();
     let (units, layouts, plan_notes) = plan_units(plan)?;
+    // Held until the run ends: nothing mounts or builds on a device while it is written.
+    let claims = claim_devices(plan, &units)?;
     check_free_space(plan, &layouts)?;
     // Lay out files (fio's "Laying out IO file").
     let mut created: Vec<PathBuf> = Vec::new();
@@ -226,6 +229,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     }
     join_all(&mut running, &mut results);
     let disk_util = sampler.finish();
+    drop(claims);
     // Remove files of jobs that asked for it.
     for (ji, job) in plan.jobs.iter().enumerate() {
         if job.unlink {
