@@ -344,3 +344,59 @@ fn missing_paths_under_dev_are_refused_not_created() {
         assert!(!Path::new("/dev/w.0.0").exists(), "/dev/w.0.0 created");
     }
 }
+
+#[test]
+fn unlink_deletes_only_files_the_run_created() {
+    let d = Scratch::new("unlink");
+    let f = d.file("users-file");
+    let data = vec![0x5au8; 1 << 20];
+    std::fs::write(&f, &data).unwrap();
+    let ff = format!("--filename={}", f.display());
+    // --readonly refuses unlink before any I/O.
+    let o = iomark(&[
+        "run",
+        "--readonly",
+        "--name=r",
+        &ff,
+        "--rw=read",
+        "--unlink=1",
+    ]);
+    assert!(!o.status.success(), "readonly unlink not refused");
+    assert!(stderr(&o).contains("unlink=1"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&f).unwrap(),
+        data,
+        "readonly run changed the file"
+    );
+    // A file that existed before is kept, and the note says so and how to delete it.
+    let o = iomark(&["run", "--name=r", &ff, "--rw=read", "--unlink=1"]);
+    ok(&o);
+    assert_eq!(std::fs::read(&f).unwrap(), data, "existing file deleted");
+    let e = stderr(&o);
+    assert!(
+        e.contains("kept") && e.contains("--allow-unlink-existing"),
+        "{e}"
+    );
+    // A file the run lays out is removed.
+    let g = d.file("made-by-run");
+    let fg = format!("--filename={}", g.display());
+    ok(&iomark(&[
+        "run",
+        "--name=w",
+        &fg,
+        "--rw=write",
+        "--size=1m",
+        "--unlink=1",
+    ]));
+    assert!(!g.exists(), "created file kept");
+    // With the switch, as fio does.
+    ok(&iomark(&[
+        "run",
+        "--allow-unlink-existing",
+        "--name=r",
+        &ff,
+        "--rw=read",
+        "--unlink=1",
+    ]));
+    assert!(!f.exists(), "--allow-unlink-existing kept the file");
+}

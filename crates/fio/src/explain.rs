@@ -69,6 +69,9 @@ pub fn run_error(e: &RunError) -> String {
         RunError::DeviceUnreadable { .. } => {
             format!("{e}. Pass --force-device-write to write anyway")
         }
+        RunError::ReadonlyUnlink { job } => {
+            format!("{job}: unlink=1 deletes the job's files but --readonly is set")
+        }
         RunError::ReadonlyLayout { job, path, bytes } => format!(
             "{job}: {} would have to be created ({bytes} bytes) but --readonly is set",
             path.display()
@@ -110,6 +113,9 @@ pub fn note(n: &Note) -> String {
             available >> 20
         ),
         Note::StoppedDuringLayout => n.to_string(),
+        Note::KeptExisting { .. } => format!(
+            "{n} (pass --allow-unlink-existing to delete it, as fio does)"
+        ),
     }
 }
 

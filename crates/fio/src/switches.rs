@@ -88,6 +88,7 @@ pub struct Switches {
     pub readonly: bool,
     pub allow_fill: bool,
     pub force_device_write: bool,
+    pub allow_unlink_existing: bool,
     /// `--section` (repeatable).
     pub sections: Vec<String>,
     /// `--override KEY=VALUE` as written (repeatable).
@@ -265,6 +266,7 @@ pub static SWITCHES: &[SwitchDef] = &[
     sw("readonly", V::None, "", "Refuse every job that writes, trims or creates files.", |s, _| { s.readonly = true; Ok(()) }),
     sw("allow-fill", V::None, "", "Allow files larger than the free space of their filesystem.", |s, _| { s.allow_fill = true; Ok(()) }),
     sw("force-device-write", V::None, "", "Allow writes to a block device that holds a filesystem or partition table.", |s, _| { s.force_device_write = true; Ok(()) }),
+    sw("allow-unlink-existing", V::None, "", "Let unlink=1 delete files that existed before the run (by default it deletes only files the run created; fio deletes both).", |s, _| { s.allow_unlink_existing = true; Ok(()) }),
     sw("parse-only", V::None, "", "Check the options and jobs, then stop without doing I/O.", |s, _| { s.output.parse_only = true; Ok(()) }),
     sw("showcmd", V::None, "", "Print the jobs as one command line and stop.", |s, _| { s.output.showcmd = true; Ok(()) }),
     sw("section", V::Required, "NAME", "Run only this section of the job files (repeatable).", |s, v| { s.sections.push(v.to_string()); Ok(()) }),

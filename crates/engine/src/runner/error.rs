@@ -132,6 +132,9 @@ pub enum RunError {
         bytes: u64,
         source: io::Error,
     },
+    /// A read-only run, but the job deletes its files when done.
+    #[error("{job}: the job deletes its files when done (unlink) but the run is read-only")]
+    ReadonlyUnlink { job: String },
     /// A path on the kernel's device filesystem (`/dev`) that does not exist: iomark never
     /// creates a regular file there.
     #[error("{job}: no such device {} (not mapped or not attached?); refusing to create a file on the device filesystem", path.display())]

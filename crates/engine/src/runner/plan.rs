@@ -47,6 +47,11 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
                 engine: job.ioengine,
             });
         }
+        if (plan.readonly || job.readonly) && job.unlink {
+            return Err(RunError::ReadonlyUnlink {
+                job: job.name.clone(),
+            });
+        }
         for clone in 0..job.numjobs.max(1) {
             let unit = plan_clone(
                 plan,

@@ -100,6 +100,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
         readonly,
         allow_fill,
         force_device_write,
+        allow_unlink_existing,
         sections,
         overrides,
         strict,
@@ -239,6 +240,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
         readonly,
         allow_fill,
         force_device_write,
+        allow_unlink_existing,
         overrides: override_pairs,
     };
     let locate = |e: build::PlanError| -> Diag {
