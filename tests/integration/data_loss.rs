@@ -400,3 +400,36 @@ fn unlink_deletes_only_files_the_run_created() {
     ]));
     assert!(!f.exists(), "--allow-unlink-existing kept the file");
 }
+
+#[test]
+fn metadata_engines_never_touch_device_nodes() {
+    root_required();
+    let lp = Loop::new("metanode", 8 << 20, false);
+    let rdev = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(&lp.dev).unwrap().rdev()
+    };
+    let d = Scratch::new("metanode");
+    let alias = d.file("alias");
+    let (ma, mi) = (libc::major(rdev), libc::minor(rdev));
+    let st = Command::new("mknod")
+        .arg(&alias)
+        .args(["b", &ma.to_string(), &mi.to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success(), "mknod");
+    let fa = format!("--filename={}", alias.display());
+    for engine in ["filedelete", "filecreate", "filestat"] {
+        let o = iomark(&["run", "--name=m", &fa, &format!("--ioengine={engine}")]);
+        assert!(!o.status.success(), "{engine} on a device node not refused");
+        let e = stderr(&o);
+        assert!(
+            e.contains("acts only on regular files") && e.contains("a block device node"),
+            "{engine}: {e}"
+        );
+        assert!(
+            std::fs::symlink_metadata(&alias).is_ok(),
+            "{engine} removed the device node"
+        );
+    }
+}

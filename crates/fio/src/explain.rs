@@ -85,6 +85,7 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
         | RunError::NoSuchDevice { .. }
+        | RunError::MetadataOnSpecial { .. }
         | RunError::ThreadSpawn(_) => e.to_string(),
     }
 }

@@ -132,6 +132,15 @@ pub enum RunError {
         bytes: u64,
         source: io::Error,
     },
+    /// A metadata engine (filecreate, filestat, filedelete) aimed at something that is not a
+    /// regular file: it acts only on regular files.
+    #[error("{job}: {} acts only on regular files, but {} is {what}", engine.fio_name(), path.display())]
+    MetadataOnSpecial {
+        job: String,
+        engine: EngineKind,
+        path: PathBuf,
+        what: &'static str,
+    },
     /// A read-only run, but the job deletes its files when done.
     #[error("{job}: the job deletes its files when done (unlink) but the run is read-only")]
     ReadonlyUnlink { job: String },

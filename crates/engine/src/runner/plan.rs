@@ -106,6 +106,14 @@ fn plan_clone(
                 path,
             });
         }
+        if meta && (kind == "block" || kind == "char") {
+            return Err(RunError::MetadataOnSpecial {
+                job: name.clone(),
+                engine: job.ioengine,
+                what: target::special_kind(&path),
+                path,
+            });
+        }
         if kind == "missing" && !diskless && target::missing_device_path(&path) {
             return Err(RunError::NoSuchDevice {
                 job: name.clone(),

@@ -1,7 +1,7 @@
 //! What the kernel holds: exclusive claims on block devices (`O_EXCL`, refused with EBUSY when
 //! the device is mounted in any mount namespace, is a member of md/dm/LVM, an active swap area,
-//! or otherwise claimed), the loop devices a regular file backs, and paths under `/dev` that
-//! name no device.
+//! or otherwise claimed), the loop devices a regular file backs, paths under `/dev` that name
+//! no device, and what kind of special file a path is.
 
 use super::{dev_split, device_mount_point, mount_for, open_raw, sys_block_by_devnum};
 use std::fs::{self, File};
@@ -119,6 +119,20 @@ pub(crate) fn backed_loop_in_use(file: &Path) -> Option<(PathBuf, String)> {
         }
     }
     None
+}
+
+/// What a special file is, in words ("a block device node", "a FIFO", ...).
+pub(crate) fn special_kind(path: &Path) -> &'static str {
+    match fs::metadata(path).map(|m| m.file_type()) {
+        Ok(t) if t.is_block_device() => "a block device node",
+        Ok(t) if t.is_char_device() => "a character device node",
+        Ok(t) if t.is_fifo() => "a FIFO",
+        Ok(t) if t.is_socket() => "a socket",
+        Ok(t) if t.is_dir() => "a directory",
+        Ok(t) if t.is_file() => "a regular file",
+        Ok(_) => "a special file",
+        Err(_) => "missing",
+    }
 }
 
 /// A path that does not exist and would be created on the kernel's device filesystem
