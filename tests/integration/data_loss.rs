@@ -433,3 +433,80 @@ fn metadata_engines_never_touch_device_nodes() {
         );
     }
 }
+
+#[test]
+fn verify_dumps_of_a_device_never_go_into_dev() {
+    root_required();
+    let lp = Loop::new("dumpdev", 8 << 20, false);
+    let name = lp.dev.trim_start_matches("/dev/").to_string();
+    let fd = format!("--filename={}", lp.dev);
+    let job_args = [
+        "run",
+        "--name=v",
+        fd.as_str(),
+        "--rw=write",
+        "--bs=4k",
+        "--size=1m",
+        "--direct=1",
+        "--verify=crc32c",
+    ];
+    let mut w = job_args.to_vec();
+    w.push("--do_verify=0");
+    ok(&iomark(&w));
+    // Damage one block behind iomark's back.
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&lp.dev)
+        .unwrap();
+    f.seek(SeekFrom::Start(8192 + 100)).unwrap();
+    f.write_all(b"damage").unwrap();
+    f.sync_all().unwrap();
+    drop(f);
+    let dumps_in = |dir: &Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(&format!("{name}.")))
+            .collect()
+    };
+    let d = Scratch::new("dumpdev");
+    let cwd = d.file("cwd");
+    let out = d.file("out");
+    let chosen = d.file("chosen");
+    for dir in [&cwd, &out, &chosen] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let report = format!("--output={}", out.join("report.txt").display());
+    let dump_dir = format!("--dump-dir={}", chosen.display());
+    for (extra, want) in [
+        (None, &cwd),
+        (Some(&report), &out),
+        (Some(&dump_dir), &chosen),
+    ] {
+        let mut a = job_args.to_vec();
+        a.extend(["--verify_only", "--verify_dump=1"]);
+        a.extend(extra.map(String::as_str));
+        let o = iomark_in(&a, &cwd);
+        assert!(!o.status.success(), "the damage was not found");
+        let mut got = dumps_in(want);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                format!("{name}.8192.expected"),
+                format!("{name}.8192.received")
+            ],
+            "{extra:?}"
+        );
+        for dir in [&cwd, &out, &chosen] {
+            for n in dumps_in(dir) {
+                std::fs::remove_file(dir.join(n)).unwrap();
+            }
+        }
+        assert!(
+            dumps_in(Path::new("/dev")).is_empty(),
+            "dump written into /dev"
+        );
+    }
+}

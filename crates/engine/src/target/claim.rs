@@ -135,6 +135,30 @@ pub(crate) fn special_kind(path: &Path) -> &'static str {
     }
 }
 
+fn on_devtmpfs(dir: &Path) -> bool {
+    mount_for(dir).is_some_and(|m| m.fs_type == "devtmpfs")
+}
+
+/// The directory for files iomark makes from a target's name (`verify_dump`): beside a regular
+/// file, never beside a device node nor anywhere on the device filesystem (`/dev`). Others go
+/// to `fallback`, else the working directory, else the temporary directory.
+pub(crate) fn dump_dir_beside(target: &Path, fallback: Option<&Path>) -> PathBuf {
+    let parent = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let regular = fs::metadata(target).is_ok_and(|m| m.is_file());
+    if regular && !on_devtmpfs(parent) {
+        return parent.to_path_buf();
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    [fallback.map(Path::to_path_buf), Some(cwd)]
+        .into_iter()
+        .flatten()
+        .find(|d| !on_devtmpfs(d))
+        .unwrap_or_else(std::env::temp_dir)
+}
+
 /// A path that does not exist and would be created on the kernel's device filesystem
 /// (devtmpfs, `/dev`): a device that is not there (an unmapped RBD image, a missing disk),
 /// never a place for a regular file.
@@ -173,5 +197,13 @@ mod tests {
         fs::write(&f, b"x").unwrap();
         assert!(loops_backed_by(&f).is_empty());
         assert!(backed_loop_in_use(&f).is_none());
+        // Dumps go beside a regular file, never beside a device node.
+        assert_eq!(dump_dir_beside(&f, None), d.path());
+        assert_eq!(
+            dump_dir_beside(Path::new("/dev/null"), Some(d.path())),
+            d.path()
+        );
+        let elsewhere = dump_dir_beside(Path::new("/dev/null"), Some(Path::new("/dev")));
+        assert!(!elsewhere.starts_with("/dev") || elsewhere.starts_with("/dev/shm"));
     }
 }
