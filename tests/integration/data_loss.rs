@@ -510,3 +510,74 @@ fn verify_dumps_of_a_device_never_go_into_dev() {
         );
     }
 }
+
+#[test]
+fn outputs_never_land_on_devices_targets_or_special_files() {
+    root_required();
+    let lp = Loop::new("outdev", 8 << 20, false);
+    let before = digest(Path::new(&lp.dev));
+    let d = Scratch::new("outputs");
+    let data = d.file("data");
+    let bytes = vec![0xa5u8; 1 << 20];
+    std::fs::write(&data, &bytes).unwrap();
+    let fd = format!("--filename={}", data.display());
+    let read = ["run", "--readonly", "--name=r", fd.as_str(), "--rw=read"];
+    let refused = |extra: &str, want: &str| {
+        let mut a = read.to_vec();
+        a.push(extra);
+        let o = iomark(&a);
+        assert_eq!(o.status.code(), Some(2), "{extra}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(want), "{extra}: {e}");
+    };
+    refused(&format!("--output={}", lp.dev), "is a block device");
+    refused(&format!("--result={}", lp.dev), "is a block device");
+    refused(&format!("--output={}", data.display()), "target of a job");
+    refused(&format!("--result={}", data.display()), "target of a job");
+    refused(&format!("--output={}", d.path.display()), "a directory");
+    refused("--write_bw_log=/dev/iomark-nolog", "no such device");
+    refused(&format!("--report={}", lp.dev), "is a block device");
+    assert_eq!(digest(Path::new(&lp.dev)), before, "device written");
+    assert_eq!(std::fs::read(&data).unwrap(), bytes, "data file replaced");
+    // --readonly writes nothing but the outputs it was asked for, each whole.
+    let out = d.file("report.json");
+    std::fs::write(&out, b"old report").unwrap();
+    let mut a = read.to_vec();
+    let fo = format!("--output={}", out.display());
+    let lat = format!("--write_lat_log={}", d.file("r").display());
+    a.extend([
+        "--output-format=json",
+        fo.as_str(),
+        lat.as_str(),
+        "--size=1m",
+    ]);
+    ok(&iomark(&a));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(u(&job(&v, 0)["read"]["io_bytes"]), 1 << 20);
+    let mut names: Vec<String> = std::fs::read_dir(&d.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "data",
+            "r_clat.1.log",
+            "r_lat.1.log",
+            "r_slat.1.log",
+            "report.json"
+        ],
+        "temporary files left or unasked files made"
+    );
+    assert_eq!(std::fs::read(&data).unwrap(), bytes);
+    // The null device takes a report as a stream (and stays the null device).
+    let mut a = read.to_vec();
+    a.extend(["--output=/dev/null", "--size=1m"]);
+    ok(&iomark(&a));
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+}

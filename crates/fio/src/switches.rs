@@ -265,7 +265,7 @@ pub static SWITCHES: &[SwitchDef] = &[
         Ok(())
     }),
     sw("result", V::Required, "FILE", "Write iomark's complete result (JSON) to FILE.", |s, v| { s.output.result_file = Some(PathBuf::from(v)); Ok(()) }),
-    sw("readonly", V::None, "", "Refuse every job that writes, trims or creates files.", |s, _| { s.readonly = true; Ok(()) }),
+    sw("readonly", V::None, "", "Refuse every job that writes, trims, creates or deletes files (unlink). iomark then writes only the outputs named (--output, --result, --report, write_*_log files), never over a job's target or a device.", |s, _| { s.readonly = true; Ok(()) }),
     sw("allow-fill", V::None, "", "Allow files larger than the free space of their filesystem.", |s, _| { s.allow_fill = true; Ok(()) }),
     sw("force-device-write", V::None, "", "Allow writes to a block device that holds a filesystem or partition table.", |s, _| { s.force_device_write = true; Ok(()) }),
     sw("allow-unlink-existing", V::None, "", "Let unlink=1 delete files that existed before the run (by default it deletes only files the run created; fio deletes both).", |s, _| { s.allow_unlink_existing = true; Ok(()) }),

@@ -136,6 +136,7 @@ mod tests {
                 Note::CachedWorkingSet { .. } => "reads",
                 Note::BufferedWrites { .. } => "writes",
                 Note::StoppedDuringLayout => "stopped",
+                Note::KeptExisting { .. } => "kept",
             })
             .collect()
     }

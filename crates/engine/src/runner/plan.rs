@@ -79,18 +79,7 @@ fn plan_clone(
     notes: &mut Vec<Note>,
 ) -> Result<Unit, RunError> {
     let name = &job.name;
-    let paths: Vec<PathBuf> = if !job.filenames.is_empty() {
-        job.filenames.clone()
-    } else {
-        let dir = if job.directories.is_empty() {
-            PathBuf::from(".")
-        } else {
-            job.directories[clone as usize % job.directories.len()].clone()
-        };
-        (0..job.nrfiles.max(1))
-            .map(|f| dir.join(job.file_names.expand(&job.name, clone, f)))
-            .collect()
-    };
+    let paths = job.clone_paths(clone);
     let nfiles = paths.len() as u64;
     let mut size_rng = Rng::new(crate::rng::job_seed(job.randseed, true, thread_number, 99));
     let writes = job.writes();

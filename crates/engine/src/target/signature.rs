@@ -111,7 +111,7 @@ pub fn fs_signature(dev_path: &Path) -> io::Result<Option<String>> {
         }))),
         Some(2) if text.trim().is_empty() => Ok(None),
         Some(8) => Ok(Some(
-            "more than one signature (blkid -p: ambivalent result; `wipefs --no-act` lists them)"
+            "more than one signature (an ambivalent result of blkid; wipefs lists them all)"
                 .to_string(),
         )),
         _ => Err(io::Error::other(format!(
