@@ -136,7 +136,7 @@ pub(crate) fn special_kind(path: &Path) -> &'static str {
 }
 
 fn on_devtmpfs(dir: &Path) -> bool {
-    mount_for(dir).is_some_and(|m| m.fs_type == "devtmpfs")
+    mount_for(dir).is_some_and(|m| m.fs_type == "devtmpfs" || m.mount_point == "/dev")
 }
 
 /// The directory for files iomark makes from a target's name (`verify_dump`): beside a regular
@@ -160,14 +160,15 @@ pub(crate) fn dump_dir_beside(target: &Path, fallback: Option<&Path>) -> PathBuf
 }
 
 /// A path that does not exist and would be created on the kernel's device filesystem
-/// (devtmpfs, `/dev`): a device that is not there (an unmapped RBD image, a missing disk),
-/// never a place for a regular file.
+/// (devtmpfs, or whatever is mounted on `/dev`, e.g. a container's tmpfs): a device that is
+/// not there (an unmapped RBD image, a missing disk), never a place for a regular file.
+/// Filesystems mounted below `/dev` (`/dev/shm`) are ordinary places.
 pub(crate) fn missing_device_path(path: &Path) -> bool {
     if fs::symlink_metadata(path).is_ok() {
         return false;
     }
     match mount_for(path) {
-        Some(m) => m.fs_type == "devtmpfs",
+        Some(m) => m.fs_type == "devtmpfs" || m.mount_point == "/dev",
         None => {
             let abs = std::env::current_dir()
                 .map(|d| d.join(path))
