@@ -3,6 +3,7 @@
 
 mod completions;
 mod datafiles;
+mod outputs;
 mod periodic;
 mod pipe;
 mod preset;
@@ -167,6 +168,11 @@ fn run(args: &[String]) -> i32 {
         eprintln!("iomark: {}", explain::run_error(&e));
         return 1;
     }
+    // Outputs that would destroy something (a device, a job's data file) are refused up front.
+    if let Err(e) = outputs::check(&cli.plan, &cli.output, report.as_deref()) {
+        eprintln!("iomark: {e}");
+        return 2;
+    }
     let normal = out.formats.contains(&OutputFormat::Normal);
     let to_stdout = out.file.is_none();
     // The job header lines go where the normal output goes.
@@ -190,8 +196,9 @@ fn run(args: &[String]) -> i32 {
     };
     let done = Arc::new(AtomicBool::new(false));
     let status = show_status.then(|| status::spawn(ctl.clone(), done.clone()));
+    // A stream of reports grows under a temporary name, put in place at the end.
     let sink = match &out.file {
-        Some(p) => periodic::Sink::File(p.clone()),
+        Some(p) => periodic::Sink::File(iomark_engine::outfile::staging(p)),
         None => periodic::Sink::Stdout,
     };
     let ndjson = out.status_interval.is_some();
@@ -240,6 +247,11 @@ fn run(args: &[String]) -> i32 {
     let mut result = match res {
         Ok(r) => r,
         Err(e) => {
+            if let (periodic::Sink::File(staged), Some(p)) = (&sink, &out.file) {
+                if staged != p {
+                    let _ = std::fs::remove_file(staged);
+                }
+            }
             eprintln!("iomark: {}", explain::run_error(&e));
             return if signals::interrupted() { 130 } else { 1 };
         }
@@ -282,8 +294,8 @@ fn run(args: &[String]) -> i32 {
     let mut code = i32::from(report_failed);
     match &out.file {
         Some(path) if !ndjson => {
-            if let Err(e) = std::fs::write(path, &text) {
-                eprintln!("iomark: cannot write {}: {e}", path.display());
+            if let Err(e) = outputs::write(path, text.as_bytes()) {
+                eprintln!("iomark: {e}");
                 code = 1;
             }
         }
@@ -291,6 +303,12 @@ fn run(args: &[String]) -> i32 {
             if let Err(e) = sink.write(&text) {
                 eprintln!("iomark: cannot write the report: {e}");
                 code = 1;
+            }
+            if let (periodic::Sink::File(staged), Some(p)) = (&sink, &out.file) {
+                if let Err(e) = iomark_engine::outfile::commit(staged, p) {
+                    eprintln!("iomark: cannot write {}: {e}", p.display());
+                    code = 1;
+                }
             }
         }
     }
@@ -301,8 +319,8 @@ fn run(args: &[String]) -> i32 {
     if let Some(rf) = &out.result_file {
         match serde_json::to_vec_pretty(&result) {
             Ok(bytes) => {
-                if let Err(e) = std::fs::write(rf, bytes) {
-                    eprintln!("iomark: cannot write {}: {e}", rf.display());
+                if let Err(e) = outputs::write(rf, &bytes) {
+                    eprintln!("iomark: {e}");
                     code = 1;
                 }
             }

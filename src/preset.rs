@@ -202,8 +202,8 @@ fn run(p: &'static Preset, o: &RunOpts) -> i32 {
             runs: &runs,
         };
         let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-        if let Err(e) = std::fs::write(rf, bytes) {
-            eprintln!("iomark preset: cannot write {}: {e}", rf.display());
+        if let Err(e) = crate::outputs::write_after(rf, &bytes, runs.iter().map(|r| &r.plan)) {
+            eprintln!("iomark preset: {e}");
             code = 1;
         }
     }

@@ -115,8 +115,8 @@ pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
             runs: &results,
         };
         let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, bytes) {
-            eprintln!("iomark: cannot write {}: {e}", path.display());
+        if let Err(e) = crate::outputs::write_after(path, &bytes, results.iter().map(|r| &r.plan)) {
+            eprintln!("iomark: {e}");
             code = code.max(1);
         }
     }

@@ -140,8 +140,8 @@ fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>) -> i32 {
     let mut code = 0;
     if let Some(rf) = &o.result {
         let bytes = serde_json::to_vec_pretty(&res).unwrap_or_default();
-        if let Err(e) = std::fs::write(rf, bytes) {
-            eprintln!("iomark sweep: cannot write {}: {e}", rf.display());
+        if let Err(e) = crate::outputs::write_after(rf, &bytes, [&res.plan]) {
+            eprintln!("iomark sweep: {e}");
             code = 1;
         }
     }

@@ -54,8 +54,7 @@ pub fn run_plan(
 pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<(), String> {
     let bytes =
         serde_json::to_vec_pretty(r).map_err(|e| format!("iomark {tool}: encoding: {e}"))?;
-    std::fs::write(path, bytes)
-        .map_err(|e| format!("iomark {tool}: cannot write {}: {e}", path.display()))
+    crate::outputs::write_after(path, &bytes, [&r.plan]).map_err(|e| format!("iomark {tool}: {e}"))
 }
 
 /// The first failed job's message, if any.

@@ -101,8 +101,16 @@ fn a_data_file_named_by_iomark_is_announced() {
         "{e}"
     );
     assert!(file.exists());
+    // The file exists before this run: unlink removes it only when allowed to.
     let o = iomark_in(
-        &["run", "--name=x", "--size=1m", "--rw=read", "--unlink=1"],
+        &[
+            "run",
+            "--allow-unlink-existing",
+            "--name=x",
+            "--size=1m",
+            "--rw=read",
+            "--unlink=1",
+        ],
         &cwd.path,
     );
     ok(&o);

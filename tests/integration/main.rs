@@ -4,6 +4,7 @@ mod bench;
 mod blockdev;
 mod cache;
 mod cli;
+mod data_loss;
 mod edges;
 mod engines;
 mod fio_compat;

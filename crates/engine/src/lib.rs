@@ -31,6 +31,7 @@ pub mod engines;
 pub(crate) mod gen;
 pub mod hist;
 pub mod job;
+pub mod outfile;
 pub mod pass;
 pub mod result;
 pub mod rng;

@@ -11,7 +11,7 @@ use crate::sys;
 use crate::verify::{self, BlockId, Expect, VerifyKind, WrittenMap};
 use crate::worker_file::WorkerFile;
 use std::os::fd::RawFd;
-use std::path::Path;
+use std::path::PathBuf;
 
 const MAX_REPORTS: usize = 100;
 
@@ -52,6 +52,9 @@ pub struct Verifier {
     pub result: VerifyResult,
     pub fatal: bool,
     dump: bool,
+    /// `--dump-dir`, and where dumps of non-regular targets go.
+    dump_dir: Option<PathBuf>,
+    dump_fallback_dir: Option<PathBuf>,
     pub only: bool,
     backlog: u64,
     /// Completed writes not yet checked inline: (file, offset, len).
@@ -116,6 +119,8 @@ impl Verifier {
             },
             fatal: spec.fatal,
             dump: spec.dump,
+            dump_dir: spec.dump_dir.clone(),
+            dump_fallback_dir: spec.dump_fallback_dir.clone(),
             only: spec.only,
             backlog: spec.backlog,
             pending: Vec::new(),
@@ -381,7 +386,13 @@ impl Verifier {
                             self.pattern.as_deref(),
                         );
                         let path = &files[fi].path;
-                        let dir = path.parent().unwrap_or(Path::new("."));
+                        let dir = match &self.dump_dir {
+                            Some(d) => d.clone(),
+                            None => crate::target::dump_dir_beside(
+                                path,
+                                self.dump_fallback_dir.as_deref(),
+                            ),
+                        };
                         let stem = path
                             .file_name()
                             .map(|s| s.to_string_lossy().into_owned())
@@ -389,7 +400,7 @@ impl Verifier {
                         // verify_dump is a debugging aid: a dump that cannot be written
                         // does not change the verdict, which is reported below.
                         let _ =
-                            verify::dump_blocks(dir, &stem, boff, &expected, &data[s..s + blen]);
+                            verify::dump_blocks(&dir, &stem, boff, &expected, &data[s..s + blen]);
                     }
                     let e = &fail.expected;
                     let expected = BlockHeader {

@@ -58,7 +58,9 @@ pub fn run_error(e: &RunError) -> String {
             "{job}: direct=1 needs an offset aligned to the logical block size of {} ({logical_block_size} bytes), but the region starts at {start}",
             path.display()
         ),
-        RunError::DeviceMounted { .. } => {
+        RunError::DeviceMounted { .. }
+        | RunError::DeviceBusy { .. }
+        | RunError::BackingFileInUse { .. } => {
             format!("{e}; set allow_mounted_write=1 to write anyway")
         }
         RunError::DeviceHoldsData { .. } => {
@@ -66,6 +68,9 @@ pub fn run_error(e: &RunError) -> String {
         }
         RunError::DeviceUnreadable { .. } => {
             format!("{e}. Pass --force-device-write to write anyway")
+        }
+        RunError::ReadonlyUnlink { job } => {
+            format!("{job}: unlink=1 deletes the job's files but --readonly is set")
         }
         RunError::ReadonlyLayout { job, path, bytes } => format!(
             "{job}: {} would have to be created ({bytes} bytes) but --readonly is set",
@@ -79,6 +84,8 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::EmptyRegion { .. }
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
+        | RunError::NoSuchDevice { .. }
+        | RunError::MetadataOnSpecial { .. }
         | RunError::ThreadSpawn(_) => e.to_string(),
     }
 }
@@ -107,6 +114,9 @@ pub fn note(n: &Note) -> String {
             available >> 20
         ),
         Note::StoppedDuringLayout => n.to_string(),
+        Note::KeptExisting { .. } => format!(
+            "{n} (pass --allow-unlink-existing to delete it, as fio does)"
+        ),
     }
 }
 

@@ -88,6 +88,9 @@ pub struct Switches {
     pub readonly: bool,
     pub allow_fill: bool,
     pub force_device_write: bool,
+    pub allow_unlink_existing: bool,
+    /// `--dump-dir`: where `verify_dump` writes the blocks of every target.
+    pub dump_dir: Option<PathBuf>,
     /// `--section` (repeatable).
     pub sections: Vec<String>,
     /// `--override KEY=VALUE` as written (repeatable).
@@ -262,9 +265,11 @@ pub static SWITCHES: &[SwitchDef] = &[
         Ok(())
     }),
     sw("result", V::Required, "FILE", "Write iomark's complete result (JSON) to FILE.", |s, v| { s.output.result_file = Some(PathBuf::from(v)); Ok(()) }),
-    sw("readonly", V::None, "", "Refuse every job that writes, trims or creates files.", |s, _| { s.readonly = true; Ok(()) }),
+    sw("readonly", V::None, "", "Refuse every job that writes, trims, creates or deletes files (unlink). iomark then writes only the outputs named (--output, --result, --report, write_*_log files), never over a job's target or a device.", |s, _| { s.readonly = true; Ok(()) }),
     sw("allow-fill", V::None, "", "Allow files larger than the free space of their filesystem.", |s, _| { s.allow_fill = true; Ok(()) }),
-    sw("force-device-write", V::None, "", "Allow writes to a block device that holds a filesystem or partition table.", |s, _| { s.force_device_write = true; Ok(()) }),
+    sw("force-device-write", V::None, "", "Allow writes to a block device that holds a filesystem, partition table, RAID, LVM, LUKS or swap signature (anything blkid -p finds).", |s, _| { s.force_device_write = true; Ok(()) }),
+    sw("allow-unlink-existing", V::None, "", "Let unlink=1 delete files that existed before the run (by default it deletes only files the run created; fio deletes both).", |s, _| { s.allow_unlink_existing = true; Ok(()) }),
+    sw("dump-dir", V::Required, "DIR", "Write verify_dump files to DIR (by default beside a regular file target; for a device, in the directory of --output or else the working directory, never in /dev).", |s, v| { s.dump_dir = Some(PathBuf::from(v)); Ok(()) }),
     sw("parse-only", V::None, "", "Check the options and jobs, then stop without doing I/O.", |s, _| { s.output.parse_only = true; Ok(()) }),
     sw("showcmd", V::None, "", "Print the jobs as one command line and stop.", |s, _| { s.output.showcmd = true; Ok(()) }),
     sw("section", V::Required, "NAME", "Run only this section of the job files (repeatable).", |s, v| { s.sections.push(v.to_string()); Ok(()) }),

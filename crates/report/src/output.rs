@@ -1,22 +1,12 @@
 //! Writing an output file whole or not at all: the bytes go to a temporary name beside the
-//! target, which is renamed over it only once complete, so an error never leaves a partial file.
+//! target, which is renamed over it only once complete, so an error never leaves a partial file;
+//! a device, a directory or a new file under `/dev` is refused (`iomark_engine::outfile`).
 
 use crate::ReportError;
-use std::path::{Path, PathBuf};
+use iomark_engine::outfile;
+use std::path::Path;
 
-/// The temporary name used while `path` is being written: hidden, beside it, with the same
-/// extension (image encoders choose the format by it).
-pub fn temp_name(path: &Path) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let ext = path
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_default();
-    path.with_file_name(format!(".{stem}.tmp{}{ext}", std::process::id()))
-}
+pub use outfile::temp_name;
 
 /// Write `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
@@ -31,18 +21,12 @@ pub fn write_with(
     path: &Path,
     f: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Result<(), ReportError> {
-    let tmp = temp_name(path);
-    let res = f(&tmp).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| e.to_string()));
-    match res {
-        Ok(()) => Ok(()),
-        Err(detail) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(ReportError::Export {
-                path: path.to_path_buf(),
-                detail: format!("cannot write: {detail}"),
-            })
-        }
-    }
+    let export = |detail: String| ReportError::Export {
+        path: path.to_path_buf(),
+        detail,
+    };
+    outfile::check_output(path, &[]).map_err(export)?;
+    outfile::write_with(path, f).map_err(|e| export(format!("cannot write: {e}")))
 }
 
 #[cfg(test)]
@@ -62,6 +46,8 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         write_atomic(&p, b"whole").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"whole");
+        // Never onto a device.
+        assert!(write_atomic(Path::new("/dev/iomark-no-such"), b"x").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -249,6 +249,10 @@ pub struct RunPlan {
     pub allow_fill: bool,
     /// Allow writes to a block device that carries a filesystem or partition table.
     pub force_device_write: bool,
+    /// `unlink` deletes also files that existed before the run (`--allow-unlink-existing`);
+    /// without it, only files the run created.
+    #[serde(default)]
+    pub allow_unlink_existing: bool,
     /// `--override KEY=VALUE` pairs, applied to every job after all other options.
     #[serde(default)]
     pub overrides: Vec<(String, String)>,

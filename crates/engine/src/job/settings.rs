@@ -2,6 +2,7 @@
 //! logs, error handling, generated file names and verification.
 
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{Dir, PerDir};
@@ -259,6 +260,13 @@ pub struct VerifySpec {
     pub fatal: bool,
     /// Write the expected and received contents of bad blocks to files (`verify_dump`).
     pub dump: bool,
+    /// Where every dump goes (`--dump-dir`); without it, beside a regular file target.
+    #[serde(default)]
+    pub dump_dir: Option<PathBuf>,
+    /// Where dumps of targets that are not regular files go (a device: never beside its node);
+    /// without it, the working directory.
+    #[serde(default)]
+    pub dump_fallback_dir: Option<PathBuf>,
     /// Do not write: replay the write sequence and check the data an identical earlier run left.
     pub only: bool,
     /// Check written blocks inline after every N writes (`verify_backlog`); 0 = at the end only.
@@ -274,6 +282,8 @@ impl Default for VerifySpec {
             pattern: None,
             fatal: false,
             dump: false,
+            dump_dir: None,
+            dump_fallback_dir: None,
             only: false,
             backlog: 0,
         }

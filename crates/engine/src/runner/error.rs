@@ -92,15 +92,16 @@ pub enum RunError {
         path: PathBuf,
         mount_point: String,
     },
-    /// A write to a device that holds a filesystem or partition table.
+    /// A write to a device that holds a filesystem, partition table, RAID, volume-manager or
+    /// encryption signature (as libblkid names it).
     #[error("{job}: refusing to write to {}: it holds {signature}; writing would destroy it", path.display())]
     DeviceHoldsData {
         job: String,
         path: PathBuf,
         signature: String,
     },
-    /// A write to a device whose first blocks could not be read to look for a signature.
-    #[error("{job}: refusing to write to {}: its first blocks could not be read to look for a filesystem or partition table ({source})", path.display())]
+    /// A write to a device whose content could not be probed for a signature.
+    #[error("{job}: refusing to write to {}: what it holds could not be checked ({source})", path.display())]
     DeviceUnreadable {
         job: String,
         path: PathBuf,
@@ -130,6 +131,37 @@ pub enum RunError {
         path: PathBuf,
         bytes: u64,
         source: io::Error,
+    },
+    /// A metadata engine (filecreate, filestat, filedelete) aimed at something that is not a
+    /// regular file: it acts only on regular files.
+    #[error("{job}: {} acts only on regular files, but {} is {what}", engine.fio_name(), path.display())]
+    MetadataOnSpecial {
+        job: String,
+        engine: EngineKind,
+        path: PathBuf,
+        what: &'static str,
+    },
+    /// A read-only run, but the job deletes its files when done.
+    #[error("{job}: the job deletes its files when done (unlink) but the run is read-only")]
+    ReadonlyUnlink { job: String },
+    /// A path on the kernel's device filesystem (`/dev`) that does not exist: iomark never
+    /// creates a regular file there.
+    #[error("{job}: no such device {} (not mapped or not attached?); refusing to create a file on the device filesystem", path.display())]
+    NoSuchDevice { job: String, path: PathBuf },
+    /// The kernel refused an exclusive open of a device the job writes (EBUSY).
+    #[error("{job}: refusing to write to {}: {reason}", path.display())]
+    DeviceBusy {
+        job: String,
+        path: PathBuf,
+        reason: String,
+    },
+    /// A regular file the job writes backs a loop device that is in use.
+    #[error("{job}: refusing to write to {}: it is the backing file of {} {reason}", path.display(), loop_dev.display())]
+    BackingFileInUse {
+        job: String,
+        path: PathBuf,
+        loop_dev: PathBuf,
+        reason: String,
     },
     /// A worker thread could not be started.
     #[error("cannot start a worker thread: {0}")]

@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use crate::sys;
 use crate::target;
 use crate::worker::{run_worker, WorkerSetup};
-use plan::{check_free_space, plan_units};
+use plan::{check_free_space, claim_devices, plan_units};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -67,7 +67,8 @@ impl RunCtl {
 
 /// Check a plan without doing any I/O (everything `run` would refuse up front).
 pub fn check(plan: &RunPlan) -> Result<Vec<Note>, RunError> {
-    let (_, layouts, notes) = plan_units(plan)?;
+    let (units, layouts, notes) = plan_units(plan)?;
+    claim_devices(plan, &units)?;
     check_free_space(plan, &layouts)?;
     Ok(notes)
 }
@@ -76,7 +77,17 @@ pub fn check(plan: &RunPlan) -> Result<Vec<Note>, RunError> {
 pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     let start_unix_ms = sys::unix_ms();
     let (units, layouts, plan_notes) = plan_units(plan)?;
+    // Held until the run ends: nothing mounts or builds on a device while it is written.
+    let claims = claim_devices(plan, &units)?;
     check_free_space(plan, &layouts)?;
+    // Files of unlink jobs that exist before the run: unlink keeps them.
+    let pre_existing: std::collections::HashSet<PathBuf> = units
+        .iter()
+        .filter(|u| plan.jobs[u.job_index].unlink && !plan.allow_unlink_existing)
+        .flat_map(|u| u.files.iter())
+        .filter(|f| std::fs::symlink_metadata(&f.path).is_ok())
+        .map(|f| f.path.clone())
+        .collect();
     // Lay out files (fio's "Laying out IO file").
     let mut created: Vec<PathBuf> = Vec::new();
     for l in &layouts {
@@ -226,13 +237,28 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     }
     join_all(&mut running, &mut results);
     let disk_util = sampler.finish();
-    // Remove files of jobs that asked for it.
+    drop(claims);
+    // Remove files of jobs that asked for it: regular files this run created (or any regular
+    // file with allow_unlink_existing).
     for (ji, job) in plan.jobs.iter().enumerate() {
         if job.unlink {
             for r in results.iter().flatten().filter(|r| r.job_index == ji) {
                 for t in &r.targets {
-                    if t.kind == "file" {
-                        let _ = std::fs::remove_file(&t.path);
+                    let path = PathBuf::from(&t.path);
+                    let regular = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+                    if t.kind != "file" || !regular {
+                        continue;
+                    }
+                    if pre_existing.contains(&path) {
+                        let n = Note::KeptExisting {
+                            job: job.name.clone(),
+                            path,
+                        };
+                        if !plan_notes.contains(&n) {
+                            plan_notes.push(n);
+                        }
+                    } else {
+                        let _ = std::fs::remove_file(&path);
                     }
                 }
             }

@@ -27,6 +27,8 @@ pub enum Note {
     },
     /// A stop came while files were being laid out: no job ran.
     StoppedDuringLayout,
+    /// `unlink` kept a file that existed before the run (it deletes only files the run created).
+    KeptExisting { job: String, path: PathBuf },
 }
 
 /// The page-cache notes of a buffered job touching `working_set` bytes of files on a machine
@@ -83,6 +85,11 @@ impl std::fmt::Display for Note {
                 available >> 20
             ),
             Note::StoppedDuringLayout => f.write_str("stopped while laying out files, before any I/O was measured (a file being laid out was removed or put back as it was)"),
+            Note::KeptExisting { job, path } => write!(
+                f,
+                "{job}: kept {}: it existed before the run, and unlink deletes only files the run created",
+                path.display()
+            ),
         }
     }
 }
@@ -129,6 +136,7 @@ mod tests {
                 Note::CachedWorkingSet { .. } => "reads",
                 Note::BufferedWrites { .. } => "writes",
                 Note::StoppedDuringLayout => "stopped",
+                Note::KeptExisting { .. } => "kept",
             })
             .collect()
     }

@@ -47,6 +47,11 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
                 engine: job.ioengine,
             });
         }
+        if (plan.readonly || job.readonly) && job.unlink {
+            return Err(RunError::ReadonlyUnlink {
+                job: job.name.clone(),
+            });
+        }
         for clone in 0..job.numjobs.max(1) {
             let unit = plan_clone(
                 plan,
@@ -74,18 +79,7 @@ fn plan_clone(
     notes: &mut Vec<Note>,
 ) -> Result<Unit, RunError> {
     let name = &job.name;
-    let paths: Vec<PathBuf> = if !job.filenames.is_empty() {
-        job.filenames.clone()
-    } else {
-        let dir = if job.directories.is_empty() {
-            PathBuf::from(".")
-        } else {
-            job.directories[clone as usize % job.directories.len()].clone()
-        };
-        (0..job.nrfiles.max(1))
-            .map(|f| dir.join(job.file_names.expand(&job.name, clone, f)))
-            .collect()
-    };
+    let paths = job.clone_paths(clone);
     let nfiles = paths.len() as u64;
     let mut size_rng = Rng::new(crate::rng::job_seed(job.randseed, true, thread_number, 99));
     let writes = job.writes();
@@ -97,6 +91,20 @@ fn plan_clone(
         let kind = probe.as_ref().map(|p| p.kind.as_str()).unwrap_or("missing");
         if kind == "directory" {
             return Err(RunError::IsDirectory {
+                job: name.clone(),
+                path,
+            });
+        }
+        if meta && (kind == "block" || kind == "char") {
+            return Err(RunError::MetadataOnSpecial {
+                job: name.clone(),
+                engine: job.ioengine,
+                what: target::special_kind(&path),
+                path,
+            });
+        }
+        if kind == "missing" && !diskless && target::missing_device_path(&path) {
+            return Err(RunError::NoSuchDevice {
                 job: name.clone(),
                 path,
             });
@@ -231,6 +239,17 @@ fn plan_clone(
         // Layout of regular files that do not exist or are too small.
         let need = region_start + region_len;
         let is_file = !is_block && !is_char;
+        let grows = real_size.is_some_and(|r| r < need);
+        if is_file && !diskless && !meta && (writes || grows) && !job.allow_mounted_write {
+            if let Some((loop_dev, reason)) = target::backed_loop_in_use(&path) {
+                return Err(RunError::BackingFileInUse {
+                    job: name.clone(),
+                    path,
+                    loop_dev,
+                    reason,
+                });
+            }
+        }
         if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
             let too_small = real_size.is_none_or(|r| r < need);
             if too_small {
@@ -370,6 +389,40 @@ fn check_device_write(plan: &RunPlan, job: &JobSpec, path: &Path) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// Claims every block device a job writes with `O_EXCL` (unless the job allows writes to a
+/// mounted device): the kernel refuses while the device is mounted in any namespace, built on,
+/// or held, and while the claims are held nothing can mount it. Keep the files for the run.
+pub(super) fn claim_devices(
+    plan: &RunPlan,
+    units: &[Unit],
+) -> Result<Vec<std::fs::File>, RunError> {
+    let mut claims = Vec::new();
+    let mut seen: Vec<&Path> = Vec::new();
+    for u in units {
+        let job = &plan.jobs[u.job_index];
+        if !job.writes() || job.allow_mounted_write || job.ioengine.is_diskless() {
+            continue;
+        }
+        for f in u.files.iter().filter(|f| f.is_block) {
+            if seen.contains(&f.path.as_path()) {
+                continue;
+            }
+            seen.push(&f.path);
+            match target::claim_exclusive(&f.path) {
+                Ok(file) => claims.push(file),
+                Err(reason) => {
+                    return Err(RunError::DeviceBusy {
+                        job: job.name.clone(),
+                        path: f.path.clone(),
+                        reason,
+                    })
+                }
+            }
+        }
+    }
+    Ok(claims)
 }
 
 /// Refuse layouts that would not fit in their filesystem.

@@ -10,6 +10,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::os::unix::io::FromRawFd;
 use std::path::{Path, PathBuf};
 
+mod claim;
 mod diskstats;
 mod layout;
 mod mounts;
@@ -19,6 +20,9 @@ mod signature;
 pub use layout::open_target;
 pub use probe::{free_space, probe};
 
+pub(crate) use claim::{
+    backed_loop_in_use, claim_exclusive, dump_dir_beside, missing_device_path, special_kind,
+};
 pub(crate) use diskstats::{disks_for, DiskStatsSampler};
 pub(crate) use layout::{invalidate_cache, layout_file_until};
 pub(crate) use mounts::{device_mount_point, mount_for};
@@ -232,7 +236,9 @@ mod tests {
         assert_eq!(info.device.as_deref(), Some(name.as_str()));
         assert_eq!(info.fs_type, None);
         assert_eq!(disks_for(p), vec![name.clone()]);
-        assert_eq!(fs_signature(p).unwrap().as_deref(), Some("ext4 filesystem"));
+        assert!(fs_signature(p)
+            .unwrap()
+            .is_some_and(|s| s.starts_with("ext4 (filesystem")));
         assert_eq!(device_mount_point(p), None);
         let f = open_target(p, true, false, false, false, SyncMode::None).unwrap();
         invalidate_cache(f.as_raw_fd(), true).unwrap();

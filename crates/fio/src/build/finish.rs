@@ -78,6 +78,11 @@ pub(super) fn finish(
             spec.rw.fio_name()
         ));
     }
+    if readonly && spec.unlink {
+        return Err(
+            "--readonly was given but the job deletes its files when done (unlink=1)".into(),
+        );
+    }
     if readonly && spec.writes() {
         return Err(format!(
             "--readonly was given but the job writes (rw={}, ioengine={engine})",

@@ -38,6 +38,7 @@ pub struct RawPlan {
     pub readonly: bool,
     pub allow_fill: bool,
     pub force_device_write: bool,
+    pub allow_unlink_existing: bool,
     /// `--override KEY=VALUE`, already appended to every job's options; recorded in the plan.
     pub overrides: Vec<(String, String)>,
 }
@@ -161,6 +162,7 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
             readonly: raw.readonly,
             allow_fill: raw.allow_fill,
             force_device_write: raw.force_device_write,
+            allow_unlink_existing: raw.allow_unlink_existing,
             overrides: raw.overrides.clone(),
         },
         warnings,

@@ -100,6 +100,8 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
         readonly,
         allow_fill,
         force_device_write,
+        allow_unlink_existing,
+        dump_dir,
         sections,
         overrides,
         strict,
@@ -239,6 +241,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
         readonly,
         allow_fill,
         force_device_write,
+        allow_unlink_existing,
         overrides: override_pairs,
     };
     let locate = |e: build::PlanError| -> Diag {
@@ -302,8 +305,21 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
         return Err(CliError::Diagnostics(errors));
     }
     let built = built.expect("built when there is no error");
+    let mut plan = built.plan;
+    // verify_dump files of a device go where the report goes (never beside the device node).
+    let fallback = output.file.as_ref().and_then(|f| f.parent()).map(|p| {
+        if p.as_os_str().is_empty() {
+            std::path::PathBuf::from(".")
+        } else {
+            p.to_path_buf()
+        }
+    });
+    for v in plan.jobs.iter_mut().filter_map(|j| j.verify.as_mut()) {
+        v.dump_dir.clone_from(&dump_dir);
+        v.dump_fallback_dir.clone_from(&fallback);
+    }
     Ok(CliRun {
-        plan: built.plan,
+        plan,
         raw,
         output,
         action,

@@ -31,6 +31,7 @@ pub fn showcmd(raw: &RawPlan) -> String {
         ("--readonly", raw.readonly),
         ("--allow-fill", raw.allow_fill),
         ("--force-device-write", raw.force_device_write),
+        ("--allow-unlink-existing", raw.allow_unlink_existing),
     ] {
         if on {
             parts.push(flag.to_string());

@@ -5,13 +5,34 @@
 //! completion-latency counts of that period in fio's 1856 bins (`tools/hist/` reads them).
 
 use super::group::spec_of;
+use iomark_engine::job::LogSpec;
+use iomark_engine::outfile;
 use iomark_engine::result::{HistLogEntry, LogEntry};
-use iomark_engine::RunResult;
+use iomark_engine::{RunPlan, RunResult};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// Writes a log whole through a temporary file beside it (`iomark_engine::outfile`).
+fn write_whole(path: &Path, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    outfile::write_with(path, |tmp| {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(tmp)
+            .map_err(|e| e.to_string())?;
+        let mut w = io::BufWriter::new(f);
+        body(&mut w)
+            .and_then(|()| w.flush())
+            .map_err(|e| e.to_string())
+    })
+    .map_err(|e| io::Error::other(format!("{}: {e}", path.display())))
+}
+
 fn write_log(path: &Path, entries: &[LogEntry], with_offset: bool) -> io::Result<()> {
-    let mut w = io::BufWriter::new(std::fs::File::create(path)?);
+    write_whole(path, |w| write_log_to(w, entries, with_offset))
+}
+
+fn write_log_to(w: &mut dyn Write, entries: &[LogEntry], with_offset: bool) -> io::Result<()> {
     for e in entries {
         write!(w, "{}, {}, ", e.t_ms, e.value)?;
         if let Some(m) = e.max {
@@ -23,11 +44,14 @@ fn write_log(path: &Path, entries: &[LogEntry], with_offset: bool) -> io::Result
         }
         writeln!(w, "0")?;
     }
-    w.flush()
+    Ok(())
 }
 
 fn write_hist_log(path: &Path, entries: &[HistLogEntry]) -> io::Result<()> {
-    let mut w = io::BufWriter::new(std::fs::File::create(path)?);
+    write_whole(path, |w| write_hist_log_to(w, entries))
+}
+
+fn write_hist_log_to(w: &mut dyn Write, entries: &[HistLogEntry]) -> io::Result<()> {
     for e in entries {
         write!(w, "{}, {}, {}", e.t_ms, e.ddir, e.bs)?;
         for c in e.hist.fio_bins() {
@@ -35,7 +59,56 @@ fn write_hist_log(path: &Path, entries: &[HistLogEntry]) -> io::Result<()> {
         }
         writeln!(w)?;
     }
-    w.flush()
+    Ok(())
+}
+
+/// The name of a log: `<prefix>_<kind>[.<N>].log`, relative names placed in `dir`.
+fn log_path(prefix: &str, kind: &str, per_job: bool, thread_number: u32, dir: &Path) -> PathBuf {
+    let file = if per_job {
+        format!("{prefix}_{kind}.{}.log", thread_number + 1)
+    } else {
+        format!("{prefix}_{kind}.log")
+    };
+    let p = PathBuf::from(file);
+    if p.is_absolute() {
+        p
+    } else {
+        dir.join(p)
+    }
+}
+
+/// The kinds of log a job asks for, each with its prefix.
+fn log_kinds(logs: &LogSpec) -> Vec<(&str, &'static str)> {
+    let mut out = Vec::new();
+    for (prefix, kinds) in [
+        (&logs.bw_log, &["bw"][..]),
+        (&logs.iops_log, &["iops"][..]),
+        (&logs.lat_log, &["slat", "clat", "lat"][..]),
+        (&logs.hist_log, &["clat_hist"][..]),
+    ] {
+        if let Some(p) = prefix {
+            out.extend(kinds.iter().map(|k| (p.as_str(), *k)));
+        }
+    }
+    out
+}
+
+/// Every log file a plan's jobs would write (for the checks before a run).
+pub fn log_paths(plan: &RunPlan, dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut thread_number = 0u32;
+    for job in &plan.jobs {
+        for _ in 0..job.numjobs.max(1) {
+            for (prefix, kind) in log_kinds(&job.logs) {
+                let p = log_path(prefix, kind, job.logs.per_job_logs, thread_number, dir);
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+            thread_number += 1;
+        }
+    }
+    out
 }
 
 /// Write every log the jobs asked for; relative names are placed in `dir`. Returns the files.
@@ -48,17 +121,7 @@ pub fn write_logs(result: &RunResult, dir: &Path) -> io::Result<Vec<PathBuf>> {
             continue;
         }
         let name = |prefix: &str, kind: &str| -> PathBuf {
-            let file = if logs.per_job_logs {
-                format!("{prefix}_{kind}.{}.log", job.thread_number + 1)
-            } else {
-                format!("{prefix}_{kind}.log")
-            };
-            let p = PathBuf::from(file);
-            if p.is_absolute() {
-                p
-            } else {
-                dir.join(p)
-            }
+            log_path(prefix, kind, logs.per_job_logs, job.thread_number, dir)
         };
         let mut emit =
             |prefix: &Option<String>, kind: &str, entries: &[LogEntry]| -> io::Result<()> {

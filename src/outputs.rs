@@ -1,0 +1,42 @@
+//! Where `iomark run` writes its report, result file and logs: every path checked before any
+//! I/O (never a device, a directory, a job's target, a new file under `/dev`), every file
+//! written whole through a temporary name and a rename (`iomark_engine::outfile`).
+
+use iomark_engine::outfile;
+use iomark_engine::RunPlan;
+use iomark_fio::output::logs;
+use iomark_fio::switches::OutputOpts;
+use std::path::{Path, PathBuf};
+
+/// Refuses output paths that would destroy something, before the run.
+pub fn check(plan: &RunPlan, out: &OutputOpts, report: Option<&Path>) -> Result<(), String> {
+    let targets = outfile::plan_targets(plan);
+    let mut paths: Vec<PathBuf> = out
+        .file
+        .iter()
+        .chain(out.result_file.iter())
+        .cloned()
+        .chain(report.map(Path::to_path_buf))
+        .collect();
+    paths.extend(logs::log_paths(plan, Path::new(".")));
+    for p in &paths {
+        outfile::check_output(p, &targets)?;
+    }
+    Ok(())
+}
+
+/// Writes a result file after runs: refused over the runs' targets or a device, else whole.
+pub fn write_after<'a>(
+    path: &Path,
+    bytes: &[u8],
+    plans: impl IntoIterator<Item = &'a RunPlan>,
+) -> Result<(), String> {
+    let targets: Vec<PathBuf> = plans.into_iter().flat_map(outfile::plan_targets).collect();
+    outfile::check_output(path, &targets)?;
+    write(path, bytes)
+}
+
+/// Writes `bytes` to `path` whole; the error names the file.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    outfile::write_atomic(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
