@@ -57,6 +57,10 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
+    if let Err(e) = check_paths(&p, &a, html.as_deref()) {
+        eprintln!("iomark iozone: {e}");
+        return 1;
+    }
     for n in p.notes.iter().chain(&existing) {
         eprintln!("iomark iozone: note: {n}");
     }
@@ -174,11 +178,41 @@ pub fn main(args: &[String]) -> i32 {
             let _ = o.write_all(b"\n");
         }
         if let Some(path) = &a.result {
-            if let Err(e) = std::fs::write(path, &bytes) {
-                eprintln!("iomark iozone: cannot write {}: {e}", path.display());
+            if let Err(e) = crate::outputs::write(path, &bytes) {
+                eprintln!("iomark iozone: {e}");
                 code = code.max(1);
             }
         }
     }
     code
+}
+
+/// Before any I/O: the test files are not paths under `/dev` that do not exist (iozone would
+/// create a regular file on the device filesystem), and no output (`-b`, `--result`,
+/// `--report`) would overwrite a device, a directory or one of the test files.
+fn check_paths(
+    p: &iozone::Plan,
+    a: &iozone::IozoneArgs,
+    html: Option<&std::path::Path>,
+) -> Result<(), String> {
+    let files: Vec<std::path::PathBuf> = match &p.throughput {
+        Some(t) => t.files.clone(),
+        None => vec![p.file.clone()],
+    };
+    if let Some(f) = files
+        .iter()
+        .find(|f| iomark_engine::target::missing_device_path(f))
+    {
+        return Err(format!(
+            "no such device {} (not mapped or not attached?); iomark creates no files on the device filesystem",
+            f.display()
+        ));
+    }
+    for out in [a.workbook.as_deref(), a.result.as_deref(), html]
+        .into_iter()
+        .flatten()
+    {
+        iomark_engine::outfile::check_output(out, &files)?;
+    }
+    Ok(())
 }

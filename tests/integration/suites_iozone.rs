@@ -428,3 +428,43 @@ fn iozone_ctrl_c_mid_matrix() {
     assert!(out.contains("\"Writer report\""), "partial tables: {out}");
     assert!(!d.file("f").exists(), "the file is removed");
 }
+
+#[test]
+fn iozone_refuses_missing_devices_and_outputs_over_its_files() {
+    let d = Scratch::new_in("/dev/shm", "iozone-paths");
+    // A test file under /dev that does not exist is an unmapped device, never a new file.
+    let o = iozone(
+        &[
+            "-i",
+            "0",
+            "-s",
+            "64k",
+            "-r",
+            "4k",
+            "-f",
+            "/dev/iomark-no-such-disk",
+        ],
+        &d.path,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no such device"), "{}", stderr(&o));
+    assert!(!std::path::Path::new("/dev/iomark-no-such-disk").exists());
+    // The result file cannot be the test file itself, nor a directory.
+    let f = d.path.join("t.tmp");
+    let fs = f.to_str().unwrap();
+    for out in [fs, d.path.to_str().unwrap()] {
+        let o = iozone(
+            &[
+                "-i", "0", "-s", "64k", "-r", "4k", "-f", fs, "--result", out,
+            ],
+            &d.path,
+        );
+        assert_eq!(o.status.code(), Some(1), "{out}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("refusing to write output"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert!(!f.exists(), "nothing was written before the refusal");
+}

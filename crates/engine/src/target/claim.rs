@@ -163,7 +163,7 @@ pub(crate) fn dump_dir_beside(target: &Path, fallback: Option<&Path>) -> PathBuf
 /// (devtmpfs, or whatever is mounted on `/dev`, e.g. a container's tmpfs): a device that is
 /// not there (an unmapped RBD image, a missing disk), never a place for a regular file.
 /// Filesystems mounted below `/dev` (`/dev/shm`) are ordinary places.
-pub(crate) fn missing_device_path(path: &Path) -> bool {
+pub fn missing_device_path(path: &Path) -> bool {
     if fs::symlink_metadata(path).is_ok() {
         return false;
     }
