@@ -5,10 +5,10 @@
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 use std::sync::Arc;
-use std::sync::OnceLock;
 
 static COUNT: AtomicU32 = AtomicU32::new(0);
-static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// The stop flag of the current run (a leaked `Arc` clone, so the handler never frees it).
+static STOP: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static REPORT_ASKED: AtomicBool = AtomicBool::new(false);
 static TEMP_PATH: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
@@ -16,8 +16,10 @@ static TEMP_PATH: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut())
 extern "C" fn on_signal(_sig: libc::c_int) {
     let n = COUNT.fetch_add(1, Ordering::SeqCst);
     INTERRUPTED.store(true, Ordering::SeqCst);
-    if let Some(stop) = STOP.get() {
-        stop.store(true, Ordering::SeqCst);
+    let stop = STOP.load(Ordering::SeqCst);
+    if !stop.is_null() {
+        // SAFETY: the pointer comes from Arc::into_raw and is never released.
+        unsafe { (*stop).store(true, Ordering::SeqCst) };
     }
     if n >= 1 {
         let p = TEMP_PATH.load(Ordering::SeqCst);
@@ -34,9 +36,18 @@ extern "C" fn on_usr1(_sig: libc::c_int) {
     REPORT_ASKED.store(true, Ordering::SeqCst);
 }
 
-/// Install the handlers; `stop` is set on the first signal.
+/// Install the handlers; `stop` is set on the first signal (a later call replaces the flag:
+/// each run of a repeated command gets its own).
 pub fn install(stop: Arc<AtomicBool>) {
-    let _ = STOP.set(stop);
+    let raw = Arc::into_raw(stop) as *mut AtomicBool;
+    if STOP.swap(raw, Ordering::SeqCst) == raw {
+        // SAFETY: the same flag was installed before; drop the extra count taken above.
+        unsafe { drop(Arc::from_raw(raw)) };
+    }
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        // SAFETY: raw came from Arc::into_raw just above and stays alive.
+        unsafe { (*raw).store(true, Ordering::SeqCst) };
+    }
     // SAFETY: the handlers only touch atomics and call async-signal-safe functions (unlink,
     // _exit); libc::signal installs them with restarting (BSD) semantics on glibc.
     unsafe {

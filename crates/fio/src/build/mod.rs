@@ -56,8 +56,15 @@ pub fn find_option(name: &str) -> Result<&'static OptDef, String> {
 
 pub fn unknown_option_message(name: &str) -> String {
     match options::suggest(name) {
-        Some(s) => format!("unknown option '{name}' (did you mean '{s}'?)"),
-        None => format!("unknown option '{name}'"),
+        Some(s) => format!(
+            "unknown option {q_name} (did you mean {q_s}?)",
+            q_name = iomark_engine::echo::quote(name),
+            q_s = iomark_engine::echo::quote(s)
+        ),
+        None => format!(
+            "unknown option {q_name}",
+            q_name = iomark_engine::echo::quote(name)
+        ),
     }
 }
 
@@ -129,8 +136,9 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
                     job: ji,
                     option,
                     message: format!(
-                        "job '{}': wait_for='{target}' does not name an earlier job",
-                        spec.name
+                        "job '{}': wait_for={q_target} does not name an earlier job",
+                        spec.name,
+                        q_target = iomark_engine::echo::quote(target)
                     ),
                 });
                 continue;

@@ -37,8 +37,17 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::UnknownOption { name, suggestion } => match suggestion {
-                Some(s) => write!(f, "unknown option '{name}' (did you mean '{s}'?)"),
-                None => write!(f, "unknown option '{name}'"),
+                Some(s) => write!(
+                    f,
+                    "unknown option {q_name} (did you mean {q_s}?)",
+                    q_name = iomark_engine::echo::quote(name),
+                    q_s = iomark_engine::echo::quote(s)
+                ),
+                None => write!(
+                    f,
+                    "unknown option {q_name}",
+                    q_name = iomark_engine::echo::quote(name)
+                ),
             },
             CliError::MissingValue { option, form } => {
                 write!(f, "option '{option}' needs a value: {form}")
@@ -47,7 +56,11 @@ impl fmt::Display for CliError {
                 option,
                 value,
                 reason,
-            } => write!(f, "invalid value '{value}' for '{option}': {reason}"),
+            } => write!(
+                f,
+                "invalid value {q_value} for '{option}': {reason}",
+                q_value = iomark_engine::echo::quote(value)
+            ),
             CliError::Unsupported(m) | CliError::Job(m) | CliError::Other(m) => f.write_str(m),
             CliError::Diagnostics(list) => {
                 for d in list {

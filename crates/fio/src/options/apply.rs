@@ -85,7 +85,7 @@ pub struct Ctx<'a> {
 /// Why an option's value was refused. The messages are the ones users see.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum OptionError {
-    #[error("invalid value '{value}' for option '{option}': {reason}")]
+    #[error("invalid value {q_value} for option '{option}': {reason}", q_value = iomark_engine::echo::quote(.value))]
     Invalid {
         option: &'static str,
         value: String,

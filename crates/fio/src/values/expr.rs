@@ -18,12 +18,16 @@ pub fn eval_expr(s: &str, leaf: &dyn Fn(&str) -> Result<f64, String>) -> Result<
     p.skip_ws();
     if p.pos != p.s.len() {
         return Err(format!(
-            "unexpected '{}' in expression '{s}'",
-            s.get(p.pos..).unwrap_or("")
+            "unexpected '{}' in expression {q_s}",
+            s.get(p.pos..).unwrap_or(""),
+            q_s = iomark_engine::echo::quote(s)
         ));
     }
     if !v.is_finite() {
-        return Err(format!("expression '{s}' does not give a finite number"));
+        return Err(format!(
+            "expression {q_s} does not give a finite number",
+            q_s = iomark_engine::echo::quote(s)
+        ));
     }
     Ok(v)
 }
