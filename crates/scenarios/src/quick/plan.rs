@@ -82,6 +82,8 @@ pub enum Notice {
     Buffered,
     /// io_uring is not available: libaio instead.
     NoUring,
+    /// A file an earlier quick run left behind (its process is gone) was removed.
+    RemovedStale { path: PathBuf, pid: u32 },
 }
 
 impl fmt::Display for Notice {
@@ -105,6 +107,11 @@ impl fmt::Display for Notice {
                 "the filesystem does not support direct I/O; using buffered I/O (figures may include the page cache)"
             ),
             Notice::NoUring => write!(f, "io_uring is not available here; using libaio"),
+            Notice::RemovedStale { path, pid } => write!(
+                f,
+                "removed {}, left behind by an earlier quick run (process {pid} no longer exists)",
+                path.display()
+            ),
         }
     }
 }
@@ -121,6 +128,8 @@ pub enum PrepareError {
         dir: PathBuf,
         source: std::io::Error,
     },
+    /// The directory for the temporary file is on a read-only filesystem.
+    ReadOnlyFs(PathBuf),
 }
 
 impl fmt::Display for PrepareError {
@@ -140,6 +149,11 @@ impl fmt::Display for PrepareError {
             PrepareError::Unusable { dir, source } => {
                 write!(f, "cannot use {}: {source}", dir.display())
             }
+            PrepareError::ReadOnlyFs(dir) => write!(
+                f,
+                "cannot create the test file in {}: read-only file system (give a writable directory, or an existing file or device to read)",
+                dir.display()
+            ),
         }
     }
 }
@@ -150,6 +164,73 @@ impl std::error::Error for PrepareError {
             PrepareError::Unusable { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+/// The names of the files quick creates in a directory: the test file and the direct I/O probe.
+const OWN_FILES: [(&str, &str); 2] = [("iomark-quick.", ".tmp"), (".iomark-direct-probe.", "")];
+
+/// The pid in the name of a file quick creates, if `name` is one.
+fn own_file_pid(name: &str) -> Option<u32> {
+    OWN_FILES.iter().find_map(|(pre, suf)| {
+        let pid = name.strip_prefix(pre)?.strip_suffix(suf)?;
+        (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| pid.parse().ok())
+            .flatten()
+    })
+}
+
+fn process_exists(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Remove the files an earlier quick run in `dir` left behind when it was killed (its process
+/// no longer exists): regular files named as quick names them, with that process's pid.
+fn remove_stale(dir: &Path) -> Vec<Notice> {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(own_file_pid) else {
+            continue;
+        };
+        let regular = e.file_type().is_ok_and(|t| t.is_file());
+        if pid == me || !regular || process_exists(pid) {
+            continue;
+        }
+        let path = e.path();
+        if std::fs::remove_file(&path).is_ok() {
+            out.push(Notice::RemovedStale { path, pid });
+        }
+    }
+    out.sort_by(|a, b| format!("{a}").cmp(&format!("{b}")));
+    out
+}
+
+/// Whether files can be created in `dir` (a read-only filesystem is told apart).
+fn check_creatable(dir: &Path) -> Result<(), PrepareError> {
+    let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
+    let r = target::open_target(
+        &probe,
+        true,
+        true,
+        true,
+        false,
+        iomark_engine::job::SyncMode::None,
+    );
+    let _ = std::fs::remove_file(&probe);
+    match r {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
+            Err(PrepareError::ReadOnlyFs(dir.to_path_buf()))
+        }
+        Err(source) => Err(PrepareError::Unusable {
+            dir: dir.to_path_buf(),
+            source,
+        }),
     }
 }
 
@@ -203,6 +284,8 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
     };
     let mut size = o.size;
     if temp {
+        notices.extend(remove_stale(&dir));
+        check_creatable(&dir)?;
         match target::free_space(&dir) {
             Ok(free) => {
                 // Leave room for others: use at most half of what is free.
@@ -383,6 +466,54 @@ mod tests {
         assert_eq!(plan.jobs.len(), 4);
         assert!(labels.iter().all(|l| !l.write));
         assert!(plan.jobs.iter().all(|j| j.size.is_none()));
+    }
+
+    #[test]
+    fn stale_files_of_dead_processes_are_removed() {
+        assert_eq!(own_file_pid("iomark-quick.123.tmp"), Some(123));
+        assert_eq!(own_file_pid(".iomark-direct-probe.77"), Some(77));
+        assert_eq!(own_file_pid("iomark-quick..tmp"), None);
+        assert_eq!(own_file_pid("iomark-quick.12x.tmp"), None);
+        assert_eq!(own_file_pid("iomark-quick.12.tmp.bak"), None);
+        let d = std::env::temp_dir().join(format!("iomark-stale-test.{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        struct Rm(PathBuf);
+        impl Drop for Rm {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+        let d = Rm(d);
+        let d = d.0.as_path();
+        // A pid above the kernel's limit never exists; ours and init's do.
+        let dead = 4_194_305u32;
+        let me = std::process::id();
+        for pid in [dead, me, 1] {
+            std::fs::write(d.join(format!("iomark-quick.{pid}.tmp")), b"x").unwrap();
+        }
+        std::fs::create_dir(d.join(format!("iomark-quick.{}.tmp", dead + 1))).unwrap();
+        std::fs::write(d.join("other.tmp"), b"x").unwrap();
+        let n = remove_stale(d);
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert!(
+            n[0].to_string()
+                .contains(&format!("iomark-quick.{dead}.tmp, left behind by an earlier quick run (process {dead} no longer exists)")),
+            "{}",
+            n[0]
+        );
+        let mut left: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut want = vec![
+            format!("iomark-quick.{}.tmp", dead + 1),
+            "iomark-quick.1.tmp".to_string(),
+            format!("iomark-quick.{me}.tmp"),
+            "other.tmp".to_string(),
+        ];
+        want.sort();
+        assert_eq!(left, want);
     }
 
     #[test]
