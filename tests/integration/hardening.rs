@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Runs iomark in `cwd`, returning its output and its peak resident memory in KiB (wait4).
+// The child is reaped by wait4 (which also gives its rusage), not by Child::wait.
+#[allow(clippy::zombie_processes)]
 fn iomark_rss(args: &[&str], cwd: &std::path::Path) -> (std::process::Output, u64) {
     let child = Command::new(bin())
         .args(args)

@@ -55,7 +55,12 @@ pub fn find_option(name: &str) -> Result<&'static OptDef, String> {
 }
 
 pub fn unknown_option_message(name: &str) -> String {
-    match options::suggest(name) {
+    unknown_option_words(name, options::suggest(name))
+}
+
+/// "unknown option 'NAME'" with the nearest valid name when there is one; NAME quoted and cut.
+pub fn unknown_option_words(name: &str, suggestion: Option<&str>) -> String {
+    match suggestion {
         Some(s) => format!(
             "unknown option {q_name} (did you mean {q_s}?)",
             q_name = iomark_engine::echo::quote(name),

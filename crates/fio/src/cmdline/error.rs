@@ -36,19 +36,9 @@ pub enum CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::UnknownOption { name, suggestion } => match suggestion {
-                Some(s) => write!(
-                    f,
-                    "unknown option {q_name} (did you mean {q_s}?)",
-                    q_name = iomark_engine::echo::quote(name),
-                    q_s = iomark_engine::echo::quote(s)
-                ),
-                None => write!(
-                    f,
-                    "unknown option {q_name}",
-                    q_name = iomark_engine::echo::quote(name)
-                ),
-            },
+            CliError::UnknownOption { name, suggestion } => f.write_str(
+                &crate::build::unknown_option_words(name, suggestion.as_deref()),
+            ),
             CliError::MissingValue { option, form } => {
                 write!(f, "option '{option}' needs a value: {form}")
             }

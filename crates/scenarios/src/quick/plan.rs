@@ -212,18 +212,8 @@ fn remove_stale(dir: &Path) -> Vec<Notice> {
 
 /// Whether files can be created in `dir` (a read-only filesystem is told apart).
 fn check_creatable(dir: &Path) -> Result<(), PrepareError> {
-    let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
-    let r = target::open_target(
-        &probe,
-        true,
-        true,
-        true,
-        false,
-        iomark_engine::job::SyncMode::None,
-    );
-    let _ = std::fs::remove_file(&probe);
-    match r {
-        Ok(_) => Ok(()),
+    match create_probe(dir, false) {
+        Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
             Err(PrepareError::ReadOnlyFs(dir.to_path_buf()))
         }
@@ -236,18 +226,22 @@ fn check_creatable(dir: &Path) -> Result<(), PrepareError> {
 
 /// Whether O_DIRECT works for files in `dir`.
 pub(crate) fn direct_supported(dir: &Path) -> bool {
+    create_probe(dir, true).is_ok()
+}
+
+/// Create (and remove) a probe file in `dir`, with O_DIRECT when `direct`.
+fn create_probe(dir: &Path, direct: bool) -> std::io::Result<()> {
     let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
-    let ok = target::open_target(
+    let r = target::open_target(
         &probe,
         true,
         true,
         true,
-        true,
+        direct,
         iomark_engine::job::SyncMode::None,
-    )
-    .is_ok();
+    );
     let _ = std::fs::remove_file(&probe);
-    ok
+    r.map(drop)
 }
 
 fn engine_available(kind: EngineKind) -> bool {
