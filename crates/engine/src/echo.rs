@@ -7,9 +7,29 @@ pub const ECHO_MAX_CHARS: usize = 80;
 /// `s` between single quotes, with control characters (and quotes and backslashes) escaped as
 /// `\n`, `\t`, `\x1b`, ..., cut after [`ECHO_MAX_CHARS`] characters with the full length stated.
 pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(ECHO_MAX_CHARS * 4) + 2);
-    out.push('\'');
     let total = s.chars().count();
+    let mut out = format!("'{}'", escape_head(s));
+    if total > ECHO_MAX_CHARS {
+        out.push_str(&format!(
+            " (cut: first {ECHO_MAX_CHARS} of {total} characters)"
+        ));
+    }
+    out
+}
+
+/// `s` escaped as [`quote`] does, without quotes, cut after [`ECHO_MAX_CHARS`] characters with
+/// a trailing `...` (for a name shown in brackets, such as a job file section).
+pub fn cut(s: &str) -> String {
+    let mut out = escape_head(s);
+    if s.chars().nth(ECHO_MAX_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// The first [`ECHO_MAX_CHARS`] characters of `s`, escaped.
+fn escape_head(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(ECHO_MAX_CHARS * 4));
     for c in s.chars().take(ECHO_MAX_CHARS) {
         match c {
             '\n' => out.push_str("\\n"),
@@ -20,12 +40,6 @@ pub fn quote(s: &str) -> String {
             c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
             c => out.push(c),
         }
-    }
-    out.push('\'');
-    if total > ECHO_MAX_CHARS {
-        out.push_str(&format!(
-            " (cut: first {ECHO_MAX_CHARS} of {total} characters)"
-        ));
     }
     out
 }
@@ -61,5 +75,11 @@ mod tests {
             )
         );
         assert_eq!(quote(&"x".repeat(80)), format!("'{}'", "x".repeat(80)));
+        assert_eq!(cut(&"x".repeat(80)), "x".repeat(80));
+        assert_eq!(
+            cut(&format!("{}\n", "x".repeat(80))),
+            format!("{}...", "x".repeat(80))
+        );
+        assert_eq!(cut("a\x1bb"), "a\\x1bb");
     }
 }

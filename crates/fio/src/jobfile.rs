@@ -111,7 +111,7 @@ impl fmt::Display for Diag {
             Severity::Warning => "warning: ",
         })?;
         if let Some(s) = &self.section {
-            write!(f, "[{s}] ")?;
+            write!(f, "[{}] ", iomark_engine::echo::cut(s))?;
         }
         f.write_str(&self.message)
     }
@@ -340,7 +340,10 @@ impl<'a> Reader<'a> {
             let d = Diag::error(
                 Some(loc.clone()),
                 None,
-                format!("bad section name in '{}': expected [name]", raw.trim()),
+                format!(
+                    "bad section name in {}: expected [name]",
+                    iomark_engine::echo::quote(raw.trim())
+                ),
             );
             bad(self, name, d);
             return;
@@ -375,8 +378,8 @@ impl<'a> Reader<'a> {
         let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
         if self.stack.contains(&canon) {
             self.push_error(err(format!(
-                "include '{}' includes itself (directly or through other files)",
-                p.display()
+                "include {} includes itself (directly or through other files)",
+                iomark_engine::echo::quote(&p.display().to_string())
             )));
             return;
         }
@@ -386,7 +389,10 @@ impl<'a> Reader<'a> {
                 self.read_text(&t, &p.display().to_string(), p.parent(), true);
                 self.stack.pop();
             }
-            Err(e) => self.push_error(err(format!("cannot read include '{}': {e}", p.display()))),
+            Err(e) => self.push_error(err(format!(
+                "cannot read include {}: {e}",
+                iomark_engine::echo::quote(&p.display().to_string())
+            ))),
         }
     }
 

@@ -92,7 +92,7 @@ pub enum OptionError {
         reason: String,
     },
     /// A real fio option or value iomark does not implement yet.
-    #[error("option '{shown}' is not supported yet: {why}")]
+    #[error("option {q_shown} is not supported yet: {why}", q_shown = iomark_engine::echo::quote(.shown))]
     NotYet { shown: String, why: String },
     #[error("option '{0}' needs a value")]
     NeedsValue(&'static str),

@@ -382,8 +382,9 @@ pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, Stri
         } else {
             let p: u32 = pct.parse().map_err(|_| {
                 format!(
-                    "{q_item}: '{pct}' is not a whole percentage; {FORM}",
-                    q_item = iomark_engine::echo::quote(item)
+                    "{q_item}: {q_pct} is not a whole percentage; {FORM}",
+                    q_item = iomark_engine::echo::quote(item),
+                    q_pct = iomark_engine::echo::quote(pct)
                 )
             })?;
             if p == 0 {
@@ -623,8 +624,8 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
             }
         } else {
             return Err(format!(
-                "unexpected '{}' in {q_s}; {FORM}",
-                c as char,
+                "unexpected {} in {q_s}; {FORM}",
+                iomark_engine::echo::quote(&(c as char).to_string()),
                 q_s = iomark_engine::echo::quote(s)
             ));
         }
