@@ -81,7 +81,10 @@ compdef _iomark iomark\n"
             for w in run_words() {
                 let name = w.trim_start_matches("--").trim_end_matches('=');
                 let takes = if w.ends_with('=') { " -r" } else { "" };
-                s.push_str(&format!("complete -c iomark -l '{name}'{takes}\n"));
+                s.push_str(&format!(
+                    "complete -c iomark -l {q_name}{takes}\n",
+                    q_name = iomark_engine::echo::quote(name)
+                ));
             }
             s
         }

@@ -21,6 +21,7 @@ mod sweep;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, CliWarning, Eta};
 use iomark_fio::explain;
+use iomark_fio::jobfile::HostVars;
 use iomark_fio::output::{self, OutputFormat};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -94,7 +95,10 @@ fn main() {
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {
-            eprintln!("iomark: unknown command '{other}'\n\n{USAGE}");
+            eprintln!(
+                "iomark: unknown command {q_other}\n\n{USAGE}",
+                q_other = iomark_engine::echo::quote(other)
+            );
             2
         }
     };
@@ -110,7 +114,15 @@ fn run(args: &[String]) -> i32 {
         }
     };
     let args = &args[..];
-    let mut cli: CliRun = match cmdline::parse_run_args(args) {
+    // Handlers first: a job file that is a FIFO waiting for its writer still ends on SIGINT.
+    let stop = Arc::new(AtomicBool::new(false));
+    signals::install(stop.clone());
+    let parsed = cmdline::parse_run_args_until(args, &HostVars, Some(stop.clone()));
+    if signals::interrupted() {
+        eprintln!("iomark: interrupted while reading the job files; nothing was run");
+        return 130;
+    }
+    let mut cli: CliRun = match parsed {
         Ok(c) => c,
         Err(e @ cmdline::CliError::Diagnostics(_)) => {
             // One located line per problem, then a summary.
@@ -184,10 +196,10 @@ fn run(args: &[String]) -> i32 {
             let _ = std::io::stdout().flush();
         }
     }
-    let ctl = Arc::new(
-        RunCtl::new(|e| eprintln!("{}", explain::event(e))).with_note_words(explain::note),
-    );
-    signals::install(ctl.stop.clone());
+    let mut ctl =
+        RunCtl::new(|e| eprintln!("{}", explain::event(e))).with_note_words(explain::note);
+    ctl.stop = stop;
+    let ctl = Arc::new(ctl);
     let tty = status::stderr_is_tty();
     let show_status = match out.eta {
         Eta::Always => true,

@@ -27,6 +27,14 @@ mod wording {
         format!("iomark quick: {}", crate::quick_words::run_error(e))
     }
 
+    /// The write tests were refused after the read tests ran.
+    pub fn write_refused(e: &RunError) -> String {
+        format!(
+            "iomark quick: the write tests were not run: {}",
+            crate::quick_words::run_error(e)
+        )
+    }
+
     /// One test failed.
     pub fn job_failed(j: &JobResult) -> String {
         format!(
@@ -71,6 +79,38 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
             return code;
         }
     };
+    // A device that may not be written (it holds data, it is mounted): the read tests still
+    // run and print their figures; the write half is refused after them.
+    let mut write_refused: Option<RunError> = None;
+    if o.allow_write && !p.temp {
+        if let Err(
+            e @ (RunError::DeviceHoldsData { .. }
+            | RunError::DeviceMounted { .. }
+            | RunError::DeviceUnreadable { .. }),
+        ) = runner::check(&p.plan)
+        {
+            let read_only = quick::QuickOpts {
+                allow_write: false,
+                ..o.clone()
+            };
+            match quick::prepare(&read_only) {
+                Ok(mut ro) => {
+                    ro.notices
+                        .retain(|n| !matches!(n, quick::Notice::ReadOnly(_)));
+                    p = ro;
+                    eprintln!(
+                        "iomark quick: running the read tests only; the write tests are refused (see below)"
+                    );
+                    write_refused = Some(e);
+                }
+                Err(e) => {
+                    let (msg, code) = wording::prepare_error(&e);
+                    eprintln!("{msg}");
+                    return code;
+                }
+            }
+        }
+    }
     for n in &p.notices {
         eprintln!("iomark quick: {n}");
     }
@@ -169,6 +209,9 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     }
     if res.interrupted || signals::interrupted() {
         130
+    } else if let Some(e) = write_refused {
+        eprintln!("{}", wording::write_refused(&e));
+        1
     } else if failed {
         for j in res.jobs.iter().filter(|j| j.error != 0) {
             eprintln!("{}", wording::job_failed(j));

@@ -180,7 +180,10 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, String> {
             continue;
         }
         if !allowed.contains(&flag.as_str()) {
-            return Err(format!("unknown option '{flag}'"));
+            return Err(format!(
+                "unknown option {q_flag}",
+                q_flag = iomark_engine::echo::quote(&flag)
+            ));
         }
         // --markdown takes an optional FILE.
         let value = match inline {
@@ -212,7 +215,12 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, String> {
             "--xlsx" => a.xlsx = Some(v.into()),
             "--markdown" => a.markdown = Some(v.into()),
             "--fail-if" => a.rules.push(v),
-            _ => return Err(format!("unknown option '{flag}'")),
+            _ => {
+                return Err(format!(
+                    "unknown option {q_flag}",
+                    q_flag = iomark_engine::echo::quote(&flag)
+                ))
+            }
         }
         i += 1;
     }

@@ -6,10 +6,10 @@
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
 use std::sync::Arc;
-use std::sync::OnceLock;
 
 static COUNT: AtomicU32 = AtomicU32::new(0);
-static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// The stop flag of the current run (a leaked `Arc` clone, so the handler never frees it).
+static STOP: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static REPORT_ASKED: AtomicBool = AtomicBool::new(false);
 static TEMP_PATH: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
@@ -20,8 +20,10 @@ static WAKE_WR: AtomicI32 = AtomicI32::new(-1);
 extern "C" fn on_signal(_sig: libc::c_int) {
     let n = COUNT.fetch_add(1, Ordering::SeqCst);
     INTERRUPTED.store(true, Ordering::SeqCst);
-    if let Some(stop) = STOP.get() {
-        stop.store(true, Ordering::SeqCst);
+    let stop = STOP.load(Ordering::SeqCst);
+    if !stop.is_null() {
+        // SAFETY: the pointer comes from Arc::into_raw and is never released.
+        unsafe { (*stop).store(true, Ordering::SeqCst) };
     }
     if n >= 1 {
         let p = TEMP_PATH.load(Ordering::SeqCst);
@@ -79,9 +81,18 @@ pub fn wait_report_request(timeout: std::time::Duration) -> bool {
     REPORT_ASKED.swap(false, Ordering::SeqCst)
 }
 
-/// Install the handlers; `stop` is set on the first signal.
+/// Install the handlers; `stop` is set on the first signal (a later call replaces the flag:
+/// each run of a repeated command gets its own).
 pub fn install(stop: Arc<AtomicBool>) {
-    let _ = STOP.set(stop);
+    let raw = Arc::into_raw(stop) as *mut AtomicBool;
+    if STOP.swap(raw, Ordering::SeqCst) == raw {
+        // SAFETY: the same flag was installed before; drop the extra count taken above.
+        unsafe { drop(Arc::from_raw(raw)) };
+    }
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        // SAFETY: raw came from Arc::into_raw just above and stays alive.
+        unsafe { (*raw).store(true, Ordering::SeqCst) };
+    }
     let mut fds = [-1; 2];
     // SAFETY: pipe2 fills the two-element array; both ends are ours for the process lifetime.
     if WAKE_RD.load(Ordering::SeqCst) < 0

@@ -9,6 +9,7 @@ mod edges;
 mod engines;
 mod fio_compat;
 mod hangs;
+mod hardening;
 mod jobfiles;
 mod live;
 mod presets;

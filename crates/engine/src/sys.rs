@@ -262,6 +262,17 @@ pub(crate) fn ncpus() -> usize {
     }
 }
 
+/// Number of CPUs the system has (online or not): CPU numbers run from 0 to this minus one.
+pub fn cpus_configured() -> usize {
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let v = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };
+    if v > 0 {
+        v as usize
+    } else {
+        ncpus()
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Affinity, limits, privileges
 // ---------------------------------------------------------------------------------------------

@@ -150,7 +150,8 @@ pub fn enghelp(engine: Option<&str>) -> Result<String, String> {
             let e = e.split(',').next().unwrap_or(e).trim();
             if !SUPPORTED_ENGINES.contains(&e) && !NOT_YET_ENGINES.contains(&e) {
                 return Err(format!(
-                    "unknown ioengine '{e}' (supported: {})",
+                    "unknown ioengine {} (supported: {})",
+                    iomark_engine::echo::quote(e),
                     SUPPORTED_ENGINES.join(", ")
                 ));
             }

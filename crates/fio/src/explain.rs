@@ -79,6 +79,17 @@ pub fn run_error(e: &RunError) -> String {
         RunError::NoSpace { .. } => format!(
             "{e}. Make the jobs smaller (size=, filesize=, nrfiles=, numjobs=), point them elsewhere (directory=, filename=), or pass --allow-fill to fill it on purpose"
         ),
+        RunError::NotFileOrDevice { .. } => format!(
+            "{e} (fio: failed to get file size); name a regular file, a block or character device, or a directory= to create files in"
+        ),
+        RunError::NoSuchCpu { job, cpu, cpus } => format!(
+            "{job}: cpus_allowed: CPU {cpu} too large (max={}): this system has CPUs 0-{}",
+            cpus.saturating_sub(1),
+            cpus.saturating_sub(1)
+        ),
+        RunError::TooManyJobs { threads, max } => format!(
+            "maximum number of jobs reached: the jobs ask for {threads} threads (numjobs= counted), the limit is {max}; lower numjobs= or split the run"
+        ),
         // The engine's own words name no option.
         RunError::OffsetBeyondEnd { .. }
         | RunError::EmptyRegion { .. }
@@ -123,10 +134,19 @@ pub fn note(n: &Note) -> String {
 /// A progress event, as fio shows it.
 pub fn event(e: &Event) -> String {
     match e {
-        Event::LayingOut { job, bytes, .. } => format!(
-            "{job}: Laying out IO file (1 file / {})",
-            human_size(*bytes)
-        ),
+        Event::LayingOut {
+            job, files, bytes, ..
+        } => {
+            let (plural, total) = if *files == 1 {
+                ("", "")
+            } else {
+                ("s", "total ")
+            };
+            format!(
+                "{job}: Laying out IO file{plural} ({files} file{plural} / {total}{})",
+                human_size(*bytes)
+            )
+        }
     }
 }
 
@@ -182,9 +202,20 @@ mod tests {
         let e = Event::LayingOut {
             job: "seqw".into(),
             path: PathBuf::from("f"),
+            files: 1,
             bytes: 64 << 20,
         };
         assert_eq!(event(&e), "seqw: Laying out IO file (1 file / 64MiB)");
+        let e = Event::LayingOut {
+            job: "many".into(),
+            path: PathBuf::from("many.0.0"),
+            files: 2000,
+            bytes: 2000 << 12,
+        };
+        assert_eq!(
+            event(&e),
+            "many: Laying out IO files (2000 files / total 7MiB)"
+        );
         assert_eq!(human_size(1 << 30), "1GiB");
         assert_eq!(human_size(1536), "1KiB");
     }

@@ -13,9 +13,12 @@
 //! files are returned together.
 
 use crate::build;
+use crate::jobfile_source::read_job_text;
 use crate::options;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Where something was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,7 +111,7 @@ impl fmt::Display for Diag {
             Severity::Warning => "warning: ",
         })?;
         if let Some(s) = &self.section {
-            write!(f, "[{s}] ")?;
+            write!(f, "[{}] ", iomark_engine::echo::cut(s))?;
         }
         f.write_str(&self.message)
     }
@@ -210,6 +213,8 @@ pub struct Reader<'a> {
     pub diags: Vec<Diag>,
     /// Files being read (include cycle detection).
     stack: Vec<PathBuf>,
+    /// Raised (SIGINT) to give up reading.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -221,19 +226,24 @@ impl<'a> Reader<'a> {
             sections: Vec::new(),
             diags: Vec::new(),
             stack: Vec::new(),
+            stop: None,
         }
+    }
+
+    /// Give up reading (a FIFO waiting for its writer, a long file) when `stop` is raised.
+    pub fn with_stop(mut self, stop: Option<Arc<AtomicBool>>) -> Self {
+        self.stop = stop;
+        self
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
     }
 
     /// Read a file from disk (`-`: standard input).
     pub fn read_file(&mut self, path: &Path) {
         let name = path.display().to_string();
-        let text = if path.as_os_str() == "-" {
-            let mut t = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut t).map(|_| t)
-        } else {
-            std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
-        };
-        match text {
+        match read_job_text(path, self.stop.as_deref()) {
             Ok(t) => {
                 self.stack
                     .push(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()));
@@ -256,6 +266,15 @@ impl<'a> Reader<'a> {
     pub fn read_text(&mut self, text: &str, file: &str, base: Option<&Path>, included: bool) {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (n, raw) in text.lines().enumerate() {
+            if n % 4096 == 0 && self.stopped() {
+                let l = Loc {
+                    file: file.to_string(),
+                    line: n + 1,
+                    col: 0,
+                };
+                self.push_error(Diag::error(Some(l), None, "interrupted while reading"));
+                return;
+            }
             let loc = |col: usize| Loc {
                 file: file.to_string(),
                 line: n + 1,
@@ -308,7 +327,10 @@ impl<'a> Reader<'a> {
             let d = Diag::error(
                 Some(Loc { col, ..loc.clone() }),
                 None,
-                format!("expected ']' to close the section header '{line}'"),
+                format!(
+                    "expected ']' to close the section header {q_line}",
+                    q_line = iomark_engine::echo::quote(line)
+                ),
             );
             bad(self, line.trim_start_matches('['), d);
             return;
@@ -318,7 +340,10 @@ impl<'a> Reader<'a> {
             let d = Diag::error(
                 Some(loc.clone()),
                 None,
-                format!("bad section name in '{}': expected [name]", raw.trim()),
+                format!(
+                    "bad section name in {}: expected [name]",
+                    iomark_engine::echo::quote(raw.trim())
+                ),
             );
             bad(self, name, d);
             return;
@@ -353,19 +378,21 @@ impl<'a> Reader<'a> {
         let canon = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
         if self.stack.contains(&canon) {
             self.push_error(err(format!(
-                "include '{}' includes itself (directly or through other files)",
-                p.display()
+                "include {} includes itself (directly or through other files)",
+                iomark_engine::echo::quote(&p.display().to_string())
             )));
             return;
         }
-        match std::fs::read(&p) {
-            Ok(bytes) => {
-                let t = String::from_utf8_lossy(&bytes).into_owned();
+        match read_job_text(&p, self.stop.as_deref()) {
+            Ok(t) => {
                 self.stack.push(canon);
                 self.read_text(&t, &p.display().to_string(), p.parent(), true);
                 self.stack.pop();
             }
-            Err(e) => self.push_error(err(format!("cannot read include '{}': {e}", p.display()))),
+            Err(e) => self.push_error(err(format!(
+                "cannot read include {}: {e}",
+                iomark_engine::echo::quote(&p.display().to_string())
+            ))),
         }
     }
 
@@ -390,7 +417,8 @@ impl<'a> Reader<'a> {
         let Some(def) = options::lookup(key) else {
             let m = if key.contains(char::is_whitespace) {
                 format!(
-                    "'{line}' is not an option line: expected key=value, a bare flag or [section]"
+                    "{q_line} is not an option line: expected key=value, a bare flag or [section]",
+                    q_line = iomark_engine::echo::quote(line)
                 )
             } else {
                 build::unknown_option_message(key)
@@ -403,7 +431,8 @@ impl<'a> Reader<'a> {
                 Some(kloc),
                 None,
                 format!(
-                    "option '{key}' comes before any [section]; put it under [global] or a job"
+                    "option {q_key} comes before any [section]; put it under [global] or a job",
+                    q_key = iomark_engine::echo::quote(key)
                 ),
             ));
             return;
@@ -414,7 +443,10 @@ impl<'a> Reader<'a> {
             self.diags.push(Diag::warning(
                 Some(loc(vcol)),
                 sec,
-                format!("environment variable '{var}' is not set; it expands to nothing"),
+                format!(
+                    "environment variable {q_var} is not set; it expands to nothing",
+                    q_var = iomark_engine::echo::quote(&var)
+                ),
             ));
         }
         if value.is_empty() && !def.kind.value_optional() {

@@ -8,6 +8,7 @@ mod corpus;
 pub mod doc;
 pub mod explain;
 pub mod jobfile;
+pub mod jobfile_source;
 pub mod options;
 pub mod output;
 pub mod switches;

@@ -127,6 +127,25 @@ pub struct LibaioEngine {
 // AIO context mapping that lives until Drop; nothing is shared with other threads.
 unsafe impl Send for LibaioEngine {}
 
+/// The system-wide AIO event limit and its use, read from procfs, for an io_setup refused with
+/// EAGAIN.
+fn aio_limit_words(depth: u32) -> String {
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .map_or_else(|| "?".to_string(), |v| v.to_string())
+    };
+    let max = read("/proc/sys/fs/aio-max-nr");
+    let used = read("/proc/sys/fs/aio-nr");
+    // The kernel counts the events asked for against the system-wide limit.
+    format!(
+        "a queue depth of {depth} needs {depth} AIO events, but /proc/sys/fs/aio-max-nr \
+         allows {max} in all and /proc/sys/fs/aio-nr says {used} are in use; lower the queue depth \
+         or raise /proc/sys/fs/aio-max-nr"
+    )
+}
+
 impl LibaioEngine {
     pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let depth = setup.depth.max(1);
@@ -138,10 +157,7 @@ impl LibaioEngine {
                 )),
                 Some(libc::EAGAIN) => EngineError::Io(io::Error::new(
                     e.kind(),
-                    format!(
-                        "io_setup({depth}) failed: {e}; the system-wide AIO event limit \
-                         (fs.aio-max-nr) is exhausted"
-                    ),
+                    format!("io_setup({depth}) failed: {e}; {}", aio_limit_words(depth)),
                 )),
                 _ => EngineError::Io(io::Error::new(
                     e.kind(),

@@ -9,22 +9,21 @@ use super::{FIO_HIST_BUCKETS, HIST_BITS, HIST_BUCKETS, HIST_GROUP_BUCKETS};
 /// their own bucket (`index = v`); otherwise `e = msb - 6` low bits are dropped and
 /// `index = (e + 1) * 64 + ((v >> e) & 63)`. Indices are identical to fio's for every value
 /// inside fio's range, so bucket midpoints (json+ `bins` keys) match fio's.
-#[derive(Clone, PartialEq, Eq)]
+///
+/// The counters (~18 KiB) are allocated at the first recorded value: a histogram nothing was
+/// recorded in (a direction a job does not use, slat of a synchronous engine) costs no memory.
+#[derive(Clone, Default, Eq)]
 pub struct Histogram {
-    pub(super) counts: Box<[u64; HIST_BUCKETS]>,
+    /// Empty, or exactly [`HIST_BUCKETS`] counters.
+    pub(super) counts: Vec<u64>,
 }
 
-fn zeroed_counts() -> Box<[u64; HIST_BUCKETS]> {
-    match vec![0u64; HIST_BUCKETS].into_boxed_slice().try_into() {
-        Ok(b) => b,
-        Err(_) => unreachable!("length is HIST_BUCKETS"),
-    }
-}
-
-impl Default for Histogram {
-    fn default() -> Self {
-        Self {
-            counts: zeroed_counts(),
+impl PartialEq for Histogram {
+    fn eq(&self, o: &Self) -> bool {
+        match (self.counts.is_empty(), o.counts.is_empty()) {
+            (false, false) => self.counts == o.counts,
+            (true, _) => o.is_empty(),
+            (_, true) => self.is_empty(),
         }
     }
 }
@@ -49,9 +48,18 @@ impl std::fmt::Debug for SparseCounts<'_> {
 }
 
 impl Histogram {
-    /// An empty histogram (allocates its ~18 KiB of counters once).
+    /// An empty histogram (its counters are allocated when the first value is recorded).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The counters for writing, allocated on first use.
+    #[inline]
+    pub(super) fn slots_mut(&mut self) -> &mut [u64] {
+        if self.counts.is_empty() {
+            self.counts = vec![0u64; HIST_BUCKETS];
+        }
+        &mut self.counts
     }
 
     /// Bucket index of a value in ns (values beyond the top group map to the last bucket).
@@ -98,19 +106,23 @@ impl Histogram {
     #[inline]
     pub fn record(&mut self, ns: u64) {
         let i = Self::bucket_index(ns);
-        self.counts[i] += 1;
+        self.slots_mut()[i] += 1;
     }
 
     /// Count `n` occurrences of a value in ns.
     #[inline]
     pub fn record_n(&mut self, ns: u64, n: u64) {
         let i = Self::bucket_index(ns);
-        self.counts[i] = self.counts[i].saturating_add(n);
+        let slot = &mut self.slots_mut()[i];
+        *slot = slot.saturating_add(n);
     }
 
     /// Add another histogram's counts (exact).
     pub fn merge(&mut self, o: &Histogram) {
-        for (a, b) in self.counts.iter_mut().zip(o.counts.iter()) {
+        if o.counts.is_empty() {
+            return;
+        }
+        for (a, b) in self.slots_mut().iter_mut().zip(o.counts.iter()) {
             *a = a.saturating_add(*b);
         }
     }
@@ -119,11 +131,15 @@ impl Histogram {
     /// buckets that went down count as 0.
     pub fn delta_since(&self, earlier: &Histogram) -> Histogram {
         let mut out = Histogram::new();
+        if self.counts.is_empty() {
+            return out;
+        }
+        let zeros = std::iter::repeat(&0u64);
         for ((o, a), b) in out
-            .counts
+            .slots_mut()
             .iter_mut()
             .zip(self.counts.iter())
-            .zip(earlier.counts.iter())
+            .zip(earlier.counts.iter().chain(zeros))
         {
             *o = a.saturating_sub(*b);
         }
@@ -145,7 +161,7 @@ impl Histogram {
         self.counts.iter().all(|&c| c == 0)
     }
 
-    /// Raw bucket counts (length [`HIST_BUCKETS`]).
+    /// Raw bucket counts: [`HIST_BUCKETS`] of them, or none when nothing was recorded.
     pub fn counts(&self) -> &[u64] {
         &self.counts[..]
     }
@@ -203,6 +219,9 @@ impl Histogram {
     /// The counts in fio's layout: exactly [`FIO_HIST_BUCKETS`] (1856) entries, with every
     /// count above fio's range folded into the last one (as fio clamps).
     pub fn fio_bins(&self) -> Vec<u64> {
+        if self.counts.is_empty() {
+            return vec![0; FIO_HIST_BUCKETS];
+        }
         let mut v = self.counts[..FIO_HIST_BUCKETS].to_vec();
         let tail = self.counts[FIO_HIST_BUCKETS..]
             .iter()

@@ -79,7 +79,7 @@ impl Histogram {
             // A layout with more groups than ours folds its excess into our last bucket, as a
             // value beyond our range would be.
             let i = (idx as usize).min(HIST_BUCKETS - 1);
-            h.counts[i] += c;
+            h.slots_mut()[i] += c;
         }
         Ok(h)
     }

@@ -688,3 +688,26 @@ fn latency_buckets() {
         LatencyBuckets::default()
     );
 }
+
+#[test]
+fn counters_are_allocated_at_the_first_value() {
+    let empty = Histogram::new();
+    assert!(empty.counts().is_empty());
+    let mut merged = Histogram::new();
+    merged.merge(&empty);
+    assert!(
+        merged.counts().is_empty(),
+        "merging nothing allocates nothing"
+    );
+    assert_eq!(empty.fio_bins(), vec![0; FIO_HIST_BUCKETS]);
+    assert_eq!(empty.percentile(99.0), 0);
+    let mut h = Histogram::new();
+    h.record(1000);
+    assert_eq!(h.counts().len(), HIST_BUCKETS);
+    assert_eq!(h.delta_since(&empty).count(), 1);
+    assert!(empty.delta_since(&h).counts().is_empty());
+    merged.merge(&h);
+    assert_eq!(merged, h);
+    h.clear();
+    assert_eq!(h, empty, "a cleared histogram equals one never used");
+}

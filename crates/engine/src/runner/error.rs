@@ -166,4 +166,22 @@ pub enum RunError {
     /// A worker thread could not be started.
     #[error("cannot start a worker thread: {0}")]
     ThreadSpawn(io::Error),
+    /// The target is neither a regular file nor a device: a FIFO, a socket, or a file of a
+    /// kernel pseudo filesystem such as proc (`what` says which).
+    #[error("{job}: {} is {what}, not a regular file or device", path.display())]
+    NotFileOrDevice {
+        job: String,
+        path: PathBuf,
+        what: String,
+    },
+    /// A CPU the job is to run on does not exist on this system.
+    #[error("{job}: CPU {cpu} does not exist (this system has CPUs 0-{})", cpus.saturating_sub(1))]
+    NoSuchCpu {
+        job: String,
+        cpu: usize,
+        cpus: usize,
+    },
+    /// More worker threads than a run may start.
+    #[error("{threads} jobs (clones counted) are more than the limit of {max}")]
+    TooManyJobs { threads: u64, max: u64 },
 }

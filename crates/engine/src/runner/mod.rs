@@ -15,6 +15,7 @@ use crate::rng::Rng;
 use crate::sys;
 use crate::target;
 use crate::worker::{run_worker, WorkerSetup};
+pub use plan::MAX_JOBS;
 use plan::{check_free_space, claim_devices, plan_units};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -90,16 +91,23 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
         .collect();
     // Lay out files (fio's "Laying out IO file").
     let mut created: Vec<PathBuf> = Vec::new();
+    // One line per job, however many files it lays out.
+    let mut announced: Vec<&str> = Vec::new();
     for l in &layouts {
         if ctl.stop.load(Ordering::Relaxed) {
             break;
         }
         let existed = l.path.exists();
-        ctl.event(&Event::LayingOut {
-            job: l.job.clone(),
-            path: l.path.clone(),
-            bytes: l.size,
-        });
+        if !announced.contains(&l.job.as_str()) {
+            announced.push(&l.job);
+            let mine = layouts.iter().filter(|o| o.job == l.job);
+            ctl.event(&Event::LayingOut {
+                job: l.job.clone(),
+                path: l.path.clone(),
+                files: mine.clone().count() as u64,
+                bytes: mine.map(|o| o.size).sum(),
+            });
+        }
         match target::layout_file_until(
             &l.path,
             l.size,

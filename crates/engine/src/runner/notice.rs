@@ -97,10 +97,12 @@ impl std::fmt::Display for Note {
 /// A step of a run a front end may show as it happens.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// A file is being created or extended before the run.
+    /// A job's files are being created or extended before the run: one event per job, before
+    /// its first file (`path`), with the number of files and their total size.
     LayingOut {
         job: String,
         path: PathBuf,
+        files: u64,
         bytes: u64,
     },
 }
@@ -108,9 +110,22 @@ pub enum Event {
 impl std::fmt::Display for Event {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Event::LayingOut { job, path, bytes } => {
-                write!(f, "{job}: laying out {} ({bytes} bytes)", path.display())
-            }
+            Event::LayingOut {
+                job,
+                path,
+                files: 1,
+                bytes,
+            } => write!(f, "{job}: laying out {} ({bytes} bytes)", path.display()),
+            Event::LayingOut {
+                job,
+                path,
+                files,
+                bytes,
+            } => write!(
+                f,
+                "{job}: laying out {files} files from {} ({bytes} bytes in total)",
+                path.display()
+            ),
         }
     }
 }

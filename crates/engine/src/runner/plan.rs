@@ -10,6 +10,9 @@ use crate::worker::WorkerFile;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+/// The most worker threads (jobs times numjobs) one run starts, as fio's default limit.
+pub const MAX_JOBS: u64 = 4096;
+
 /// One clone, fully resolved.
 pub(super) struct Unit {
     pub(super) job_index: usize,
@@ -39,6 +42,24 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
     let mut layouts: BTreeMap<PathBuf, Layout> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut thread_number = 0u32;
+    // Refused before anything is allocated per job.
+    let threads: u64 = plan.jobs.iter().map(|j| u64::from(j.numjobs.max(1))).sum();
+    if threads > MAX_JOBS {
+        return Err(RunError::TooManyJobs {
+            threads,
+            max: MAX_JOBS,
+        });
+    }
+    let cpus = sys::cpus_configured();
+    for job in &plan.jobs {
+        if let Some(&cpu) = job.cpus_allowed.iter().flatten().find(|&&c| c >= cpus) {
+            return Err(RunError::NoSuchCpu {
+                job: job.name.clone(),
+                cpu,
+                cpus,
+            });
+        }
+    }
     for (ji, job) in plan.jobs.iter().enumerate() {
         if (plan.readonly || job.readonly) && job.writes() {
             return Err(RunError::ReadonlyWrites {
@@ -108,6 +129,27 @@ fn plan_clone(
                 job: name.clone(),
                 path,
             });
+        }
+        if !diskless {
+            let what = match kind {
+                "fifo" => Some("a FIFO (named pipe)".to_string()),
+                "socket" => Some("a socket".to_string()),
+                "pseudo" => Some(format!(
+                    "a file of the kernel's {} filesystem",
+                    probe
+                        .as_ref()
+                        .and_then(|p| p.fs_type.as_deref())
+                        .unwrap_or("pseudo")
+                )),
+                _ => None,
+            };
+            if let Some(what) = what {
+                return Err(RunError::NotFileOrDevice {
+                    job: name.clone(),
+                    path,
+                    what,
+                });
+            }
         }
         if kind == "missing" && job.verify.as_ref().is_some_and(|v| v.only) {
             return Err(RunError::VerifyOnlyMissing {

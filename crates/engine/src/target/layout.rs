@@ -60,10 +60,12 @@ pub fn open_target(
         SyncMode::Dsync => flags |= libc::O_DSYNC,
     }
     let dflag = if direct { libc::O_DIRECT } else { 0 };
-    match open_raw(path, flags | dflag, 0o644) {
+    // O_NONBLOCK: a FIFO (or anything that would wait for a peer) must not block the open;
+    // such targets are refused below and the flag is cleared for every other kind.
+    let opened = match open_raw(path, flags | dflag | libc::O_NONBLOCK, 0o644) {
         Ok(f) => Ok(f),
         Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
-            if open_raw(path, flags, 0o644).is_ok() {
+            if open_raw(path, flags | libc::O_NONBLOCK, 0o644).is_ok() {
                 Err(error_with_errno(
                     libc::EINVAL,
                     format!(
@@ -75,8 +77,56 @@ pub fn open_target(
                 Err(with_context(e, path.display()))
             }
         }
-        Err(e) => Err(with_context(e, path.display())),
+        Err(e) => Err(match fs::metadata(path) {
+            Ok(m) if !m.is_file() && special_kind(&m).is_some() => not_file_or_device(path, &m),
+            _ => with_context(e, path.display()),
+        }),
+    }?;
+    let meta = opened
+        .metadata()
+        .map_err(|e| with_context(e, path.display()))?;
+    if special_kind(&meta).is_some() {
+        return Err(not_file_or_device(path, &meta));
     }
+    clear_nonblock(opened.as_raw_fd()).map_err(|e| with_context(e, path.display()))?;
+    Ok(opened)
+}
+
+/// "a FIFO" or "a socket" for the kinds of file no engine reads or writes as a target.
+fn special_kind(m: &fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let ft = m.file_type();
+    if ft.is_fifo() {
+        Some("a FIFO (named pipe)")
+    } else if ft.is_socket() {
+        Some("a socket")
+    } else {
+        None
+    }
+}
+
+fn not_file_or_device(path: &Path, m: &fs::Metadata) -> io::Error {
+    error_with_errno(
+        libc::EINVAL,
+        format!(
+            "{} is {}, not a regular file or device",
+            path.display(),
+            special_kind(m).unwrap_or("not a regular file")
+        ),
+    )
+}
+
+fn clear_nonblock(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor we own, with integer arguments only.
+    let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if fl < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, fl & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 fn check_fallocate(rc: libc::c_int, errno: Option<i32>) -> io::Result<()> {
@@ -405,5 +455,30 @@ mod tests {
         assert!(free_space(d.path()).unwrap() > 0);
         assert!(free_space(&d.path().join("a/b")).unwrap() > 0);
         assert!(invalidate_cache(-1, false).is_err());
+    }
+
+    #[test]
+    fn fifo_targets_are_refused_without_blocking() {
+        let d = TempDir::new("fifo");
+        let fifo = d.path().join("fifo");
+        let c = cpath(&fifo).unwrap();
+        // SAFETY: c is a valid path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // No writer and no reader: a blocking open would wait forever.
+        for (r, w) in [(true, false), (false, true), (true, true)] {
+            let e = open_target(&fifo, r, w, false, false, SyncMode::None).unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("is a FIFO (named pipe), not a regular file or device"),
+                "{e}"
+            );
+        }
+        // Other targets keep blocking I/O.
+        let f = d.path().join("plain");
+        fs::write(&f, b"x").unwrap();
+        let file = open_target(&f, true, false, false, false, SyncMode::None).unwrap();
+        // SAFETY: F_GETFL on an open descriptor.
+        let fl = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETFL) };
+        assert_eq!(fl & libc::O_NONBLOCK, 0);
     }
 }

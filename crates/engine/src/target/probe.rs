@@ -74,8 +74,39 @@ fn fill_disk_facts(info: &mut TargetInfo, sb: &SysBlock) {
     info.rotational = read_trim(q.join("rotational")).map(|s| s == "1");
 }
 
-/// Measures a target: kind ("file", "block", "char", "directory"), size, block sizes, the
-/// filesystem and the disk under it. A missing path gives a NotFound error.
+/// Filesystems whose files are views of the kernel, not storage (statfs magics from
+/// <linux/magic.h>): proc, sysfs, debugfs, tracefs, securityfs, cgroup v1/v2, configfs, efivarfs,
+/// bpf, pstore.
+const PSEUDO_FS: &[(libc::c_long, &str)] = &[
+    (0x9fa0, "proc"),
+    (0x6265_6572, "sysfs"),
+    (0x6462_6720, "debugfs"),
+    (0x7472_6163, "tracefs"),
+    (0x7363_6673, "securityfs"),
+    (0x0027_e0eb, "cgroup"),
+    (0x6367_7270, "cgroup2"),
+    (0x6265_6570, "configfs"),
+    (0xde5e_81e4_u32 as libc::c_long, "efivarfs"),
+    (0xcafe_4a11_u32 as libc::c_long, "bpf"),
+    (0x6165_676c, "pstore"),
+];
+
+/// The name of the pseudo filesystem (proc, sysfs, ...) holding `path`, if it is one.
+pub fn pseudo_fs(path: &Path) -> Option<&'static str> {
+    let c = cpath(path).ok()?;
+    // SAFETY: zeroed statfs is valid; statfs fills it.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c is a valid path, st a valid out pointer.
+    if unsafe { libc::statfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    let magic = st.f_type as libc::c_long;
+    PSEUDO_FS.iter().find(|(m, _)| *m == magic).map(|(_, n)| *n)
+}
+
+/// Measures a target: kind ("file", "block", "char", "directory", "fifo", "socket", or
+/// "pseudo" for a file of proc, sysfs and the like), size, block sizes, the filesystem and the
+/// disk under it. A missing path gives a NotFound error.
 pub fn probe(path: &Path) -> io::Result<TargetInfo> {
     let meta = fs::metadata(path).map_err(|e| with_context(e, path.display()))?;
     let ft = meta.file_type();
@@ -114,9 +145,18 @@ pub fn probe(path: &Path) -> io::Result<TargetInfo> {
         }
         return Ok(info);
     }
+    if ft.is_fifo() || ft.is_socket() {
+        info.kind = if ft.is_fifo() { "fifo" } else { "socket" }.into();
+        return Ok(info);
+    }
     if ft.is_dir() {
         info.kind = "directory".into();
     } else if ft.is_file() {
+        if let Some(fs) = pseudo_fs(path) {
+            info.kind = "pseudo".into();
+            info.fs_type = Some(fs.into());
+            return Ok(info);
+        }
         info.kind = "file".into();
         info.size_bytes = meta.len();
     } else {
@@ -224,5 +264,23 @@ mod tests {
         assert!(e.to_string().contains("missing"), "{e}");
         assert_eq!(crate::sys::errno_of(&e), libc::ENOENT);
         assert!(disks_for(Path::new("/dev/null")).is_empty());
+    }
+
+    #[test]
+    fn probe_fifo_socket_and_kernel_files() {
+        let d = TempDir::new("special");
+        let fifo = d.path().join("fifo");
+        let c = cpath(&fifo).unwrap();
+        // SAFETY: c is a valid path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(probe(&fifo).unwrap().kind, "fifo");
+        let sock = d.path().join("sock");
+        let _l = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        assert_eq!(probe(&sock).unwrap().kind, "socket");
+        let mem = probe(Path::new("/proc/self/mem")).unwrap();
+        assert_eq!(mem.kind, "pseudo");
+        assert_eq!(mem.fs_type.as_deref(), Some("proc"));
+        assert_eq!(pseudo_fs(Path::new("/sys/kernel")), Some("sysfs"));
+        assert_eq!(pseudo_fs(d.path()), None);
     }
 }

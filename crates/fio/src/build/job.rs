@@ -75,7 +75,12 @@ pub(super) fn build_job_pending(
     warnings: &mut Vec<String>,
 ) -> Result<(JobSpec, Pending), (Option<usize>, String)> {
     let jname = raw.name.clone();
-    let ctx = |e: String| format!("job '{jname}': {e}");
+    let ctx = |e: String| {
+        format!(
+            "job {q_jname}: {e}",
+            q_jname = iomark_engine::echo::quote(&jname)
+        )
+    };
     let mut all: Vec<(&'static OptDef, &str)> = Vec::new();
     for (i, (k, v)) in raw.inherited.iter().chain(raw.options.iter()).enumerate() {
         all.push((find_option(k).map_err(|e| (Some(i), ctx(e)))?, v.as_str()));

@@ -56,9 +56,21 @@ pub fn find_option(name: &str) -> Result<&'static OptDef, String> {
 }
 
 pub fn unknown_option_message(name: &str) -> String {
-    match options::suggest(name) {
-        Some(s) => format!("unknown option '{name}' (did you mean '{s}'?)"),
-        None => format!("unknown option '{name}'"),
+    unknown_option_words(name, options::suggest(name))
+}
+
+/// "unknown option 'NAME'" with the nearest valid name when there is one; NAME quoted and cut.
+pub fn unknown_option_words(name: &str, suggestion: Option<&str>) -> String {
+    match suggestion {
+        Some(s) => format!(
+            "unknown option {q_name} (did you mean {q_s}?)",
+            q_name = iomark_engine::echo::quote(name),
+            q_s = iomark_engine::echo::quote(s)
+        ),
+        None => format!(
+            "unknown option {q_name}",
+            q_name = iomark_engine::echo::quote(name)
+        ),
     }
 }
 
@@ -130,8 +142,9 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
                     job: ji,
                     option,
                     message: format!(
-                        "job '{}': wait_for='{target}' does not name an earlier job",
-                        spec.name
+                        "job '{}': wait_for={q_target} does not name an earlier job",
+                        spec.name,
+                        q_target = iomark_engine::echo::quote(target)
                     ),
                 });
                 continue;

@@ -36,10 +36,9 @@ pub enum CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::UnknownOption { name, suggestion } => match suggestion {
-                Some(s) => write!(f, "unknown option '{name}' (did you mean '{s}'?)"),
-                None => write!(f, "unknown option '{name}'"),
-            },
+            CliError::UnknownOption { name, suggestion } => f.write_str(
+                &crate::build::unknown_option_words(name, suggestion.as_deref()),
+            ),
             CliError::MissingValue { option, form } => {
                 write!(f, "option '{option}' needs a value: {form}")
             }
@@ -47,7 +46,11 @@ impl fmt::Display for CliError {
                 option,
                 value,
                 reason,
-            } => write!(f, "invalid value '{value}' for '{option}': {reason}"),
+            } => write!(
+                f,
+                "invalid value {q_value} for '{option}': {reason}",
+                q_value = iomark_engine::echo::quote(value)
+            ),
             CliError::Unsupported(m) | CliError::Job(m) | CliError::Other(m) => f.write_str(m),
             CliError::Diagnostics(list) => {
                 for d in list {

@@ -22,6 +22,8 @@ use crate::switches::{Request, Switches};
 use iomark_engine::job::RunPlan;
 use scan::{scan, Scanned};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// What the caller should do. Texts are ready to print.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -87,6 +89,15 @@ pub fn parse_run_args(args: &[String]) -> Result<CliRun, CliError> {
 /// [`parse_run_args`] with the variables job files expand (`${VAR}`, `$ncpus`, ...) given:
 /// scan the arguments, read the job files, apply the overrides, then type every job.
 pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, CliError> {
+    parse_run_args_until(args, vars, None)
+}
+
+/// [`parse_run_args_with`] that gives up reading job files when `stop` is raised (SIGINT).
+pub fn parse_run_args_until(
+    args: &[String],
+    vars: &dyn Vars,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<CliRun, CliError> {
     let Scanned {
         switches,
         action,
@@ -121,7 +132,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
     let mut diags: Vec<Diag> = Vec::new();
     let mut seen_sections: Vec<String> = Vec::new();
     for (fi, path) in job_files.iter().enumerate() {
-        let mut reader = Reader::new(vars);
+        let mut reader = Reader::new(vars).with_stop(stop.clone());
         reader.read_file(path);
         diags.append(&mut reader.diags);
         let mut file_globals: Vec<Entry> = Vec::new();
@@ -183,7 +194,10 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
             diags.push(Diag::error(
                 None,
                 None,
-                format!("--override '{o}': expected KEY=VALUE (a job option and its value)"),
+                format!(
+                    "--override {q_o}: expected KEY=VALUE (a job option and its value)",
+                    q_o = iomark_engine::echo::quote(o)
+                ),
             ));
             continue;
         };
@@ -250,7 +264,7 @@ pub fn parse_run_args_with(args: &[String], vars: &dyn Vars) -> Result<CliRun, C
         match at.or_else(|| l.section.clone()) {
             Some(loc) => {
                 let name = &raw.jobs[e.job].name;
-                let prefix = format!("job '{name}': ");
+                let prefix = format!("job {q_name}: ", q_name = iomark_engine::echo::quote(name));
                 let m = e.message.strip_prefix(&prefix).unwrap_or(&e.message);
                 Diag::error(Some(loc), Some(name), m)
             }

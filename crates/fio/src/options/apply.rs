@@ -85,14 +85,14 @@ pub struct Ctx<'a> {
 /// Why an option's value was refused. The messages are the ones users see.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum OptionError {
-    #[error("invalid value '{value}' for option '{option}': {reason}")]
+    #[error("invalid value {q_value} for option '{option}': {reason}", q_value = iomark_engine::echo::quote(.value))]
     Invalid {
         option: &'static str,
         value: String,
         reason: String,
     },
     /// A real fio option or value iomark does not implement yet.
-    #[error("option '{shown}' is not supported yet: {why}")]
+    #[error("option {q_shown} is not supported yet: {why}", q_shown = iomark_engine::echo::quote(.shown))]
     NotYet { shown: String, why: String },
     #[error("option '{0}' needs a value")]
     NeedsValue(&'static str),

@@ -55,7 +55,12 @@ impl<T> Choice<T> for Words {
 /// ` (did you mean 'x'?)` when `v` is close to one of `candidates`, else nothing.
 pub fn did_you_mean(v: &str, candidates: &[&str]) -> String {
     super::nearest(v, candidates.iter().copied())
-        .map(|s| format!(" (did you mean '{s}'?)"))
+        .map(|s| {
+            format!(
+                " (did you mean {q_s}?)",
+                q_s = iomark_engine::echo::quote(s)
+            )
+        })
         .unwrap_or_default()
 }
 

@@ -18,12 +18,16 @@ pub fn eval_expr(s: &str, leaf: &dyn Fn(&str) -> Result<f64, String>) -> Result<
     p.skip_ws();
     if p.pos != p.s.len() {
         return Err(format!(
-            "unexpected '{}' in expression '{s}'",
-            s.get(p.pos..).unwrap_or("")
+            "unexpected {} in expression {q_s}",
+            iomark_engine::echo::quote(s.get(p.pos..).unwrap_or("")),
+            q_s = iomark_engine::echo::quote(s)
         ));
     }
     if !v.is_finite() {
-        return Err(format!("expression '{s}' does not give a finite number"));
+        return Err(format!(
+            "expression {q_s} does not give a finite number",
+            q_s = iomark_engine::echo::quote(s)
+        ));
     }
     Ok(v)
 }
@@ -45,8 +49,8 @@ impl ExprParser<'_> {
         self.depth += 1;
         if self.depth > MAX_EXPR_DEPTH {
             return Err(format!(
-                "expression nested more than {MAX_EXPR_DEPTH} levels deep in '{}'",
-                self.src.chars().take(40).collect::<String>()
+                "expression nested more than {MAX_EXPR_DEPTH} levels deep in {}",
+                iomark_engine::echo::quote(self.src)
             ));
         }
         Ok(())
@@ -88,7 +92,12 @@ impl ExprParser<'_> {
             let r = self.power()?;
             v = match c {
                 b'*' => v * r,
-                _ if r == 0.0 => return Err(format!("division by zero in '{}'", self.src)),
+                _ if r == 0.0 => {
+                    return Err(format!(
+                        "division by zero in {}",
+                        iomark_engine::echo::quote(self.src)
+                    ))
+                }
                 b'/' => v / r,
                 _ => v % r,
             };
@@ -118,7 +127,10 @@ impl ExprParser<'_> {
                 self.pos += 1;
                 let v = self.expr()?;
                 if self.peek() != Some(b')') {
-                    return Err(format!("missing ')' in '{}'", self.src));
+                    return Err(format!(
+                        "missing ')' in {}",
+                        iomark_engine::echo::quote(self.src)
+                    ));
                 }
                 self.pos += 1;
                 Ok(v)
@@ -133,7 +145,10 @@ impl ExprParser<'_> {
                 let tok = std::str::from_utf8(&self.s[start..self.pos]).unwrap_or("");
                 (self.leaf)(tok)
             }
-            _ => Err(format!("expected a number in '{}'", self.src)),
+            _ => Err(format!(
+                "expected a number in {}",
+                iomark_engine::echo::quote(self.src)
+            )),
         }
     }
 }

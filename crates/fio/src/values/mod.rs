@@ -51,9 +51,13 @@ fn split_number(s: &str) -> Result<(f64, &str), String> {
             .find(|c: char| !c.is_ascii_hexdigit())
             .unwrap_or(hex.len());
         if end == 0 {
-            return Err(format!("'{s}' is not a number"));
+            return Err(format!(
+                "{q_s} is not a number",
+                q_s = iomark_engine::echo::quote(s)
+            ));
         }
-        let v = u64::from_str_radix(&hex[..end], 16).map_err(|e| format!("'{s}': {e}"))?;
+        let v = u64::from_str_radix(&hex[..end], 16)
+            .map_err(|e| format!("{q_s}: {e}", q_s = iomark_engine::echo::quote(s)))?;
         let v = v as f64;
         return Ok((if neg { -v } else { v }, &hex[end..]));
     }
@@ -61,11 +65,14 @@ fn split_number(s: &str) -> Result<(f64, &str), String> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(body.len());
     if end == 0 {
-        return Err(format!("'{s}' is not a number"));
+        return Err(format!(
+            "{q_s} is not a number",
+            q_s = iomark_engine::echo::quote(s)
+        ));
     }
     let v: f64 = body[..end]
         .parse()
-        .map_err(|_| format!("'{s}' is not a number"))?;
+        .map_err(|_| format!("{q_s} is not a number", q_s = iomark_engine::echo::quote(s)))?;
     Ok((if neg { -v } else { v }, body[end..].trim()))
 }
 
@@ -100,7 +107,10 @@ fn size_leaf(s: &str, kb_base: u32) -> Result<f64, String> {
     let (v, suf) = split_number(s)?;
     match size_mult(suf, kb_base) {
         Some(m) => Ok(v * m),
-        None => Err(format!("unknown size suffix '{suf}'")),
+        None => Err(format!(
+            "unknown size suffix {q_suf}",
+            q_suf = iomark_engine::echo::quote(suf)
+        )),
     }
 }
 
@@ -115,6 +125,13 @@ pub fn parse_size(s: &str, kb_base: u32) -> Result<u64, String> {
     if v < 0.0 {
         return Err(format!("negative size; expected {SIZE_FORM}"));
     }
+    // 2^64 as a float: anything at or above it does not fit (a cast would saturate silently).
+    if v.round() >= 18_446_744_073_709_551_616.0 {
+        return Err(format!(
+            "{} is too large: the largest size is 2^64-1 bytes (16 EiB)",
+            iomark_engine::echo::quote(s)
+        ));
+    }
     Ok(v.round() as u64)
 }
 
@@ -128,7 +145,17 @@ pub fn parse_int(s: &str, kb_base: u32) -> Result<i64, String> {
             .map_err(|e| format!("{e}; expected an integer such as 8, 1k or 0x10"))?
     };
     if v.fract() != 0.0 {
-        return Err(format!("'{s}' is not a whole number"));
+        return Err(format!(
+            "{q_s} is not a whole number",
+            q_s = iomark_engine::echo::quote(s)
+        ));
+    }
+    // ±2^63 as floats: outside, a cast would saturate silently.
+    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&v) {
+        return Err(format!(
+            "{} is too large: integers run from -2^63 to 2^63-1",
+            iomark_engine::echo::quote(s)
+        ));
     }
     Ok(v as i64)
 }
@@ -137,7 +164,10 @@ pub fn parse_int(s: &str, kb_base: u32) -> Result<i64, String> {
 pub fn parse_uint(s: &str, kb_base: u32) -> Result<u64, String> {
     let v = parse_int(s, kb_base)?;
     if v < 0 {
-        return Err(format!("'{s}' is negative; expected a number >= 0"));
+        return Err(format!(
+            "{q_s} is negative; expected a number >= 0",
+            q_s = iomark_engine::echo::quote(s)
+        ));
     }
     Ok(v as u64)
 }
@@ -146,12 +176,17 @@ pub fn parse_uint(s: &str, kb_base: u32) -> Result<u64, String> {
 pub fn parse_size_or_percent(s: &str, kb_base: u32) -> Result<SizeSpec, String> {
     let t = s.trim();
     if let Some(p) = t.strip_suffix('%') {
-        let v: f64 = p
-            .trim()
-            .parse()
-            .map_err(|_| format!("'{s}': expected a percentage such as 50% or {SIZE_FORM}"))?;
+        let v: f64 = p.trim().parse().map_err(|_| {
+            format!(
+                "{q_s}: expected a percentage such as 50% or {SIZE_FORM}",
+                q_s = iomark_engine::echo::quote(s)
+            )
+        })?;
         if !(0.0..=100.0).contains(&v) {
-            return Err(format!("'{s}': a percentage must be between 0% and 100%"));
+            return Err(format!(
+                "{q_s}: a percentage must be between 0% and 100%",
+                q_s = iomark_engine::echo::quote(s)
+            ));
         }
         return Ok(SizeSpec::Percent(v));
     }
@@ -178,7 +213,10 @@ fn time_leaf_us(s: &str, unit: TimeUnit) -> Result<f64, String> {
     }
     match time_mult(suf) {
         Some(m) => Ok(v * m),
-        None => Err(format!("unknown time suffix '{suf}'")),
+        None => Err(format!(
+            "unknown time suffix {q_suf}",
+            q_suf = iomark_engine::echo::quote(suf)
+        )),
     }
 }
 
@@ -197,7 +235,10 @@ pub fn parse_time(s: &str, unit: TimeUnit) -> Result<Duration, String> {
         })?
     };
     if us < 0.0 {
-        return Err(format!("'{s}': a time cannot be negative"));
+        return Err(format!(
+            "{q_s}: a time cannot be negative",
+            q_s = iomark_engine::echo::quote(s)
+        ));
     }
     Ok(Duration::from_nanos((us * 1000.0).round() as u64))
 }
@@ -221,7 +262,8 @@ pub fn parse_bool(s: &str) -> Result<bool, String> {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" => Ok(false),
         _ => Err(format!(
-            "'{s}' is not a boolean; expected 0 or 1 (or true/false, yes/no, on/off)"
+            "{q_s} is not a boolean; expected 0 or 1 (or true/false, yes/no, on/off)",
+            q_s = iomark_engine::echo::quote(s)
         )),
     }
 }
@@ -230,14 +272,23 @@ pub fn parse_float(s: &str) -> Result<f64, String> {
     let t = s.trim();
     if is_expr(t) {
         return eval_expr(t, &|leaf| {
-            leaf.parse::<f64>()
-                .map_err(|_| format!("'{leaf}' is not a number"))
+            leaf.parse::<f64>().map_err(|_| {
+                format!(
+                    "{q_leaf} is not a number",
+                    q_leaf = iomark_engine::echo::quote(leaf)
+                )
+            })
         });
     }
     t.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("'{s}' is not a number; expected a decimal number such as 1.5"))
+        .ok_or_else(|| {
+            format!(
+                "{q_s} is not a number; expected a decimal number such as 1.5",
+                q_s = iomark_engine::echo::quote(s)
+            )
+        })
 }
 
 /// Split a per-direction list (`8k,32k`, `,8k`, `8k,32k,`) into read/write/trim entries.
@@ -247,7 +298,8 @@ pub fn split_per_dir(s: &str) -> Result<PerDir<Option<&str>>, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.len() > 3 {
         return Err(format!(
-            "'{s}' has more than three comma-separated entries; expected read[,write[,trim]]"
+            "{q_s} has more than three comma-separated entries; expected read[,write[,trim]]",
+            q_s = iomark_engine::echo::quote(s)
         ));
     }
     let get = |i: usize| -> Option<&str> {
@@ -308,22 +360,33 @@ pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, Stri
     for item in s.split(':') {
         let item = item.trim();
         if item.is_empty() {
-            return Err(format!("empty entry in '{s}'; {FORM}"));
+            return Err(format!(
+                "empty entry in {q_s}; {FORM}",
+                q_s = iomark_engine::echo::quote(s)
+            ));
         }
         let (size, pct) = match item.split_once('/') {
             Some((a, b)) => (a, b.trim()),
             None => (item, ""),
         };
-        let size = parse_size(size, kb_base).map_err(|e| format!("'{item}': {e}"))?;
+        let size = parse_size(size, kb_base)
+            .map_err(|e| format!("{q_item}: {e}", q_item = iomark_engine::echo::quote(item)))?;
         if size == 0 {
-            return Err(format!("'{item}': block size 0; {FORM}"));
+            return Err(format!(
+                "{q_item}: block size 0; {FORM}",
+                q_item = iomark_engine::echo::quote(item)
+            ));
         }
         let pct = if pct.is_empty() {
             None
         } else {
-            let p: u32 = pct
-                .parse()
-                .map_err(|_| format!("'{item}': '{pct}' is not a whole percentage; {FORM}"))?;
+            let p: u32 = pct.parse().map_err(|_| {
+                format!(
+                    "{q_item}: {q_pct} is not a whole percentage; {FORM}",
+                    q_item = iomark_engine::echo::quote(item),
+                    q_pct = iomark_engine::echo::quote(pct)
+                )
+            })?;
             if p == 0 {
                 None
             } else {
@@ -333,19 +396,24 @@ pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, Stri
         entries.push((size, pct));
     }
     if entries.len() > 64 {
-        return Err(format!("'{s}' has more than 64 entries"));
+        return Err(format!(
+            "{q_s} has more than 64 entries",
+            q_s = iomark_engine::echo::quote(s)
+        ));
     }
     let given: u32 = entries.iter().filter_map(|e| e.1).sum();
     let blanks = entries.iter().filter(|e| e.1.is_none()).count() as u32;
     if given > 100 {
         return Err(format!(
-            "percentages in '{s}' add up to {given}%, more than 100%"
+            "percentages in {q_s} add up to {given}%, more than 100%",
+            q_s = iomark_engine::echo::quote(s)
         ));
     }
     if blanks == 0 {
         if given != 100 {
             return Err(format!(
-                "percentages in '{s}' add up to {given}%, they must add up to 100%"
+                "percentages in {q_s} add up to {given}%, they must add up to 100%",
+                q_s = iomark_engine::echo::quote(s)
             ));
         }
         return Ok(entries
@@ -390,10 +458,16 @@ pub fn parse_float_list(s: &str, max: usize, percent: bool) -> Result<Vec<f64>, 
             continue;
         }
         let v: f64 = p.parse().map_err(|_| {
-            format!("'{p}' is not a number; expected ':'-separated numbers such as 99:99.9")
+            format!(
+                "{q_p} is not a number; expected ':'-separated numbers such as 99:99.9",
+                q_p = iomark_engine::echo::quote(p)
+            )
         })?;
         if percent && !(v > 0.0 && v <= 100.0) {
-            return Err(format!("'{p}' is outside (0, 100]"));
+            return Err(format!(
+                "{q_p} is outside (0, 100]",
+                q_p = iomark_engine::echo::quote(p)
+            ));
         }
         out.push(v);
     }
@@ -416,18 +490,27 @@ pub fn parse_cpu_list(s: &str) -> Result<Vec<usize>, String> {
             continue;
         }
         let num = |x: &str| -> Result<usize, String> {
-            x.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("'{x}' is not a CPU number; {FORM}"))
+            x.trim().parse::<usize>().map_err(|_| {
+                format!(
+                    "{q_x} is not a CPU number; {FORM}",
+                    q_x = iomark_engine::echo::quote(x)
+                )
+            })
         };
         match p.split_once('-') {
             Some((a, b)) => {
                 let (a, b) = (num(a)?, num(b)?);
                 if a > b {
-                    return Err(format!("'{p}': range start above its end; {FORM}"));
+                    return Err(format!(
+                        "{q_p}: range start above its end; {FORM}",
+                        q_p = iomark_engine::echo::quote(p)
+                    ));
                 }
                 if b - a > 65536 {
-                    return Err(format!("'{p}': range too large"));
+                    return Err(format!(
+                        "{q_p}: range too large",
+                        q_p = iomark_engine::echo::quote(p)
+                    ));
                 }
                 out.extend(a..=b);
             }
@@ -477,15 +560,18 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
         if c.is_ascii_whitespace() || c == b'|' {
             i += 1;
         } else if c == b'"' {
-            let end = b[i + 1..]
-                .iter()
-                .position(|&x| x == b'"')
-                .ok_or_else(|| format!("unterminated string in '{s}'; {FORM}"))?;
+            let end = b[i + 1..].iter().position(|&x| x == b'"').ok_or_else(|| {
+                format!(
+                    "unterminated string in {q_s}; {FORM}",
+                    q_s = iomark_engine::echo::quote(s)
+                )
+            })?;
             out.extend_from_slice(&b[i + 1..i + 1 + end]);
             i += end + 2;
         } else if c == b'\'' {
             return Err(format!(
-                "'{s}': reading a pattern from a file is not supported yet; {FORM}"
+                "{q_s}: reading a pattern from a file is not supported yet; {FORM}",
+                q_s = iomark_engine::echo::quote(s)
             ));
         } else if c == b'0' && i + 1 < b.len() && (b[i + 1] == b'x' || b[i + 1] == b'X') {
             let start = i + 2;
@@ -494,7 +580,10 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
                 end += 1;
             }
             if end == start {
-                return Err(format!("'{s}': empty hex number; {FORM}"));
+                return Err(format!(
+                    "{q_s}: empty hex number; {FORM}",
+                    q_s = iomark_engine::echo::quote(s)
+                ));
             }
             let mut digits = String::from_utf8_lossy(&b[start..end]).into_owned();
             if digits.len() % 2 == 1 {
@@ -511,9 +600,12 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
                 i += 1;
             }
             let txt = std::str::from_utf8(&b[start..i]).unwrap_or("");
-            let v: i64 = txt
-                .parse()
-                .map_err(|_| format!("'{txt}' is not a number; {FORM}"))?;
+            let v: i64 = txt.parse().map_err(|_| {
+                format!(
+                    "{q_txt} is not a number; {FORM}",
+                    q_txt = iomark_engine::echo::quote(txt)
+                )
+            })?;
             if v < 0 {
                 if v >= i32::MIN as i64 {
                     out.extend_from_slice(&(v as i32).to_le_bytes());
@@ -531,7 +623,11 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
                 }
             }
         } else {
-            return Err(format!("unexpected '{}' in '{s}'; {FORM}", c as char));
+            return Err(format!(
+                "unexpected {} in {q_s}; {FORM}",
+                iomark_engine::echo::quote(&(c as char).to_string()),
+                q_s = iomark_engine::echo::quote(s)
+            ));
         }
     }
     if out.is_empty() {
@@ -550,12 +646,20 @@ pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, String>
         None => (t.to_ascii_lowercase(), None),
     };
     let num = |x: &str| -> Result<f64, String> {
-        x.trim()
-            .parse::<f64>()
-            .map_err(|_| format!("'{x}' is not a number; {FORM}"))
+        x.trim().parse::<f64>().map_err(|_| {
+            format!(
+                "{q_x} is not a number; {FORM}",
+                q_x = iomark_engine::echo::quote(x)
+            )
+        })
     };
     let params = |rest: Option<&str>| -> Result<(f64, f64), String> {
-        let r = rest.ok_or_else(|| format!("'{t}' needs a value; {FORM}"))?;
+        let r = rest.ok_or_else(|| {
+            format!(
+                "{q_t} needs a value; {FORM}",
+                q_t = iomark_engine::echo::quote(t)
+            )
+        })?;
         let (a, c) = match r.split_once(':') {
             Some((a, c)) => (num(a)?, num(c)?),
             None => (num(r)?, 0.0),
@@ -591,24 +695,36 @@ pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, String>
             Ok(Distribution::Normal { sigma_pct, center })
         }
         "zoned" | "zoned_abs" => {
-            let r = rest.ok_or_else(|| format!("'{t}' needs zones; {FORM}"))?;
+            let r = rest.ok_or_else(|| {
+                format!(
+                    "{q_t} needs zones; {FORM}",
+                    q_t = iomark_engine::echo::quote(t)
+                )
+            })?;
             if r.contains(',') {
                 return Err(format!(
-                    "'{t}': per-direction zone lists are not supported yet; give one list"
+                    "{q_t}: per-direction zone lists are not supported yet; give one list",
+                    q_t = iomark_engine::echo::quote(t)
                 ));
             }
             let mut access_sum = 0.0;
             let mut zones = Vec::new();
             for z in r.split(':').filter(|z| !z.trim().is_empty()) {
-                let (a, b) = z
-                    .split_once('/')
-                    .ok_or_else(|| format!("zone '{z}' is not ACCESS/REGION; {FORM}"))?;
+                let (a, b) = z.split_once('/').ok_or_else(|| {
+                    format!(
+                        "zone {q_z} is not ACCESS/REGION; {FORM}",
+                        q_z = iomark_engine::echo::quote(z)
+                    )
+                })?;
                 let a = num(a)?;
                 access_sum += a;
                 zones.push((a, b.trim()));
             }
             if zones.is_empty() {
-                return Err(format!("'{t}' has no zones; {FORM}"));
+                return Err(format!(
+                    "{q_t} has no zones; {FORM}",
+                    q_t = iomark_engine::echo::quote(t)
+                ));
             }
             if (access_sum - 100.0).abs() > 1e-6 {
                 return Err(format!(
@@ -637,6 +753,9 @@ pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, String>
                 Ok(Distribution::ZonedAbs(v))
             }
         }
-        _ => Err(format!("'{t}' is not a distribution; {FORM}")),
+        _ => Err(format!(
+            "{q_t} is not a distribution; {FORM}",
+            q_t = iomark_engine::echo::quote(t)
+        )),
     }
 }

@@ -82,8 +82,16 @@ impl fmt::Display for ArgError {
             ArgError::NeedsValue(k) => write!(f, "quick: {k} needs a value"),
             ArgError::Size { value, reason } => write!(f, "quick: --size={value}: {reason}"),
             ArgError::Time { value, reason } => write!(f, "quick: {value}: {reason}"),
-            ArgError::Engine(s) => write!(f, "quick: unknown or unsuitable ioengine '{s}'"),
-            ArgError::UnknownOption(s) => write!(f, "quick: unknown option '{s}'\n\n{USAGE}"),
+            ArgError::Engine(s) => write!(
+                f,
+                "quick: unknown or unsuitable ioengine {q_s}",
+                q_s = iomark_engine::echo::quote(s)
+            ),
+            ArgError::UnknownOption(s) => write!(
+                f,
+                "quick: unknown option {q_s}\n\n{USAGE}",
+                q_s = iomark_engine::echo::quote(s)
+            ),
             ArgError::TwoPaths => write!(f, "quick: only one PATH may be given\n\n{USAGE}"),
         }
     }

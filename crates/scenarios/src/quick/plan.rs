@@ -85,6 +85,8 @@ pub enum Notice {
     /// A synchronous engine keeps one I/O in flight: only the queue-depth-1 tests run, as the
     /// deeper ones would repeat them.
     SyncEngine(EngineKind),
+    /// A file an earlier quick run left behind (its process is gone) was removed.
+    RemovedStale { path: PathBuf, pid: u32 },
 }
 
 impl fmt::Display for Notice {
@@ -113,6 +115,11 @@ impl fmt::Display for Notice {
                 "{} is synchronous (one I/O at a time), so the Q8 and Q32 tests would run at queue depth 1 and repeat the Q1T1 tests: running the Q1T1 tests only (--ioengine=io_uring or libaio for deeper queues)",
                 e.fio_name()
             ),
+            Notice::RemovedStale { path, pid } => write!(
+                f,
+                "removed {}, left behind by an earlier quick run (process {pid} no longer exists)",
+                path.display()
+            ),
         }
     }
 }
@@ -129,6 +136,8 @@ pub enum PrepareError {
         dir: PathBuf,
         source: std::io::Error,
     },
+    /// The directory for the temporary file is on a read-only filesystem.
+    ReadOnlyFs(PathBuf),
 }
 
 impl fmt::Display for PrepareError {
@@ -148,6 +157,11 @@ impl fmt::Display for PrepareError {
             PrepareError::Unusable { dir, source } => {
                 write!(f, "cannot use {}: {source}", dir.display())
             }
+            PrepareError::ReadOnlyFs(dir) => write!(
+                f,
+                "cannot create the test file in {}: read-only file system (give a writable directory, or an existing file or device to read)",
+                dir.display()
+            ),
         }
     }
 }
@@ -161,20 +175,81 @@ impl std::error::Error for PrepareError {
     }
 }
 
+/// The names of the files quick creates in a directory: the test file and the direct I/O probe.
+const OWN_FILES: [(&str, &str); 2] = [("iomark-quick.", ".tmp"), (".iomark-direct-probe.", "")];
+
+/// The pid in the name of a file quick creates, if `name` is one.
+fn own_file_pid(name: &str) -> Option<u32> {
+    OWN_FILES.iter().find_map(|(pre, suf)| {
+        let pid = name.strip_prefix(pre)?.strip_suffix(suf)?;
+        (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| pid.parse().ok())
+            .flatten()
+    })
+}
+
+fn process_exists(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Remove the files an earlier quick run in `dir` left behind when it was killed (its process
+/// no longer exists): regular files named as quick names them, with that process's pid.
+fn remove_stale(dir: &Path) -> Vec<Notice> {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(own_file_pid) else {
+            continue;
+        };
+        let regular = e.file_type().is_ok_and(|t| t.is_file());
+        if pid == me || !regular || process_exists(pid) {
+            continue;
+        }
+        let path = e.path();
+        if std::fs::remove_file(&path).is_ok() {
+            out.push(Notice::RemovedStale { path, pid });
+        }
+    }
+    out.sort_by(|a, b| format!("{a}").cmp(&format!("{b}")));
+    out
+}
+
+/// Whether files can be created in `dir` (a read-only filesystem is told apart).
+fn check_creatable(dir: &Path) -> Result<(), PrepareError> {
+    match create_probe(dir, false) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
+            Err(PrepareError::ReadOnlyFs(dir.to_path_buf()))
+        }
+        Err(source) => Err(PrepareError::Unusable {
+            dir: dir.to_path_buf(),
+            source,
+        }),
+    }
+}
+
 /// Whether O_DIRECT works for files in `dir`.
 pub(crate) fn direct_supported(dir: &Path) -> bool {
+    create_probe(dir, true).is_ok()
+}
+
+/// Create (and remove) a probe file in `dir`, with O_DIRECT when `direct`.
+fn create_probe(dir: &Path, direct: bool) -> std::io::Result<()> {
     let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
-    let ok = target::open_target(
+    let r = target::open_target(
         &probe,
         true,
         true,
         true,
-        true,
+        direct,
         iomark_engine::job::SyncMode::None,
-    )
-    .is_ok();
+    );
     let _ = std::fs::remove_file(&probe);
-    ok
+    r.map(drop)
 }
 
 fn engine_available(kind: EngineKind) -> bool {
@@ -211,6 +286,8 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
     };
     let mut size = o.size;
     if temp {
+        notices.extend(remove_stale(&dir));
+        check_creatable(&dir)?;
         match target::free_space(&dir) {
             Ok(free) => {
                 // Leave room for others: use at most half of what is free.
@@ -410,6 +487,54 @@ mod tests {
         }
         let said = Notice::SyncEngine(EngineKind::Psync).to_string();
         assert!(said.starts_with("psync is synchronous"), "{said}");
+    }
+
+    #[test]
+    fn stale_files_of_dead_processes_are_removed() {
+        assert_eq!(own_file_pid("iomark-quick.123.tmp"), Some(123));
+        assert_eq!(own_file_pid(".iomark-direct-probe.77"), Some(77));
+        assert_eq!(own_file_pid("iomark-quick..tmp"), None);
+        assert_eq!(own_file_pid("iomark-quick.12x.tmp"), None);
+        assert_eq!(own_file_pid("iomark-quick.12.tmp.bak"), None);
+        let d = std::env::temp_dir().join(format!("iomark-stale-test.{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        struct Rm(PathBuf);
+        impl Drop for Rm {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+        let d = Rm(d);
+        let d = d.0.as_path();
+        // A pid above the kernel's limit never exists; ours and init's do.
+        let dead = 4_194_305u32;
+        let me = std::process::id();
+        for pid in [dead, me, 1] {
+            std::fs::write(d.join(format!("iomark-quick.{pid}.tmp")), b"x").unwrap();
+        }
+        std::fs::create_dir(d.join(format!("iomark-quick.{}.tmp", dead + 1))).unwrap();
+        std::fs::write(d.join("other.tmp"), b"x").unwrap();
+        let n = remove_stale(d);
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert!(
+            n[0].to_string()
+                .contains(&format!("iomark-quick.{dead}.tmp, left behind by an earlier quick run (process {dead} no longer exists)")),
+            "{}",
+            n[0]
+        );
+        let mut left: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut want = vec![
+            format!("iomark-quick.{}.tmp", dead + 1),
+            "iomark-quick.1.tmp".to_string(),
+            format!("iomark-quick.{me}.tmp"),
+            "other.tmp".to_string(),
+        ];
+        want.sort();
+        assert_eq!(left, want);
     }
 
     #[test]

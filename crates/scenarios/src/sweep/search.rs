@@ -52,8 +52,10 @@ pub fn parse_target(s: &str) -> Result<(Option<f64>, f64), String> {
             Some(x) if x > 0.0 && x < 100.0 => Some(x),
             _ => {
                 return Err(format!(
-                    "--latency-target={s}: '{what}' is not a percentile (p50, p99, p99.9) or mean"
-                ))
+                "--latency-target={q_s}: {q_what} is not a percentile (p50, p99, p99.9) or mean",
+                q_s = iomark_engine::echo::quote(s),
+                q_what = iomark_engine::echo::quote(what)
+            ))
             }
         },
     };

@@ -9,7 +9,7 @@ pub enum BonnieError {
     UnknownFlag(String),
     #[error("{flag} needs a value")]
     Missing { flag: String },
-    #[error("bad value '{value}' for {flag}: {why}")]
+    #[error("bad value {q_value} for {flag}: {why}", q_value = iomark_engine::echo::quote(.value))]
     Bad {
         flag: String,
         value: String,
