@@ -28,6 +28,7 @@
 //! ([`rng`]).
 
 pub mod engines;
+pub mod fileops;
 pub(crate) mod gen;
 pub mod hist;
 pub mod job;
