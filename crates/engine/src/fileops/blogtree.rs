@@ -144,6 +144,9 @@ impl Shared {
     }
 }
 
+/// One round of a role; Ok(false) when there was nothing to do yet.
+type RoundFn = fn(&mut Actor) -> io::Result<bool>;
+
 /// One thread's state.
 struct Actor {
     sh: Arc<Shared>,
@@ -326,7 +329,7 @@ impl Actor {
         Ok(true)
     }
 
-    fn run(mut self, round: fn(&mut Actor) -> io::Result<bool>, think: Duration) -> OpStats {
+    fn run(mut self, round: RoundFn, think: Duration) -> OpStats {
         while !self.sh.ending() {
             match round(&mut self) {
                 Ok(true) => self.sh.nap(think),
@@ -360,7 +363,7 @@ impl Tree {
             ));
         }
         let buf_len = spec.write_chunk.max(spec.read_chunk).max(1);
-        let roles: [(Role, fn(&mut Actor) -> io::Result<bool>); 4] = [
+        let roles: [(Role, RoundFn); 4] = [
             (spec.writers, Actor::writer_round),
             (spec.rewriters, Actor::rewriter_round),
             (spec.commenters, Actor::commenter_round),
