@@ -12,6 +12,7 @@ const COMMANDS: &[&str] = &[
     "dd",
     "hdparm",
     "bonnie",
+    "blogbench",
     "preset",
     "sweep",
     "rbd-bench",

@@ -41,6 +41,8 @@ pub struct BonnieArgs {
     pub ram_mib: Option<u64>,
     pub runs: u32,
     pub quiet: bool,
+    /// `-f`: skip the per-char tests.
+    pub fast: bool,
     pub fsync: bool,
     pub direct: bool,
     pub seed: Option<u64>,
@@ -71,6 +73,7 @@ impl Default for BonnieArgs {
             ram_mib: None,
             runs: 1,
             quiet: false,
+            fast: false,
             fsync: false,
             direct: false,
             seed: None,
@@ -235,7 +238,7 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
                 ));
             }
             "-q" => a.quiet = true,
-            "-f" => {}
+            "-f" => a.fast = true,
             "-b" => a.fsync = true,
             "-D" => a.direct = true,
             _ => return Err(BonnieError::UnknownFlag(flag.into())),

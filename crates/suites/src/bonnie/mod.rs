@@ -29,7 +29,7 @@ bonnie++'s order and with its system calls:
                     data in chunk writes), stat (reading files that have data), delete;
                     names and directories as bonnie++ (index in hex plus random characters,
                     subdirectories 00000...), in Bonnie.PID under -d
--b adds an fsync after every write (and of the directory after each create and delete), -D
+-f skips the per-char tests. -b adds an fsync after every write (and of the directory after each create and delete), -D
 uses O_DIRECT for the block tests, rewrite and seeks. The default size is 2 x RAM, refused with
 the size that fits when it exceeds the free space; -r 0 disables the RAM check.
 Differences from bonnie++ 2.00a: the text table's file-test rates are the CSV's (bonnie++

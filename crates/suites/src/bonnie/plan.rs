@@ -149,7 +149,9 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
     let char_bytes = bytes.min(a.char_bytes.unwrap_or(CHAR_BYTES_MAX));
     let mut steps = Vec::new();
     if size_mib > 0 {
-        steps.push(Step::PerCharOut { bytes: char_bytes });
+        if !a.fast {
+            steps.push(Step::PerCharOut { bytes: char_bytes });
+        }
         // bonnie++ writes a new file and fsyncs it before its clock stops.
         steps.push(Step::Engine(RunPlan {
             jobs: vec![JobSpec {
@@ -166,7 +168,9 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
                 fsync_each: a.fsync,
             },
         });
-        steps.push(Step::PerCharIn { bytes: char_bytes });
+        if !a.fast {
+            steps.push(Step::PerCharIn { bytes: char_bytes });
+        }
         let seekers = a.seekers.max(1);
         steps.push(Step::Engine(RunPlan {
             jobs: vec![
@@ -272,6 +276,8 @@ mod tests {
         let small = p("-d /x -s 2 -r 0 -n 0", 1 << 30, Some(1 << 40)).unwrap();
         assert_eq!(small.char_bytes, 2 << 20);
         assert_eq!(names(&small).len(), 6);
+        let fast = p("-d /x -s 2 -r 0 -n 0 -f", 1 << 30, Some(1 << 40)).unwrap();
+        assert_eq!(names(&fast), [BLOCK_OUT, REWRITE, BLOCK_IN, SEEKS]);
         let e = p("-d /x -s 0 -n 100:1g", 1 << 30, Some(1 << 40)).unwrap_err();
         assert!(e.to_string().contains("-n 100:1g"), "{e}");
     }
