@@ -39,7 +39,15 @@ fn blogbench_seed_line_scores_and_layout() {
     let dir = d.s("scratch");
     let res = d.s("r.json");
     // The seed line, shrunk by appended flags (later flags win); -d does not exist yet.
-    let seed = "-d DIR -c 10 -i 10 -r 10 -w 10 -W 10 -s 10";
+    let seeds = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/seed-workloads/commands.txt"
+    ))
+    .unwrap();
+    let seed = seeds
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("blogbench "))
+        .expect("the blogbench seed line");
     let mut args: Vec<&str> = vec!["blogbench"];
     args.extend(seed.split_whitespace());
     args.extend(["-d", &dir, "-i", "2", "-s", "1", "--result-file", &res]);
