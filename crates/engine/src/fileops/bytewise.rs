@@ -107,7 +107,7 @@ pub fn rewrite(path: &Path, chunk: usize, o: RewriteOpts, stop: &AtomicBool) -> 
             f.seek(SeekFrom::Current(-(chunk as i64)))?;
             f.write_all(buf).map_err(|e| path_err(e, "write", path))?;
             if o.fsync_each {
-                f.sync_data().map_err(|e| path_err(e, "fsync", path))?;
+                f.sync_all().map_err(|e| path_err(e, "fsync", path))?;
             }
             stats.record(
                 REWRITE,
