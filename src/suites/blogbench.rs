@@ -8,7 +8,7 @@ use iomark_engine::fileops::Phase;
 use iomark_engine::job::Dir;
 use iomark_engine::result::{JobResult, LogEntry};
 use iomark_engine::{RunPlan, RunResult};
-use iomark_suites::blogbench::{self, output, BlogArgs, DirState};
+use iomark_suites::blogbench::{self, output, DirState};
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -100,7 +100,7 @@ pub fn main(args: &[String]) -> i32 {
     }
     let mut code = if interrupted { 130 } else { 0 };
     if let Some(path) = &a.result_file {
-        let r = result(&a, &phase, &intervals, p.sleep, start_ms);
+        let r = result(&phase, &intervals, p.sleep, start_ms);
         if let Err(e) = write_result("blogbench", path, &r) {
             eprintln!("{e}");
             code = code.max(1);
@@ -125,13 +125,7 @@ fn counters(c: &Counts) -> [(&'static str, Dir, u64); 8] {
 
 /// The result: a job per operation type (latency histograms), then a job per counter with
 /// its total and its rate per interval (per second) as a time series.
-fn result(
-    _a: &BlogArgs,
-    phase: &Phase,
-    intervals: &[(u64, Counts)],
-    sleep: Duration,
-    start_ms: u64,
-) -> RunResult {
+fn result(phase: &Phase, intervals: &[(u64, Counts)], sleep: Duration, start_ms: u64) -> RunResult {
     let mut jobs: Vec<JobResult> = blogtree::OPS
         .iter()
         .map(|op| {
