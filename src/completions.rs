@@ -13,6 +13,7 @@ const COMMANDS: &[&str] = &[
     "hdparm",
     "bonnie",
     "iozone",
+    "blogbench",
     "preset",
     "sweep",
     "rbd-bench",

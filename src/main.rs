@@ -54,8 +54,9 @@ Usage:
   iomark man                             print the manual page (roff)
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
-  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s bulk tests, text table and CSV
+  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s tests, text tables and CSV
   iomark iozone [-a] [-i N] [-s -r] ...  iozone's tests, matrix, -R report, workbook, -t mode
+  iomark blogbench -d DIR [-w N] ...     blogbench's workload, table and scores
   iomark completions bash|zsh|fish     shell completion script (e.g. >> ~/.bashrc)
   iomark --version | -v
 
@@ -92,6 +93,7 @@ fn main() {
         Some("hdparm") => suites::hdparm::main(&args[1..]),
         Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
         Some("iozone") => suites::iozone::main(&args[1..]),
+        Some("blogbench") => suites::blogbench::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
         Some(other) => {

@@ -2,6 +2,7 @@
 //! front end in iomark-suites, run the plan on the engine with signals handled, print the tool's
 //! own output, and write iomark's result file when asked.
 
+pub mod blogbench;
 pub mod bonnie;
 pub mod dd;
 pub mod hdparm;

@@ -20,6 +20,7 @@ mod report;
 mod safety;
 mod seeds;
 mod suites_bench;
+mod suites_blogbench;
 mod suites_bonnie;
 mod suites_dd;
 mod suites_hdparm;

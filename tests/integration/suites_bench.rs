@@ -49,7 +49,16 @@ fn bench_vs_peers_quick_prints_every_figure() {
         );
     }
     // bonnie++'s figures are there; at --quick sizes they may be +++++ (under 500 ms).
-    for f in ["block out", "block in", "seeks"] {
+    for f in [
+        "block out",
+        "rewrite",
+        "block in",
+        "seeks",
+        "per-char out",
+        "per-char in",
+        "seq create",
+        "random create",
+    ] {
         let l = format!("dir bonnie++ {f}");
         let row = rows
             .iter()

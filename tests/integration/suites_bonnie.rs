@@ -31,7 +31,17 @@ fn bonnie_seed_line_csv_and_converters() {
     // The seed line, shrunk and redirected by appended flags (the last -d wins).
     let seed = "-d /mnt/raw_disk -D -b -m kvm-guest -x 3 -u root";
     let mut args: Vec<&str> = seed.split_whitespace().collect();
-    args.extend(["-d", &dir, "-s", "8", "-r", "0", "-n", "0"]);
+    args.extend([
+        "-d",
+        &dir,
+        "-s",
+        "8",
+        "-r",
+        "0",
+        "-n",
+        "0",
+        "--char-size=256k",
+    ]);
     let o = bonnie(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -41,17 +51,19 @@ fn bonnie_seed_line_csv_and_converters() {
         let f: Vec<&str> = row.split(',').collect();
         assert_eq!(f.len(), 50, "{row}");
         assert_eq!((f[2], f[5], f[7], f[8]), ("kvm-guest", "8M", "8192", "5"));
-        // Block output, block input and seeks measured (or +++++); the rest empty.
-        for i in [11, 17, 19] {
+        // Every bulk test measured (or +++++); no file tests (-n 0).
+        for i in [9, 11, 13, 15, 17, 19] {
             assert!(
                 f[i] == "+++++" || f[i].parse::<f64>().unwrap() > 0.0,
                 "{row}"
             );
         }
-        for i in [9, 10, 13, 14, 15, 16] {
-            assert_eq!(f[i], "", "{row}");
+        for (i, v) in f.iter().enumerate().skip(21).take(17) {
+            assert_eq!(*v, "", "field {i}: {row}");
         }
-        assert!(f[39].ends_with("us") || f[39].ends_with("ms"), "{row}");
+        for v in &f[38..44] {
+            assert!(v.ends_with("us") || v.ends_with("ms"), "{row}");
+        }
     }
     assert_eq!(out.matches("Name:Size etc").count(), 3, "{out}");
     let html = pipe("bon_csv2html", &format!("{}\n", csv.join("\n")));
@@ -78,7 +90,18 @@ fn bonnie_text_and_csv_agree_and_quiet_splits_them() {
     let d = Scratch::new("bonnie-agree");
     let dir = d.path.display().to_string();
     let o = bonnie(&[
-        "-d", &dir, "-s", "16", "-r", "0", "-n", "0", "-q", "-m", "h",
+        "-d",
+        &dir,
+        "-s",
+        "16",
+        "-r",
+        "0",
+        "-n",
+        "0",
+        "-q",
+        "-m",
+        "h",
+        "--char-size=256k",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let (out, err) = (stdout(&o), stderr(&o));
@@ -86,12 +109,12 @@ fn bonnie_text_and_csv_agree_and_quiet_splits_them() {
     assert!(err.contains("Name:Size etc"), "{err}");
     let f: Vec<&str> = out.trim().split(',').collect();
     let row = err.lines().find(|l| l.starts_with("h ")).expect("text row");
-    // Columns of the text row: block out (fields 12-13), block in (18-19), seeks (20-21).
+    // The text row's columns are CSV fields 10-21 (rate and %CP of the six bulk tests).
     let cells: Vec<&str> = row.split_whitespace().collect();
     let text_fields: Vec<&str> = cells[2..].to_vec();
-    let csv_fields = [f[11], f[12], f[17], f[18], f[19], f[20]];
-    assert_eq!(text_fields.len(), 6, "{row}");
-    for (t, c) in text_fields.iter().zip(csv_fields) {
+    let csv_fields = &f[9..21];
+    assert_eq!(text_fields.len(), 12, "{row}");
+    for (t, &c) in text_fields.iter().zip(csv_fields) {
         if c.starts_with('+') {
             assert_eq!(*t, c, "{row} / {out}");
         } else if let Some(m) = t.strip_suffix('m') {
@@ -130,4 +153,112 @@ fn bonnie_bad_input_is_refused_and_writes_nothing() {
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
         assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0, "{args:?}");
     }
+}
+
+#[test]
+fn bonnie_file_tests_follow_n_and_agree_with_text() {
+    let d = Scratch::new("bonnie-files");
+    let dir = d.path.display().to_string();
+    let res = d.s("r.json");
+    let o = bonnie(&[
+        "-d",
+        &dir,
+        "-s",
+        "0",
+        "-n",
+        "1:2k:1k:3",
+        "-b",
+        "-m",
+        "h",
+        "--result-file",
+        &res,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let csv = out.lines().find(|l| l.starts_with("1.98,")).unwrap();
+    let f: Vec<&str> = csv.split(',').collect();
+    assert_eq!(f.len(), 50);
+    assert!(f[5..21].iter().all(|v| v.is_empty()), "{csv}");
+    assert_eq!(&f[21..26], ["1", "2048", "1024", "", "3"], "{csv}");
+    assert!(out.contains("files:max:min"), "{out}");
+    let row = out.lines().find(|l| l.contains("1:2048:1024/3")).unwrap();
+    let cells: Vec<&str> = row.split_whitespace().skip(1).collect();
+    assert_eq!(cells, f[26..38].to_vec(), "text and CSV agree:\n{out}");
+    let lat = out.lines().rfind(|l| l.starts_with("Latency")).unwrap();
+    let lat: Vec<&str> = lat.split_whitespace().skip(1).collect();
+    assert_eq!(lat, f[44..50].to_vec());
+    // The result file holds the six tests, 1024 files each, with latency histograms.
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
+    let jobs = r["jobs"].as_array().unwrap();
+    let names: Vec<&str> = jobs.iter().map(|j| j["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "bonnie-sequential-create",
+            "bonnie-sequential-stat",
+            "bonnie-sequential-delete",
+            "bonnie-random-create",
+            "bonnie-random-stat",
+            "bonnie-random-delete"
+        ]
+    );
+    for j in jobs {
+        let ios = j["dirs"]["read"]["total_ios"].as_u64().unwrap()
+            + j["dirs"]["write"]["total_ios"].as_u64().unwrap();
+        assert_eq!(ios, 1024, "{}", j["name"]);
+    }
+    // Stat read every file's data: between 1024 and 2048 bytes each.
+    let stat_bytes = jobs[1]["dirs"]["read"]["io_bytes"].as_u64().unwrap();
+    assert!(
+        (1024 * 1024..=2048 * 1024).contains(&stat_bytes),
+        "{stat_bytes}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&d.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("r.json")],
+        "left behind"
+    );
+}
+
+#[test]
+fn bonnie_per_char_is_one_byte_syscalls_and_rewrite_reads_then_writes() {
+    let d = Scratch::new("bonnie-strace");
+    let dir = d.path.display().to_string();
+    let log = d.s("trace");
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=read,write,lseek", "-o", &log])
+        .arg(bin())
+        .args([
+            "bonnie", "-d", &dir, "-s", "1", "-r", "0", "-n", "0", "-m", "h",
+        ])
+        .arg("--char-size=32k")
+        .output()
+        .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    // Per-char output and input: 32 KiB each (--char-size), one byte per system call.
+    // strace pads the result: `write(3, "\0", 1)          = 1`.
+    let one_byte = |call: &str| {
+        t.lines()
+            .filter(|l| l.contains(call))
+            .filter(|l| {
+                l.rsplit_once(", 1)")
+                    .is_some_and(|(_, r)| r.trim() == "= 1")
+            })
+            .count()
+    };
+    let (one_byte_writes, one_byte_reads) = (one_byte(" write("), one_byte(" read("));
+    assert_eq!(one_byte_writes, 32 << 10);
+    assert!(one_byte_reads >= 32 << 10, "{one_byte_reads}");
+    // Rewrite: read 8192, seek back 8192, write 8192.
+    assert!(
+        t.contains("lseek(") && t.contains(", -8192, SEEK_CUR)"),
+        "no seek back in the trace"
+    );
 }

@@ -29,6 +29,7 @@
 
 pub mod echo;
 pub mod engines;
+pub mod fileops;
 pub(crate) mod gen;
 pub mod hist;
 pub mod job;

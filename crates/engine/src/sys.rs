@@ -153,7 +153,6 @@ pub(crate) fn rusage_thread() -> CpuUsage {
 }
 
 /// CPU usage of the whole process so far.
-#[cfg(test)]
 pub(crate) fn rusage_self() -> CpuUsage {
     rusage(libc::RUSAGE_SELF).unwrap_or_default()
 }

@@ -3,6 +3,7 @@
 //! model (the back end). A tool never does the benchmark's I/O itself; the engine runs the plan.
 //! What more than one tool needs (latency summaries, size parsing) lives in [`common`].
 
+pub mod blogbench;
 pub mod bonnie;
 pub mod common;
 pub mod dd;

@@ -91,6 +91,10 @@ pub struct JobSpec {
     /// ENOSPC, which ends it normally.
     #[serde(default)]
     pub fill_device: bool,
+    /// A file that does not exist is created empty and grows as the job writes it (as a program
+    /// appending to a new file), instead of being laid out at its full size first.
+    #[serde(default)]
+    pub grow_file: bool,
     pub allow_mounted_write: bool,
     pub readonly: bool,
 
@@ -178,6 +182,7 @@ impl Default for JobSpec {
             unlink: false,
             overwrite: false,
             fill_device: false,
+            grow_file: false,
             allow_mounted_write: false,
             readonly: false,
             randrepeat: true,

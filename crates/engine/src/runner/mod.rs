@@ -365,6 +365,33 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 
+    #[test]
+    fn grow_file_writes_a_new_file_without_laying_it_out() {
+        let d = scratch("grow");
+        for grow in [true, false] {
+            let f = d.join(format!("f{grow}"));
+            let mut j = job("g", &f, RwMode::Write, EngineKind::Sync, 1);
+            j.grow_file = grow;
+            let plan = RunPlan {
+                jobs: vec![j],
+                ..Default::default()
+            };
+            let laid = Arc::new(Mutex::new(Vec::new()));
+            let l = laid.clone();
+            let ctl = RunCtl::new(move |e| {
+                let Event::LayingOut { bytes, .. } = e;
+                l.lock().unwrap().push(*bytes);
+            });
+            let r = run(&plan, &ctl).unwrap();
+            assert_eq!(r.jobs[0].error, 0, "{:?}", r.jobs[0].error_msg);
+            assert_eq!(r.jobs[0].dirs.write.io_bytes, 4 << 20);
+            assert_eq!(std::fs::metadata(&f).unwrap().len(), 4 << 20);
+            let want: Vec<u64> = vec![if grow { 0 } else { 4 << 20 }];
+            assert_eq!(*laid.lock().unwrap(), want, "grow={grow}");
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
     fn verify_job(file: &Path, only: bool, loops: u32) -> JobSpec {
         let mut j = job("v", file, RwMode::RandWrite, EngineKind::IoUring, 16);
         j.size = Some(SizeSpec::Bytes(1 << 20));

@@ -293,7 +293,12 @@ fn plan_clone(
             }
         }
         if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
-            let too_small = real_size.is_none_or(|r| r < need);
+            let grow = job.grow_file && !job.rw.has_read();
+            let too_small = if grow {
+                real_size.is_none()
+            } else {
+                real_size.is_none_or(|r| r < need)
+            };
             if too_small {
                 if plan.readonly || job.readonly {
                     return Err(RunError::ReadonlyLayout {
@@ -305,17 +310,17 @@ fn plan_clone(
                 let fill = (job.rw.has_read() || job.overwrite) && !meta;
                 let e = layouts.entry(path.clone()).or_insert(Layout {
                     path: path.clone(),
-                    size: need,
+                    size: if grow { 0 } else { need },
                     fill,
                     job: name.clone(),
-                    fallocate: if job.fill_device {
+                    fallocate: if job.fill_device || grow {
                         crate::job::FallocateMode::None
                     } else {
                         job.fallocate
                     },
                     sparse: job.fill_device,
                 });
-                e.size = e.size.max(need);
+                e.size = e.size.max(if grow { 0 } else { need });
                 e.fill |= fill;
             }
         }

@@ -30,16 +30,26 @@ pub struct BonnieArgs {
     /// `-n` number of files in units of 1024 (0 = no file tests).
     pub files: u64,
     pub file_spec: String,
+    /// `-n` file sizes in bytes (0 = empty files) and subdirectories.
+    pub file_max: u64,
+    pub file_min: u64,
+    pub file_dirs: u32,
+    /// `-n` chunk size for file contents.
+    pub file_chunk: u64,
     pub machine: Option<String>,
     /// `-r` in MiB (None = this machine's RAM; Some(0) = no check).
     pub ram_mib: Option<u64>,
     pub runs: u32,
     pub quiet: bool,
+    /// `-f`: skip the per-char tests.
+    pub fast: bool,
     pub fsync: bool,
     pub direct: bool,
     pub seed: Option<u64>,
     pub concurrency: u32,
     pub result_file: Option<PathBuf>,
+    /// `--char-size`: bytes of the per-char tests (None: as bonnie++, 3 MiB or -s if smaller).
+    pub char_bytes: Option<u64>,
     pub help: bool,
     /// Flags accepted without effect, with the reason (printed as notes).
     pub notes: Vec<String>,
@@ -55,15 +65,21 @@ impl Default for BonnieArgs {
             seekers: 5,
             files: 16,
             file_spec: "16".into(),
+            file_max: 0,
+            file_min: 0,
+            file_dirs: 1,
+            file_chunk: 8192,
             machine: None,
             ram_mib: None,
             runs: 1,
             quiet: false,
+            fast: false,
             fsync: false,
             direct: false,
             seed: None,
             concurrency: 1,
             result_file: None,
+            char_bytes: None,
             help: false,
             notes: Vec::new(),
         }
@@ -96,6 +112,10 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
     while let Some(arg) = it.next() {
         if let Some(v) = arg.strip_prefix("--result-file=") {
             a.result_file = Some(PathBuf::from(v));
+            continue;
+        }
+        if let Some(v) = arg.strip_prefix("--char-size=") {
+            a.char_bytes = Some(size("--char-size", v, 1)?);
             continue;
         }
         let flag = arg.as_str();
@@ -135,8 +155,41 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
             }
             "-n" => {
                 let v = value(flag)?;
-                let first = v.split(':').next().unwrap_or("");
-                a.files = first.parse().map_err(|_| bad(flag, &v, "not a number"))?;
+                let parts: Vec<&str> = v.split(':').collect();
+                a.files = parts[0]
+                    .parse()
+                    .map_err(|_| bad(flag, &v, "the number of files (in 1024s)"))?;
+                let part = |i: usize| parts.get(i).copied().filter(|s| !s.is_empty());
+                if let Some(m) = part(1) {
+                    if m.starts_with('-') {
+                        return Err(bad(
+                            flag,
+                            &v,
+                            "links (max -1) and symlinks (max -2) are not supported: give a size",
+                        ));
+                    }
+                    a.file_max = size(flag, m, 1)?;
+                }
+                if let Some(m) = part(2) {
+                    a.file_min = size(flag, m, 1)?;
+                }
+                if a.file_min > a.file_max {
+                    return Err(bad(flag, &v, "min is larger than max"));
+                }
+                if let Some(d) = part(3) {
+                    a.file_dirs = d
+                        .parse()
+                        .map_err(|_| bad(flag, &v, "the number of directories"))?;
+                    if !(1..100_000).contains(&a.file_dirs) {
+                        return Err(bad(flag, &v, "from 1 to 99999 directories"));
+                    }
+                }
+                if let Some(c) = part(4) {
+                    a.file_chunk = size(flag, c, 1)?;
+                    if a.file_chunk == 0 {
+                        return Err(bad(flag, &v, "the chunk size is at least 1 byte"));
+                    }
+                }
                 a.file_spec = v;
             }
             "-m" => a.machine = Some(value(flag)?),
@@ -185,7 +238,7 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
                 ));
             }
             "-q" => a.quiet = true,
-            "-f" => {}
+            "-f" => a.fast = true,
             "-b" => a.fsync = true,
             "-D" => a.direct = true,
             _ => return Err(BonnieError::UnknownFlag(flag.into())),
@@ -221,6 +274,32 @@ mod tests {
         assert_eq!(a.ram_mib, Some(0));
         assert_eq!(a.files, 0);
         assert_eq!(p("-s 1g").unwrap().size_mib, Some(1024));
+    }
+
+    #[test]
+    fn file_spec() {
+        let a = p("-n 2:100k:10:3:4k").unwrap();
+        assert_eq!((a.files, a.file_max, a.file_min), (2, 102400, 10));
+        assert_eq!((a.file_dirs, a.file_chunk), (3, 4096));
+        assert_eq!(a.file_spec, "2:100k:10:3:4k");
+        assert_eq!(p("--char-size=64k").unwrap().char_bytes, Some(65536));
+        let a = p("-n 1").unwrap();
+        assert_eq!(
+            (a.files, a.file_max, a.file_dirs, a.file_chunk),
+            (1, 0, 1, 8192)
+        );
+        for bad in [
+            "-n 1:-1",
+            "-n 1:10:20",
+            "-n 1:10:1:0",
+            "-n x",
+            "-n 1:1:1:1:0",
+        ] {
+            assert!(
+                matches!(p(bad), Err(BonnieError::Bad { ref flag, .. }) if flag == "-n"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

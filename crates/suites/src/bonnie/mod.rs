@@ -1,14 +1,14 @@
-//! `iomark bonnie`: bonnie++'s command line; its bulk tests (block output, block input, random
-//! seeks) as engine jobs; its text table and its CSV line (format 1.98) from the result model.
-//! Per-char I/O, rewrite and the file tests need engine operations that do not exist yet: they
-//! are skipped with a note, and their fields stay empty, as bonnie++ leaves skipped tests.
+//! `iomark bonnie`: bonnie++'s command line; its tests in its order as engine work (per-char
+//! output and input with one-byte system calls, block output and input, rewrite, random seeks,
+//! the `-n` file tests); its text tables and its CSV line (format 1.98) from the result model.
 
 pub mod args;
 pub mod output;
 pub mod plan;
+pub mod text;
 
 pub use args::{parse, BonnieArgs, BonnieError};
-pub use plan::{plan, BonniePlan};
+pub use plan::{plan, BonniePlan, Step};
 
 /// `iomark bonnie --help`.
 pub const USAGE: &str = "Usage: iomark bonnie [-d dir] [-s size(MiB)[:chunk[:seeks[:seekers]]]]
@@ -16,12 +16,24 @@ pub const USAGE: &str = "Usage: iomark bonnie [-d dir] [-s size(MiB)[:chunk[:see
                      [-r ram-size-in-MiB] [-x number-of-tests] [-u uid-to-use:gid-to-use]
                      [-z seed] [-q] [-f] [-b] [-D] [-p processes | -y p|s] [-c concurrency]
 
-bonnie++'s flags and outputs (text table, CSV format 1.98), measured by iomark's engine.
-Measured: block output (write(2) of chunk-size blocks), block input (read(2)), random seeks
-(seeker threads sharing the count; 10 % of the I/Os are writes). -b adds an fsync after every
-write, -D uses O_DIRECT. The default size is 2 x RAM, refused with the size that fits when it
-exceeds the free space; -r 0 disables the RAM check.
-Not yet measured (fields left empty, as bonnie++ leaves skipped tests): per-char output and
-input, rewrite, and the file tests (-n).
+bonnie++'s flags and outputs (text tables, CSV format 1.98), measured by iomark's engine, in
+bonnie++'s order and with its system calls:
+  per-char output   write(2) of one byte at a time to a new file (3 MiB, or -s when smaller,
+                    as bonnie++ 2.x), fsync, file removed
+  block output      write(2) of chunk-size blocks growing a new file of -s MiB, fsync
+  rewrite           read a chunk, change it, seek back, write it; fsync at the end
+  per-char input    read(2) of one byte at a time (3 MiB, or -s when smaller)
+  block input       read(2) of chunk-size blocks
+  random seeks      seeker threads sharing the count; 10 % of the I/Os write the block back
+  file tests (-n)   num*1024 files, sequential then random: create (with max..min bytes of
+                    data in chunk writes), stat (reading files that have data), delete;
+                    names and directories as bonnie++ (index in hex plus random characters,
+                    subdirectories 00000...), in Bonnie.PID under -d
+-f skips the per-char tests. -b adds an fsync after every write (and of the directory after each create and delete), -D
+uses O_DIRECT for the block tests, rewrite and seeks. The default size is 2 x RAM, refused with
+the size that fits when it exceeds the free space; -r 0 disables the RAM check.
+Differences from bonnie++ 2.00a: the text table's file-test rates are the CSV's (bonnie++
+prints an unformatted double there), -n links (max -1/-2) are refused, -c is 1.
   --result-file=PATH   iomark's result (JSON, latency histograms per test) to PATH
+  --char-size=SIZE     bytes of the per-char tests (k/m suffixes; default as bonnie++)
 ";

@@ -1,15 +1,16 @@
-//! bonnie++'s text table and CSV line (format 1.98, 50 fields) from the result model. A test
-//! that took under 500 ms shows `+++++`/`+++` instead of its rate and CPU (text and CSV agree:
-//! both come from the same figures).
+//! bonnie++'s figures and CSV line (format 1.98, 50 fields, bonnie++'s field order) from the
+//! result model. A test that took under 500 ms shows `+++++`/`+++` instead of its rate and CPU.
+//! The text table ([`super::text`]) prints the same figures, so text and CSV always agree.
 
-use super::plan::{BonniePlan, BLOCK_IN, BLOCK_OUT, SEEKS};
+use super::args::BonnieArgs;
+use super::plan::{BonniePlan, BLOCK_IN, BLOCK_OUT, FILE_TESTS, GETC, PUTC, REWRITE, SEEKS};
 use iomark_engine::job::Dir;
 use iomark_engine::RunResult;
 
 /// One test's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Figure {
-    /// KiB/s for the I/O tests, operations/s for seeks.
+    /// KiB/s for the I/O tests, operations/s for seeks, files/s for the file tests.
     pub rate: f64,
     /// (user+sys)/elapsed in percent.
     pub cpu: u64,
@@ -21,6 +22,31 @@ pub struct Figure {
 
 /// The six bulk tests in bonnie++'s order: putc, block out, rewrite, getc, block in, seeks.
 pub type Bulk = [Option<Figure>; 6];
+/// The six file tests in bonnie++'s order: sequential create, stat, delete; random the same.
+pub type Files = [Option<Figure>; 6];
+
+/// The `-n` parameters as the outputs show them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileLabel {
+    /// Files in units of 1024 (0: no file tests).
+    pub num: u64,
+    pub max: u64,
+    pub min: u64,
+    pub dirs: u32,
+    pub chunk: u64,
+}
+
+impl FileLabel {
+    pub fn of(a: &BonnieArgs) -> FileLabel {
+        FileLabel {
+            num: a.files,
+            max: a.file_max,
+            min: a.file_min,
+            dirs: a.file_dirs,
+            chunk: a.file_chunk,
+        }
+    }
+}
 
 fn figure(r: &RunResult, name: &str, dirs: &[Dir], per_kib: bool) -> Option<Figure> {
     let jobs: Vec<_> = r.jobs.iter().filter(|j| j.name == name && j.ran).collect();
@@ -55,33 +81,18 @@ fn figure(r: &RunResult, name: &str, dirs: &[Dir], per_kib: bool) -> Option<Figu
 /// The bulk figures of one run.
 pub fn bulk(r: &RunResult) -> Bulk {
     [
-        None,
+        figure(r, PUTC, &[Dir::Write], true),
         figure(r, BLOCK_OUT, &[Dir::Write], true),
-        None,
-        None,
+        figure(r, REWRITE, &[Dir::Write], true),
+        figure(r, GETC, &[Dir::Read], true),
         figure(r, BLOCK_IN, &[Dir::Read], true),
         figure(r, SEEKS, &[Dir::Read, Dir::Write], false),
     ]
 }
 
-/// bonnie++'s text rate: `763k`, `1567k`, `78.5m`, `454m`, `1.2g` (KiB/s in).
-pub fn text_kib(kib: f64) -> String {
-    if kib < 10000.0 {
-        return format!("{kib:.0}k");
-    }
-    let m = kib / 1024.0;
-    if m < 100.0 {
-        return format!("{m:.1}m");
-    }
-    if m < 10000.0 {
-        return format!("{m:.0}m");
-    }
-    let g = m / 1024.0;
-    if g < 100.0 {
-        format!("{g:.1}g")
-    } else {
-        format!("{g:.0}g")
-    }
+/// The file-test figures of one run (files per second).
+pub fn files(r: &RunResult) -> Files {
+    FILE_TESTS.map(|n| figure(r, n, &[Dir::Read, Dir::Write], false))
 }
 
 /// Operations per second: one decimal below 1000.
@@ -104,112 +115,107 @@ pub fn latency(us: u64) -> String {
     }
 }
 
-/// The text table (header, the bulk line, the latency line).
-pub fn text(name: &str, p: &BonniePlan, b: &Bulk) -> String {
-    let version = format!("iomark-{}", iomark_engine::VERSION);
-    let mut s = format!(
-        "{:<19} ------Sequential Output------ --Sequential Input- --Random-\n",
-        format!("Version {version}")
-    );
-    s.push_str("                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n");
-    s.push_str("Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
-    let size = format!("{}M", p.size_mib);
-    let width = 19usize.saturating_sub(name.len()).max(size.len() + 1);
-    let mut row = format!("{name}{size:>width$}");
-    for (i, f) in b.iter().enumerate() {
-        match f {
-            None => row.push_str("          "),
-            Some(f) if f.quick => row.push_str(" +++++ +++"),
-            Some(f) => {
-                let v = if i == 5 {
-                    per_sec(f.rate)
-                } else {
-                    text_kib(f.rate)
-                };
-                row.push_str(&format!(" {v:>5} {:>3}", f.cpu));
-            }
-        }
+/// A size as bonnie++ prints one: the largest unit of `units` (bytes first) that divides it.
+pub fn size_label(mut v: u64, units: &[&str]) -> String {
+    let mut i = 0;
+    while v > 0 && v % 1024 == 0 && i + 1 < units.len() {
+        v /= 1024;
+        i += 1;
     }
-    s.push_str(row.trim_end());
-    s.push('\n');
-    let mut l = format!("{:<18}", "Latency");
-    for (i, f) in b.iter().enumerate() {
-        let v = f.map(|f| latency(f.max_lat_us)).unwrap_or_default();
-        if i == 0 {
-            l.push_str(&format!("{v:>9}"));
-        } else {
-            l.push_str(&format!(" {v:>9}"));
-        }
+    format!("{v}{}", units[i])
+}
+
+/// The file size of the bulk tests: `64M`, `2G`.
+pub fn file_size(p: &BonniePlan) -> String {
+    size_label(p.size_mib, &["M", "G"])
+}
+
+fn push_fig(f: &mut Vec<String>, x: &Option<Figure>, rate: impl Fn(f64) -> String) {
+    match x {
+        None => f.extend([String::new(), String::new()]),
+        Some(x) if x.quick => f.extend(["+++++".into(), "+++".into()]),
+        Some(x) => f.extend([rate(x.rate), x.cpu.to_string()]),
     }
-    s.push_str(l.trim_end());
-    s.push('\n');
-    s
 }
 
 /// The CSV line, format 1.98 (50 fields, bonnie++'s order).
-pub fn csv(name: &str, seed: u64, p: &BonniePlan, files: &str, b: &Bulk) -> String {
+pub fn csv(name: &str, seed: u64, p: &BonniePlan, n: &FileLabel, b: &Bulk, fl: &Files) -> String {
     let mut f: Vec<String> = vec![
         "1.98".into(),
         format!("iomark-{}", iomark_engine::VERSION),
         name.into(),
         "1".into(),
         seed.to_string(),
-        format!("{}M", p.size_mib),
-        if p.chunk == 8192 {
-            String::new()
-        } else {
-            p.chunk.to_string()
-        },
-        p.seeks.to_string(),
-        p.seekers.to_string(),
     ];
+    // 6-9: file_size, io_chunk_size, seeks, seekers (empty without bulk tests).
+    if p.size_mib > 0 {
+        f.extend([
+            file_size(p),
+            if p.chunk == 8192 {
+                String::new()
+            } else {
+                p.chunk.to_string()
+            },
+            p.seeks.to_string(),
+            p.seekers.to_string(),
+        ]);
+    } else {
+        f.extend(std::iter::repeat_n(String::new(), 4));
+    }
     for (i, x) in b.iter().enumerate() {
-        match x {
-            None => f.extend([String::new(), String::new()]),
-            Some(x) if x.quick => f.extend(["+++++".into(), "+++".into()]),
-            Some(x) => {
-                let v = if i == 5 {
-                    per_sec(x.rate)
-                } else {
-                    format!("{:.0}", x.rate)
-                };
-                f.extend([v, x.cpu.to_string()]);
+        push_fig(&mut f, x, |r| {
+            if i == 5 {
+                per_sec(r)
+            } else {
+                format!("{}", r as u64)
             }
-        }
+        });
     }
-    // 22-26: num_files, max_size, min_size, file_chunk_size, num_dirs (the -n spec).
-    let mut n: Vec<String> = files.split(':').map(String::from).collect();
-    if n.first().is_some_and(|v| v == "0") {
-        n.clear();
+    // 22-26: num_files, max_size, min_size, file_chunk_size, num_dirs.
+    if n.num > 0 {
+        let (max, min) = match (n.max, n.min) {
+            (0, _) => (String::new(), String::new()),
+            (m, 0) => (m.to_string(), String::new()),
+            (m, mi) => (m.to_string(), mi.to_string()),
+        };
+        f.extend([
+            n.num.to_string(),
+            max,
+            min,
+            if n.chunk == 8192 {
+                String::new()
+            } else {
+                size_label(n.chunk, &["", "k", "m"])
+            },
+            if n.dirs > 1 {
+                n.dirs.to_string()
+            } else {
+                String::new()
+            },
+        ]);
+    } else {
+        f.extend(std::iter::repeat_n(String::new(), 5));
     }
-    n.resize(5, String::new());
-    // bonnie++ writes num_dirs after file_chunk_size: spec order num:max:min:dirs:chunk.
-    f.extend([
-        n[0].clone(),
-        n[1].clone(),
-        n[2].clone(),
-        n[4].clone(),
-        n[3].clone(),
-    ]);
-    // 27-38: the file tests (not measured yet).
-    f.extend(std::iter::repeat_n(String::new(), 12));
+    // 27-38: the file tests.
+    for x in fl {
+        push_fig(&mut f, x, |r| format!("{}", r as u64));
+    }
     // 39-50: latencies, bulk then files.
-    for x in b {
+    for x in b.iter().chain(fl) {
         f.push(x.map(|x| latency(x.max_lat_us)).unwrap_or_default());
     }
-    f.extend(std::iter::repeat_n(String::new(), 6));
     debug_assert_eq!(f.len(), 50);
     f.join(",")
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bonnie::args::parse;
     use crate::bonnie::plan::{plan, Facts};
 
-    fn bplan() -> BonniePlan {
-        let a = parse(&["-s".into(), "64".into(), "-r".into(), "0".into()]).unwrap();
+    pub(crate) fn bplan(size: &str) -> BonniePlan {
+        let a = parse(&["-s".into(), size.into(), "-r".into(), "0".into()]).unwrap();
         plan(
             &a,
             Facts {
@@ -221,7 +227,7 @@ mod tests {
         .unwrap()
     }
 
-    fn fig(rate: f64, cpu: u64, quick: bool, lat: u64) -> Option<Figure> {
+    pub(crate) fn fig(rate: f64, cpu: u64, quick: bool, lat: u64) -> Option<Figure> {
         Some(Figure {
             rate,
             cpu,
@@ -232,50 +238,43 @@ mod tests {
 
     #[test]
     fn units_as_bonnie_prints_them() {
-        assert_eq!(text_kib(763.0), "763k");
-        assert_eq!(text_kib(1567.0), "1567k");
-        assert_eq!(text_kib(80350.0), "78.5m");
-        assert_eq!(text_kib(464822.0), "454m");
         assert_eq!(latency(43377), "43377us");
         assert_eq!(latency(123_456), "123ms");
         assert_eq!(latency(123_456_789), "123s");
+        assert_eq!(size_label(2048, &["M", "G"]), "2G");
+        assert_eq!(size_label(64, &["M", "G"]), "64M");
+        assert_eq!(size_label(4096, &["", "k", "m"]), "4k");
+        assert_eq!(size_label(100, &["", "k", "m"]), "100");
+        assert_eq!(per_sec(412.34), "412.3");
+        assert_eq!(per_sec(4123.4), "4123");
     }
 
     #[test]
-    fn text_table_has_bonnies_columns() {
+    fn csv_has_50_fields_in_bonnies_order() {
         let b: Bulk = [
-            None,
-            fig(80350.0, 8, false, 64054),
-            None,
-            None,
-            fig(1e6, 7, true, 36026),
-            None,
-        ];
-        let t = text("host", &bplan(), &b);
-        let l: Vec<&str> = t.lines().collect();
-        assert_eq!(
-            l[3],
-            "host            64M           78.5m   8                     +++++ +++"
-        );
-        assert_eq!(
-            l[4],
-            "Latency                       64054us                       36026us"
-        );
-        assert!(l[0].starts_with("Version iomark-"));
-        assert!(l[0].ends_with(" ------Sequential Output------ --Sequential Input- --Random-"));
-    }
-
-    #[test]
-    fn csv_has_50_fields_in_bonnies_order_and_agrees_with_text() {
-        let b: Bulk = [
-            None,
+            fig(1120.7, 48, false, 24208),
             fig(80350.4, 8, false, 64054),
-            None,
+            fig(50000.0, 20, false, 4055),
             None,
             fig(1e6, 7, true, 36026),
             fig(412.34, 2, false, 8038),
         ];
-        let c = csv("host", 7, &bplan(), "0", &b);
+        let fl: Files = [
+            fig(16384.9, 90, false, 57),
+            fig(1e5, 80, true, 71),
+            None,
+            None,
+            None,
+            fig(2000.0, 50, false, 60),
+        ];
+        let n = FileLabel {
+            num: 4,
+            max: 65536,
+            min: 1024,
+            dirs: 2,
+            chunk: 4096,
+        };
+        let c = csv("host", 7, &bplan("64"), &n, &b, &fl);
         let f: Vec<&str> = c.split(',').collect();
         assert_eq!(f.len(), 50);
         assert_eq!(
@@ -292,15 +291,29 @@ mod tests {
                 "5"
             ]
         );
-        assert_eq!(&f[11..13], ["80350", "8"]);
-        assert_eq!(&f[17..21], ["+++++", "+++", "412.3", "2"]);
-        assert_eq!(f[39], "64054us");
-        assert_eq!(f[42], "36026us");
-        assert_eq!(f[43], "8038us");
-        let t = text("host", &bplan(), &b);
-        assert!(t.contains("+++++ +++ 412.3   2"), "{t}");
-        let c = csv("host", 7, &bplan(), "4:65536:1024:2", &b);
+        assert_eq!(&f[9..15], ["1120", "48", "80350", "8", "50000", "20"]);
+        assert_eq!(&f[15..21], ["", "", "+++++", "+++", "412.3", "2"]);
+        assert_eq!(&f[21..26], ["4", "65536", "1024", "4k", "2"]);
+        assert_eq!(&f[26..30], ["16384", "90", "+++++", "+++"]);
+        assert_eq!(&f[36..38], ["2000", "50"]);
+        assert_eq!(
+            &f[38..44],
+            ["24208us", "64054us", "4055us", "", "36026us", "8038us"]
+        );
+        assert_eq!(&f[44..50], ["57us", "71us", "", "", "", "60us"]);
+        // Without bulk tests and with plain -n: empty size fields, bonnie++'s -n fields.
+        let none: Bulk = [None; 6];
+        let n = FileLabel {
+            num: 1,
+            max: 100,
+            dirs: 1,
+            chunk: 8192,
+            ..Default::default()
+        };
+        let c = csv("host", 7, &bplan("0"), &n, &none, &fl);
         let f: Vec<&str> = c.split(',').collect();
-        assert_eq!(&f[21..26], ["4", "65536", "1024", "", "2"]);
+        assert_eq!(f.len(), 50);
+        assert!(f[5..21].iter().all(|v| v.is_empty()));
+        assert_eq!(&f[21..26], ["1", "100", "", "", ""]);
     }
 }

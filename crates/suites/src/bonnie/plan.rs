@@ -1,17 +1,37 @@
-//! bonnie++'s bulk tests as engine jobs, in bonnie++'s order: block output (sequential
-//! chunk-size writes of a new file), block input (sequential reads, page cache kept: the size
-//! of 2 x RAM is what keeps the cache out), random seeks (seeker threads sharing the count,
-//! 10 % writes). The file is removed after the last test.
+//! bonnie++'s tests in its order, as engine work: per-char output (one-byte writes of a new
+//! file, then removed), block output (chunk-size writes growing a new file), rewrite (read a
+//! chunk, change it, seek back, write it), per-char input (one-byte reads), block input
+//! (sequential reads, page cache kept: the size of 2 x RAM is what keeps the cache out), random
+//! seeks (seeker threads sharing the count, 10 % writes; the file is removed after them), then
+//! the file tests (sequential and random create / stat / delete of `-n` files).
 
 use super::args::{BonnieArgs, BonnieError};
+use iomark_engine::fileops::bytewise::RewriteOpts;
+use iomark_engine::fileops::fileset::FileSetSpec;
 use iomark_engine::job::{
     BlockSize, EngineKind, FadviseHint, FallocateMode, JobSpec, PerDir, RunPlan, RwMode, SizeSpec,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+pub const PUTC: &str = "bonnie-per-char-output";
 pub const BLOCK_OUT: &str = "bonnie-block-output";
+pub const REWRITE: &str = "bonnie-rewrite";
+pub const GETC: &str = "bonnie-per-char-input";
 pub const BLOCK_IN: &str = "bonnie-block-input";
 pub const SEEKS: &str = "bonnie-random-seeks";
+/// The file tests in bonnie++'s order.
+pub const FILE_TESTS: [&str; 6] = [
+    "bonnie-sequential-create",
+    "bonnie-sequential-stat",
+    "bonnie-sequential-delete",
+    "bonnie-random-create",
+    "bonnie-random-stat",
+    "bonnie-random-delete",
+];
+
+/// The per-char tests move at most this much, as bonnie++ 2.x does (3 MiB, or the file size
+/// when smaller).
+pub const CHAR_BYTES_MAX: u64 = 3 << 20;
 
 /// What the plan needs to know about the machine and the directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,19 +39,48 @@ pub struct Facts {
     pub ram_bytes: u64,
     /// Free bytes in `-d` (None when the directory does not exist).
     pub free_bytes: Option<u64>,
-    /// Names the test file (`Bonnie.PID`, as bonnie++ does).
+    /// Names the test file and directory (`Bonnie.PID`, as bonnie++ does).
     pub pid: u32,
+}
+
+/// One step of a run, in bonnie++'s order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// One-byte writes of a new file of `bytes` bytes (removed after the test).
+    PerCharOut { bytes: u64 },
+    /// Engine jobs (block output; block input and seeks).
+    Engine(RunPlan),
+    /// The file rewritten in place, chunk by chunk.
+    Rewrite { chunk: usize, opts: RewriteOpts },
+    /// One-byte reads of the first `bytes` bytes of the file.
+    PerCharIn { bytes: u64 },
+    /// The six file tests on this set.
+    Files(FileSetSpec),
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BonniePlan {
-    pub run: RunPlan,
+    pub steps: Vec<Step>,
+    /// The test file (`-d`/Bonnie.PID).
+    pub file: PathBuf,
     pub size_mib: u64,
     pub chunk: u64,
     pub seeks: u64,
     pub seekers: u32,
+    /// Bytes of the per-char tests.
+    pub char_bytes: u64,
     /// Notes for stderr before the run.
     pub notes: Vec<String>,
+}
+
+impl BonniePlan {
+    /// Every engine job of the plan, in order (for result files).
+    pub fn engine_jobs(&self) -> impl Iterator<Item = &JobSpec> {
+        self.steps.iter().flat_map(|s| match s {
+            Step::Engine(p) => p.jobs.iter(),
+            _ => [].iter(),
+        })
+    }
 }
 
 pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
@@ -63,16 +112,24 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
             a.chunk
         )));
     }
+    let count = a.files * 1024;
+    let file_bytes = count.saturating_mul(a.file_max);
+    if file_bytes > free {
+        return Err(BonnieError::Refused(format!(
+            "-n {}: {count} files of up to {} bytes need {} MiB, {} has {fits} MiB free",
+            a.file_spec,
+            a.file_max,
+            file_bytes >> 20,
+            a.dir.display()
+        )));
+    }
     let mut notes = a.notes.clone();
-    notes.push("per-char output and input and rewrite are not measured yet by iomark bonnie: their fields stay empty".into());
-    if a.files > 0 {
-        notes.push(format!(
-            "-n {}: the file tests (create/stat/delete) are not measured yet by iomark bonnie: their fields stay empty",
-            a.file_spec
-        ));
+    if a.direct {
+        notes.push("-D: O_DIRECT for block output, rewrite, block input and seeks; the per-char tests cannot use it (one-byte I/O)".into());
     }
     let file = a.dir.join(format!("Bonnie.{}", f.pid));
     let bytes = size_mib << 20;
+    let seed = a.seed.unwrap_or(0x89);
     let job = |name: &str, rw: RwMode| JobSpec {
         name: name.to_string(),
         rw,
@@ -86,29 +143,70 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
         fallocate: FallocateMode::None,
         invalidate: false,
         stonewall: true,
-        randseed: a.seed.unwrap_or(0x89),
+        randseed: seed,
         ..Default::default()
     };
-    let mut run = RunPlan::default();
+    let char_bytes = bytes.min(a.char_bytes.unwrap_or(CHAR_BYTES_MAX));
+    let mut steps = Vec::new();
     if size_mib > 0 {
-        run.jobs.push(job(BLOCK_OUT, RwMode::Write));
-        run.jobs.push(job(BLOCK_IN, RwMode::Read));
-        let seekers = a.seekers.max(1);
-        run.jobs.push(JobSpec {
-            rwmixread: 90,
-            numjobs: seekers,
-            number_ios: (a.seeks / seekers as u64).max(1),
-            norandommap: true,
-            unlink: true,
-            ..job(SEEKS, RwMode::RandRw)
+        if !a.fast {
+            steps.push(Step::PerCharOut { bytes: char_bytes });
+        }
+        // bonnie++ writes a new file and fsyncs it before its clock stops.
+        steps.push(Step::Engine(RunPlan {
+            jobs: vec![JobSpec {
+                grow_file: true,
+                end_fsync: true,
+                ..job(BLOCK_OUT, RwMode::Write)
+            }],
+            ..Default::default()
+        }));
+        steps.push(Step::Rewrite {
+            chunk: a.chunk as usize,
+            opts: RewriteOpts {
+                direct: a.direct,
+                fsync_each: a.fsync,
+            },
         });
+        if !a.fast {
+            steps.push(Step::PerCharIn { bytes: char_bytes });
+        }
+        let seekers = a.seekers.max(1);
+        steps.push(Step::Engine(RunPlan {
+            jobs: vec![
+                job(BLOCK_IN, RwMode::Read),
+                JobSpec {
+                    rwmixread: 90,
+                    numjobs: seekers,
+                    number_ios: (a.seeks / seekers as u64).max(1),
+                    norandommap: true,
+                    unlink: true,
+                    ..job(SEEKS, RwMode::RandRw)
+                },
+            ],
+            ..Default::default()
+        }));
+    }
+    if a.files > 0 {
+        steps.push(Step::Files(FileSetSpec {
+            root: file.clone(),
+            count,
+            min: a.file_min,
+            max: a.file_max,
+            dirs: a.file_dirs,
+            chunk: a.file_chunk as usize,
+            sync: a.fsync,
+            seed,
+        }));
     }
     Ok(BonniePlan {
-        run,
+        steps,
+        file,
         size_mib,
         chunk: a.chunk,
         seeks: a.seeks,
         seekers: a.seekers,
+        char_bytes,
         notes,
     })
 }
@@ -135,19 +233,53 @@ mod tests {
         )
     }
 
+    fn names(b: &BonniePlan) -> Vec<String> {
+        b.steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::PerCharOut { .. } => vec![PUTC.to_string()],
+                Step::Engine(p) => p.jobs.iter().map(|j| j.name.clone()).collect(),
+                Step::Rewrite { .. } => vec![REWRITE.to_string()],
+                Step::PerCharIn { .. } => vec![GETC.to_string()],
+                Step::Files(_) => vec!["files".to_string()],
+            })
+            .collect()
+    }
+
     #[test]
-    fn bulk_tests_in_order() {
+    fn tests_in_bonnies_order() {
         let b = p("-d /x -s 64:4096:100:4 -r 32 -D -b", 1 << 30, Some(1 << 40)).unwrap();
-        let names: Vec<&str> = b.run.jobs.iter().map(|j| j.name.as_str()).collect();
-        assert_eq!(names, [BLOCK_OUT, BLOCK_IN, SEEKS]);
-        for j in &b.run.jobs {
+        assert_eq!(
+            names(&b),
+            [PUTC, BLOCK_OUT, REWRITE, GETC, BLOCK_IN, SEEKS, "files"]
+        );
+        assert_eq!(b.char_bytes, 3 << 20);
+        for j in b.engine_jobs() {
             assert_eq!(j.filenames, vec![Path::new("/x/Bonnie.42").to_path_buf()]);
             assert_eq!(j.bs.read, BlockSize::Fixed(4096));
             assert!(j.direct && j.fsync == 1 && j.stonewall);
         }
-        let s = &b.run.jobs[2];
+        let jobs: Vec<_> = b.engine_jobs().collect();
+        assert!(jobs[0].grow_file && jobs[0].end_fsync);
+        let s = jobs[2];
         assert_eq!((s.numjobs, s.number_ios, s.rwmixread), (4, 25, 90));
         assert!(s.unlink);
+        assert!(
+            matches!(b.steps[2], Step::Rewrite { chunk: 4096, opts } if opts.direct && opts.fsync_each)
+        );
+        let Step::Files(f) = &b.steps[5] else {
+            panic!()
+        };
+        assert_eq!((f.count, f.max, f.dirs, f.chunk), (16 * 1024, 0, 1, 8192));
+        assert!(f.sync);
+        assert_eq!(f.root, Path::new("/x/Bonnie.42"));
+        let small = p("-d /x -s 2 -r 0 -n 0", 1 << 30, Some(1 << 40)).unwrap();
+        assert_eq!(small.char_bytes, 2 << 20);
+        assert_eq!(names(&small).len(), 6);
+        let fast = p("-d /x -s 2 -r 0 -n 0 -f", 1 << 30, Some(1 << 40)).unwrap();
+        assert_eq!(names(&fast), [BLOCK_OUT, REWRITE, BLOCK_IN, SEEKS]);
+        let e = p("-d /x -s 0 -n 100:1g", 1 << 30, Some(1 << 40)).unwrap_err();
+        assert!(e.to_string().contains("-n 100:1g"), "{e}");
     }
 
     #[test]
@@ -163,8 +295,7 @@ mod tests {
         assert!(e.to_string().contains("/nope"), "{e}");
         assert!(p("-d /x -s 0 -n 0", 1 << 30, Some(1 << 40))
             .unwrap()
-            .run
-            .jobs
+            .steps
             .is_empty());
     }
 }

@@ -1,0 +1,552 @@
+//! A tree of "blogs" (directories `blog-N`) written, rewritten, commented and read by concurrent
+//! threads, the workload of blogbench:
+//! - writers make a new blog: `mkdir blog-N`, then `article-K.xml` for K from a random count
+//!   (1..=max) down to 1, then `picture-K.jpg` the same way;
+//! - rewriters replace a random picture (every other time) and a random article of a random blog;
+//! - commenters write `comment-K.xml` for K from a random count down to 1 into a random blog;
+//! - readers pick a random blog, read its comments (every other time) from `comment-1.xml` until
+//!   one is missing, then `picture-K.jpg` and `article-K.xml` for K = 1, 2, ... until an article
+//!   is missing.
+//!
+//! Every file is written atomically: created under `NAME.tmp`, written in `write_chunk` pieces,
+//! closed, renamed to `NAME`. Reads use a `read_chunk` buffer and touch one byte per page. Each
+//! thread has its own random generator and sleeps its think time after each round. Blogs count
+//! once complete (written) or read; the counts per kind of file are kept for interval reports.
+
+use super::{Clock, OpStats, Phase};
+use crate::rng::Rng;
+use crate::sys;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Operation types.
+pub const MKDIR: &str = "mkdir";
+pub const CREATE: &str = "create";
+pub const WRITE: &str = "write";
+pub const RENAME: &str = "rename";
+pub const OPEN: &str = "open";
+pub const READ: &str = "read";
+/// An open of a file that does not exist (how readers find the end of a list).
+pub const PROBE: &str = "missing-file probe";
+
+/// Every operation type, in report order.
+pub const OPS: [&str; 7] = [MKDIR, CREATE, WRITE, RENAME, OPEN, READ, PROBE];
+
+/// The counters of an interval, in blogbench's column order after the blog count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub blogs_written: u64,
+    pub blogs_read: u64,
+    pub articles_read: u64,
+    pub articles_written: u64,
+    pub pictures_read: u64,
+    pub pictures_written: u64,
+    pub comments_read: u64,
+    pub comments_written: u64,
+}
+
+/// A kind of file: its name prefix and suffix, its size range (`min..max` bytes, max
+/// excluded) and how many a blog has at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileKind {
+    pub prefix: &'static str,
+    pub suffix: &'static str,
+    pub min: u64,
+    pub max: u64,
+    pub most: u64,
+}
+
+/// Threads per role and their think times (slept after each round).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Role {
+    pub threads: u32,
+    pub think: Duration,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeSpec {
+    /// The directory the blogs are made in (it must exist).
+    pub root: PathBuf,
+    pub writers: Role,
+    pub rewriters: Role,
+    pub commenters: Role,
+    pub readers: Role,
+    pub article: FileKind,
+    pub picture: FileKind,
+    pub comment: FileKind,
+    pub write_chunk: usize,
+    pub read_chunk: usize,
+    /// Wait after a failed round (no blog yet, a file raced away).
+    pub backoff: Duration,
+    pub seed: u64,
+}
+
+#[derive(Default)]
+struct Counters([AtomicU64; 8]);
+
+const BW: usize = 0;
+const BR: usize = 1;
+const AR: usize = 2;
+const AW: usize = 3;
+const PR: usize = 4;
+const PW: usize = 5;
+const CR: usize = 6;
+const CW: usize = 7;
+
+struct Shared {
+    spec: TreeSpec,
+    next_blog: AtomicU64,
+    counts: Counters,
+    done: AtomicBool,
+    stop: Arc<AtomicBool>,
+    errors: AtomicU64,
+    first_error: Mutex<Option<String>>,
+}
+
+impl Shared {
+    fn bump(&self, c: usize) {
+        self.counts.0[c].fetch_add(1, Ordering::Relaxed);
+    }
+    fn ending(&self) -> bool {
+        self.done.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
+    }
+    /// Sleep `d` in short pieces, returning early when the run ends.
+    fn nap(&self, d: Duration) {
+        let end = std::time::Instant::now() + d;
+        while !self.ending() {
+            let now = std::time::Instant::now();
+            if now >= end {
+                break;
+            }
+            std::thread::sleep((end - now).min(Duration::from_millis(20)));
+        }
+    }
+    /// A random existing blog: uniform below the newest one started (None before two).
+    fn random_blog(&self, rng: &mut Rng) -> Option<u64> {
+        let last = self.next_blog.load(Ordering::Relaxed).checked_sub(1)?;
+        (last > 0).then(|| rng.below(last))
+    }
+    fn blog_dir(&self, id: u64) -> PathBuf {
+        self.spec.root.join(format!("blog-{id}"))
+    }
+    fn failed(&self, e: &io::Error) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let mut f = self.first_error.lock().unwrap();
+        if f.is_none() {
+            *f = Some(e.to_string());
+        }
+    }
+}
+
+/// One round of a role; Ok(false) when there was nothing to do yet.
+type RoundFn = fn(&mut Actor) -> io::Result<bool>;
+
+/// One thread's state.
+struct Actor {
+    sh: Arc<Shared>,
+    rng: Rng,
+    stats: OpStats,
+    buf: Vec<u8>,
+}
+
+fn timed_io<T>(
+    stats: &mut OpStats,
+    op: &'static str,
+    bytes: impl Fn(&T) -> u64,
+    f: impl FnOnce() -> io::Result<T>,
+) -> io::Result<T> {
+    let t0 = sys::now_ns();
+    let r = f()?;
+    stats.record(op, sys::now_ns().saturating_sub(t0), bytes(&r));
+    Ok(r)
+}
+
+impl Actor {
+    fn file(&self, blog: u64, k: &FileKind, n: u64) -> PathBuf {
+        self.sh
+            .blog_dir(blog)
+            .join(format!("{}{n}{}", k.prefix, k.suffix))
+    }
+
+    /// Write `path` atomically with a random size of kind `k`.
+    fn write_atomic(&mut self, path: &Path, k: &FileKind) -> io::Result<()> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let size = k.min + self.rng.below((k.max - k.min).max(1));
+        let chunk = self.sh.spec.write_chunk.max(1);
+        let r = (|| {
+            let mut f = timed_io(
+                &mut self.stats,
+                CREATE,
+                |_| 0,
+                || {
+                    OpenOptions::new()
+                        .write(true)
+                        .create(true)
+                        .truncate(true)
+                        .mode(0o600)
+                        .open(&tmp)
+                },
+            )?;
+            let mut left = size;
+            while left > 0 {
+                let n = left.min(chunk as u64) as usize;
+                let b = &self.buf[..n];
+                timed_io(&mut self.stats, WRITE, |n| *n as u64, || f.write(b))?;
+                left -= n as u64;
+            }
+            drop(f);
+            timed_io(
+                &mut self.stats,
+                RENAME,
+                |_| 0,
+                || std::fs::rename(&tmp, path),
+            )
+        })();
+        if r.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        r
+    }
+
+    /// Read `path` to its end; Ok(false) when it does not exist.
+    fn read_file(&mut self, path: &Path) -> io::Result<bool> {
+        let t0 = sys::now_ns();
+        let mut f = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                self.stats
+                    .record(PROBE, sys::now_ns().saturating_sub(t0), 0);
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        };
+        self.stats.record(OPEN, sys::now_ns().saturating_sub(t0), 0);
+        let chunk = self.sh.spec.read_chunk.max(1);
+        loop {
+            let b = &mut self.buf[..chunk];
+            let n = timed_io(&mut self.stats, READ, |n| *n as u64, || f.read(b))?;
+            if n == 0 {
+                return Ok(true);
+            }
+            // Touch one byte per page of what was read, as blogbench's readers do.
+            let touched = b[..n].iter().step_by(4096).fold(0u8, |x, v| x ^ v);
+            std::hint::black_box(touched);
+        }
+    }
+
+    /// Files `most..=1` of kind `k` in `blog`, `most` random.
+    fn write_many(&mut self, blog: u64, k: FileKind, counter: usize) -> io::Result<()> {
+        let n = 1 + self.rng.below(k.most.max(1));
+        for i in (1..=n).rev() {
+            if self.sh.ending() {
+                break;
+            }
+            let p = self.file(blog, &k, i);
+            self.write_atomic(&p, &k)?;
+            self.sh.bump(counter);
+        }
+        Ok(())
+    }
+
+    fn writer_round(&mut self) -> io::Result<bool> {
+        let id = self.sh.next_blog.fetch_add(1, Ordering::Relaxed);
+        let dir = self.sh.blog_dir(id);
+        timed_io(
+            &mut self.stats,
+            MKDIR,
+            |_| 0,
+            || std::fs::DirBuilder::new().mode(0o700).create(&dir),
+        )?;
+        let s = self.sh.spec.clone();
+        self.write_many(id, s.article, AW)?;
+        self.write_many(id, s.picture, PW)?;
+        if !self.sh.ending() {
+            self.sh.bump(BW);
+        }
+        Ok(true)
+    }
+
+    fn rewriter_round(&mut self) -> io::Result<bool> {
+        let Some(id) = self.sh.random_blog(&mut self.rng) else {
+            return Ok(false);
+        };
+        let s = self.sh.spec.clone();
+        if self.rng.below(2) == 0 {
+            let n = 1 + self.rng.below(s.picture.most.max(1));
+            let p = self.file(id, &s.picture, n);
+            self.write_atomic(&p, &s.picture)?;
+            self.sh.bump(PW);
+        }
+        let n = 1 + self.rng.below(s.article.most.max(1));
+        let p = self.file(id, &s.article, n);
+        self.write_atomic(&p, &s.article)?;
+        self.sh.bump(AW);
+        Ok(true)
+    }
+
+    fn commenter_round(&mut self) -> io::Result<bool> {
+        let Some(id) = self.sh.random_blog(&mut self.rng) else {
+            return Ok(false);
+        };
+        let k = self.sh.spec.comment;
+        self.write_many(id, k, CW)?;
+        Ok(true)
+    }
+
+    fn reader_round(&mut self) -> io::Result<bool> {
+        let Some(id) = self.sh.random_blog(&mut self.rng) else {
+            return Ok(false);
+        };
+        let s = self.sh.spec.clone();
+        if self.rng.below(2) == 0 {
+            for i in 1.. {
+                if self.sh.ending() || !self.read_file(&self.file(id, &s.comment, i))? {
+                    break;
+                }
+                self.sh.bump(CR);
+            }
+        }
+        for i in 1.. {
+            if self.sh.ending() {
+                break;
+            }
+            if self.read_file(&self.file(id, &s.picture, i))? {
+                self.sh.bump(PR);
+            }
+            if !self.read_file(&self.file(id, &s.article, i))? {
+                break;
+            }
+            self.sh.bump(AR);
+        }
+        if !self.sh.ending() {
+            self.sh.bump(BR);
+        }
+        Ok(true)
+    }
+
+    fn run(mut self, round: RoundFn, think: Duration) -> OpStats {
+        while !self.sh.ending() {
+            match round(&mut self) {
+                Ok(true) => self.sh.nap(think),
+                Ok(false) => self.sh.nap(self.sh.spec.backoff),
+                Err(e) => {
+                    // Files race between threads as in blogbench (a rename finds its temporary
+                    // file gone): counted, the thread backs off and goes on.
+                    self.sh.failed(&e);
+                    self.sh.nap(self.sh.spec.backoff);
+                }
+            }
+        }
+        self.stats
+    }
+}
+
+/// A running tree workload.
+pub struct Tree {
+    sh: Arc<Shared>,
+    threads: Vec<JoinHandle<OpStats>>,
+    clock: Clock,
+}
+
+impl Tree {
+    /// Start every thread. `stop` (a signal) ends the threads as [`Tree::finish`] does.
+    pub fn start(spec: TreeSpec, stop: Arc<AtomicBool>) -> io::Result<Tree> {
+        if !spec.root.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{}: no such directory", spec.root.display()),
+            ));
+        }
+        let buf_len = spec.write_chunk.max(spec.read_chunk).max(1);
+        let roles: [(Role, RoundFn); 4] = [
+            (spec.writers, Actor::writer_round),
+            (spec.rewriters, Actor::rewriter_round),
+            (spec.commenters, Actor::commenter_round),
+            (spec.readers, Actor::reader_round),
+        ];
+        let sh = Arc::new(Shared {
+            spec,
+            next_blog: AtomicU64::new(0),
+            counts: Counters::default(),
+            done: AtomicBool::new(false),
+            stop,
+            errors: AtomicU64::new(0),
+            first_error: Mutex::new(None),
+        });
+        let clock = Clock::start();
+        let mut threads = Vec::new();
+        let mut n = 0u64;
+        for (role, round) in roles {
+            for _ in 0..role.threads {
+                n += 1;
+                let a = Actor {
+                    sh: sh.clone(),
+                    rng: Rng::new(crate::rng::mix64(sh.spec.seed ^ n.wrapping_mul(0x9e37))),
+                    stats: OpStats::default(),
+                    buf: vec![0x61; buf_len],
+                };
+                let think = role.think;
+                let t = std::thread::Builder::new()
+                    .name(format!("tree-{n}"))
+                    .spawn(move || a.run(round, think));
+                match t {
+                    Ok(h) => threads.push(h),
+                    Err(e) => {
+                        sh.done.store(true, Ordering::Relaxed);
+                        for h in threads {
+                            let _ = h.join();
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(Tree { sh, threads, clock })
+    }
+
+    /// The counts since the last call (blogs written: since the start), reset to zero.
+    pub fn take_interval(&self) -> Counts {
+        let c = &self.sh.counts.0;
+        let t = |i: usize| c[i].swap(0, Ordering::Relaxed);
+        Counts {
+            blogs_written: t(BW),
+            blogs_read: t(BR),
+            articles_read: t(AR),
+            articles_written: t(AW),
+            pictures_read: t(PR),
+            pictures_written: t(PW),
+            comments_read: t(CR),
+            comments_written: t(CW),
+        }
+    }
+
+    /// Rounds that failed so far (files that raced away, missing blogs), and the first reason.
+    pub fn failures(&self) -> (u64, Option<String>) {
+        (
+            self.sh.errors.load(Ordering::Relaxed),
+            self.sh.first_error.lock().unwrap().clone(),
+        )
+    }
+
+    /// Stop every thread, wait for them, and return the operations of all of them.
+    pub fn finish(self) -> Phase {
+        self.sh.done.store(true, Ordering::Relaxed);
+        let mut stats = OpStats::default();
+        let mut r = Ok(());
+        for h in self.threads {
+            match h.join() {
+                Ok(s) => stats.merge(&s),
+                Err(_) => r = Err(io::Error::other("a thread panicked")),
+            }
+        }
+        let stop = AtomicBool::new(self.sh.stop.load(Ordering::Relaxed));
+        self.clock.finish(stats, r, &stop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TempDir;
+
+    fn kind(prefix: &'static str, suffix: &'static str, most: u64) -> FileKind {
+        FileKind {
+            prefix,
+            suffix,
+            min: 100,
+            max: 20_000,
+            most,
+        }
+    }
+
+    fn role(threads: u32, ms: u64) -> Role {
+        Role {
+            threads,
+            think: Duration::from_millis(ms),
+        }
+    }
+
+    #[test]
+    fn tree_layout_counts_and_ops() {
+        let d = TempDir::new("blogtree");
+        let spec = TreeSpec {
+            root: d.path().to_path_buf(),
+            writers: role(2, 1),
+            rewriters: role(1, 5),
+            commenters: role(1, 1),
+            readers: role(3, 0),
+            article: kind("article-", ".xml", 5),
+            picture: kind("picture-", ".jpg", 5),
+            comment: kind("comment-", ".xml", 5),
+            write_chunk: 8192,
+            read_chunk: 65536,
+            backoff: Duration::from_millis(10),
+            seed: 1,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let t = Tree::start(spec, stop).unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        let c = t.take_interval();
+        let again = t.take_interval();
+        assert!(again.articles_written <= c.articles_written + 50);
+        let p = t.finish();
+        assert!(p.error.is_none());
+        assert!(c.blogs_written >= 2, "{c:?}");
+        assert!(c.articles_written >= c.blogs_written);
+        assert!(c.blogs_read > 0, "{c:?}");
+        for op in [MKDIR, CREATE, WRITE, RENAME, OPEN, READ, PROBE] {
+            assert!(p.stats.ops(op) > 0, "{op}");
+        }
+        // Every create is renamed (or failed, removing its temporary file).
+        assert!(p.stats.ops(RENAME) <= p.stats.ops(CREATE));
+        // Layout: blog-N directories holding article-K.xml / picture-K.jpg / comment-K.xml
+        // and no temporary file.
+        let mut blogs = 0;
+        for e in std::fs::read_dir(d.path()).unwrap() {
+            let e = e.unwrap();
+            let name = e.file_name().into_string().unwrap();
+            assert!(name.starts_with("blog-"), "{name}");
+            blogs += 1;
+            for f in std::fs::read_dir(e.path()).unwrap() {
+                let f = f.unwrap().file_name().into_string().unwrap();
+                let ok = (f.starts_with("article-") && f.ends_with(".xml"))
+                    || (f.starts_with("picture-") && f.ends_with(".jpg"))
+                    || (f.starts_with("comment-") && f.ends_with(".xml"));
+                assert!(ok && !f.ends_with(".tmp"), "{f}");
+            }
+        }
+        assert!(blogs >= 2);
+        assert!(p.stats.get(READ).unwrap().lat.stat.max_or_zero() > 0);
+    }
+
+    #[test]
+    fn missing_root_refused() {
+        let d = TempDir::new("blogtree");
+        let spec = TreeSpec {
+            root: d.join("nope"),
+            writers: role(1, 0),
+            rewriters: role(0, 0),
+            commenters: role(0, 0),
+            readers: role(0, 0),
+            article: kind("a-", "", 1),
+            picture: kind("p-", "", 1),
+            comment: kind("c-", "", 1),
+            write_chunk: 10,
+            read_chunk: 10,
+            backoff: Duration::from_millis(1),
+            seed: 0,
+        };
+        let e = Tree::start(spec, Arc::new(AtomicBool::new(false)))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("nope"));
+    }
+}

@@ -1,0 +1,36 @@
+//! `iomark blogbench`: blogbench's command line, its workload as an engine tree workload
+//! (writers, rewriters, commenters and readers on a directory of blogs), its per-iteration
+//! table and final scores, and iomark's latency per operation type.
+
+pub mod args;
+pub mod output;
+pub mod plan;
+
+pub use args::{parse, BlogArgs, BlogError};
+pub use plan::{plan, BlogPlan, DirState};
+
+/// `iomark blogbench --help`.
+pub const USAGE: &str = "Usage: iomark blogbench -d DIR [-w writers] [-W rewriters] [-c commenters]
+                         [-r readers] [-i iterations] [-s seconds] [--allow-nonempty]
+
+blogbench's workload and output on iomark's engine. In DIR (created when missing; a directory
+holding files is refused unless --allow-nonempty) threads work on blogs (blog-N directories):
+  writers     (-w, default 3)   make a blog: 1-100 articles (1-32 KiB), 1-100 pictures (8-64 KiB)
+  rewriters   (-W, default 1)   replace a random picture (every other time) and article
+  commenters  (-c, default 5)   write 1-100 comments (2-10 KiB) into a random blog
+  readers     (-r, default 100) read a random blog's comments (every other time), pictures
+                                and articles until one is missing
+Every file is written to NAME.tmp in 8 KiB writes and renamed into place. Every -s seconds
+(default 10), for -i iterations (default 30), a line gives the blogs written so far and the
+articles, pictures and comments read and written in the interval; the final scores are the
+blogs written and read over the run. Then iomark adds latency percentiles per operation
+(mkdir, create, write, rename, open, read, missing-file probe).
+Fixed from upstream blogbench: reads use the intended 64 KiB buffer (upstream reads 8 bytes per
+call), think times really sleep (writers and commenters 10 ms, rewriters 1 s; upstream never
+sleeps), each thread has its own random generator (upstream shares rand()), blog 0 is read like
+any other (upstream takes a draw of 0 as a failure and sleeps a second). The blogs stay in DIR.
+  --directory=DIR --writers=N --rewriters=N --commenters=N --readers=N --iterations=N
+  --sleep=N            long forms
+  --result-file=PATH   iomark's result (JSON: latency histograms per operation type, the
+                       counts of every interval) to PATH
+";

@@ -1,0 +1,147 @@
+//! blogbench's workload as an engine tree workload: its thread counts, file kinds (name, size
+//! range, how many per blog), write and read chunk sizes, and think times, with upstream's
+//! defects fixed: think times really sleep (upstream's sleep calls name macros that do not
+//! exist, so its threads never pause), reads use the intended 64 KiB buffer (upstream reads 8
+//! bytes, the size of a pointer, per call), and each thread has its own random generator.
+
+use super::args::{BlogArgs, BlogError};
+use iomark_engine::fileops::blogtree::{FileKind, Role, TreeSpec};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What the plan needs to know about `-d`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirState {
+    Missing,
+    Empty,
+    /// Holds this many entries.
+    NonEmpty(u64),
+    NotADirectory,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlogPlan {
+    pub tree: TreeSpec,
+    pub dir: PathBuf,
+    /// `-d` does not exist: create it.
+    pub create_dir: bool,
+    pub iterations: u32,
+    pub sleep: Duration,
+}
+
+pub const ARTICLE: FileKind = FileKind {
+    prefix: "article-",
+    suffix: ".xml",
+    min: 1024,
+    max: 32768,
+    most: 100,
+};
+pub const PICTURE: FileKind = FileKind {
+    prefix: "picture-",
+    suffix: ".jpg",
+    min: 8192,
+    max: 65536,
+    most: 100,
+};
+pub const COMMENT: FileKind = FileKind {
+    prefix: "comment-",
+    suffix: ".xml",
+    min: 2048,
+    max: 10240,
+    most: 100,
+};
+pub const WRITE_CHUNK: usize = 8192;
+pub const READ_CHUNK: usize = 65536;
+
+fn role(threads: u32, think_us: u64) -> Role {
+    Role {
+        threads,
+        think: Duration::from_micros(think_us),
+    }
+}
+
+pub fn plan(a: &BlogArgs, state: DirState) -> Result<BlogPlan, BlogError> {
+    let dir = a.dir.clone().ok_or(BlogError::NoDir)?;
+    let bad = |why: String| BlogError::Bad {
+        flag: "-d".into(),
+        value: dir.display().to_string(),
+        why,
+    };
+    let create_dir = match state {
+        DirState::Missing => true,
+        DirState::Empty => false,
+        DirState::NonEmpty(n) if !a.allow_nonempty => {
+            return Err(bad(format!(
+                "the directory holds {n} entries; give an empty or new directory (or --allow-nonempty to run among them)"
+            )))
+        }
+        DirState::NonEmpty(_) => false,
+        DirState::NotADirectory => return Err(bad("not a directory".into())),
+    };
+    Ok(BlogPlan {
+        tree: TreeSpec {
+            root: dir.clone(),
+            writers: role(a.writers, 10_000),
+            rewriters: role(a.rewriters, 1_000_000),
+            commenters: role(a.commenters, 10_000),
+            readers: role(a.readers, 0),
+            article: ARTICLE,
+            picture: PICTURE,
+            comment: COMMENT,
+            write_chunk: WRITE_CHUNK,
+            read_chunk: READ_CHUNK,
+            backoff: Duration::from_secs(1),
+            seed: 1,
+        },
+        dir,
+        create_dir,
+        iterations: a.iterations,
+        sleep: Duration::from_secs(u64::from(a.sleep)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blogbench::args::parse;
+
+    fn a(s: &str) -> BlogArgs {
+        parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn seed_line_plan() {
+        let p = plan(
+            &a("-d /x -c 10 -i 10 -r 10 -w 10 -W 10 -s 10"),
+            DirState::Empty,
+        )
+        .unwrap();
+        let t = &p.tree;
+        assert_eq!(
+            (
+                t.writers.threads,
+                t.rewriters.threads,
+                t.commenters.threads,
+                t.readers.threads
+            ),
+            (10, 10, 10, 10)
+        );
+        assert_eq!(t.writers.think, Duration::from_millis(10));
+        assert_eq!(t.rewriters.think, Duration::from_secs(1));
+        assert_eq!(t.readers.think, Duration::ZERO);
+        assert_eq!((t.write_chunk, t.read_chunk), (8192, 65536));
+        assert_eq!((p.iterations, p.sleep), (10, Duration::from_secs(10)));
+        assert!(!p.create_dir);
+        assert!(plan(&a("-d /x"), DirState::Missing).unwrap().create_dir);
+    }
+
+    #[test]
+    fn non_empty_directory_refused_unless_allowed() {
+        let e = plan(&a("-d /x"), DirState::NonEmpty(3))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("-d") && e.contains("3 entries") && e.contains("--allow-nonempty"));
+        assert!(plan(&a("-d /x --allow-nonempty"), DirState::NonEmpty(3)).is_ok());
+        assert!(plan(&a("-d /x"), DirState::NotADirectory).is_err());
+    }
+}

@@ -1,0 +1,170 @@
+//! `iomark blogbench`: the seed line runs (shrunk), its output reads as blogbench's, the scores
+//! are the counted blogs, the directory layout after a run, bad input refused.
+
+use crate::util::{iomark, stderr, stdout, Scratch};
+
+/// The numbers of blogbench's table lines and final scores.
+fn table(out: &str) -> (Vec<Vec<u64>>, u64, u64) {
+    let mut rows = Vec::new();
+    let mut lines = out.lines();
+    for l in lines.by_ref() {
+        if l.starts_with("  Nb blogs   R articles    W articles") {
+            break;
+        }
+    }
+    for l in lines.by_ref() {
+        if l.is_empty() {
+            break;
+        }
+        rows.push(
+            l.split_whitespace()
+                .map(|v| v.parse().unwrap())
+                .collect::<Vec<u64>>(),
+        );
+    }
+    let score = |k: &str| -> u64 {
+        let l = out.lines().find(|l| l.starts_with(k)).expect(k);
+        l[k.len()..].trim().parse().unwrap()
+    };
+    (
+        rows,
+        score("Final score for writes:"),
+        score("Final score for reads :"),
+    )
+}
+
+#[test]
+fn blogbench_seed_line_scores_and_layout() {
+    let d = Scratch::new("blogbench-seed");
+    let dir = d.s("scratch");
+    let res = d.s("r.json");
+    // The seed line, shrunk by appended flags (later flags win); -d does not exist yet.
+    let seeds = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/seed-workloads/commands.txt"
+    ))
+    .unwrap();
+    let seed = seeds
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("blogbench "))
+        .expect("the blogbench seed line");
+    let mut args: Vec<&str> = vec!["blogbench"];
+    args.extend(seed.split_whitespace());
+    args.extend(["-d", &dir, "-i", "2", "-s", "1", "--result-file", &res]);
+    let o = iomark(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!("\nFrequency = 1 secs\nScratch dir = [{dir}]\n")),
+        "{out}"
+    );
+    for role in ["10 writers", "10 rewriters", "10 commenters", "10 readers"] {
+        assert!(out.contains(&format!("Spawning {role}...\n")), "{out}");
+    }
+    let (rows, writes, reads) = table(&out);
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(rows.iter().all(|r| r.len() == 7));
+    // The blog column is cumulative; the final write score is its last value.
+    assert!(rows[0][0] <= rows[1][0]);
+    assert_eq!(writes, rows[1][0]);
+    assert!(writes > 0 && reads > 0, "{out}");
+    assert!(out.contains("missing-file probe"), "{out}");
+    // The result file counts the same blogs, and has latency per operation type.
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
+    let job = |n: &str| {
+        r["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["name"] == n)
+            .unwrap_or_else(|| panic!("{n}"))
+            .clone()
+    };
+    let total = |n: &str, d: &str| job(n)["dirs"][d]["total_ios"].as_u64().unwrap();
+    assert_eq!(total("blogbench-blogs-written", "write"), writes);
+    assert_eq!(total("blogbench-blogs-read", "read"), reads);
+    let articles: u64 = rows.iter().map(|r| r[2]).sum();
+    assert_eq!(total("blogbench-articles-written", "write"), articles);
+    assert_eq!(
+        job("blogbench-articles-written")["series"]["iops"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    for op in ["mkdir", "create", "write", "rename"] {
+        assert!(total(&format!("blogbench-{op}"), "write") > 0, "{op}");
+    }
+    for op in ["open", "read", "missing-file-probe"] {
+        assert!(total(&format!("blogbench-{op}"), "read") > 0, "{op}");
+    }
+    // Layout: blog-N directories of article-K.xml, picture-K.jpg, comment-K.xml; no
+    // temporary file left; at least as many blogs as the write score.
+    let mut blogs = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().into_string().unwrap();
+        assert!(name.starts_with("blog-") && e.path().is_dir(), "{name}");
+        blogs += 1;
+        for f in std::fs::read_dir(e.path()).unwrap() {
+            let f = f.unwrap().file_name().into_string().unwrap();
+            let (kind, rest) = f.split_once('-').unwrap();
+            let (n, ext) = rest.split_once('.').unwrap();
+            assert!(
+                n.parse::<u32>().is_ok_and(|n| (1..=100).contains(&n)),
+                "{f}"
+            );
+            let ok = matches!(
+                (kind, ext),
+                ("article", "xml") | ("picture", "jpg") | ("comment", "xml")
+            );
+            assert!(ok, "{f}");
+        }
+    }
+    assert!(blogs >= writes, "{blogs} < {writes}");
+}
+
+#[test]
+fn blogbench_bad_input_is_refused_and_writes_nothing() {
+    let d = Scratch::new("blogbench-bad");
+    let full = d.s("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(d.file("full/keep"), b"x").unwrap();
+    let missing_parent = d.s("no/such/dir");
+    for (args, needle) in [
+        (
+            vec!["blogbench", "-d", full.as_str(), "-i", "1", "-s", "1"],
+            "--allow-nonempty",
+        ),
+        (vec!["blogbench", "-d", full.as_str(), "-k", "1"], "-k"),
+        (
+            vec!["blogbench", "-d", full.as_str(), "--reader=2"],
+            "--readers",
+        ),
+        (vec!["blogbench", "-d", full.as_str(), "-i", "zero"], "-i"),
+        (vec!["blogbench", "-i", "1"], "-d"),
+        (
+            vec![
+                "blogbench",
+                "-d",
+                missing_parent.as_str(),
+                "-i",
+                "1",
+                "-s",
+                "1",
+            ],
+            "no/such/dir",
+        ),
+    ] {
+        let o = iomark(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        let names: Vec<_> = std::fs::read_dir(&full)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("keep")], "{args:?}");
+    }
+    assert!(!d.file("no").exists());
+}
