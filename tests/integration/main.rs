@@ -7,6 +7,7 @@ mod cli;
 mod edges;
 mod engines;
 mod fio_compat;
+mod fio_silent;
 mod hangs;
 mod jobfiles;
 mod live;

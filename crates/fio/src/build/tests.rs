@@ -247,8 +247,8 @@ fn not_yet_and_ignored() {
     );
     let e = job(&[("verify_offset", "8")]).unwrap_err();
     assert!(e.contains("not supported yet"), "{e}");
-    let e = job(&[("unified_rw_reporting", "mixed")]).unwrap_err();
-    assert!(e.contains("not supported yet"), "{e}");
+    let j = job(&[("unified_rw_reporting", "mixed")]).unwrap();
+    assert_eq!(j.stats.unified_rw, iomark_engine::job::UnifiedRw::Mixed);
     let mut w = Vec::new();
     let raw = RawJob {
         name: "x".into(),

@@ -1,7 +1,7 @@
 //! Report units (one per job clone, or one per group with `group_reporting`) and the per-group
 //! "Run status" aggregates.
 
-use iomark_engine::job::{Dir, JobSpec, PerDir};
+use iomark_engine::job::{Dir, JobSpec, PerDir, UnifiedRw};
 use iomark_engine::result::JobResult;
 use iomark_engine::RunResult;
 
@@ -19,6 +19,9 @@ pub struct ReportUnit {
     pub clones: Vec<(u32, u32)>,
     /// Sum of the members' runtimes (fio's `job_runtime`, the CPU percentage base).
     pub cpu_runtime_ms: u64,
+    /// Every direction was folded into the read slot, reported as `mixed`
+    /// (`unified_rw_reporting=mixed`).
+    pub mixed_only: bool,
 }
 
 impl ReportUnit {
@@ -29,7 +32,38 @@ impl ReportUnit {
             spec: spec.clone(),
             clones: vec![(job.thread_number, job.clone)],
             cpu_runtime_ms: job.runtime_ms,
+            mixed_only: false,
         }
+    }
+
+    /// The unit with every direction summed into the read slot (fio's `mixed` block): bytes,
+    /// I/O counts and histograms add up exactly, the runtime is the longest direction's.
+    pub fn folded(&self) -> ReportUnit {
+        let mut u = self.clone();
+        let (w, t) = (u.job.dirs.write.clone(), u.job.dirs.trim.clone());
+        u.job.dirs.read.merge(&w);
+        u.job.dirs.read.merge(&t);
+        u.job.dirs.write = Default::default();
+        u.job.dirs.trim = Default::default();
+        u.job.issued.read += u.job.issued.write + u.job.issued.trim;
+        u.job.issued.write = 0;
+        u.job.issued.trim = 0;
+        u.mixed_only = true;
+        u
+    }
+
+    /// The name of a direction's block: `mixed` for a folded unit's read slot.
+    pub fn dir_label(&self, d: Dir) -> &'static str {
+        if self.mixed_only && d == Dir::Read {
+            "mixed"
+        } else {
+            d.name()
+        }
+    }
+
+    /// `unified_rw_reporting=both`: the folded unit to report after the directions.
+    pub fn mixed_block(&self) -> Option<ReportUnit> {
+        (self.spec.stats.unified_rw == UnifiedRw::Both && !self.mixed_only).then(|| self.folded())
     }
 
     /// Add a member (fio's `group_reporting`): the measurements merge in the result model; the
@@ -105,6 +139,8 @@ pub struct GroupDir {
 pub struct GroupStats {
     pub group_id: u32,
     pub dirs: PerDir<GroupDir>,
+    /// The group's units report `mixed` in their read slot.
+    pub mixed_only: bool,
 }
 
 /// The report: units in job order and the groups in id order.
@@ -180,6 +216,11 @@ pub fn build(result: &RunResult) -> Report {
         }
         units.push(ReportUnit::from_job(job, spec));
     }
+    for u in &mut units {
+        if u.spec.stats.unified_rw == UnifiedRw::Mixed {
+            *u = u.folded();
+        }
+    }
 
     let mut ids: Vec<u32> = units.iter().map(|u| u.job.group_id).collect();
     ids.sort_unstable();
@@ -190,6 +231,7 @@ pub fn build(result: &RunResult) -> Report {
             let mut g = GroupStats {
                 group_id: gid,
                 dirs: PerDir::default(),
+                mixed_only: units.iter().any(|u| u.job.group_id == gid && u.mixed_only),
             };
             for d in Dir::ALL {
                 let gd = &mut g.dirs[d];

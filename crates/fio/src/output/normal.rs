@@ -143,7 +143,7 @@ fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
     let _ = writeln!(
         out,
         "  {}: IOPS={}, BW={} ({})({}/{}msec){}",
-        d.name(),
+        u.dir_label(d),
         num2str(u.iops(d).round() as u64, 4, false, Unit::None),
         num2str(bw, 4, true, Unit::BytePerSec),
         num2str(bw, 4, false, Unit::BytePerSec),
@@ -224,6 +224,9 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
             dir_block(out, report, u, d);
         }
     }
+    if let Some(m) = u.mixed_block() {
+        dir_block(out, report, &m, Dir::Read);
+    }
     let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     lat_buckets(out, &hists);
     if u.job.sync_ios > 0 {
@@ -293,7 +296,11 @@ fn group_block(out: &mut String, g: &GroupStats) {
         if gd.io_bytes == 0 && gd.max_run_ms == 0 {
             continue;
         }
-        let name = d.name().to_uppercase();
+        let name = if g.mixed_only && d == Dir::Read {
+            "MIXED".to_string()
+        } else {
+            d.name().to_uppercase()
+        };
         let _ = writeln!(
             out,
             "{name:>7}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec",
