@@ -259,3 +259,49 @@ fn unified_rw_reporting_mixed_and_both() {
         assert_eq!(ti, tf, "{mode}: terse field count");
     }
 }
+
+/// A successful run keeps stderr empty, as fio does: "Laying out IO file" sits in the normal
+/// output where fio prints it, and notes and no-effect switches go into the output's notes.
+#[test]
+fn successful_run_keeps_stderr_empty() {
+    let d = Scratch::new("quiet");
+    let fname = format!("--filename={}", d.s("q.dat"));
+    let args = [
+        "--name=q",
+        &fname,
+        "--size=2m",
+        "--rw=write",
+        "--max-jobs=4",
+    ];
+    let fo = fio_in(&args, &d.path);
+    ok(&fo);
+    assert!(stderr(&fo).is_empty(), "fio: {}", stderr(&fo));
+    std::fs::remove_file(d.file("q.dat")).unwrap();
+    let o = iomark_in(&[&["run"][..], &args[..]].concat(), &d.path);
+    ok(&o);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let (start, lay) = (
+        out.find("Starting 1 ").expect("Starting line"),
+        out.find("q: Laying out IO file (1 file / 2MiB)")
+            .expect("layout line"),
+    );
+    assert!(start < lay, "{out}");
+    let notes = &out[out.find("\nNotes:\n").expect("Notes block")..];
+    assert!(
+        notes.contains("max-jobs") && notes.contains("page cache"),
+        "{notes}"
+    );
+    // JSON: the notes in iomark's block; stdout is JSON only.
+    let o = iomark_in(
+        &[&["run", "--output-format=json"][..], &args[..]].concat(),
+        &d.path,
+    );
+    let v = json(&o);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    assert!(v["iomark"]["notes"].to_string().contains("max-jobs"));
+    // --warnings: on stderr as well.
+    let o = iomark_in(&[&["run", "--warnings"][..], &args[..]].concat(), &d.path);
+    ok(&o);
+    assert!(stderr(&o).contains("max-jobs"), "{}", stderr(&o));
+}

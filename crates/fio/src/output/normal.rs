@@ -349,7 +349,21 @@ pub fn render(result: &RunResult) -> String {
     if result.interrupted {
         out.push_str("\n(interrupted: the figures cover the time before the interruption)\n");
     }
+    notes_block(&mut out, result);
     out
+}
+
+/// What fio would not print but a reader should know (page cache, options with no effect,
+/// data files kept): iomark's own block after fio's, so fio's parsers read up to it unchanged.
+fn notes_block(out: &mut String, result: &RunResult) {
+    // The run's notes hold its jobs' notes too.
+    if result.notes.is_empty() {
+        return;
+    }
+    out.push_str("\nNotes:\n");
+    for n in &result.notes {
+        let _ = writeln!(out, "  {n}");
+    }
 }
 
 #[cfg(test)]
