@@ -8,6 +8,7 @@ mod edges;
 mod engines;
 mod fio_compat;
 mod fio_silent;
+mod fio_verify;
 mod hangs;
 mod jobfiles;
 mod live;

@@ -79,6 +79,22 @@ impl Worker {
         self.verify_failed();
     }
 
+    /// Read-side verification (a job that only reads, with verify=): check the blocks of a
+    /// completed read against the headers stored with them.
+    pub(super) fn verify_read(&mut self, slot: u32, len: usize) {
+        let Some(mut v) = self.verifier.take() else {
+            return;
+        };
+        let s = &self.slots[slot as usize];
+        let (file, offset) = (s.file, s.offset);
+        let data = self.bufs.slot_mut(slot, len);
+        let go_on = v.on_read_complete(&self.files, file, offset, data);
+        self.verifier = Some(v);
+        if !go_on {
+            self.verify_failed();
+        }
+    }
+
     fn verify_reads_before(&self) -> (u64, u64) {
         let r = &self.res.dirs.read;
         (r.io_bytes, r.total_ios)
