@@ -92,3 +92,37 @@ fn read_verify_of_a_file_without_headers_fails() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("bad block"), "{}", stderr(&o));
 }
+
+/// fio's t0005: with verify_backlog the blocks checked inline are not read again at the end, so
+/// the job reads what it wrote once (and the verify reads count as reads).
+#[test]
+fn verify_backlog_reads_each_block_once() {
+    for tool in ["fio", "iomark"] {
+        let d = Scratch::new("backlog");
+        let fname = format!("--filename={}", d.s("b.dat"));
+        let o = run(
+            tool,
+            &[
+                "--name=write",
+                &fname,
+                "--bs=4k",
+                "--ioengine=sync",
+                "--size=4m",
+                "--direct=1",
+                "--verify=md5",
+                "--verify_backlog=32",
+                "--rw=write",
+                "--output-format=json",
+            ],
+            &d.path,
+        );
+        let v = if tool == "fio" {
+            fio_json(&o)
+        } else {
+            json(&o)
+        };
+        let j = job(&v, 0);
+        assert_eq!(u(&j["read"]["io_kbytes"]), 4096, "{tool}");
+        assert_eq!(u(&j["write"]["io_kbytes"]), 4096, "{tool}");
+    }
+}

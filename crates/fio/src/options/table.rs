@@ -14,7 +14,7 @@ use iomark_engine::job::{
 use std::path::PathBuf;
 
 const NYI: &str = "not implemented in iomark yet";
-const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval and verify_pattern are)";
+const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_pattern and experimental_verify are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
 const IOLOG: &str = "I/O log recording and replay are not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
@@ -264,7 +264,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("verify_backlog", OptKind::Int, "", "Verification", "Check written blocks inline after every this many writes.").set(|c, v| { c.pending.verify.backlog = c.uint(v)?; Ok(()) }),
     o("verify_backlog_batch", OptKind::Int, "", "Verification", "Blocks verified per backlog pass.").ny(VERIFY),
     o("verify_only", OptKind::Flag, "0", "Verification", "Do not write: replay the job's writes and check the data an identical earlier run left.").set(|c, v| { c.pending.verify.only = c.flag(v)?; Ok(()) }),
-    o("experimental_verify", OptKind::Bool, "0", "Verification", "Verify by replaying the random sequence.").ny(VERIFY),
+    o("experimental_verify", OptKind::Bool, "0", "Verification", "Verify by replaying the random sequence.").ign("iomark tracks the last write of every block exactly; its verification needs no replay"),
     o("verify_state_save", OptKind::Bool, "1", "Verification", "Save verify state on exit.").ny(VERIFY),
     o("verify_state_load", OptKind::Bool, "0", "Verification", "Load verify state at start.").ny(VERIFY),
     o("verify_write_sequence", OptKind::Bool, "1", "Verification", "Check the write sequence number.").ny(VERIFY),
