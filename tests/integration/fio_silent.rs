@@ -257,6 +257,19 @@ fn unified_rw_reporting_mixed_and_both() {
             )),
         );
         assert_eq!(ti, tf, "{mode}: terse field count");
+        // Normal output: the group lines, MIXED included, as fio prints them.
+        let groups = |o: std::process::Output| -> Vec<String> {
+            stdout(&o)
+                .lines()
+                .filter_map(|l| l.trim_start().split_once(": bw=").map(|x| x.0.to_string()))
+                .collect()
+        };
+        let na = ["--name=u", &fname, "--size=1m", "--rw=randrw", &m];
+        let (gf, gi) = (
+            groups(fio_in(&na, &d.path)),
+            groups(iomark_in(&[&["run"][..], &na[..]].concat(), &d.path)),
+        );
+        assert_eq!(gi, gf, "{mode}: group lines");
     }
 }
 

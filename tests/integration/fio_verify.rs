@@ -13,6 +13,16 @@ fn run(tool: &str, args: &[&str], cwd: &std::path::Path) -> std::process::Output
     }
 }
 
+/// The JSON document of a successful run of `tool`.
+#[track_caller]
+fn doc(tool: &str, o: &std::process::Output) -> serde_json::Value {
+    if tool == "fio" {
+        fio_json(o)
+    } else {
+        json(o)
+    }
+}
+
 #[test]
 fn read_job_checks_blocks_written_earlier() {
     for tool in ["fio", "iomark"] {
@@ -45,11 +55,7 @@ fn read_job_checks_blocks_written_earlier() {
             .concat(),
             &d.path,
         );
-        let v = if tool == "fio" {
-            fio_json(&o)
-        } else {
-            json(&o)
-        };
+        let v = doc(tool, &o);
         let j = job(&v, 0);
         assert_eq!(u(&j["error"]), 0, "{tool}");
         assert_eq!(u(&j["read"]["io_bytes"]), 1 << 20, "{tool}");
@@ -116,11 +122,7 @@ fn verify_backlog_reads_each_block_once() {
             ],
             &d.path,
         );
-        let v = if tool == "fio" {
-            fio_json(&o)
-        } else {
-            json(&o)
-        };
+        let v = doc(tool, &o);
         let j = job(&v, 0);
         assert_eq!(u(&j["read"]["io_kbytes"]), 4096, "{tool}");
         assert_eq!(u(&j["write"]["io_kbytes"]), 4096, "{tool}");

@@ -141,6 +141,8 @@ pub struct GroupStats {
     pub dirs: PerDir<GroupDir>,
     /// The group's units report `mixed` in their read slot.
     pub mixed_only: bool,
+    /// unified_rw_reporting=both: the aggregates of the summed directions.
+    pub mixed: Option<GroupDir>,
 }
 
 /// The report: units in job order and the groups in id order.
@@ -228,39 +230,52 @@ pub fn build(result: &RunResult) -> Report {
     let groups = ids
         .into_iter()
         .map(|gid| {
-            let mut g = GroupStats {
+            let members = || units.iter().filter(move |u| u.job.group_id == gid);
+            // unified_rw_reporting=both: a MIXED line after the directions, over the folded
+            // units.
+            let folded: Vec<ReportUnit> = members().filter_map(ReportUnit::mixed_block).collect();
+            GroupStats {
                 group_id: gid,
-                dirs: PerDir::default(),
-                mixed_only: units.iter().any(|u| u.job.group_id == gid && u.mixed_only),
-            };
-            for d in Dir::ALL {
-                let gd = &mut g.dirs[d];
-                gd.min_bw = u64::MAX;
-                for u in units.iter().filter(|u| u.job.group_id == gid) {
-                    let r = &u.job.dirs[d];
-                    if r.runtime_ms == 0 {
-                        continue;
-                    }
-                    if gd.min_run_ms == 0 || r.runtime_ms < gd.min_run_ms {
-                        gd.min_run_ms = r.runtime_ms;
-                    }
-                    gd.max_run_ms = gd.max_run_ms.max(r.runtime_ms);
-                    let bw = u.bw_bytes(d);
-                    gd.min_bw = gd.min_bw.min(bw);
-                    gd.max_bw = gd.max_bw.max(bw);
-                    gd.io_bytes += r.io_bytes;
-                }
-                if gd.min_bw == u64::MAX {
-                    gd.min_bw = 0;
-                }
-                if gd.max_run_ms > 0 {
-                    gd.agg_bw = ((gd.io_bytes as u128 * 1000) / gd.max_run_ms as u128) as u64;
-                }
+                dirs: PerDir {
+                    read: group_dir(members(), Dir::Read),
+                    write: group_dir(members(), Dir::Write),
+                    trim: group_dir(members(), Dir::Trim),
+                },
+                mixed_only: members().any(|u| u.mixed_only),
+                mixed: (!folded.is_empty()).then(|| group_dir(folded.iter(), Dir::Read)),
             }
-            g
         })
         .collect();
     Report { units, groups }
+}
+
+/// fio's group aggregates of one direction over `units`.
+fn group_dir<'a>(units: impl Iterator<Item = &'a ReportUnit>, d: Dir) -> GroupDir {
+    let mut gd = GroupDir {
+        min_bw: u64::MAX,
+        ..GroupDir::default()
+    };
+    for u in units {
+        let r = &u.job.dirs[d];
+        if r.runtime_ms == 0 {
+            continue;
+        }
+        if gd.min_run_ms == 0 || r.runtime_ms < gd.min_run_ms {
+            gd.min_run_ms = r.runtime_ms;
+        }
+        gd.max_run_ms = gd.max_run_ms.max(r.runtime_ms);
+        let bw = u.bw_bytes(d);
+        gd.min_bw = gd.min_bw.min(bw);
+        gd.max_bw = gd.max_bw.max(bw);
+        gd.io_bytes += r.io_bytes;
+    }
+    if gd.min_bw == u64::MAX {
+        gd.min_bw = 0;
+    }
+    if gd.max_run_ms > 0 {
+        gd.agg_bw = ((gd.io_bytes as u128 * 1000) / gd.max_run_ms as u128) as u64;
+    }
+    gd
 }
 
 #[cfg(test)]

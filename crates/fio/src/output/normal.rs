@@ -291,16 +291,21 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
 
 fn group_block(out: &mut String, g: &GroupStats) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", g.group_id);
-    for d in Dir::ALL {
-        let gd = &g.dirs[d];
+    let lines = Dir::ALL
+        .iter()
+        .map(|&d| {
+            let name = if g.mixed_only && d == Dir::Read {
+                "MIXED".to_string()
+            } else {
+                d.name().to_uppercase()
+            };
+            (name, &g.dirs[d])
+        })
+        .chain(g.mixed.iter().map(|m| ("MIXED".to_string(), m)));
+    for (name, gd) in lines {
         if gd.io_bytes == 0 && gd.max_run_ms == 0 {
             continue;
         }
-        let name = if g.mixed_only && d == Dir::Read {
-            "MIXED".to_string()
-        } else {
-            d.name().to_uppercase()
-        };
         let _ = writeln!(
             out,
             "{name:>7}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec",
