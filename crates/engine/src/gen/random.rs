@@ -417,6 +417,38 @@ mod tests {
     }
 
     #[test]
+    fn block_map_covers_every_block_once_with_shortened_ios() {
+        // fio's random map with mixed sizes: I/Os never overlap within a pass, together they
+        // cover every block, and an I/O running into done blocks is cut there.
+        let align = 4096u64;
+        let len = align * 2048;
+        let picker = BsPicker::new(&BlockSize::Split(vec![(4096, 50), (65536, 50)]));
+        let mut rng = Rng::new(3);
+        let mut g = RandGen::new(0, len, align, 11, RandMode::BlockMap);
+        assert!(g.has_passes());
+        for _pass in 0..2 {
+            let mut covered = vec![false; 2048];
+            let (mut ios, mut bytes, mut short) = (0u64, 0u64, 0u64);
+            while let Some(o) = g.next(picker.pick(&mut rng)) {
+                let granted = g.granted();
+                assert!(granted >= align && granted <= 65536 && granted % align == 0);
+                for b in o / align..(o + granted) / align {
+                    assert!(!covered[b as usize], "block {b} twice");
+                    covered[b as usize] = true;
+                }
+                ios += 1;
+                bytes += granted;
+                short += u64::from(granted != 4096 && granted != 65536);
+            }
+            assert!(covered.iter().all(|&c| c));
+            assert_eq!(bytes, len);
+            assert!(short > 0, "no I/O was shortened");
+            assert!((150..600).contains(&ios), "{ios}");
+            g.reset();
+        }
+    }
+
+    #[test]
     fn uniform_with_replacement() {
         let align = 4096u64;
         let len = align * 100 + 7;

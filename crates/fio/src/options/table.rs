@@ -142,7 +142,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("allrandrepeat", OptKind::Bool, "0", "Random numbers", "Make every random generator repeatable.").ny(NYI),
     o("randseed", OptKind::Int, "0x89", "Random numbers", "Seed for the random generators.").set(|c, v| { c.spec.randseed = c.uint(v)?; Ok(()) }),
     o("norandommap", OptKind::Flag, "0", "Random numbers", "Do not track which blocks were done; offsets may repeat.").set(|c, v| { c.spec.norandommap = c.flag(v)?; Ok(()) }),
-    o("softrandommap", OptKind::Bool, "0", "Random numbers", "Continue without a random map if it cannot be allocated.").ign("iomark needs no memory for its random map"),
+    o("softrandommap", OptKind::Bool, "0", "Random numbers", "Continue without a random map if it cannot be allocated.").ign("iomark's random map always fits: a permutation, or one bit per block with mixed block sizes"),
     o("random_generator", OptKind::Enum(&Words(&["tausworthe", "lfsr", "tausworthe64"])), "tausworthe", "Random numbers", "fio's random number generator type; lfsr visits every block once per pass, even with norandommap (iomark draws its numbers from its own generator either way).").set(|c, v| { c.spec.lfsr = c.word(v)? == "lfsr"; Ok(()) }),
     // --- Data buffers
     o("zero_buffers", OptKind::Flag, "0", "Data buffers", "Fill write buffers with zeroes.").set(|c, v| { c.spec.buffers.zero_buffers = c.flag(v)?; Ok(()) }),
