@@ -136,11 +136,20 @@ fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
+    // Warnings (options with no effect, ...) go into the output's notes; on stderr only with
+    // --warnings, --parse-only or when the run fails, so that a successful run keeps stderr
+    // empty as fio does.
+    let loud = cli.output.warnings || cli.output.parse_only;
+    let mut cli_notes = Vec::new();
     for w in &cli.warnings {
-        match w {
-            CliWarning::Located(d) => eprintln!("{d}"),
-            CliWarning::Plain(m) => eprintln!("iomark: warning: {m}"),
+        let line = match w {
+            CliWarning::Located(d) => d.to_string(),
+            CliWarning::Plain(m) => format!("iomark: warning: {m}"),
+        };
+        if loud {
+            eprintln!("{line}");
         }
+        cli_notes.push(line);
     }
     match &cli.action {
         Action::Help(text) | Action::CmdHelp(text) => return pipe::print_text(text),
@@ -198,8 +207,17 @@ fn run(args: &[String]) -> i32 {
             let _ = std::io::stdout().flush();
         }
     }
-    let mut ctl =
-        RunCtl::new(|e| eprintln!("{}", explain::event(e))).with_note_words(explain::note);
+    // "Laying out IO file" goes where fio prints it: into the normal output on stdout.
+    let layout_to_stdout = normal && to_stdout && out.status_interval.is_none();
+    let mut ctl = RunCtl::new(move |e| {
+        if layout_to_stdout {
+            println!("{}", explain::event(e));
+            let _ = std::io::stdout().flush();
+        } else if loud {
+            eprintln!("{}", explain::event(e));
+        }
+    })
+    .with_note_words(explain::note);
     ctl.stop = stop;
     let ctl = Arc::new(ctl);
     let tty = status::stderr_is_tty();
@@ -279,12 +297,28 @@ fn run(args: &[String]) -> i32 {
         // Log files only for the logs that were asked for.
         report_cmd::restore_logs(&mut result.plan, saved);
     }
+    // Notes fio does not print go into the output; on stderr too when asked or when the run
+    // did not succeed.
+    let failed = result.interrupted || result.jobs.iter().any(|j| j.error != 0);
+    let notes_loud = loud || failed;
     for n in &result.notes {
-        eprintln!("note: {n}");
+        // What happened in a job (errors tolerated, a device found full) stays on stderr too.
+        if notes_loud || result.jobs.iter().any(|j| j.notes.contains(n)) {
+            eprintln!("note: {n}");
+        }
     }
     for n in datafiles::notes(&result) {
-        eprintln!("{n}");
+        if notes_loud {
+            eprintln!("{n}");
+        }
+        result
+            .notes
+            .push(n.strip_prefix("iomark: ").unwrap_or(&n).to_string());
     }
+    let cli_notes = cli_notes
+        .iter()
+        .map(|n| n.strip_prefix("iomark: ").unwrap_or(n).to_string());
+    result.notes.splice(0..0, cli_notes);
     for j in result.jobs.iter().filter(|j| j.error != 0) {
         eprintln!(
             "iomark: job {} failed: {}",

@@ -129,11 +129,15 @@ fn buffered_writes_that_fit_in_memory_get_a_note() {
         &dir.path,
     );
     ok(&o);
-    let e = stderr(&o);
+    // In the output's Notes block; stderr stays empty as with fio.
+    let e = stdout(&o);
     assert!(
-        e.contains("buffered writes") && e.contains("complete once copied into memory"),
+        e.contains("\nNotes:\n")
+            && e.contains("buffered writes")
+            && e.contains("complete once copied into memory"),
         "{e}"
     );
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
     let o = iomark_in(
         &[
             "run",
@@ -147,5 +151,5 @@ fn buffered_writes_that_fit_in_memory_get_a_note() {
         &dir.path,
     );
     ok(&o);
-    assert!(!stderr(&o).contains("page cache"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("page cache"), "{}", stdout(&o));
 }

@@ -97,8 +97,10 @@ fn json_stdout_is_only_json() {
     let v = json(&o);
     assert_eq!(u(&job(&v, 0)["write"]["io_bytes"]), 2 << 20);
     assert!(v["fio version"].as_str().unwrap().starts_with("iomark-"));
-    // The layout message went to stderr.
+    // No layout message in JSON output (fio prints it in its normal output only), and
+    // nothing on stderr.
     assert!(!stdout(&o).contains("Laying out"));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
 
 #[test]

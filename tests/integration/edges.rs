@@ -95,7 +95,8 @@ fn a_data_file_named_by_iomark_is_announced() {
     let o = iomark_in(&["run", "--name=x", "--size=1m", "--rw=read"], &cwd.path);
     ok(&o);
     let file = cwd.file("x.0.0");
-    let e = stderr(&o);
+    // In the output's notes (stderr stays empty on success, as with fio).
+    let e = stdout(&o);
     assert!(
         e.contains(&format!("data file {}", file.display())) && e.contains("kept"),
         "{e}"
@@ -114,7 +115,7 @@ fn a_data_file_named_by_iomark_is_announced() {
         &cwd.path,
     );
     ok(&o);
-    assert!(stderr(&o).contains("x.0.0 (named JOB.N.M as fio does): removed"));
+    assert!(stdout(&o).contains("x.0.0 (named JOB.N.M as fio does): removed"));
     assert!(!file.exists());
     // A file the user named is not announced.
     let o = iomark_in(
@@ -122,7 +123,7 @@ fn a_data_file_named_by_iomark_is_announced() {
         &cwd.path,
     );
     ok(&o);
-    assert!(!stderr(&o).contains("data file"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("data file"), "{}", stdout(&o));
 }
 
 #[test]

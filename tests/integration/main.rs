@@ -8,6 +8,8 @@ mod data_loss;
 mod edges;
 mod engines;
 mod fio_compat;
+mod fio_silent;
+mod fio_verify;
 mod hangs;
 mod hardening;
 mod jobfiles;

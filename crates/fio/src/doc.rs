@@ -44,6 +44,51 @@ fn support_note(d: &OptDef) -> &'static str {
     }
 }
 
+/// The README's fio option compatibility lists, from the option table: implemented, accepted
+/// with no effect (and why), refused by name (grouped by the reason given).
+pub fn compat_markdown() -> String {
+    let mut implemented = Vec::new();
+    let mut ignored = Vec::new();
+    let mut refused: Vec<(&str, Vec<&str>)> = Vec::new();
+    for d in OPTIONS {
+        match d.support {
+            Support::Supported => implemented.push(format!("`{}`", d.name)),
+            Support::Ignored(why) => ignored.push((d.name, why)),
+            Support::NotYet(why) => match refused.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, names)) => names.push(d.name),
+                None => refused.push((why, vec![d.name])),
+            },
+        }
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "**Implemented** ({} options, with fio's meaning and defaults): {}.\n",
+        implemented.len(),
+        implemented.join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "**Accepted with no effect** ({}; a note in the output says why, `--strict` refuses them):\n",
+        ignored.len()
+    );
+    s.push_str("| option | why it has no effect |\n|---|---|\n");
+    for (name, why) in &ignored {
+        let _ = writeln!(s, "| `{name}` | {why} |");
+    }
+    let n: usize = refused.iter().map(|(_, v)| v.len()).sum();
+    let _ = writeln!(
+        s,
+        "\n**Refused by name** ({n}; \"option 'X' is not supported yet\", before any I/O, unless given its default value):\n"
+    );
+    s.push_str("| options | reason given |\n|---|---|\n");
+    for (why, names) in &refused {
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        let _ = writeln!(s, "| {} | {why} |", list.join(", "));
+    }
+    s
+}
+
 /// `iomark run --help`: usage, switches and every supported option by category.
 pub fn help_text() -> String {
     let mut s = String::new();
@@ -246,6 +291,30 @@ mod tests {
             );
         }
         assert!(!h.contains("--zonemode"));
+    }
+
+    /// The README's option lists are the table's (`IOMARK_BLESS=1` rewrites them).
+    #[test]
+    fn readme_lists_every_option_by_support() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+        let readme = std::fs::read_to_string(path).unwrap();
+        let (begin, end) = ("<!-- fio-options:begin -->\n", "<!-- fio-options:end -->");
+        let a = readme
+            .find(begin)
+            .expect("README has the fio-options markers")
+            + begin.len();
+        let b = readme.find(end).expect("README has the end marker");
+        let want = compat_markdown();
+        if std::env::var_os("IOMARK_BLESS").is_some() {
+            let new = format!("{}{want}{}", &readme[..a], &readme[b..]);
+            std::fs::write(path, new).unwrap();
+            return;
+        }
+        assert_eq!(
+            &readme[a..b],
+            want,
+            "IOMARK_BLESS=1 cargo test -p iomark-fio readme_"
+        );
     }
 
     #[test]

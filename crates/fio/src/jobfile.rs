@@ -468,7 +468,8 @@ impl<'a> Reader<'a> {
             }
         }
         let s = self.sections.last_mut().expect("checked above");
-        if def.name == "name" {
+        // In [global], name= only sets the default name: the section stays [global].
+        if def.name == "name" && s.name != "global" {
             s.name = value.clone();
         }
         s.entries.push(Entry {

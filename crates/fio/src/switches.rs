@@ -49,6 +49,8 @@ pub struct OutputOpts {
     pub result_file: Option<PathBuf>,
     pub parse_only: bool,
     pub showcmd: bool,
+    /// `--warnings`: print warnings and notes on stderr too (they are always in the output).
+    pub warnings: bool,
 }
 
 impl Default for OutputOpts {
@@ -64,6 +66,7 @@ impl Default for OutputOpts {
             result_file: None,
             parse_only: false,
             showcmd: false,
+            warnings: false,
         }
     }
 }
@@ -274,6 +277,7 @@ pub static SWITCHES: &[SwitchDef] = &[
     sw("showcmd", V::None, "", "Print the jobs as one command line and stop.", |s, _| { s.output.showcmd = true; Ok(()) }),
     sw("section", V::Required, "NAME", "Run only this section of the job files (repeatable).", |s, v| { s.sections.push(v.to_string()); Ok(()) }),
     sw("override", V::Required, "KEY=VALUE", "Set a job option in every job after all other options, job files included (repeatable).", |s, v| { s.overrides.push(v.to_string()); Ok(()) }),
+    sw("warnings", V::None, "", "Also print warnings (options and switches that have no effect) and notes on stderr; a successful run otherwise keeps stderr empty, as fio does, and puts them in the output (Notes:, the JSON's notes).", |s, _| { s.output.warnings = true; Ok(()) }),
     sw("strict", V::None, "", "Treat warnings (options that have no effect in iomark) as errors.", |s, _| { s.strict = true; Ok(()) }),
     sw("help", V::None, "", "Print this help.", |s, _| { s.request = Some(Request::Help); Ok(()) }).short("h"),
     sw("version", V::None, "", "Print the version.", |s, _| { s.request = Some(Request::Version); Ok(()) }).short("v"),

@@ -10,6 +10,9 @@ use crate::rng::Rng;
 pub enum RandMode {
     /// Every aligned block exactly once per pass (a permutation stands in for fio's random map).
     RandomMap,
+    /// fio's random map with mixed block sizes: every block of the smallest size covered once
+    /// per pass, an I/O shortened where it runs into blocks already done.
+    BlockMap,
     /// Uniform with replacement.
     NoRandomMap,
     /// A non-uniform distribution, with replacement. `Distribution::Random` is uniform.
@@ -18,10 +21,20 @@ pub enum RandMode {
 
 impl RandMode {
     /// fio's rules: a distribution other than `random` or an explicit `blockalign` turns the
-    /// random map off, as does `norandommap`.
-    pub fn for_job(norandommap: bool, blockalign_set: bool, dist: &Distribution) -> RandMode {
+    /// random map off, as does `norandommap`. `random_generator=lfsr` visits every block once per
+    /// pass without a map, with or without `norandommap`; mixed block sizes (`mixed_bs`) need
+    /// the block map to shorten I/Os as fio does.
+    pub fn for_job(
+        norandommap: bool,
+        blockalign_set: bool,
+        dist: &Distribution,
+        lfsr: bool,
+        mixed_bs: bool,
+    ) -> RandMode {
         match dist {
+            Distribution::Random if lfsr => RandMode::RandomMap,
             Distribution::Random if norandommap || blockalign_set => RandMode::NoRandomMap,
+            Distribution::Random if mixed_bs => RandMode::BlockMap,
             Distribution::Random => RandMode::RandomMap,
             d => RandMode::Dist(d.clone()),
         }

@@ -2,12 +2,14 @@
 //! directions. All state is per worker; `next`/`pick`/`choose` neither allocate nor lock.
 //!
 //! - `permutation`: the seeded block permutation behind the random map;
+//! - `blockmap`: the block map of random passes with mixed block sizes;
 //! - `seq`: sequential offsets;
 //! - `dist`: access distributions (the modes of random offsets);
 //! - `random`: random offsets;
 //! - `offset`: the per-file generator the worker uses, combining the above;
 //! - `bs`: block sizes and read/write mixing.
 
+mod blockmap;
 mod bs;
 mod dist;
 mod offset;

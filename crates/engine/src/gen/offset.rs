@@ -32,6 +32,8 @@ pub struct OffsetGen {
     /// Metadata engines: one operation (at offset 0) per file and pass.
     one_per_pass: bool,
     pass_done: bool,
+    /// Bytes the I/O at the last offset may take (see [`OffsetGen::granted`]).
+    granted: u64,
 }
 
 impl OffsetGen {
@@ -46,10 +48,16 @@ impl OffsetGen {
             .min()
             .unwrap_or_else(|| job.min_bs())
             .max(1);
+        let mixed_bs = Dir::ALL
+            .iter()
+            .filter(|&&d| job.rw.has_dir(d))
+            .any(|&d| job.bs[d].max() > align);
         let mode = RandMode::for_job(
             job.norandommap,
             Dir::ALL.iter().any(|&d| job.blockalign[d].is_some()),
             &job.distribution,
+            job.lfsr,
+            mixed_bs,
         );
         OffsetGen {
             seq: std::array::from_fn(|_| SeqGen::new(start, len, hole)),
@@ -63,6 +71,7 @@ impl OffsetGen {
             last_random: false,
             one_per_pass: job.ioengine.is_metadata(),
             pass_done: false,
+            granted: u64::MAX,
         }
     }
 
@@ -70,6 +79,7 @@ impl OffsetGen {
     /// (sequential, random with the random map, or the metadata engines' one operation).
     #[inline]
     pub fn next(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
+        self.granted = u64::MAX;
         if self.one_per_pass {
             if self.pass_done {
                 return None;
@@ -93,12 +103,21 @@ impl OffsetGen {
             return Some(off);
         }
         let off = self.rand.next(bs)?;
+        self.granted = self.rand.granted();
         self.last_random = true;
         if self.run_len > 1 {
             self.run_left = (self.run_len - 1) as u32;
-            self.run_next = off + bs;
+            self.run_next = off + bs.min(self.granted);
         }
         Some(off)
+    }
+
+    /// How many bytes the I/O at the last offset may take: u64::MAX, or less than its block
+    /// size where a random pass with mixed block sizes met blocks already done (as fio's
+    /// random map shortens such an I/O).
+    #[inline]
+    pub fn granted(&self) -> u64 {
+        self.granted
     }
 
     /// Whether the last offset came from the random generator (the start of a run).

@@ -1,6 +1,7 @@
 //! Random offsets: blocks of a region picked by the random map, uniformly, or by a
 //! distribution.
 
+use super::blockmap::BlockMap;
 use super::dist::{RandMode, ZipfSampler};
 use super::permutation::BlockPermutation;
 use crate::job::Distribution;
@@ -20,6 +21,9 @@ enum Kind {
         perm: BlockPermutation,
         idx: u64,
     },
+    /// fio's random map with mixed block sizes: a uniform start block, moved to the next free
+    /// one when taken; the I/O is shortened where it runs into blocks already done this pass.
+    Blocks(BlockMap),
     Uniform,
     Zipf {
         sampler: ZipfSampler,
@@ -60,6 +64,8 @@ pub struct RandGen {
     /// division per I/O for fixed block sizes).
     fit_bs: u64,
     fit_last: u64,
+    /// Length the last offset may take (shorter than asked with `Blocks`), else u64::MAX.
+    granted: u64,
 }
 
 /// `center` of a distribution as a fraction of the region; values outside [0, 1] mean "unset".
@@ -87,6 +93,7 @@ impl RandGen {
                     idx: 0,
                 }
             }
+            RandMode::BlockMap => Kind::Blocks(BlockMap::new(full.max(1))),
             RandMode::NoRandomMap | RandMode::Dist(Distribution::Random) => Kind::Uniform,
             RandMode::Dist(Distribution::Zipf { theta, center }) => {
                 if theta.is_finite() && theta > 0.0 {
@@ -157,6 +164,7 @@ impl RandGen {
             align,
             nblocks: match &kind {
                 Kind::Map { perm, .. } => perm.len(),
+                Kind::Blocks(map) => map.len(),
                 _ => dblocks,
             },
             rng,
@@ -164,6 +172,7 @@ impl RandGen {
             skipped: 0,
             fit_bs: u64::MAX,
             fit_last: 0,
+            granted: u64::MAX,
         }
     }
 
@@ -208,7 +217,14 @@ impl RandGen {
     /// Whether `next` can return None at the end of a pass.
     #[cfg(test)]
     pub fn has_passes(&self) -> bool {
-        matches!(self.kind, Kind::Map { .. })
+        matches!(self.kind, Kind::Map { .. } | Kind::Blocks(_))
+    }
+
+    /// How many bytes the I/O at the last offset may take: less than its block size where it
+    /// ran into blocks already done in this pass (mixed block sizes with the random map).
+    #[inline]
+    pub fn granted(&self) -> u64 {
+        self.granted
     }
 
     /// The next offset for an I/O of `bs` bytes. None at the end of a random-map pass, or when
@@ -224,6 +240,7 @@ impl RandGen {
             self.fit_last = (self.len - bs) / self.align;
         }
         let last_fit = self.fit_last;
+        self.granted = u64::MAX;
         let block = match &mut self.kind {
             Kind::Map { perm, idx } => loop {
                 if *idx >= perm.len() {
@@ -236,6 +253,18 @@ impl RandGen {
                 }
                 self.skipped += 1;
             },
+            Kind::Blocks(map) => {
+                if map.is_full() {
+                    return None;
+                }
+                let mut b = self.rng.below(map.len());
+                if map.is_set(b) {
+                    b = map.next_free_after(b)?;
+                }
+                let k = map.set_run(b, bs.div_ceil(self.align));
+                self.granted = k * self.align;
+                return Some(self.start + b * self.align);
+            }
             Kind::Uniform => self.rng.below(last_fit + 1),
             Kind::Zipf {
                 sampler,
@@ -294,6 +323,9 @@ impl RandGen {
         if let Kind::Map { perm, idx } = &mut self.kind {
             *perm = BlockPermutation::new(perm.len(), self.rng.next_u64());
             *idx = 0;
+        }
+        if let Kind::Blocks(map) = &mut self.kind {
+            map.clear();
         }
     }
 }
@@ -382,6 +414,38 @@ mod tests {
         let always_fit = ((len - 32768) / align + 1) as usize;
         assert!(seen[..always_fit].iter().all(|&s| s));
         assert_eq!(g.next(4096), None);
+    }
+
+    #[test]
+    fn block_map_covers_every_block_once_with_shortened_ios() {
+        // fio's random map with mixed sizes: I/Os never overlap within a pass, together they
+        // cover every block, and an I/O running into done blocks is cut there.
+        let align = 4096u64;
+        let len = align * 2048;
+        let picker = BsPicker::new(&BlockSize::Split(vec![(4096, 50), (65536, 50)]));
+        let mut rng = Rng::new(3);
+        let mut g = RandGen::new(0, len, align, 11, RandMode::BlockMap);
+        assert!(g.has_passes());
+        for _pass in 0..2 {
+            let mut covered = vec![false; 2048];
+            let (mut ios, mut bytes, mut short) = (0u64, 0u64, 0u64);
+            while let Some(o) = g.next(picker.pick(&mut rng)) {
+                let granted = g.granted();
+                assert!(granted >= align && granted <= 65536 && granted % align == 0);
+                for b in o / align..(o + granted) / align {
+                    assert!(!covered[b as usize], "block {b} twice");
+                    covered[b as usize] = true;
+                }
+                ios += 1;
+                bytes += granted;
+                short += u64::from(granted != 4096 && granted != 65536);
+            }
+            assert!(covered.iter().all(|&c| c));
+            assert_eq!(bytes, len);
+            assert!(short > 0, "no I/O was shortened");
+            assert!((150..600).contains(&ios), "{ios}");
+            g.reset();
+        }
     }
 
     #[test]

@@ -123,6 +123,14 @@ impl RwMode {
     pub fn has_trim(self) -> bool {
         matches!(self, RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite)
     }
+    /// Whether this mode issues I/O in direction `d`.
+    pub fn has_dir(self, d: Dir) -> bool {
+        match d {
+            Dir::Read => self.has_read(),
+            Dir::Write => self.has_write(),
+            Dir::Trim => self.has_trim(),
+        }
+    }
     /// fio's name, as printed in the job header line.
     pub fn fio_name(self) -> &'static str {
         match self {

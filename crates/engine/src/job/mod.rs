@@ -102,6 +102,10 @@ pub struct JobSpec {
     pub randrepeat: bool,
     pub randseed: u64,
     pub norandommap: bool,
+    /// `random_generator=lfsr`: every block once per pass, without a map (even with
+    /// `norandommap`), as fio's LFSR does.
+    #[serde(default)]
+    pub lfsr: bool,
     pub distribution: Distribution,
     pub buffers: BufferSpec,
 
@@ -188,6 +192,7 @@ impl Default for JobSpec {
             randrepeat: true,
             randseed: 0x89,
             norandommap: false,
+            lfsr: false,
             distribution: Distribution::Random,
             buffers: BufferSpec::default(),
             rate: RateSpec::default(),

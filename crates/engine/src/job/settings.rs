@@ -138,6 +138,22 @@ pub struct StatsSpec {
     pub disable_bw: bool,
     pub bwavgtime: Duration,
     pub iopsavgtime: Duration,
+    /// fio's `unified_rw_reporting`: directions reported apart, merged, or both.
+    #[serde(default)]
+    pub unified_rw: UnifiedRw,
+}
+
+/// How directions are reported (`unified_rw_reporting`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnifiedRw {
+    /// Each direction on its own.
+    #[default]
+    None,
+    /// One `mixed` block summing every direction, instead of them.
+    Mixed,
+    /// Each direction, then the `mixed` block.
+    Both,
 }
 
 pub const DEFAULT_PERCENTILES: [f64; 17] = [
@@ -158,6 +174,7 @@ impl Default for StatsSpec {
             disable_bw: false,
             bwavgtime: Duration::from_millis(500),
             iopsavgtime: Duration::from_millis(500),
+            unified_rw: UnifiedRw::None,
         }
     }
 }

@@ -28,6 +28,9 @@ impl Worker {
             self.io_error(dir, file, offset, (-result) as i32);
             return;
         }
+        if dir == Dir::Read && self.verifier.as_ref().is_some_and(|v| v.read_side) {
+            self.verify_read(slot, result as usize);
+        }
         let r = &mut self.res.dirs[dir];
         if result < len {
             r.short_ios += 1;

@@ -97,10 +97,12 @@ impl Worker {
         let Some(slot) = self.free.pop() else {
             return Next::Wait(now);
         };
-        // Clamp to the region end (variable block sizes at the tail).
+        // Clamp to the region end (variable block sizes at the tail) and to what the random
+        // map grants (blocks already done this pass).
         let f = &self.files[file as usize];
         let end = f.region_start + f.region_len;
-        let len = bs.min(end.saturating_sub(offset)).max(1) as usize;
+        let granted = self.gens[file as usize].granted();
+        let len = bs.min(end.saturating_sub(offset)).min(granted).max(1) as usize;
         let len = len.min(self.bufs.len());
         // The slot is free: no I/O is in flight on its buffer.
         if dir == Dir::Write && self.verifier.is_some() {

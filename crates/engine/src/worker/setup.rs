@@ -205,7 +205,10 @@ impl Worker {
                 spec.min_bs(),
                 &s.files,
             ) {
-                Ok(v) => Some(v),
+                Ok(mut v) => {
+                    v.read_side = !spec.rw.has_write();
+                    Some(v)
+                }
                 Err(e) => {
                     close_fds(&efiles);
                     return Err(fail(res, libc::EINVAL, format!("{}: {e}", spec.name)));

@@ -35,8 +35,10 @@ impl Worker {
         let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
         // Called with no I/O in flight: slot 0's buffer is free to read into.
         let len = self.bufs.len();
+        let before = self.verify_reads_before();
         let buf = self.bufs.slot_mut(0, len);
         let go_on = v.check_pending(&fds, &self.files, buf, &mut self.res.dirs.read);
+        self.count_verify_reads(before);
         self.verifier = Some(v);
         if !go_on {
             self.verify_failed();
@@ -68,11 +70,43 @@ impl Worker {
             let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
             // No I/O in flight any more: slot 0's buffer is free to read into.
             let len = self.bufs.len();
+            let before = self.verify_reads_before();
             let buf = self.bufs.slot_mut(0, len);
             v.check_all(&fds, &self.files, buf, &mut self.res.dirs.read, &self.stop);
+            self.count_verify_reads(before);
         }
         self.verifier = Some(v);
         self.verify_failed();
+    }
+
+    /// Read-side verification (a job that only reads, with verify=): check the blocks of a
+    /// completed read against the headers stored with them.
+    pub(super) fn verify_read(&mut self, slot: u32, len: usize) {
+        let Some(mut v) = self.verifier.take() else {
+            return;
+        };
+        let s = &self.slots[slot as usize];
+        let (file, offset) = (s.file, s.offset);
+        let data = self.bufs.slot_mut(slot, len);
+        let go_on = v.on_read_complete(&self.files, file, offset, data);
+        self.verifier = Some(v);
+        if !go_on {
+            self.verify_failed();
+        }
+    }
+
+    fn verify_reads_before(&self) -> (u64, u64) {
+        let r = &self.res.dirs.read;
+        (r.io_bytes, r.total_ios)
+    }
+
+    /// Verification reads count as reads, as in fio: the verifier adds them to the read
+    /// record; the worker's byte and I/O counters (which the totals come from) follow.
+    fn count_verify_reads(&mut self, (bytes, ios): (u64, u64)) {
+        let r = &self.res.dirs.read;
+        let d = Dir::Read.idx();
+        self.bytes[d] += r.io_bytes.saturating_sub(bytes);
+        self.ios[d] += r.total_ios.saturating_sub(ios);
     }
 
     /// Turn bad blocks into a job error (or a tolerated error count) and record the findings.

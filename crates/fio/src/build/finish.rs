@@ -92,6 +92,14 @@ pub(super) fn finish(
     Ok(())
 }
 
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// Turn the verify options into `spec.verify`: on when `verify=` names a method (or, as fio does,
 /// when only `verify_pattern` is given), off for `verify=0`.
 fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
@@ -110,28 +118,30 @@ fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
         spec.verify = None;
         return Ok(());
     }
-    if !spec.rw.has_write() {
-        return Err(format!(
-            "verify={method} on a job that does not write (rw={}) would check nothing: iomark checks blocks it wrote; to check data left by an earlier run, give the writing job's options with verify_only=1",
-            spec.rw.fio_name()
-        ));
-    }
     if spec.rw.has_trim() {
         return Err(format!(
             "option 'verify={method}' with rw={} is not supported yet: verification of trimmed blocks is not implemented in iomark yet",
             spec.rw.fio_name()
         ));
     }
-    let min_bs = spec.min_bs();
-    let iv = if st.verify.interval == 0 {
-        min_bs
+    // fio's rules: the verify block is at most the smallest block size and divides the
+    // smallest and largest ones (else their greatest common divisor).
+    let dir = if spec.rw.has_write() {
+        Dir::Write
     } else {
-        st.verify.interval
+        Dir::Read
     };
-    if min_bs % iv != 0 {
-        return Err(format!(
-            "verify_interval ({iv}) must divide the smallest block size ({min_bs})"
-        ));
+    let (min_bs, max_bs) = (spec.bs[dir].min(), spec.bs[dir].max());
+    let mut iv = match st.verify.interval {
+        0 => min_bs,
+        i => i.min(min_bs),
+    };
+    if iv == 0 || min_bs % iv != 0 || max_bs % iv != 0 {
+        iv = gcd(min_bs, max_bs);
+    }
+    // Unset and equal to the smallest block size stays unset (0) in the model.
+    if st.verify.interval != 0 || iv != min_bs {
+        st.verify.interval = iv;
     }
     let kind = super::verify_kind(&method).ok_or_else(|| {
         format!("verify={method}: not supported (use crc32c, xxhash, md5, sha256, pattern or null)")

@@ -167,16 +167,17 @@ fn verify_options_map_to_the_job_model() {
     assert!(e.contains("'bogus'") && e.contains("crc32c"), "{e}");
     let e = job(&[("rw", "write"), ("verify_only", "1")]).unwrap_err();
     assert!(e.contains("verify_only needs verify="), "{e}");
-    let e = job(&[("rw", "read"), ("verify", "md5")]).unwrap_err();
-    assert!(e.contains("does not write"), "{e}");
-    let e = job(&[
-        ("rw", "write"),
-        ("bs", "8k"),
-        ("verify", "md5"),
-        ("verify_interval", "3k"),
-    ])
-    .unwrap_err();
-    assert!(e.contains("must divide"), "{e}");
+    // A read job checks what an earlier run wrote (fio's read-side verification).
+    let j = job(&[("rw", "read"), ("verify", "md5")]).unwrap();
+    assert!(j.verify.is_some());
+    // verify_interval as fio fixes it: at most the block size, dividing it.
+    let iv = |list: &[(&str, &str)]| job(list).unwrap().verify.unwrap().interval;
+    let w = [("rw", "write"), ("bs", "8k"), ("verify", "md5")];
+    assert_eq!(iv(&[&w[..], &[("verify_interval", "3k")]].concat()), 8192);
+    assert_eq!(iv(&[&w[..], &[("verify_interval", "64k")]].concat()), 8192);
+    assert_eq!(iv(&[&w[..], &[("verify_interval", "2k")]].concat()), 2048);
+    let r = [("rw", "write"), ("bsrange", "8k-12k"), ("verify", "md5")];
+    assert_eq!(iv(&r), 4096);
     let e = job(&[("rw", "write"), ("bs", "32"), ("verify", "sha256")]).unwrap_err();
     assert!(e.contains("smaller than its header"), "{e}");
 }
@@ -308,8 +309,8 @@ fn not_yet_and_ignored() {
     );
     let e = job(&[("verify_offset", "8")]).unwrap_err();
     assert!(e.contains("not supported yet"), "{e}");
-    let e = job(&[("unified_rw_reporting", "mixed")]).unwrap_err();
-    assert!(e.contains("not supported yet"), "{e}");
+    let j = job(&[("unified_rw_reporting", "mixed")]).unwrap();
+    assert_eq!(j.stats.unified_rw, iomark_engine::job::UnifiedRw::Mixed);
     let mut w = Vec::new();
     let raw = RawJob {
         name: "x".into(),

@@ -149,10 +149,15 @@ pub fn parse_run_args_until(
             if !sections.is_empty() && !sections.contains(&sec.name) {
                 continue;
             }
+            // A section names its job: a name= of [global] is only the default, never used.
+            let file_globals_here: Vec<&Entry> = file_globals
+                .iter()
+                .filter(|e| options::lookup(&e.key).map(|d| d.name) != Some("name"))
+                .collect();
             let mut inherited = globals.clone();
-            inherited.extend(file_globals.iter().map(Entry::pair));
+            inherited.extend(file_globals_here.iter().map(|e| e.pair()));
             let mut option_locs = vec![None; globals.len()];
-            option_locs.extend(file_globals.iter().map(|e| Some(e.loc.clone())));
+            option_locs.extend(file_globals_here.iter().map(|e| Some(e.loc.clone())));
             option_locs.extend(sec.entries.iter().map(|e| Some(e.loc.clone())));
             jobs.push(RawJob {
                 name: sec.name.clone(),

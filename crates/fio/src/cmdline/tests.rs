@@ -302,10 +302,18 @@ fn errors() {
 
 #[test]
 fn ignored_option_warns() {
-    let r = run("--clocksource=cpu --name=x --random_generator=lfsr --name=y").unwrap();
+    let r = run("--clocksource=cpu --name=x --softrandommap=1 --name=y").unwrap();
     assert_eq!(r.warnings.len(), 2, "{:?}", r.warnings);
     assert!(r.warnings[0].to_string().contains("clocksource"));
-    assert!(r.warnings[1].to_string().contains("random_generator"));
+    assert!(r.warnings[1].to_string().contains("softrandommap"));
+}
+
+#[test]
+fn random_generator_lfsr_reaches_the_job() {
+    let r = run("--name=x --random_generator=lfsr --name=y --random_generator=tausworthe").unwrap();
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert!(r.plan.jobs[0].lfsr);
+    assert!(!r.plan.jobs[1].lfsr);
 }
 
 #[test]

@@ -251,10 +251,12 @@ pub fn gtod_reduce(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 }
 
 pub fn unified_rw_reporting(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
-    let e = c.word(v)?;
-    if e != "none" && e != "0" {
-        return Err(c.not_yet(v, "only 'none' (separate directions) is implemented"));
-    }
+    use iomark_engine::job::UnifiedRw;
+    c.spec.stats.unified_rw = match c.word(v)?.as_str() {
+        "mixed" | "1" => UnifiedRw::Mixed,
+        "both" | "2" => UnifiedRw::Both,
+        _ => UnifiedRw::None,
+    };
     Ok(())
 }
 

@@ -17,7 +17,7 @@ use iomark_engine::job::{
 use std::path::PathBuf;
 
 const NYI: &str = "not implemented in iomark yet";
-const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval and verify_pattern are)";
+const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_pattern and experimental_verify are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
 const IOLOG: &str = "I/O log recording and replay are not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
@@ -144,8 +144,8 @@ pub static OPTIONS: &[OptDef] = &[
     o("allrandrepeat", OptKind::Bool, "0", "Random numbers", "Make every random generator repeatable.").ny(NYI),
     o("randseed", OptKind::Int, "0x89", "Random numbers", "Seed for the random generators.").set(|c, v| { c.spec.randseed = c.uint(v)?; Ok(()) }),
     o("norandommap", OptKind::Flag, "0", "Random numbers", "Do not track which blocks were done; offsets may repeat.").set(|c, v| { c.spec.norandommap = c.flag(v)?; Ok(()) }),
-    o("softrandommap", OptKind::Bool, "0", "Random numbers", "Continue without a random map if it cannot be allocated.").ign("iomark needs no memory for its random map"),
-    o("random_generator", OptKind::Enum(&Words(&["tausworthe", "lfsr", "tausworthe64"])), "tausworthe", "Random numbers", "fio's random number generator type.").ign("iomark uses its own generator and visits every block once per pass without a map"),
+    o("softrandommap", OptKind::Bool, "0", "Random numbers", "Continue without a random map if it cannot be allocated.").ign("iomark's random map always fits: a permutation, or one bit per block with mixed block sizes"),
+    o("random_generator", OptKind::Enum(&Words(&["tausworthe", "lfsr", "tausworthe64"])), "tausworthe", "Random numbers", "fio's random number generator type; lfsr visits every block once per pass, even with norandommap (iomark draws its numbers from its own generator either way).").set(|c, v| { c.spec.lfsr = c.word(v)? == "lfsr"; Ok(()) }),
     // --- Data buffers
     o("zero_buffers", OptKind::Flag, "0", "Data buffers", "Fill write buffers with zeroes.").set(|c, v| { c.spec.buffers.zero_buffers = c.flag(v)?; Ok(()) }),
     o("refill_buffers", OptKind::Flag, "0", "Data buffers", "Regenerate write data for every I/O.").set(|c, v| { c.spec.buffers.refill_buffers = c.flag(v)?; Ok(()) }),
@@ -266,7 +266,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("verify_backlog", OptKind::Int, "", "Verification", "Check written blocks inline after every this many writes.").set(|c, v| { c.pending.verify.backlog = c.uint(v)?; Ok(()) }),
     o("verify_backlog_batch", OptKind::Int, "", "Verification", "Blocks verified per backlog pass.").ny(VERIFY),
     o("verify_only", OptKind::Flag, "0", "Verification", "Do not write: replay the job's writes and check the data an identical earlier run left.").set(|c, v| { c.pending.verify.only = c.flag(v)?; Ok(()) }),
-    o("experimental_verify", OptKind::Bool, "0", "Verification", "Verify by replaying the random sequence.").ny(VERIFY),
+    o("experimental_verify", OptKind::Bool, "0", "Verification", "Verify by replaying the random sequence.").ign("iomark tracks the last write of every block exactly; its verification needs no replay"),
     o("verify_state_save", OptKind::Bool, "1", "Verification", "Save verify state on exit.").ny(VERIFY),
     o("verify_state_load", OptKind::Bool, "0", "Verification", "Load verify state at start.").ny(VERIFY),
     o("verify_write_sequence", OptKind::Bool, "1", "Verification", "Check the write sequence number.").ny(VERIFY),

@@ -1,7 +1,7 @@
 //! Report units (one per job clone, or one per group with `group_reporting`) and the per-group
 //! "Run status" aggregates.
 
-use iomark_engine::job::{Dir, JobSpec, PerDir};
+use iomark_engine::job::{Dir, JobSpec, PerDir, UnifiedRw};
 use iomark_engine::result::JobResult;
 use iomark_engine::RunResult;
 
@@ -19,6 +19,9 @@ pub struct ReportUnit {
     pub clones: Vec<(u32, u32)>,
     /// Sum of the members' runtimes (fio's `job_runtime`, the CPU percentage base).
     pub cpu_runtime_ms: u64,
+    /// Every direction was folded into the read slot, reported as `mixed`
+    /// (`unified_rw_reporting=mixed`).
+    pub mixed_only: bool,
 }
 
 impl ReportUnit {
@@ -29,7 +32,38 @@ impl ReportUnit {
             spec: spec.clone(),
             clones: vec![(job.thread_number, job.clone)],
             cpu_runtime_ms: job.runtime_ms,
+            mixed_only: false,
         }
+    }
+
+    /// The unit with every direction summed into the read slot (fio's `mixed` block): bytes,
+    /// I/O counts and histograms add up exactly, the runtime is the longest direction's.
+    pub fn folded(&self) -> ReportUnit {
+        let mut u = self.clone();
+        let (w, t) = (u.job.dirs.write.clone(), u.job.dirs.trim.clone());
+        u.job.dirs.read.merge(&w);
+        u.job.dirs.read.merge(&t);
+        u.job.dirs.write = Default::default();
+        u.job.dirs.trim = Default::default();
+        u.job.issued.read += u.job.issued.write + u.job.issued.trim;
+        u.job.issued.write = 0;
+        u.job.issued.trim = 0;
+        u.mixed_only = true;
+        u
+    }
+
+    /// The name of a direction's block: `mixed` for a folded unit's read slot.
+    pub fn dir_label(&self, d: Dir) -> &'static str {
+        if self.mixed_only && d == Dir::Read {
+            "mixed"
+        } else {
+            d.name()
+        }
+    }
+
+    /// `unified_rw_reporting=both`: the folded unit to report after the directions.
+    pub fn mixed_block(&self) -> Option<ReportUnit> {
+        (self.spec.stats.unified_rw == UnifiedRw::Both && !self.mixed_only).then(|| self.folded())
     }
 
     /// Add a member (fio's `group_reporting`): the measurements merge in the result model; the
@@ -105,6 +139,10 @@ pub struct GroupDir {
 pub struct GroupStats {
     pub group_id: u32,
     pub dirs: PerDir<GroupDir>,
+    /// The group's units report `mixed` in their read slot.
+    pub mixed_only: bool,
+    /// unified_rw_reporting=both: the aggregates of the summed directions.
+    pub mixed: Option<GroupDir>,
 }
 
 /// The report: units in job order and the groups in id order.
@@ -180,6 +218,11 @@ pub fn build(result: &RunResult) -> Report {
         }
         units.push(ReportUnit::from_job(job, spec));
     }
+    for u in &mut units {
+        if u.spec.stats.unified_rw == UnifiedRw::Mixed {
+            *u = u.folded();
+        }
+    }
 
     let mut ids: Vec<u32> = units.iter().map(|u| u.job.group_id).collect();
     ids.sort_unstable();
@@ -187,38 +230,52 @@ pub fn build(result: &RunResult) -> Report {
     let groups = ids
         .into_iter()
         .map(|gid| {
-            let mut g = GroupStats {
+            let members = || units.iter().filter(move |u| u.job.group_id == gid);
+            // unified_rw_reporting=both: a MIXED line after the directions, over the folded
+            // units.
+            let folded: Vec<ReportUnit> = members().filter_map(ReportUnit::mixed_block).collect();
+            GroupStats {
                 group_id: gid,
-                dirs: PerDir::default(),
-            };
-            for d in Dir::ALL {
-                let gd = &mut g.dirs[d];
-                gd.min_bw = u64::MAX;
-                for u in units.iter().filter(|u| u.job.group_id == gid) {
-                    let r = &u.job.dirs[d];
-                    if r.runtime_ms == 0 {
-                        continue;
-                    }
-                    if gd.min_run_ms == 0 || r.runtime_ms < gd.min_run_ms {
-                        gd.min_run_ms = r.runtime_ms;
-                    }
-                    gd.max_run_ms = gd.max_run_ms.max(r.runtime_ms);
-                    let bw = u.bw_bytes(d);
-                    gd.min_bw = gd.min_bw.min(bw);
-                    gd.max_bw = gd.max_bw.max(bw);
-                    gd.io_bytes += r.io_bytes;
-                }
-                if gd.min_bw == u64::MAX {
-                    gd.min_bw = 0;
-                }
-                if gd.max_run_ms > 0 {
-                    gd.agg_bw = ((gd.io_bytes as u128 * 1000) / gd.max_run_ms as u128) as u64;
-                }
+                dirs: PerDir {
+                    read: group_dir(members(), Dir::Read),
+                    write: group_dir(members(), Dir::Write),
+                    trim: group_dir(members(), Dir::Trim),
+                },
+                mixed_only: members().any(|u| u.mixed_only),
+                mixed: (!folded.is_empty()).then(|| group_dir(folded.iter(), Dir::Read)),
             }
-            g
         })
         .collect();
     Report { units, groups }
+}
+
+/// fio's group aggregates of one direction over `units`.
+fn group_dir<'a>(units: impl Iterator<Item = &'a ReportUnit>, d: Dir) -> GroupDir {
+    let mut gd = GroupDir {
+        min_bw: u64::MAX,
+        ..GroupDir::default()
+    };
+    for u in units {
+        let r = &u.job.dirs[d];
+        if r.runtime_ms == 0 {
+            continue;
+        }
+        if gd.min_run_ms == 0 || r.runtime_ms < gd.min_run_ms {
+            gd.min_run_ms = r.runtime_ms;
+        }
+        gd.max_run_ms = gd.max_run_ms.max(r.runtime_ms);
+        let bw = u.bw_bytes(d);
+        gd.min_bw = gd.min_bw.min(bw);
+        gd.max_bw = gd.max_bw.max(bw);
+        gd.io_bytes += r.io_bytes;
+    }
+    if gd.min_bw == u64::MAX {
+        gd.min_bw = 0;
+    }
+    if gd.max_run_ms > 0 {
+        gd.agg_bw = ((gd.io_bytes as u128 * 1000) / gd.max_run_ms as u128) as u64;
+    }
+    gd
 }
 
 #[cfg(test)]

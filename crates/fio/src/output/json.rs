@@ -147,7 +147,7 @@ fn dir_obj(j: &mut J, report: &Report, u: &ReportUnit, d: Dir, plus: bool) {
     let r = &u.job.dirs[d];
     let st = &u.spec.stats;
     let list = st.percentile_list.as_slice();
-    j.obj(d.name());
+    j.obj(u.dir_label(d));
     j.u("io_bytes", r.io_bytes);
     j.u("io_kbytes", r.io_bytes / 1024);
     let bw_bytes = u.bw_bytes(d);
@@ -222,8 +222,17 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
         }
     }
     j.end_obj();
-    for d in Dir::ALL {
+    // unified_rw_reporting=mixed: one `mixed` block; =both: the directions, then `mixed`.
+    let dirs: &[Dir] = if u.mixed_only {
+        &[Dir::Read]
+    } else {
+        &Dir::ALL
+    };
+    for &d in dirs {
         dir_obj(j, report, u, d, plus);
+    }
+    if let Some(m) = u.mixed_block() {
+        dir_obj(j, report, &m, Dir::Read, plus);
     }
     j.obj("sync");
     j.u("total_ios", u.job.sync_ios);

@@ -143,7 +143,7 @@ fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
     let _ = writeln!(
         out,
         "  {}: IOPS={}, BW={} ({})({}/{}msec){}",
-        d.name(),
+        u.dir_label(d),
         num2str(u.iops(d).round() as u64, 4, false, Unit::None),
         num2str(bw, 4, true, Unit::BytePerSec),
         num2str(bw, 4, false, Unit::BytePerSec),
@@ -224,6 +224,9 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
             dir_block(out, report, u, d);
         }
     }
+    if let Some(m) = u.mixed_block() {
+        dir_block(out, report, &m, Dir::Read);
+    }
     let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     lat_buckets(out, &hists);
     if u.job.sync_ios > 0 {
@@ -288,12 +291,21 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
 
 fn group_block(out: &mut String, g: &GroupStats) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", g.group_id);
-    for d in Dir::ALL {
-        let gd = &g.dirs[d];
+    let lines = Dir::ALL
+        .iter()
+        .map(|&d| {
+            let name = if g.mixed_only && d == Dir::Read {
+                "MIXED".to_string()
+            } else {
+                d.name().to_uppercase()
+            };
+            (name, &g.dirs[d])
+        })
+        .chain(g.mixed.iter().map(|m| ("MIXED".to_string(), m)));
+    for (name, gd) in lines {
         if gd.io_bytes == 0 && gd.max_run_ms == 0 {
             continue;
         }
-        let name = d.name().to_uppercase();
         let _ = writeln!(
             out,
             "{name:>7}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec",
@@ -342,7 +354,21 @@ pub fn render(result: &RunResult) -> String {
     if result.interrupted {
         out.push_str("\n(interrupted: the figures cover the time before the interruption)\n");
     }
+    notes_block(&mut out, result);
     out
+}
+
+/// What fio would not print but a reader should know (page cache, options with no effect,
+/// data files kept): iomark's own block after fio's, so fio's parsers read up to it unchanged.
+fn notes_block(out: &mut String, result: &RunResult) {
+    // The run's notes hold its jobs' notes too.
+    if result.notes.is_empty() {
+        return;
+    }
+    out.push_str("\nNotes:\n");
+    for n in &result.notes {
+        let _ = writeln!(out, "  {n}");
+    }
 }
 
 #[cfg(test)]

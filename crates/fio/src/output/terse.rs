@@ -32,14 +32,18 @@ fn dir_fields(f: &mut Vec<String>, report: &Report, u: &ReportUnit, d: Dir, vers
     lat_fields(f, &r.slat);
     lat_fields(f, &r.clat);
     let list = &u.spec.stats.percentile_list;
-    let vals: Vec<(f64, u64)> = if u.spec.stats.clat_percentiles {
-        if r.clat.stat.n > 0 {
-            r.clat.hist.percentiles(list)
-        } else {
-            list.iter().map(|&p| (p, 0)).collect()
-        }
+    // As fio: the total latency's percentiles with lat_percentiles=1, else completion's.
+    let source = if u.spec.stats.lat_percentiles {
+        Some(&r.lat)
+    } else if u.spec.stats.clat_percentiles {
+        Some(&r.clat)
     } else {
-        Vec::new()
+        None
+    };
+    let vals: Vec<(f64, u64)> = match source {
+        Some(rec) if rec.stat.n > 0 => rec.hist.percentiles(list),
+        Some(_) => list.iter().map(|&p| (p, 0)).collect(),
+        None => Vec::new(),
     };
     for i in 0..TERSE_PERCENTILES {
         match vals.get(i) {
@@ -84,10 +88,16 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) 
     f.push(u.job.name.clone());
     f.push(u.job.group_id.to_string());
     f.push(u.job.error.to_string());
+    // unified_rw_reporting=mixed: one block for all directions; =both: the mixed one after.
     dir_fields(&mut f, report, u, Dir::Read, version);
-    dir_fields(&mut f, report, u, Dir::Write, version);
-    if version != 3 {
-        dir_fields(&mut f, report, u, Dir::Trim, version);
+    if !u.mixed_only {
+        dir_fields(&mut f, report, u, Dir::Write, version);
+        if version != 3 {
+            dir_fields(&mut f, report, u, Dir::Trim, version);
+        }
+    }
+    if let Some(m) = u.mixed_block() {
+        dir_fields(&mut f, report, &m, Dir::Read, version);
     }
     let (usr, sys) = u.cpu_pct();
     f.push(format!("{}%", f6(usr)));
