@@ -35,8 +35,7 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     if a.help {
-        print!("{}", blogbench::USAGE);
-        return 0;
+        return crate::pipe::print_text(blogbench::USAGE);
     }
     let dir = a.dir.clone().unwrap_or_default();
     let p = match blogbench::plan(&a, dir_state(&dir)) {
