@@ -63,6 +63,7 @@ A fio command line runs unchanged with `iomark run` in place of `fio`:
 
 fn main() {
     pipe::default_sigpipe();
+    iomark_engine::result::set_command_line(std::env::args().collect());
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         // No arguments is a usage error: the usage goes to stderr, status 2 (as for an unknown

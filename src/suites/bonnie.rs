@@ -43,8 +43,9 @@ pub fn main(args: &[String]) -> i32 {
         .unwrap_or_else(|| iomark_engine::sys::host_info().hostname);
     let seed = a.seed.unwrap_or(0x89);
     let mut all: Option<RunResult> = None;
+    let mut table = bonnie::table::table();
     let mut code = 0;
-    for _ in 0..a.runs {
+    for run in 0..a.runs {
         if let Some(j) = p.run.jobs.first() {
             signals::register_temp(&j.filenames[0]);
         }
@@ -64,6 +65,7 @@ pub fn main(args: &[String]) -> i32 {
             code = 1;
         }
         let b = output::bulk(&r);
+        bonnie::table::add_run(&mut table, run as usize + 1, &b);
         let text = output::text(&name, &p, &b);
         if a.quiet {
             eprint!("{text}");
@@ -81,7 +83,8 @@ pub fn main(args: &[String]) -> i32 {
             break;
         }
     }
-    if let (Some(path), Some(r)) = (&a.result_file, &all) {
+    if let (Some(path), Some(r)) = (&a.result_file, &mut all) {
+        r.tables.push(table);
         if let Err(e) = write_result("bonnie", path, r) {
             eprintln!("{e}");
             code = code.max(1);

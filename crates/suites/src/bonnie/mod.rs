@@ -6,6 +6,7 @@
 pub mod args;
 pub mod output;
 pub mod plan;
+pub mod table;
 
 pub use args::{parse, BonnieArgs, BonnieError};
 pub use plan::{plan, BonniePlan};
