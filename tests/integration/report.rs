@@ -164,6 +164,27 @@ pub(crate) fn check_page(html: &Path, r: &Rendered, min_charts: usize) {
     }
 }
 
+/// LibreOffice's conversion of `xlsx` to CSV with the filter `to` (`csv`: the first sheet),
+/// in a scratch directory it returns.
+pub(crate) fn soffice_csv(xlsx: &Path, to: &str) -> Scratch {
+    let lo = Scratch::new("soffice");
+    let o = Command::new("soffice")
+        .args([
+            "--headless",
+            "--norestore",
+            &format!("-env:UserInstallation=file://{}/profile", lo.path.display()),
+            "--convert-to",
+            to,
+            "--outdir",
+            &lo.path.display().to_string(),
+            &xlsx.display().to_string(),
+        ])
+        .output()
+        .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)");
+    assert!(o.status.success(), "{}", stderr(&o));
+    lo
+}
+
 /// A PNG that decodes and is not a single colour.
 #[track_caller]
 pub(crate) fn check_png(p: &Path) {
@@ -458,21 +479,7 @@ fn exports_read_back() {
     assert_eq!(sheet.get_value((0, 5)).unwrap().to_string(), "iops");
     assert_eq!(sheet.get_value((3, 5)).unwrap().to_string(), "50000");
     // LibreOffice opens it too.
-    let lo = Scratch::new("soffice");
-    let o = Command::new("soffice")
-        .args([
-            "--headless",
-            "--norestore",
-            &format!("-env:UserInstallation=file://{}/profile", lo.path.display()),
-            "--convert-to",
-            "csv",
-            "--outdir",
-            &lo.path.display().to_string(),
-            &xlsx.display().to_string(),
-        ])
-        .output()
-        .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let lo = soffice_csv(&xlsx, "csv");
     let converted = std::fs::read_to_string(lo.file("out.csv")).unwrap();
     assert!(converted.starts_with("source,job,workload"), "{converted}");
     assert!(converted.contains("randread-4k"), "{converted}");

@@ -5,11 +5,10 @@
 //! line of each result in the report's header; a result written before the command line was
 //! recorded still reads.
 
-use crate::report::{check_page, check_png, render};
+use crate::report::{check_page, check_png, render, soffice_csv};
 use crate::util::*;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// The suite table of a result file.
 fn table(path: &PathBuf, suite: &str) -> Value {
@@ -33,12 +32,18 @@ fn col(t: &Value, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no column {name}: {t}"))
 }
 
+/// Run iomark in `d` with `args`; it must succeed.
+fn run_in(d: &Scratch, args: &[&str]) {
+    ok(&iomark_in(args, &d.path));
+}
+
 /// Every suite's result file, made here.
 fn suite_results(d: &Scratch) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (bs, count) in [("4k", "512"), ("64k", "32")] {
         let rf = d.file(&format!("dd{bs}.json"));
-        let o = iomark_in(
+        run_in(
+            d,
             &[
                 "dd",
                 "if=/dev/zero",
@@ -47,16 +52,15 @@ fn suite_results(d: &Scratch) -> Vec<PathBuf> {
                 &format!("count={count}"),
                 &format!("--result-file={}", rf.display()),
             ],
-            &d.path,
         );
-        ok(&o);
         out.push(rf);
     }
     // hdparm on a 4 MiB file (its 2 MiB timing buffer twice).
     let img = d.file("hd.img");
     std::fs::write(&img, vec![7u8; 4 << 20]).unwrap();
     let hd = d.file("hd.json");
-    let o = iomark_in(
+    run_in(
+        d,
         &[
             "hdparm",
             "-t",
@@ -64,12 +68,11 @@ fn suite_results(d: &Scratch) -> Vec<PathBuf> {
             &format!("--result-file={}", hd.display()),
             &img.display().to_string(),
         ],
-        &d.path,
     );
-    ok(&o);
     out.push(hd);
     let bon = d.file("bon.json");
-    let o = iomark_in(
+    run_in(
+        d,
         &[
             "bonnie",
             "-d",
@@ -85,12 +88,11 @@ fn suite_results(d: &Scratch) -> Vec<PathBuf> {
             "-q",
             &format!("--result-file={}", bon.display()),
         ],
-        &d.path,
     );
-    ok(&o);
     out.push(bon);
     let sw = d.file("sw.json");
-    let o = iomark_in(
+    run_in(
+        d,
         &[
             "sweep",
             "--bs=4k,64k",
@@ -101,9 +103,7 @@ fn suite_results(d: &Scratch) -> Vec<PathBuf> {
             "--time_based",
             &format!("--result={}", sw.display()),
         ],
-        &d.path,
     );
-    ok(&o);
     out.push(sw);
     // A preset, twice, with one limit met and one missed (exit status 3).
     let pr = d.file("p.json");
@@ -201,7 +201,7 @@ fn suite_tables_are_charted_and_exported() {
     args.extend(names.iter().map(String::as_str));
     let (h, p) = (html.display().to_string(), png.display().to_string());
     args.extend(["-o", &h, "--png", &p]);
-    ok(&iomark_in(&args, &d.path));
+    run_in(&d, &args);
     let r = render(&html);
     check_page(&html, &r, 16);
     for want in [
@@ -279,21 +279,10 @@ fn suite_tables_are_charted_and_exported() {
     let cell: f64 = s.get_value((1, 1)).unwrap().to_string().parse().unwrap();
     assert!((cell - first).abs() < 1e-6 * first, "{cell} vs {first}");
     // LibreOffice writes every sheet as its own CSV (sheet token -1).
-    let lo = Scratch::new("soffice-suites");
-    let o = Command::new("soffice")
-        .args([
-            "--headless",
-            "--norestore",
-            &format!("-env:UserInstallation=file://{}/profile", lo.path.display()),
-            "--convert-to",
-            "csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1",
-            "--outdir",
-            &lo.path.display().to_string(),
-            &x,
-        ])
-        .output()
-        .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let lo = soffice_csv(
+        &xlsx,
+        "csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1",
+    );
     let bon_csv = std::fs::read_to_string(lo.file("suites-bon bonnie.csv")).unwrap_or_else(|e| {
         panic!(
             "{e}: {:?}",

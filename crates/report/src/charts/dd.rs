@@ -52,3 +52,51 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
     }
     vec![rate, iops]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iomark_engine::result::{SuiteTable, TableCell};
+
+    fn dd(bs: f64, dir: &str, mbs: f64) -> Source {
+        let mut t = SuiteTable::new(
+            "dd",
+            "dd transfer",
+            &[
+                "block size (bytes)",
+                "direction",
+                "bytes",
+                "seconds",
+                "MB/s",
+                "IOPS",
+            ],
+        );
+        t.rows.push(vec![
+            TableCell::Num(bs),
+            TableCell::Text(dir.into()),
+            TableCell::Num(1e6),
+            TableCell::Num(1e6 / mbs / 1e6),
+            TableCell::Num(mbs),
+            TableCell::Num(mbs * 1e6 / bs),
+        ]);
+        Source {
+            tables: vec![t],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_ladder_is_sorted_by_block_size_per_direction() {
+        let c = charts(&[
+            dd(1048576.0, "write", 900.0),
+            dd(4096.0, "write", 100.0),
+            dd(65536.0, "read", 500.0),
+        ]);
+        assert_eq!(c.len(), 2);
+        let w = c[0].traces.iter().find(|t| t.name == "write").unwrap();
+        assert_eq!(w.x, [4096.0, 1048576.0]);
+        assert_eq!(w.y, [100.0, 900.0]);
+        assert!(c[0].log_x);
+        assert!(charts(&[Source::default()]).is_empty());
+    }
+}

@@ -98,3 +98,52 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iomark_engine::result::{SuiteTable, TableCell};
+
+    #[test]
+    fn two_axes_give_bars_per_figure_and_a_matrix_in_place() {
+        let mut t = SuiteTable::new(
+            "sweep",
+            "sweep points",
+            &[
+                "bs",
+                "iodepth",
+                "IOPS",
+                "MB/s",
+                "mean lat (us)",
+                "p99 lat (us)",
+            ],
+        );
+        for (bs, qd, iops) in [
+            ("4k", "1", 10.0),
+            ("4k", "8", 80.0),
+            ("64k", "1", 5.0),
+            ("64k", "8", 20.0),
+        ] {
+            let mut row = vec![TableCell::Text(bs.into()), TableCell::Text(qd.into())];
+            row.extend([iops, iops / 10.0, 1.0, 2.0].map(TableCell::Num));
+            t.rows.push(row);
+        }
+        let s = Source {
+            label: "s".into(),
+            tables: vec![t],
+            ..Default::default()
+        };
+        let c = charts(&[s]);
+        assert_eq!(c.len(), 6, "four figures, heatmap, surface");
+        assert_eq!(c[0].title, "IOPS by iodepth");
+        assert_eq!(c[0].traces.len(), 2);
+        assert_eq!(c[0].traces[1].name, "bs=64k");
+        assert_eq!(c[0].traces[1].cats, ["1", "8"]);
+        assert_eq!(c[0].traces[1].y, [5.0, 20.0]);
+        let hm = &c[4];
+        assert_eq!(hm.kind, Kind::Heatmap);
+        assert_eq!(hm.traces[0].rows, ["4k", "64k"]);
+        assert_eq!(hm.traces[0].z, [vec![10.0, 80.0], vec![5.0, 20.0]]);
+        assert_eq!(c[5].kind, Kind::Surface);
+    }
+}
