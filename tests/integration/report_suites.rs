@@ -316,7 +316,12 @@ fn results_without_a_command_line_still_read() {
         &d.path,
     ));
     let mut doc: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
-    assert!(doc["command_line"][1] == "run", "{}", doc["command_line"]);
+    // The program by its name, then the arguments as given.
+    assert!(
+        doc["command_line"][0] == "iomark" && doc["command_line"][1] == "run",
+        "{}",
+        doc["command_line"]
+    );
     doc.as_object_mut().unwrap().remove("command_line");
     std::fs::write(&rf, serde_json::to_vec(&doc).unwrap()).unwrap();
     let o = iomark_in(

@@ -4,7 +4,7 @@
 mod fio_json;
 pub mod fio_log;
 mod iomark;
-pub use iomark::from_result;
+pub use iomark::{from_result, shell_words};
 pub mod units;
 
 use crate::model::Source;
