@@ -67,6 +67,21 @@ A fio command line runs unchanged with `iomark run` in place of `fio`:
 
 fn main() {
     pipe::default_sigpipe();
+    // Recorded in every result: the program by its name, not the path it was started from.
+    iomark_engine::result::set_command_line(
+        std::env::args()
+            .enumerate()
+            .map(|(i, a)| {
+                if i > 0 {
+                    return a;
+                }
+                std::path::Path::new(&a)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or(a)
+            })
+            .collect(),
+    );
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         // No arguments is a usage error: the usage goes to stderr, status 2 (as for an unknown

@@ -181,6 +181,9 @@ fn run(p: &'static Preset, o: &RunOpts) -> i32 {
         print!("{}", summary.table());
     }
     if let Some(rf) = &o.result {
+        if let Some(first) = runs.first_mut() {
+            first.tables = iomark_scenarios::preset::table::tables(&summary);
+        }
         // Serialised directly: the runs hold 128-bit sums a serde_json::Value cannot.
         #[derive(serde::Serialize)]
         struct Doc<'a> {

@@ -87,24 +87,7 @@ pub fn restore_logs(plan: &mut RunPlan, saved: Vec<Option<LogSpec>>) {
 }
 
 fn command_line() -> String {
-    std::env::args()
-        .enumerate()
-        // The program by its name, not the path it was started from.
-        .map(|(i, a)| {
-            if i == 0 {
-                return Path::new(&a)
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or(a);
-            }
-            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'') {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            } else {
-                a
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    read::shell_words(&iomark_engine::result::command_line())
 }
 
 /// Write the HTML report of a run that just ended (`--report` on run/quick). Returns false

@@ -114,13 +114,16 @@ fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>) -> i32 {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let res = match runner::run(&plan, ctl) {
+    let mut res = match runner::run(&plan, ctl) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark sweep: {e}");
             return 1;
         }
     };
+    res.tables.push(iomark_scenarios::sweep::table::table(
+        &o.axes, &points, &res,
+    ));
     print!("{}", output::normal::preamble(&plan));
     print!("{}", output::normal::render(&res));
     let values: Vec<f64> = (0..points.len())

@@ -51,8 +51,9 @@ pub fn main(args: &[String]) -> i32 {
     let seed = a.seed.unwrap_or(0x89);
     let label = FileLabel::of(&a);
     let mut all: Option<RunResult> = None;
+    let mut table = bonnie::table::table();
     let mut code = 0;
-    for _ in 0..a.runs {
+    for run in 0..a.runs {
         let r = match run_once(&p) {
             Ok(r) => r,
             Err(e) => {
@@ -65,6 +66,7 @@ pub fn main(args: &[String]) -> i32 {
             code = 1;
         }
         let b = output::bulk(&r);
+        bonnie::table::add_run(&mut table, run as usize + 1, &b);
         let f = output::files(&r);
         let mut t = String::new();
         if p.size_mib > 0 {
@@ -89,7 +91,8 @@ pub fn main(args: &[String]) -> i32 {
             break;
         }
     }
-    if let (Some(path), Some(r)) = (&a.result_file, &all) {
+    if let (Some(path), Some(r)) = (&a.result_file, &mut all) {
+        r.tables.push(table);
         if let Err(e) = write_result("bonnie", path, r) {
             eprintln!("{e}");
             code = code.max(1);

@@ -43,7 +43,7 @@ pub fn main(args: &[String]) -> i32 {
         let _ = std::io::stderr().flush();
     };
     let show_progress = a.status == Status::Progress;
-    let r = match run_plan(
+    let mut r = match run_plan(
         "dd",
         &p.run,
         show_progress.then_some(&progress as &(dyn Fn(&RunCtl) + Sync)),
@@ -64,6 +64,7 @@ pub fn main(args: &[String]) -> i32 {
     }
     eprint!("{}", dd::output::render(&p, &r, a.status));
     if let Some(path) = &a.result_file {
+        r.tables.push(dd::table::table(&p, &r));
         if let Err(e) = write_result("dd", path, &r) {
             eprintln!("{e}");
             code = 1;

@@ -21,6 +21,7 @@ pub fn main(args: &[String]) -> i32 {
     }
     let mut code = 0;
     let mut all: Option<RunResult> = None;
+    let mut table = hdparm::table::table();
     for path in &a.paths {
         let (kind, size) = match Probe::of(path) {
             Probe::Block { size } => (Kind::Block, size),
@@ -56,6 +57,7 @@ pub fn main(args: &[String]) -> i32 {
             }
         };
         print!("{}", hdparm::output::render(path, &p, &r));
+        hdparm::table::add_rows(&mut table, path, &p, &r);
         let _ = std::io::stdout().flush();
         if let Some(msg) = failure(&r) {
             eprintln!("iomark hdparm: {msg}");
@@ -71,7 +73,8 @@ pub fn main(args: &[String]) -> i32 {
             break;
         }
     }
-    if let (Some(path), Some(r)) = (&a.result_file, &all) {
+    if let (Some(path), Some(r)) = (&a.result_file, &mut all) {
+        r.tables.push(table);
         if let Err(e) = write_result("hdparm", path, r) {
             eprintln!("{e}");
             code = code.max(1);

@@ -19,6 +19,7 @@ mod quick;
 mod rbd_bench;
 mod repeat;
 mod report;
+mod report_suites;
 mod safety;
 mod seeds;
 mod suites_bench;

@@ -67,12 +67,12 @@ fn fio_jsonplus(d: &Scratch) -> PathBuf {
 }
 
 /// What headless Chromium made of a page loaded from disk with every network request refused.
-struct Rendered {
-    dom: String,
-    console: String,
+pub(crate) struct Rendered {
+    pub(crate) dom: String,
+    pub(crate) console: String,
 }
 
-fn chromium(args: &[&str], page: &Path) -> (String, String) {
+pub(crate) fn chromium(args: &[&str], page: &Path) -> (String, String) {
     let profile = Scratch::new("chromium");
     let o = Command::new("chromium")
         .args([
@@ -97,7 +97,7 @@ fn chromium(args: &[&str], page: &Path) -> (String, String) {
     (stdout(&o), stderr(&o))
 }
 
-fn render(page: &Path) -> Rendered {
+pub(crate) fn render(page: &Path) -> Rendered {
     let (dom, console) = chromium(&["--dump-dom"], page);
     Rendered { dom, console }
 }
@@ -105,7 +105,7 @@ fn render(page: &Path) -> Rendered {
 /// Every chart container holds a rendered Plotly plot with drawn data and a table; no load
 /// failed and the page refers to nothing outside itself.
 #[track_caller]
-fn check_page(html: &Path, r: &Rendered, min_charts: usize) {
+pub(crate) fn check_page(html: &Path, r: &Rendered, min_charts: usize) {
     // The markup outside the inlined scripts refers to nothing outside the page (Plotly.js
     // itself holds URLs of features no chart here uses; the network-off load checks those).
     let src = std::fs::read_to_string(html).unwrap();
@@ -150,7 +150,11 @@ fn check_page(html: &Path, r: &Rendered, min_charts: usize) {
             "class=\"surface",
         ]
         .iter()
-        .any(|m| c.contains(m));
+        .any(|m| c.contains(m))
+            // A heatmap is drawn as an image; a 3-D surface on a WebGL canvas, with the
+            // colour bar Plotly only draws from the data's z range.
+            || c.contains("class=\"hm\"")
+            || (c.contains("<canvas") && c.contains("colorbar"));
         assert!(drawn, "chart {i} of {} has no data drawn", html.display());
         assert!(
             c.contains("<table>"),
@@ -160,9 +164,18 @@ fn check_page(html: &Path, r: &Rendered, min_charts: usize) {
     }
 }
 
+/// LibreOffice's conversion of `xlsx` to CSV with the filter `to` (`csv`: the first sheet),
+/// in a scratch directory it returns.
+pub(crate) fn soffice_csv(xlsx: &Path, to: &str) -> Scratch {
+    let lo = Scratch::new("soffice");
+    let o = crate::util::soffice_convert(xlsx, &lo.path, to);
+    assert!(o.status.success(), "{}", stderr(&o));
+    lo
+}
+
 /// A PNG that decodes and is not a single colour.
 #[track_caller]
-fn check_png(p: &Path) {
+pub(crate) fn check_png(p: &Path) {
     let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
     let mut r = dec.read_info().unwrap();
     let mut buf = vec![0; r.output_buffer_size()];
@@ -454,9 +467,7 @@ fn exports_read_back() {
     assert_eq!(sheet.get_value((0, 5)).unwrap().to_string(), "iops");
     assert_eq!(sheet.get_value((3, 5)).unwrap().to_string(), "50000");
     // LibreOffice opens it too.
-    let lo = Scratch::new("soffice");
-    let o = crate::util::soffice_convert(&xlsx, &lo.path, "csv");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let lo = soffice_csv(&xlsx, "csv");
     let converted = std::fs::read_to_string(lo.file("out.csv")).unwrap();
     assert!(converted.starts_with("source,job,workload"), "{converted}");
     assert!(converted.contains("randread-4k"), "{converted}");

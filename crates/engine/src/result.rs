@@ -445,6 +445,75 @@ pub struct RunResult {
     /// The run was stopped by a signal before it finished.
     pub interrupted: bool,
     pub notes: Vec<String>,
+    /// The command line that made this result (program name first); empty in results written
+    /// before it was recorded.
+    #[serde(default)]
+    pub command_line: Vec<String>,
+    /// The figures a suite, preset or sweep shows in its own table (dd's rate, hdparm's
+    /// timings, bonnie's rows per run, a sweep's matrix), for reports and exports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<SuiteTable>,
+}
+
+/// One cell of a [`SuiteTable`]: a number or a text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TableCell {
+    Num(f64),
+    Text(String),
+}
+
+impl TableCell {
+    pub fn num(&self) -> Option<f64> {
+        match self {
+            TableCell::Num(v) => Some(*v),
+            TableCell::Text(_) => None,
+        }
+    }
+    pub fn text(&self) -> String {
+        match self {
+            TableCell::Num(v) => v.to_string(),
+            TableCell::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// A table of figures as a suite shows them: which suite (`dd`, `hdparm`, `bonnie`, `sweep`,
+/// `preset`), a title, column names with their units, and rows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SuiteTable {
+    pub suite: String,
+    pub title: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<TableCell>>,
+}
+
+impl SuiteTable {
+    pub fn new(suite: &str, title: &str, columns: &[&str]) -> SuiteTable {
+        SuiteTable {
+            suite: suite.to_string(),
+            title: title.to_string(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+    /// The index of column `name`.
+    pub fn col(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+}
+
+static COMMAND_LINE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Record the process's command line once, at start: every result assembled afterwards
+/// carries it.
+pub fn set_command_line(args: Vec<String>) {
+    let _ = COMMAND_LINE.set(args);
+}
+
+/// The command line recorded by [`set_command_line`] (empty when none was).
+pub fn command_line() -> Vec<String> {
+    COMMAND_LINE.get().cloned().unwrap_or_default()
 }
 
 pub const RESULT_FORMAT: &str = "iomark-result/1";
@@ -470,6 +539,8 @@ impl RunResult {
             disk_util: Vec::new(),
             interrupted: false,
             notes: Vec::new(),
+            command_line: command_line(),
+            tables: Vec::new(),
         }
     }
 

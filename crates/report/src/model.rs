@@ -291,6 +291,8 @@ pub struct Source {
     pub disk_util: Vec<(String, f64)>,
     /// How many runs the figures come from.
     pub repetitions: usize,
+    /// The tables of suites, presets and sweeps (dd, hdparm, bonnie, sweep, ...).
+    pub tables: Vec<iomark_engine::result::SuiteTable>,
 }
 
 impl Source {

@@ -290,9 +290,12 @@ impl Worker {
         } else {
             0
         };
-        let runtime_ms = runtime_ns / NS_PER_MS;
+        // Whole milliseconds rounded up, as fio counts a direction's runtime: a job that did
+        // its I/O in under a millisecond ran for 1 ms, not 0 (a rate over 0 ms would be 0).
+        let runtime_us = runtime_ns / 1000;
+        let runtime_ms = runtime_us.div_ceil(1000);
         res.runtime_ms = runtime_ms;
-        res.runtime_us = runtime_ns / 1000;
+        res.runtime_us = runtime_us;
         res.elapsed_ms = (now - self.job_start_ns) / NS_PER_MS;
         res.cpu = sys::cpu_delta(&sys::rusage_thread(), &self.cpu_start);
         for d in Dir::ALL {

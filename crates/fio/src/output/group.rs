@@ -473,6 +473,8 @@ pub(crate) mod tests {
             }],
             interrupted: false,
             notes: vec![],
+            command_line: Vec::new(),
+            tables: Vec::new(),
         }
     }
 

@@ -3,10 +3,16 @@
 //! file in this folder and one line in [`REGISTRY`]: a suite or preset adds its charts by adding
 //! a file, never by touching the page.
 
+pub mod bonnie;
 pub mod compare;
+pub mod dd;
+pub mod hdparm;
 pub mod job;
+pub mod preset;
+pub mod sweep;
 
 use crate::model::Source;
+use iomark_engine::result::SuiteTable;
 
 /// How a chart is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +140,44 @@ pub fn sanitize(s: &str) -> String {
 pub type ChartFn = fn(&[Source]) -> Vec<Chart>;
 
 /// Every contributor, in page order.
-pub const REGISTRY: &[ChartFn] = &[job::charts];
+pub const REGISTRY: &[ChartFn] = &[
+    job::charts,
+    dd::charts,
+    hdparm::charts,
+    bonnie::charts,
+    sweep::charts,
+    preset::charts,
+];
+
+/// Every table of `suite` in `sources`, with its source.
+pub fn suite_tables<'a>(
+    sources: &'a [Source],
+    suite: &'a str,
+) -> impl Iterator<Item = (&'a Source, &'a SuiteTable)> + 'a {
+    sources.iter().flat_map(move |s| {
+        s.tables
+            .iter()
+            .filter(move |t| t.suite == suite)
+            .map(move |t| (s, t))
+    })
+}
+
+/// The number in column `col` of `row`, when the column exists and holds one.
+pub fn cell_num(
+    t: &SuiteTable,
+    row: &[iomark_engine::result::TableCell],
+    col: &str,
+) -> Option<f64> {
+    t.col(col).and_then(|i| row.get(i)).and_then(|c| c.num())
+}
+
+/// The text of column `col` of `row` (numbers written out), empty when absent.
+pub fn cell_text(t: &SuiteTable, row: &[iomark_engine::result::TableCell], col: &str) -> String {
+    t.col(col)
+        .and_then(|i| row.get(i))
+        .map(|c| c.text())
+        .unwrap_or_default()
+}
 
 /// All charts of a report of `sources`, in page order, empty ones left out, ids unique.
 pub fn report_charts(sources: &[Source]) -> Vec<Chart> {

@@ -1,5 +1,6 @@
 //! Markdown tables for issues and wikis: per source its facts, notes and a table of the
-//! headline figures per job and direction (means over repetitions).
+//! headline figures per job and direction (means over repetitions), then the tables of suites
+//! and sweeps as they show them.
 
 use crate::compare::fmt_num;
 use crate::model::{Figure, Source};
@@ -13,7 +14,11 @@ pub fn render(sources: &[Source]) -> String {
     for s in sources {
         out.push_str(&format!("### {}\n\n", cell(&s.label)));
         for (k, v) in &s.facts {
-            out.push_str(&format!("- {}: {}\n", cell(k), cell(v)));
+            if k == "command line" {
+                out.push_str(&format!("- {}: `{}`\n", cell(k), v.replace('`', "'")));
+            } else {
+                out.push_str(&format!("- {}: {}\n", cell(k), cell(v)));
+            }
         }
         if s.repetitions > 1 {
             out.push_str(&format!(
@@ -41,6 +46,32 @@ pub fn render(sources: &[Source]) -> String {
                     ));
                 }
                 out.push_str(&format!(" {} |\n", cell(&j.signature.to_string())));
+            }
+        }
+        for t in &s.tables {
+            out.push_str(&format!(
+                "\n**{}** ({})\n\n|",
+                cell(&t.title),
+                cell(&t.suite)
+            ));
+            for c in &t.columns {
+                out.push_str(&format!(" {} |", cell(c)));
+            }
+            out.push_str("\n|");
+            for _ in &t.columns {
+                out.push_str("---|");
+            }
+            out.push('\n');
+            for r in &t.rows {
+                out.push('|');
+                for c in r {
+                    let v = match c.num() {
+                        Some(x) => fmt_num(x),
+                        None => cell(&c.text()),
+                    };
+                    out.push_str(&format!(" {v} |"));
+                }
+                out.push('\n');
             }
         }
         if !s.notes.is_empty() {

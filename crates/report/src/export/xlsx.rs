@@ -5,6 +5,7 @@
 use super::{rows, Cell, COLUMNS};
 use crate::model::{Figure, Source};
 use crate::ReportError;
+use iomark_engine::result::{SuiteTable, TableCell};
 use rust_xlsxwriter::{Chart, ChartType, Format, Workbook, Worksheet, XlsxError};
 use std::path::Path;
 
@@ -109,8 +110,60 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
             }
             ws.autofit();
         }
+        for t in &s.tables {
+            let name = sheet_name(&format!("{} {}", s.label, t.suite), &mut used);
+            suite_sheet(wb.add_worksheet(), &name, t, &bold)?;
+        }
     }
     Ok(wb)
+}
+
+/// One sheet per suite table (dd, hdparm, bonnie, sweep, ...): its columns and rows as the
+/// suite shows them, with a native column chart of its first figure column.
+fn suite_sheet(
+    ws: &mut Worksheet,
+    name: &str,
+    t: &SuiteTable,
+    bold: &Format,
+) -> Result<(), XlsxError> {
+    ws.set_name(name)?;
+    for (c, h) in t.columns.iter().enumerate() {
+        ws.write_string_with_format(0, c as u16, h, bold)?;
+    }
+    for (r, row) in t.rows.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            match cell {
+                TableCell::Num(v) if v.is_finite() => {
+                    ws.write_number(r as u32 + 1, c as u16, *v)?;
+                }
+                TableCell::Num(_) => {}
+                TableCell::Text(s) => {
+                    ws.write_string(r as u32 + 1, c as u16, s)?;
+                }
+            }
+        }
+    }
+    let n = t.rows.len() as u32;
+    // The first column that holds a number in every row, after the first column.
+    let fig = (1..t.columns.len()).find(|&c| {
+        n > 0
+            && t.rows
+                .iter()
+                .all(|r| r.get(c).and_then(TableCell::num).is_some())
+    });
+    if let Some(c) = fig {
+        let c = c as u16;
+        let mut ch = Chart::new(ChartType::Column);
+        ch.title()
+            .set_name(&format!("{}: {}", t.title, t.columns[c as usize]));
+        ch.add_series()
+            .set_name((name, 0, c))
+            .set_categories((name, 1, 0, n, 0))
+            .set_values((name, 1, c, n, c));
+        ws.insert_chart(n + 2, 0, &ch)?;
+    }
+    ws.autofit();
+    Ok(())
 }
 
 fn write_cells(ws: &mut Worksheet, r: u32, cells: &[Cell]) -> Result<(), XlsxError> {

@@ -20,6 +20,9 @@ pub(super) fn read(
         path: path.to_path_buf(),
         detail,
     };
+    if WRAPPERS.contains(&format) {
+        return wrapped(path, bytes);
+    }
     if format != RESULT_FORMAT {
         let newer = format
             .strip_prefix("iomark-result/")
@@ -39,6 +42,41 @@ pub(super) fn read(
     Ok(from_result(&r))
 }
 
+/// Files that hold whole results under `runs`: a preset's (`--result` of `preset run`) and a
+/// repeated run's (`run --repeat`).
+const WRAPPERS: [&str; 2] = ["iomark-preset/1", "iomark-repeat/1"];
+
+/// A preset's or repeated run's file: its first run, the others as repetitions.
+fn wrapped(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
+    // Straight from the bytes: the runs hold 128-bit sums a serde_json::Value cannot.
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        runs: Vec<RunResult>,
+    }
+    let d: Doc = serde_json::from_slice(bytes).map_err(|e| ReportError::BadResult {
+        path: path.to_path_buf(),
+        detail: e.to_string(),
+    })?;
+    let mut runs = d.runs.iter();
+    let Some(first) = runs.next() else {
+        return Err(ReportError::BadResult {
+            path: path.to_path_buf(),
+            detail: "it holds no runs".into(),
+        });
+    };
+    let mut s = from_result(first);
+    for r in runs {
+        super::add_repetition(&mut s, from_result(r));
+    }
+    if s.repetitions > 1 {
+        s.notes.push(format!(
+            "figures are the mean of the {} runs in the file",
+            s.repetitions
+        ));
+    }
+    Ok(s)
+}
+
 /// A [`Source`] from a run's result (what `--report` on a run draws).
 pub fn from_result(r: &RunResult) -> Source {
     let mut s = Source {
@@ -47,6 +85,9 @@ pub fn from_result(r: &RunResult) -> Source {
         ..Default::default()
     };
     let f = &mut s.facts;
+    if !r.command_line.is_empty() {
+        f.push(("command line".into(), shell_words(&r.command_line)));
+    }
     f.push(("tool".into(), s.tool.clone()));
     f.push(("date".into(), utc(r.start_unix_ms)));
     f.push(("host".into(), r.host.hostname.clone()));
@@ -91,6 +132,7 @@ pub fn from_result(r: &RunResult) -> Source {
         f.push((format!("target {}", t.path), parts.join(", ")));
     }
     s.notes = r.notes.clone();
+    s.tables = r.tables.clone();
     if r.interrupted {
         s.notes
             .push("the run was interrupted: figures cover the time before".into());
@@ -116,6 +158,24 @@ pub fn from_result(r: &RunResult) -> Source {
         s.jobs.push(job);
     }
     s
+}
+
+/// A command line as a shell would take it back: words with anything but letters, digits and
+/// `-_=.,/:+@%` in single quotes.
+pub fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c));
+            if plain {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn opts(o: &[(String, String)]) -> String {

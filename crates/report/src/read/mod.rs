@@ -4,7 +4,7 @@
 mod fio_json;
 pub mod fio_log;
 mod iomark;
-pub use iomark::from_result;
+pub use iomark::{from_result, shell_words};
 pub mod units;
 
 use crate::model::Source;
@@ -55,7 +55,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
         });
     };
     src.paths = vec![path.display().to_string()];
-    src.repetitions = 1;
+    src.repetitions = src.repetitions.max(1);
     Ok(src)
 }
 
@@ -116,6 +116,7 @@ fn load_dir(dir: &Path) -> Result<Source, ReportError> {
 fn add_repetition(acc: &mut Source, s: Source) {
     acc.repetitions += 1;
     acc.paths.extend(s.paths);
+    acc.tables.extend(s.tables);
     for j in s.jobs {
         match acc.jobs.iter_mut().find(|a| a.name == j.name) {
             Some(a) => {

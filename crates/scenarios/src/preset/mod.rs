@@ -17,6 +17,7 @@ pub mod jobfile;
 pub mod plan;
 pub mod registry;
 pub mod summary;
+pub mod table;
 pub mod target;
 
 use crate::repeat::Agg;

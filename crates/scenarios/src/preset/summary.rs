@@ -67,7 +67,7 @@ fn higher_is_better(m: Metric) -> bool {
     matches!(m, Metric::Bw | Metric::Iops)
 }
 
-fn unit(m: Metric) -> &'static str {
+pub(super) fn unit(m: Metric) -> &'static str {
     match m {
         Metric::Bw => "MB/s",
         Metric::Iops => "IOPS",
@@ -76,7 +76,7 @@ fn unit(m: Metric) -> &'static str {
 }
 
 /// A figure in its display unit (bandwidth in MB/s).
-fn shown(m: Metric, v: f64) -> f64 {
+pub(super) fn shown(m: Metric, v: f64) -> f64 {
     if m == Metric::Bw {
         v / 1e6
     } else {

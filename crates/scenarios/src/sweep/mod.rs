@@ -11,3 +11,4 @@ pub mod args;
 pub mod axes;
 pub mod matrix;
 pub mod search;
+pub mod table;

@@ -5,6 +5,7 @@
 pub mod args;
 pub mod output;
 pub mod plan;
+pub mod table;
 pub mod text;
 
 pub use args::{parse, BonnieArgs, BonnieError};

@@ -6,6 +6,7 @@ pub mod args;
 pub mod human;
 pub mod output;
 pub mod plan;
+pub mod table;
 
 pub use args::{parse, DdArgs, DdError};
 pub use plan::{plan, DdPlan, Probe};

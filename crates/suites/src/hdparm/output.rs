@@ -37,25 +37,33 @@ fn lat_line(j: &JobResult) -> String {
     )
 }
 
+/// The cached-read timing: the job, MiB read and seconds. Only the time inside the reads:
+/// hdparm subtracts its seek and timer overhead.
+pub fn cached(r: &RunResult) -> Option<(&JobResult, u64, f64)> {
+    let j = job(r, CACHED)?;
+    let d = &j.dirs.read;
+    Some((j, d.io_bytes / (1 << 20), d.lat.stat.sum as f64 / 1e9))
+}
+
+/// The disk-read timing: the job, MiB read and seconds.
+pub fn disk(r: &RunResult) -> Option<(&JobResult, u64, f64)> {
+    let j = job(r, DISK)?;
+    let mb = j.dirs.read.total_ios * (TIMING_BUF >> 20);
+    Some((j, mb, j.runtime_us as f64 / 1e6))
+}
+
 /// The block for one target: an empty line, `PATH:`, the timings, then iomark's note.
 pub fn render(path: &Path, p: &HdparmPlan, r: &RunResult) -> String {
     let mut s = format!("\n{}:\n", path.display());
     let direct = if p.direct { "O_DIRECT " } else { "" };
-    if let Some(j) = job(r, CACHED) {
-        let d = &j.dirs.read;
-        // Only the time inside the reads: hdparm subtracts its seek and timer overhead.
-        let secs = d.lat.stat.sum as f64 / 1e9;
-        let mb = d.io_bytes / (1 << 20);
+    if let Some((j, mb, secs)) = cached(r) {
         s.push_str(&format!(
             " Timing {direct}cached reads:   {}\n",
             timing(mb, secs)
         ));
         s.push_str(&lat_line(j));
     }
-    if let Some(j) = job(r, DISK) {
-        let d = &j.dirs.read;
-        let secs = j.runtime_us as f64 / 1e6;
-        let mb = d.total_ios * (TIMING_BUF >> 20);
+    if let Some((j, mb, secs)) = disk(r) {
         let kind = if p.direct { "O_DIRECT" } else { "buffered" };
         let offset = if p.offset_gib > 0 {
             format!(" (offset {} GB)", p.offset_gib)
