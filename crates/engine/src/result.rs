@@ -3,7 +3,7 @@
 //! so results from many threads, runs or hosts merge exactly.
 
 use crate::hist::{Histogram, LatStat, SampleStat};
-use crate::job::{PerDir, RunPlan};
+use crate::job::{Dir, PerDir, RunPlan};
 use serde::{Deserialize, Serialize};
 
 /// A latency figure: running stats plus its full histogram (ns).
@@ -318,6 +318,19 @@ pub struct JobResult {
 }
 
 impl JobResult {
+    /// Fill direction `d` with what was measured outside the runner (the classic tools' own
+    /// passes and operations): bytes, I/Os and their latency, completion and total alike (there
+    /// is no submission stage), over the job's runtime.
+    pub fn set_measured(&mut self, d: Dir, bytes: u64, ios: u64, lat: &LatRecord) {
+        let r = &mut self.dirs[d];
+        r.io_bytes = bytes;
+        r.total_ios = ios;
+        r.runtime_ms = self.runtime_ms;
+        r.clat = lat.clone();
+        r.lat = lat.clone();
+        self.issued[d] = ios;
+    }
+
     /// Merge another job's (clone's, run's, host's) results into this one, exactly: counts and
     /// bytes add, latency histograms add bucket by bucket (so percentiles of the merged result
     /// are those of all samples together), min/max/sums of the running stats combine, runtimes

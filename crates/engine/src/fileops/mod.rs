@@ -138,13 +138,7 @@ impl Phase {
             ..Default::default()
         };
         if let Some(s) = self.stats.get(op) {
-            let d = &mut j.dirs[dir];
-            d.io_bytes = s.bytes;
-            d.total_ios = s.ops;
-            d.runtime_ms = j.runtime_ms;
-            d.clat = s.lat.clone();
-            d.lat = s.lat.clone();
-            j.issued[dir] = s.ops;
+            j.set_measured(dir, s.bytes, s.ops, &s.lat);
         }
         if let Some(e) = &self.error {
             j.error = libc::EIO;

@@ -105,13 +105,7 @@ fn job(name: String, write: bool, m: &Measure, index: usize) -> JobResult {
         ..Default::default()
     };
     let d = if write { Dir::Write } else { Dir::Read };
-    let r = &mut j.dirs[d];
-    r.io_bytes = m.bytes;
-    r.total_ios = m.ops;
-    r.runtime_ms = j.runtime_ms;
-    r.clat = m.lat.clone();
-    r.lat = m.lat.clone();
-    j.issued[d] = m.ops;
+    j.set_measured(d, m.bytes, m.ops, &m.lat);
     j
 }
 
