@@ -372,7 +372,8 @@ fn unlink_deletes_only_files_the_run_created() {
     let o = iomark(&["run", "--name=r", &ff, "--rw=read", "--unlink=1"]);
     ok(&o);
     assert_eq!(std::fs::read(&f).unwrap(), data, "existing file deleted");
-    let e = stderr(&o);
+    // fio prints no such note: it is in the output's "Notes:" block.
+    let e = stdout(&o);
     assert!(
         e.contains("kept") && e.contains("--allow-unlink-existing"),
         "{e}"
