@@ -45,7 +45,6 @@ impl AlignedBuf {
         AlignedBuf { ptr, len, layout }
     }
     #[inline]
-    #[cfg(test)]
     pub(crate) fn as_ptr(&self) -> *const u8 {
         self.ptr.as_ptr()
     }
@@ -54,7 +53,6 @@ impl AlignedBuf {
         self.ptr.as_ptr()
     }
     #[inline]
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
@@ -69,7 +67,6 @@ impl AlignedBuf {
         self.layout.align()
     }
     #[inline]
-    #[cfg(test)]
     pub(crate) fn as_slice(&self) -> &[u8] {
         // SAFETY: ptr is valid for len initialised bytes.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
