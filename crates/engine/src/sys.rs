@@ -267,7 +267,7 @@ pub(crate) fn ncpus() -> usize {
 // ---------------------------------------------------------------------------------------------
 
 /// Pins the calling thread to the given CPUs (sched_setaffinity).
-pub(crate) fn set_affinity(cpus: &[usize]) -> io::Result<()> {
+pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
     if cpus.is_empty() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
