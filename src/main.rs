@@ -80,15 +80,17 @@ fn main() {
         Some("quick") => quick::main(&args[1..]),
         Some("completions") => completions::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
-        Some("sweep") => sweep::main(&args[1..]),
+        Some("sweep") => repeat::run_maybe_repeated(&args[1..], sweep::main),
         Some("rbd-bench") => rbd_bench::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),
         Some("report") => report_cmd::report_main(&args[1..]),
         Some("compare") => report_cmd::compare_main(&args[1..]),
         Some("export") => report_cmd::export_main(&args[1..]),
-        Some("dd") => suites::dd::main(&args[1..]),
-        Some("hdparm") => suites::hdparm::main(&args[1..]),
-        Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
+        Some("dd") => repeat::maybe_repeated(&args[1..], suites::dd::main, "result-file"),
+        Some("hdparm") => repeat::maybe_repeated(&args[1..], suites::hdparm::main, "result-file"),
+        Some("bonnie") | Some("bonnie++") => {
+            repeat::maybe_repeated(&args[1..], suites::bonnie::main, "result-file")
+        }
         Some("iozone") => suites::iozone::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`
         Some(a) if a.starts_with('-') => run(&args),
