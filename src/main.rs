@@ -41,6 +41,7 @@ Usage:
                                          run fio-style jobs given as command-line options
   iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
                                          run the jobs N times; statistics of every figure
+                                         (also on sweep, dd, hdparm and bonnie)
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark report RESULT... [-o FILE.html] HTML report with charts of iomark results or fio JSON

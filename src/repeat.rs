@@ -146,19 +146,15 @@ mod tests {
 
     #[test]
     fn switches_are_taken_out() {
-        let r = extract(&s(
-            &[
-                "--name=a",
-                "--repeat",
-                "3",
-                "--repeat-agg=best",
-                "--result=x",
-                "--rw=read",
-            ],
-            "result",
-        ))
-        .unwrap()
-        .unwrap();
+        let args = s(&[
+            "--name=a",
+            "--repeat",
+            "3",
+            "--repeat-agg=best",
+            "--result=x",
+            "--rw=read",
+        ]);
+        let r = extract(&args, "result").unwrap().unwrap();
         assert_eq!(r.n, 3);
         assert_eq!(r.agg, Agg::Best);
         assert_eq!(r.result, Some(PathBuf::from("x")));
