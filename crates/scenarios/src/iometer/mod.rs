@@ -1,0 +1,6 @@
+//! `iomark iometer`: Iometer's access specifications (transfer size, % read, % random,
+//! alignment, transfer delay and burst length, weight per line) run as iomark jobs.
+//!
+//! - [`spec`]: the spec lines, the named classic specs, and the job options they make.
+
+pub mod spec;
