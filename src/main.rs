@@ -3,6 +3,7 @@
 
 mod completions;
 mod datafiles;
+mod iometer;
 mod periodic;
 mod pipe;
 mod preset;
@@ -37,6 +38,8 @@ Usage:
                                          run the cross product of the swept options; matrix
   iomark rbd-bench TARGET --io-type write [--io-size 4K --io-threads 16 --io-total 1G ...]
                                          Ceph's rbd bench on a file or device, with latency
+  iomark iometer [TARGET] --spec 4k,70,100 [--outstanding 16 --workers 2 ...]
+                                         an Iometer access specification (--list: named ones)
   iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
                                          run fio-style jobs given as command-line options
   iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
@@ -81,6 +84,7 @@ fn main() {
         Some("quick") => quick::main(&args[1..]),
         Some("completions") => completions::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
+        Some("iometer") => iometer::main(&args[1..], run),
         Some("sweep") => repeat::run_maybe_repeated(&args[1..], sweep::main),
         Some("rbd-bench") => rbd_bench::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),

@@ -8,6 +8,7 @@ mod edges;
 mod engines;
 mod fio_compat;
 mod hangs;
+mod iometer;
 mod jobfiles;
 mod live;
 mod presets;
