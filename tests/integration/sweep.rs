@@ -105,3 +105,40 @@ fn latency_target_search_reports_the_curve_and_the_answer() {
     );
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
 }
+
+/// The search climbs a rate as well as a depth.
+#[test]
+fn latency_target_search_over_rate_iops() {
+    let d = Scratch::new_in("/dev/shm", "sweep-rate");
+    let o = iomark_in(
+        &[
+            "sweep",
+            "--latency-target=mean=10s",
+            "--rate_iops=500..4000x2",
+            "--rw=randread",
+            "--ioengine=null",
+            "--size=8m",
+            "--runtime=50ms",
+            "--time_based",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let s = stdout(&o);
+    assert!(s.starts_with("rate_iops  mean latency (µs)"), "{s}");
+    assert!(
+        s.contains("highest rate_iops with mean latency under 10000000 µs: 4000"),
+        "{s}"
+    );
+    let o = iomark_in(
+        &[
+            "sweep",
+            "--latency-target=p99=1ms",
+            "--bs=4k,8k",
+            "--ioengine=null",
+        ],
+        &d.path,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one of --iodepth, --rate_iops or --numjobs"));
+}
