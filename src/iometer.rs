@@ -2,14 +2,15 @@
 //! outstanding I/Os on one target), through `iomark run` so the output is the usual one.
 
 use crate::signals;
-use iomark_scenarios::iometer::spec;
+use iomark_engine::result::RunResult;
+use iomark_scenarios::iometer::{csv, spec};
 use iomark_scenarios::preset::target;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
 usage: iomark iometer [TARGET] --spec SPEC [--outstanding N] [--workers N] [--size SIZE]
                       [--runtime TIME] [--ramp TIME] [--ioengine NAME] [--allow-write]
-                      [--result FILE]
+                      [--result FILE] [--csv FILE]
        iomark iometer --list
 
 SPEC is a named spec (see --list) or access-specification lines separated by ';' or spaces:
@@ -18,6 +19,8 @@ Lines of one spec may differ only in size (their weights split the transfer size
 --outstanding is the I/Os in flight per worker (default 1), --workers the workers (default 1);
 --ramp is excluded from the figures (default 0). TARGET is a directory for a temporary file
 (default: the current one) or a file or device, written only with --allow-write.
+--csv FILE writes Iometer's main result columns (IOps, MBps, response times in ms, errors,
+bytes and I/Os per direction, % CPU) for all workers.
 ";
 
 struct Opts {
@@ -31,6 +34,7 @@ struct Opts {
     ioengine: String,
     allow_write: bool,
     result: Option<String>,
+    csv: Option<String>,
 }
 
 fn parse(a: &[String]) -> Result<Option<Opts>, String> {
@@ -45,6 +49,7 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
         ioengine: "libaio".into(),
         allow_write: false,
         result: None,
+        csv: None,
     };
     let mut it = a.iter();
     while let Some(arg) = it.next() {
@@ -94,9 +99,10 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
             "--ramp" => o.ramp = v,
             "--ioengine" => o.ioengine = v,
             "--result" => o.result = Some(v),
+            "--csv" => o.csv = Some(v),
             _ => {
                 return Err(format!(
-                    "iometer: unknown option {k} (known: --spec --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --list)"
+                    "iometer: unknown option {k} (known: --spec --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --list)"
                 ))
             }
         }
@@ -173,16 +179,39 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
         format!("--direct={}", u8::from(t.direct)),
     ];
     args.extend(opts.iter().map(|(k, v)| format!("--{k}={v}")));
-    if let Some(r) = &o.result {
-        args.push(format!("--result={r}"));
+    // The CSV is made from the result: a temporary one when no --result is kept.
+    let tmp = std::env::temp_dir().join(format!("iomark-iometer.{}.json", std::process::id()));
+    let result = match (&o.result, &o.csv) {
+        (Some(r), _) => Some(PathBuf::from(r)),
+        (None, Some(_)) => Some(tmp.clone()),
+        _ => None,
+    };
+    if let Some(r) = &result {
+        args.push(format!("--result={}", r.display()));
     }
     if t.temp {
         signals::register_temp(&t.path);
     }
-    let code = run(&args);
+    let mut code = run(&args);
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
+    }
+    if let (Some(c), Some(r)) = (&o.csv, &result) {
+        let read = std::fs::read(r)
+            .map_err(|e| e.to_string())
+            .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let written = read.and_then(|res| {
+            std::fs::write(c, csv::csv(&res, name, o.outstanding, cpus)).map_err(|e| e.to_string())
+        });
+        if let Err(e) = written {
+            eprintln!("iomark iometer: --csv {c}: {e}");
+            code = code.max(1);
+        }
+    }
+    if o.result.is_none() {
+        let _ = std::fs::remove_file(&tmp);
     }
     code
 }

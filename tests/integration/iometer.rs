@@ -23,6 +23,8 @@ fn iometer_spec_runs_with_its_mix_and_leaves_only_the_result() {
             "500ms",
             "--result",
             &rf,
+            "--csv",
+            &d.s("r.csv"),
         ],
         &d.path,
     );
@@ -42,8 +44,23 @@ fn iometer_spec_runs_with_its_mix_and_leaves_only_the_result() {
     assert!(r + w > 10_000.0, "{r} {w}");
     let share = r / (r + w) * 100.0;
     assert!((67.0..73.0).contains(&share), "{share}");
-    // The temporary file is gone; only the result is left.
-    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 1);
+    // The CSV's row agrees with the result.
+    let csv = std::fs::read_to_string(d.file("r.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    let col = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
+    assert_eq!(rows[1][col("Read I/Os")], format!("{r}"), "{csv}");
+    assert_eq!(rows[1][col("Write I/Os")], format!("{w}"), "{csv}");
+    assert_eq!(rows[1][col("# Workers")], "2");
+    assert_eq!(rows[1][col("Errors")], "0");
+    let iops: f64 = rows[1][col("IOps")].parse().unwrap();
+    let mbps: f64 = rows[1][col("MBps (Binary)")].parse().unwrap();
+    assert!(
+        (iops * 4096.0 / 1048576.0 - mbps).abs() < 0.02 * mbps + 0.01,
+        "{csv}"
+    );
+    // The temporary file is gone; only the result and the CSV are left.
+    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 2);
 
     let o = iomark(&["iometer", "--list"]);
     ok(&o);
