@@ -17,6 +17,8 @@ SPEC is a named spec (see --list) or access-specification lines separated by ';'
   SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]   e.g. --spec 4k,70,100@100
 Lines of one spec may differ only in size (their weights split the transfer sizes).
 --outstanding is the I/Os in flight per worker (default 1), --workers the workers (default 1);
+either may cycle: a list (1,4,16) or a range (1..64x2 exponential, 1..64+8 linear) runs one
+point per value (a sweep, with its matrix table);
 --ramp is excluded from the figures (default 0). TARGET is a directory for a temporary file
 (default: the current one) or a file or device, written only with --allow-write.
 --csv FILE writes Iometer's main result columns (IOps, MBps, response times in ms, errors,
@@ -26,8 +28,8 @@ bytes and I/Os per direction, % CPU) for all workers.
 struct Opts {
     target: Option<PathBuf>,
     spec: String,
-    outstanding: u32,
-    workers: u32,
+    outstanding: String,
+    workers: String,
     size: Option<String>,
     runtime: String,
     ramp: String,
@@ -41,8 +43,8 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
     let mut o = Opts {
         target: None,
         spec: String::new(),
-        outstanding: 1,
-        workers: 1,
+        outstanding: "1".into(),
+        workers: "1".into(),
         size: None,
         runtime: "10s".into(),
         ramp: "0".into(),
@@ -84,16 +86,23 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
             Some(v) => v,
             None => return Err(format!("iometer: {k} needs a value")),
         };
-        let count = |v: &str| {
+        // A list or range cycles the value (checked by the sweep that runs it).
+        let count = |v: String| {
+            if cycled(&v) {
+                return Ok(v);
+            }
             v.parse::<u32>()
                 .ok()
                 .filter(|n| (1..=65536).contains(n))
-                .ok_or_else(|| format!("iometer: {k}={v}: expected a count from 1 to 65536"))
+                .map(|_| v.clone())
+                .ok_or_else(|| {
+                    format!("iometer: {k}={v}: expected a count from 1 to 65536, a list or a range")
+                })
         };
         match k {
             "--spec" => o.spec = v,
-            "--outstanding" => o.outstanding = count(&v)?,
-            "--workers" => o.workers = count(&v)?,
+            "--outstanding" => o.outstanding = count(v)?,
+            "--workers" => o.workers = count(v)?,
             "--size" => o.size = Some(v),
             "--runtime" => o.runtime = v,
             "--ramp" => o.ramp = v,
@@ -110,10 +119,19 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
     if o.spec.is_empty() {
         return Err("iometer: give an access specification with --spec (see --list)".into());
     }
+    if o.csv.is_some() && (cycled(&o.outstanding) || cycled(&o.workers)) {
+        return Err("iometer: --csv with cycled --outstanding or --workers is not supported yet: use --result".into());
+    }
     Ok(Some(o))
 }
 
-/// `iomark iometer ARGS`; `run` is `iomark run`. Returns the exit code.
+/// A list (`1,4,16`) or a range (`1..64x2` exponential, `1..64+8` linear) of values to cycle.
+fn cycled(v: &str) -> bool {
+    v.contains(',') || v.contains("..")
+}
+
+/// `iomark iometer ARGS`; `run` is `iomark run`. Returns the exit code. Cycled outstanding
+/// I/Os or workers run as a sweep over iodepth and numjobs, one point per value.
 pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
     let o = match parse(a) {
         Ok(Some(o)) => o,
@@ -192,7 +210,25 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
     if t.temp {
         signals::register_temp(&t.path);
     }
-    let mut code = run(&args);
+    let cycle = cycled(&o.outstanding) || cycled(&o.workers);
+    let mut code = if cycle {
+        // The sweep names its points and takes every option as KEY=VALUE; the target was
+        // checked above (a temporary file, or --allow-write given).
+        let mut sw: Vec<String> = args
+            .iter()
+            .filter(|x| !x.starts_with("--name="))
+            .map(|x| match x.as_str() {
+                "--time_based" | "--group_reporting" => format!("{x}=1"),
+                _ => x.clone(),
+            })
+            .collect();
+        if !t.temp {
+            sw.push("--allow-write".into());
+        }
+        crate::sweep::main(&sw)
+    } else {
+        run(&args)
+    };
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
@@ -203,7 +239,11 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
             .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let written = read.and_then(|res| {
-            std::fs::write(c, csv::csv(&res, name, o.outstanding, cpus)).map_err(|e| e.to_string())
+            std::fs::write(
+                c,
+                csv::csv(&res, name, o.outstanding.parse().unwrap_or(1), cpus),
+            )
+            .map_err(|e| e.to_string())
         });
         if let Err(e) = written {
             eprintln!("iomark iometer: --csv {c}: {e}");

@@ -77,3 +77,40 @@ fn iometer_spec_runs_with_its_mix_and_leaves_only_the_result() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown option --outstandin"));
 }
+
+/// Cycled outstanding I/Os and workers run one point per value, as a sweep.
+#[test]
+fn iometer_cycles_outstanding_ios_and_workers() {
+    let d = Scratch::new_in("/dev/shm", "iometer-cycle");
+    let o = iomark_in(
+        &[
+            "iometer",
+            "--spec=database",
+            "--outstanding=1..16x4",
+            "--workers=1,2",
+            "--size=8m",
+            "--runtime=100ms",
+            "--ioengine=null",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let s = stdout(&o);
+    let table: Vec<&str> = s.lines().skip_while(|l| *l != "IOPS by numjobs").collect();
+    assert_eq!(table.len(), 5, "{s}");
+    assert!(
+        table[1].contains("numjobs=1") && table[1].contains("numjobs=2"),
+        "{s}"
+    );
+    assert!(table[4].starts_with("iodepth=16"), "{s}");
+    assert!(stderr(&o).contains("6 points"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+    let o = iomark(&[
+        "iometer",
+        "--spec=database",
+        "--outstanding=1,2",
+        "--csv=x.csv",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--csv with cycled"), "{}", stderr(&o));
+}
