@@ -14,6 +14,7 @@ const COMMANDS: &[&str] = &[
     "bonnie",
     "iozone",
     "blogbench",
+    "iometer",
     "preset",
     "sweep",
     "rbd-bench",
@@ -110,6 +111,26 @@ pub fn main(args: &[String]) -> i32 {
         None => {
             eprintln!("iomark completions: give a shell: bash, zsh or fish");
             2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::COMMANDS;
+
+    /// Every command the top-level help lists is completed.
+    #[test]
+    fn every_command_of_the_help_is_completed() {
+        let listed: Vec<&str> = crate::USAGE
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("iomark "))
+            .filter_map(|rest| rest.split_whitespace().next())
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_lowercase()))
+            .collect();
+        assert!(listed.len() > 10, "{listed:?}");
+        for w in listed {
+            assert!(COMMANDS.contains(&w), "iomark {w} is not completed");
         }
     }
 }

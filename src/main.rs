@@ -3,6 +3,7 @@
 
 mod completions;
 mod datafiles;
+mod iometer;
 mod outputs;
 mod periodic;
 mod pipe;
@@ -39,10 +40,13 @@ Usage:
                                          run the cross product of the swept options; matrix
   iomark rbd-bench TARGET --io-type write [--io-size 4K --io-threads 16 --io-total 1G ...]
                                          Ceph's rbd bench on a file or device, with latency
+  iomark iometer [TARGET] --spec 4k,70,100 [--outstanding 16 --workers 2 ...]
+                                         an Iometer access specification (--list: named ones)
   iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
                                          run fio-style jobs given as command-line options
   iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
                                          run the jobs N times; statistics of every figure
+                                         (also on sweep, dd, hdparm and bonnie)
   iomark run --help                      the switches and every job option
   iomark run --cmdhelp=OPTION            help for one option
   iomark report RESULT... [-o FILE.html] HTML report with charts of iomark results or fio JSON
@@ -98,15 +102,18 @@ fn main() {
         Some("quick") => quick::main(&args[1..]),
         Some("completions") => completions::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
-        Some("sweep") => sweep::main(&args[1..]),
+        Some("iometer") => iometer::main(&args[1..], run),
+        Some("sweep") => repeat::run_maybe_repeated(&args[1..], sweep::main),
         Some("rbd-bench") => rbd_bench::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),
         Some("report") => report_cmd::report_main(&args[1..]),
         Some("compare") => report_cmd::compare_main(&args[1..]),
         Some("export") => report_cmd::export_main(&args[1..]),
-        Some("dd") => suites::dd::main(&args[1..]),
-        Some("hdparm") => suites::hdparm::main(&args[1..]),
-        Some("bonnie") | Some("bonnie++") => suites::bonnie::main(&args[1..]),
+        Some("dd") => repeat::maybe_repeated(&args[1..], suites::dd::main, "result-file"),
+        Some("hdparm") => repeat::maybe_repeated(&args[1..], suites::hdparm::main, "result-file"),
+        Some("bonnie") | Some("bonnie++") => {
+            repeat::maybe_repeated(&args[1..], suites::bonnie::main, "result-file")
+        }
         Some("iozone") => suites::iozone::main(&args[1..]),
         Some("blogbench") => suites::blogbench::main(&args[1..]),
         // fio style without a subcommand: `iomark --name=x --rw=read ...`

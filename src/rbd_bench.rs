@@ -7,8 +7,10 @@ use iomark_engine::runner::{self, RunCtl};
 use iomark_scenarios::preset::target;
 use iomark_scenarios::rbd_bench::args::{self, RbdOpts};
 use iomark_scenarios::rbd_bench::window::{self, Sample};
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// `iomark rbd-bench ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
@@ -74,7 +76,13 @@ pub fn main(a: &[String]) -> i32 {
             o.pattern_word()
         )
     );
+    let _ = std::io::stdout().flush();
+    let done = Arc::new(AtomicBool::new(false));
+    let printed = Arc::new(Mutex::new(Vec::new()));
+    let live = spawn_live(o.io_size, ctl.clone(), done.clone(), printed.clone());
     let res = runner::run(&plan, &ctl);
+    done.store(true, Ordering::Relaxed);
+    let _ = live.join();
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
@@ -86,7 +94,8 @@ pub fn main(a: &[String]) -> i32 {
             return 1;
         }
     };
-    print!("{}", output(&o, &res));
+    let samples = printed.lock().map(|s| s.clone()).unwrap_or_default();
+    print!("{}", output(&o, &res, samples));
     if signals::interrupted() {
         return 130;
     }
@@ -97,45 +106,72 @@ pub fn main(a: &[String]) -> i32 {
     }
 }
 
-/// The per-second lines, the summary (and read_/write_ lines for a mix), then latency.
-fn output(o: &RbdOpts, res: &RunResult) -> String {
-    // Per-second I/O counts from every slot's IOPS log: each entry is a rate over the time
-    // since the slot's previous entry (a second, shorter for the last).
-    let mut per_sec: BTreeMap<u64, f64> = BTreeMap::new();
-    for j in &res.jobs {
-        let mut prev = 0;
-        for e in &j.series.iops {
-            let dt = e.t_ms.saturating_sub(prev) as f64 / 1000.0;
-            prev = e.t_ms;
-            *per_sec.entry(e.t_ms.div_ceil(1000).max(1)).or_default() += e.value as f64 * dt;
+/// Print one `SEC OPS OPS/SEC BYTES/SEC` line a second while the run goes, as rbd bench does:
+/// the operations done so far by every slot (the workers' published counters) and the rates
+/// over the rolling window. The clock starts when the first worker starts (after any layout).
+/// The samples printed are left in `printed`.
+fn spawn_live(
+    io_size: u64,
+    ctl: Arc<RunCtl>,
+    done: Arc<AtomicBool>,
+    printed: Arc<Mutex<Vec<Sample>>>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut start = None;
+        let mut next = 1u64;
+        while !done.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(20));
+            let workers = ctl.workers.lock().map(|w| w.clone()).unwrap_or_default();
+            if workers.is_empty() {
+                continue;
+            }
+            let t0 = *start.get_or_insert_with(Instant::now);
+            if t0.elapsed() < Duration::from_secs(next) {
+                continue;
+            }
+            let ops: u64 = workers
+                .iter()
+                .map(|w| w.ios.iter().map(|i| i.load(Ordering::Relaxed)).sum::<u64>())
+                .sum();
+            let Ok(mut samples) = printed.lock() else {
+                return;
+            };
+            samples.push(Sample {
+                t: next as f64,
+                ops,
+                bytes: ops * io_size,
+            });
+            if let Some(l) = window::lines(&samples).last() {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(window::format_line(l).as_bytes());
+                let _ = out.flush();
+            }
+            next += 1;
         }
-    }
+    })
+}
+
+/// After the run: a last per-second line with the exact count when the live lines did not
+/// show it yet, the summary (and read_/write_ lines for a mix), then latency.
+fn output(o: &RbdOpts, res: &RunResult, mut samples: Vec<Sample>) -> String {
     let total: u64 = res
         .jobs
         .iter()
         .map(|j| j.dirs.read.total_ios + j.dirs.write.total_ios)
         .sum();
-    let mut samples = Vec::new();
-    let mut ops = 0.0;
-    for (sec, n) in per_sec {
-        ops += n;
-        let whole = (ops.round() as u64).min(total);
-        samples.push(Sample {
-            t: sec as f64,
-            ops: whole,
-            bytes: whole * o.io_size,
-        });
-    }
-    // The logs' averages round; the last line shows the exact count.
-    if let Some(last) = samples.last_mut() {
-        last.ops = total;
-        last.bytes = total * o.io_size;
-    }
-    let mut out = String::new();
-    for l in window::lines(&samples) {
-        out.push_str(&window::format_line(&l));
-    }
     let elapsed = res.jobs.iter().map(|j| j.runtime_ms).max().unwrap_or(0) as f64 / 1000.0;
+    let mut out = String::new();
+    if samples.last().map(|s| s.ops) != Some(total) {
+        let t = samples.last().map_or(0.0, |s| s.t).max(elapsed);
+        samples.push(Sample {
+            t,
+            ops: total,
+            bytes: total * o.io_size,
+        });
+        if let Some(l) = window::lines(&samples).last() {
+            out.push_str(&window::format_line(l));
+        }
+    }
     let (mut r_ops, mut r_bytes, mut w_ops, mut w_bytes) = (0, 0, 0, 0);
     let mut lat = iomark_engine::result::LatRecord::default();
     for j in &res.jobs {

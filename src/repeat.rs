@@ -1,6 +1,7 @@
 //! `iomark run --repeat N [--repeat-pause TIME] [--repeat-agg mean|median|best]`: the same jobs
 //! N times, each run's output as usual, then a table of every figure's statistics over the runs.
-//! `--result FILE` keeps every run (and the statistics) in one file.
+//! `--result FILE` keeps every run (and the statistics) in one file. Sweeps and the dd, hdparm
+//! and bonnie suites repeat the same way (the suites name the file with `--result-file`).
 
 use iomark_engine::result::RunResult;
 use iomark_scenarios::repeat::{figures, Agg};
@@ -15,8 +16,9 @@ struct Repeat {
     rest: Vec<String>,
 }
 
-/// Take the repetition switches (and `--result`) out of `args`; None when `--repeat` is absent.
-fn extract(args: &[String]) -> Result<Option<Repeat>, String> {
+/// Take the repetition switches (and the result switch, `--result` or `result_key`) out of
+/// `args`; None when `--repeat` is absent.
+fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>, String> {
     let mut r = Repeat {
         n: 0,
         pause: Duration::ZERO,
@@ -31,9 +33,8 @@ fn extract(args: &[String]) -> Result<Option<Repeat>, String> {
             None => (a.as_str(), None),
         };
         let key = k.trim_start_matches('-');
-        if !matches!(key, "repeat" | "repeat-pause" | "repeat-agg" | "result")
-            || !k.starts_with('-')
-        {
+        let known = matches!(key, "repeat" | "repeat-pause" | "repeat-agg" | "result");
+        if !(known || key == result_key) || !k.starts_with('-') {
             r.rest.push(a.clone());
             continue;
         }
@@ -65,7 +66,13 @@ fn extract(args: &[String]) -> Result<Option<Repeat>, String> {
 
 /// `iomark run ARGS`, repeated when `--repeat` is given; `run` is the single run.
 pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
-    let r = match extract(args) {
+    maybe_repeated(args, run, "result")
+}
+
+/// A command repeated when `--repeat` is given: `run` is one run, which writes its result to
+/// the file named by `--{result_key}=FILE`.
+pub fn maybe_repeated(args: &[String], run: fn(&[String]) -> i32, result_key: &str) -> i32 {
+    let r = match extract(args, result_key) {
         Ok(Some(r)) => r,
         Ok(None) => return run(args),
         Err(e) => {
@@ -82,7 +89,7 @@ pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
         }
         eprintln!("iomark: run {} of {}", i + 1, r.n);
         let mut a = r.rest.clone();
-        a.push(format!("--result={}", tmp.display()));
+        a.push(format!("--{result_key}={}", tmp.display()));
         code = run(&a);
         let read = std::fs::read(&tmp)
             .map_err(|e| e.to_string())
@@ -90,7 +97,13 @@ pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
         let _ = std::fs::remove_file(&tmp);
         match read {
             Ok(res) => results.push(res),
-            Err(_) => break,
+            Err(_) => {
+                if code == 0 {
+                    eprintln!("iomark: --repeat: the run left no result to take statistics over (a sweep's --latency-target search cannot be repeated)");
+                    code = 2;
+                }
+                break;
+            }
         }
         if code != 0 {
             break;
@@ -133,24 +146,33 @@ mod tests {
 
     #[test]
     fn switches_are_taken_out() {
-        let r = extract(&s(&[
+        let args = s(&[
             "--name=a",
             "--repeat",
             "3",
             "--repeat-agg=best",
             "--result=x",
             "--rw=read",
-        ]))
-        .unwrap()
-        .unwrap();
+        ]);
+        let r = extract(&args, "result").unwrap().unwrap();
         assert_eq!(r.n, 3);
         assert_eq!(r.agg, Agg::Best);
         assert_eq!(r.result, Some(PathBuf::from("x")));
         assert_eq!(r.rest, s(&["--name=a", "--rw=read"]));
-        assert!(extract(&s(&["--name=a", "--result=x"])).unwrap().is_none());
+        assert!(extract(&s(&["--name=a", "--result=x"]), "result")
+            .unwrap()
+            .is_none());
         assert_eq!(
-            extract(&s(&["--repeat=0"])).err().unwrap(),
+            extract(&s(&["--repeat=0"]), "result").err().unwrap(),
             "--repeat=0: expected a count from 1 to 1000"
         );
+        let r = extract(
+            &s(&["if=x", "--repeat=2", "--result-file", "f"]),
+            "result-file",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!((r.n, r.result), (2, Some(PathBuf::from("f"))));
+        assert_eq!(r.rest, s(&["if=x"]));
     }
 }

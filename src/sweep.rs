@@ -167,6 +167,9 @@ fn latency(res: &RunResult, pct: Option<f64>) -> f64 {
     }
 }
 
+/// The options a latency-target search can climb (latency grows with each).
+const SEARCHABLE: &[&str] = &["iodepth", "rate_iops", "numjobs"];
+
 fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
     let (pct, target_us) = match search::parse_target(target) {
         Ok(t) => t,
@@ -177,18 +180,19 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
     };
     let axis = match o.axes.as_slice() {
         [] => axes::parse_axis("iodepth", "1..256x2").expect("a valid range"),
-        [a] if a.option == "iodepth" => a.clone(),
+        [a] if SEARCHABLE.contains(&a.option.as_str()) => a.clone(),
         _ => {
-            eprintln!("iomark sweep: --latency-target searches iodepth only: give --iodepth=LIST or RANGE and no other swept option");
+            eprintln!("iomark sweep: --latency-target searches one of --iodepth, --rate_iops or --numjobs: give it as a LIST or RANGE and no other swept option");
             return 2;
         }
     };
+    let name = axis.option.as_str();
     let mut depths: Vec<u64> = Vec::new();
     for v in &axis.values {
         match v.parse::<u64>() {
             Ok(d) if d > 0 => depths.push(d),
             _ => {
-                eprintln!("iomark sweep: --iodepth={v}: a queue depth is a positive number");
+                eprintln!("iomark sweep: --{name}={v}: expected a positive number");
                 return 2;
             }
         }
@@ -201,7 +205,7 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
             return f64::INFINITY;
         }
         let one = Axis {
-            option: "iodepth".into(),
+            option: name.into(),
             values: vec![d.to_string()],
         };
         let plan = match matrix::plan(std::slice::from_ref(&one), &[vec![d.to_string()]], &o.fixed)
@@ -215,7 +219,7 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
         match runner::run(&plan, ctl) {
             Ok(r) => {
                 let l = latency(&r, pct);
-                eprintln!("iomark sweep: iodepth={d}: {l:.1} µs");
+                eprintln!("iomark sweep: {name}={d}: {l:.1} µs");
                 l
             }
             Err(e) => {
@@ -229,21 +233,22 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
         return 1;
     }
     let what = pct.map_or("mean".to_string(), |p| format!("p{p}"));
-    println!("iodepth  {what} latency (µs)");
+    println!("{name}  {what} latency (µs)");
+    let w = name.len();
     for (d, l) in &curve {
         println!(
-            "{d:>7}  {l:>12.1}{}",
+            "{d:>w$}  {l:>12.1}{}",
             if *l <= target_us { "" } else { "  over" }
         );
     }
     match answer {
         Some(d) => {
-            println!("highest iodepth with {what} latency under {target_us:.0} µs: {d}");
+            println!("highest {name} with {what} latency under {target_us:.0} µs: {d}");
             0
         }
         None => {
             println!(
-                "no iodepth keeps the {what} latency under {target_us:.0} µs (iodepth {} measured {:.1} µs)",
+                "no {name} keeps the {what} latency under {target_us:.0} µs ({name} {} measured {:.1} µs)",
                 depths[0],
                 curve.first().map_or(0.0, |p| p.1)
             );

@@ -12,6 +12,7 @@ mod fio_silent;
 mod fio_verify;
 mod hangs;
 mod hardening;
+mod iometer;
 mod jobfiles;
 mod live;
 mod presets;

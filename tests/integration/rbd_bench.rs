@@ -105,3 +105,56 @@ fn rbd_bench_mix_prints_read_and_write_lines() {
     let pct = r as f64 / 4096.0 * 100.0;
     assert!((55.0..85.0).contains(&pct), "{pct}");
 }
+
+/// The per-second lines come while the run goes (read here before it ends, a second apart),
+/// and an interrupted run still prints its summary.
+#[test]
+fn rbd_bench_prints_per_second_lines_live() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+    let d = Scratch::new("rbd-live");
+    // A sparse file far larger than the run reads: holes read fast and take no space.
+    let f = d.file("image");
+    std::fs::File::create(&f)
+        .unwrap()
+        .set_len(64 << 30)
+        .unwrap();
+    let mut child = Command::new(bin())
+        .args(["rbd-bench", d.s("image").as_str()])
+        .args(["--io-type", "read", "--io-size", "4K", "--io-threads", "1"])
+        .args(["--io-total", "64G", "--io-pattern", "rand"])
+        .current_dir(&d.path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    let mut at = Vec::new();
+    let start = Instant::now();
+    while seen.len() < 4 {
+        let mut l = String::new();
+        assert!(out.read_line(&mut l).unwrap() > 0, "ended early: {seen:?}");
+        at.push(start.elapsed().as_secs_f64());
+        seen.push(l);
+    }
+    assert!(child.try_wait().unwrap().is_none(), "{seen:?}");
+    // SAFETY: signalling the child started above.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(130), "{rest}");
+    assert!(seen[1].starts_with("  SEC"), "{seen:?}");
+    let f = |l: &str| -> Vec<String> { l.split_whitespace().map(String::from).collect() };
+    let (l1, l2) = (f(&seen[2]), f(&seen[3]));
+    assert_eq!((l1[0].as_str(), l2[0].as_str()), ("1", "2"), "{seen:?}");
+    // Lines a second apart, counts growing, the rate over the window so far.
+    assert!((0.7..1.5).contains(&(at[3] - at[2])), "{at:?}");
+    let (o1, o2): (u64, u64) = (l1[1].parse().unwrap(), l2[1].parse().unwrap());
+    assert!(o2 > o1 && o1 > 0, "{seen:?}");
+    let r2: f64 = l2[2].parse().unwrap();
+    assert!((r2 - o2 as f64 / 2.0).abs() < 1.0, "{seen:?}");
+    assert!(rest.contains("elapsed:"), "{rest}");
+}

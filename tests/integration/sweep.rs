@@ -73,15 +73,13 @@ fn sweep_refusals_name_the_problem() {
     assert!(stderr(&o).contains("--numjobs: 0 is not a useful value"));
 }
 
-#[test]
-fn latency_target_search_reports_the_curve_and_the_answer() {
-    let d = Scratch::new_in("/dev/shm", "sweep-lat");
-    // A target no run can miss: the answer is the deepest queue, after two measurements.
+/// A latency-target search over `swept` on the null engine, short points, in `d`; checked ok.
+fn search_null(d: &Scratch, target: &str, swept: &str) -> std::process::Output {
     let o = iomark_in(
         &[
             "sweep",
-            "--latency-target=p99=10s",
-            "--iodepth=1..16x2",
+            target,
+            swept,
             "--rw=randread",
             "--ioengine=null",
             "--size=8m",
@@ -91,6 +89,14 @@ fn latency_target_search_reports_the_curve_and_the_answer() {
         &d.path,
     );
     ok(&o);
+    o
+}
+
+#[test]
+fn latency_target_search_reports_the_curve_and_the_answer() {
+    let d = Scratch::new_in("/dev/shm", "sweep-lat");
+    // A target no run can miss: the answer is the deepest queue, after two measurements.
+    let o = search_null(&d, "--latency-target=p99=10s", "--iodepth=1..16x2");
     let s = stdout(&o);
     assert!(
         s.contains("highest iodepth with p99 latency under 10000000 µs: 16"),
@@ -104,4 +110,28 @@ fn latency_target_search_reports_the_curve_and_the_answer() {
         "{s}"
     );
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+}
+
+/// The search climbs a rate as well as a depth.
+#[test]
+fn latency_target_search_over_rate_iops() {
+    let d = Scratch::new_in("/dev/shm", "sweep-rate");
+    let o = search_null(&d, "--latency-target=mean=10s", "--rate_iops=500..4000x2");
+    let s = stdout(&o);
+    assert!(s.starts_with("rate_iops  mean latency (µs)"), "{s}");
+    assert!(
+        s.contains("highest rate_iops with mean latency under 10000000 µs: 4000"),
+        "{s}"
+    );
+    let o = iomark_in(
+        &[
+            "sweep",
+            "--latency-target=p99=1ms",
+            "--bs=4k,8k",
+            "--ioengine=null",
+        ],
+        &d.path,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one of --iodepth, --rate_iops or --numjobs"));
 }

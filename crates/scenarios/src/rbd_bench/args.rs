@@ -206,8 +206,9 @@ impl RbdOpts {
             ("rw".into(), rw.into()),
             ("bs".into(), self.io_size.to_string()),
             ("rwmixread".into(), self.rw_mix_read.to_string()),
-            ("write_iops_log".into(), "rbd-bench".into()),
-            ("log_avg_msec".into(), "1000".into()),
+            // The live per-second lines read the counters the workers publish at each sample.
+            ("bwavgtime".into(), "100".into()),
+            ("iopsavgtime".into(), "100".into()),
             ("norandommap".into(), "1".into()),
         ];
         if let Some(b) = self.pattern_byte {

@@ -20,9 +20,12 @@ Without --filename or --directory the points use a temporary file in the current
 --cols=OPTION     option along the columns (default: the last swept one)
 --show=FIGURE     iops, bw (MB/s), mean or p99 (latency in µs) (default iops)
 --latency-target=pNN=TIME
-                  search the highest iodepth keeping that latency percentile (or mean) under
-                  TIME, by bisection over measured points; prints the curve and the answer
+                  search the highest iodepth (or rate_iops, numjobs: the one swept option)
+                  keeping that latency percentile (or mean) under TIME, by bisection over
+                  measured points; prints the curve and the answer
 --result=FILE     write the whole result (every point) as JSON
+--repeat=N        run the sweep N times: statistics of every point's figures (also
+                  --repeat-pause=TIME, --repeat-agg=mean|median|best), every run in --result
 --allow-write     allow writing to an existing file or device given with --filename";
 
 /// What `iomark sweep` was asked to do.

@@ -1,0 +1,257 @@
+//! `iomark iometer`: an Iometer access specification run as one iomark job (workers ×
+//! outstanding I/Os on one target), through `iomark run` so the output is the usual one.
+
+use crate::signals;
+use iomark_engine::result::RunResult;
+use iomark_scenarios::iometer::{csv, spec};
+use iomark_scenarios::preset::target;
+use std::path::PathBuf;
+
+pub const USAGE: &str = "\
+usage: iomark iometer [TARGET] --spec SPEC [--outstanding N] [--workers N] [--size SIZE]
+                      [--runtime TIME] [--ramp TIME] [--ioengine NAME] [--allow-write]
+                      [--result FILE] [--csv FILE]
+       iomark iometer --list
+
+SPEC is a named spec (see --list) or access-specification lines separated by ';' or spaces:
+  SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]   e.g. --spec 4k,70,100@100
+Lines of one spec may differ only in size (their weights split the transfer sizes).
+--outstanding is the I/Os in flight per worker (default 1), --workers the workers (default 1);
+either may cycle: a list (1,4,16) or a range (1..64x2 exponential, 1..64+8 linear) runs one
+point per value (a sweep, with its matrix table);
+--ramp is excluded from the figures (default 0). TARGET is a directory for a temporary file
+(default: the current one) or a file or device, written only with --allow-write.
+--csv FILE writes Iometer's main result columns (IOps, MBps, response times in ms, errors,
+bytes and I/Os per direction, % CPU) for all workers.
+";
+
+struct Opts {
+    target: Option<PathBuf>,
+    spec: String,
+    outstanding: String,
+    workers: String,
+    size: Option<String>,
+    runtime: String,
+    ramp: String,
+    ioengine: String,
+    allow_write: bool,
+    result: Option<String>,
+    csv: Option<String>,
+}
+
+fn parse(a: &[String]) -> Result<Option<Opts>, String> {
+    let mut o = Opts {
+        target: None,
+        spec: String::new(),
+        outstanding: "1".into(),
+        workers: "1".into(),
+        size: None,
+        runtime: "10s".into(),
+        ramp: "0".into(),
+        ioengine: "libaio".into(),
+        allow_write: false,
+        result: None,
+        csv: None,
+    };
+    let mut it = a.iter();
+    while let Some(arg) = it.next() {
+        if !arg.starts_with("--") {
+            if o.target.is_some() {
+                return Err(format!("iometer: a second target '{arg}'"));
+            }
+            o.target = Some(PathBuf::from(arg));
+            continue;
+        }
+        let (k, inline) = match arg.split_once('=') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => (arg.as_str(), None),
+        };
+        match k {
+            "--help" => return Ok(None),
+            "--list" => {
+                let mut s = String::new();
+                for (n, lines, from) in spec::NAMED {
+                    s.push_str(&format!("{n:<16} {lines}\n{:<16} from {from}\n", ""));
+                }
+                crate::pipe::print_text(&s);
+                return Ok(None);
+            }
+            "--allow-write" => {
+                o.allow_write = true;
+                continue;
+            }
+            _ => {}
+        }
+        let v = match inline.or_else(|| it.next().cloned()) {
+            Some(v) => v,
+            None => return Err(format!("iometer: {k} needs a value")),
+        };
+        // A list or range cycles the value (checked by the sweep that runs it).
+        let count = |v: String| {
+            if cycled(&v) {
+                return Ok(v);
+            }
+            v.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=65536).contains(n))
+                .map(|_| v.clone())
+                .ok_or_else(|| {
+                    format!("iometer: {k}={v}: expected a count from 1 to 65536, a list or a range")
+                })
+        };
+        match k {
+            "--spec" => o.spec = v,
+            "--outstanding" => o.outstanding = count(v)?,
+            "--workers" => o.workers = count(v)?,
+            "--size" => o.size = Some(v),
+            "--runtime" => o.runtime = v,
+            "--ramp" => o.ramp = v,
+            "--ioengine" => o.ioengine = v,
+            "--result" => o.result = Some(v),
+            "--csv" => o.csv = Some(v),
+            _ => {
+                return Err(format!(
+                    "iometer: unknown option {k} (known: --spec --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --list)"
+                ))
+            }
+        }
+    }
+    if o.spec.is_empty() {
+        return Err("iometer: give an access specification with --spec (see --list)".into());
+    }
+    if o.csv.is_some() && (cycled(&o.outstanding) || cycled(&o.workers)) {
+        return Err("iometer: --csv with cycled --outstanding or --workers is not supported yet: use --result".into());
+    }
+    Ok(Some(o))
+}
+
+/// A list (`1,4,16`) or a range (`1..64x2` exponential, `1..64+8` linear) of values to cycle.
+fn cycled(v: &str) -> bool {
+    v.contains(',') || v.contains("..")
+}
+
+/// `iomark iometer ARGS`; `run` is `iomark run`. Returns the exit code. Cycled outstanding
+/// I/Os or workers run as a sweep over iodepth and numjobs, one point per value.
+pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
+    let o = match parse(a) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            if a.iter().any(|x| x == "--list") {
+                return 0;
+            }
+            return crate::pipe::print_text(USAGE);
+        }
+        Err(e) => {
+            eprintln!("iomark {e}");
+            return 2;
+        }
+    };
+    let opts = match spec::parse(&o.spec).and_then(|l| spec::options(&l)) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark iometer: {e}");
+            return 2;
+        }
+    };
+    let size = match &o.size {
+        Some(v) => match iomark_fio::values::parse_size(v, 1024) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("iomark iometer: --size={v}: {e}");
+                return 2;
+            }
+        },
+        None => 256 << 20,
+    };
+    let t = match target::choose(
+        "iometer",
+        o.target.as_deref(),
+        o.allow_write,
+        size,
+        o.size.is_some(),
+    ) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("iomark iometer: {e}");
+            return 2;
+        }
+    };
+    for n in &t.notices {
+        eprintln!("iomark iometer: {n}");
+    }
+    let name = spec::NAMED
+        .iter()
+        .find(|n| n.0 == o.spec)
+        .map_or("iometer", |n| n.0);
+    let mut args: Vec<String> = vec![
+        format!("--name={name}"),
+        format!("--filename={}", t.path.display()),
+        format!("--size={}", t.size),
+        format!("--ioengine={}", o.ioengine),
+        format!("--iodepth={}", o.outstanding),
+        format!("--numjobs={}", o.workers),
+        format!("--runtime={}", o.runtime),
+        "--time_based".into(),
+        format!("--ramp_time={}", o.ramp),
+        "--group_reporting".into(),
+        format!("--direct={}", u8::from(t.direct)),
+    ];
+    args.extend(opts.iter().map(|(k, v)| format!("--{k}={v}")));
+    // The CSV is made from the result: a temporary one when no --result is kept.
+    let tmp = std::env::temp_dir().join(format!("iomark-iometer.{}.json", std::process::id()));
+    let result = match (&o.result, &o.csv) {
+        (Some(r), _) => Some(PathBuf::from(r)),
+        (None, Some(_)) => Some(tmp.clone()),
+        _ => None,
+    };
+    if let Some(r) = &result {
+        args.push(format!("--result={}", r.display()));
+    }
+    if t.temp {
+        signals::register_temp(&t.path);
+    }
+    let cycle = cycled(&o.outstanding) || cycled(&o.workers);
+    let mut code = if cycle {
+        // The sweep names its points and takes every option as KEY=VALUE; the target was
+        // checked above (a temporary file, or --allow-write given).
+        let mut sw: Vec<String> = args
+            .iter()
+            .filter(|x| !x.starts_with("--name="))
+            .map(|x| match x.as_str() {
+                "--time_based" | "--group_reporting" => format!("{x}=1"),
+                _ => x.clone(),
+            })
+            .collect();
+        if !t.temp {
+            sw.push("--allow-write".into());
+        }
+        crate::sweep::main(&sw)
+    } else {
+        run(&args)
+    };
+    if t.temp {
+        let _ = std::fs::remove_file(&t.path);
+        signals::clear_temp();
+    }
+    if let (Some(c), Some(r)) = (&o.csv, &result) {
+        let read = std::fs::read(r)
+            .map_err(|e| e.to_string())
+            .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let written = read.and_then(|res| {
+            std::fs::write(
+                c,
+                csv::csv(&res, name, o.outstanding.parse().unwrap_or(1), cpus),
+            )
+            .map_err(|e| e.to_string())
+        });
+        if let Err(e) = written {
+            eprintln!("iomark iometer: --csv {c}: {e}");
+            code = code.max(1);
+        }
+    }
+    if o.result.is_none() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    code
+}
