@@ -12,6 +12,7 @@ pub mod record;
 pub mod run;
 #[cfg(test)]
 mod snapshots;
+pub mod table;
 pub mod text;
 pub mod throughput;
 pub mod xlsx;

@@ -2,7 +2,7 @@
 //! report and `compare` read (one job per measured pass, with its bytes, operations, timed
 //! runtime and full latency histogram), and next to it the suite's own table under "iozone":
 //! every cell's figure, latency summary (mean, p50, p99, max) and system-call counts, and the
-//! throughput-mode figures.
+//! throughput-mode figures; the run result's `tables` hold the matrix per column (`table`).
 
 use super::catalog::COLUMNS;
 use super::run::{Matrix, Measure, Unit};
@@ -68,7 +68,7 @@ pub struct IozoneResult {
     pub iozone: IozoneTable,
 }
 
-fn summary(m: &Measure) -> LatSummary {
+pub(super) fn summary(m: &Measure) -> LatSummary {
     let max = m.lat.stat.max_or_zero();
     let p = m.lat.hist.percentiles(&[50.0, 99.0]);
     let get = |i: usize| p.get(i).map_or(0, |x| x.1.min(max));
@@ -166,6 +166,7 @@ pub fn build(
     };
     let mut run = RunResult::assemble(&plan, start_unix_ms, host, jobs);
     run.interrupted = m.interrupted;
+    run.tables = super::table::tables(m);
     IozoneResult {
         run,
         iozone: IozoneTable {
