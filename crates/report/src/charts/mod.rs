@@ -7,7 +7,9 @@ pub mod bonnie;
 pub mod compare;
 pub mod dd;
 pub mod hdparm;
+pub mod iozone;
 pub mod job;
+pub mod matrix;
 pub mod preset;
 pub mod sweep;
 
@@ -146,6 +148,7 @@ pub const REGISTRY: &[ChartFn] = &[
     hdparm::charts,
     bonnie::charts,
     sweep::charts,
+    iozone::charts,
     preset::charts,
 ];
 

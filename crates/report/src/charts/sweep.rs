@@ -2,7 +2,7 @@
 //! option, one series per value of the others; with two swept options also a heatmap and a
 //! 3-D surface of IOPS.
 
-use super::{suite_tables, Chart, Kind, Trace};
+use super::{matrix, suite_tables, Chart, Kind, Trace};
 use crate::model::Source;
 
 /// The figure columns a sweep table ends with.
@@ -61,38 +61,14 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
         }
         if naxes == 2 {
             if let Some(fi) = t.col("IOPS") {
-                let mut rows: Vec<String> = Vec::new();
-                let mut cats: Vec<String> = Vec::new();
-                for r in &t.rows {
-                    for (v, list) in [(text(r, 0), &mut rows), (text(r, 1), &mut cats)] {
-                        if !list.contains(&v) {
-                            list.push(v);
-                        }
-                    }
-                }
-                let mut z = vec![vec![f64::NAN; cats.len()]; rows.len()];
-                for r in &t.rows {
-                    let ri = rows.iter().position(|x| *x == text(r, 0)).unwrap_or(0);
-                    let ci = cats.iter().position(|x| *x == text(r, 1)).unwrap_or(0);
-                    z[ri][ci] = r.get(fi).and_then(|c| c.num()).unwrap_or(f64::NAN);
-                }
-                for kind in [Kind::Heatmap, Kind::Surface] {
-                    let mut c = Chart::new(
-                        format!("sweep-{}-iops-{kind:?}", s.label),
-                        &sec,
-                        &format!("IOPS over {} and {}", t.columns[0], t.columns[1]),
-                        kind,
-                    )
-                    .axes(&t.columns[1], &t.columns[0]);
-                    c.traces.push(Trace {
-                        name: "IOPS".into(),
-                        cats: cats.clone(),
-                        rows: rows.clone(),
-                        z: z.clone(),
-                        ..Default::default()
-                    });
-                    out.push(c);
-                }
+                out.extend(matrix::charts(
+                    &format!("sweep-{}-iops", s.label),
+                    &sec,
+                    &format!("IOPS over {} and {}", t.columns[0], t.columns[1]),
+                    &t.columns[1],
+                    &t.columns[0],
+                    matrix::trace(t, 0, 1, fi, "IOPS"),
+                ));
             }
         }
     }
