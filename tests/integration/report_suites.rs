@@ -3,7 +3,7 @@
 //! loaded by headless Chromium with the network off, written as PNG images, exported as XLSX
 //! (one sheet per suite table, read by calamine and by LibreOffice) and Markdown; the command
 //! line of each result in the report's header; a result written before the command line was
-//! recorded still reads.
+//! recorded still reads; iozone's matrix per test as a heatmap and a 3-D surface.
 
 use crate::report::{check_page, check_png, render, soffice_csv};
 use crate::util::*;
@@ -296,6 +296,72 @@ fn suite_tables_are_charted_and_exported() {
     assert_eq!(bon_csv.lines().count(), 3, "{bon_csv}");
     let sw_csv = std::fs::read_to_string(lo.file("suites-sw sweep.csv")).unwrap();
     assert!(sw_csv.starts_with("bs,iodepth,IOPS,MB/s"), "{sw_csv}");
+}
+
+/// iozone's matrix: per test a table of its cells in the result file, drawn as a heatmap and a
+/// 3-D surface of kB/s over file size and record size in the page and as images.
+#[test]
+fn iozone_matrix_is_charted_per_test() {
+    let d = Scratch::new_in("/dev/shm", "report-iozone");
+    let rf = d.file("iz.json");
+    let f = d.s("iz.dat");
+    let r = rf.display().to_string();
+    run_in(
+        &d,
+        &[
+            "iozone", "-a", "-n", "64k", "-g", "256k", "-i", "0", "-i", "1", "-f", &f, "--result",
+            &r,
+        ],
+    );
+    for test in ["write", "rewrite", "read", "reread"] {
+        let doc: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
+        let t = doc["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["suite"] == "iozone" && t["title"] == test)
+            .unwrap_or_else(|| panic!("no iozone table {test}"))
+            .clone();
+        // Files 64k, 128k, 256k; records 4k up to the file: 5 + 6 + 7 cells.
+        let rows = t["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 18, "{test}: {t}");
+        let (fc, rc, kc) = (
+            col(&t, "file size (kB)"),
+            col(&t, "record size (kB)"),
+            col(&t, "kB/s"),
+        );
+        let cell = doc["iozone"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["file_kb"] == 256 && c["record_kb"] == 4)
+            .unwrap()
+            .clone();
+        let row = rows
+            .iter()
+            .find(|r| r[fc].as_f64() == Some(256.0) && r[rc].as_f64() == Some(4.0))
+            .unwrap();
+        let want = cell["figures"][test]["kib_per_s"].as_f64().unwrap();
+        assert!(
+            want > 0.0 && row[kc].as_f64() == Some(want),
+            "{test}: {row}"
+        );
+    }
+    let html = d.file("iz.html");
+    let png = d.file("png");
+    let (h, p) = (html.display().to_string(), png.display().to_string());
+    run_in(&d, &["report", &r, "-o", &h, "--png", &p]);
+    let rd = render(&html);
+    check_page(&html, &rd, 8);
+    for test in ["write", "rewrite", "read", "reread"] {
+        let want = format!("{test} kB/s over file size and record size");
+        assert!(rd.dom.contains(&want), "the report lacks '{want}'");
+        for kind in ["Heatmap", "Surface"] {
+            let img = png.join(format!("iozone-iz-{test}-{kind}.png"));
+            assert!(img.exists(), "no image {}", img.display());
+            check_png(&img);
+        }
+    }
 }
 
 #[test]
