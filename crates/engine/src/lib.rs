@@ -27,6 +27,7 @@
 //! ([`target`] probes and free space, [`engines`] availability, [`sys`] host facts) and tests
 //! ([`rng`]).
 
+pub mod cluster;
 pub mod echo;
 pub mod engines;
 pub mod fileops;
