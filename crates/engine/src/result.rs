@@ -466,6 +466,11 @@ pub struct RunResult {
     /// timings, bonnie's rows per run, a sweep's matrix), for reports and exports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tables: Vec<SuiteTable>,
+    /// A run of many ranks (MPI, or result files merged with `iomark merge`): every rank's own
+    /// result, in rank order; `jobs` then holds each job of all ranks merged. Empty for a run
+    /// on one host.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<crate::cluster::RankResult>,
 }
 
 /// One cell of a [`SuiteTable`]: a number or a text.
@@ -554,6 +559,7 @@ impl RunResult {
             notes: Vec::new(),
             command_line: command_line(),
             tables: Vec::new(),
+            ranks: Vec::new(),
         }
     }
 

@@ -475,6 +475,7 @@ pub(crate) mod tests {
             notes: vec![],
             command_line: Vec::new(),
             tables: Vec::new(),
+            ranks: Vec::new(),
         }
     }
 
