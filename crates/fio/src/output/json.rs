@@ -6,7 +6,7 @@ use super::fmt::{depth_dist, f6, json_str, lat_floor, pct_key};
 use super::group::{self, Report, ReportUnit};
 use iomark_engine::hist::{Histogram, LatencyBuckets};
 use iomark_engine::job::Dir;
-use iomark_engine::result::LatRecord;
+use iomark_engine::result::{DiskUtil, LatRecord};
 use iomark_engine::RunResult;
 
 /// A small pretty-printing JSON writer in fio's layout (`"key" : value`, 2-space indent).
@@ -24,7 +24,7 @@ impl J {
             first: vec![true],
         }
     }
-    fn sep(&mut self) {
+    pub(crate) fn sep(&mut self) {
         let f = self.first.last_mut().unwrap();
         if !*f {
             self.out.push(',');
@@ -35,7 +35,7 @@ impl J {
             self.out.push_str("  ");
         }
     }
-    fn key(&mut self, k: &str) {
+    pub(crate) fn key(&mut self, k: &str) {
         self.sep();
         self.out.push_str(&json_str(k));
         self.out.push_str(" : ");
@@ -49,19 +49,19 @@ impl J {
         self.out.push_str("\n}\n");
         std::mem::take(&mut self.out)
     }
-    fn obj(&mut self, k: &str) {
+    pub(crate) fn obj(&mut self, k: &str) {
         self.key(k);
         self.out.push('{');
         self.depth += 1;
         self.first.push(true);
     }
-    fn obj_in_array(&mut self) {
+    pub(crate) fn obj_in_array(&mut self) {
         self.sep();
         self.out.push('{');
         self.depth += 1;
         self.first.push(true);
     }
-    fn end_obj(&mut self) {
+    pub(crate) fn end_obj(&mut self) {
         let empty = self.first.pop().unwrap();
         self.depth -= 1;
         if !empty {
@@ -72,13 +72,13 @@ impl J {
         }
         self.out.push('}');
     }
-    fn arr(&mut self, k: &str) {
+    pub(crate) fn arr(&mut self, k: &str) {
         self.key(k);
         self.out.push('[');
         self.depth += 1;
         self.first.push(true);
     }
-    fn end_arr(&mut self) {
+    pub(crate) fn end_arr(&mut self) {
         let empty = self.first.pop().unwrap();
         self.depth -= 1;
         if !empty {
@@ -89,28 +89,28 @@ impl J {
         }
         self.out.push(']');
     }
-    fn u(&mut self, k: &str, v: u64) {
+    pub(crate) fn u(&mut self, k: &str, v: u64) {
         self.key(k);
         self.out.push_str(&v.to_string());
     }
-    fn i(&mut self, k: &str, v: i64) {
+    pub(crate) fn i(&mut self, k: &str, v: i64) {
         self.key(k);
         self.out.push_str(&v.to_string());
     }
-    fn f(&mut self, k: &str, v: f64) {
+    pub(crate) fn f(&mut self, k: &str, v: f64) {
         self.key(k);
         self.out.push_str(&f6(v));
     }
-    fn s(&mut self, k: &str, v: &str) {
+    pub(crate) fn s(&mut self, k: &str, v: &str) {
         self.key(k);
         self.out.push_str(&json_str(v));
     }
-    fn b(&mut self, k: &str, v: bool) {
+    pub(crate) fn b(&mut self, k: &str, v: bool) {
         self.key(k);
         self.out.push_str(if v { "true" } else { "false" });
     }
     /// A value already serialised (e.g. by serde_json).
-    fn raw(&mut self, k: &str, v: &str) {
+    pub(crate) fn raw(&mut self, k: &str, v: &str) {
         self.key(k);
         self.out.push_str(v);
     }
@@ -208,7 +208,21 @@ fn dist_obj(j: &mut J, key: &str, keys: &[&str; 7], counts: &[u64; 7]) {
     j.end_obj();
 }
 
-fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus: bool) {
+/// Where a job's entry came from in a run of many ranks: fio's `hostname` and `port` keys of a
+/// client's entry (the port holds the rank: no network port is involved).
+pub(crate) struct Client<'a> {
+    pub hostname: &'a str,
+    pub port: u64,
+}
+
+pub(crate) fn job_obj(
+    j: &mut J,
+    result: &RunResult,
+    report: &Report,
+    u: &ReportUnit,
+    plus: bool,
+    client: Option<Client>,
+) {
     j.obj_in_array();
     j.s("jobname", &u.job.name);
     j.u("groupid", u.job.group_id as u64);
@@ -319,6 +333,10 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
         );
     }
     j.end_obj();
+    if let Some(c) = client {
+        j.s("hostname", c.hostname);
+        j.u("port", c.port);
+    }
     j.end_obj();
 }
 
@@ -326,6 +344,23 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
 pub fn render(result: &RunResult, plus: bool) -> String {
     let report = group::build(result);
     let mut j = J::new();
+    head(&mut j, result);
+    j.arr("jobs");
+    for u in &report.units {
+        job_obj(&mut j, result, &report, u, plus, None);
+    }
+    j.end_arr();
+    j.arr("disk_util");
+    for d in &result.disk_util {
+        disk_obj(&mut j, d, None);
+    }
+    j.end_arr();
+    iomark_obj(&mut j, result, |_| {});
+    j.close_root()
+}
+
+/// The document's opening keys: version, time, global options.
+pub(crate) fn head(j: &mut J, result: &RunResult) {
     j.open_root();
     j.s("fio version", &format!("iomark-{}", iomark_engine::VERSION));
     j.u("timestamp", result.start_unix_ms / 1000);
@@ -343,28 +378,31 @@ pub fn render(result: &RunResult, plus: bool) -> String {
         }
         j.end_obj();
     }
-    j.arr("jobs");
-    for u in &report.units {
-        job_obj(&mut j, result, &report, u, plus);
+}
+
+/// One `disk_util` entry (with the client's keys in a run of many ranks).
+pub(crate) fn disk_obj(j: &mut J, d: &DiskUtil, client: Option<Client>) {
+    j.obj_in_array();
+    j.s("name", &d.name);
+    j.u("read_ios", d.read_ios);
+    j.u("write_ios", d.write_ios);
+    j.u("read_sectors", d.read_sectors);
+    j.u("write_sectors", d.write_sectors);
+    j.u("read_merges", d.read_merges);
+    j.u("write_merges", d.write_merges);
+    j.u("read_ticks", d.read_ticks);
+    j.u("write_ticks", d.write_ticks);
+    j.u("in_queue", d.in_queue);
+    j.f("util", d.util);
+    if let Some(c) = client {
+        j.s("hostname", c.hostname);
+        j.u("port", c.port);
     }
-    j.end_arr();
-    j.arr("disk_util");
-    for d in &result.disk_util {
-        j.obj_in_array();
-        j.s("name", &d.name);
-        j.u("read_ios", d.read_ios);
-        j.u("write_ios", d.write_ios);
-        j.u("read_sectors", d.read_sectors);
-        j.u("write_sectors", d.write_sectors);
-        j.u("read_merges", d.read_merges);
-        j.u("write_merges", d.write_merges);
-        j.u("read_ticks", d.read_ticks);
-        j.u("write_ticks", d.write_ticks);
-        j.u("in_queue", d.in_queue);
-        j.f("util", d.util);
-        j.end_obj();
-    }
-    j.end_arr();
+    j.end_obj();
+}
+
+/// iomark's own root block; `more` adds keys to it.
+pub(crate) fn iomark_obj(j: &mut J, result: &RunResult, more: impl FnOnce(&mut J)) {
     j.obj("iomark");
     j.s("version", iomark_engine::VERSION);
     j.b("interrupted", result.interrupted);
@@ -376,8 +414,8 @@ pub fn render(result: &RunResult, plus: bool) -> String {
         "notes",
         &serde_json::to_string(&result.notes).unwrap_or_else(|_| "[]".into()),
     );
+    more(j);
     j.end_obj();
-    j.close_root()
 }
 
 #[cfg(test)]

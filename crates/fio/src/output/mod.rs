@@ -1,5 +1,6 @@
 //! fio-compatible back ends: normal, JSON, JSON+ and terse output, and log files.
 
+pub mod clients;
 pub mod fmt;
 pub mod group;
 pub mod json;
@@ -11,7 +12,13 @@ pub use crate::cmdline::OutputFormat;
 use iomark_engine::RunResult;
 
 /// Render a run in one format (`terse_version`: 2 to 5, for terse).
+/// A result of many ranks is shown as fio's client shows its servers' ([`clients`]).
 pub fn render(result: &RunResult, format: OutputFormat, terse_version: u32) -> String {
+    if !result.ranks.is_empty() {
+        if let Some(text) = clients::render(result, format, terse_version) {
+            return text;
+        }
+    }
     match format {
         OutputFormat::Normal => normal::render(result),
         OutputFormat::Json => json::render(result, false),

@@ -327,12 +327,23 @@ fn group_block(out: &mut String, g: &GroupStats) {
 pub fn render(result: &RunResult) -> String {
     let report = group::build(result);
     let mut out = String::from("\n");
+    body(&mut out, &report);
+    tail(&mut out, result);
+    out
+}
+
+/// The blocks of `report`: one per unit, then the groups' run status.
+pub(crate) fn body(out: &mut String, report: &Report) {
     for u in &report.units {
-        unit_block(&mut out, &report, u);
+        unit_block(out, report, u);
     }
     for g in &report.groups {
-        group_block(&mut out, g);
+        group_block(out, g);
     }
+}
+
+/// What follows the blocks: disk stats, the interruption, the notes.
+pub(crate) fn tail(out: &mut String, result: &RunResult) {
     if !result.disk_util.is_empty() {
         out.push_str("\nDisk stats (read/write):\n");
         for d in &result.disk_util {
@@ -354,8 +365,7 @@ pub fn render(result: &RunResult) -> String {
     if result.interrupted {
         out.push_str("\n(interrupted: the figures cover the time before the interruption)\n");
     }
-    notes_block(&mut out, result);
-    out
+    notes_block(out, result);
 }
 
 /// What fio would not print but a reader should know (page cache, options with no effect,

@@ -141,10 +141,14 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) 
 
 /// Render a run as terse lines of `version` (2 to 5).
 pub fn render(result: &RunResult, version: u32) -> String {
-    let report = group::build(result);
+    render_report(result, &group::build(result), version)
+}
+
+/// The terse lines of `report`'s units (`result` gives the disk utilisation).
+pub(crate) fn render_report(result: &RunResult, report: &Report, version: u32) -> String {
     let mut out = String::new();
     for u in &report.units {
-        out.push_str(&unit_line(result, &report, u, version));
+        out.push_str(&unit_line(result, report, u, version));
         out.push('\n');
     }
     out
