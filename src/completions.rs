@@ -21,6 +21,7 @@ const COMMANDS: &[&str] = &[
     "report",
     "compare",
     "export",
+    "merge",
     "completions",
 ];
 

@@ -1,9 +1,11 @@
 //! iomark: one binary for storage benchmarks. `iomark run` takes fio command lines and writes
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
+mod cluster_out;
 mod completions;
 mod datafiles;
 mod iometer;
+mod merge;
 mod outputs;
 mod periodic;
 mod pipe;
@@ -55,6 +57,9 @@ Usage:
                                          compare results: deltas, spread test, CI rules
   iomark export RESULT... --csv FILE | --xlsx FILE | --markdown
                                          export results as CSV, XLSX or Markdown tables
+  iomark merge RESULT... [--output-format=FMT] [--result FILE] [--report FILE.html|DIR]
+                                         merge result files of several hosts as one run of
+                                         many clients (exact percentiles, stonewall figures)
   iomark man                             print the manual page (roff)
   iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
   iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
@@ -109,6 +114,7 @@ fn main() {
         Some("report") => report_cmd::report_main(&args[1..]),
         Some("compare") => report_cmd::compare_main(&args[1..]),
         Some("export") => report_cmd::export_main(&args[1..]),
+        Some("merge") => merge::main(&args[1..]),
         Some("dd") => repeat::maybe_repeated(&args[1..], suites::dd::main, "result-file"),
         Some("hdparm") => repeat::maybe_repeated(&args[1..], suites::hdparm::main, "result-file"),
         Some("bonnie") | Some("bonnie++") => {

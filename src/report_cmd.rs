@@ -93,27 +93,38 @@ fn command_line() -> String {
 /// Write the HTML report of a run that just ended (`--report` on run/quick). Returns false
 /// (after saying why) when it could not be written.
 pub fn report_run(result: &RunResult, path: &Path, title: &str) -> bool {
+    report_run_to(result, path, title, None)
+}
+
+/// [`report_run`], with every chart also written as a PNG image into `png` when given.
+pub fn report_run_to(result: &RunResult, path: &Path, title: &str, png: Option<&Path>) -> bool {
     let mut src = read::from_result(result);
     src.label = "run".into();
     src.paths = vec!["(this run)".into()];
     let sources = [src];
+    let charts = charts::report_charts(&sources);
     let page = Page {
         title: title.to_string(),
         command: Some(command_line()),
         sources: &sources,
         comparison: None,
-        charts: charts::report_charts(&sources),
+        charts: charts.clone(),
     };
-    match html::write(path, &page) {
-        Ok(()) => {
-            eprintln!("iomark: report written to {}", path.display());
-            true
-        }
-        Err(e) => {
-            eprintln!("iomark: {e}");
-            false
+    if let Err(e) = html::write(path, &page) {
+        eprintln!("iomark: {e}");
+        return false;
+    }
+    eprintln!("iomark: report written to {}", path.display());
+    if let Some(d) = png {
+        match images::write_all(d, &charts, images::Format::Png) {
+            Ok(n) => eprintln!("iomark: {n} PNG images written to {}", d.display()),
+            Err(e) => {
+                eprintln!("iomark: {e}");
+                return false;
+            }
         }
     }
+    true
 }
 
 /// Inputs and the options common to the three commands.

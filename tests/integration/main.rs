@@ -4,6 +4,7 @@ mod bench;
 mod blockdev;
 mod cache;
 mod cli;
+mod cluster;
 mod data_loss;
 mod edges;
 mod engines;

@@ -214,6 +214,13 @@ static FORMATS: Choices<OutputFormat, Vec<OutputFormat>> = Choices {
 
 /// `--output-format=FMT[,FMT]`.
 fn output_format(s: &mut Switches, v: &str) -> Result<(), SwitchError> {
+    s.output.formats = parse_output_formats(v)?;
+    Ok(())
+}
+
+/// The formats of an `--output-format` value (`normal`, `json`, `json+`, `terse`, comma
+/// separated), in order and each once.
+pub fn parse_output_formats(v: &str) -> Result<Vec<OutputFormat>, SwitchError> {
     let bad = || {
         SwitchError(format!(
             "expected {} (comma-separated)",
@@ -227,8 +234,7 @@ fn output_format(s: &mut Switches, v: &str) -> Result<(), SwitchError> {
     if list.is_empty() {
         return Err(bad());
     }
-    s.output.formats = list;
-    Ok(())
+    Ok(list)
 }
 
 fn time(v: &str, unit: TimeUnit) -> Result<Duration, SwitchError> {

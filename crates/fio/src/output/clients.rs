@@ -236,6 +236,11 @@ fn json_out(result: &RunResult, c: &ClusterResult, plus: bool) -> String {
     let last = c.ranks.last().map(|r| r.rank).unwrap_or(0);
     let mut j = J::new();
     json::head(&mut j, result);
+    if result.plan.global_options.is_empty() {
+        // fio's client always writes the object.
+        j.obj("global options");
+        j.end_obj();
+    }
     j.arr("client_stats");
     for u in &all.units {
         let idx = u.job.job_index;

@@ -4,6 +4,7 @@
 //! a file, never by touching the page.
 
 pub mod bonnie;
+pub mod cluster;
 pub mod compare;
 pub mod dd;
 pub mod hdparm;
@@ -144,6 +145,7 @@ pub type ChartFn = fn(&[Source]) -> Vec<Chart>;
 /// Every contributor, in page order.
 pub const REGISTRY: &[ChartFn] = &[
     job::charts,
+    cluster::charts,
     dd::charts,
     hdparm::charts,
     bonnie::charts,

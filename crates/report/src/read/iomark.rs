@@ -133,6 +133,10 @@ pub fn from_result(r: &RunResult) -> Source {
     }
     s.notes = r.notes.clone();
     s.tables = r.tables.clone();
+    if let Some((tables, fact)) = super::cluster::tables(r) {
+        s.facts.push(("ranks".into(), fact));
+        s.tables.extend(tables);
+    }
     if r.interrupted {
         s.notes
             .push("the run was interrupted: figures cover the time before".into());

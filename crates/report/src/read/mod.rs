@@ -1,6 +1,7 @@
 //! Readers: a path (an iomark result file, fio JSON/json+ output, or a directory of them)
 //! becomes a [`Source`]. The kind of a file is recognised from its content, not its name.
 
+pub mod cluster;
 mod fio_json;
 pub mod fio_log;
 mod iomark;

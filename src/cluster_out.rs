@@ -1,0 +1,156 @@
+//! The end of a run of many ranks, however their results were gathered (by MPI on rank 0, or
+//! from result files by `iomark merge`): the exact merge, the fio-compatible client output, the
+//! result file with every rank, the HTML report with per-host charts.
+
+use iomark_engine::cluster::{self, RankResult};
+use iomark_engine::RunPlan;
+use iomark_fio::output::OutputFormat;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Where and how a run of many ranks is shown.
+#[derive(Clone, Debug)]
+pub struct ClusterOutputs {
+    /// Output formats, in order (`--output-format`).
+    pub formats: Vec<OutputFormat>,
+    /// Terse version (2 to 5).
+    pub terse_version: u32,
+    /// The output goes to this file instead of stdout (`--output`).
+    pub output: Option<PathBuf>,
+    /// iomark's result file with every rank (`--result`).
+    pub result: Option<PathBuf>,
+    /// The HTML report: a `.html` file, or a directory that gets `report.html` and every chart
+    /// as a PNG image (`--report`).
+    pub report: Option<PathBuf>,
+}
+
+impl Default for ClusterOutputs {
+    fn default() -> Self {
+        ClusterOutputs {
+            formats: vec![OutputFormat::Normal],
+            terse_version: 3,
+            output: None,
+            result: None,
+            report: None,
+        }
+    }
+}
+
+/// Merge the ranks' results and write everything `out` asks for. Returns the exit status:
+/// 0 when every rank's jobs ran without error, 1 when one failed or an output could not be
+/// written, 2 when the results do not merge (they name the rank), 130 when a rank was
+/// interrupted.
+pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
+    let plans: Vec<RunPlan> = ranks.iter().map(|r| r.result.plan.clone()).collect();
+    // Nothing is written over a rank's target (as named on the host that merges).
+    let page = out.report.as_deref().map(report_page);
+    for p in [
+        out.output.as_deref(),
+        out.result.as_deref(),
+        page.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if let Err(e) = check(p, &plans) {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    }
+    let c = match cluster::merge(ranks) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("iomark: cannot merge the ranks' results: {e}");
+            return 2;
+        }
+    };
+    let result = c.to_run_result();
+    let mut code = 0;
+    for r in &c.ranks {
+        for j in r.result.jobs.iter().filter(|j| j.error != 0) {
+            eprintln!(
+                "iomark: rank {} on {}: job {} failed: {}",
+                r.rank,
+                r.host,
+                j.name,
+                j.error_msg
+                    .clone()
+                    .unwrap_or_else(|| format!("error {}", j.error))
+            );
+            code = 1;
+        }
+    }
+    let text = crate::periodic::render_all(&result, &out.formats, out.terse_version, false);
+    match &out.output {
+        Some(p) => {
+            if let Err(e) = crate::outputs::write(p, text.as_bytes()) {
+                eprintln!("iomark: {e}");
+                code = 1;
+            }
+        }
+        None => {
+            let mut so = std::io::stdout().lock();
+            if so
+                .write_all(text.as_bytes())
+                .and_then(|_| so.flush())
+                .is_err()
+            {
+                return 1;
+            }
+        }
+    }
+    if let Some(p) = &out.result {
+        let written = serde_json::to_vec_pretty(&result)
+            .map_err(|e| format!("cannot encode the result: {e}"))
+            .and_then(|bytes| crate::outputs::write_after(p, &bytes, &plans));
+        if let Err(e) = written {
+            eprintln!("iomark: {e}");
+            code = 1;
+        }
+    }
+    if let Some(p) = &out.report {
+        if !write_report(&result, p) {
+            code = 1;
+        }
+    }
+    if result.interrupted {
+        eprintln!("iomark: a rank was interrupted; its figures cover the time before");
+        return 130;
+    }
+    code
+}
+
+fn check(p: &Path, plans: &[RunPlan]) -> Result<(), String> {
+    let targets: Vec<PathBuf> = plans
+        .iter()
+        .flat_map(iomark_engine::outfile::plan_targets)
+        .collect();
+    iomark_engine::outfile::check_output(p, &targets)
+}
+
+/// Whether `--report` names the page itself (`.html`), else a directory.
+fn is_page(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"))
+}
+
+/// The page `--report` writes: the path itself, or `report.html` in the directory.
+fn report_page(p: &Path) -> PathBuf {
+    if is_page(p) {
+        p.to_path_buf()
+    } else {
+        p.join("report.html")
+    }
+}
+
+/// A `.html` path is the page; anything else a directory with `report.html` and PNG images.
+fn write_report(result: &iomark_engine::RunResult, p: &Path) -> bool {
+    if is_page(p) {
+        return crate::report_cmd::report_run_to(result, p, "iomark merge", None);
+    }
+    if let Err(e) = std::fs::create_dir_all(p) {
+        eprintln!("iomark: cannot create {}: {e}", p.display());
+        return false;
+    }
+    crate::report_cmd::report_run_to(result, &report_page(p), "iomark merge", Some(p))
+}

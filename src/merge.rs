@@ -1,0 +1,147 @@
+//! `iomark merge`: result files written by `iomark run --result` on several hosts (started by
+//! pdsh, clush, ssh loops, a scheduler) merged as one run of many ranks: the file's position is
+//! its rank, its host the one it was written on. A file that is itself a merge brings its ranks.
+
+use crate::cluster_out::{finish_cluster, ClusterOutputs};
+use iomark_engine::cluster::RankResult;
+use iomark_engine::RunResult;
+use std::path::PathBuf;
+
+pub const USAGE: &str =
+    "Usage: iomark merge [--output-format=normal|json|json+|terse] [--output FILE]
+                    [--result FILE] [--report FILE.html|DIR] RESULT...
+
+Merges iomark result files (iomark run --result FILE) written by the same jobs on several hosts
+into one run of many clients: rank = the file's position, host = the host it was written on.
+Percentiles of all clients come from the merged latency histograms (exact, never averaged); rates
+add up. Prints fio's client output: each client's report, then \"All clients\", then the cluster
+figures: stonewall (while every rank ran, up to the first one done), all done (every byte over
+the slowest rank's time), the sum of the ranks' own rates, the slowest ranks and each host's
+share.
+
+  --output-format=FMT[,FMT]  normal (default), json, json+ (with histogram bins), terse
+  --terse-version=N          terse version 2 to 5 (default 3)
+  --output FILE              write the output to FILE instead of stdout
+  --result FILE              iomark's result file of the merge (every rank kept)
+  --report FILE.html|DIR     HTML report with per-host charts (DIR: report.html and PNG images)
+";
+
+const FLAGS: &[&str] = &[
+    "--output-format",
+    "--terse-version",
+    "--output",
+    "--result",
+    "--report",
+    "--help",
+];
+
+struct Args {
+    out: ClusterOutputs,
+    files: Vec<PathBuf>,
+    help: bool,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        out: ClusterOutputs::default(),
+        files: Vec::new(),
+        help: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "-h" || arg == "--help" {
+            a.help = true;
+            continue;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            a.files.push(PathBuf::from(arg));
+            continue;
+        }
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (arg.as_str(), None),
+        };
+        if !FLAGS.contains(&flag) {
+            return Err(format!(
+                "unknown option {}{}",
+                iomark_engine::echo::quote(flag),
+                iomark_fio::options::did_you_mean(flag, FLAGS)
+            ));
+        }
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                let v = args
+                    .get(i)
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value"))?;
+                i += 1;
+                v
+            }
+        };
+        match flag {
+            "--output-format" => {
+                a.out.formats = iomark_fio::switches::parse_output_formats(&value)
+                    .map_err(|e| format!("--output-format={value}: {e}"))?
+            }
+            "--terse-version" => {
+                a.out.terse_version = value
+                    .parse()
+                    .ok()
+                    .filter(|v| (2..=5).contains(v))
+                    .ok_or_else(|| format!("--terse-version={value}: expected 2, 3, 4 or 5"))?
+            }
+            "--output" => a.out.output = Some(value.into()),
+            "--result" => a.out.result = Some(value.into()),
+            _ => a.out.report = Some(value.into()),
+        }
+    }
+    Ok(a)
+}
+
+/// The ranks of the files, in order: a plain result is one rank; a merged one its ranks.
+fn read_ranks(files: &[PathBuf]) -> Result<Vec<RankResult>, String> {
+    let mut ranks = Vec::new();
+    for f in files {
+        let bytes = std::fs::read(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let r = RunResult::from_json(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+        if r.ranks.is_empty() {
+            ranks.push(RankResult {
+                rank: ranks.len(),
+                host: r.host.hostname.clone(),
+                result: r,
+            });
+        } else {
+            for mut sub in r.ranks {
+                sub.rank = ranks.len();
+                ranks.push(sub);
+            }
+        }
+    }
+    Ok(ranks)
+}
+
+/// `iomark merge`.
+pub fn main(args: &[String]) -> i32 {
+    let a = match parse(args) {
+        Ok(a) if a.help => return crate::pipe::print_text(USAGE),
+        Ok(a) if a.files.is_empty() => {
+            eprintln!("iomark merge: no result files given\n\n{USAGE}");
+            return 2;
+        }
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("iomark merge: {e}\n\n{USAGE}");
+            return 2;
+        }
+    };
+    match read_ranks(&a.files) {
+        Ok(ranks) => finish_cluster(ranks, &a.out),
+        Err(e) => {
+            eprintln!("iomark merge: {e}");
+            2
+        }
+    }
+}
