@@ -108,7 +108,7 @@ fn merged_counts_percentiles_and_client_layout() {
         &d.path,
     );
     let local = json(&local);
-    let mut want = keys(&job(&local, 0));
+    let mut want = keys(job(&local, 0));
     want.extend(["hostname".to_string(), "port".to_string()]);
     want.sort();
     for e in cs {

@@ -19,6 +19,9 @@ fn job_dirs(t: &SuiteTable) -> Vec<(String, String)> {
     out
 }
 
+/// The category label of a row.
+type Label = fn(&SuiteTable, &[TableCell]) -> String;
+
 fn rows<'a>(t: &'a SuiteTable, job: &str, dir: &str) -> Vec<&'a [TableCell]> {
     t.rows
         .iter()
@@ -37,18 +40,17 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
             let rs = rows(t, &job, &dir);
             match t.title.as_str() {
                 PER_RANK | PER_HOST => {
-                    let (what, label): (&str, fn(&SuiteTable, &[TableCell]) -> String) =
-                        if t.title == PER_RANK {
-                            ("rank", |t, r| {
-                                format!(
-                                    "rank {} ({})",
-                                    cell_text(t, r, "rank"),
-                                    cell_text(t, r, "host")
-                                )
-                            })
-                        } else {
-                            ("host", |t, r| cell_text(t, r, "host"))
-                        };
+                    let (what, label): (&str, Label) = if t.title == PER_RANK {
+                        ("rank", |t, r| {
+                            format!(
+                                "rank {} ({})",
+                                cell_text(t, r, "rank"),
+                                cell_text(t, r, "host")
+                            )
+                        })
+                    } else {
+                        ("host", |t, r| cell_text(t, r, "host"))
+                    };
                     // Per-host bars leave "all clients" out: it would dwarf the hosts.
                     let parts: Vec<&[TableCell]> = rs
                         .iter()
