@@ -167,3 +167,47 @@ fn terse_has_every_client_then_all_clients() {
     let fields = |l: &str| l.split(';').count();
     assert_eq!(fields(lines[0]), fields(lines[1]));
 }
+
+#[test]
+fn json_key_layout_matches_fio_3_33_client_output() {
+    // fio 3.33, two servers on 127.0.0.1 (ports 18765 and 18766), the same job on each.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/fio-3.33-output/fio-client.json"
+    ))
+    .expect("the fio reference output in tests/fixtures");
+    let theirs: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let ours: serde_json::Value = serde_json::from_str(&crate::output::render(
+        &cluster_result(),
+        OutputFormat::Json,
+        3,
+    ))
+    .unwrap();
+    let (mut a, mut b) = Default::default();
+    crate::output::json::tests::keys(&theirs, &mut a, "");
+    crate::output::json::tests::keys(&ours, &mut b, "");
+    let a: std::collections::BTreeSet<String> = a;
+    let missing: Vec<&String> = a
+        .difference(&b)
+        .filter(|k| !k.contains("job options."))
+        .collect();
+    assert!(missing.is_empty(), "missing keys: {missing:?}");
+    // fio's facts: the last entry is "All clients" with the last client's hostname and port;
+    // 3.33 gives it no percentiles (3.39+ and iomark do).
+    let cs = theirs["client_stats"].as_array().unwrap();
+    let (last, prev) = (&cs[cs.len() - 1], &cs[cs.len() - 2]);
+    assert_eq!(last["jobname"], "All clients");
+    assert_eq!(last["port"], prev["port"]);
+    assert!(last["read"]["clat_ns"].get("percentile").is_none());
+    assert!(cs[0]["read"]["clat_ns"].get("percentile").is_some());
+    let ours_last = ours["client_stats"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert!(ours_last["read"]["clat_ns"].get("percentile").is_some());
+    // the client keys come last in fio's entries as in ours
+    let tail = text.split("\"latency_window\" : 0,").nth(1).unwrap();
+    assert!(tail.trim_start().starts_with("\"hostname\""), "{tail}");
+}

@@ -419,11 +419,17 @@ pub(crate) fn iomark_obj(j: &mut J, result: &RunResult, more: impl FnOnce(&mut J
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::output::group::tests as fx;
 
-    fn keys(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>, p: &str) {
+    /// Every key path of a JSON document (`.jobs[].read.iops`), iomark's own keys and the
+    /// contents of percentile and bins objects left out.
+    pub(crate) fn keys(
+        v: &serde_json::Value,
+        out: &mut std::collections::BTreeSet<String>,
+        p: &str,
+    ) {
         if let serde_json::Value::Object(m) = v {
             for (k, x) in m {
                 if k == "iomark" || p.ends_with("percentile") || p.ends_with("bins") {
