@@ -7,10 +7,11 @@
 //!   includes the tail where fewer ranks were running, so it is never higher than the work
 //!   divided by the longest time, and it is what a user waiting for the whole job saw.
 //!
-//! The bytes a rank had done at the stonewall come from its own totals: a rank that finished at
-//! the stonewall counts whole; for a rank still running they are estimated from its mean rate
-//! over its run (bytes × stonewall time / its runtime). The estimate is exact for ranks that ran
-//! at a steady rate; [`Flow::estimated_ranks`] says how many ranks it was used for.
+//! The bytes a rank had done at the stonewall: a rank that finished at the stonewall counts
+//! whole; for a rank still running they come from its bandwidth log when it kept one (the
+//! logged bytes up to the stonewall, scaled to its exact totals; [`Flow::logged_ranks`]), else
+//! they are estimated from its mean rate over its run (bytes × stonewall time / its runtime),
+//! exact for ranks that ran at a steady rate ([`Flow::estimated_ranks`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,9 @@ pub struct Flow {
     pub stonewall_ios: u64,
     /// Ranks still running at the stonewall, whose share was estimated from their mean rate.
     pub estimated_ranks: usize,
+    /// Ranks still running at the stonewall, whose share came from their bandwidth logs.
+    #[serde(default)]
+    pub logged_ranks: usize,
     /// The sum of every rank's own rate (its bytes over its own runtime): bytes/s and IOPS.
     pub sum_rate_bytes: f64,
     pub sum_rate_iops: f64,
@@ -42,8 +46,12 @@ pub struct Flow {
 pub(super) type RankFlow = (usize, u64, u64, u64);
 
 impl Flow {
-    /// The figures of one direction from each rank's totals (ranks without I/O left out).
-    pub(super) fn of(ranks: &[RankFlow]) -> Flow {
+    /// The figures of one direction from each rank's totals (ranks without I/O left out);
+    /// `done_at(rank, ms)` gives what a rank had done by then from its log, when it kept one.
+    pub(super) fn of(
+        ranks: &[RankFlow],
+        done_at: impl Fn(usize, u64) -> Option<(u64, u64)>,
+    ) -> Flow {
         let active: Vec<&RankFlow> = ranks
             .iter()
             .filter(|r| r.1 > 0 || r.2 > 0)
@@ -64,7 +72,7 @@ impl Flow {
         f.first_rank = first.0;
         f.all_done_ms = last.3;
         f.last_rank = last.0;
-        for &&(_, bytes, ios, ms) in &active {
+        for &&(rank, bytes, ios, ms) in &active {
             f.io_bytes += bytes;
             f.total_ios += ios;
             f.sum_rate_bytes += bytes as f64 * 1000.0 / ms as f64;
@@ -72,6 +80,10 @@ impl Flow {
             if ms <= f.stonewall_ms {
                 f.stonewall_bytes += bytes;
                 f.stonewall_ios += ios;
+            } else if let Some((b, n)) = done_at(rank, f.stonewall_ms) {
+                f.logged_ranks += 1;
+                f.stonewall_bytes += b;
+                f.stonewall_ios += n;
             } else {
                 f.estimated_ranks += 1;
                 f.stonewall_bytes += (bytes as u128 * f.stonewall_ms as u128 / ms as u128) as u64;

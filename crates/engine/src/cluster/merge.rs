@@ -176,10 +176,17 @@ fn cluster_job(ranks: &[RankResult], idx: usize, name: &str) -> ClusterJob {
         }
     }
     let all = merged(per_rank.iter().map(|r| &r.job));
+    let clones = |rank: usize| -> Vec<&JobResult> {
+        ranks
+            .iter()
+            .filter(|r| r.rank == rank)
+            .flat_map(|r| r.result.jobs.iter().filter(|j| j.job_index == idx))
+            .collect()
+    };
     let flow = PerDir {
-        read: dir_flow(&per_rank, Dir::Read),
-        write: dir_flow(&per_rank, Dir::Write),
-        trim: dir_flow(&per_rank, Dir::Trim),
+        read: dir_flow(&per_rank, Dir::Read, &clones),
+        write: dir_flow(&per_rank, Dir::Write, &clones),
+        trim: dir_flow(&per_rank, Dir::Trim, &clones),
     };
     let starts: Vec<u64> = per_rank
         .iter()
@@ -202,7 +209,7 @@ fn cluster_job(ranks: &[RankResult], idx: usize, name: &str) -> ClusterJob {
     }
 }
 
-fn dir_flow(ranks: &[RankJob], d: Dir) -> Flow {
+fn dir_flow<'a>(ranks: &[RankJob], d: Dir, clones: &dyn Fn(usize) -> Vec<&'a JobResult>) -> Flow {
     let v: Vec<RankFlow> = ranks
         .iter()
         .map(|r| {
@@ -210,7 +217,50 @@ fn dir_flow(ranks: &[RankJob], d: Dir) -> Flow {
             (r.rank, x.io_bytes, x.total_ios, x.runtime_ms)
         })
         .collect();
-    Flow::of(&v)
+    Flow::of(&v, |rank, ms| {
+        let mut done = (0, 0);
+        for c in clones(rank) {
+            let (b, n) = logged_at(c, d, ms)?;
+            done.0 += b;
+            done.1 += n;
+        }
+        Some(done)
+    })
+}
+
+/// What a clone had done in direction `d` by `ms` into its run, from its bandwidth log (each
+/// entry: the rate over the window since the previous one): the logged bytes up to `ms` as a
+/// share of all logged bytes, applied to its exact totals. None when it did I/O in `d` and
+/// logged none.
+fn logged_at(c: &JobResult, d: Dir, ms: u64) -> Option<(u64, u64)> {
+    let x = &c.dirs[d];
+    if x.total_ios == 0 && x.io_bytes == 0 {
+        return Some((0, 0));
+    }
+    if ms >= x.runtime_ms {
+        return Some((x.io_bytes, x.total_ios));
+    }
+    let ddir = d.idx() as u8;
+    let (mut before, mut total, mut prev) = (0f64, 0f64, 0u64);
+    for e in c.series.bw.iter().filter(|e| e.ddir == ddir) {
+        let span = e.t_ms.saturating_sub(prev);
+        let kib = e.value as f64 * span as f64 / 1000.0;
+        total += kib;
+        if e.t_ms <= ms {
+            before += kib;
+        } else if prev < ms {
+            before += kib * (ms - prev) as f64 / span as f64;
+        }
+        prev = prev.max(e.t_ms);
+    }
+    if total <= 0.0 {
+        return None;
+    }
+    let share = (before / total).min(1.0);
+    Some((
+        (x.io_bytes as f64 * share).round() as u64,
+        (x.total_ios as f64 * share).round() as u64,
+    ))
 }
 
 /// A rank's rate over all directions: (bytes/s, IOPS, runtime ms).

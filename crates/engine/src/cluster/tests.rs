@@ -274,3 +274,51 @@ fn a_rank_without_a_job_counts_as_idle() {
         );
     }
 }
+
+#[test]
+fn the_stonewall_share_of_a_running_rank_comes_from_its_bandwidth_log() {
+    use crate::result::LogEntry;
+    let (mut ranks, _) = four();
+    // Rank 3 (2500 ms) did 3/4 of its bytes in its first second: 3 units/s then 1 unit/s.
+    for j in ranks[3].result.jobs.iter_mut().filter(|j| j.job_index == 0) {
+        j.series.bw = [
+            (500, 3000),
+            (1000, 3000),
+            (1500, 1000),
+            (2000, 1000),
+            (2500, 1000),
+        ]
+        .iter()
+        .map(|&(t_ms, value)| LogEntry {
+            t_ms,
+            value,
+            ..Default::default()
+        })
+        .collect();
+        // the clone that ran 2400 ms logs up to then
+        if j.clone == 1 {
+            j.series.bw.pop();
+        }
+    }
+    let c = merge(ranks.clone()).unwrap();
+    let f = &c.jobs[0].flow.read;
+    assert_eq!((f.logged_ranks, f.estimated_ranks), (1, 2));
+    let r3: Vec<&JobResult> = ranks[3]
+        .result
+        .jobs
+        .iter()
+        .filter(|j| j.job_index == 0)
+        .collect();
+    // by 1000 ms: two thirds of what clone 0 logged (3+3 of 3+3+1+1+1 per 500 ms), three
+    // quarters of clone 1's (3+3 of 3+3+1+1)
+    let want = (r3[0].dirs.read.total_ios as f64 * 2.0 / 3.0).round() as u64
+        + (r3[1].dirs.read.total_ios as f64 * 0.75).round() as u64;
+    let mut est = 0;
+    for r in 1..3u64 {
+        est += (1000 + 100 * r + 700) * 1000 / (1000 + 500 * r);
+    }
+    let r0 = 1000 + 700;
+    assert_eq!(f.stonewall_ios, r0 + est + want);
+    // higher than the mean-rate estimate of rank 3 (its rate fell after the first second)
+    assert!(want > (1000 + 300 + 700) * 1000 / 2500);
+}

@@ -127,6 +127,13 @@ fn flow_lines(out: &mut String, c: &ClusterResult, name: &str, d: Dir, f: &Flow)
         f.first_rank,
         c.rank_label(f.first_rank)
     );
+    if f.logged_ranks > 0 {
+        let _ = writeln!(
+            out,
+            "    (the share of the {} rank(s) still running at the stonewall comes from their bandwidth logs)",
+            f.logged_ranks
+        );
+    }
     if f.estimated_ranks > 0 {
         let _ = writeln!(
             out,
@@ -276,6 +283,7 @@ fn flow_obj(j: &mut J, d: Dir, f: &Flow) {
     j.f("bw_bytes", f.stonewall_bw());
     j.f("iops", f.stonewall_iops());
     j.u("estimated_ranks", f.estimated_ranks as u64);
+    j.u("logged_ranks", f.logged_ranks as u64);
     j.end_obj();
     j.obj("all_done");
     j.u("runtime_ms", f.all_done_ms);

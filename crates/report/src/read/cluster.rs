@@ -154,14 +154,19 @@ fn throughput(c: &ClusterResult) -> SuiteTable {
             if f.is_empty() {
                 continue;
             }
-            let how = if f.estimated_ranks > 0 {
-                format!(
-                    "up to the first rank done; {} running rank(s) estimated from their mean rate",
+            let mut how = "up to the first rank done".to_string();
+            if f.logged_ranks > 0 {
+                how.push_str(&format!(
+                    "; {} running rank(s) from their bandwidth logs",
+                    f.logged_ranks
+                ));
+            }
+            if f.estimated_ranks > 0 {
+                how.push_str(&format!(
+                    "; {} running rank(s) estimated from their mean rate",
                     f.estimated_ranks
-                )
-            } else {
-                "up to the first rank done".to_string()
-            };
+                ));
+            }
             for (figure, iops, bw, ms, rank, how) in [
                 (
                     "stonewall",
