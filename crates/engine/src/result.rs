@@ -2,8 +2,10 @@
 //! in the field names. Self-describing and lossless: latency histograms are kept whole (sparse)
 //! so results from many threads, runs or hosts merge exactly.
 
+use crate::failure::JobFailure;
 use crate::hist::{Histogram, LatStat, SampleStat};
 use crate::job::{Dir, PerDir, RunPlan};
+use crate::note::Note;
 use serde::{Deserialize, Serialize};
 
 /// A latency figure: running stats plus its full histogram (ns).
@@ -287,7 +289,10 @@ pub struct JobResult {
     pub group_id: u32,
     /// 0 on success, else the errno of the first fatal error.
     pub error: i32,
-    pub error_msg: Option<String>,
+    /// Why the job stopped, with the facts (`error_msg` in result files, where files written
+    /// before failures were typed hold its words).
+    #[serde(rename = "error_msg")]
+    pub failure: Option<JobFailure>,
     /// Unix time in ms when the job started.
     pub start_unix_ms: u64,
     /// Wall time of the job in ms, from start to end (includes layout and ramp).
@@ -311,8 +316,8 @@ pub struct JobResult {
     pub series: TimeSeries,
     pub verify: Option<VerifyResult>,
     pub targets: Vec<TargetInfo>,
-    /// Honesty notes (e.g. "working set fits in page cache").
-    pub notes: Vec<String>,
+    /// Honesty notes (e.g. the working set fits in the page cache), typed.
+    pub notes: Vec<Note>,
     /// The job ran (did not get skipped because of an earlier failure or interrupt).
     pub ran: bool,
 }
@@ -355,7 +360,7 @@ impl JobResult {
     pub fn merge_stats(&mut self, o: &JobResult) {
         if self.error == 0 && o.error != 0 {
             self.error = o.error;
-            self.error_msg = o.error_msg.clone();
+            self.failure = o.failure.clone();
         }
         self.elapsed_ms = self.elapsed_ms.max(o.elapsed_ms);
         self.runtime_ms = self.runtime_ms.max(o.runtime_ms);
@@ -395,7 +400,7 @@ impl JobResult {
             thread_number: self.thread_number,
             group_id: self.group_id,
             error: self.error,
-            error_msg: self.error_msg.clone(),
+            failure: self.failure.clone(),
             start_unix_ms: self.start_unix_ms,
             elapsed_ms: self.elapsed_ms,
             runtime_ms: self.runtime_ms,
@@ -457,7 +462,8 @@ pub struct RunResult {
     pub disk_util: Vec<DiskUtil>,
     /// The run was stopped by a signal before it finished.
     pub interrupted: bool,
-    pub notes: Vec<String>,
+    /// The run's notes and its jobs' notes, typed; a front end's own notes as text.
+    pub notes: Vec<Note>,
     /// The command line that made this result (program name first); empty in results written
     /// before it was recorded.
     #[serde(default)]
@@ -626,7 +632,7 @@ mod tests {
             path: format!("/t/{}", seed % 2),
             ..Default::default()
         });
-        j.notes.push("cached".into());
+        j.notes.push(Note::Text("cached".into()));
         j.series.bw.push(LogEntry {
             t_ms: 500 * seed,
             value: seed,
@@ -674,7 +680,7 @@ mod tests {
         // bandwidth samples of parallel jobs add ("pure sum")
         assert_eq!(r.bw_samples.mean, 16_000.0);
         assert_eq!(m.targets.len(), 2);
-        assert_eq!(m.notes, vec!["cached".to_string()]);
+        assert_eq!(m.notes, vec![Note::Text("cached".into())]);
         assert_eq!(m.series.bw.len(), 2);
         assert!(m.ran);
     }
@@ -738,7 +744,7 @@ mod tests {
         let (mut a, _) = job(1, 10, 100, 1000);
         let (mut b, _) = job(2, 10, 100, 1000);
         b.error = 5;
-        b.error_msg = Some("EIO".into());
+        b.failure = Some(JobFailure::Submit { errno: libc::EIO });
         b.first_error = 5;
         b.total_err = 2;
         b.verify = Some(VerifyResult {
@@ -751,7 +757,7 @@ mod tests {
         s.merge_stats(&b);
         assert!(s.series.is_empty() && s.verify.is_none());
         assert_eq!((s.error, s.first_error, s.total_err), (5, 5, 2));
-        assert_eq!(s.error_msg.as_deref(), Some("EIO"));
+        assert_eq!(s.failure, Some(JobFailure::Submit { errno: libc::EIO }));
         a.verify = Some(VerifyResult {
             method: "crc32c".into(),
             blocks_checked: 4,

@@ -295,8 +295,8 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
     j.u("write", u.job.dirs.write.errors);
     j.u("trim", u.job.dirs.trim.errors);
     j.end_obj();
-    if let Some(m) = &u.job.error_msg {
-        j.s("error_msg", m);
+    if let Some(f) = &u.job.failure {
+        j.s("error_msg", &crate::explain::failure(f));
     }
     j.raw(
         "targets",
@@ -304,7 +304,8 @@ fn job_obj(j: &mut J, result: &RunResult, report: &Report, u: &ReportUnit, plus:
     );
     j.raw(
         "notes",
-        &serde_json::to_string(&u.job.notes).unwrap_or_else(|_| "[]".into()),
+        &serde_json::to_string(&crate::explain::notes(&u.job.notes))
+            .unwrap_or_else(|_| "[]".into()),
     );
     let verify: Vec<_> = result
         .jobs
@@ -374,7 +375,8 @@ pub fn render(result: &RunResult, plus: bool) -> String {
     );
     j.raw(
         "notes",
-        &serde_json::to_string(&result.notes).unwrap_or_else(|_| "[]".into()),
+        &serde_json::to_string(&crate::explain::notes(&result.notes))
+            .unwrap_or_else(|_| "[]".into()),
     );
     j.end_obj();
     j.close_root()
