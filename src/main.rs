@@ -21,6 +21,7 @@ mod status;
 mod suites;
 mod sweep;
 
+use iomark_engine::note::Note;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::cmdline::{self, Action, CliRun, CliWarning, Eta};
 use iomark_fio::explain;
@@ -244,8 +245,7 @@ fn run(args: &[String]) -> i32 {
         } else if loud {
             eprintln!("{}", explain::event(e));
         }
-    })
-    .with_note_words(explain::note);
+    });
     ctl.stop = stop;
     let ctl = Arc::new(ctl);
     let tty = status::stderr_is_tty();
@@ -332,28 +332,28 @@ fn run(args: &[String]) -> i32 {
     for n in &result.notes {
         // What happened in a job (errors tolerated, a device found full) stays on stderr too.
         if notes_loud || result.jobs.iter().any(|j| j.notes.contains(n)) {
-            eprintln!("note: {n}");
+            eprintln!("note: {}", explain::note(n));
         }
     }
     for n in datafiles::notes(&result) {
         if notes_loud {
             eprintln!("{n}");
         }
-        result
-            .notes
-            .push(n.strip_prefix("iomark: ").unwrap_or(&n).to_string());
+        result.notes.push(Note::Text(
+            n.strip_prefix("iomark: ").unwrap_or(&n).to_string(),
+        ));
     }
     let cli_notes = cli_notes
         .iter()
-        .map(|n| n.strip_prefix("iomark: ").unwrap_or(n).to_string());
+        .map(|n| Note::Text(n.strip_prefix("iomark: ").unwrap_or(n).to_string()));
     result.notes.splice(0..0, cli_notes);
     for j in result.jobs.iter().filter(|j| j.error != 0) {
         eprintln!(
             "iomark: job {} failed: {}",
             j.name,
-            j.error_msg
-                .clone()
-                .unwrap_or_else(|| format!("error {}", j.error))
+            j.failure
+                .as_ref()
+                .map_or_else(|| format!("error {}", j.error), explain::failure)
         );
     }
     report_bad_blocks(&result);

@@ -20,7 +20,7 @@ pub fn check(plan: &RunPlan, out: &OutputOpts, report: Option<&Path>) -> Result<
         .collect();
     paths.extend(logs::log_paths(plan, Path::new(".")));
     for p in &paths {
-        outfile::check_output(p, &targets)?;
+        outfile::check_output(p, &targets).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -32,7 +32,7 @@ pub fn write_after<'a>(
     plans: impl IntoIterator<Item = &'a RunPlan>,
 ) -> Result<(), String> {
     let targets: Vec<PathBuf> = plans.into_iter().flat_map(outfile::plan_targets).collect();
-    outfile::check_output(path, &targets)?;
+    outfile::check_output(path, &targets).map_err(|e| e.to_string())?;
     write(path, bytes)
 }
 

@@ -141,7 +141,10 @@ fn run(p: &'static Preset, o: &RunOpts) -> i32 {
                 "iomark preset {}: job {} failed: {}",
                 p.name,
                 j.name,
-                j.error_msg.clone().unwrap_or_default()
+                j.failure
+                    .as_ref()
+                    .map(|f| f.to_string())
+                    .unwrap_or_default()
             );
             code = 1;
         }

@@ -2,6 +2,7 @@
 //! plan and formats the results): messages on stderr, signals, the status line, and the run.
 
 use crate::signals;
+use iomark_engine::note;
 use iomark_engine::result::JobResult;
 use iomark_engine::runner::{self, RunCtl, RunError};
 use iomark_scenarios::quick::{self, Parsed, PrepareError};
@@ -40,7 +41,10 @@ mod wording {
         format!(
             "iomark quick: {} failed: {}",
             j.name,
-            j.error_msg.clone().unwrap_or_default()
+            j.failure
+                .as_ref()
+                .map(|f| f.to_string())
+                .unwrap_or_default()
         )
     }
 }
@@ -116,14 +120,11 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     }
     let tty = crate::status::stderr_is_tty();
     // On a terminal an event first clears the live line it would otherwise run into.
-    let ctl = Arc::new(
-        if tty {
-            RunCtl::new(|e| eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e)))
-        } else {
-            RunCtl::new(|e| eprintln!("{}", iomark_fio::explain::event(e)))
-        }
-        .with_note_words(crate::quick_words::note),
-    );
+    let ctl = Arc::new(if tty {
+        RunCtl::new(|e| eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e)))
+    } else {
+        RunCtl::new(|e| eprintln!("{}", iomark_fio::explain::event(e)))
+    });
     signals::install(ctl.stop.clone());
     if p.temp {
         signals::register_temp(&p.path);
@@ -196,10 +197,11 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     }
     let rows = quick::rows(&res, &p.labels);
     if o.json {
-        println!("{}", quick::to_json(&rows, &res, &p));
+        let notes = note::worded(&res.notes, crate::quick_words::note);
+        println!("{}", quick::to_json(&rows, &res, &notes, &p));
     } else {
         print!("{}", quick::table(&rows));
-        for n in &res.notes {
+        for n in note::worded(&res.notes, crate::quick_words::note) {
             eprintln!("note: {n}");
         }
     }

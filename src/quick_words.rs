@@ -27,6 +27,6 @@ pub fn note(n: &Note) -> String {
         Note::CachedWorkingSet { .. } | Note::BufferedWrites { .. } => {
             format!("{n}; give a larger --size= to measure the device")
         }
-        Note::StoppedDuringLayout | Note::KeptExisting { .. } => n.to_string(),
+        _ => n.to_string(),
     }
 }

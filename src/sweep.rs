@@ -212,7 +212,7 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
         {
             Ok(p) => p,
             Err(e) => {
-                failed = Some(e);
+                failed = Some(e.to_string());
                 return f64::INFINITY;
             }
         };

@@ -212,7 +212,7 @@ fn check_paths(
         .into_iter()
         .flatten()
     {
-        iomark_engine::outfile::check_output(out, &files)?;
+        iomark_engine::outfile::check_output(out, &files).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

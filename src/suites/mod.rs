@@ -61,8 +61,8 @@ pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<(), String
 /// The first failed job's message, if any.
 pub fn failure(r: &RunResult) -> Option<String> {
     r.jobs.iter().find(|j| j.error != 0).map(|j| {
-        j.error_msg
-            .clone()
-            .unwrap_or_else(|| format!("error {}", j.error))
+        j.failure
+            .as_ref()
+            .map_or_else(|| format!("error {}", j.error), |f| f.to_string())
     })
 }

@@ -14,9 +14,10 @@
 //! [`runner::check`] checks a plan without any I/O; [`runner::run`] runs it under a
 //! [`runner::RunCtl`] (stop flag, live [`runner::WorkerProgress`] with a
 //! [`runner::WorkerState`], progress [`runner::Event`]s). What stops a run before any I/O is a
-//! [`runner::RunError`], and what the user should know is a [`runner::Note`]: typed values with
-//! the facts (paths, mount points, signatures, bytes needed and free, the setting concerned).
-//! Each front end words them in its own terms (`iomark_fio::explain` for fio users).
+//! [`runner::RunError`], what the user should know is a [`note::Note`], and why a job stopped is a
+//! [`failure::JobFailure`]: typed values with the facts (paths, mount points, signatures, bytes
+//! needed and free, the operation, errno and offset, the setting concerned), kept as such in the
+//! result. Each front end words them in its own terms (`iomark_fio::explain` for fio users).
 //!
 //! # Contract out: the result model ([`result`])
 //! A [`RunResult`] is self-describing and lossless: the plan, versions, host and target facts,
@@ -30,10 +31,12 @@
 pub mod cluster;
 pub mod echo;
 pub mod engines;
+pub mod failure;
 pub mod fileops;
 pub(crate) mod gen;
 pub mod hist;
 pub mod job;
+pub mod note;
 pub mod outfile;
 pub mod pass;
 pub mod result;

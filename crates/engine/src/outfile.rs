@@ -83,12 +83,30 @@ fn harmless_char_device(rdev: u64) -> bool {
     (ma == 1 && mi == 3) || ma == 4 || ma == 5 || (136..=143).contains(&ma)
 }
 
+/// An output file refused, or not written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("an output file name is empty")]
+    EmptyName,
+    /// The path is a device, a directory or a socket (`what` says which).
+    #[error("refusing to write output to {}: it is {what}, not a regular file", path.display())]
+    NotRegular { path: PathBuf, what: &'static str },
+    /// The path is (or will be) a file or device a job of the run does I/O on.
+    #[error("refusing to write output to {}: it is the target of a job ({})", path.display(), target.display())]
+    JobTarget { path: PathBuf, target: PathBuf },
+    /// A new file on the device filesystem.
+    #[error("refusing to write output to {}: no such device, and iomark creates no files on the device filesystem", path.display())]
+    NoSuchDevice { path: PathBuf },
+    /// Writing the file failed.
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+}
+
 /// Refuses an output path that would destroy something: see the module documentation.
 /// `targets` are the files and devices of the run's jobs. The error says why, naming the path.
-pub fn check_output(path: &Path, targets: &[PathBuf]) -> Result<(), String> {
-    let shown = path.display();
+pub fn check_output(path: &Path, targets: &[PathBuf]) -> Result<(), OutputError> {
     if path.as_os_str().is_empty() {
-        return Err("an output file name is empty".into());
+        return Err(OutputError::EmptyName);
     }
     if let Ok(m) = fs::metadata(path) {
         let t = m.file_type();
@@ -104,32 +122,33 @@ pub fn check_output(path: &Path, targets: &[PathBuf]) -> Result<(), String> {
             None
         };
         if let Some(what) = what {
-            return Err(format!(
-                "refusing to write output to {shown}: it is {what}, not a regular file"
-            ));
+            return Err(OutputError::NotRegular {
+                path: path.to_path_buf(),
+                what,
+            });
         }
         for t in targets {
             let same = fs::metadata(t).is_ok_and(|tm| tm.dev() == m.dev() && tm.ino() == m.ino());
             if same && (m.is_file() || m.file_type().is_char_device()) {
-                return Err(format!(
-                    "refusing to write output to {shown}: it is the target of a job ({})",
-                    t.display()
-                ));
+                return Err(OutputError::JobTarget {
+                    path: path.to_path_buf(),
+                    target: t.clone(),
+                });
             }
         }
         return Ok(());
     }
     let abs = absolute(path);
     if let Some(t) = targets.iter().find(|t| absolute(t) == abs) {
-        return Err(format!(
-            "refusing to write output to {shown}: it is the target of a job ({})",
-            t.display()
-        ));
+        return Err(OutputError::JobTarget {
+            path: path.to_path_buf(),
+            target: t.clone(),
+        });
     }
     if crate::target::missing_device_path(path) {
-        return Err(format!(
-            "refusing to write output to {shown}: no such device, and iomark creates no files on the device filesystem"
-        ));
+        return Err(OutputError::NoSuchDevice {
+            path: path.to_path_buf(),
+        });
     }
     Ok(())
 }
@@ -186,13 +205,16 @@ pub fn commit(staged: &Path, path: &Path) -> io::Result<()> {
 /// Let `f` write the file at the temporary path it is given, then rename it over `path`; on
 /// any error the temporary file is removed and `path` is left as it was. A stream (FIFO, null
 /// device, terminal) is written directly. Call [`check_output`] first.
-pub fn write_with(path: &Path, f: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+pub fn write_with<E: From<io::Error>>(
+    path: &Path,
+    f: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), E> {
     if is_stream(path) {
         return f(path);
     }
     let dest = destination(path);
     let tmp = temp_name(&dest);
-    let res = f(&tmp).and_then(|()| fs::rename(&tmp, &dest).map_err(|e| e.to_string()));
+    let res = f(&tmp).and_then(|()| fs::rename(&tmp, &dest).map_err(E::from));
     if res.is_err() {
         let _ = fs::remove_file(&tmp);
     }
@@ -209,17 +231,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         if !stream {
             o.create_new(true).mode(0o644);
         }
-        o.open(tmp)
-            .and_then(|mut f| f.write_all(bytes))
-            .map_err(|e| e.to_string())
+        o.open(tmp).and_then(|mut f| f.write_all(bytes))
     })
-    .map_err(io::Error::other)
 }
 
 /// Checks `path` against the plan's targets, then writes it whole ([`write_atomic`]).
-pub fn write_output(path: &Path, bytes: &[u8], plan: &RunPlan) -> Result<(), String> {
+pub fn write_output(path: &Path, bytes: &[u8], plan: &RunPlan) -> Result<(), OutputError> {
     check_output(path, &plan_targets(plan))?;
-    write_atomic(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_atomic(path, bytes).map_err(|source| OutputError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 #[cfg(test)]
@@ -243,17 +265,20 @@ mod tests {
                 fs::hard_link(&data, &p).unwrap();
             }
             let e = check_output(&p, &targets).unwrap_err();
-            assert!(e.contains("target of a job"), "{e}");
+            assert!(matches!(e, OutputError::JobTarget { .. }), "{e}");
         }
         // A target the run has yet to create.
         let later = d.path().join("later");
         let e = check_output(&later, std::slice::from_ref(&later)).unwrap_err();
-        assert!(e.contains("target of a job"), "{e}");
+        assert!(matches!(e, OutputError::JobTarget { .. }), "{e}");
         // Directories and devices.
         let e = check_output(d.path(), &[]).unwrap_err();
-        assert!(e.contains("a directory"), "{e}");
+        assert!(
+            matches!(e, OutputError::NotRegular { what, .. } if what == "a directory"),
+            "{e}"
+        );
         let e = check_output(Path::new("/dev/iomark-no-such"), &[]).unwrap_err();
-        assert!(e.contains("no such device"), "{e}");
+        assert!(matches!(e, OutputError::NoSuchDevice { .. }), "{e}");
         assert!(check_output(Path::new("/dev/null"), &[]).is_ok());
         // A new file and an existing report are fine; writing replaces the report whole and
         // leaves no temporary file behind.

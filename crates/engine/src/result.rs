@@ -2,8 +2,10 @@
 //! in the field names. Self-describing and lossless: latency histograms are kept whole (sparse)
 //! so results from many threads, runs or hosts merge exactly.
 
+use crate::failure::JobFailure;
 use crate::hist::{Histogram, LatStat, SampleStat};
 use crate::job::{Dir, PerDir, RunPlan};
+use crate::note::Note;
 use serde::{Deserialize, Serialize};
 
 /// A latency figure: running stats plus its full histogram (ns).
@@ -287,7 +289,10 @@ pub struct JobResult {
     pub group_id: u32,
     /// 0 on success, else the errno of the first fatal error.
     pub error: i32,
-    pub error_msg: Option<String>,
+    /// Why the job stopped, with the facts (`error_msg` in result files, where files written
+    /// before failures were typed hold its words).
+    #[serde(rename = "error_msg")]
+    pub failure: Option<JobFailure>,
     /// Unix time in ms when the job started.
     pub start_unix_ms: u64,
     /// Wall time of the job in ms, from start to end (includes layout and ramp).
@@ -311,8 +316,8 @@ pub struct JobResult {
     pub series: TimeSeries,
     pub verify: Option<VerifyResult>,
     pub targets: Vec<TargetInfo>,
-    /// Honesty notes (e.g. "working set fits in page cache").
-    pub notes: Vec<String>,
+    /// Honesty notes (e.g. the working set fits in the page cache), typed.
+    pub notes: Vec<Note>,
     /// The job ran (did not get skipped because of an earlier failure or interrupt).
     pub ran: bool,
 }
@@ -355,7 +360,7 @@ impl JobResult {
     pub fn merge_stats(&mut self, o: &JobResult) {
         if self.error == 0 && o.error != 0 {
             self.error = o.error;
-            self.error_msg = o.error_msg.clone();
+            self.failure = o.failure.clone();
         }
         self.elapsed_ms = self.elapsed_ms.max(o.elapsed_ms);
         self.runtime_ms = self.runtime_ms.max(o.runtime_ms);
@@ -395,7 +400,7 @@ impl JobResult {
             thread_number: self.thread_number,
             group_id: self.group_id,
             error: self.error,
-            error_msg: self.error_msg.clone(),
+            failure: self.failure.clone(),
             start_unix_ms: self.start_unix_ms,
             elapsed_ms: self.elapsed_ms,
             runtime_ms: self.runtime_ms,
@@ -457,7 +462,8 @@ pub struct RunResult {
     pub disk_util: Vec<DiskUtil>,
     /// The run was stopped by a signal before it finished.
     pub interrupted: bool,
-    pub notes: Vec<String>,
+    /// The run's notes and its jobs' notes, typed; a front end's own notes as text.
+    pub notes: Vec<Note>,
     /// The command line that made this result (program name first); empty in results written
     /// before it was recorded.
     #[serde(default)]
@@ -587,202 +593,5 @@ pub enum ResultFileError {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::job::Dir;
-
-    /// A deterministic spread of latencies (ns) with a slow tail.
-    fn lat(i: u64, base: u64) -> u64 {
-        let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
-        base + x % (base / 2 + 1) + if i % 97 == 0 { base * 20 } else { 0 }
-    }
-
-    fn job(seed: u64, ios: u64, runtime_ms: u64, base: u64) -> (JobResult, Vec<u64>) {
-        let mut j = JobResult {
-            name: format!("j{seed}"),
-            thread_number: seed as u32,
-            runtime_ms,
-            runtime_us: runtime_ms * 1000 + seed,
-            elapsed_ms: runtime_ms + 10,
-            ran: true,
-            ..Default::default()
-        };
-        let mut samples = Vec::new();
-        let d = &mut j.dirs.read;
-        for i in 0..ios {
-            let v = lat(i + seed * 1000, base);
-            d.clat.add(v);
-            d.lat.add(v + 100);
-            samples.push(v);
-        }
-        d.total_ios = ios;
-        d.io_bytes = ios * 4096;
-        d.runtime_ms = runtime_ms;
-        d.bw_samples.add((ios * 4) as f64);
-        j.issued.read = ios;
-        j.cpu = CpuUsage {
-            usr_us: seed * 10,
-            sys_us: seed * 30,
-            ctx: 5,
-            majf: 0,
-            minf: 1,
-        };
-        j.depth.level[0] = ios;
-        j.targets.push(TargetInfo {
-            path: format!("/t/{}", seed % 2),
-            ..Default::default()
-        });
-        j.notes.push("cached".into());
-        j.series.bw.push(LogEntry {
-            t_ms: 500 * seed,
-            value: seed,
-            ..Default::default()
-        });
-        (j, samples)
-    }
-
-    fn merged(parts: &[&JobResult]) -> JobResult {
-        let mut m = parts[0].clone();
-        for p in &parts[1..] {
-            m.merge(p);
-        }
-        m
-    }
-
-    #[test]
-    fn merge_adds_counts_and_keeps_the_first_identity() {
-        let (a, _) = job(1, 1000, 1000, 50_000);
-        let (b, _) = job(2, 3000, 1200, 40_000);
-        let m = merged(&[&a, &b]);
-        assert_eq!(m.name, "j1");
-        assert_eq!(m.thread_number, 1);
-        let r = &m.dirs.read;
-        assert_eq!(r.total_ios, 4000);
-        assert_eq!(r.io_bytes, 4000 * 4096);
-        assert_eq!(r.runtime_ms, 1200);
-        assert_eq!(m.runtime_ms, 1200);
-        assert_eq!(m.runtime_us, 1_200_002);
-        assert_eq!(m.elapsed_ms, 1210);
-        assert_eq!(m.issued.read, 4000);
-        assert_eq!(m.cpu.usr_us, 30);
-        assert_eq!(m.cpu.ctx, 10);
-        assert_eq!(m.depth.level[0], 4000);
-        assert_eq!(r.clat.hist.count(), 4000);
-        assert_eq!(r.clat.stat.n, 4000);
-        assert_eq!(
-            r.clat.stat.min,
-            a.dirs.read.clat.stat.min.min(b.dirs.read.clat.stat.min)
-        );
-        assert_eq!(
-            r.clat.stat.max,
-            a.dirs.read.clat.stat.max.max(b.dirs.read.clat.stat.max)
-        );
-        // bandwidth samples of parallel jobs add ("pure sum")
-        assert_eq!(r.bw_samples.mean, 16_000.0);
-        assert_eq!(m.targets.len(), 2);
-        assert_eq!(m.notes, vec!["cached".to_string()]);
-        assert_eq!(m.series.bw.len(), 2);
-        assert!(m.ran);
-    }
-
-    #[test]
-    fn merged_percentiles_are_those_of_all_samples() {
-        let (a, sa) = job(1, 5000, 1000, 20_000);
-        let (b, sb) = job(2, 500, 1000, 3_000_000);
-        let (c, sc) = job(3, 2000, 900, 200_000);
-        let m = merged(&[&a, &b, &c]);
-        let mut all = LatRecord::default();
-        for v in sa.iter().chain(&sb).chain(&sc) {
-            all.add(*v);
-        }
-        let ps = [1.0, 50.0, 90.0, 99.0, 99.9, 100.0];
-        assert_eq!(
-            m.dirs.read.clat.hist.percentiles(&ps),
-            all.hist.percentiles(&ps)
-        );
-        assert_eq!(m.dirs.read.clat.stat, all.stat);
-    }
-
-    #[test]
-    fn merge_is_commutative_and_associative_in_its_measurements() {
-        let (a, _) = job(1, 1000, 1000, 50_000);
-        let (b, _) = job(2, 3000, 1200, 40_000);
-        let (c, _) = job(3, 700, 800, 900_000);
-        let abc = merged(&[&a, &b, &c]);
-        let cab = merged(&[&c, &a, &b]);
-        let mut bc = b.clone();
-        bc.merge(&c);
-        let a_bc = merged(&[&a, &bc]);
-        for m in [&cab, &a_bc] {
-            for d in Dir::ALL {
-                assert_eq!(m.dirs[d].total_ios, abc.dirs[d].total_ios);
-                assert_eq!(m.dirs[d].io_bytes, abc.dirs[d].io_bytes);
-                assert_eq!(m.dirs[d].runtime_ms, abc.dirs[d].runtime_ms);
-                assert_eq!(m.dirs[d].clat, abc.dirs[d].clat);
-                assert_eq!(m.dirs[d].lat, abc.dirs[d].lat);
-            }
-            assert_eq!(m.cpu, abc.cpu);
-            assert_eq!(m.depth, abc.depth);
-            assert_eq!(m.issued, abc.issued);
-            assert_eq!(m.runtime_ms, abc.runtime_ms);
-            // series entries are all kept, in time order
-            assert_eq!(m.series, abc.series);
-        }
-        assert_eq!(
-            abc.series.bw.iter().map(|e| e.t_ms).collect::<Vec<_>>(),
-            [500, 1000, 1500]
-        );
-        // merging into an empty result copies the measurements
-        let mut e = JobResult::default();
-        e.merge(&abc);
-        assert_eq!(e.dirs, abc.dirs);
-        assert_eq!(e.series, abc.series);
-    }
-
-    #[test]
-    fn merge_stats_leaves_series_and_verification_alone() {
-        let (mut a, _) = job(1, 10, 100, 1000);
-        let (mut b, _) = job(2, 10, 100, 1000);
-        b.error = 5;
-        b.error_msg = Some("EIO".into());
-        b.first_error = 5;
-        b.total_err = 2;
-        b.verify = Some(VerifyResult {
-            method: "crc32c".into(),
-            blocks_checked: 10,
-            ..Default::default()
-        });
-        let mut s = a.stats_only();
-        assert!(s.series.is_empty());
-        s.merge_stats(&b);
-        assert!(s.series.is_empty() && s.verify.is_none());
-        assert_eq!((s.error, s.first_error, s.total_err), (5, 5, 2));
-        assert_eq!(s.error_msg.as_deref(), Some("EIO"));
-        a.verify = Some(VerifyResult {
-            method: "crc32c".into(),
-            blocks_checked: 4,
-            bad_blocks: 1,
-            failures: vec![VerifyReport::default()],
-        });
-        a.merge(&b);
-        let v = a.verify.unwrap();
-        assert_eq!(
-            (v.blocks_checked, v.bad_blocks, v.failures.len()),
-            (14, 1, 1)
-        );
-    }
-
-    #[test]
-    fn verify_failures_stay_capped() {
-        let full = VerifyResult {
-            method: "md5".into(),
-            blocks_checked: 200,
-            bad_blocks: 150,
-            failures: vec![VerifyReport::default(); VerifyResult::MAX_FAILURES],
-        };
-        let mut m = full.clone();
-        m.merge(&full);
-        assert_eq!(m.bad_blocks, 300);
-        assert_eq!(m.failures.len(), VerifyResult::MAX_FAILURES);
-    }
-}
+#[path = "result_tests.rs"]
+mod tests;

@@ -1,6 +1,6 @@
 //! Help, `--cmdhelp` and the man page, all generated from the option and switch tables.
 
-use crate::options::{self, OptDef, OptKind, Support, NOT_YET_ENGINES, OPTIONS, SUPPORTED_ENGINES};
+use crate::options::{OptDef, OptKind, Support, NOT_YET_ENGINES, OPTIONS, SUPPORTED_ENGINES};
 use crate::switches::{SwitchDef, SwitchValue, SWITCHES};
 use std::fmt::Write;
 
@@ -160,13 +160,15 @@ fn describe(d: &OptDef) -> String {
     s
 }
 
+/// An engine name `--enghelp` does not know.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("unknown ioengine {} (supported: {})", iomark_engine::echo::quote(.0), SUPPORTED_ENGINES.join(", "))]
+pub struct UnknownEngine(pub String);
+
 /// fio's `--cmdhelp`: one option in detail, or (None) every option on one line each.
-pub fn cmdhelp(name: Option<&str>) -> Result<String, String> {
+pub fn cmdhelp(name: Option<&str>) -> Result<String, crate::build::UnknownOption> {
     match name {
-        Some(n) => match options::lookup(n) {
-            Some(d) => Ok(describe(d)),
-            None => Err(crate::build::unknown_option_message(n)),
-        },
+        Some(n) => Ok(describe(crate::build::find_option(n)?)),
         None => {
             let mut s = String::new();
             for cat in categories() {
@@ -181,7 +183,7 @@ pub fn cmdhelp(name: Option<&str>) -> Result<String, String> {
 }
 
 /// `--enghelp`: the engines, or the options of one engine.
-pub fn enghelp(engine: Option<&str>) -> Result<String, String> {
+pub fn enghelp(engine: Option<&str>) -> Result<String, UnknownEngine> {
     let mut s = String::new();
     match engine {
         None => {
@@ -194,11 +196,7 @@ pub fn enghelp(engine: Option<&str>) -> Result<String, String> {
         Some(e) => {
             let e = e.split(',').next().unwrap_or(e).trim();
             if !SUPPORTED_ENGINES.contains(&e) && !NOT_YET_ENGINES.contains(&e) {
-                return Err(format!(
-                    "unknown ioengine {} (supported: {})",
-                    iomark_engine::echo::quote(e),
-                    SUPPORTED_ENGINES.join(", ")
-                ));
+                return Err(UnknownEngine(e.to_string()));
             }
             let opts: Vec<&OptDef> = OPTIONS.iter().filter(|d| d.engines.contains(&e)).collect();
             if opts.is_empty() {
@@ -329,7 +327,9 @@ mod tests {
         assert!(t.contains("not supported yet"), "{t}");
         let t = cmdhelp(Some("clocksource")).unwrap();
         assert!(t.contains("ignored"), "{t}");
-        assert!(cmdhelp(Some("iodepht")).unwrap_err().contains("iodepth"));
+        let e = cmdhelp(Some("iodepht")).unwrap_err();
+        assert_eq!(e.suggestion, Some("iodepth"));
+        assert!(e.to_string().contains("'iodepth'"), "{e}");
         let all = cmdhelp(None).unwrap();
         for d in OPTIONS {
             assert!(all.contains(d.name), "{}", d.name);

@@ -2,6 +2,7 @@
 //! job options to change (`size=`, `allow_mounted_write=1`) and the switches to pass
 //! (`--force-device-write`, `--allow-fill`).
 
+use iomark_engine::failure::{FlushPoint, JobFailure};
 use iomark_engine::runner::{Event, Note, RunError};
 
 /// A refused run, in fio terms.
@@ -124,10 +125,46 @@ pub fn note(n: &Note) -> String {
             working_set >> 20,
             available >> 20
         ),
-        Note::StoppedDuringLayout => n.to_string(),
         Note::KeptExisting { .. } => format!(
             "{n} (pass --allow-unlink-existing to delete it, as fio does)"
         ),
+        Note::Tolerated { failure: f } => failure(f),
+        // The engine's own words name no job option, or only its engine's own options.
+        Note::StoppedDuringLayout
+        | Note::AffinityNotApplied { .. }
+        | Note::EngineFallback { .. }
+        | Note::RegisteredFilesOff { .. }
+        | Note::FixedBuffersTooFew { .. }
+        | Note::FixedBuffersOff { .. }
+        | Note::DeviceFull { .. }
+        | Note::Text(_) => n.to_string(),
+    }
+}
+
+/// The notes of a run (or a job), in fio terms.
+pub fn notes(n: &[Note]) -> Vec<String> {
+    iomark_engine::note::worded(n, note)
+}
+
+/// Why a job stopped, in fio terms: a failed flush names the option that asked for it.
+pub fn failure(f: &JobFailure) -> String {
+    match f {
+        JobFailure::FlushFile {
+            job,
+            when,
+            path,
+            errno,
+        } => format!(
+            "{job}: {}: fsync of {} failed: {}",
+            match when {
+                FlushPoint::BeforeVerify => "verify",
+                FlushPoint::End => "end_fsync",
+                FlushPoint::Close => "fsync_on_close",
+            },
+            path.display(),
+            std::io::Error::from_raw_os_error(*errno)
+        ),
+        _ => f.to_string(),
     }
 }
 

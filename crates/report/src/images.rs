@@ -253,7 +253,7 @@ pub fn write_chart(path: &Path, c: &Chart, f: Format) -> Result<(), ReportError>
             Format::Png => draw(BitMapBackend::new(tmp, (W, H)).into_drawing_area(), c),
             Format::Svg => draw(SVGBackend::new(tmp, (W, H)).into_drawing_area(), c),
         };
-        res.map_err(|e| e.to_string())
+        res.map_err(|e| e.to_string().into())
     })
 }
 

@@ -6,26 +6,27 @@ use crate::ReportError;
 use iomark_engine::outfile;
 use std::path::Path;
 
+/// Why writing an output at its temporary path failed: an encoder's error or the system's.
+pub type WriteFailure = Box<dyn std::error::Error + Send + Sync>;
+
 pub use outfile::temp_name;
 
 /// Write `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
-    write_with(path, |tmp| {
-        std::fs::write(tmp, bytes).map_err(|e| e.to_string())
-    })
+    write_with(path, |tmp| Ok(std::fs::write(tmp, bytes)?))
 }
 
 /// Let `f` write the file at the temporary path it is given, then rename it to `path`; on any
 /// error the temporary file is removed and `path` is left as it was.
 pub fn write_with(
     path: &Path,
-    f: impl FnOnce(&Path) -> Result<(), String>,
+    f: impl FnOnce(&Path) -> Result<(), WriteFailure>,
 ) -> Result<(), ReportError> {
     let export = |detail: String| ReportError::Export {
         path: path.to_path_buf(),
         detail,
     };
-    outfile::check_output(path, &[]).map_err(export)?;
+    outfile::check_output(path, &[]).map_err(|e| export(e.to_string()))?;
     outfile::write_with(path, f).map_err(|e| export(format!("cannot write: {e}")))
 }
 

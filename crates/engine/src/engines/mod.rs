@@ -222,7 +222,7 @@ pub trait Engine {
     }
     /// Notes for the user about how the engine was set up (e.g. "fixed buffers disabled:
     /// RLIMIT_MEMLOCK is 8 MiB").
-    fn notes(&self) -> Vec<String> {
+    fn notes(&self) -> Vec<crate::note::Note> {
         Vec::new()
     }
 }

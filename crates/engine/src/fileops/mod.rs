@@ -12,6 +12,7 @@ pub mod blogtree;
 pub mod bytewise;
 pub mod fileset;
 
+use crate::failure::JobFailure;
 use crate::job::Dir;
 use crate::result::{CpuUsage, JobResult, LatRecord};
 use crate::sys;
@@ -142,7 +143,10 @@ impl Phase {
         }
         if let Some(e) = &self.error {
             j.error = libc::EIO;
-            j.error_msg = Some(format!("{name}: {e}"));
+            j.failure = Some(JobFailure::Phase {
+                job: name.to_string(),
+                reason: e.clone(),
+            });
         }
         j
     }
@@ -221,7 +225,7 @@ mod tests {
         assert_eq!(j.dirs.read.io_bytes, 4096);
         assert_eq!(j.dirs.read.lat.hist.count(), 1);
         assert!(j.ran && j.error != 0);
-        assert!(j.error_msg.unwrap().contains("boom"));
+        assert!(j.failure.unwrap().to_string().ends_with("boom"));
         let mut b = AlignedBuf::new(8192);
         assert_eq!(b.as_mut_slice().len(), 8192);
         assert_eq!(b.as_mut_slice().as_ptr() as usize % 4096, 0);

@@ -42,19 +42,28 @@ impl<'de> Deserialize<'de> for Histogram {
     }
 }
 
+/// A serialized histogram that does not describe one.
+#[derive(Debug, thiserror::Error)]
+enum ReprError {
+    #[error("histogram: unsupported bits {0} (expected {HIST_BITS})")]
+    Bits(u32),
+    #[error("histogram: groups {0} out of range 1..={MAX_SERIAL_GROUPS}")]
+    Groups(u32),
+    #[error("histogram: bucket index {index} out of range for {groups} groups")]
+    Index { index: u64, groups: u32 },
+    #[error("histogram: bucket indices not strictly ascending at {0}")]
+    Order(u64),
+    #[error("histogram: total count overflows u64")]
+    Overflow,
+}
+
 impl Histogram {
-    fn from_repr(r: HistRepr) -> Result<Histogram, String> {
+    fn from_repr(r: HistRepr) -> Result<Histogram, ReprError> {
         if r.bits != HIST_BITS {
-            return Err(format!(
-                "histogram: unsupported bits {} (expected {HIST_BITS})",
-                r.bits
-            ));
+            return Err(ReprError::Bits(r.bits));
         }
         if r.groups == 0 || r.groups > MAX_SERIAL_GROUPS {
-            return Err(format!(
-                "histogram: groups {} out of range 1..={MAX_SERIAL_GROUPS}",
-                r.groups
-            ));
+            return Err(ReprError::Groups(r.groups));
         }
         let nb = r.groups as u64 * HIST_GROUP_BUCKETS as u64;
         let mut h = Histogram::new();
@@ -62,20 +71,16 @@ impl Histogram {
         let mut total = 0u64;
         for &(idx, c) in &r.counts {
             if idx >= nb {
-                return Err(format!(
-                    "histogram: bucket index {idx} out of range for {} groups",
-                    r.groups
-                ));
+                return Err(ReprError::Index {
+                    index: idx,
+                    groups: r.groups,
+                });
             }
             if prev.is_some_and(|p| idx <= p) {
-                return Err(format!(
-                    "histogram: bucket indices not strictly ascending at {idx}"
-                ));
+                return Err(ReprError::Order(idx));
             }
             prev = Some(idx);
-            total = total
-                .checked_add(c)
-                .ok_or_else(|| "histogram: total count overflows u64".to_string())?;
+            total = total.checked_add(c).ok_or(ReprError::Overflow)?;
             // A layout with more groups than ours folds its excess into our last bucket, as a
             // value beyond our range would be.
             let i = (idx as usize).min(HIST_BUCKETS - 1);

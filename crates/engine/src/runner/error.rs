@@ -3,6 +3,7 @@
 //! them for its users (the options to change, the switches to pass).
 
 use crate::job::{Dir, EngineKind, RwMode};
+use crate::target::{BusyReason, LoopInUse};
 use std::io;
 use std::path::PathBuf;
 
@@ -153,7 +154,7 @@ pub enum RunError {
     DeviceBusy {
         job: String,
         path: PathBuf,
-        reason: String,
+        reason: BusyReason,
     },
     /// A regular file the job writes backs a loop device that is in use.
     #[error("{job}: refusing to write to {}: it is the backing file of {} {reason}", path.display(), loop_dev.display())]
@@ -161,7 +162,7 @@ pub enum RunError {
         job: String,
         path: PathBuf,
         loop_dev: PathBuf,
-        reason: String,
+        reason: LoopInUse,
     },
     /// A worker thread could not be started.
     #[error("cannot start a worker thread: {0}")]

@@ -5,9 +5,11 @@ mod error;
 mod notice;
 mod plan;
 
+pub use crate::failure::JobFailure;
+pub use crate::note::Note;
 pub use crate::worker::{WorkerProgress, WorkerState};
 pub use error::RunError;
-pub use notice::{Event, Note};
+pub use notice::Event;
 
 use crate::job::{JobSpec, RunPlan};
 use crate::result::{JobResult, RunResult};
@@ -23,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// Shared control of a run: the stop flag (Ctrl-C, exitall), live progress for a status
-/// display, a sink for progress events (the CLI words them on stderr), and the words for notes.
+/// display, and a sink for progress events (the CLI words them on stderr).
 pub struct RunCtl {
     pub stop: Arc<AtomicBool>,
     /// Set by the front end when the stop came from a signal.
@@ -35,7 +37,6 @@ pub struct RunCtl {
     /// Bytes laid out so far (for a "laying out" progress display).
     pub layout_bytes: AtomicU64,
     on_event: Box<dyn Fn(&Event) + Send + Sync>,
-    note_words: Box<dyn Fn(&Note) -> String + Send + Sync>,
 }
 
 impl RunCtl {
@@ -47,16 +48,7 @@ impl RunCtl {
             keep_snapshots: AtomicBool::new(false),
             layout_bytes: AtomicU64::new(0),
             on_event: Box::new(on_event),
-            note_words: Box::new(|n| n.to_string()),
         }
-    }
-    /// How the notes of a run are worded in its result (by default, the engine's own words).
-    pub fn with_note_words(
-        mut self,
-        words: impl Fn(&Note) -> String + Send + Sync + 'static,
-    ) -> Self {
-        self.note_words = Box::new(words);
-        self
     }
     pub fn quiet() -> Self {
         Self::new(|_| {})
@@ -163,7 +155,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
         for (i, h) in running.drain(..) {
             let r = h.join().unwrap_or_else(|_| JobResult {
                 error: libc::EIO,
-                error_msg: Some("worker thread panicked".into()),
+                failure: Some(JobFailure::Panicked),
                 ..Default::default()
             });
             results[i] = Some(r);
@@ -274,7 +266,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     }
     let _ = created;
     let jobs: Vec<JobResult> = results.into_iter().map(|r| r.unwrap_or_default()).collect();
-    let mut notes: Vec<String> = plan_notes.iter().map(|n| (ctl.note_words)(n)).collect();
+    let mut notes = plan_notes;
     for j in &jobs {
         notes.extend(j.notes.iter().cloned());
     }
@@ -352,7 +344,7 @@ mod tests {
                 };
                 let r = run(&plan, &RunCtl::quiet()).unwrap();
                 let j = &r.jobs[0];
-                assert_eq!(j.error, 0, "{engine:?} {rw:?}: {:?}", j.error_msg);
+                assert_eq!(j.error, 0, "{engine:?} {rw:?}: {:?}", j.failure);
                 let bytes = j.dirs.read.io_bytes + j.dirs.write.io_bytes;
                 assert_eq!(bytes, 4 << 20, "{engine:?} {rw:?}");
                 let n = j.dirs.read.clat.hist.count() + j.dirs.write.clat.hist.count();
@@ -392,7 +384,7 @@ mod tests {
                 l.lock().unwrap().push(*bytes);
             });
             let r = run(&plan, &ctl).unwrap();
-            assert_eq!(r.jobs[0].error, 0, "{:?}", r.jobs[0].error_msg);
+            assert_eq!(r.jobs[0].error, 0, "{:?}", r.jobs[0].failure);
             assert_eq!(r.jobs[0].dirs.write.io_bytes, 4 << 20);
             assert_eq!(std::fs::metadata(&f).unwrap().len(), 4 << 20);
             let want: Vec<u64> = vec![if grow { 0 } else { 4 << 20 }];

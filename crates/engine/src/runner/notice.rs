@@ -1,35 +1,10 @@
-//! What the runner tells the user along the way, as typed values: notes about a run that do not
-//! stop it, and progress events. The engine words them in its own neutral terms (`Display`);
-//! front ends word them for their users.
+//! What the runner tells the user along the way: the page-cache notes of a plan, and progress
+//! events as typed values. The engine words events in its own neutral terms (`Display`); front
+//! ends word them for their users.
 
 use crate::job::{JobSpec, SyncMode};
+use crate::note::Note;
 use std::path::PathBuf;
-
-/// Something the user should know about a run that does not stop it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Note {
-    /// Buffered reads over a working set that fits in the page cache: read figures may come
-    /// from memory rather than the device.
-    CachedWorkingSet {
-        job: String,
-        working_set: u64,
-        available: u64,
-        /// Whether cached pages are dropped before the job starts.
-        invalidate: bool,
-    },
-    /// Buffered writes (no O_SYNC/O_DSYNC, no fsync/fdatasync during the job) over a working
-    /// set that fits in the page cache: they complete once copied into memory and reach the
-    /// device later, so write figures may describe memory.
-    BufferedWrites {
-        job: String,
-        working_set: u64,
-        available: u64,
-    },
-    /// A stop came while files were being laid out: no job ran.
-    StoppedDuringLayout,
-    /// `unlink` kept a file that existed before the run (it deletes only files the run created).
-    KeptExisting { job: String, path: PathBuf },
-}
 
 /// The page-cache notes of a buffered job touching `working_set` bytes of files on a machine
 /// with `available` bytes of memory for the cache.
@@ -57,41 +32,6 @@ pub(crate) fn cache_notes(job: &JobSpec, working_set: u64, available: u64) -> Ve
         });
     }
     notes
-}
-
-impl std::fmt::Display for Note {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Note::CachedWorkingSet {
-                job,
-                working_set,
-                available,
-                invalidate,
-            } => write!(
-                f,
-                "{job}: buffered I/O over a working set of {} MiB that fits in the page cache ({} MiB available): read figures may come from memory rather than the device{}",
-                working_set >> 20,
-                available >> 20,
-                if *invalidate { "" } else { " (cached data is kept)" }
-            ),
-            Note::BufferedWrites {
-                job,
-                working_set,
-                available,
-            } => write!(
-                f,
-                "{job}: buffered writes over a working set of {} MiB that fits in the page cache ({} MiB available) complete once copied into memory and reach the device later: write figures may describe memory rather than the device",
-                working_set >> 20,
-                available >> 20
-            ),
-            Note::StoppedDuringLayout => f.write_str("stopped while laying out files, before any I/O was measured (a file being laid out was removed or put back as it was)"),
-            Note::KeptExisting { job, path } => write!(
-                f,
-                "{job}: kept {}: it existed before the run, and unlink deletes only files the run created",
-                path.display()
-            ),
-        }
-    }
 }
 
 /// A step of a run a front end may show as it happens.
@@ -150,8 +90,7 @@ mod tests {
             .map(|n| match n {
                 Note::CachedWorkingSet { .. } => "reads",
                 Note::BufferedWrites { .. } => "writes",
-                Note::StoppedDuringLayout => "stopped",
-                Note::KeptExisting { .. } => "kept",
+                _ => "other",
             })
             .collect()
     }

@@ -5,39 +5,64 @@
 
 use super::{dev_split, device_mount_point, mount_for, open_raw, sys_block_by_devnum};
 use std::fs::{self, File};
+use std::io;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
+/// Why the kernel refused an exclusive claim on a block device, as far as this process can
+/// tell.
+#[derive(Debug, thiserror::Error)]
+pub enum BusyReason {
+    /// The device, a partition or a holder of it is mounted.
+    #[error("it (or a partition or holder of it) is mounted on {mount_point}")]
+    Mounted { mount_point: String },
+    /// Devices are built on it (`dm-0 (vg-lv)`, `md0`).
+    #[error("it is a member of {} (a device-mapper, md RAID or LVM device built on it)", holders.join(", "))]
+    Holders { holders: Vec<String> },
+    #[error("it is an active swap area")]
+    Swap,
+    /// Busy for a reason not visible here.
+    #[error("the kernel reports it busy: it is held exclusively, e.g. mounted in another mount namespace (a container) or claimed by another program")]
+    HeldElsewhere,
+    /// The exclusive open failed for another reason than EBUSY.
+    #[error("it cannot be opened exclusively ({0})")]
+    NoExclusiveOpen(io::Error),
+}
+
+/// Why a loop device backed by a file is in use.
+#[derive(Debug, thiserror::Error)]
+pub enum LoopInUse {
+    #[error("which is mounted on {mount_point}")]
+    Mounted { mount_point: String },
+    #[error("which is in use: {0}")]
+    Busy(BusyReason),
+}
+
 /// Opens a block device with `O_EXCL`: while the returned file is open the kernel refuses to
-/// mount it or build md/dm/LVM devices on it. `Err(reason)` words why the kernel refused.
-pub(crate) fn claim_exclusive(dev: &Path) -> Result<File, String> {
+/// mount it or build md/dm/LVM devices on it. The error says why the kernel refused.
+pub(crate) fn claim_exclusive(dev: &Path) -> Result<File, BusyReason> {
     open_raw(dev, libc::O_RDONLY | libc::O_EXCL, 0).map_err(|e| {
         if e.raw_os_error() == Some(libc::EBUSY) {
             busy_reason(dev)
         } else {
-            format!("it cannot be opened exclusively ({e})")
+            BusyReason::NoExclusiveOpen(e)
         }
     })
 }
 
 /// Why a block device is busy, as far as this process can tell.
-fn busy_reason(dev: &Path) -> String {
-    if let Some(mp) = device_mount_point(dev) {
-        return format!("it (or a partition or holder of it) is mounted on {mp}");
+fn busy_reason(dev: &Path) -> BusyReason {
+    if let Some(mount_point) = device_mount_point(dev) {
+        return BusyReason::Mounted { mount_point };
     }
     let holders = holders_of(dev);
     if !holders.is_empty() {
-        return format!(
-            "it is a member of {} (a device-mapper, md RAID or LVM device built on it)",
-            holders.join(", ")
-        );
+        return BusyReason::Holders { holders };
     }
     if is_active_swap(dev) {
-        return "it is an active swap area".into();
+        return BusyReason::Swap;
     }
-    "the kernel reports it busy: it is held exclusively, e.g. mounted in another mount \
-     namespace (a container) or claimed by another program"
-        .into()
+    BusyReason::HeldElsewhere
 }
 
 /// The devices built on a block device (`/sys/class/block/NODE/holders`), named as users know
@@ -105,15 +130,15 @@ fn loops_backed_by(file: &Path) -> Vec<PathBuf> {
 }
 
 /// When `file` backs a loop device that is in use (mounted, held, claimed): that device and why.
-pub(crate) fn backed_loop_in_use(file: &Path) -> Option<(PathBuf, String)> {
+pub(crate) fn backed_loop_in_use(file: &Path) -> Option<(PathBuf, LoopInUse)> {
     for dev in loops_backed_by(file) {
-        if let Some(mp) = device_mount_point(&dev) {
-            return Some((dev, format!("which is mounted on {mp}")));
+        if let Some(mount_point) = device_mount_point(&dev) {
+            return Some((dev, LoopInUse::Mounted { mount_point }));
         }
         match open_raw(&dev, libc::O_RDONLY | libc::O_EXCL, 0) {
             Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
                 let why = busy_reason(&dev);
-                return Some((dev, format!("which is in use: {why}")));
+                return Some((dev, LoopInUse::Busy(why)));
             }
             _ => {}
         }

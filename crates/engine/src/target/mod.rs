@@ -22,6 +22,7 @@ pub use layout::open_target;
 pub use probe::{free_space, probe};
 
 pub(crate) use claim::{backed_loop_in_use, claim_exclusive, dump_dir_beside, special_kind};
+pub use claim::{BusyReason, LoopInUse};
 pub(crate) use diskstats::{disks_for, DiskStatsSampler};
 pub(crate) use layout::{invalidate_cache, layout_file_until};
 pub(crate) use mounts::{device_mount_point, mount_for};

@@ -2,7 +2,9 @@
 //! turning I/O errors into job errors or tolerated error counts (continue_on_error).
 
 use super::Worker;
+use crate::failure::JobFailure;
 use crate::job::{ContinueOnError, Dir};
+use crate::note::Note;
 
 impl Worker {
     /// Account one completion.
@@ -84,12 +86,11 @@ impl Worker {
         if errno == libc::ENOSPC && dir == Dir::Write && self.spec.fill_device {
             // The device is full: what fill_device asked for. In-flight writes drain.
             if !self.done_issuing {
-                self.res.notes.push(format!(
-                    "{}: {} is full after {} bytes written (filling the device)",
-                    self.spec.name,
-                    self.files[file as usize].path.display(),
-                    self.bytes[dir.idx()]
-                ));
+                self.res.notes.push(Note::DeviceFull {
+                    job: self.spec.name.clone(),
+                    path: self.files[file as usize].path.clone(),
+                    written: self.bytes[dir.idx()],
+                });
             }
             self.done_issuing = true;
             return;
@@ -106,30 +107,27 @@ impl Worker {
         if self.res.first_error == 0 {
             self.res.first_error = errno;
         }
-        let err = std::io::Error::from_raw_os_error(errno);
-        let path = self.files[file as usize].path.display().to_string();
-        let msg = format!(
-            "{}: {} error on {} at offset {} (after {} bytes of this direction): {}",
-            self.spec.name,
-            dir.name(),
-            path,
+        let failure = JobFailure::Io {
+            job: self.spec.name.clone(),
+            dir,
+            path: self.files[file as usize].path.clone(),
             offset,
-            self.bytes[dir.idx()],
-            err
-        );
+            done: self.bytes[dir.idx()],
+            errno,
+        };
         if tolerate {
             if self.res.total_err == 1 {
-                self.res.notes.push(msg);
+                self.res.notes.push(Note::Tolerated { failure });
             }
         } else {
-            self.fatal(errno, &msg);
+            self.fatal(errno, failure);
         }
     }
 
-    pub(super) fn fatal(&mut self, errno: i32, msg: &str) {
+    pub(super) fn fatal(&mut self, errno: i32, failure: JobFailure) {
         if self.res.error == 0 {
             self.res.error = errno;
-            self.res.error_msg = Some(msg.to_string());
+            self.res.failure = Some(failure);
         }
         self.error = true;
         self.done_issuing = true;

@@ -5,6 +5,7 @@
 use super::pick::Next;
 use super::Worker;
 use crate::engines::{IoUnit, Queued};
+use crate::failure::{FlushPoint, JobFailure};
 use crate::result::DepthStats;
 use crate::sys;
 use std::sync::atomic::Ordering;
@@ -157,10 +158,8 @@ impl Worker {
             let got = match self.engine.getevents(min, max, &mut comps) {
                 Ok(n) => n,
                 Err(e) => {
-                    self.fatal(
-                        e.raw_os_error().unwrap_or(libc::EIO),
-                        &format!("reaping completions: {e}"),
-                    );
+                    let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                    self.fatal(errno, JobFailure::Reap { errno });
                     comps.clear();
                     self.comps = comps;
                     break;
@@ -207,7 +206,7 @@ impl Worker {
         }
         self.verify_at_end();
         if self.spec.end_fsync && !self.error {
-            self.fsync_files("end_fsync");
+            self.fsync_files(FlushPoint::End);
         }
     }
 
@@ -218,10 +217,8 @@ impl Worker {
         match self.engine.commit() {
             Ok(_) => {}
             Err(e) => {
-                self.fatal(
-                    e.raw_os_error().unwrap_or(libc::EIO),
-                    &format!("submitting I/O: {e}"),
-                );
+                let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                self.fatal(errno, JobFailure::Submit { errno });
             }
         }
         let t = sys::now_ns();

@@ -27,6 +27,7 @@ mod verify_hooks;
 pub use crate::worker_file::WorkerFile;
 
 use crate::engines::{Completion, Engine, EngineFile, Op};
+use crate::failure::FlushPoint;
 use crate::gen::{BsPicker, DirMix, OffsetGen};
 use crate::job::{Dir, JobSpec, PerDir, RwMode};
 use crate::result::{CpuUsage, DirResult, JobResult};
@@ -152,7 +153,7 @@ struct Slot {
 pub fn run_worker(setup: WorkerSetup) -> JobResult {
     let mut w = match Worker::new(setup) {
         Ok(w) => w,
-        Err((res, _)) => return *res,
+        Err(res) => return *res,
     };
     w.run();
     w.finish()
@@ -265,7 +266,7 @@ impl Worker {
         self.fill_totals(&mut res, now);
         self.res = res;
         if self.spec.fsync_on_close {
-            self.fsync_files("fsync_on_close");
+            self.fsync_files(FlushPoint::Close);
         }
         self.progress.set_state(if self.res.error != 0 {
             WorkerState::Failed

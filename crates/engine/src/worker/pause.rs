@@ -4,6 +4,7 @@
 
 use super::Worker;
 use crate::engines::{IoUnit, Op, Queued};
+use crate::failure::{FlushPoint, JobFailure};
 use crate::sys;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -33,14 +34,9 @@ impl Worker {
             let t1 = sys::now_ns();
             self.free.push(slot);
             if r < 0 {
-                self.fatal(
-                    (-r) as i32,
-                    &format!(
-                        "{}: fsync failed: {}",
-                        self.spec.name,
-                        std::io::Error::from_raw_os_error((-r) as i32)
-                    ),
-                );
+                let errno = (-r) as i32;
+                let job = self.spec.name.clone();
+                self.fatal(errno, JobFailure::Fsync { job, errno });
                 return;
             }
             if measured {
@@ -86,19 +82,21 @@ impl Worker {
 
     /// fsync every open file; a failure is a job error, reported like a failed fsync=N.
     /// Returns false when one failed.
-    pub(super) fn fsync_files(&mut self, what: &str) -> bool {
+    pub(super) fn fsync_files(&mut self, when: FlushPoint) -> bool {
         for i in 0..self.efiles.len() {
             let fd = self.efiles[i].fd;
             if fd < 0 {
                 continue;
             }
             if let Err(e) = fsync_fd(fd) {
-                let msg = format!(
-                    "{}: {what}: fsync of {} failed: {e}",
-                    self.spec.name,
-                    self.efiles[i].path.display()
-                );
-                self.fatal(e.raw_os_error().unwrap_or(libc::EIO), &msg);
+                let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                let failure = JobFailure::FlushFile {
+                    job: self.spec.name.clone(),
+                    when,
+                    path: self.efiles[i].path.clone(),
+                    errno,
+                };
+                self.fatal(errno, failure);
                 return false;
             }
         }

@@ -6,8 +6,10 @@ use super::files::FileChooser;
 use super::logs::{HistLog, Interval, LogWindow};
 use super::{Slot, Worker, WorkerSetup};
 use crate::engines::{self, EngineFile, Op};
+use crate::failure::JobFailure;
 use crate::gen::{BsPicker, DirMix, OffsetGen};
 use crate::job::{Dir, EngineKind, JobSpec};
+use crate::note::Note;
 use crate::result::{CpuUsage, JobResult};
 use crate::rng::Rng;
 use crate::sys;
@@ -15,8 +17,8 @@ use crate::target;
 use std::os::fd::IntoRawFd;
 use std::sync::atomic::Ordering;
 
-/// A failed setup: the job's result (carrying the error) and the message.
-pub(super) type SetupErr = (Box<JobResult>, String);
+/// A failed setup: the job's result, carrying the failure.
+pub(super) type SetupErr = Box<JobResult>;
 
 impl Worker {
     pub(super) fn new(s: WorkerSetup) -> Result<Worker, SetupErr> {
@@ -31,10 +33,10 @@ impl Worker {
             ran: true,
             ..Default::default()
         };
-        let fail = |mut res: JobResult, errno: i32, msg: String| -> SetupErr {
+        let fail = |mut res: JobResult, errno: i32, failure: JobFailure| -> SetupErr {
             res.error = errno;
-            res.error_msg = Some(msg.clone());
-            (Box::new(res), msg)
+            res.failure = Some(failure);
+            Box::new(res)
         };
         if let Some(cpus) = &spec.cpus_allowed {
             let cpus: Vec<usize> = match spec.cpus_allowed_policy {
@@ -44,8 +46,10 @@ impl Worker {
                 }
             };
             if let Err(e) = sys::set_affinity(&cpus) {
-                res.notes
-                    .push(format!("the CPU affinity could not be applied: {e}"));
+                res.notes.push(Note::AffinityNotApplied {
+                    job: spec.name.clone(),
+                    reason: e.to_string(),
+                });
             }
         }
         let job_start_ns = sys::now_ns();
@@ -70,11 +74,13 @@ impl Worker {
                     Err(e) => {
                         let errno = e.raw_os_error().unwrap_or(libc::EIO);
                         close_fds(&efiles);
-                        return Err(fail(
-                            res,
+                        let failure = JobFailure::Open {
+                            job: spec.name.clone(),
+                            path: f.path.clone(),
                             errno,
-                            format!("{}: cannot open {}: {e}", spec.name, f.path.display()),
-                        ));
+                            reason: e.to_string(),
+                        };
+                        return Err(fail(res, errno, failure));
                     }
                 }
             };
@@ -137,13 +143,24 @@ impl Worker {
         let engine = match engines::create(kind, &esetup) {
             Ok(e) => e,
             Err(engines::EngineError::Unavailable(why)) if kind == EngineKind::IoUring => {
-                let msg = format!("{}: {why}; falling back to libaio", spec.name);
-                res.notes.push(msg);
+                res.notes.push(Note::EngineFallback {
+                    job: spec.name.clone(),
+                    from: kind,
+                    to: EngineKind::Libaio,
+                    reason: why,
+                });
                 match engines::create(EngineKind::Libaio, &esetup) {
                     Ok(e) => e,
                     Err(e) => {
                         close_fds(&efiles);
-                        return Err(fail(res, libc::ENOSYS, format!("{}: {e}", spec.name)));
+                        let failure = JobFailure::Engine {
+                            job: spec.name.clone(),
+                            engine: EngineKind::Libaio,
+                            fallback_from: Some(kind),
+                            errno: libc::ENOSYS,
+                            reason: e.to_string(),
+                        };
+                        return Err(fail(res, libc::ENOSYS, failure));
                     }
                 }
             }
@@ -153,11 +170,14 @@ impl Worker {
                     engines::EngineError::Io(io) => io.raw_os_error().unwrap_or(libc::EIO),
                     _ => libc::ENOSYS,
                 };
-                return Err(fail(
-                    res,
+                let failure = JobFailure::Engine {
+                    job: spec.name.clone(),
+                    engine: kind,
+                    fallback_from: None,
                     errno,
-                    format!("{}: engine {}: {e}", spec.name, kind.fio_name()),
-                ));
+                    reason: e.to_string(),
+                };
+                return Err(fail(res, errno, failure));
             }
         };
         res.notes.extend(engine.notes());
@@ -211,7 +231,11 @@ impl Worker {
                 }
                 Err(e) => {
                     close_fds(&efiles);
-                    return Err(fail(res, libc::EINVAL, format!("{}: {e}", spec.name)));
+                    let failure = JobFailure::Verifier {
+                        job: spec.name.clone(),
+                        reason: e.to_string(),
+                    };
+                    return Err(fail(res, libc::EINVAL, failure));
                 }
             },
             None => None,

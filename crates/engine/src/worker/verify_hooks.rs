@@ -3,7 +3,9 @@
 //! blocks into job errors.
 
 use super::Worker;
+use crate::failure::{BadBlock, FlushPoint, JobFailure};
 use crate::job::{ContinueOnError, Dir};
+use crate::note::Note;
 use crate::target;
 use std::sync::atomic::Ordering;
 
@@ -58,7 +60,7 @@ impl Worker {
         if do_verify && !self.error && !self.stop.load(Ordering::Relaxed) {
             if !v.only && !self.spec.direct {
                 // Read back from the device where the OS allows it, not from the page cache.
-                if self.fsync_files("verify") {
+                if self.fsync_files(FlushPoint::BeforeVerify) {
                     for f in &self.efiles {
                         if f.fd >= 0 {
                             // Best effort: what stays cached is read from the cache.
@@ -120,23 +122,24 @@ impl Worker {
                 self.spec.continue_on_error,
                 ContinueOnError::Verify | ContinueOnError::All
             );
-            let first = r
-                .failures
-                .first()
-                .map(|f| format!("{}: {}", f.file, f.message))
-                .unwrap_or_default();
-            let msg = format!(
-                "{}: verify: {} bad block(s) of {} checked; first: {first}",
-                self.spec.name, r.bad_blocks, r.blocks_checked
-            );
+            let failure = JobFailure::Verify {
+                job: self.spec.name.clone(),
+                bad_blocks: r.bad_blocks,
+                checked: r.blocks_checked,
+                first: r.failures.first().map(|f| BadBlock {
+                    file: f.file.clone(),
+                    offset: f.offset,
+                    reason: f.message.clone(),
+                }),
+            };
             if tolerate {
                 self.res.total_err += r.bad_blocks;
                 if self.res.first_error == 0 {
                     self.res.first_error = libc::EILSEQ;
                 }
-                self.res.notes.push(msg);
+                self.res.notes.push(Note::Tolerated { failure });
             } else {
-                self.fatal(libc::EILSEQ, &msg);
+                self.fatal(libc::EILSEQ, failure);
             }
         }
         self.res.verify = Some(r);

@@ -83,7 +83,10 @@ pub(super) fn build_job_pending(
     };
     let mut all: Vec<(&'static OptDef, &str)> = Vec::new();
     for (i, (k, v)) in raw.inherited.iter().chain(raw.options.iter()).enumerate() {
-        all.push((find_option(k).map_err(|e| (Some(i), ctx(e)))?, v.as_str()));
+        all.push((
+            find_option(k).map_err(|e| (Some(i), ctx(e.to_string())))?,
+            v.as_str(),
+        ));
     }
 
     let mut spec = fresh(&raw.name);
@@ -102,7 +105,7 @@ pub(super) fn build_job_pending(
         }
     }
     let mut own = vec![("name".to_string(), raw.name.clone())];
-    own.extend(canonical(&raw.options).map_err(|e| (None, ctx(e)))?);
+    own.extend(canonical(&raw.options).map_err(|e| (None, ctx(e.to_string())))?);
     spec.options = own;
 
     let first_override = all.len() - raw.overrides.min(all.len());

@@ -50,9 +50,27 @@ pub struct Built {
     pub warnings: Vec<String>,
 }
 
+/// An option name that is in no row of the table, with the nearest valid name when there is
+/// one.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{}", unknown_option_words(name, *suggestion))]
+pub struct UnknownOption {
+    pub name: String,
+    pub suggestion: Option<&'static str>,
+}
+
+impl UnknownOption {
+    pub fn new(name: &str) -> Self {
+        UnknownOption {
+            name: name.to_string(),
+            suggestion: options::suggest(name),
+        }
+    }
+}
+
 /// Look an option up, with fio-style "did you mean" on failure.
-pub fn find_option(name: &str) -> Result<&'static OptDef, String> {
-    options::lookup(name).ok_or_else(|| unknown_option_message(name))
+pub fn find_option(name: &str) -> Result<&'static OptDef, UnknownOption> {
+    options::lookup(name).ok_or_else(|| UnknownOption::new(name))
 }
 
 pub fn unknown_option_message(name: &str) -> String {
@@ -83,7 +101,7 @@ pub fn ignored_warning(def: &OptDef) -> Option<String> {
 }
 
 /// Normalise the raw options into canonical names (as fio records them).
-fn canonical(opts: &[(String, String)]) -> Result<Vec<(String, String)>, String> {
+fn canonical(opts: &[(String, String)]) -> Result<Vec<(String, String)>, UnknownOption> {
     opts.iter()
         .map(|(k, v)| Ok((find_option(k)?.name.to_string(), v.clone())))
         .collect()
@@ -91,7 +109,8 @@ fn canonical(opts: &[(String, String)]) -> Result<Vec<(String, String)>, String>
 
 /// A job that could not be typed: which job, which of its options (an index into
 /// `inherited` followed by `options`) when one option is to blame, and why.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message}")]
 pub struct PlanError {
     pub job: usize,
     pub option: Option<usize>,
@@ -100,8 +119,8 @@ pub struct PlanError {
 
 /// Build the whole plan: type every job, assign reporting groups, check cross-job references.
 /// The first problem only; see [`build_plan_all`].
-pub fn build_plan(raw: &RawPlan) -> Result<Built, String> {
-    build_plan_all(raw).map_err(|e| e[0].message.clone())
+pub fn build_plan(raw: &RawPlan) -> Result<Built, PlanError> {
+    build_plan_all(raw).map_err(|mut e| e.swap_remove(0))
 }
 
 /// Build the whole plan, reporting the problems of every job.
@@ -162,7 +181,7 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
         vec![PlanError {
             job: 0,
             option: None,
-            message,
+            message: message.to_string(),
         }]
     });
     if !errors.is_empty() {

@@ -41,12 +41,12 @@ impl Action {
         Ok(match r {
             Request::Help => Action::Help(crate::doc::help_text()),
             Request::Version => Action::Version,
-            Request::CmdHelp(name) => {
-                Action::CmdHelp(crate::doc::cmdhelp(name.as_deref()).map_err(CliError::Other)?)
-            }
-            Request::EngHelp(name) => {
-                Action::CmdHelp(crate::doc::enghelp(name.as_deref()).map_err(CliError::Other)?)
-            }
+            Request::CmdHelp(name) => Action::CmdHelp(
+                crate::doc::cmdhelp(name.as_deref()).map_err(|e| CliError::Other(e.to_string()))?,
+            ),
+            Request::EngHelp(name) => Action::CmdHelp(
+                crate::doc::enghelp(name.as_deref()).map_err(|e| CliError::Other(e.to_string()))?,
+            ),
         })
     }
 }

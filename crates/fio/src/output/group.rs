@@ -395,7 +395,7 @@ pub(crate) mod tests {
             thread_number,
             group_id,
             error: 0,
-            error_msg: None,
+            failure: None,
             start_unix_ms: 1_795_329_786_288,
             elapsed_ms: runtime_ms + 40,
             runtime_ms,

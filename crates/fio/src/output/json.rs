@@ -309,8 +309,8 @@ pub(crate) fn job_obj(
     j.u("write", u.job.dirs.write.errors);
     j.u("trim", u.job.dirs.trim.errors);
     j.end_obj();
-    if let Some(m) = &u.job.error_msg {
-        j.s("error_msg", m);
+    if let Some(f) = &u.job.failure {
+        j.s("error_msg", &crate::explain::failure(f));
     }
     j.raw(
         "targets",
@@ -318,7 +318,8 @@ pub(crate) fn job_obj(
     );
     j.raw(
         "notes",
-        &serde_json::to_string(&u.job.notes).unwrap_or_else(|_| "[]".into()),
+        &serde_json::to_string(&crate::explain::notes(&u.job.notes))
+            .unwrap_or_else(|_| "[]".into()),
     );
     let verify: Vec<_> = result
         .jobs
@@ -412,7 +413,8 @@ pub(crate) fn iomark_obj(j: &mut J, result: &RunResult, more: impl FnOnce(&mut J
     );
     j.raw(
         "notes",
-        &serde_json::to_string(&result.notes).unwrap_or_else(|_| "[]".into()),
+        &serde_json::to_string(&crate::explain::notes(&result.notes))
+            .unwrap_or_else(|_| "[]".into()),
     );
     more(j);
     j.end_obj();

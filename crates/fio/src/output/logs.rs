@@ -18,12 +18,9 @@ fn write_whole(path: &Path, body: impl FnOnce(&mut dyn Write) -> io::Result<()>)
         let f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(tmp)
-            .map_err(|e| e.to_string())?;
+            .open(tmp)?;
         let mut w = io::BufWriter::new(f);
-        body(&mut w)
-            .and_then(|()| w.flush())
-            .map_err(|e| e.to_string())
+        body(&mut w).and_then(|()| w.flush())
     })
     .map_err(|e| io::Error::other(format!("{}: {e}", path.display())))
 }

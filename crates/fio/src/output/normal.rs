@@ -376,7 +376,7 @@ fn notes_block(out: &mut String, result: &RunResult) {
         return;
     }
     out.push_str("\nNotes:\n");
-    for n in &result.notes {
+    for n in crate::explain::notes(&result.notes) {
         let _ = writeln!(out, "  {n}");
     }
 }

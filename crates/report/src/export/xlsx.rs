@@ -187,5 +187,5 @@ pub fn write(path: &Path, sources: &[Source]) -> Result<(), ReportError> {
         detail: e.to_string(),
     };
     let mut wb = book(sources).map_err(err)?;
-    crate::output::write_with(path, |tmp| wb.save(tmp).map_err(|e| e.to_string()))
+    crate::output::write_with(path, |tmp| Ok(wb.save(tmp)?))
 }

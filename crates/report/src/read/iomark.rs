@@ -131,7 +131,8 @@ pub fn from_result(r: &RunResult) -> Source {
         }
         f.push((format!("target {}", t.path), parts.join(", ")));
     }
-    s.notes = r.notes.clone();
+    // Reports word the engine's notes in its own neutral terms.
+    s.notes = r.notes.iter().map(|n| n.to_string()).collect();
     s.tables = r.tables.clone();
     if let Some((tables, fact)) = super::cluster::tables(r) {
         s.facts.push(("ranks".into(), fact));
@@ -155,8 +156,9 @@ pub fn from_result(r: &RunResult) -> Source {
         let spec = r.plan.jobs.get(idx);
         let job = job(spec, &clones);
         for n in clones.iter().flat_map(|c| &c.notes) {
-            if !s.notes.contains(n) {
-                s.notes.push(n.clone());
+            let n = n.to_string();
+            if !s.notes.contains(&n) {
+                s.notes.push(n);
             }
         }
         s.jobs.push(job);
@@ -257,7 +259,11 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
         name: m.name.clone(),
         signature: spec.map(signature).unwrap_or_default(),
         sync: lat(&m.sync),
-        error: (m.error != 0).then(|| m.error_msg.clone().unwrap_or(format!("error {}", m.error))),
+        error: (m.error != 0).then(|| {
+            m.failure
+                .as_ref()
+                .map_or(format!("error {}", m.error), |f| f.to_string())
+        }),
         ..Default::default()
     };
     if m.runtime_ms > 0 {

@@ -41,9 +41,9 @@ pub fn load_file(path: &Path) -> Result<Source, ReportError> {
 
 /// Recognise and read the content of one file.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
-    let v = parse_json(bytes).map_err(|detail| ReportError::NotJson {
+    let v = parse_json(bytes).map_err(|e| ReportError::NotJson {
         path: path.to_path_buf(),
-        detail,
+        detail: e.to_string(),
     })?;
     let mut src = if v.get("format").and_then(|f| f.as_str()).is_some() {
         iomark::read(path, bytes, &v)?
@@ -62,7 +62,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
 
 /// JSON, tolerating text ahead of it (fio prints its banner before the JSON when
 /// `--output-format` follows a `--name`).
-fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, String> {
+fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
     match serde_json::from_slice::<serde_json::Value>(bytes) {
         Ok(v) => Ok(v),
         Err(e) => {
@@ -72,7 +72,7 @@ fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, String> {
                     return Ok(v);
                 }
             }
-            Err(e.to_string())
+            Err(e)
         }
     }
 }

@@ -53,8 +53,57 @@ pub const NAMED: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// A spec that cannot be run.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    /// A line is wrong (the named specs are listed as the alternative).
+    #[error("--spec={spec}: {line} (or one of the named specs: {})", named_list())]
+    Line { spec: String, line: LineError },
+    #[error("--spec={0}: no access specification line")]
+    Empty(String),
+    /// Lines of one spec differ in more than their transfer size (`first` and `other` B).
+    #[error("lines of one spec that differ in % read, % random, alignment or delay ({first} B and {other} B) are not supported yet: give them as separate runs")]
+    Mixed { first: u64, other: u64 },
+}
+
+/// What is wrong with one access-specification line (`line`).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LineError {
+    #[error("weight '{0}' is not a percentage from 1 to 100")]
+    Weight(String),
+    #[error("'{0}': expected SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]")]
+    Fields(String),
+    /// A size field that is not a size (`reason`: the size parser's words).
+    #[error("'{line}': {field} '{value}': {reason}")]
+    Size {
+        line: String,
+        field: &'static str,
+        value: String,
+        reason: String,
+    },
+    #[error("'{line}': {field} '{value}' is not a whole number")]
+    NotWhole {
+        line: String,
+        field: &'static str,
+        value: String,
+    },
+    #[error("'{line}': {field} '{value}' is over 100")]
+    Over100 {
+        line: String,
+        field: &'static str,
+        value: String,
+    },
+    #[error("'{0}': a transfer size of 0")]
+    ZeroSize(String),
+}
+
+/// The names of the classic specs, comma-separated.
+fn named_list() -> String {
+    NAMED.iter().map(|n| n.0).collect::<Vec<_>>().join(", ")
+}
+
 /// Parse a spec: a classic name, or lines separated by spaces or semicolons.
-pub fn parse(s: &str) -> Result<Vec<Line>, String> {
+pub fn parse(s: &str) -> Result<Vec<Line>, SpecError> {
     let text = NAMED
         .iter()
         .find(|(n, _, _)| *n == s)
@@ -64,27 +113,24 @@ pub fn parse(s: &str) -> Result<Vec<Line>, String> {
         .filter(|l| !l.is_empty())
         .map(parse_line)
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| {
-            let names: Vec<&str> = NAMED.iter().map(|n| n.0).collect();
-            format!(
-                "--spec={s}: {e} (or one of the named specs: {})",
-                names.join(", ")
-            )
+        .map_err(|line| SpecError::Line {
+            spec: s.to_string(),
+            line,
         })?;
     if lines.is_empty() {
-        return Err(format!("--spec={s}: no access specification line"));
+        return Err(SpecError::Empty(s.to_string()));
     }
     Ok(lines)
 }
 
-fn parse_line(l: &str) -> Result<Line, String> {
+fn parse_line(l: &str) -> Result<Line, LineError> {
     let (body, weight) = match l.split_once('@') {
         Some((b, w)) => (
             b,
             w.parse::<u32>()
                 .ok()
                 .filter(|w| (1..=100).contains(w))
-                .ok_or_else(|| format!("weight '{w}' is not a percentage from 1 to 100"))?,
+                .ok_or_else(|| LineError::Weight(w.to_string()))?,
         ),
         None => (l, 100),
     };
@@ -98,28 +144,38 @@ fn parse_line(l: &str) -> Result<Line, String> {
         "burst",
     ];
     if f.len() < 3 || f.len() > FIELDS.len() {
-        return Err(format!(
-            "'{l}': expected SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]"
-        ));
+        return Err(LineError::Fields(l.to_string()));
     }
     let size_of = |i: usize| {
-        parse_size(f[i], 1024).map_err(|e| format!("'{l}': {} '{}': {e}", FIELDS[i], f[i]))
+        parse_size(f[i], 1024).map_err(|reason| LineError::Size {
+            line: l.to_string(),
+            field: FIELDS[i],
+            value: f[i].to_string(),
+            reason,
+        })
     };
     let num = |i: usize| {
-        f[i].parse::<u64>()
-            .map_err(|_| format!("'{l}': {} '{}' is not a whole number", FIELDS[i], f[i]))
+        f[i].parse::<u64>().map_err(|_| LineError::NotWhole {
+            line: l.to_string(),
+            field: FIELDS[i],
+            value: f[i].to_string(),
+        })
     };
     let pct = |i: usize| {
         num(i).and_then(|v| {
             u32::try_from(v)
                 .ok()
                 .filter(|v| *v <= 100)
-                .ok_or_else(|| format!("'{l}': {} '{}' is over 100", FIELDS[i], f[i]))
+                .ok_or_else(|| LineError::Over100 {
+                    line: l.to_string(),
+                    field: FIELDS[i],
+                    value: f[i].to_string(),
+                })
         })
     };
     let size = size_of(0)?;
     if size == 0 {
-        return Err(format!("'{l}': a transfer size of 0"));
+        return Err(LineError::ZeroSize(l.to_string()));
     }
     Ok(Line {
         size,
@@ -133,7 +189,7 @@ fn parse_line(l: &str) -> Result<Line, String> {
 }
 
 /// The job options of a spec: (option, value) pairs in fio's words.
-pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, String> {
+pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, SpecError> {
     let first = &lines[0];
     let same = |l: &Line| {
         (l.read_pct, l.random_pct, l.align, l.delay_ms, l.burst)
@@ -146,10 +202,10 @@ pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, String> {
             )
     };
     if let Some(l) = lines.iter().find(|l| !same(l)) {
-        return Err(format!(
-            "lines of one spec that differ in % read, % random, alignment or delay ({} B and {} B) are not supported yet: give them as separate runs",
-            first.size, l.size
-        ));
+        return Err(SpecError::Mixed {
+            first: first.size,
+            other: l.size,
+        });
     }
     let mut o: Vec<(String, String)> = Vec::new();
     let rw = if first.random_pct == 0 {
@@ -252,16 +308,18 @@ mod tests {
 
     #[test]
     fn bad_specs_name_the_field() {
-        let e = parse("4k,170,100").unwrap_err();
+        let e = parse("4k,170,100").unwrap_err().to_string();
         assert!(e.contains("% read '170' is over 100"), "{e}");
-        let e = parse("4k,70").unwrap_err();
+        let e = parse("4k,70").unwrap_err().to_string();
         assert!(e.contains("expected SIZE,READ%,RANDOM%"), "{e}");
         assert!(e.contains("iometer-default"), "{e}");
-        let e = parse("4k,70,x").unwrap_err();
+        let e = parse("4k,70,x").unwrap_err().to_string();
         assert!(e.contains("% random 'x' is not a whole number"), "{e}");
-        let e = parse("4k,70,100@0").unwrap_err();
+        let e = parse("4k,70,100@0").unwrap_err().to_string();
         assert!(e.contains("weight '0'"), "{e}");
-        let e = options(&parse("4k,70,100 8k,50,100").unwrap()).unwrap_err();
+        let e = options(&parse("4k,70,100 8k,50,100").unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not supported yet"), "{e}");
     }
 }

@@ -30,9 +30,9 @@ pub fn build(p: &Preset, s: &Settings) -> Result<(RunPlan, Vec<bool>), PlanError
             .collect(),
         ..Default::default()
     };
-    let built = build::build_plan(&raw).map_err(|message| PlanError {
+    let built = build::build_plan(&raw).map_err(|e| PlanError {
         preset: p.name,
-        message,
+        message: e.message,
     })?;
     Ok((built.plan, jobs.iter().map(|j| j.warmup).collect()))
 }

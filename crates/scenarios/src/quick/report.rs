@@ -99,7 +99,7 @@ pub fn table(rows: &[Row]) -> String {
 }
 
 /// The JSON document (pretty-printed) of a run: the choices made, then one object per row.
-pub fn to_json(rows: &[Row], res: &RunResult, p: &Prepared) -> String {
+pub fn to_json(rows: &[Row], res: &RunResult, notes: &[String], p: &Prepared) -> String {
     let tests: Vec<serde_json::Value> = rows
         .iter()
         .map(|r| {
@@ -127,7 +127,7 @@ pub fn to_json(rows: &[Row], res: &RunResult, p: &Prepared) -> String {
         "direct": p.direct,
         "ioengine": p.engine.fio_name(),
         "interrupted": res.interrupted,
-        "notes": res.notes,
+        "notes": notes,
         "tests": tests,
         "unix_ms": sys::unix_ms(),
     });

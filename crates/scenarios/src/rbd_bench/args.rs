@@ -191,7 +191,7 @@ impl RbdOpts {
 
     /// The plan on `path` (a file of `size` bytes, or a device): one job per slot for `seq`,
     /// one job at depth io-threads otherwise; per-second IOPS samples for the output.
-    pub fn plan(&self, path: &str, size: Option<u64>) -> Result<RunPlan, String> {
+    pub fn plan(&self, path: &str, size: Option<u64>) -> Result<RunPlan, build::PlanError> {
         let rw = match (self.pattern.as_str(), self.io_type.as_str()) {
             ("rand", "read") => "randread",
             ("rand", "write") => "randwrite",

@@ -50,7 +50,7 @@ pub fn plan(
     axes: &[Axis],
     points: &[Vec<String>],
     fixed: &[(String, String)],
-) -> Result<RunPlan, String> {
+) -> Result<RunPlan, build::PlanError> {
     let raw = RawPlan {
         global_options: fixed.to_vec(),
         jobs: points

@@ -86,8 +86,17 @@ pub struct IozoneArgs {
     pub command_line: String,
 }
 
+/// A size that is not one in iozone's units.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum SizeError {
+    #[error("expected a number of kB, or a number ending in k, m or g")]
+    NotANumber,
+    #[error("must be above 0 and fit in 64 bits")]
+    OutOfRange,
+}
+
 /// A size in iozone's units: kB unless it ends in k, m or g (any case).
-pub fn parse_size(v: &str) -> Result<u64, String> {
+pub fn parse_size(v: &str) -> Result<u64, SizeError> {
     let t = v.trim();
     let (num, mult) = match t.chars().last() {
         Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
@@ -95,12 +104,10 @@ pub fn parse_size(v: &str) -> Result<u64, String> {
         Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
         _ => (t, 1 << 10),
     };
-    let n: u64 = num
-        .parse()
-        .map_err(|_| "expected a number of kB, or a number ending in k, m or g".to_string())?;
+    let n: u64 = num.parse().map_err(|_| SizeError::NotANumber)?;
     n.checked_mul(mult)
         .filter(|&b| b > 0)
-        .ok_or_else(|| "must be above 0 and fit in 64 bits".to_string())
+        .ok_or(SizeError::OutOfRange)
 }
 
 fn num(flag: &str, v: &str, meaning: &'static str) -> Result<u64, IozoneError> {
@@ -230,7 +237,7 @@ fn apply(
             flag: name.into(),
             value: v.into(),
             meaning,
-            why,
+            why: why.to_string(),
         })
     };
     let n = || num(name, v, meaning);

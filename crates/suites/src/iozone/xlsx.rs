@@ -143,6 +143,24 @@ fn throughput_sheet(
     Ok(())
 }
 
+/// Why the workbook was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkbookError {
+    /// The workbook could not be put together.
+    #[error("{0}")]
+    Build(#[from] XlsxError),
+    #[error("{}: {source}", path.display())]
+    Save {
+        path: std::path::PathBuf,
+        source: XlsxError,
+    },
+    #[error("{}: {source}", path.display())]
+    Rename {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// Write the workbook to `path` (through a temporary file beside it, renamed when complete).
 pub fn write(
     path: &Path,
@@ -150,17 +168,23 @@ pub fn write(
     host: &HostInfo,
     unit: &str,
     sheets: &Sheets<'_>,
-) -> Result<(), String> {
-    let mut wb = book(command_line, host, unit, sheets).map_err(|e| e.to_string())?;
+) -> Result<(), WorkbookError> {
+    let mut wb = book(command_line, host, unit, sheets)?;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".iomark-tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    wb.save(&tmp).map_err(|e| {
+    wb.save(&tmp).map_err(|source| {
         let _ = std::fs::remove_file(&tmp);
-        format!("{}: {e}", path.display())
+        WorkbookError::Save {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
-    std::fs::rename(&tmp, path).map_err(|e| {
+    std::fs::rename(&tmp, path).map_err(|source| {
         let _ = std::fs::remove_file(&tmp);
-        format!("{}: {e}", path.display())
+        WorkbookError::Rename {
+            path: path.to_path_buf(),
+            source,
+        }
     })
 }

@@ -19,6 +19,7 @@ use super::{
     Completion, Engine, EngineDecl, EngineError, EngineFlags, EngineKind, EngineOption,
     EngineSetup, IoUnit, Op, Queued,
 };
+use crate::note::Note;
 use io_uring::{opcode, squeue, types, EnterFlags, IoUring};
 use std::io;
 use std::os::fd::RawFd;
@@ -26,8 +27,8 @@ use std::os::fd::RawFd;
 mod setup;
 
 use setup::{
-    buffer_iovecs, build_ring, format_bytes, is_errno, memlock_limit, unavailable_reason,
-    AUTO_FIXED_MAX_BYTES, LEVEL_COOP, LEVEL_DEFER, LEVEL_NONE,
+    buffer_iovecs, build_ring, is_errno, memlock_limit, unavailable_reason, AUTO_FIXED_MAX_BYTES,
+    LEVEL_COOP, LEVEL_DEFER, LEVEL_NONE,
 };
 
 /// io_uring.
@@ -75,7 +76,7 @@ pub struct UringEngine {
     defer_taskrun: bool,
     /// SQEs queued since the last commit.
     since_commit: usize,
-    notes: Vec<String>,
+    notes: Vec<Note>,
 }
 
 // SAFETY: the iovec pointers refer to worker-owned buffers that the engine only hands to the
@@ -166,10 +167,10 @@ impl UringEngine {
         if !fds.is_empty() && fds.iter().all(|&fd| fd >= 0) {
             match ring.submitter().register_files(&fds) {
                 Ok(()) => fixed_files = true,
-                Err(e) if opts.registerfiles => notes.push(format!(
-                    "registerfiles disabled: registering {} file(s) failed: {e}",
-                    fds.len()
-                )),
+                Err(e) if opts.registerfiles => notes.push(Note::RegisteredFilesOff {
+                    files: fds.len(),
+                    reason: e.to_string(),
+                }),
                 Err(_) => {}
             }
         }
@@ -196,10 +197,10 @@ impl UringEngine {
         }
         if opts.fixedbufs {
             if setup.buffers.len() < depth as usize {
-                notes.push(format!(
-                    "fixedbufs disabled: {} buffers for {depth} slots",
-                    setup.buffers.len()
-                ));
+                notes.push(Note::FixedBuffersTooFew {
+                    buffers: setup.buffers.len(),
+                    slots: depth,
+                });
             } else {
                 let iov = buffer_iovecs(setup);
                 // SAFETY: the worker keeps these buffers alive (and in place) for the engine's
@@ -208,18 +209,11 @@ impl UringEngine {
                     Ok(()) => mode = RwMode::Fixed,
                     Err(e) => {
                         let total: u64 = setup.buffers.iter().map(|b| b.len as u64).sum();
-                        let mut note = format!(
-                            "fixedbufs disabled: registering {} of I/O buffers failed: {e}",
-                            format_bytes(total)
-                        );
-                        if is_errno(&e, &[libc::ENOMEM]) {
-                            note.push_str(&format!(
-                                "; RLIMIT_MEMLOCK is {} (raise it with ulimit -l, or run with \
-                                 CAP_IPC_LOCK)",
-                                memlock_limit()
-                            ));
-                        }
-                        notes.push(note);
+                        notes.push(Note::FixedBuffersOff {
+                            bytes: total,
+                            reason: e.to_string(),
+                            memlock: is_errno(&e, &[libc::ENOMEM]).then(memlock_limit),
+                        });
                     }
                 }
             }
@@ -408,7 +402,7 @@ impl Engine for UringEngine {
         }
     }
 
-    fn notes(&self) -> Vec<String> {
+    fn notes(&self) -> Vec<Note> {
         self.notes.clone()
     }
 }

@@ -2,6 +2,7 @@
 //! when no ring can be created.
 
 use super::EngineSetup;
+use crate::note::Memlock;
 use io_uring::IoUring;
 use std::io;
 
@@ -50,31 +51,19 @@ pub(super) fn build_ring(depth: u32, setup: &EngineSetup, level: u8) -> io::Resu
     b.build(depth)
 }
 
-pub(super) fn format_bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["GiB", "MiB", "KiB", "B"];
-    let mut unit = 1u64 << 30;
-    for u in UNITS {
-        if n >= unit && n % unit == 0 {
-            return format!("{} {u}", n / unit);
-        }
-        unit >>= 10;
-    }
-    format!("{n} B")
-}
-
-pub(super) fn memlock_limit() -> String {
+pub(super) fn memlock_limit() -> Memlock {
     let mut rl = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit fills the struct.
     if unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut rl) } != 0 {
-        return "unknown".into();
+        return Memlock::Unknown;
     }
     if rl.rlim_cur == libc::RLIM_INFINITY {
-        "unlimited".into()
+        Memlock::Unlimited
     } else {
-        format_bytes(rl.rlim_cur)
+        Memlock::Bytes(rl.rlim_cur)
     }
 }
 

@@ -1,0 +1,229 @@
+//! Why a job stopped, as a typed value with the facts (the job, the operation, the errno, the
+//! file and offset). The engine words it in its own neutral terms (`Display`); each front end
+//! words it for its users. A result file written before failures were typed holds the text
+//! instead, read back as [`JobFailure::Text`].
+
+use crate::job::{Dir, EngineKind};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::PathBuf;
+
+/// Where the job flushed its files when an fsync of one of them failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlushPoint {
+    /// Before reading the data back to verify it.
+    BeforeVerify,
+    /// At the end of the job.
+    End,
+    /// When closing the files.
+    Close,
+}
+
+impl FlushPoint {
+    /// The engine's neutral name of the moment.
+    pub fn name(self) -> &'static str {
+        match self {
+            FlushPoint::BeforeVerify => "verify",
+            FlushPoint::End => "end of job",
+            FlushPoint::Close => "close",
+        }
+    }
+}
+
+/// The first bad block of a failed verification.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BadBlock {
+    pub file: String,
+    pub offset: u64,
+    /// What the check found, in the verifier's words.
+    pub reason: String,
+}
+
+/// Why a job stopped (or, tolerated, what went wrong while it ran).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JobFailure {
+    /// A target could not be opened (`reason`: the system's words, with the path).
+    Open {
+        job: String,
+        path: PathBuf,
+        errno: i32,
+        reason: String,
+    },
+    /// The I/O engine could not be set up; `fallback_from` names the engine that was
+    /// unavailable when this one was its fallback.
+    Engine {
+        job: String,
+        engine: EngineKind,
+        fallback_from: Option<EngineKind>,
+        errno: i32,
+        reason: String,
+    },
+    /// The verifier could not be set up with the job's settings.
+    Verifier { job: String, reason: String },
+    /// An I/O failed: direction, file, offset, and the bytes done in that direction before.
+    Io {
+        job: String,
+        dir: Dir,
+        path: PathBuf,
+        offset: u64,
+        done: u64,
+        errno: i32,
+    },
+    /// A flush requested every N writes failed.
+    Fsync { job: String, errno: i32 },
+    /// Flushing a file at `when` failed.
+    FlushFile {
+        job: String,
+        when: FlushPoint,
+        path: PathBuf,
+        errno: i32,
+    },
+    /// Reaping completions from the engine failed.
+    Reap { errno: i32 },
+    /// Submitting queued I/O to the engine failed.
+    Submit { errno: i32 },
+    /// Verification found bad blocks.
+    Verify {
+        job: String,
+        bad_blocks: u64,
+        checked: u64,
+        first: Option<BadBlock>,
+    },
+    /// A phase of a classic tool's test failed (`reason`: the system's words).
+    Phase { job: String, reason: String },
+    /// The worker thread panicked.
+    Panicked,
+    /// A failure as text: from a result file written before failures were typed.
+    #[serde(untagged)]
+    Text(String),
+}
+
+/// The system's words for an errno ("Input/output error (os error 5)").
+pub(crate) fn errno_words(errno: i32) -> std::io::Error {
+    std::io::Error::from_raw_os_error(errno)
+}
+
+impl fmt::Display for JobFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JobFailure::Open {
+                job, path, reason, ..
+            } => write!(f, "{job}: cannot open {}: {reason}", path.display()),
+            JobFailure::Engine {
+                job,
+                engine,
+                fallback_from: None,
+                reason,
+                ..
+            } => write!(f, "{job}: engine {}: {reason}", engine.fio_name()),
+            JobFailure::Engine { job, reason, .. } | JobFailure::Verifier { job, reason } => {
+                write!(f, "{job}: {reason}")
+            }
+            JobFailure::Io {
+                job,
+                dir,
+                path,
+                offset,
+                done,
+                errno,
+            } => write!(
+                f,
+                "{job}: {} error on {} at offset {offset} (after {done} bytes of this direction): {}",
+                dir.name(),
+                path.display(),
+                errno_words(*errno)
+            ),
+            JobFailure::Fsync { job, errno } => {
+                write!(f, "{job}: fsync failed: {}", errno_words(*errno))
+            }
+            JobFailure::FlushFile {
+                job,
+                when,
+                path,
+                errno,
+            } => write!(
+                f,
+                "{job}: {}: fsync of {} failed: {}",
+                when.name(),
+                path.display(),
+                errno_words(*errno)
+            ),
+            JobFailure::Reap { errno } => {
+                write!(f, "reaping completions: {}", errno_words(*errno))
+            }
+            JobFailure::Submit { errno } => write!(f, "submitting I/O: {}", errno_words(*errno)),
+            JobFailure::Verify {
+                job,
+                bad_blocks,
+                checked,
+                first,
+            } => {
+                write!(
+                    f,
+                    "{job}: verify: {bad_blocks} bad block(s) of {checked} checked; first: "
+                )?;
+                match first {
+                    Some(b) => write!(f, "{}: {}", b.file, b.reason),
+                    None => Ok(()),
+                }
+            }
+            JobFailure::Phase { job, reason } => write!(f, "{job}: {reason}"),
+            JobFailure::Panicked => f.write_str("worker thread panicked"),
+            JobFailure::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+impl std::error::Error for JobFailure {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io() -> JobFailure {
+        JobFailure::Io {
+            job: "j".into(),
+            dir: Dir::Read,
+            path: PathBuf::from("/dev/x"),
+            offset: 4096,
+            done: 8192,
+            errno: libc::EIO,
+        }
+    }
+
+    #[test]
+    fn worded_with_the_facts() {
+        assert_eq!(
+            io().to_string(),
+            "j: read error on /dev/x at offset 4096 (after 8192 bytes of this direction): Input/output error (os error 5)"
+        );
+        let v = JobFailure::Verify {
+            job: "v".into(),
+            bad_blocks: 2,
+            checked: 10,
+            first: None,
+        };
+        assert_eq!(
+            v.to_string(),
+            "v: verify: 2 bad block(s) of 10 checked; first: "
+        );
+    }
+
+    #[test]
+    fn typed_round_trip_and_old_text_read_back() {
+        let j = serde_json::to_string(&io()).unwrap();
+        assert!(
+            j.starts_with(r#"{"kind":"io","job":"j","dir":"read""#),
+            "{j}"
+        );
+        assert_eq!(serde_json::from_str::<JobFailure>(&j).unwrap(), io());
+        let old: JobFailure = serde_json::from_str(r#""j: cannot open f: gone""#).unwrap();
+        assert_eq!(old, JobFailure::Text("j: cannot open f: gone".into()));
+        assert_eq!(
+            serde_json::to_string(&old).unwrap(),
+            r#""j: cannot open f: gone""#
+        );
+    }
+}
