@@ -73,9 +73,10 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
                 r.rank,
                 r.host,
                 j.name,
-                j.error_msg
-                    .clone()
-                    .unwrap_or_else(|| format!("error {}", j.error))
+                j.failure.as_ref().map_or_else(
+                    || format!("error {}", j.error),
+                    iomark_fio::explain::failure
+                )
             );
             code = 1;
         }
@@ -125,7 +126,7 @@ fn check(p: &Path, plans: &[RunPlan]) -> Result<(), String> {
         .iter()
         .flat_map(iomark_engine::outfile::plan_targets)
         .collect();
-    iomark_engine::outfile::check_output(p, &targets)
+    iomark_engine::outfile::check_output(p, &targets).map_err(|e| e.to_string())
 }
 
 /// Whether `--report` names the page itself (`.html`), else a directory.

@@ -353,7 +353,7 @@ impl ClusterResult {
                 host.mem_bytes += r.result.host.mem_bytes;
             }
         }
-        let mut notes: Vec<String> = Vec::new();
+        let mut notes: Vec<crate::note::Note> = Vec::new();
         let mut disk_util = Vec::new();
         for r in &self.ranks {
             for n in &r.result.notes {
