@@ -3,12 +3,12 @@
 
 use super::{failure, run_plan, write_result};
 use crate::signals;
-use iomark_engine::fileops::{bytewise, fileset, Phase};
+use iomark_engine::fileops::{bytewise, fileset, seeks, Phase};
 use iomark_engine::job::Dir;
 use iomark_engine::result::JobResult;
 use iomark_engine::{RunPlan, RunResult};
 use iomark_suites::bonnie::output::{self, FileLabel};
-use iomark_suites::bonnie::plan::{Facts, FILE_TESTS, GETC, PUTC, REWRITE};
+use iomark_suites::bonnie::plan::{Facts, FILE_TESTS, GETC, PUTC, REWRITE, SEEKS};
 use iomark_suites::bonnie::{self, text, BonniePlan, Step};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -144,6 +144,11 @@ fn run_once(p: &BonniePlan) -> Result<RunResult, String> {
             Step::PerCharIn { bytes } => {
                 let ph = bytewise::read_bytes(&p.file, *bytes, &stop);
                 phase_job(&mut jobs, &ph, GETC, bytewise::GETC, Dir::Read)
+            }
+            Step::Seeks(o) => {
+                let ph = seeks::seeks(&p.file, *o, &stop);
+                let _ = std::fs::remove_file(&p.file);
+                phase_job(&mut jobs, &ph, SEEKS, seeks::SEEK, Dir::Read)
             }
             Step::Files(spec) => {
                 let _ = std::fs::remove_file(&p.file);

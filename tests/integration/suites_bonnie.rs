@@ -1,7 +1,7 @@
 //! `iomark bonnie`: the seed line runs (shrunk), its CSV has bonnie++'s 50 fields and Debian's
 //! bon_csv2html and bon_csv2txt read it, text and CSV agree, -q and -x, bad input.
 
-use crate::util::{bin, stderr, stdout, Scratch};
+use crate::util::{bin, is_root, stderr, stdout, Scratch};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -11,6 +11,12 @@ fn bonnie(args: &[&str]) -> std::process::Output {
         .args(args)
         .output()
         .unwrap()
+}
+
+/// Nothing is left in the test's directory.
+#[track_caller]
+fn assert_left_nothing(dir: &std::path::Path, what: &str) {
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0, "{what}");
 }
 
 fn pipe(prog: &str, input: &str) -> std::process::Output {
@@ -78,11 +84,7 @@ fn bonnie_seed_line_csv_and_converters() {
         "{}",
         stdout(&txt)
     );
-    assert_eq!(
-        std::fs::read_dir(&d.path).unwrap().count(),
-        0,
-        "test file left behind"
-    );
+    assert_left_nothing(&d.path, "test file left behind");
 }
 
 #[test]
@@ -151,7 +153,7 @@ fn bonnie_bad_input_is_refused_and_writes_nothing() {
         let o = bonnie(&args);
         assert!(!o.status.success(), "{args:?}");
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
-        assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0, "{args:?}");
+        assert_left_nothing(&d.path, &format!("{args:?}"));
     }
 }
 
@@ -261,4 +263,119 @@ fn bonnie_per_char_is_one_byte_syscalls_and_rewrite_reads_then_writes() {
         t.contains("lseek(") && t.contains(", -8192, SEEK_CUR)"),
         "no seek back in the trace"
     );
+}
+
+/// Debian's bonnie++ in `dir` with `args` (`-u root` added when running as root, as it
+/// demands).
+fn original(dir: &str, args: &[&str]) -> std::process::Output {
+    let mut c = Command::new("bonnie++");
+    c.args(["-d", dir]).args(args);
+    if is_root() {
+        c.args(["-u", "root"]);
+    }
+    c.output()
+        .unwrap_or_else(|e| panic!("bonnie++ (Debian's bonnie++ package): {e}"))
+}
+
+/// strace of `prog args` (following threads) for `calls`; the trace's lines.
+fn traced(log: &str, calls: &str, prog: &std::path::Path, args: &[&str]) -> Vec<String> {
+    let o = Command::new("strace")
+        .args(["-f", "-e", &format!("trace={calls}"), "-o", log])
+        .arg(prog)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
+    assert!(o.status.success(), "{prog:?}: {}", stderr(&o));
+    let t = std::fs::read_to_string(log).unwrap();
+    std::fs::remove_file(log).unwrap();
+    t.lines().map(String::from).collect()
+}
+
+#[test]
+fn bonnie_seeks_have_bonnies_count_and_shape() {
+    // bonnie++: each of the -s seeks is an lseek(SEEK_SET) and a chunk read by one of the
+    // seeker threads; a tenth also seek back and write the chunk.
+    let d = Scratch::new("bonnie-seeks");
+    let dir = d.path.display().to_string();
+    let log = d.s("trace");
+    let args = ["-s", "4:4096:2000:3", "-r", "0", "-n", "0", "-f", "-m", "h"];
+    let mut ours = vec!["bonnie", "-d", &dir];
+    ours.extend(args);
+    let mut theirs = vec!["-d", dir.as_str()];
+    theirs.extend(args);
+    if is_root() {
+        theirs.extend(["-u", "root"]);
+    }
+    let which = std::process::Command::new("sh")
+        .args(["-c", "command -v bonnie++"])
+        .output()
+        .unwrap();
+    let bonnie_pp = std::path::PathBuf::from(stdout(&which).trim());
+    assert!(bonnie_pp.is_file(), "bonnie++ (Debian's bonnie++ package)");
+    for (prog, a) in [(bin(), &ours), (bonnie_pp, &theirs)] {
+        let t = traced(&log, "lseek", &prog, a);
+        // Seeks to a chunk: lseek(fd, N*4096, SEEK_SET) with N > 0 (the rewrite's and block
+        // input's seeks to 0 are not seeks of the test).
+        let seeks: Vec<&String> = t
+            .iter()
+            // `lseek(5, 8192, SEEK_SET) = 8192`, or `... SEEK_SET <unfinished ...>` when a
+            // thread is interrupted.
+            .filter(|l| l.contains(", SEEK_SET"))
+            .filter(|l| {
+                let off: u64 = l.split(", ").nth(1).unwrap().parse().unwrap();
+                off > 0 && off % 4096 == 0
+            })
+            .collect();
+        let n = seeks.len();
+        // 2000 reads plus about 200 write-backs (binomial: far inside 120..=300).
+        assert!((2120..=2300).contains(&n), "{prog:?}: {n} seeks");
+        let threads: std::collections::BTreeSet<&str> = seeks
+            .iter()
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        assert_eq!(threads.len(), 3, "{prog:?}: seekers {threads:?}");
+    }
+    assert_left_nothing(&d.path, "left behind");
+}
+
+#[test]
+fn bonnie_links_and_concurrency_print_as_bonnie_does() {
+    let d = Scratch::new("bonnie-links");
+    let dir = d.path.display().to_string();
+    let log = d.s("trace");
+    for (n, label, max, calls) in [
+        ("1:-1:0:3", "1:link/3", "link", "linkat,link"),
+        ("1:-2", "1:symlink", "symlink", "symlinkat,symlink"),
+    ] {
+        let args = ["-s", "0", "-n", n, "-c", "3", "-m", "h"];
+        let ours = bonnie(&[&["-d", dir.as_str()], &args[..]].concat());
+        let theirs = original(&dir, &args);
+        let mut csvs = Vec::new();
+        for o in [&ours, &theirs] {
+            assert!(o.status.success(), "{n}: {}", stderr(o));
+            let out = stdout(o);
+            let csv = out.lines().find(|l| l.starts_with("1.98,")).unwrap();
+            let f: Vec<&str> = csv.split(',').collect();
+            assert_eq!(f.len(), 50, "{csv}");
+            assert_eq!(f[3], "3", "-c 3 in the concurrency field: {csv}");
+            let dirs = if n.ends_with(":3") { "3" } else { "" };
+            assert_eq!(&f[21..26], ["1", max, "", "", dirs], "{csv}");
+            assert!(out.contains("files:max "), "{out}");
+            assert!(out
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{label} "))));
+            csvs.push(csv.to_string());
+        }
+        let html = pipe("bon_csv2html", &format!("{}\n", csvs.join("\n")));
+        assert!(html.status.success(), "{}", stderr(&html));
+        // One file and 1023 links, sequential and random passes; -c 3 runs each test once
+        // (bonnie++ 2.00a records the concurrency, it does not run copies).
+        let mut a = vec!["bonnie", "-d", &dir];
+        a.extend(args);
+        let t = traced(&log, calls, &bin(), &a);
+        let made = t.iter().filter(|l| l.ends_with("= 0")).count();
+        assert_eq!(made, 2 * 1023, "{n}");
+    }
+    assert!(stderr(&bonnie(&["-d", &dir, "-s", "0", "-n", "1:-2:0:2"])).contains("symbolic"));
+    assert_left_nothing(&d.path, "left behind");
 }

@@ -4,6 +4,10 @@
 //! digits followed by 0 to 12 random letters and digits, a random name the same parts the other
 //! way round; subdirectories are `00000`, `00001`, ... Paths are resolved relative to the open
 //! directory (`openat`, `fstatat`, `unlinkat`), as a program working in its current directory.
+//! A create or delete pass ends with `sync(2)` inside its timing, as bonnie++ does, so that
+//! its rate includes writing the metadata back and the next pass starts on a clean file system.
+//! With [`Links`] other than `Files`, the first file is created empty and every other name is a
+//! hard link to it or a symbolic link holding its bare name (bonnie++'s `-n num:-1` and `-2`).
 
 use super::{Clock, OpStats, Phase};
 use crate::rng::Rng;
@@ -42,6 +46,20 @@ pub struct FileSetSpec {
     /// fsync each file after it is written, and its directory after each create and delete.
     pub sync: bool,
     pub seed: u64,
+    pub links: Links,
+}
+
+/// What the names of the set are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Links {
+    /// Every name is a file of its own.
+    #[default]
+    Files,
+    /// The first name is an empty file, every other a hard link to it.
+    Hard,
+    /// The first name is an empty file, every other a symbolic link holding its bare name
+    /// (which resolves only in the first file's directory, as bonnie++'s do).
+    Symbolic,
 }
 
 /// The order of a pass over the set.
@@ -65,6 +83,12 @@ pub struct FileSet {
 
 fn cstr(s: &[u8]) -> io::Result<CString> {
     CString::new(s).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in a name"))
+}
+
+/// `sync(2)`: everything the file system holds dirty is written back.
+fn sync_all() {
+    // SAFETY: no arguments, cannot fail.
+    unsafe { libc::sync() }
 }
 
 fn check(rc: libc::c_int) -> io::Result<()> {
@@ -164,7 +188,10 @@ impl FileSet {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let size = if self.spec.max > self.spec.min {
+                let linked = self.spec.links != Links::Files;
+                let size = if linked {
+                    0
+                } else if self.spec.max > self.spec.min {
                     self.rng.range(self.spec.min, self.spec.max)
                 } else {
                     self.spec.max
@@ -172,14 +199,41 @@ impl FileSet {
                 let (d, name) = &self.names[k];
                 let dir = &dirs[*d as usize];
                 let t0 = sys::now_ns();
-                self.create_one(dir, name, size).map_err(|e| {
-                    super::path_err(e, "cannot create", &self.dir_path(*d).join(name))
-                })?;
+                let r = if linked && k > 0 {
+                    let (d0, first) = &self.names[0];
+                    self.link_one(&dirs[*d0 as usize], first, dir, name)
+                } else {
+                    self.create_one(dir, name, size)
+                };
+                r.map_err(|e| super::path_err(e, "cannot create", &self.dir_path(*d).join(name)))?;
                 stats.record(CREATE, sys::now_ns().saturating_sub(t0), size);
             }
+            sync_all();
             Ok(())
         });
         clock.finish(stats, r, stop)
+    }
+
+    /// Name `name` in `dir` as a link to the set's first file `first` in `first_dir`.
+    fn link_one(&self, first_dir: &File, first: &str, dir: &File, name: &str) -> io::Result<()> {
+        let (from, to) = (cstr(first.as_bytes())?, cstr(name.as_bytes())?);
+        // SAFETY: valid directory descriptors and NUL-terminated names.
+        check(unsafe {
+            match self.spec.links {
+                Links::Symbolic => libc::symlinkat(from.as_ptr(), dir.as_raw_fd(), to.as_ptr()),
+                _ => libc::linkat(
+                    first_dir.as_raw_fd(),
+                    from.as_ptr(),
+                    dir.as_raw_fd(),
+                    to.as_ptr(),
+                    0,
+                ),
+            }
+        })?;
+        if self.spec.sync {
+            dir.sync_all()?;
+        }
+        Ok(())
     }
 
     fn create_one(&self, dir: &File, name: &str, size: u64) -> io::Result<()> {
@@ -303,7 +357,9 @@ impl FileSet {
                         self.spec.count
                     )));
                 }
-                self.remove_dirs()
+                self.remove_dirs()?;
+                sync_all();
+                Ok(())
             });
         clock.finish(stats, r, stop)
     }
@@ -385,6 +441,7 @@ mod tests {
             chunk: 64,
             sync,
             seed: 5,
+            links: Links::Files,
         }
     }
 
@@ -455,5 +512,41 @@ mod tests {
         assert!(c.error.unwrap().contains("cannot create"));
         s.clean_up();
         assert!(root.join("keep").exists());
+    }
+
+    #[test]
+    fn hard_and_symbolic_links_to_the_first_file() {
+        use std::os::unix::fs::MetadataExt;
+        let d = TempDir::new("fileset");
+        let stop = AtomicBool::new(false);
+        for links in [Links::Hard, Links::Symbolic] {
+            let root = d.join("links");
+            let mut s = FileSet::new(FileSetSpec {
+                links,
+                ..spec(root.clone(), 20, 0, 0, 1, true)
+            });
+            let c = s.create(Order::Random, &stop);
+            assert!(c.error.is_none(), "{:?}", c.error);
+            assert_eq!(c.stats.ops(CREATE), 20);
+            let names: Vec<PathBuf> = s.names().collect();
+            let first = std::fs::symlink_metadata(&names[0]).unwrap();
+            assert!(first.is_file() && first.len() == 0);
+            for n in &names[1..] {
+                let m = std::fs::symlink_metadata(n).unwrap();
+                match links {
+                    Links::Hard => assert_eq!((m.ino(), m.nlink()), (first.ino(), 20)),
+                    _ => {
+                        assert!(m.file_type().is_symlink());
+                        let t = std::fs::read_link(n).unwrap();
+                        assert_eq!(t, names[0].file_name().unwrap());
+                    }
+                }
+            }
+            let st = s.stat(Order::Sequential, &stop);
+            assert_eq!((st.error, st.stats.ops(STAT)), (None, 20));
+            let del = s.delete(Order::Random, &stop);
+            assert!(del.error.is_none(), "{:?}", del.error);
+            assert!(!root.exists());
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! tools' tests: one-byte reads and writes ([`bytewise`]), read-modify-write in place
 //! ([`bytewise::rewrite`]), sets of small files created, stat-ed (and read), and deleted in name
 //! or directory order ([`fileset`]), and trees of files written atomically (temporary name, then
-//! rename) by concurrent threads ([`blogtree`]).
+//! rename) by concurrent threads ([`blogtree`]), and bonnie++'s random seeks: seeker threads
+//! sharing random chunk tickets, every tenth written back ([`seeks`]).
 //!
 //! Every operation is timed into a latency record of its operation type ([`OpStats`]); a phase
 //! ([`Phase`]) also carries its wall time, the process's CPU time and the first error, and
@@ -11,6 +12,7 @@
 pub mod blogtree;
 pub mod bytewise;
 pub mod fileset;
+pub mod seeks;
 
 use crate::failure::JobFailure;
 use crate::job::Dir;

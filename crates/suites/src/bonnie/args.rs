@@ -1,5 +1,6 @@
 //! bonnie++'s flags.
 
+use iomark_engine::fileops::fileset::Links;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -36,6 +37,8 @@ pub struct BonnieArgs {
     pub file_dirs: u32,
     /// `-n` chunk size for file contents.
     pub file_chunk: u64,
+    /// `-n num:-1` hard links, `-n num:-2` symbolic links to one empty file.
+    pub file_links: Links,
     pub machine: Option<String>,
     /// `-r` in MiB (None = this machine's RAM; Some(0) = no check).
     pub ram_mib: Option<u64>,
@@ -69,6 +72,7 @@ impl Default for BonnieArgs {
             file_min: 0,
             file_dirs: 1,
             file_chunk: 8192,
+            file_links: Links::Files,
             machine: None,
             ram_mib: None,
             runs: 1,
@@ -160,20 +164,26 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
                     .parse()
                     .map_err(|_| bad(flag, &v, "the number of files (in 1024s)"))?;
                 let part = |i: usize| parts.get(i).copied().filter(|s| !s.is_empty());
-                if let Some(m) = part(1) {
-                    if m.starts_with('-') {
+                match part(1) {
+                    Some("-1") => a.file_links = Links::Hard,
+                    Some("-2") => a.file_links = Links::Symbolic,
+                    Some(m) if m.starts_with('-') => {
                         return Err(bad(
                             flag,
                             &v,
-                            "links (max -1) and symlinks (max -2) are not supported: give a size",
-                        ));
+                            "max is a size, -1 (hard links) or -2 (symbolic links)",
+                        ))
                     }
-                    a.file_max = size(flag, m, 1)?;
+                    Some(m) => a.file_max = size(flag, m, 1)?,
+                    None => {}
                 }
                 if let Some(m) = part(2) {
                     a.file_min = size(flag, m, 1)?;
                 }
-                if a.file_min > a.file_max {
+                if a.file_links != Links::Files {
+                    // As bonnie++: the links all name one empty file, min has no meaning.
+                    a.file_min = 0;
+                } else if a.file_min > a.file_max {
                     return Err(bad(flag, &v, "min is larger than max"));
                 }
                 if let Some(d) = part(3) {
@@ -207,11 +217,12 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
             "-c" => {
                 let v = value(flag)?;
                 a.concurrency = v.parse().map_err(|_| bad(flag, &v, "a count"))?;
-                if a.concurrency != 1 {
-                    return Err(bad(
-                        flag,
-                        &v,
-                        "iomark bonnie runs one copy of each test (-c 1)",
+                if !(1..=200).contains(&a.concurrency) {
+                    return Err(bad(flag, &v, "from 1 to 200, as bonnie++"));
+                }
+                if a.concurrency > 1 {
+                    a.notes.push(format!(
+                        "-c {v}: as bonnie++ 2.00a, the concurrency goes into the CSV line and the RAM check (size x {v} >= 2 x RAM); each test runs once, as bonnie++ 2.00a runs it"
                     ));
                 }
             }
@@ -239,6 +250,14 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
             }
             "-q" => a.quiet = true,
             "-f" => a.fast = true,
+            // bonnie++'s optional argument, attached: -fN, MiB of the per-char tests (0 skips).
+            f if f.starts_with("-f") => {
+                let mib: u64 = f[2..]
+                    .parse()
+                    .map_err(|_| bad("-f", &f[2..], "MiB of the per-char tests"))?;
+                a.fast = mib == 0;
+                a.char_bytes = Some(mib << 20);
+            }
             "-b" => a.fsync = true,
             "-D" => a.direct = true,
             _ => return Err(BonnieError::UnknownFlag(flag.into())),
@@ -288,8 +307,11 @@ mod tests {
             (a.files, a.file_max, a.file_dirs, a.file_chunk),
             (1, 0, 1, 8192)
         );
+        let a = p("-n 2:-1:5:3").unwrap();
+        assert_eq!((a.file_links, a.file_max, a.file_min), (Links::Hard, 0, 0));
+        assert_eq!(p("-n 1:-2").unwrap().file_links, Links::Symbolic);
         for bad in [
-            "-n 1:-1",
+            "-n 1:-3",
             "-n 1:10:20",
             "-n 1:10:1:0",
             "-n x",
@@ -309,6 +331,13 @@ mod tests {
         assert!(matches!(p("-s lots"), Err(BonnieError::Bad { flag, .. }) if flag == "-s"));
         assert!(matches!(p("-s 10:3000"), Err(BonnieError::Bad { .. })));
         assert!(matches!(p("-x 0"), Err(BonnieError::Bad { flag, .. }) if flag == "-x"));
-        assert!(matches!(p("-c 2"), Err(BonnieError::Bad { flag, .. }) if flag == "-c"));
+        assert!(matches!(p("-c 0"), Err(BonnieError::Bad { flag, .. }) if flag == "-c"));
+        assert!(matches!(p("-c 201"), Err(BonnieError::Bad { flag, .. }) if flag == "-c"));
+        let a = p("-c 4").unwrap();
+        assert_eq!((a.concurrency, a.notes.len()), (4, 1));
+        let a = p("-f5").unwrap();
+        assert_eq!((a.fast, a.char_bytes), (false, Some(5 << 20)));
+        assert!(p("-f0").unwrap().fast);
+        assert!(matches!(p("-fx"), Err(BonnieError::Bad { flag, .. }) if flag == "-f"));
     }
 }

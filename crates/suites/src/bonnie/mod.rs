@@ -25,16 +25,22 @@ bonnie++'s order and with its system calls:
   rewrite           read a chunk, change it, seek back, write it; fsync at the end
   per-char input    read(2) of one byte at a time (3 MiB, or -s when smaller)
   block input       read(2) of chunk-size blocks
-  random seeks      seeker threads sharing the count; 10 % of the I/Os write the block back
+  random seeks      seeker threads sharing the seeks: lseek to a random chunk, read it; one
+                    in ten also writes it back; the rate counts seeks (as bonnie++ 2.00a, but
+                    tickets come from a shared counter, not a pipe)
   file tests (-n)   num*1024 files, sequential then random: create (with max..min bytes of
                     data in chunk writes), stat (reading files that have data), delete;
                     names and directories as bonnie++ (index in hex plus random characters,
-                    subdirectories 00000...), in Bonnie.PID under -d
+                    subdirectories 00000...), in Bonnie.PID under -d; create and delete end
+                    with sync(2); max -1 makes hard links, -2 symbolic links to one file
 -f skips the per-char tests. -b adds an fsync after every write (and of the directory after each create and delete), -D
 uses O_DIRECT for the block tests, rewrite and seeks. The default size is 2 x RAM, refused with
 the size that fits when it exceeds the free space; -r 0 disables the RAM check.
+-c N is written in the CSV and multiplies the size in the RAM check; each test runs once, as
+bonnie++ 2.00a runs it. -fN sets the per-char tests to N MiB, as bonnie++.
 Differences from bonnie++ 2.00a: the text table's file-test rates are the CSV's (bonnie++
-prints an unformatted double there), -n links (max -1/-2) are refused, -c is 1.
+prints an unformatted double there); -D applies to rewrite, block input and seeks too (bonnie++
+only opens the new file with O_DIRECT); symbolic links with dirs > 1 are refused.
   --result-file=PATH   iomark's result (JSON, latency histograms per test) to PATH
   --char-size=SIZE     bytes of the per-char tests (k/m suffixes; default as bonnie++)
 ";

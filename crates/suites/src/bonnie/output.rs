@@ -4,6 +4,7 @@
 
 use super::args::BonnieArgs;
 use super::plan::{BonniePlan, BLOCK_IN, BLOCK_OUT, FILE_TESTS, GETC, PUTC, REWRITE, SEEKS};
+use iomark_engine::fileops::fileset::Links;
 use iomark_engine::job::Dir;
 use iomark_engine::RunResult;
 
@@ -34,9 +35,20 @@ pub struct FileLabel {
     pub min: u64,
     pub dirs: u32,
     pub chunk: u64,
+    pub links: Links,
 }
 
 impl FileLabel {
+    /// `max` as bonnie++ writes it: `link`, `symlink`, the size, or nothing for empty files.
+    pub fn max_label(&self) -> Option<String> {
+        match (self.links, self.max) {
+            (Links::Hard, _) => Some("link".into()),
+            (Links::Symbolic, _) => Some("symlink".into()),
+            (_, 0) => None,
+            (_, m) => Some(m.to_string()),
+        }
+    }
+
     pub fn of(a: &BonnieArgs) -> FileLabel {
         FileLabel {
             num: a.files,
@@ -44,6 +56,7 @@ impl FileLabel {
             min: a.file_min,
             dirs: a.file_dirs,
             chunk: a.file_chunk,
+            links: a.file_links,
         }
     }
 }
@@ -144,7 +157,7 @@ pub fn csv(name: &str, seed: u64, p: &BonniePlan, n: &FileLabel, b: &Bulk, fl: &
         "1.98".into(),
         format!("iomark-{}", iomark_engine::VERSION),
         name.into(),
-        "1".into(),
+        p.concurrency.to_string(),
         seed.to_string(),
     ];
     // 6-9: file_size, io_chunk_size, seeks, seekers (empty without bulk tests).
@@ -173,10 +186,11 @@ pub fn csv(name: &str, seed: u64, p: &BonniePlan, n: &FileLabel, b: &Bulk, fl: &
     }
     // 22-26: num_files, max_size, min_size, file_chunk_size, num_dirs.
     if n.num > 0 {
-        let (max, min) = match (n.max, n.min) {
-            (0, _) => (String::new(), String::new()),
-            (m, 0) => (m.to_string(), String::new()),
-            (m, mi) => (m.to_string(), mi.to_string()),
+        let max = n.max_label().unwrap_or_default();
+        let min = if n.min > 0 && n.max > 0 && n.links == Links::Files {
+            n.min.to_string()
+        } else {
+            String::new()
         };
         f.extend([
             n.num.to_string(),
@@ -273,6 +287,7 @@ pub(crate) mod tests {
             min: 1024,
             dirs: 2,
             chunk: 4096,
+            links: Links::Files,
         };
         let c = csv("host", 7, &bplan("64"), &n, &b, &fl);
         let f: Vec<&str> = c.split(',').collect();
@@ -315,5 +330,25 @@ pub(crate) mod tests {
         assert_eq!(f.len(), 50);
         assert!(f[5..21].iter().all(|v| v.is_empty()));
         assert_eq!(&f[21..26], ["1", "100", "", "", ""]);
+        // Links: `link`/`symlink` for max, min empty (bonnie++ 2.00a's `1,link,,,3`); -c N in
+        // field 4.
+        let n = FileLabel {
+            links: Links::Hard,
+            min: 5,
+            dirs: 3,
+            ..n
+        };
+        let mut p = bplan("0");
+        p.concurrency = 3;
+        let c = csv("host", 7, &p, &n, &none, &fl);
+        let f: Vec<&str> = c.split(',').collect();
+        assert_eq!((f.len(), f[3]), (50, "3"));
+        assert_eq!(&f[21..26], ["1", "link", "", "", "3"]);
+        let n = FileLabel {
+            links: Links::Symbolic,
+            ..n
+        };
+        let c = csv("host", 7, &bplan("0"), &n, &none, &fl);
+        assert_eq!(c.split(',').nth(22), Some("symlink"));
     }
 }

@@ -2,12 +2,14 @@
 //! file, then removed), block output (chunk-size writes growing a new file), rewrite (read a
 //! chunk, change it, seek back, write it), per-char input (one-byte reads), block input
 //! (sequential reads, page cache kept: the size of 2 x RAM is what keeps the cache out), random
-//! seeks (seeker threads sharing the count, 10 % writes; the file is removed after them), then
+//! seeks (seeker threads sharing random chunk tickets, each read, every tenth also written back;
+//! the file is removed after them), then
 //! the file tests (sequential and random create / stat / delete of `-n` files).
 
 use super::args::{BonnieArgs, BonnieError};
 use iomark_engine::fileops::bytewise::RewriteOpts;
-use iomark_engine::fileops::fileset::FileSetSpec;
+use iomark_engine::fileops::fileset::{FileSetSpec, Links};
+use iomark_engine::fileops::seeks::SeekOpts;
 use iomark_engine::job::{
     BlockSize, EngineKind, FadviseHint, FallocateMode, JobSpec, PerDir, RunPlan, RwMode, SizeSpec,
 };
@@ -54,6 +56,8 @@ pub enum Step {
     Rewrite { chunk: usize, opts: RewriteOpts },
     /// One-byte reads of the first `bytes` bytes of the file.
     PerCharIn { bytes: u64 },
+    /// bonnie++'s random seeks on the file (which is removed after them).
+    Seeks(SeekOpts),
     /// The six file tests on this set.
     Files(FileSetSpec),
 }
@@ -69,6 +73,8 @@ pub struct BonniePlan {
     pub seekers: u32,
     /// Bytes of the per-char tests.
     pub char_bytes: u64,
+    /// `-c`: recorded in the CSV line (each test runs once, as in bonnie++ 2.00a).
+    pub concurrency: u32,
     /// Notes for stderr before the run.
     pub notes: Vec<String>,
 }
@@ -92,7 +98,8 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
     };
     let ram_mib = a.ram_mib.unwrap_or(f.ram_bytes >> 20);
     let size_mib = a.size_mib.unwrap_or(2 * (f.ram_bytes >> 20));
-    if size_mib > 0 && ram_mib > 0 && size_mib < 2 * ram_mib {
+    // As bonnie++: -c multiplies the size in the check (its copies would share the RAM).
+    if size_mib > 0 && ram_mib > 0 && size_mib * u64::from(a.concurrency) < 2 * ram_mib {
         return Err(BonnieError::Refused(format!(
             "File size should be double RAM for good results, RAM is {ram_mib}MiB (-r 0 disables this check)"
         )));
@@ -121,6 +128,12 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
             a.file_max,
             file_bytes >> 20,
             a.dir.display()
+        )));
+    }
+    if a.file_links == Links::Symbolic && a.file_dirs > 1 && a.files > 0 {
+        return Err(BonnieError::Refused(format!(
+            "-n {}: symbolic links hold the first file's bare name, so they resolve only in its directory and the stat test would fail (as it does in bonnie++): use one directory or hard links (-1)",
+            a.file_spec
         )));
     }
     let mut notes = a.notes.clone();
@@ -171,20 +184,17 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
         if !a.fast {
             steps.push(Step::PerCharIn { bytes: char_bytes });
         }
-        let seekers = a.seekers.max(1);
         steps.push(Step::Engine(RunPlan {
-            jobs: vec![
-                job(BLOCK_IN, RwMode::Read),
-                JobSpec {
-                    rwmixread: 90,
-                    numjobs: seekers,
-                    number_ios: (a.seeks / seekers as u64).max(1),
-                    norandommap: true,
-                    unlink: true,
-                    ..job(SEEKS, RwMode::RandRw)
-                },
-            ],
+            jobs: vec![job(BLOCK_IN, RwMode::Read)],
             ..Default::default()
+        }));
+        steps.push(Step::Seeks(SeekOpts {
+            chunk: a.chunk as usize,
+            count: a.seeks,
+            seekers: a.seekers.max(1),
+            direct: a.direct,
+            sync: a.fsync,
+            seed,
         }));
     }
     if a.files > 0 {
@@ -197,6 +207,7 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
             chunk: a.file_chunk as usize,
             sync: a.fsync,
             seed,
+            links: a.file_links,
         }));
     }
     Ok(BonniePlan {
@@ -207,6 +218,7 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
         seeks: a.seeks,
         seekers: a.seekers,
         char_bytes,
+        concurrency: a.concurrency,
         notes,
     })
 }
@@ -241,6 +253,7 @@ mod tests {
                 Step::Engine(p) => p.jobs.iter().map(|j| j.name.clone()).collect(),
                 Step::Rewrite { .. } => vec![REWRITE.to_string()],
                 Step::PerCharIn { .. } => vec![GETC.to_string()],
+                Step::Seeks(_) => vec![SEEKS.to_string()],
                 Step::Files(_) => vec!["files".to_string()],
             })
             .collect()
@@ -261,13 +274,13 @@ mod tests {
         }
         let jobs: Vec<_> = b.engine_jobs().collect();
         assert!(jobs[0].grow_file && jobs[0].end_fsync);
-        let s = jobs[2];
-        assert_eq!((s.numjobs, s.number_ios, s.rwmixread), (4, 25, 90));
-        assert!(s.unlink);
+        assert!(
+            matches!(b.steps[5], Step::Seeks(s) if (s.count, s.seekers, s.chunk) == (100, 4, 4096) && s.direct && s.sync)
+        );
         assert!(
             matches!(b.steps[2], Step::Rewrite { chunk: 4096, opts } if opts.direct && opts.fsync_each)
         );
-        let Step::Files(f) = &b.steps[5] else {
+        let Step::Files(f) = &b.steps[6] else {
             panic!()
         };
         assert_eq!((f.count, f.max, f.dirs, f.chunk), (16 * 1024, 0, 1, 8192));
@@ -278,6 +291,10 @@ mod tests {
         assert_eq!(names(&small).len(), 6);
         let fast = p("-d /x -s 2 -r 0 -n 0 -f", 1 << 30, Some(1 << 40)).unwrap();
         assert_eq!(names(&fast), [BLOCK_OUT, REWRITE, BLOCK_IN, SEEKS]);
+        let e = p("-d /x -s 0 -n 1:-2:0:2", 1 << 30, Some(1 << 40)).unwrap_err();
+        assert!(e.to_string().contains("-n 1:-2:0:2"), "{e}");
+        let l = p("-d /x -s 0 -n 1:-1:0:2", 1 << 30, Some(1 << 40)).unwrap();
+        assert!(matches!(&l.steps[0], Step::Files(f) if f.links == Links::Hard && f.dirs == 2));
         let e = p("-d /x -s 0 -n 100:1g", 1 << 30, Some(1 << 40)).unwrap_err();
         assert!(e.to_string().contains("-n 100:1g"), "{e}");
     }
@@ -289,6 +306,9 @@ mod tests {
         let e = p("-d /x -s 100", 1 << 30, Some(1 << 40)).unwrap_err();
         assert!(e.to_string().contains("double RAM"), "{e}");
         assert!(p("-d /x -s 100 -r 0", 1 << 30, Some(1 << 40)).is_ok());
+        // -c multiplies the size in the RAM check, as in bonnie++.
+        assert!(p("-d /x -s 100 -r 100 -c 2", 1 << 30, Some(1 << 40)).is_ok());
+        assert!(p("-d /x -s 100 -r 101 -c 2", 1 << 30, Some(1 << 40)).is_err());
         let e = p("-d /x", 1 << 30, Some(1000 << 20)).unwrap_err();
         assert!(e.to_string().contains("-s 999"), "{e}");
         let e = p("-d /nope -s 10 -r 0", 1 << 30, None).unwrap_err();

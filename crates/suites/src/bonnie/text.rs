@@ -4,6 +4,7 @@
 
 use super::output::{file_size, latency, per_sec, Bulk, Figure, FileLabel, Files};
 use super::plan::BonniePlan;
+use iomark_engine::fileops::fileset::Links;
 
 /// bonnie++'s text rate: `763k`, `78.5m`, `454m`, `1.2g` (KiB/s in).
 pub fn text_kib(kib: f64) -> String {
@@ -80,17 +81,20 @@ pub fn files(name: &str, n: &FileLabel, f: &Files) -> String {
     s.push_str(&format!(
         "{short:<19} -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
     ));
-    s.push_str(if n.min > 0 {
+    let max = n.max_label();
+    s.push_str(if n.min > 0 && n.links == Links::Files {
         "files:max:min       "
-    } else if n.max > 0 {
+    } else if max.is_some() {
         "files:max           "
     } else {
         "              files "
     });
     s.push_str(" /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
     let mut label = n.num.to_string();
-    if n.max > 0 {
-        label.push_str(&format!(":{}:{}", n.max, n.min));
+    match max {
+        Some(m) if n.links != Links::Files => label.push_str(&format!(":{m}")),
+        Some(m) => label.push_str(&format!(":{m}:{}", n.min)),
+        None => {}
     }
     if n.dirs > 1 {
         label.push_str(&format!("/{}", n.dirs));
@@ -162,6 +166,7 @@ mod tests {
             min: 10,
             dirs: 2,
             chunk: 8192,
+            links: Links::Files,
         };
         let t = files("host", &n, &f);
         let l: Vec<&str> = t.lines().collect();
@@ -191,5 +196,22 @@ mod tests {
         let l: Vec<&str> = t.lines().collect();
         assert!(l[2].starts_with("              files  /sec %CP"));
         assert!(l[3].starts_with("                 16 16384  90"));
+        // Links as bonnie++ 2.00a prints them: `files:max`, `1:link/3`, `1:symlink`.
+        for (links, dirs, want) in [
+            (Links::Hard, 3, "           1:link/3 16384"),
+            (Links::Symbolic, 1, "          1:symlink 16384"),
+        ] {
+            let n = FileLabel {
+                num: 1,
+                dirs,
+                chunk: 8192,
+                links,
+                ..Default::default()
+            };
+            let t = files("host", &n, &f);
+            let l: Vec<&str> = t.lines().collect();
+            assert!(l[2].starts_with("files:max            /sec"), "{}", l[2]);
+            assert!(l[3].starts_with(want), "{}", l[3]);
+        }
     }
 }

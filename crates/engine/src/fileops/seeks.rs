@@ -1,0 +1,223 @@
+//! Random seeks as bonnie++ counts them: `count` tickets, each a random chunk number, shared by
+//! `seekers` threads. A ticket is one seek: `lseek` to the chunk and `read` it whole; a ticket
+//! divisible by ten also changes a byte of the chunk, seeks back and `write`s it (then fsyncs
+//! with `sync`). Every seeker opens the file itself, and fsyncs and closes it when the tickets
+//! run out; the phase's time runs from the first seeker's start to the last seeker's end, and
+//! its rate is tickets per second (the writes are part of their ticket, not counted apart).
+//!
+//! Where bonnie++ hands each ticket to its seekers through a pipe (a 4-byte `read(2)` from a
+//! pipe that five threads wait on, before every seek), the seekers here take the next ticket
+//! from a shared counter: the storage work and its system calls are bonnie++'s, the ticket
+//! costs no system call.
+
+use super::{path_err, AlignedBuf, Clock, OpStats, Phase};
+use crate::rng::Rng;
+use crate::sys;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Barrier;
+
+/// Operation type of one seek (the read, and the write-back of every tenth).
+pub const SEEK: &str = "seek";
+
+/// One ticket in this many (the ticket divisible by it) writes its chunk back.
+pub const UPDATE_EVERY: u32 = 10;
+
+/// How the seeks run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeekOpts {
+    pub chunk: usize,
+    /// Tickets (seeks) in all.
+    pub count: u64,
+    pub seekers: u32,
+    /// O_DIRECT (the chunk must then be a multiple of the logical block size).
+    pub direct: bool,
+    /// fsync after every write-back.
+    pub sync: bool,
+    pub seed: u64,
+}
+
+/// The tickets as bonnie++ draws them: non-negative 31-bit random numbers.
+pub fn tickets(count: u64, seed: u64) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..count).map(|_| rng.next_u32() >> 1).collect()
+}
+
+/// What one seeker did: its operations, its start and end, its first error.
+struct Seeker {
+    stats: OpStats,
+    start: u64,
+    end: u64,
+    error: Option<io::Error>,
+}
+
+/// Run the seeks on the existing file `path` (its whole chunks are the targets).
+pub fn seeks(path: &Path, o: SeekOpts, stop: &AtomicBool) -> Phase {
+    let clock = Clock::start();
+    let chunks = match std::fs::metadata(path) {
+        Ok(m) => m.len() / o.chunk.max(1) as u64,
+        Err(e) => {
+            return clock.finish(
+                OpStats::default(),
+                Err(path_err(e, "cannot open", path)),
+                stop,
+            )
+        }
+    };
+    if chunks == 0 {
+        let e = io::Error::other(format!("{}: shorter than one chunk", path.display()));
+        return clock.finish(OpStats::default(), Err(e), stop);
+    }
+    let tickets = tickets(o.count, o.seed);
+    let next = AtomicUsize::new(0);
+    let seekers = o.seekers.max(1) as usize;
+    let ready = Barrier::new(seekers);
+    let done: Vec<Seeker> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..seekers)
+            .map(|_| s.spawn(|| seeker(path, o, chunks, &tickets, &next, &ready, stop)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("seeker thread"))
+            .collect()
+    });
+    let mut stats = OpStats::default();
+    let mut error = None;
+    for d in &done {
+        stats.merge(&d.stats);
+    }
+    for d in done.iter().filter(|d| d.error.is_some()) {
+        let e = d.error.as_ref().expect("filtered");
+        error.get_or_insert_with(|| io::Error::new(e.kind(), e.to_string()));
+    }
+    let first = done.iter().map(|d| d.start).min().unwrap_or(0);
+    let last = done.iter().map(|d| d.end).max().unwrap_or(0);
+    let mut ph = clock.finish(stats, error.map_or(Ok(()), Err), stop);
+    ph.elapsed_ns = last.saturating_sub(first);
+    ph
+}
+
+fn seeker(
+    path: &Path,
+    o: SeekOpts,
+    chunks: u64,
+    tickets: &[u32],
+    next: &AtomicUsize,
+    ready: &Barrier,
+    stop: &AtomicBool,
+) -> Seeker {
+    let mut me = Seeker {
+        stats: OpStats::default(),
+        start: 0,
+        end: 0,
+        error: None,
+    };
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(true);
+    if o.direct {
+        opts.custom_flags(libc::O_DIRECT);
+    }
+    let f = opts
+        .open(path)
+        .map_err(|e| path_err(e, "cannot open", path));
+    // Every seeker has its file open before the first starts.
+    ready.wait();
+    let mut f = match f {
+        Ok(f) => f,
+        Err(e) => {
+            me.error = Some(e);
+            return me;
+        }
+    };
+    let mut buf = AlignedBuf::new(o.chunk);
+    let buf = &mut buf.as_mut_slice()[..o.chunk];
+    me.start = sys::now_ns();
+    let r = (|| {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= tickets.len() || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let ticket = tickets[i];
+            let t0 = sys::now_ns();
+            one_seek(&mut f, buf, ticket, chunks, o.sync).map_err(|e| path_err(e, "seek", path))?;
+            me.stats
+                .record(SEEK, sys::now_ns().saturating_sub(t0), o.chunk as u64);
+        }
+        // bonnie++'s seekers fsync the file as they close it, inside their time.
+        f.sync_all().map_err(|e| path_err(e, "fsync", path))
+    })();
+    drop(f);
+    me.end = sys::now_ns();
+    me.error = r.err();
+    me
+}
+
+/// One ticket: seek to its chunk and read it; every tenth ticket writes it back changed.
+fn one_seek(f: &mut File, buf: &mut [u8], ticket: u32, chunks: u64, sync: bool) -> io::Result<()> {
+    let chunk = buf.len() as u64;
+    let at = (u64::from(ticket) % chunks) * chunk;
+    f.seek(SeekFrom::Start(at))?;
+    f.read_exact(buf)?;
+    if ticket % UPDATE_EVERY == 0 {
+        let i = (u64::from(ticket) % chunk) as usize;
+        buf[i] = buf[i].wrapping_sub(1);
+        f.seek(SeekFrom::Start(at))?;
+        f.write_all(buf)?;
+        if sync {
+            f.sync_all()?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TempDir;
+
+    #[test]
+    fn tickets_are_shared_and_every_tenth_writes_back() {
+        let d = TempDir::new("seeks");
+        let p = d.join("f");
+        std::fs::write(&p, vec![7u8; 4096 * 64]).unwrap();
+        let stop = AtomicBool::new(false);
+        let o = SeekOpts {
+            chunk: 4096,
+            count: 500,
+            seekers: 1,
+            direct: false,
+            sync: true,
+            seed: 11,
+        };
+        let ph = seeks(&p, o, &stop);
+        assert!(ph.error.is_none(), "{:?}", ph.error);
+        assert_eq!(ph.stats.ops(SEEK), 500);
+        assert!(ph.elapsed_ns > 0);
+        // The changed bytes are exactly the write-backs: one decrement per updating ticket
+        // (one seeker: two seekers may race on one chunk, as bonnie++'s do).
+        let t = tickets(500, 11);
+        let mut want = vec![7u8; 4096 * 64];
+        for &x in t.iter().filter(|x| *x % UPDATE_EVERY == 0) {
+            let at = (x as usize % 64) * 4096 + x as usize % 4096;
+            want[at] = want[at].wrapping_sub(1);
+        }
+        let updates = t.iter().filter(|x| *x % UPDATE_EVERY == 0).count();
+        assert!((20..=80).contains(&updates), "{updates}");
+        assert!(std::fs::read(&p).unwrap() == want);
+        // Every ticket once, whichever seeker took it.
+        let ph = seeks(&p, SeekOpts { seekers: 3, ..o }, &stop);
+        assert!(ph.error.is_none(), "{:?}", ph.error);
+        assert_eq!(ph.stats.ops(SEEK), 500);
+        // The same seed draws the same tickets.
+        assert_eq!(tickets(500, 11), t);
+        assert!(t.iter().all(|x| *x < 1 << 31));
+        let e = seeks(&d.join("nope"), o, &stop);
+        assert!(e.error.unwrap().contains("cannot open"));
+        std::fs::write(d.join("tiny"), b"x").unwrap();
+        assert!(seeks(&d.join("tiny"), o, &stop).error.is_some());
+    }
+}
