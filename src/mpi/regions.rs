@@ -21,7 +21,7 @@ pub fn apply(plan: &mut RunPlan, own: &[bool], rank: usize) -> Vec<String> {
             job.clones_before = u32::try_from(rank)
                 .unwrap_or(u32::MAX)
                 .saturating_mul(job.numjobs);
-        } else if job.writes() {
+        } else if job.writes() && !job.ioengine.is_diskless() {
             warnings.push(format!(
                 "job {}: every rank writes the same blocks of the same target (name a target per rank with $rank or $hostname, or give each rank a region with offset_increment)",
                 job.name

@@ -65,23 +65,29 @@ impl Session {
 
     fn say(&self, m: &str) {
         if self.verbose {
-            eprintln!("iomark: rank {} ({}): {m}", self.link.rank(), self.host);
+            line(&format!(
+                "iomark: rank {} ({}): {m}",
+                self.link.rank(),
+                self.host
+            ));
         }
     }
 
     /// Says (verbose) when this rank starts group `g`, in Unix time in nanoseconds: the spread
     /// over the ranks shows how well the barrier holds.
     fn starts(&self, g: usize) {
-        let ns = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_nanos();
-        self.say(&format!("starts group {g} at {ns}"));
+        self.say(&format!("starts group {g} at {}", unix_ns()));
+    }
+
+    /// Says (verbose) when this rank is ready for group `g` (its files laid out, the group
+    /// before done): no rank starts a group before every rank is ready for it.
+    fn ready(&self, g: usize) {
+        self.say(&format!("ready for group {g} at {}", unix_ns()));
     }
 
     /// Ends the whole launch: the message on stderr, then MPI_Abort (every rank is killed).
     fn abort(&self, message: &str) -> ! {
-        eprintln!("iomark: {message}");
+        line(&format!("iomark: {message}"));
         use mpi::topology::Communicator;
         self.link.world.abort(1)
     }
@@ -207,7 +213,10 @@ impl Session {
             // The run thread's word.
             while let Ok(e) = events.try_recv() {
                 match e {
-                    Event::Ready(g) => ready[0] = Some(g),
+                    Event::Ready(g) => {
+                        self.ready(g);
+                        ready[0] = Some(g);
+                    }
                     Event::Done(Ok(r)) => {
                         own_done_at = Some(Instant::now());
                         results[0] = Some(*r);
@@ -400,6 +409,7 @@ impl Session {
             while let Ok(e) = events.try_recv() {
                 match e {
                     Event::Ready(g) => {
+                        self.ready(g);
                         ready_for = Some(g);
                         self.link
                             .send(0, Kind::Ready, (g as u32).to_le_bytes().to_vec())
@@ -485,6 +495,20 @@ fn verdict_text(refusals: &[(String, &str)], n: usize) -> String {
         out.push_str(&format!("{names} {verb} the run: {why}\n"));
     }
     out + &format!("no rank did any I/O ({} of {n} refused)", refusals.len())
+}
+
+/// One line on stderr in one write: the launcher forwards the ranks' stderr as it reads it, so
+/// lines written in pieces would interleave with other ranks'.
+fn line(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
+}
+
+fn unix_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos()
 }
 
 fn encode_hello(host: &str, refusal: Option<&str>) -> Vec<u8> {

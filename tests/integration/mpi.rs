@@ -98,11 +98,12 @@ fn four_ranks_merge_to_the_sum_of_their_counts() {
     );
 }
 
-/// Per group, the instants at which the ranks started it (from `--mpi-verbose`).
-fn starts(err: &str) -> Vec<Vec<u128>> {
+/// Per group, the instants at which the ranks were ready for it (`what` "ready for") or
+/// started it ("starts"), from `--mpi-verbose`.
+fn instants(err: &str, what: &str) -> Vec<Vec<u128>> {
     let mut out: Vec<Vec<u128>> = Vec::new();
     for l in err.lines() {
-        let Some(rest) = l.split("starts group ").nth(1) else {
+        let Some(rest) = l.split(&format!("{what} group ")).nth(1) else {
             continue;
         };
         let mut w = rest.split_whitespace();
@@ -149,10 +150,18 @@ fn every_rank_starts_each_group_together_and_time_based_jobs_end_together() {
         &d.path,
     );
     let v = crate::util::json(&o);
-    let s = starts(&stderr(&o));
+    let s = instants(&stderr(&o), "starts");
+    let ready = instants(&stderr(&o), "ready for");
     assert_eq!(s.len(), 2, "{}", stderr(&o));
     for (g, t) in s.iter().enumerate() {
         assert_eq!(t.len(), 4, "group {g}: {}", stderr(&o));
+        assert_eq!(ready[g].len(), 4, "group {g}: {}", stderr(&o));
+        // The barrier: no rank starts before the last one is ready.
+        assert!(
+            t.iter().min() >= ready[g].iter().max(),
+            "group {g}: a rank started before all were ready\n{}",
+            stderr(&o)
+        );
         let spread = t.iter().max().unwrap() - t.iter().min().unwrap();
         // The first group runs 2 s: starts must be far closer than that (a loaded 2-core host
         // running four ranks delays some by a scheduling slice or more).
@@ -269,7 +278,12 @@ fn a_preset_runs_on_every_rank_and_rank_zero_shows_its_summary() {
         &d.path,
     );
     crate::util::ok(&o);
-    assert_eq!(stdout(&o).matches("cdm-peak summary").count(), 1, "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o).matches("cdm-peak summary").count(),
+        1,
+        "{}",
+        stdout(&o)
+    );
     // Every rank had a temporary file of its own, and removed it.
     let doc: Value = serde_json::from_slice(&std::fs::read(&result).unwrap()).unwrap();
     let targets = doc["runs"][0]["jobs"][0]["targets"].as_array().unwrap();
