@@ -36,6 +36,30 @@ impl Default for ClusterOutputs {
     }
 }
 
+impl ClusterOutputs {
+    /// The outputs a run's own switches ask for (`--output-format`, `--output`, `--result`), as
+    /// rank 0 of a launch shows them.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn from_switches(o: &iomark_fio::switches::OutputOpts) -> ClusterOutputs {
+        ClusterOutputs {
+            formats: o.formats.clone(),
+            terse_version: o.terse_version,
+            output: o.file.clone(),
+            result: o.result_file.clone(),
+            report: None,
+        }
+    }
+}
+
+/// The ranks' results merged into one run (per job, every rank together), for what shows a
+/// run as one (a preset's summary); the error names the rank whose result does not fit.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub fn merge(ranks: Vec<RankResult>) -> Result<iomark_engine::result::RunResult, String> {
+    cluster::merge(ranks)
+        .map(|c| c.to_run_result())
+        .map_err(|e| format!("cannot merge the ranks' results: {e}"))
+}
+
 /// Merge the ranks' results and write everything `out` asks for. Returns the exit status:
 /// 0 when every rank's jobs ran without error, 1 when one failed or an output could not be
 /// written, 2 when the results do not merge (they name the rank), 130 when a rank was

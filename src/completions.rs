@@ -36,6 +36,13 @@ fn run_words() -> Vec<String> {
         })
         .collect();
     w.extend(iomark_fio::options::all_spellings().map(|o| format!("--{o}=")));
+    w.extend(crate::cluster_args::SWITCHES.iter().map(|(s, help)| {
+        if help.starts_with('=') {
+            format!("{s}=")
+        } else {
+            s.to_string()
+        }
+    }));
     w.sort();
     w.dedup();
     w

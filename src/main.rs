@@ -1,11 +1,14 @@
 //! iomark: one binary for storage benchmarks. `iomark run` takes fio command lines and writes
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
+mod cluster_args;
 mod cluster_out;
 mod completions;
 mod datafiles;
 mod iometer;
 mod merge;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod outputs;
 mod periodic;
 mod pipe;
@@ -70,6 +73,12 @@ Usage:
   iomark completions bash|zsh|fish     shell completion script (e.g. >> ~/.bashrc)
   iomark --version | -v
 
+Under mpirun or srun (a build with the mpi feature), run and preset run on every rank at once,
+merged on rank 0 (see README, Running on a cluster):
+  --no-mpi                               run alone even when launched as many ranks
+  --mpi-timeout=TIME                     how long a rank may stay silent (default 60s)
+  --mpi-verbose                          each phase and the gather's cost on stderr
+
 A fio command line runs unchanged with `iomark run` in place of `fio`:
   iomark run --name=rr --filename=/data/t --size=1g --rw=randread --bs=4k \\
              --ioengine=io_uring --iodepth=32 --direct=1 --runtime=30 --time_based
@@ -92,7 +101,20 @@ fn main() {
             })
             .collect(),
     );
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (args, cluster) = match cluster_args::take(std::env::args().skip(1).collect()) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            std::process::exit(2);
+        }
+    };
+    // Launched as many ranks (mpirun, srun): this process runs as one of them.
+    #[cfg(feature = "mpi")]
+    if let Some(code) = mpi::main(&args, &cluster) {
+        std::process::exit(code);
+    }
+    #[cfg(not(feature = "mpi"))]
+    let _ = cluster;
     let code = match args.first().map(String::as_str) {
         // No arguments is a usage error: the usage goes to stderr, status 2 (as for an unknown
         // command); asking for it (`--help`) prints it on stdout, status 0.

@@ -5,6 +5,7 @@
 use crate::signals;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
+use iomark_engine::RunPlan;
 use iomark_fio::output;
 use iomark_scenarios::preset::args::{self, Command, RunOpts};
 use iomark_scenarios::preset::jobfile::{self, Settings};
@@ -14,8 +15,36 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// How a preset's plans run: here, or (feature `mpi`) on every rank of a launch at once.
+pub trait Runs {
+    /// This process shows the results (false on the ranks other than 0).
+    fn shows(&self) -> bool;
+    /// The preset cannot run here (its target): the other processes are told.
+    fn refuse(&mut self, why: &str);
+    /// Runs one plan; `None` where the results are not shown. An empty error was said elsewhere.
+    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> Result<Option<RunResult>, String>;
+}
+
+/// The plans run by this process alone.
+struct Local;
+
+impl Runs for Local {
+    fn shows(&self) -> bool {
+        true
+    }
+    fn refuse(&mut self, _: &str) {}
+    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> Result<Option<RunResult>, String> {
+        runner::run(plan, ctl).map(Some).map_err(|e| e.to_string())
+    }
+}
+
 /// `iomark preset ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
+    main_with(a, &mut Local)
+}
+
+/// [`main`] with the plans run by `runs`.
+pub fn main_with(a: &[String], exec: &mut dyn Runs) -> i32 {
     match args::parse(a) {
         Ok(Command::Help) => crate::pipe::print_text(args::USAGE),
         Ok(Command::List) => {
@@ -30,7 +59,7 @@ pub fn main(a: &[String]) -> i32 {
             print!("{}", jobfile::render(p, &settings(p, &o, path, None, true)));
             0
         }
-        Ok(Command::Run(p, o)) => run(p, &o),
+        Ok(Command::Run(p, o)) => run(p, &o, exec),
         Err(e) => {
             eprintln!("iomark {e}");
             2
@@ -57,7 +86,8 @@ fn settings(p: &Preset, o: &RunOpts, path: PathBuf, size: Option<u64>, direct: b
     s
 }
 
-fn run(p: &'static Preset, o: &RunOpts) -> i32 {
+fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
+    let shows = exec.shows();
     let t = match target::choose(
         p.name,
         o.target.as_deref(),
@@ -68,6 +98,7 @@ fn run(p: &'static Preset, o: &RunOpts) -> i32 {
         Ok(t) => t,
         Err(e) => {
             eprintln!("iomark preset: {e}");
+            exec.refuse(&e.to_string());
             return match e {
                 target::TargetError::Missing(_) | target::TargetError::NeedsAllowWrite { .. } => 2,
                 _ => 1,
@@ -82,12 +113,13 @@ fn run(p: &'static Preset, o: &RunOpts) -> i32 {
         Ok(x) => x,
         Err(e) => {
             eprintln!("iomark {e}");
+            exec.refuse(&e.to_string());
             return 2;
         }
     };
     let loops = o.repeat.unwrap_or(p.loops);
     let agg = o.agg.unwrap_or(p.agg);
-    if !o.json {
+    if !o.json && shows {
         eprintln!(
             "iomark preset {}: {} on {} ({} MiB, {}, {} run{})",
             p.name,
@@ -118,10 +150,14 @@ fn run(p: &'static Preset, o: &RunOpts) -> i32 {
         if signals::interrupted() {
             break;
         }
-        let res = match runner::run(&plan, &ctl) {
-            Ok(r) => r,
+        let res = match exec.run(&plan, &ctl) {
+            Ok(Some(r)) => r,
+            // Shown elsewhere (rank 0 of a launch).
+            Ok(None) => continue,
             Err(e) => {
-                eprintln!("iomark preset {}: {e}", p.name);
+                if !e.is_empty() {
+                    eprintln!("iomark preset {}: {e}", p.name);
+                }
                 code = 1;
                 break;
             }
@@ -158,6 +194,9 @@ fn run(p: &'static Preset, o: &RunOpts) -> i32 {
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
+    }
+    if !shows {
+        return if signals::interrupted() { 130 } else { code };
     }
     if runs.is_empty() {
         return if signals::interrupted() {

@@ -16,6 +16,8 @@ mod hardening;
 mod iometer;
 mod jobfiles;
 mod live;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod presets;
 mod quick;
 mod rbd_bench;

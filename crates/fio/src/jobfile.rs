@@ -123,6 +123,11 @@ pub trait Vars {
     fn ncpus(&self) -> u64;
     fn mb_memory(&self) -> u64;
     fn pagesize(&self) -> u64;
+    /// This process's place among the processes of the run (`$rank`, `$nranks`, `$hostname`
+    /// in the jobs' targets).
+    fn place(&self) -> crate::cluster_words::Place {
+        crate::cluster_words::Place::alone()
+    }
 }
 
 /// The real environment and host.

@@ -2,6 +2,7 @@
 //! output and logs).
 
 pub mod build;
+pub mod cluster_words;
 pub mod cmdline;
 #[cfg(test)]
 mod corpus;

@@ -52,6 +52,10 @@ pub struct JobSpec {
     pub file_names: NameTemplate,
     pub offset: SizeSpec,
     pub offset_increment: SizeSpec,
+    /// Clones of this job that other processes of the same run own on the same target, before
+    /// this process's: the offset steps continue after theirs (0 when the run is one process).
+    #[serde(default)]
+    pub clones_before: u32,
     /// Stop after this many I/Os (0 = no limit).
     pub number_ios: u64,
 
@@ -157,6 +161,7 @@ impl Default for JobSpec {
             file_names: NameTemplate::default(),
             offset: SizeSpec::Bytes(0),
             offset_increment: SizeSpec::Bytes(0),
+            clones_before: 0,
             number_ios: 0,
             runtime: None,
             time_based: false,

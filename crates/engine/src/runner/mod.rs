@@ -37,7 +37,14 @@ pub struct RunCtl {
     /// Bytes laid out so far (for a "laying out" progress display).
     pub layout_bytes: AtomicU64,
     on_event: Box<dyn Fn(&Event) + Send + Sync>,
+    /// Called before each group of jobs starts (the first group, then each stonewall), with
+    /// the group's number from 0, after the files are laid out; it may wait (many processes
+    /// starting each group together). `false` stops the run there, as a stop request does.
+    group_gate: Option<GroupGate>,
 }
+
+/// See [`RunCtl::with_group_gate`].
+pub type GroupGate = Box<dyn Fn(usize) -> bool + Send + Sync>;
 
 impl RunCtl {
     pub fn new(on_event: impl Fn(&Event) + Send + Sync + 'static) -> Self {
@@ -48,7 +55,14 @@ impl RunCtl {
             keep_snapshots: AtomicBool::new(false),
             layout_bytes: AtomicU64::new(0),
             on_event: Box::new(on_event),
+            group_gate: None,
         }
+    }
+    /// A gate every group of jobs passes before it starts (see the field): how processes that
+    /// run the same plan start each group at once.
+    pub fn with_group_gate(mut self, gate: impl Fn(usize) -> bool + Send + Sync + 'static) -> Self {
+        self.group_gate = Some(Box::new(gate));
+        self
     }
     pub fn quiet() -> Self {
         Self::new(|_| {})
@@ -162,12 +176,22 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
         }
     };
     let mut last_job = usize::MAX;
+    let mut group = 0;
     for (ui, unit) in units.into_iter().enumerate() {
         let job = &plan.jobs[unit.job_index];
         if unit.job_index != last_job {
+            let new_group = last_job == usize::MAX || job.stonewall;
             last_job = unit.job_index;
             if job.stonewall && !running.is_empty() {
                 join_all(&mut running, &mut results);
+            }
+            if new_group {
+                if let Some(gate) = &ctl.group_gate {
+                    if !gate(group) {
+                        ctl.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                group += 1;
             }
             if let Some(w) = &job.wait_for {
                 if let Some(target_ji) = plan.jobs.iter().position(|j| &j.name == w) {
@@ -473,6 +497,40 @@ mod tests {
         want.sort();
         assert_eq!(found, want);
         assert_eq!(r.jobs[0].error, libc::EILSEQ);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn every_group_passes_the_gate_once_and_a_closed_gate_stops_the_run() {
+        let d = scratch("gate");
+        let mut jobs: Vec<JobSpec> = (0..3)
+            .map(|i| {
+                job(
+                    &format!("j{i}"),
+                    &d.join("f"),
+                    RwMode::Read,
+                    EngineKind::Null,
+                    1,
+                )
+            })
+            .collect();
+        jobs[2].stonewall = true;
+        let plan = RunPlan {
+            jobs,
+            ..Default::default()
+        };
+        for open_groups in [2, 1] {
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let s = seen.clone();
+            let ctl = RunCtl::quiet().with_group_gate(move |g| {
+                s.lock().unwrap().push(g);
+                g < open_groups
+            });
+            let r = run(&plan, &ctl).unwrap();
+            assert_eq!(*seen.lock().unwrap(), vec![0, 1]);
+            let ran: Vec<bool> = r.jobs.iter().map(|j| j.ran).collect();
+            assert_eq!(ran, vec![true, true, open_groups == 2]);
+        }
         std::fs::remove_dir_all(&d).unwrap();
     }
 

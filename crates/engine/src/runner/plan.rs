@@ -230,7 +230,9 @@ fn plan_clone(
             }
         };
         let base = real_size.unwrap_or(per_file);
-        let offset = job.offset.resolve(base) + job.offset_increment.resolve(base) * clone as u64;
+        let offset = job.offset.resolve(base)
+            + job.offset_increment.resolve(base)
+                * (u64::from(job.clones_before) + u64::from(clone));
         // Without an explicit size, an existing file or device is used from the offset to its end.
         let per_file = if job.size.is_none() && job.filesize.is_none() && real_size.is_some() {
             per_file.saturating_sub(offset)

@@ -61,6 +61,9 @@ pub struct CliRun {
     /// For stderr: ignored options and switches.
     pub warnings: Vec<CliWarning>,
     pub job_files: Vec<PathBuf>,
+    /// Per job: its target options name `$rank` or `$hostname` (each process of a run of many
+    /// has its own files); false when every process uses the same target.
+    pub own_targets: Vec<bool>,
 }
 
 /// A warning of a parsed run, for stderr.
@@ -237,6 +240,11 @@ pub fn parse_run_args_until(
         j.overrides = override_pairs.len();
         l.options.extend(override_pairs.iter().map(|_| None));
     }
+    let place = vars.place();
+    let own_targets: Vec<bool> = jobs
+        .iter_mut()
+        .map(|j| crate::cluster_words::apply(j, &place))
+        .collect();
 
     if action != Action::Run {
         return Ok(CliRun {
@@ -246,6 +254,7 @@ pub fn parse_run_args_until(
             action,
             warnings: warnings.into_iter().map(CliWarning::Plain).collect(),
             job_files,
+            own_targets,
         });
     }
     if jobs.is_empty() && !diags.iter().any(Diag::is_error) {
@@ -344,6 +353,7 @@ pub fn parse_run_args_until(
         action,
         warnings,
         job_files,
+        own_targets,
     })
 }
 

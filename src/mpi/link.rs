@@ -1,0 +1,125 @@
+//! The ranks' messages: point-to-point only, every rank to rank 0 and back (a star), never a
+//! blocking call. Sends are nonblocking and kept until complete; receives take whatever has
+//! arrived. A rank that stops answering therefore never hangs another: the caller polls, and
+//! gives up at its deadline.
+
+use mpi::ffi;
+use mpi::point_to_point::{MatchedReceiveVec, Message, Source};
+use mpi::raw::AsRaw;
+use mpi::topology::{Communicator, SimpleCommunicator};
+use mpi::traits::Equivalence;
+use std::mem::MaybeUninit;
+
+/// What a message says; its MPI tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Rank → 0: host name, and the refusal of the plan if any (preflight).
+    Hello = 1,
+    /// 0 → rank: empty to go, else why the run stops before any I/O.
+    Verdict = 2,
+    /// Rank → 0: ready to start group N (4 bytes).
+    Ready = 3,
+    /// 0 → rank: start group N now.
+    Go = 4,
+    /// Rank → 0: the rank's whole result.
+    Result = 5,
+    /// Rank → 0: the rank's run failed; the message says why.
+    Failed = 6,
+    /// 0 → rank: stop the run (another rank failed).
+    Stop = 7,
+    /// Either way: still here.
+    Beat = 8,
+    /// 0 → rank: every result is in; the session is over.
+    Done = 9,
+}
+
+impl Kind {
+    fn from_tag(t: i32) -> Option<Kind> {
+        use Kind::*;
+        [Hello, Verdict, Ready, Go, Result, Failed, Stop, Beat, Done]
+            .into_iter()
+            .find(|k| *k as i32 == t)
+    }
+}
+
+/// One received message.
+pub struct Received {
+    pub from: usize,
+    pub kind: Kind,
+    pub body: Vec<u8>,
+}
+
+/// The world communicator with the sends still under way.
+pub struct Link {
+    pub world: SimpleCommunicator,
+    pending: Vec<(Vec<u8>, ffi::MPI_Request)>,
+}
+
+impl Link {
+    pub fn new(world: SimpleCommunicator) -> Link {
+        Link {
+            world,
+            pending: Vec::new(),
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    pub fn size(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    /// Starts sending `body` to `to`; it completes while later calls poll.
+    pub fn send(&mut self, to: usize, kind: Kind, body: Vec<u8>) {
+        let count = i32::try_from(body.len()).expect("a message under 2 GiB");
+        let mut req = MaybeUninit::<ffi::MPI_Request>::uninit();
+        // SAFETY: the buffer lives in `pending` (a Vec's heap block does not move) until MPI
+        // reports the send complete; the datatype, rank and communicator are valid.
+        unsafe {
+            ffi::MPI_Isend(
+                body.as_ptr().cast(),
+                count,
+                u8::equivalent_datatype().as_raw(),
+                to as i32,
+                kind as i32,
+                self.world.as_raw(),
+                req.as_mut_ptr(),
+            );
+            self.pending.push((body, req.assume_init()));
+        }
+        self.progress();
+    }
+
+    /// Lets the sends under way move on; drops those complete.
+    pub fn progress(&mut self) {
+        self.pending.retain_mut(|(_, req)| {
+            let mut flag = 0;
+            // SAFETY: `req` is an active request from MPI_Isend; MPI_Test sets it to the null
+            // request when complete.
+            unsafe {
+                ffi::MPI_Test(req, &mut flag, ffi::RSMPI_STATUS_IGNORE);
+            }
+            flag == 0
+        });
+    }
+
+    /// Sends not yet complete.
+    pub fn sending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The next message that has arrived, if any.
+    pub fn recv(&mut self) -> Option<Received> {
+        self.progress();
+        let probed: (Message, _) = self.world.any_process().immediate_matched_probe()?;
+        let (body, status) = probed.matched_receive_vec::<u8>();
+        let from = status.source_rank() as usize;
+        match Kind::from_tag(status.tag()) {
+            Some(kind) => Some(Received { from, kind, body }),
+            // Not one of ours: dropped (and the next one looked at).
+            None => self.recv(),
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! `iomark run` and `iomark preset run` as one rank of many: the same parse and checks as a
+//! run of one process, on this rank's targets; the session runs the plan on every rank at once;
+//! rank 0 writes the outputs.
+
+use super::{regions, Outcome, RankVars, Session};
+use crate::signals;
+use iomark_engine::result::RunResult;
+use iomark_engine::runner::{self, RunCtl};
+use iomark_engine::RunPlan;
+use iomark_fio::cluster_words::{self, Place};
+use iomark_fio::cmdline;
+use iomark_fio::explain;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Switches of a local run that a run of many ranks does not take (yet), with the reason.
+const NOT_HERE: [(&str, &str); 4] = [
+    ("--repeat", "repeat the launch instead"),
+    (
+        "--report",
+        "make the report from the result file: iomark report RESULT",
+    ),
+    ("--status-interval", "rank 0 writes one report, at the end"),
+    ("--write_", "logs stay on each rank's host; use --result"),
+];
+
+fn not_here(args: &[String]) -> Option<String> {
+    args.iter().find_map(|a| {
+        NOT_HERE.iter().find_map(|(s, why)| {
+            a.starts_with(s)
+                .then(|| format!("{s}... is not taken by a run of many ranks ({why})"))
+        })
+    })
+}
+
+/// A control of the run whose notes are worded as in a run of one process.
+fn ctl(stop: &Arc<AtomicBool>) -> RunCtl {
+    let mut c = RunCtl::new(|_| {}).with_note_words(explain::note);
+    c.stop = stop.clone();
+    c
+}
+
+/// The exit code of a rank other than 0 after the session.
+fn member_code(out: &Outcome) -> i32 {
+    match out {
+        Outcome::Sent(r) if r.interrupted || signals::interrupted() => 130,
+        Outcome::Sent(r) if r.jobs.iter().any(|j| j.error != 0) => 1,
+        Outcome::Sent(_) => 0,
+        _ => 1,
+    }
+}
+
+/// `iomark run ARGS` on this rank.
+pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
+    let stop = Arc::new(AtomicBool::new(false));
+    signals::install(stop.clone());
+    let rank = place.rank;
+    let mut plan = RunPlan::default();
+    let mut output = None;
+    let refusal = match not_here(args) {
+        Some(m) => Some(m),
+        None => {
+            match cmdline::parse_run_args_until(args, &RankVars(place.clone()), Some(stop.clone()))
+            {
+                Err(e) => Some(e.to_string()),
+                Ok(cli) if cli.plan.jobs.is_empty() => {
+                    Some("no jobs given (start one with --name=NAME; see iomark run --help)".into())
+                }
+                Ok(mut cli) => {
+                    let warnings = regions::apply(&mut cli.plan, &cli.own_targets, rank);
+                    if rank == 0 {
+                        for w in warnings {
+                            eprintln!("iomark: warning: {w}");
+                        }
+                    }
+                    let checked = runner::check(&cli.plan)
+                        .map_err(|e| explain::run_error(&e))
+                        .and_then(|_| {
+                            if rank == 0 {
+                                crate::outputs::check(&cli.plan, &cli.output, None)
+                            } else {
+                                Ok(())
+                            }
+                        });
+                    plan = cli.plan;
+                    output = Some(cli.output);
+                    checked.err()
+                }
+            }
+        }
+    };
+    let out = s.run(&plan, refusal, ctl(&stop));
+    match (out, output) {
+        (Outcome::Gathered(ranks), Some(o)) => crate::cluster_out::finish_cluster(
+            ranks,
+            &crate::cluster_out::ClusterOutputs::from_switches(&o),
+        ),
+        (Outcome::Stopped(m), _) if rank == 0 => {
+            eprintln!("iomark: {m}");
+            1
+        }
+        (o, _) => member_code(&o),
+    }
+}
+
+/// The preset's plans run on every rank; rank 0 shows the merged runs.
+pub struct PresetRuns<'a> {
+    pub session: &'a mut Session,
+}
+
+impl crate::preset::Runs for PresetRuns<'_> {
+    fn shows(&self) -> bool {
+        self.session.link.rank() == 0
+    }
+    fn refuse(&mut self, why: &str) {
+        let _ = self
+            .session
+            .run(&RunPlan::default(), Some(why.to_string()), RunCtl::quiet());
+    }
+    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> Result<Option<RunResult>, String> {
+        let refusal = runner::check(plan).err().map(|e| explain::run_error(&e));
+        match self.session.run(plan, refusal, self::ctl(&ctl.stop)) {
+            Outcome::Gathered(ranks) => crate::cluster_out::merge(ranks).map(Some),
+            Outcome::Sent(_) => Ok(None),
+            Outcome::Stopped(m) if self.shows() => Err(m),
+            Outcome::Stopped(_) => Err(String::new()),
+        }
+    }
+}
+
+/// `iomark preset ARGS` on this rank: `$rank`, `$nranks` and `$hostname` in the target.
+pub fn preset(args: &[String], s: &mut Session, place: &Place) -> i32 {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| cluster_words::expand("filename", a, place).0)
+        .collect();
+    crate::preset::main_with(&args, &mut PresetRuns { session: s })
+}

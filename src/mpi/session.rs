@@ -1,0 +1,599 @@
+//! One plan run by every rank at once: the preflight (every rank checks the plan on its own
+//! targets; if any refuses, all stop before any I/O), a barrier before each group of jobs
+//! (stonewall) so that all ranks start it together, and the gather of every rank's whole result
+//! on rank 0. Every wait has a deadline: a rank silent for longer than the timeout (or still
+//! running a time-bounded group that long past its expected end) ends the run with a message
+//! naming it and its host, on every rank, through MPI_Abort.
+
+use super::link::{Kind, Link, Received};
+use iomark_engine::cluster::RankResult;
+use iomark_engine::result::RunResult;
+use iomark_engine::runner::{self, RunCtl};
+use iomark_engine::RunPlan;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How a session ended on this rank.
+pub enum Outcome {
+    /// Rank 0: every rank's result, in rank order.
+    Gathered(Vec<RankResult>),
+    /// Another rank: its own result went to rank 0.
+    Sent(Box<RunResult>),
+    /// The run stopped (before any I/O when a rank refused the plan); on rank 0 the message
+    /// names the rank and host (the caller says it on stderr).
+    Stopped(String),
+}
+
+/// What the run thread tells the main thread (which alone speaks MPI).
+enum Event {
+    Ready(usize),
+    Done(Result<Box<RunResult>, String>),
+}
+
+/// The ranks of the launch and how long one may stay silent.
+pub struct Session {
+    pub link: Link,
+    pub host: String,
+    pub timeout: Duration,
+    pub verbose: bool,
+}
+
+/// Per group of the plan: how long its jobs run at most (ramp, runtime and start delay), when
+/// every job of it has a runtime; `None` when a job runs until its size is done.
+fn group_bounds(plan: &RunPlan) -> Vec<Option<Duration>> {
+    let mut out: Vec<Option<Duration>> = Vec::new();
+    for (i, j) in plan.jobs.iter().enumerate().filter(|(_, j)| j.numjobs > 0) {
+        if i == 0 || j.stonewall || out.is_empty() {
+            out.push(Some(Duration::ZERO));
+        }
+        let b = j.runtime.map(|r| j.ramp_time + r + j.startdelay.1);
+        let last = out.last_mut().expect("a group");
+        *last = match (*last, b) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+    }
+    out
+}
+
+impl Session {
+    fn beat_every(&self) -> Duration {
+        (self.timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1))
+    }
+
+    fn say(&self, m: &str) {
+        if self.verbose {
+            line(&format!(
+                "iomark: rank {} ({}): {m}",
+                self.link.rank(),
+                self.host
+            ));
+        }
+    }
+
+    /// Says (verbose) when this rank starts group `g`, in Unix time in nanoseconds: the spread
+    /// over the ranks shows how well the barrier holds.
+    fn starts(&self, g: usize) {
+        self.say(&format!("starts group {g} at {}", unix_ns()));
+    }
+
+    /// Says (verbose) when this rank is ready for group `g` (its files laid out, the group
+    /// before done): no rank starts a group before every rank is ready for it.
+    fn ready(&self, g: usize) {
+        self.say(&format!("ready for group {g} at {}", unix_ns()));
+    }
+
+    /// Ends the whole launch: the message on stderr, then MPI_Abort (every rank is killed).
+    fn abort(&self, message: &str) -> ! {
+        line(&format!("iomark: {message}"));
+        use mpi::topology::Communicator;
+        self.link.world.abort(1)
+    }
+
+    /// Runs `plan` on every rank. `refusal` is this rank's reason not to run it (the checks of
+    /// a local run, done by the caller). `ctl` is the caller's control of the run.
+    pub fn run(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
+        if self.link.rank() == 0 {
+            self.lead(plan, refusal, ctl)
+        } else {
+            self.follow(plan, refusal, ctl)
+        }
+    }
+
+    /// Starts the plan on a thread of its own; the gate waits for the main thread's word.
+    fn start(&self, plan: &RunPlan, ctl: RunCtl) -> (Receiver<Event>, Sender<bool>, Arc<RunCtl>) {
+        let (ev_tx, ev_rx) = channel::<Event>();
+        let (go_tx, go_rx) = channel::<bool>();
+        let go_rx = Mutex::new(go_rx);
+        let ready = ev_tx.clone();
+        let ctl = Arc::new(ctl.with_group_gate(move |g| {
+            if ready.send(Event::Ready(g)).is_err() {
+                return false;
+            }
+            go_rx.lock().unwrap().recv().unwrap_or(false)
+        }));
+        let (p, c) = (plan.clone(), ctl.clone());
+        std::thread::spawn(move || {
+            let r = runner::run(&p, &c)
+                .map(Box::new)
+                .map_err(|e| iomark_fio::explain::run_error(&e));
+            let _ = ev_tx.send(Event::Done(r));
+        });
+        (ev_rx, go_tx, ctl)
+    }
+
+    fn lead(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
+        let n = self.link.size();
+        let t0 = Instant::now();
+        let mut hosts: Vec<Option<String>> = vec![None; n];
+        hosts[0] = Some(self.host.clone());
+        let mut last_seen = vec![Instant::now(); n];
+        let mut refusals: Vec<(usize, String)> = Vec::new();
+        if let Some(r) = refusal {
+            refusals.push((0, r));
+        }
+        let name = |hosts: &[Option<String>], r: usize| match &hosts[r] {
+            Some(h) => format!("rank {r} on {h}"),
+            None => format!("rank {r} (host unknown: it never answered)"),
+        };
+        // Preflight: every rank's word.
+        let mut heard = 1;
+        let mut next_beat = Instant::now();
+        while heard < n {
+            if Instant::now() >= next_beat {
+                for r in 1..n {
+                    self.link.send(r, Kind::Beat, Vec::new());
+                }
+                next_beat = Instant::now() + self.beat_every();
+            }
+            match self.link.recv() {
+                Some(Received { from, kind, body }) => {
+                    last_seen[from] = Instant::now();
+                    if kind == Kind::Hello {
+                        let (h, why) = decode_hello(&body);
+                        hosts[from] = Some(h);
+                        if let Some(w) = why {
+                            refusals.push((from, w));
+                        }
+                        heard += 1;
+                    }
+                }
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+            if let Some(r) = (1..n).find(|&r| last_seen[r].elapsed() > self.timeout) {
+                self.abort(&format!(
+                    "{} did not answer within {:?} before the run; no I/O was done",
+                    name(&hosts, r),
+                    self.timeout
+                ));
+            }
+        }
+        self.say(&format!("preflight of {n} ranks in {:?}", t0.elapsed()));
+        let verdict = if refusals.is_empty() {
+            String::new()
+        } else {
+            refusals.sort();
+            let names: Vec<(String, &str)> = refusals
+                .iter()
+                .map(|(r, w)| (name(&hosts, *r), w.as_str()))
+                .collect();
+            verdict_text(&names, n)
+        };
+        for r in 1..n {
+            self.link
+                .send(r, Kind::Verdict, verdict.clone().into_bytes());
+        }
+        if !verdict.is_empty() {
+            self.drain();
+            return Outcome::Stopped(verdict);
+        }
+        let bounds = group_bounds(plan);
+        let (events, go, ctl) = self.start(plan, ctl);
+        let mut ready: Vec<Option<usize>> = vec![None; n];
+        let mut results: Vec<Option<RunResult>> = vec![None; n];
+        let mut sizes = vec![0usize; n];
+        let mut decoding = Duration::ZERO;
+        let mut failure: Option<String> = None;
+        let mut stopped = false;
+        // The group running and when it must be over (time-bounded groups).
+        let mut group: Option<(usize, Option<Instant>)> = None;
+        let mut own_done_at: Option<Instant> = None;
+        let stop_all = |link: &mut Link, why: &str, stopped: &mut bool| {
+            if !*stopped {
+                *stopped = true;
+                ctl.stop.store(true, Ordering::Relaxed);
+                for r in 1..n {
+                    link.send(r, Kind::Stop, why.as_bytes().to_vec());
+                }
+            }
+        };
+        loop {
+            // The run thread's word.
+            while let Ok(e) = events.try_recv() {
+                match e {
+                    Event::Ready(g) => {
+                        self.ready(g);
+                        ready[0] = Some(g);
+                    }
+                    Event::Done(Ok(r)) => {
+                        own_done_at = Some(Instant::now());
+                        results[0] = Some(*r);
+                    }
+                    Event::Done(Err(m)) => {
+                        let why = format!("{}: {m}", name(&hosts, 0));
+                        failure.get_or_insert(why.clone());
+                        stop_all(&mut self.link, &why, &mut stopped);
+                        results[0] = Some(RunResult::default());
+                    }
+                }
+            }
+            // The other ranks' words.
+            let mut got = false;
+            while let Some(Received { from, kind, body }) = self.link.recv() {
+                got = true;
+                last_seen[from] = Instant::now();
+                match kind {
+                    Kind::Ready => ready[from] = Some(decode_u32(&body) as usize),
+                    Kind::Result => {
+                        sizes[from] = body.len();
+                        let t = Instant::now();
+                        let decoded = serde_json::from_slice::<RunResult>(&body);
+                        decoding += t.elapsed();
+                        match decoded {
+                            Ok(r) => results[from] = Some(r),
+                            Err(e) => {
+                                let why = format!(
+                                    "{}: its result is unreadable: {e}",
+                                    name(&hosts, from)
+                                );
+                                failure.get_or_insert(why.clone());
+                                stop_all(&mut self.link, &why, &mut stopped);
+                                results[from] = Some(RunResult::default());
+                            }
+                        }
+                    }
+                    Kind::Failed => {
+                        let why =
+                            format!("{}: {}", name(&hosts, from), String::from_utf8_lossy(&body));
+                        failure.get_or_insert(why.clone());
+                        stop_all(&mut self.link, &why, &mut stopped);
+                        results[from] = Some(RunResult::default());
+                    }
+                    _ => {}
+                }
+            }
+            // A group starts when every rank still running is at its gate.
+            let next = group.map_or(0, |(g, _)| g + 1);
+            let waiting = (0..n).all(|r| results[r].is_some() || ready[r] == Some(next));
+            if waiting && (0..n).any(|r| ready[r] == Some(next)) {
+                let open = !stopped;
+                for r in (1..n).filter(|&r| ready[r] == Some(next)) {
+                    self.link
+                        .send(r, Kind::Go, u32::from(open).to_le_bytes().to_vec());
+                }
+                if ready[0] == Some(next) {
+                    self.starts(next);
+                    let _ = go.send(open);
+                }
+                let end = bounds
+                    .get(next)
+                    .copied()
+                    .flatten()
+                    .map(|b| Instant::now() + b + self.timeout);
+                self.say(&format!("group {next} starts"));
+                group = Some((next, end));
+            }
+            if results.iter().all(Option::is_some) {
+                break;
+            }
+            // Beats to every rank, also those done (they wait for the end).
+            if Instant::now() >= next_beat {
+                for r in 1..n {
+                    self.link.send(r, Kind::Beat, Vec::new());
+                }
+                next_beat = Instant::now() + self.beat_every();
+            }
+            // Who is silent, or late past a time-bounded group's end.
+            for r in (0..n).filter(|&r| results[r].is_none()) {
+                if r > 0 && last_seen[r].elapsed() > self.timeout {
+                    self.abort(&format!(
+                        "{} stopped answering (nothing from it for {:?}); the run is abandoned",
+                        name(&hosts, r),
+                        self.timeout
+                    ));
+                }
+                if let Some((g, Some(end))) = group {
+                    let past = ready[r].is_none_or(|x| x <= g);
+                    if past && Instant::now() > end {
+                        self.abort(&format!(
+                            "{} has not finished group {g} {:?} past its expected end; the run is abandoned",
+                            name(&hosts, r),
+                            self.timeout
+                        ));
+                    }
+                }
+            }
+            if !got {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let gather = own_done_at.map(|t| t.elapsed());
+        for r in 1..n {
+            self.link.send(r, Kind::Done, Vec::new());
+        }
+        self.drain();
+        self.say(&format!(
+            "gathered the results of {} ranks: {} bytes in all, largest {} bytes; decoded in {decoding:?}; the last came {:?} after rank 0's own end",
+            n - 1,
+            sizes.iter().sum::<usize>(),
+            sizes.iter().max().unwrap_or(&0),
+            gather.unwrap_or_default()
+        ));
+        if let Some(f) = failure {
+            return Outcome::Stopped(f);
+        }
+        Outcome::Gathered(
+            results
+                .into_iter()
+                .enumerate()
+                .map(|(rank, r)| RankResult {
+                    rank,
+                    host: hosts[rank].clone().unwrap_or_default(),
+                    result: r.unwrap_or_default(),
+                })
+                .collect(),
+        )
+    }
+
+    /// Waits (bounded) for the sends under way to complete.
+    fn drain(&mut self) {
+        let until = Instant::now() + self.timeout;
+        while self.link.sending() > 0 {
+            if Instant::now() > until {
+                self.abort(&format!(
+                    "rank {} on {}: messages to other ranks were not taken within {:?}",
+                    self.link.rank(),
+                    self.host,
+                    self.timeout
+                ));
+            }
+            self.link.progress();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    fn follow(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
+        self.link
+            .send(0, Kind::Hello, encode_hello(&self.host, refusal.as_deref()));
+        let mut last_seen = Instant::now();
+        let mut next_beat = Instant::now() + self.beat_every();
+        let lost = |s: &Session| -> ! {
+            s.abort(&format!(
+                "rank {} on {}: rank 0 stopped answering (nothing from it for {:?}); the run is abandoned",
+                s.link.rank(),
+                s.host,
+                s.timeout
+            ))
+        };
+        // The verdict.
+        loop {
+            match self.link.recv() {
+                Some(m) if m.from == 0 => {
+                    last_seen = Instant::now();
+                    if m.kind == Kind::Verdict {
+                        if m.body.is_empty() {
+                            break;
+                        }
+                        self.drain();
+                        return Outcome::Stopped(String::from_utf8_lossy(&m.body).into_owned());
+                    }
+                }
+                Some(_) => {}
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+            if Instant::now() >= next_beat {
+                self.link.send(0, Kind::Beat, Vec::new());
+                next_beat = Instant::now() + self.beat_every();
+            }
+            if last_seen.elapsed() > self.timeout {
+                lost(self);
+            }
+        }
+        let (events, go, ctl) = self.start(plan, ctl);
+        let mut mine: Option<Box<RunResult>> = None;
+        let mut stop: Option<String> = None;
+        let mut ready_for: Option<usize> = None;
+        loop {
+            while let Ok(e) = events.try_recv() {
+                match e {
+                    Event::Ready(g) => {
+                        self.ready(g);
+                        ready_for = Some(g);
+                        self.link
+                            .send(0, Kind::Ready, (g as u32).to_le_bytes().to_vec())
+                    }
+                    Event::Done(Ok(r)) => {
+                        match serde_json::to_vec(&r) {
+                            Ok(b) => self.link.send(0, Kind::Result, b),
+                            Err(e) => self.link.send(
+                                0,
+                                Kind::Failed,
+                                format!("cannot encode its result: {e}").into_bytes(),
+                            ),
+                        }
+                        mine = Some(r);
+                    }
+                    Event::Done(Err(m)) => {
+                        self.link.send(0, Kind::Failed, m.into_bytes());
+                        mine = Some(Box::default());
+                    }
+                }
+            }
+            let mut got = false;
+            while let Some(m) = self.link.recv() {
+                got = true;
+                if m.from != 0 {
+                    continue;
+                }
+                last_seen = Instant::now();
+                match m.kind {
+                    Kind::Go => {
+                        let g = ready_for.take().unwrap_or_default();
+                        self.starts(g);
+                        let _ = go.send(decode_u32(&m.body) != 0);
+                    }
+                    Kind::Stop => {
+                        ctl.stop.store(true, Ordering::Relaxed);
+                        stop = Some(String::from_utf8_lossy(&m.body).into_owned());
+                    }
+                    Kind::Done => {
+                        self.drain();
+                        return match (stop, mine) {
+                            (Some(s), _) => Outcome::Stopped(s),
+                            (None, Some(r)) => Outcome::Sent(r),
+                            (None, None) => Outcome::Stopped("rank 0 ended the run".into()),
+                        };
+                    }
+                    _ => {}
+                }
+            }
+            // Beats until the result is sent: after it rank 0 no longer listens.
+            if mine.is_none() && Instant::now() >= next_beat {
+                self.link.send(0, Kind::Beat, Vec::new());
+                next_beat = Instant::now() + self.beat_every();
+            }
+            if last_seen.elapsed() > self.timeout {
+                lost(self);
+            }
+            if !got {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+}
+
+/// The refusals (rank named, reason), the same reason said once for all the ranks that gave
+/// it (the first few named).
+fn verdict_text(refusals: &[(String, &str)], n: usize) -> String {
+    const NAMED: usize = 4;
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (who, why) in refusals {
+        match reasons.iter_mut().find(|(w, _)| w == why) {
+            Some((_, list)) => list.push(who),
+            None => reasons.push((why, vec![who])),
+        }
+    }
+    let mut out = String::new();
+    for (why, who) in reasons {
+        let mut names = who[..who.len().min(NAMED)].join(", ");
+        if who.len() > NAMED {
+            names.push_str(&format!(" and {} more ranks", who.len() - NAMED));
+        }
+        let verb = if who.len() == 1 { "refuses" } else { "refuse" };
+        out.push_str(&format!("{names} {verb} the run: {why}\n"));
+    }
+    out + &format!("no rank did any I/O ({} of {n} refused)", refusals.len())
+}
+
+/// One line on stderr in one write: the launcher forwards the ranks' stderr as it reads it, so
+/// lines written in pieces would interleave with other ranks'.
+fn line(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
+}
+
+fn unix_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos()
+}
+
+fn encode_hello(host: &str, refusal: Option<&str>) -> Vec<u8> {
+    let mut b = host.as_bytes().to_vec();
+    if let Some(r) = refusal {
+        b.push(0);
+        b.extend_from_slice(r.as_bytes());
+    }
+    b
+}
+
+fn decode_hello(b: &[u8]) -> (String, Option<String>) {
+    let text = String::from_utf8_lossy(b);
+    match text.split_once('\0') {
+        Some((h, r)) => (h.to_string(), Some(r.to_string())),
+        None => (text.into_owned(), None),
+    }
+}
+
+fn decode_u32(b: &[u8]) -> u32 {
+    let mut a = [0u8; 4];
+    for (d, s) in a.iter_mut().zip(b) {
+        *d = *s;
+    }
+    u32::from_le_bytes(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iomark_engine::job::JobSpec;
+
+    #[test]
+    fn a_reason_given_by_many_ranks_is_said_once() {
+        let r: Vec<(String, &str)> = (0..6)
+            .map(|i| {
+                (
+                    format!("rank {i} on n"),
+                    if i == 2 { "full" } else { "mounted" },
+                )
+            })
+            .collect();
+        assert_eq!(
+            verdict_text(&r, 8),
+            "rank 0 on n, rank 1 on n, rank 3 on n, rank 4 on n and 1 more ranks refuse the run: mounted\n\
+             rank 2 on n refuses the run: full\n\
+             no rank did any I/O (6 of 8 refused)"
+        );
+    }
+
+    #[test]
+    fn hello_carries_host_and_refusal() {
+        assert_eq!(decode_hello(&encode_hello("n1", None)), ("n1".into(), None));
+        assert_eq!(
+            decode_hello(&encode_hello("n1", Some("mounted"))),
+            ("n1".into(), Some("mounted".into()))
+        );
+    }
+
+    #[test]
+    fn groups_are_bounded_only_when_every_job_has_a_runtime() {
+        let timed = |s: u64, stonewall: bool| JobSpec {
+            runtime: Some(Duration::from_secs(s)),
+            stonewall,
+            ..Default::default()
+        };
+        let plan = RunPlan {
+            jobs: vec![
+                timed(5, false),
+                timed(7, false),
+                JobSpec {
+                    stonewall: true,
+                    ..Default::default()
+                },
+                timed(2, true),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(
+            group_bounds(&plan),
+            vec![
+                Some(Duration::from_secs(7)),
+                None,
+                Some(Duration::from_secs(2))
+            ]
+        );
+    }
+}

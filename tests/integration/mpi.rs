@@ -1,0 +1,431 @@
+//! Runs of many ranks on this host (`--features mpi` only; scripts/test builds with it):
+//! `mpirun -np 4 iomark run ...` merges the four ranks' counts exactly, starts each group on
+//! every rank together, gives each rank its own files (`$rank`) or its own region of a shared
+//! one (`offset_increment`), stops every rank before any I/O when one refuses the plan, and ends
+//! with a message naming the rank and host when one is killed or stops answering.
+
+use crate::util::{bin, stderr, stdout, Scratch};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `mpirun -np N iomark ARGS` on this host, in `cwd`.
+fn mpirun(np: usize, args: &[&str], cwd: &Path) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args(["--allow-run-as-root", "--oversubscribe", "-np"])
+        .arg(np.to_string())
+        // Shared memory between the ranks without ptrace rights (containers).
+        .args(["--mca", "btl_vader_single_copy_mechanism", "none"])
+        .arg(bin())
+        .args(args)
+        .current_dir(cwd);
+    c
+}
+
+fn run(np: usize, args: &[&str], cwd: &Path) -> Output {
+    mpirun(np, args, cwd)
+        .output()
+        .expect("mpirun must be installed (scripts/test installs openmpi-bin)")
+}
+
+fn host() -> String {
+    let o = Command::new("uname").arg("-n").output().unwrap();
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// A figure of all ranks together (`dir` `read` or `write`, `key` such as `total_ios`): from
+/// fio's "All clients" entry of `client_stats`, or added over the merged jobs.
+fn all_clients(v: &Value, dir: &str, key: &str) -> u64 {
+    match v["client_stats"].as_array() {
+        Some(c) => c
+            .iter()
+            .find(|e| e["jobname"] == "All clients")
+            .expect("an All clients entry")[dir][key]
+            .as_u64()
+            .unwrap(),
+        None => v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j[dir][key].as_u64().unwrap())
+            .sum(),
+    }
+}
+
+#[test]
+fn four_ranks_merge_to_the_sum_of_their_counts() {
+    let d = Scratch::new("mpi-merge");
+    let job = [
+        "run",
+        "--name=m",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=8m",
+        "--output-format=json",
+    ];
+    // One rank's own count, from a run alone.
+    let alone = crate::util::json(&crate::util::iomark_in(&job, &d.path));
+    let one = alone["jobs"][0]["read"]["total_ios"].as_u64().unwrap();
+    assert_eq!(one, 2048);
+    let o = run(4, &job, &d.path);
+    let v = crate::util::json(&o);
+    assert_eq!(
+        all_clients(&v, "read", "total_ios"),
+        4 * one,
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(all_clients(&v, "read", "io_bytes"), 4 * (8 << 20));
+    if let Some(c) = v["client_stats"].as_array() {
+        let ranks: Vec<&Value> = c.iter().filter(|e| e["jobname"] != "All clients").collect();
+        assert_eq!(ranks.len(), 4);
+        let sum: u64 = ranks
+            .iter()
+            .map(|e| e["read"]["total_ios"].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, 4 * one);
+    }
+    // Under --no-mpi every rank runs alone and prints its own output.
+    let o = run(2, &[&job[..], &["--no-mpi"]].concat(), &d.path);
+    crate::util::ok(&o);
+    assert_eq!(
+        stdout(&o).matches("\"fio version\"").count(),
+        2,
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Per group, the instants at which the ranks were ready for it (`what` "ready for") or
+/// started it ("starts"), from `--mpi-verbose`.
+fn instants(err: &str, what: &str) -> Vec<Vec<u128>> {
+    let mut out: Vec<Vec<u128>> = Vec::new();
+    for l in err.lines() {
+        let Some(rest) = l.split(&format!("{what} group ")).nth(1) else {
+            continue;
+        };
+        let mut w = rest.split_whitespace();
+        let g: usize = w.next().unwrap().parse().unwrap();
+        let ns: u128 = w.last().unwrap().parse().unwrap();
+        if out.len() <= g {
+            out.resize(g + 1, Vec::new());
+        }
+        out[g].push(ns);
+    }
+    out
+}
+
+#[test]
+fn every_rank_starts_each_group_together_and_time_based_jobs_end_together() {
+    let d = Scratch::new("mpi-barrier");
+    // Rank 3 lays out its file first, the others find theirs: without the barrier rank 3 would
+    // start later. The second group follows a stonewall.
+    for r in 0..3 {
+        std::fs::write(d.file(&format!("f.{r}")), vec![7u8; 16 << 20]).unwrap();
+    }
+    let o = run(
+        4,
+        &[
+            "run",
+            "--mpi-verbose",
+            "--name=a",
+            "--ioengine=psync",
+            "--rw=read",
+            "--bs=64k",
+            &format!("--filename={}/f.$rank", d.path.display()),
+            "--size=16m",
+            "--runtime=2",
+            "--time_based",
+            "--name=b",
+            "--stonewall",
+            "--ioengine=null",
+            "--rw=write",
+            "--size=1m",
+            "--runtime=1",
+            "--time_based",
+            "--output-format=json",
+        ],
+        &d.path,
+    );
+    let v = crate::util::json(&o);
+    let s = instants(&stderr(&o), "starts");
+    let ready = instants(&stderr(&o), "ready for");
+    assert_eq!(s.len(), 2, "{}", stderr(&o));
+    for (g, t) in s.iter().enumerate() {
+        assert_eq!(t.len(), 4, "group {g}: {}", stderr(&o));
+        assert_eq!(ready[g].len(), 4, "group {g}: {}", stderr(&o));
+        // The barrier: no rank starts before the last one is ready.
+        assert!(
+            t.iter().min() >= ready[g].iter().max(),
+            "group {g}: a rank started before all were ready\n{}",
+            stderr(&o)
+        );
+        let spread = t.iter().max().unwrap() - t.iter().min().unwrap();
+        // The first group runs 2 s: starts must be far closer than that (a loaded 2-core host
+        // running four ranks delays some by a scheduling slice or more).
+        assert!(
+            spread < 400_000_000,
+            "group {g} started over {spread} ns on the four ranks"
+        );
+    }
+    // The second group starts after the first ended on every rank: at least its runtime later.
+    let gap = s[1].iter().min().unwrap() - s[0].iter().max().unwrap();
+    assert!(gap >= 1_900_000_000, "{gap} ns between the groups");
+    assert!(all_clients(&v, "read", "total_ios") > 0);
+    assert!(all_clients(&v, "write", "total_ios") > 0);
+}
+
+#[test]
+fn each_rank_has_its_own_files_or_its_own_region_of_a_shared_one() {
+    let d = Scratch::new("mpi-files");
+    let o = run(
+        4,
+        &[
+            "run",
+            "--name=w",
+            "--ioengine=psync",
+            "--rw=write",
+            "--bs=64k",
+            "--size=1m",
+            &format!("--filename={}/f.$rank.of.$nranks", d.path.display()),
+            "--output-format=json",
+        ],
+        &d.path,
+    );
+    crate::util::ok(&o);
+    for r in 0..4 {
+        let f = d.file(&format!("f.{r}.of.4"));
+        assert_eq!(
+            std::fs::metadata(&f).map(|m| m.len()).ok(),
+            Some(1 << 20),
+            "{}",
+            f.display()
+        );
+    }
+    // One file for all: two clones per rank, each 1 MiB further than the one before, across
+    // the ranks as across the clones of one job: the last region ends at 8 MiB.
+    let shared = d.s("shared");
+    let o = run(
+        4,
+        &[
+            "run",
+            "--name=s",
+            "--ioengine=psync",
+            "--rw=write",
+            "--bs=64k",
+            "--size=1m",
+            "--numjobs=2",
+            "--offset_increment=1m",
+            &format!("--filename={shared}"),
+            "--output-format=json",
+        ],
+        &d.path,
+    );
+    let v = crate::util::json(&o);
+    assert_eq!(all_clients(&v, "write", "io_bytes"), 8 << 20);
+    assert_eq!(std::fs::metadata(&shared).unwrap().len(), 8 << 20);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn one_rank_refusing_stops_every_rank_before_any_io() {
+    let d = Scratch::new("mpi-refuse");
+    for r in [0, 1, 3] {
+        std::fs::create_dir(d.file(&r.to_string())).unwrap();
+    }
+    let o = run(
+        4,
+        &[
+            "run",
+            "--name=w",
+            "--ioengine=psync",
+            "--rw=write",
+            "--size=1m",
+            &format!("--directory={}/$rank", d.path.display()),
+        ],
+        &d.path,
+    );
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains(&format!("rank 2 on {}", host())), "{e}");
+    assert!(e.contains("no rank did any I/O"), "{e}");
+    for r in [0, 1, 3] {
+        let n = std::fs::read_dir(d.file(&r.to_string())).unwrap().count();
+        assert_eq!(n, 0, "rank {r} wrote before the refusal");
+    }
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+#[test]
+fn a_preset_runs_on_every_rank_and_rank_zero_shows_its_summary() {
+    let d = Scratch::new("mpi-preset");
+    let result = d.s("r.json");
+    let o = run(
+        4,
+        &[
+            "preset",
+            "run",
+            "cdm-peak",
+            &d.s(""),
+            "--size=8m",
+            "--runtime=500ms",
+            "--warmup=0",
+            "--repeat=1",
+            &format!("--result={result}"),
+        ],
+        &d.path,
+    );
+    crate::util::ok(&o);
+    assert_eq!(
+        stdout(&o).matches("cdm-peak summary").count(),
+        1,
+        "{}",
+        stdout(&o)
+    );
+    // Every rank had a temporary file of its own, and removed it.
+    let doc: Value = serde_json::from_slice(&std::fs::read(&result).unwrap()).unwrap();
+    let targets = doc["runs"][0]["jobs"][0]["targets"].as_array().unwrap();
+    assert_eq!(targets.len(), 4, "{targets:?}");
+    let left: Vec<_> = std::fs::read_dir(&d.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("r.json")]);
+}
+
+/// The ranks' processes of a launch: (rank, pid), children of mpirun.
+fn ranks_of(mpirun: u32) -> Vec<(usize, u32)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let ppid = stat
+            .rsplit(')')
+            .next()
+            .and_then(|s| s.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid != Some(mpirun) {
+            continue;
+        }
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        let rank = env
+            .split(|b| *b == 0)
+            .filter_map(|kv| std::str::from_utf8(kv).ok())
+            .find_map(|kv| kv.strip_prefix("OMPI_COMM_WORLD_RANK="))
+            .and_then(|r| r.parse().ok());
+        if let Some(r) = rank {
+            out.push((r, pid));
+        }
+    }
+    out
+}
+
+/// Kills what is left of a launch, whatever happens in the test.
+struct Launch(Child);
+
+impl Drop for Launch {
+    fn drop(&mut self) {
+        for (_, pid) in ranks_of(self.0.id()) {
+            // SAFETY: signals to processes this test started.
+            unsafe {
+                libc::kill(pid as i32, libc::SIGKILL);
+            }
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts a long time-based run of four ranks, sends `signal` to rank 2 once every rank runs,
+/// and returns how long the launch took to end, its status and its stderr.
+fn lose_rank_two(signal: i32) -> (Duration, bool, String) {
+    let d = Scratch::new("mpi-lost");
+    let child = mpirun(
+        4,
+        &[
+            "run",
+            "--mpi-timeout=3",
+            "--name=long",
+            "--ioengine=null",
+            "--rw=read",
+            "--size=1m",
+            "--runtime=120",
+            "--time_based",
+        ],
+        &d.path,
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("mpirun must be installed (scripts/test installs openmpi-bin)");
+    let mut launch = Launch(child);
+    let t0 = Instant::now();
+    let victim = loop {
+        let r = ranks_of(launch.0.id());
+        if r.len() == 4 {
+            break r.into_iter().find(|(rank, _)| *rank == 2).unwrap().1;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the ranks did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Into the run: past MPI's start and the barrier.
+    std::thread::sleep(Duration::from_secs(2));
+    // SAFETY: a signal to a process this test started.
+    unsafe {
+        libc::kill(victim as i32, signal);
+    }
+    let t1 = Instant::now();
+    let status = loop {
+        if let Some(s) = launch.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t1.elapsed() < Duration::from_secs(60),
+            "the launch did not end after rank 2 was lost"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let took = t1.elapsed();
+    let mut err = String::new();
+    use std::io::Read;
+    launch
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (took, status.success(), err)
+}
+
+#[test]
+fn a_rank_that_stops_answering_ends_the_run_within_the_timeout() {
+    let (took, ok, err) = lose_rank_two(libc::SIGSTOP);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains(&format!("rank 2 on {} stopped answering", host())),
+        "{err}"
+    );
+    // The timeout (3 s) and the time to abort, far below the runtime (120 s).
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn a_killed_rank_ends_the_run_with_its_rank_and_host() {
+    let (took, ok, err) = lose_rank_two(libc::SIGKILL);
+    assert!(!ok, "{err}");
+    // Named by iomark when it sees the silence first, or by the launcher when it sees the death.
+    assert!(
+        err.contains(&format!("rank 2 on {}", host())) || err.contains("rank 2 with PID"),
+        "{err}"
+    );
+    assert!(err.contains(&host()), "{err}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
