@@ -30,6 +30,25 @@ pub enum VerifierError {
     /// The verify block does not divide the block size.
     #[error("the verify block ({block} bytes) must divide the block size ({block_size})")]
     BlockNotDividing { block: u64, block_size: u64 },
+    /// The header moved `offset` bytes into the block does not fit in it, or overlaps where it
+    /// was.
+    #[error("the header offset ({offset}) must be at least the header length ({header} bytes), and with it fit in the verify block ({block} bytes)")]
+    HeaderOffsetTooLarge {
+        offset: u64,
+        header: u64,
+        block: u64,
+    },
+}
+
+/// Swaps a block's header (its first `hlen` bytes) with the `hlen` bytes `at` into the block;
+/// doing it twice restores the block. `at == 0` leaves it as it is; `at` is never below `hlen`
+/// (refused when the verifier is made).
+fn swap_header(blk: &mut [u8], hlen: usize, at: usize) {
+    if at == 0 || hlen == 0 || at < hlen {
+        return;
+    }
+    let (head, rest) = blk.split_at_mut(at);
+    head[..hlen].swap_with_slice(&mut rest[..hlen]);
 }
 
 struct FileMap {
@@ -65,6 +84,10 @@ pub struct Verifier {
     /// A job that only reads: every block it reads is checked as it completes, against a
     /// header written by any job (fio's read-side verification of data written earlier).
     pub read_side: bool,
+    /// Where in each block the header is stored (`verify_offset`), and a block with it moved
+    /// back to the start, for checking.
+    header_offset: usize,
+    unswapped: Vec<u8>,
 }
 
 impl Verifier {
@@ -87,6 +110,17 @@ impl Verifier {
                 kind,
                 block: interval,
                 header: verify::header_len(kind) as u64,
+            });
+        }
+        let hlen = verify::header_len(kind) as u64;
+        if kind != VerifyKind::Null
+            && spec.header_offset > 0
+            && (spec.header_offset < hlen || spec.header_offset + hlen > interval)
+        {
+            return Err(VerifierError::HeaderOffsetTooLarge {
+                offset: spec.header_offset,
+                header: hlen,
+                block: interval,
             });
         }
         if min_bs % interval != 0 {
@@ -136,6 +170,8 @@ impl Verifier {
             backlog: spec.backlog,
             pending: Vec::new(),
             read_side: false,
+            header_offset: spec.header_offset as usize,
+            unswapped: Vec::new(),
         })
     }
 
@@ -164,12 +200,9 @@ impl Verifier {
                 generation: gen as u64,
             };
             if len >= verify::header_len(self.kind) {
-                verify::fill_block(
-                    &mut buf[start..start + len],
-                    self.kind,
-                    &id,
-                    self.pattern.as_deref(),
-                );
+                let blk = &mut buf[start..start + len];
+                verify::fill_block(blk, self.kind, &id, self.pattern.as_deref());
+                swap_header(blk, verify::header_len(self.kind), self.header_offset);
             }
             start += len;
         }
@@ -420,8 +453,16 @@ impl Verifier {
             self.result.blocks_checked += 1;
             if blen >= verify::header_len(self.kind) {
                 let e = self.expect(fi, boff, blen as u32);
+                let mut block = &data[s..s + blen];
+                if self.header_offset > 0 {
+                    self.unswapped.clear();
+                    self.unswapped.extend_from_slice(block);
+                    let hlen = verify::header_len(self.kind);
+                    swap_header(&mut self.unswapped, hlen, self.header_offset);
+                    block = &self.unswapped;
+                }
                 if let Err(fail) =
-                    verify::check_block(&data[s..s + blen], self.kind, &e, self.pattern.as_deref())
+                    verify::check_block(block, self.kind, &e, self.pattern.as_deref())
                 {
                     let check = format!("{:?}", fail.kind);
                     let msg = fail.to_string();

@@ -288,6 +288,10 @@ pub struct VerifySpec {
     pub only: bool,
     /// Check written blocks inline after every N writes (`verify_backlog`); 0 = at the end only.
     pub backlog: u64,
+    /// Swap each block's header with the data this many bytes into the block before writing,
+    /// and back before checking (`verify_offset`); 0 = the header stays at the start.
+    #[serde(default)]
+    pub header_offset: u64,
 }
 
 impl Default for VerifySpec {
@@ -303,6 +307,7 @@ impl Default for VerifySpec {
             dump_fallback_dir: None,
             only: false,
             backlog: 0,
+            header_offset: 0,
         }
     }
 }

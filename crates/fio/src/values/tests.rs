@@ -260,6 +260,49 @@ fn distributions() {
         Distribution::ZonedAbs(vec![(60.0, 20 << 30), (40.0, 10 << 30)])
     );
     assert!(parse_distribution("zoned:60/10:30/20", 1024).is_err());
+    // fio's grammar: an empty entry ends the list, missing or 0 regions share out the rest,
+    // regions above 100 count as 100, their sum may stay below 100 but not exceed it.
+    let z = |s: &str| parse_distribution(s, 1024);
+    assert_eq!(
+        z("zoned:50/10:50::ignored").unwrap(),
+        Distribution::Zoned(vec![(50.0, 10.0), (50.0, 90.0)])
+    );
+    assert_eq!(
+        z("zoned:20/10:40:40/0").unwrap(),
+        Distribution::Zoned(vec![(20.0, 10.0), (40.0, 45.0), (40.0, 45.0)])
+    );
+    assert_eq!(
+        z("zoned:100/20").unwrap(),
+        Distribution::Zoned(vec![(100.0, 20.0)])
+    );
+    assert_eq!(
+        z("zoned:100/250").unwrap(),
+        Distribution::Zoned(vec![(100.0, 100.0)])
+    );
+    assert!(z("zoned:50/60:50/50").is_err());
+    assert!(z("zoned:50.5/10:49.5/90").is_err());
+    // Per direction: read,write[,trim]; trim takes write's list; an empty part is uniform.
+    assert_eq!(
+        z("zoned:100/10,100/50").unwrap(),
+        Distribution::PerDir(Box::new([
+            Distribution::Zoned(vec![(100.0, 10.0)]),
+            Distribution::Zoned(vec![(100.0, 50.0)]),
+            Distribution::Zoned(vec![(100.0, 50.0)]),
+        ]))
+    );
+    assert_eq!(
+        z("zoned_abs:100/1m,,100/2m").unwrap(),
+        Distribution::PerDir(Box::new([
+            Distribution::ZonedAbs(vec![(100.0, 1 << 20)]),
+            Distribution::Random,
+            Distribution::ZonedAbs(vec![(100.0, 2 << 20)]),
+        ]))
+    );
+    assert_eq!(
+        z("zoned:100/10,100/10").unwrap(),
+        Distribution::Zoned(vec![(100.0, 10.0)])
+    );
+    assert!(z("zoned:100/10,100/10,100/10,100/10").is_err());
     assert!(parse_distribution("zipf", 1024).is_err());
     assert!(parse_distribution("zipf:1", 1024).is_err());
     assert!(parse_distribution("pareto:2", 1024).is_err());
