@@ -88,6 +88,9 @@ pub struct Verifier {
     /// back to the start, for checking.
     header_offset: usize,
     unswapped: Vec<u8>,
+    /// Where each block's offset goes in the pattern (`%o`), and the pattern with it pasted.
+    pattern_offsets: Vec<usize>,
+    patched: Vec<u8>,
 }
 
 impl Verifier {
@@ -172,15 +175,41 @@ impl Verifier {
             read_side: false,
             header_offset: spec.header_offset as usize,
             unswapped: Vec::new(),
+            pattern_offsets: spec.pattern_offsets.clone(),
+            patched: Vec::new(),
         })
+    }
+
+    /// Paste the offset of the block at `offset` where the pattern asks for it (`%o`).
+    fn patch_pattern(&mut self, offset: u64) {
+        let Some(p) = &self.pattern else { return };
+        if self.pattern_offsets.is_empty() {
+            return;
+        }
+        self.patched.clear();
+        self.patched.extend_from_slice(p);
+        let bytes = offset.to_le_bytes();
+        for &at in &self.pattern_offsets {
+            let n = self.patched.len().saturating_sub(at).min(8);
+            self.patched[at..at + n].copy_from_slice(&bytes[..n]);
+        }
+    }
+
+    /// The pattern of the block last given to [`Verifier::patch_pattern`].
+    fn pattern(&self) -> Option<&[u8]> {
+        if self.pattern_offsets.is_empty() {
+            self.pattern.as_deref()
+        } else {
+            Some(&self.patched)
+        }
     }
 
     /// Stamp a write: assign each verify block its generation and fill the buffer.
     pub fn on_write_issue(&mut self, file: u32, offset: u64, buf: &mut [u8]) {
-        let fm = &mut self.files[file as usize];
         let iv = self.interval as usize;
         let mut start = 0;
         while start < buf.len() {
+            let fm = &mut self.files[file as usize];
             let len = iv.min(buf.len() - start);
             let off = offset + start as u64;
             let b = ((off - fm.start) / self.interval) as usize;
@@ -200,8 +229,9 @@ impl Verifier {
                 generation: gen as u64,
             };
             if len >= verify::header_len(self.kind) {
+                self.patch_pattern(off);
                 let blk = &mut buf[start..start + len];
-                verify::fill_block(blk, self.kind, &id, self.pattern.as_deref());
+                verify::fill_block(blk, self.kind, &id, self.pattern());
                 swap_header(blk, verify::header_len(self.kind), self.header_offset);
             }
             start += len;
@@ -453,6 +483,7 @@ impl Verifier {
             self.result.blocks_checked += 1;
             if blen >= verify::header_len(self.kind) {
                 let e = self.expect(fi, boff, blen as u32);
+                self.patch_pattern(boff);
                 let mut block = &data[s..s + blen];
                 if self.header_offset > 0 {
                     self.unswapped.clear();
@@ -461,9 +492,7 @@ impl Verifier {
                     swap_header(&mut self.unswapped, hlen, self.header_offset);
                     block = &self.unswapped;
                 }
-                if let Err(fail) =
-                    verify::check_block(block, self.kind, &e, self.pattern.as_deref())
-                {
+                if let Err(fail) = verify::check_block(block, self.kind, &e, self.pattern()) {
                     let check = format!("{:?}", fail.kind);
                     let msg = fail.to_string();
                     if self.dump {
@@ -472,7 +501,7 @@ impl Verifier {
                             &mut expected,
                             self.kind,
                             &fail.expected_id(),
-                            self.pattern.as_deref(),
+                            self.pattern(),
                         );
                         let path = &files[fi].path;
                         let dir = match &self.dump_dir {

@@ -273,6 +273,10 @@ pub struct VerifySpec {
     pub interval: u64,
     /// `verify_pattern` bytes (data after each header).
     pub pattern: Option<Vec<u8>>,
+    /// Positions in `pattern` where the offset of each I/O goes (fio's `%o`), 8 bytes
+    /// little-endian, cut short at the pattern's end.
+    #[serde(default)]
+    pub pattern_offsets: Vec<usize>,
     /// Stop at the first bad block (`verify_fatal`).
     pub fatal: bool,
     /// Write the expected and received contents of bad blocks to files (`verify_dump`).
@@ -301,6 +305,7 @@ impl Default for VerifySpec {
             do_verify: true,
             interval: 0,
             pattern: None,
+            pattern_offsets: Vec::new(),
             fatal: false,
             dump: false,
             dump_dir: None,

@@ -260,8 +260,9 @@ pub fn verify_interval(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 }
 
 pub fn verify_pattern(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
-    let p = values::parse_pattern(v).map_err(|e| c.invalid(v, e))?;
+    let (p, offsets) = values::parse_pattern_fmt(v).map_err(|e| c.invalid(v, e))?;
     c.pending.verify.pattern = if p.is_empty() { None } else { Some(p) };
+    c.pending.verify.pattern_offsets = offsets;
     Ok(())
 }
 

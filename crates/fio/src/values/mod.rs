@@ -548,17 +548,40 @@ pub fn parse_path_list(s: &str) -> Vec<String> {
     out
 }
 
+/// The longest pattern fio keeps (its `MAX_PATTERN_SIZE`); a pattern file is read up to it.
+pub const MAX_PATTERN: usize = 512;
+
 /// `buffer_pattern`: `0xdeadbeef` (bytes as written), `"text"`, a decimal number (its bytes,
-/// least significant first), or several of these one after another.
+/// least significant first), `'file'` (the file's first bytes), or several of these one after
+/// another. `%o` is refused here (see [`parse_pattern_fmt`]).
 pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
-    const FORM: &str = "expected 0xHEX, \"text\" or a decimal number, or a sequence of these";
+    let (bytes, offsets) = parse_pattern_fmt(s)?;
+    if !offsets.is_empty() {
+        return Err(format!(
+            "{}: %o (the I/O's offset) is only supported in verify_pattern yet",
+            iomark_engine::echo::quote(s)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A pattern as [`parse_pattern`] reads it, where `%o` also stands for the offset of each I/O:
+/// 8 bytes (little-endian, cut short at the pattern's end) whose positions are returned.
+pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
+    const FORM: &str =
+        "expected 0xHEX, \"text\", 'file', %o or a decimal number, or a sequence of these";
     let b = s.trim().as_bytes();
     let mut out = Vec::new();
+    let mut offsets = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
         if c.is_ascii_whitespace() || c == b'|' {
             i += 1;
+        } else if c == b'%' && b.get(i + 1) == Some(&b'o') {
+            offsets.push(out.len());
+            out.extend_from_slice(&[0; 8]);
+            i += 2;
         } else if c == b'"' {
             let end = b[i + 1..].iter().position(|&x| x == b'"').ok_or_else(|| {
                 format!(
@@ -569,10 +592,29 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
             out.extend_from_slice(&b[i + 1..i + 1 + end]);
             i += end + 2;
         } else if c == b'\'' {
-            return Err(format!(
-                "{q_s}: reading a pattern from a file is not supported yet; {FORM}",
-                q_s = iomark_engine::echo::quote(s)
-            ));
+            let end = b[i + 1..].iter().position(|&x| x == b'\'').ok_or_else(|| {
+                format!(
+                    "unterminated file name in {q_s}; {FORM}",
+                    q_s = iomark_engine::echo::quote(s)
+                )
+            })?;
+            let name = String::from_utf8_lossy(&b[i + 1..i + 1 + end]).into_owned();
+            // As fio: the file's first bytes, as many as the pattern still has room for (a
+            // device such as /dev/urandom gives that many).
+            let room = MAX_PATTERN.saturating_sub(out.len()) as u64;
+            let mut data = Vec::new();
+            std::fs::File::open(&name)
+                .and_then(|f| {
+                    std::io::Read::read_to_end(&mut std::io::Read::take(f, room), &mut data)
+                })
+                .map_err(|e| {
+                    format!(
+                        "cannot read the pattern file {}: {e}",
+                        iomark_engine::echo::quote(&name)
+                    )
+                })?;
+            out.extend_from_slice(&data);
+            i += end + 2;
         } else if c == b'0' && i + 1 < b.len() && (b[i + 1] == b'x' || b[i + 1] == b'X') {
             let start = i + 2;
             let mut end = start;
@@ -633,7 +675,14 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
     if out.is_empty() {
         return Err(format!("empty pattern; {FORM}"));
     }
-    Ok(out)
+    if out.len() > MAX_PATTERN {
+        return Err(format!(
+            "the pattern is {} bytes long; at most {MAX_PATTERN}",
+            out.len()
+        ));
+    }
+    offsets.retain(|&o| o < out.len());
+    Ok((out, offsets))
 }
 
 /// `random`, `zipf:1.2[:center]`, `pareto:0.9[:center]`, `normal:5[:center]` / `gauss:5`,

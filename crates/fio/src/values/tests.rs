@@ -211,6 +211,21 @@ fn patterns() {
     assert_eq!(parse_pattern("0xabc").unwrap(), vec![0x0a, 0xbc]);
     assert!(parse_pattern("\"ab").is_err());
     assert!(parse_pattern("zz").is_err());
+    // %o: 8 bytes for the offset, where they stand; refused where only bytes are taken.
+    assert_eq!(
+        parse_pattern_fmt("0xff%o\"ab\"").unwrap(),
+        ([&[0xff][..], &[0; 8], b"ab"].concat(), vec![1])
+    );
+    assert!(parse_pattern("%o").unwrap_err().contains("verify_pattern"));
+    let f = std::env::temp_dir().join(format!("iomark-pattern-{}", std::process::id()));
+    std::fs::write(&f, vec![7u8; 600]).unwrap();
+    let p = parse_pattern(&format!("0x01'{}'", f.display())).unwrap();
+    std::fs::remove_file(&f).unwrap();
+    assert_eq!(p.len(), MAX_PATTERN);
+    assert_eq!(&p[..2], &[1, 7]);
+    assert!(parse_pattern("'/nonexistent/pattern'")
+        .unwrap_err()
+        .contains("cannot read the pattern file"));
 }
 
 #[test]
