@@ -223,14 +223,6 @@ fn corrupt(path: &Path, at: u64, bytes: &[u8]) {
     f.write_all(bytes).unwrap();
 }
 
-fn run_tool(tool: &str, args: &[&str], cwd: &Path) -> std::process::Output {
-    if tool == "fio" {
-        fio_in(args, cwd)
-    } else {
-        iomark_in(&[&["run"][..], args].concat(), cwd)
-    }
-}
-
 /// `verify=meta` checks each block's header (where it belongs, which write) and not its data:
 /// damaged data passes, a damaged header fails, in fio and iomark alike.
 #[test]
