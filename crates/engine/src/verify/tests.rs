@@ -516,4 +516,9 @@ fn meta_checks_the_header_and_only_a_given_pattern() {
         err(check_block(&buf, VerifyKind::Meta, &e, Some(PAT))).kind,
         FailureKind::DataChecksum
     );
+    // Blocks written with another check pass on their header.
+    for k in CHECKED {
+        let buf = block(k, &b, None);
+        check_block(&buf, VerifyKind::Meta, &e, None).unwrap();
+    }
 }
