@@ -5,14 +5,6 @@
 use crate::util::*;
 use std::io::{Seek, SeekFrom, Write};
 
-fn run(tool: &str, args: &[&str], cwd: &std::path::Path) -> std::process::Output {
-    if tool == "fio" {
-        fio_in(args, cwd)
-    } else {
-        iomark_in(&[&["run"][..], args].concat(), cwd)
-    }
-}
-
 /// The JSON document of a successful run of `tool`.
 #[track_caller]
 fn doc(tool: &str, o: &std::process::Output) -> serde_json::Value {
@@ -29,7 +21,7 @@ fn read_job_checks_blocks_written_earlier() {
         let d = Scratch::new("twopass");
         let fname = format!("--filename={}", d.s("v.dat"));
         let common = [&fname[..], "--size=1m", "--bs=8k", "--verify=crc32c"];
-        let write = run(
+        let write = run_tool(
             tool,
             &[
                 &["--name=w", "--rw=write", "--do_verify=0"][..],
@@ -41,7 +33,7 @@ fn read_job_checks_blocks_written_earlier() {
         ok(&write);
         // Read back in another order, with a verify_interval larger than the block (fio
         // shrinks it to the block size).
-        let o = run(
+        let o = run_tool(
             tool,
             &[
                 &[
@@ -67,7 +59,7 @@ fn read_job_checks_blocks_written_earlier() {
         f.seek(SeekFrom::Start(16384 + 16)).unwrap();
         f.write_all(b"garbage").unwrap();
         drop(f);
-        let o = run(
+        let o = run_tool(
             tool,
             &[&["--name=r", "--rw=read"][..], &common[..]].concat(),
             &d.path,
@@ -106,7 +98,7 @@ fn verify_backlog_reads_each_block_once() {
     for tool in ["fio", "iomark"] {
         let d = Scratch::new("backlog");
         let fname = format!("--filename={}", d.s("b.dat"));
-        let o = run(
+        let o = run_tool(
             tool,
             &[
                 "--name=write",

@@ -9,6 +9,7 @@ mod data_loss;
 mod edges;
 mod engines;
 mod fio_compat;
+mod fio_offsets;
 mod fio_silent;
 mod fio_verify;
 mod hangs;

@@ -67,6 +67,15 @@ pub fn fio_in(args: &[&str], cwd: &Path) -> Output {
         .expect("fio must be installed (scripts/test installs it)")
 }
 
+/// Runs `fio ARGS` or `iomark run ARGS` (`tool` is "fio" or "iomark") in `cwd`.
+pub fn run_tool(tool: &str, args: &[&str], cwd: &Path) -> Output {
+    if tool == "fio" {
+        fio_in(args, cwd)
+    } else {
+        iomark_in(&[&["run"][..], args].concat(), cwd)
+    }
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -30,6 +30,25 @@ pub enum VerifierError {
     /// The verify block does not divide the block size.
     #[error("the verify block ({block} bytes) must divide the block size ({block_size})")]
     BlockNotDividing { block: u64, block_size: u64 },
+    /// The header moved `offset` bytes into the block does not fit in it, or overlaps where it
+    /// was.
+    #[error("the header offset ({offset}) must be at least the header length ({header} bytes), and with it fit in the verify block ({block} bytes)")]
+    HeaderOffsetTooLarge {
+        offset: u64,
+        header: u64,
+        block: u64,
+    },
+}
+
+/// Swaps a block's header (its first `hlen` bytes) with the `hlen` bytes `at` into the block;
+/// doing it twice restores the block. `at == 0` leaves it as it is; `at` is never below `hlen`
+/// (refused when the verifier is made).
+fn swap_header(blk: &mut [u8], hlen: usize, at: usize) {
+    if at == 0 || hlen == 0 || at < hlen {
+        return;
+    }
+    let (head, rest) = blk.split_at_mut(at);
+    head[..hlen].swap_with_slice(&mut rest[..hlen]);
 }
 
 struct FileMap {
@@ -65,6 +84,13 @@ pub struct Verifier {
     /// A job that only reads: every block it reads is checked as it completes, against a
     /// header written by any job (fio's read-side verification of data written earlier).
     pub read_side: bool,
+    /// Where in each block the header is stored (`verify_offset`), and a block with it moved
+    /// back to the start, for checking.
+    header_offset: usize,
+    unswapped: Vec<u8>,
+    /// Where each block's offset goes in the pattern (`%o`), and the pattern with it pasted.
+    pattern_offsets: Vec<usize>,
+    patched: Vec<u8>,
 }
 
 impl Verifier {
@@ -87,6 +113,17 @@ impl Verifier {
                 kind,
                 block: interval,
                 header: verify::header_len(kind) as u64,
+            });
+        }
+        let hlen = verify::header_len(kind) as u64;
+        if kind != VerifyKind::Null
+            && spec.header_offset > 0
+            && (spec.header_offset < hlen || spec.header_offset + hlen > interval)
+        {
+            return Err(VerifierError::HeaderOffsetTooLarge {
+                offset: spec.header_offset,
+                header: hlen,
+                block: interval,
             });
         }
         if min_bs % interval != 0 {
@@ -136,15 +173,43 @@ impl Verifier {
             backlog: spec.backlog,
             pending: Vec::new(),
             read_side: false,
+            header_offset: spec.header_offset as usize,
+            unswapped: Vec::new(),
+            pattern_offsets: spec.pattern_offsets.clone(),
+            patched: Vec::new(),
         })
+    }
+
+    /// Paste the offset of the block at `offset` where the pattern asks for it (`%o`).
+    fn patch_pattern(&mut self, offset: u64) {
+        let Some(p) = &self.pattern else { return };
+        if self.pattern_offsets.is_empty() {
+            return;
+        }
+        self.patched.clear();
+        self.patched.extend_from_slice(p);
+        let bytes = offset.to_le_bytes();
+        for &at in &self.pattern_offsets {
+            let n = self.patched.len().saturating_sub(at).min(8);
+            self.patched[at..at + n].copy_from_slice(&bytes[..n]);
+        }
+    }
+
+    /// The pattern of the block last given to [`Verifier::patch_pattern`].
+    fn pattern(&self) -> Option<&[u8]> {
+        if self.pattern_offsets.is_empty() {
+            self.pattern.as_deref()
+        } else {
+            Some(&self.patched)
+        }
     }
 
     /// Stamp a write: assign each verify block its generation and fill the buffer.
     pub fn on_write_issue(&mut self, file: u32, offset: u64, buf: &mut [u8]) {
-        let fm = &mut self.files[file as usize];
         let iv = self.interval as usize;
         let mut start = 0;
         while start < buf.len() {
+            let fm = &mut self.files[file as usize];
             let len = iv.min(buf.len() - start);
             let off = offset + start as u64;
             let b = ((off - fm.start) / self.interval) as usize;
@@ -164,12 +229,10 @@ impl Verifier {
                 generation: gen as u64,
             };
             if len >= verify::header_len(self.kind) {
-                verify::fill_block(
-                    &mut buf[start..start + len],
-                    self.kind,
-                    &id,
-                    self.pattern.as_deref(),
-                );
+                self.patch_pattern(off);
+                let blk = &mut buf[start..start + len];
+                verify::fill_block(blk, self.kind, &id, self.pattern());
+                swap_header(blk, verify::header_len(self.kind), self.header_offset);
             }
             start += len;
         }
@@ -420,9 +483,16 @@ impl Verifier {
             self.result.blocks_checked += 1;
             if blen >= verify::header_len(self.kind) {
                 let e = self.expect(fi, boff, blen as u32);
-                if let Err(fail) =
-                    verify::check_block(&data[s..s + blen], self.kind, &e, self.pattern.as_deref())
-                {
+                self.patch_pattern(boff);
+                let mut block = &data[s..s + blen];
+                if self.header_offset > 0 {
+                    self.unswapped.clear();
+                    self.unswapped.extend_from_slice(block);
+                    let hlen = verify::header_len(self.kind);
+                    swap_header(&mut self.unswapped, hlen, self.header_offset);
+                    block = &self.unswapped;
+                }
+                if let Err(fail) = verify::check_block(block, self.kind, &e, self.pattern()) {
                     let check = format!("{:?}", fail.kind);
                     let msg = fail.to_string();
                     if self.dump {
@@ -431,7 +501,7 @@ impl Verifier {
                             &mut expected,
                             self.kind,
                             &fail.expected_id(),
-                            self.pattern.as_deref(),
+                            self.pattern(),
                         );
                         let path = &files[fi].path;
                         let dir = match &self.dump_dir {

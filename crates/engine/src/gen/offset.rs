@@ -5,7 +5,7 @@
 use super::dist::RandMode;
 use super::random::RandGen;
 use super::seq::SeqGen;
-use crate::job::{Dir, JobSpec};
+use crate::job::{Dir, Distribution, JobSpec, RwSequencer};
 use crate::rng::Rng;
 
 /// Offset generator of one file of one job clone.
@@ -18,12 +18,16 @@ use crate::rng::Rng;
 #[derive(Clone, Debug)]
 pub struct OffsetGen {
     seq: [SeqGen; 3],
-    rand: RandGen,
+    /// One random generator, or one per direction (read, write, trim) when the distribution
+    /// differs by direction.
+    rand: Vec<RandGen>,
     /// rw=rand*: random offsets (subject to `pct_random`).
     random: bool,
     pct_random: [u32; 3],
     /// I/Os per random offset (`rw=randread:N`).
     run_len: u64,
+    /// The I/Os after a random one repeat its offset (`rw_sequencer=identical`).
+    identical: bool,
     /// Remaining I/Os at sequential offsets after a random one, and the next of them.
     run_left: u32,
     run_next: u64,
@@ -41,7 +45,7 @@ impl OffsetGen {
     /// offsets.
     pub fn for_job(job: &JobSpec, start: u64, len: u64, seed: u64) -> OffsetGen {
         let random = job.rw.is_random();
-        let hole = if random { 0 } else { job.rw_modifier.value };
+        let add = if random { 0 } else { job.rw_modifier.value };
         let align = Dir::ALL
             .iter()
             .filter_map(|&d| job.blockalign[d])
@@ -52,19 +56,34 @@ impl OffsetGen {
             .iter()
             .filter(|&&d| job.rw.has_dir(d))
             .any(|&d| job.bs[d].max() > align);
-        let mode = RandMode::for_job(
-            job.norandommap,
-            Dir::ALL.iter().any(|&d| job.blockalign[d].is_some()),
-            &job.distribution,
-            job.lfsr,
-            mixed_bs,
-        );
+        let mode = |dist: &Distribution| {
+            RandMode::for_job(
+                job.norandommap,
+                Dir::ALL.iter().any(|&d| job.blockalign[d].is_some()),
+                dist,
+                job.lfsr,
+                mixed_bs,
+            )
+        };
+        let rand = match &job.distribution {
+            Distribution::PerDir(ds) => ds
+                .iter()
+                .enumerate()
+                .map(|(i, d)| RandGen::new(start, len, align, seed ^ i as u64, mode(d)))
+                .collect(),
+            d => vec![RandGen::new(start, len, align, seed, mode(d))],
+        };
         OffsetGen {
-            seq: std::array::from_fn(|_| SeqGen::new(start, len, hole)),
-            rand: RandGen::new(start, len, align, seed, mode),
+            seq: std::array::from_fn(|_| SeqGen::new(start, len, add)),
+            rand,
             random,
             pct_random: Dir::ALL.map(|d| job.percentage_random[d]),
-            run_len: job.rw_modifier.value,
+            run_len: if random {
+                job.rw_modifier.value.max(0) as u64
+            } else {
+                0
+            },
+            identical: job.rw_modifier.sequencer == RwSequencer::Identical,
             run_left: 0,
             run_next: 0,
             end: start + len,
@@ -99,15 +118,26 @@ impl OffsetGen {
             self.run_left -= 1;
             self.last_random = false;
             let off = self.run_next;
-            self.run_next += bs;
+            if !self.identical {
+                self.run_next += bs;
+            }
             return Some(off);
         }
-        let off = self.rand.next(bs)?;
-        self.granted = self.rand.granted();
+        let g = if self.rand.len() == 1 {
+            &mut self.rand[0]
+        } else {
+            &mut self.rand[dir.idx()]
+        };
+        let off = g.next(bs)?;
+        self.granted = g.granted();
         self.last_random = true;
         if self.run_len > 1 {
             self.run_left = (self.run_len - 1) as u32;
-            self.run_next = off + bs.min(self.granted);
+            self.run_next = if self.identical {
+                off
+            } else {
+                off + bs.min(self.granted)
+            };
         }
         Some(off)
     }
@@ -126,12 +156,22 @@ impl OffsetGen {
         self.last_random
     }
 
+    /// The size of the file the region lies in (sequential offsets with `rw=read:N` wrap
+    /// and end at the file's end, as fio's do).
+    pub fn set_file_size(&mut self, size: u64) {
+        for s in &mut self.seq {
+            s.set_file_size(size);
+        }
+    }
+
     /// Start a new pass.
     pub fn reset(&mut self) {
         for s in &mut self.seq {
             s.reset();
         }
-        self.rand.reset();
+        for r in &mut self.rand {
+            r.reset();
+        }
         self.run_left = 0;
         self.pass_done = false;
     }
@@ -142,10 +182,13 @@ mod tests {
     use super::*;
     use crate::job::{RwMode, RwModifier};
 
-    fn job(rw: RwMode, modifier: u64, pct_random: u32, norandommap: bool) -> JobSpec {
+    fn job(rw: RwMode, modifier: i64, pct_random: u32, norandommap: bool) -> JobSpec {
         let mut job = JobSpec {
             rw,
-            rw_modifier: RwModifier { value: modifier },
+            rw_modifier: RwModifier {
+                value: modifier,
+                ..Default::default()
+            },
             norandommap,
             ..Default::default()
         };
@@ -240,12 +283,15 @@ mod tests {
         let mut rng = Rng::new(1);
         let job = JobSpec {
             rw: RwMode::Write,
-            rw_modifier: RwModifier { value: 4096 },
+            rw_modifier: RwModifier {
+                value: 8192,
+                ..Default::default()
+            },
             ..Default::default()
         };
-        let mut g = OffsetGen::for_job(&job, 0, 32768, 1);
+        let mut g = OffsetGen::for_job(&job, 0, 40960, 1);
         let offs: Vec<u64> = std::iter::from_fn(|| g.next(Dir::Write, 4096, &mut rng)).collect();
-        assert_eq!(offs, vec![0, 8192, 16384, 24576]);
+        assert_eq!(offs, vec![0, 12288, 24576, 36864]);
 
         let job = JobSpec {
             rw: RwMode::RandRead,
@@ -290,5 +336,44 @@ mod tests {
         assert_eq!(g.next(Dir::Write, 4096, &mut rng), None);
         g.reset();
         assert_eq!(g.next(Dir::Write, 4096, &mut rng), Some(0));
+    }
+
+    #[test]
+    fn rw_sequencer_identical_repeats_the_random_offset() {
+        let mut j = job(RwMode::RandRead, 4, 100, true);
+        j.rw_modifier.sequencer = RwSequencer::Identical;
+        let mut g = OffsetGen::for_job(&j, 0, 4096 * 1000, 3);
+        let mut rng = Rng::new(3);
+        for _ in 0..50 {
+            let first = g.next(Dir::Read, 4096, &mut rng).unwrap();
+            assert!(g.last_was_random());
+            for _ in 0..3 {
+                assert_eq!(g.next(Dir::Read, 4096, &mut rng), Some(first));
+                assert!(!g.last_was_random());
+            }
+        }
+    }
+
+    #[test]
+    fn zones_per_direction() {
+        // Reads in the first tenth, writes uniform over the region.
+        let mut j = job(RwMode::RandRw, 0, 100, true);
+        j.distribution = Distribution::PerDir(Box::new([
+            Distribution::Zoned(vec![(100.0, 10.0)]),
+            Distribution::Random,
+            Distribution::Random,
+        ]));
+        let blocks = 1000u64;
+        let mut g = OffsetGen::for_job(&j, 0, 4096 * blocks, 5);
+        let mut rng = Rng::new(5);
+        let mut write_high = 0;
+        for _ in 0..2000 {
+            let r = g.next(Dir::Read, 4096, &mut rng).unwrap();
+            assert!(r < 4096 * blocks / 10, "{r}");
+            if g.next(Dir::Write, 4096, &mut rng).unwrap() >= 4096 * blocks / 2 {
+                write_high += 1;
+            }
+        }
+        assert!((800..1200).contains(&write_high), "{write_high}");
     }
 }

@@ -157,6 +157,8 @@ impl RandGen {
                     .collect();
                 Self::build_zones(&bounds, dblocks)
             }
+            // Split per direction by the offset generator before it gets here.
+            RandMode::Dist(Distribution::PerDir(_)) => Kind::Uniform,
         };
         RandGen {
             start,

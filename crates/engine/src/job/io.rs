@@ -147,11 +147,26 @@ impl RwMode {
     }
 }
 
-/// `rw=randread:8` / `rw=write:4k`: for random patterns N I/Os per generated offset; for
-/// sequential patterns a hole of N bytes after each I/O.
+/// `rw=randread:8` / `rw=write:4k` / `rw=read:-8k`: for random patterns N I/Os per generated
+/// offset; for sequential patterns N bytes added to the end of each I/O to place the next one
+/// (a hole when positive, backwards when negative).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RwModifier {
-    pub value: u64,
+    pub value: i64,
+    /// Where the I/Os after a random one go (random patterns with N > 1).
+    #[serde(default)]
+    pub sequencer: RwSequencer,
+}
+
+/// Where the I/Os that follow a random one of `rw=randread:N` go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RwSequencer {
+    /// Sequentially after it.
+    #[default]
+    Sequential,
+    /// At the same offset again.
+    Identical,
 }
 
 /// Block sizes for one direction.
@@ -205,6 +220,8 @@ pub enum Distribution {
     Zoned(Vec<(f64, f64)>),
     /// (access percent, region bytes) pairs.
     ZonedAbs(Vec<(f64, u64)>),
+    /// One distribution per direction (read, write, trim).
+    PerDir(Box<[Distribution; 3]>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -273,6 +273,10 @@ pub struct VerifySpec {
     pub interval: u64,
     /// `verify_pattern` bytes (data after each header).
     pub pattern: Option<Vec<u8>>,
+    /// Positions in `pattern` where the offset of each I/O goes (fio's `%o`), 8 bytes
+    /// little-endian, cut short at the pattern's end.
+    #[serde(default)]
+    pub pattern_offsets: Vec<usize>,
     /// Stop at the first bad block (`verify_fatal`).
     pub fatal: bool,
     /// Write the expected and received contents of bad blocks to files (`verify_dump`).
@@ -288,6 +292,10 @@ pub struct VerifySpec {
     pub only: bool,
     /// Check written blocks inline after every N writes (`verify_backlog`); 0 = at the end only.
     pub backlog: u64,
+    /// Swap each block's header with the data this many bytes into the block before writing,
+    /// and back before checking (`verify_offset`); 0 = the header stays at the start.
+    #[serde(default)]
+    pub header_offset: u64,
 }
 
 impl Default for VerifySpec {
@@ -297,12 +305,14 @@ impl Default for VerifySpec {
             do_verify: true,
             interval: 0,
             pattern: None,
+            pattern_offsets: Vec::new(),
             fatal: false,
             dump: false,
             dump_dir: None,
             dump_fallback_dir: None,
             only: false,
             backlog: 0,
+            header_offset: 0,
         }
     }
 }

@@ -23,7 +23,7 @@ pub(super) fn data_checksum(
         }
         VerifyKind::Md5 => out[..16].copy_from_slice(&Md5::digest(data)),
         VerifyKind::Sha256 => out[..32].copy_from_slice(&Sha256::digest(data)),
-        VerifyKind::Pattern | VerifyKind::Null => {}
+        VerifyKind::Pattern | VerifyKind::Null | VerifyKind::Meta => {}
     }
     kind.checksum_len()
 }

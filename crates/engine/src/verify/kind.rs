@@ -23,17 +23,21 @@ pub enum VerifyKind {
     Pattern,
     /// Nothing is written or checked.
     Null,
+    /// The header alone (where the block belongs, who wrote it, which write): its data is not
+    /// checked, unless against `verify_pattern`.
+    Meta,
 }
 
 impl VerifyKind {
     /// Every kind, in code order.
-    pub const ALL: [VerifyKind; 6] = [
+    pub const ALL: [VerifyKind; 7] = [
         VerifyKind::Crc32c,
         VerifyKind::Xxhash,
         VerifyKind::Md5,
         VerifyKind::Sha256,
         VerifyKind::Pattern,
         VerifyKind::Null,
+        VerifyKind::Meta,
     ];
 
     /// The kind's name (as a result records it).
@@ -45,6 +49,7 @@ impl VerifyKind {
             VerifyKind::Sha256 => "sha256",
             VerifyKind::Pattern => "pattern",
             VerifyKind::Null => "null",
+            VerifyKind::Meta => "meta",
         }
     }
 
@@ -57,6 +62,7 @@ impl VerifyKind {
             VerifyKind::Md5 => 3,
             VerifyKind::Sha256 => 4,
             VerifyKind::Pattern => 5,
+            VerifyKind::Meta => 6,
         }
     }
 
@@ -68,6 +74,7 @@ impl VerifyKind {
             3 => VerifyKind::Md5,
             4 => VerifyKind::Sha256,
             5 => VerifyKind::Pattern,
+            6 => VerifyKind::Meta,
             _ => return None,
         })
     }
@@ -79,7 +86,7 @@ impl VerifyKind {
             VerifyKind::Xxhash => 8,
             VerifyKind::Md5 => 16,
             VerifyKind::Sha256 => 32,
-            VerifyKind::Pattern | VerifyKind::Null => 0,
+            VerifyKind::Pattern | VerifyKind::Null | VerifyKind::Meta => 0,
         }
     }
 }

@@ -10,7 +10,7 @@
 //! |---:|---:|---|
 //! | 0 | 4 | magic `0x4b4d4f49` (`"IOMK"` as bytes) |
 //! | 4 | 2 | header format version (1) |
-//! | 6 | 2 | kind code (1 crc32c, 2 xxhash, 3 md5, 4 sha256, 5 pattern) |
+//! | 6 | 2 | kind code (1 crc32c, 2 xxhash, 3 md5, 4 sha256, 5 pattern, 6 meta) |
 //! | 8 | 4 | block length in bytes (header included) |
 //! | 12 | 4 | job id |
 //! | 16 | 8 | offset of the block in the file |
@@ -20,7 +20,7 @@
 //! | 44 | 4 | reserved, 0 |
 //! | 48 | 0–32 | data checksum (4, 8, 16 or 32 bytes), zero padded to a multiple of 8 |
 //!
-//! Header lengths: crc32c 56, xxhash 56, md5 64, sha256 80, pattern 48, null 0.
+//! Header lengths: crc32c 56, xxhash 56, md5 64, sha256 80, pattern 48, meta 48, null 0.
 //!
 //! Checking a block never trusts what the reader thinks was written: the header says what the
 //! block *is*, and the caller's [`Expect`] says what it *should be*, so a failure is classified
@@ -156,9 +156,16 @@ pub fn check_block(
     if h.version != HEADER_VERSION {
         return fail(FailureKind::BadMagic, Some(h), None);
     }
-    if h.kind != kind.code() {
+    // `meta` checks any block's header, whichever check it was written with (as fio's
+    // header-only check reads blocks of every method).
+    if h.kind != kind.code() && kind != VerifyKind::Meta {
         return fail(FailureKind::KindMismatch, Some(h), None);
     }
+    let hlen = if kind == VerifyKind::Meta {
+        found_hlen
+    } else {
+        hlen
+    };
     if h.len != expected.len {
         return fail(FailureKind::Length, Some(h), None);
     }
@@ -185,7 +192,10 @@ pub fn check_block(
         Some(p) => first_pattern_mismatch(blk, p, hlen),
         None => first_random_mismatch(blk, key, hlen),
     };
-    if kind == VerifyKind::Pattern {
+    if kind == VerifyKind::Meta && pat.is_none() {
+        return Ok(());
+    }
+    if kind == VerifyKind::Pattern || kind == VerifyKind::Meta {
         return match locate() {
             None => Ok(()),
             Some(i) => fail(FailureKind::DataChecksum, Some(h), Some(i)),

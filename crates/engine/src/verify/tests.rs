@@ -41,7 +41,7 @@ fn names_and_codes_round_trip() {
     }
     assert_eq!(VerifyKind::from_code(0), None);
     let lens: Vec<usize> = VerifyKind::ALL.iter().map(|&k| header_len(k)).collect();
-    assert_eq!(lens, [56, 56, 64, 80, 48, 0]);
+    assert_eq!(lens, [56, 56, 64, 80, 48, 0, 48]);
 }
 
 #[test]
@@ -494,5 +494,31 @@ fn speed() {
         }
         let check = t.elapsed().as_nanos() as f64 / n as f64;
         println!("{kind:>8}: fill {fill:7.0} ns  check {check:7.0} ns per 4 KiB");
+    }
+}
+
+#[test]
+fn meta_checks_the_header_and_only_a_given_pattern() {
+    let b = id(8192, 4096, 2);
+    let e = Expect::exact(&b);
+    let mut buf = block(VerifyKind::Meta, &b, None);
+    buf[100] ^= 0xff;
+    check_block(&buf, VerifyKind::Meta, &e, None).unwrap();
+    buf[20] ^= 0xff;
+    assert_eq!(
+        err(check_block(&buf, VerifyKind::Meta, &e, None)).kind,
+        FailureKind::HeaderChecksum
+    );
+    let mut buf = block(VerifyKind::Meta, &b, Some(PAT));
+    check_block(&buf, VerifyKind::Meta, &e, Some(PAT)).unwrap();
+    buf[100] ^= 0xff;
+    assert_eq!(
+        err(check_block(&buf, VerifyKind::Meta, &e, Some(PAT))).kind,
+        FailureKind::DataChecksum
+    );
+    // Blocks written with another check pass on their header.
+    for k in CHECKED {
+        let buf = block(k, &b, None);
+        check_block(&buf, VerifyKind::Meta, &e, None).unwrap();
     }
 }

@@ -207,7 +207,11 @@ impl Worker {
                     s.thread_number,
                     2 + i as u32,
                 );
-                OffsetGen::for_job(&spec, f.region_start, f.region_len, seed)
+                let mut g = OffsetGen::for_job(&spec, f.region_start, f.region_len, seed);
+                if !f.is_char {
+                    g.set_file_size(f.size);
+                }
+                g
             })
             .collect();
         let _ = rng.next_u64();

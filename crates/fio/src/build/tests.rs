@@ -304,10 +304,24 @@ fn not_yet_and_ignored() {
     let e = job(&[("rw", "write"), ("verify", "sha512")]).unwrap_err();
     assert!(e.contains("'verify=sha512' is not supported yet"), "{e}");
     assert!(
-        e.contains("crc32c, xxhash, md5, sha256, pattern, null"),
+        e.contains("crc32c, xxhash, md5, sha256, pattern, null, meta"),
         "{e}"
     );
-    let e = job(&[("verify_offset", "8")]).unwrap_err();
+    let e = job(&[("verify_state_load", "1")]).unwrap_err();
+    assert!(e.contains("not supported yet"), "{e}");
+    let j = job(&[("rw", "write"), ("verify", "meta"), ("verify_offset", "1k")]).unwrap();
+    let v = j.verify.unwrap();
+    assert_eq!(v.method, iomark_engine::verify::VerifyKind::Meta);
+    assert_eq!(v.header_offset, 1024);
+    let j = job(&[("rw", "read:-8k")]).unwrap();
+    assert_eq!(j.rw_modifier.value, -8192);
+    let j = job(&[("rw", "randread:8k"), ("rw_sequencer", "identical")]).unwrap();
+    assert_eq!(j.rw_modifier.value, 8);
+    assert_eq!(
+        j.rw_modifier.sequencer,
+        iomark_engine::job::RwSequencer::Identical
+    );
+    let e = job(&[("rw", "randread:0")]).unwrap_err();
     assert!(e.contains("not supported yet"), "{e}");
     let j = job(&[("unified_rw_reporting", "mixed")]).unwrap();
     assert_eq!(j.stats.unified_rw, iomark_engine::job::UnifiedRw::Mixed);

@@ -44,7 +44,7 @@ pub fn name_template(s: &str) -> NameTemplate {
 
 /// The check for a fio `verify=` value. `crc32c-intel` is CRC32C; `pattern_hdr` is the pattern
 /// check (whose blocks always carry a header). Other fio names (crc64, crc32, crc16, crc7, sha1,
-/// sha512, sha3-*, meta) give `None`.
+/// sha512, sha3-*) give `None`.
 pub fn verify_kind(name: &str) -> Option<VerifyKind> {
     Some(match name.trim().to_ascii_lowercase().as_str() {
         "crc32c" | "crc32c-intel" => VerifyKind::Crc32c,
@@ -53,6 +53,7 @@ pub fn verify_kind(name: &str) -> Option<VerifyKind> {
         "sha256" => VerifyKind::Sha256,
         "pattern" | "pattern_hdr" => VerifyKind::Pattern,
         "null" => VerifyKind::Null,
+        "meta" => VerifyKind::Meta,
         _ => return None,
     })
 }

@@ -10,11 +10,13 @@ use std::path::PathBuf;
 
 /// fio `verify=` methods iomark implements (canonical names; `crc32c-intel` and `pattern_hdr`
 /// are aliases).
-pub const VERIFY_METHODS: &[&str] = &["crc32c", "xxhash", "md5", "sha256", "pattern", "null"];
+pub const VERIFY_METHODS: &[&str] = &[
+    "crc32c", "xxhash", "md5", "sha256", "pattern", "null", "meta",
+];
 /// fio `verify=` methods iomark does not implement yet.
 const VERIFY_NOT_YET: &[&str] = &[
     "crc64", "crc32", "crc16", "crc7", "sha1", "sha512", "sha3-224", "sha3-256", "sha3-384",
-    "sha3-512", "meta",
+    "sha3-512",
 ];
 
 pub fn name(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
@@ -52,12 +54,41 @@ pub fn rw(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
             return Err(c.invalid(v, why));
         }
     };
+    // As fio reads it: for a random pattern the number of I/Os per random offset (its leading
+    // digits), for a sequential one a signed size added after each I/O.
     let n = match modifier {
         None | Some("") => 0,
-        Some(n) => values::parse_size(n, c.kb()).map_err(|e| c.invalid(v, e))?,
+        Some(n) if m.is_random() => {
+            let digits: String = n.chars().take_while(|ch| ch.is_ascii_digit()).collect();
+            match digits.parse::<i64>() {
+                Ok(0) => {
+                    return Err(c.not_yet(
+                        v,
+                        "':0' (no random I/O at all) is not implemented in iomark yet; use the sequential pattern",
+                    ))
+                }
+                Ok(k) => k,
+                Err(_) => {
+                    return Err(c.invalid(
+                        v,
+                        "expected the number of I/Os per random offset, such as randread:8",
+                    ))
+                }
+            }
+        }
+        Some(n) => values::parse_int(n, c.kb()).map_err(|e| c.invalid(v, e))?,
     };
     c.spec.rw = m;
     c.spec.rw_modifier.value = n;
+    Ok(())
+}
+
+pub fn rw_sequencer(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    use iomark_engine::job::RwSequencer;
+    c.spec.rw_modifier.sequencer = match c.word(v)?.as_str() {
+        "identical" => RwSequencer::Identical,
+        _ => RwSequencer::Sequential,
+    };
     Ok(())
 }
 
@@ -229,8 +260,9 @@ pub fn verify_interval(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 }
 
 pub fn verify_pattern(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
-    let p = values::parse_pattern(v).map_err(|e| c.invalid(v, e))?;
+    let (p, offsets) = values::parse_pattern_fmt(v).map_err(|e| c.invalid(v, e))?;
     c.pending.verify.pattern = if p.is_empty() { None } else { Some(p) };
+    c.pending.verify.pattern_offsets = offsets;
     Ok(())
 }
 

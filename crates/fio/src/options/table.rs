@@ -17,7 +17,7 @@ use iomark_engine::job::{
 use std::path::PathBuf;
 
 const NYI: &str = "not implemented in iomark yet";
-const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_pattern and experimental_verify are)";
+const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_offset, verify_pattern, verify_async and experimental_verify are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
 const IOLOG: &str = "I/O log recording and replay are not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
@@ -40,7 +40,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("description", OptKind::Str, "", "Job description", "Free-text description of the job.").set(|c, v| { c.spec.description = Some(v.to_string()); Ok(()) }),
     // --- I/O pattern
     o("rw", OptKind::Rw, "read", "I/O pattern", "I/O pattern: read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite; ':N' adds a modifier.").al(&["readwrite"]).set(setters::rw),
-    o("rw_sequencer", OptKind::Enum(&Words(&["sequential", "identical"])), "sequential", "I/O pattern", "How offsets are generated for the rw ':N' modifier.").ny(NYI),
+    o("rw_sequencer", OptKind::Enum(&Words(&["sequential", "identical"])), "sequential", "I/O pattern", "Where the I/Os after each random one of rw=randread:N go: sequentially after it, or at the same offset (identical).").set(setters::rw_sequencer),
     o("rwmixread", OptKind::Int, "50", "I/O pattern", "Percentage of reads in a mixed workload.").set(|c, v| { c.spec.rwmixread = c.pct(v)?; Ok(()) }),
     o("rwmixwrite", OptKind::Int, "50", "I/O pattern", "Percentage of writes in a mixed workload.").set(|c, v| { c.spec.rwmixread = 100 - c.pct(v)?; Ok(()) }),
     o("percentage_random", OptKind::PerDirInt, "100,100,100", "I/O pattern", "Share of random I/O in a random workload; the rest is sequential.").set(setters::percentage_random),
@@ -257,11 +257,11 @@ pub static OPTIONS: &[OptDef] = &[
     o("verify", OptKind::Str, "0", "Verification", "Check written data with this method: crc32c (crc32c-intel), xxhash, md5, sha256, pattern, null; 0 = off.").set(setters::verify),
     o("do_verify", OptKind::Bool, "1", "Verification", "Run the verify phase after writing.").set(|c, v| { c.pending.verify.do_verify = c.boolean(v)?; Ok(()) }),
     o("verify_interval", OptKind::Size, "", "Verification", "Size of each verified block (default: the block size); must divide it.").set(setters::verify_interval),
-    o("verify_offset", OptKind::Size, "", "Verification", "Where the verify header goes in a block.").ny(VERIFY),
+    o("verify_offset", OptKind::Size, "", "Verification", "Swap each block's verify header with the data this many bytes into the block before writing (and back before checking).").set(|c, v| { c.pending.verify.header_offset = c.size(v)?; Ok(()) }),
     o("verify_pattern", OptKind::Pattern, "", "Verification", "Pattern written after each block header and checked (0x hex, \"string\" or a number).").set(setters::verify_pattern),
     o("verify_fatal", OptKind::Bool, "0", "Verification", "Stop at the first verify failure.").set(|c, v| { c.pending.verify.fatal = c.boolean(v)?; Ok(()) }),
     o("verify_dump", OptKind::Bool, "0", "Verification", "Write the expected and received contents of bad blocks to files next to the target.").set(|c, v| { c.pending.verify.dump = c.boolean(v)?; Ok(()) }),
-    o("verify_async", OptKind::Int, "0", "Verification", "Threads that verify asynchronously.").ny(VERIFY),
+    o("verify_async", OptKind::Int, "0", "Verification", "Threads that verify asynchronously.").ign("iomark verifies in each job's own thread, between its I/Os"),
     o("verify_async_cpus", OptKind::CpuList, "", "Verification", "CPUs for verify threads.").ny(VERIFY),
     o("verify_backlog", OptKind::Int, "", "Verification", "Check written blocks inline after every this many writes.").set(|c, v| { c.pending.verify.backlog = c.uint(v)?; Ok(()) }),
     o("verify_backlog_batch", OptKind::Int, "", "Verification", "Blocks verified per backlog pass.").ny(VERIFY),

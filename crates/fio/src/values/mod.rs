@@ -548,17 +548,40 @@ pub fn parse_path_list(s: &str) -> Vec<String> {
     out
 }
 
+/// The longest pattern fio keeps (its `MAX_PATTERN_SIZE`); a pattern file is read up to it.
+pub const MAX_PATTERN: usize = 512;
+
 /// `buffer_pattern`: `0xdeadbeef` (bytes as written), `"text"`, a decimal number (its bytes,
-/// least significant first), or several of these one after another.
+/// least significant first), `'file'` (the file's first bytes), or several of these one after
+/// another. `%o` is refused here (see [`parse_pattern_fmt`]).
 pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
-    const FORM: &str = "expected 0xHEX, \"text\" or a decimal number, or a sequence of these";
+    let (bytes, offsets) = parse_pattern_fmt(s)?;
+    if !offsets.is_empty() {
+        return Err(format!(
+            "{}: %o (the I/O's offset) is only supported in verify_pattern yet",
+            iomark_engine::echo::quote(s)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A pattern as [`parse_pattern`] reads it, where `%o` also stands for the offset of each I/O:
+/// 8 bytes (little-endian, cut short at the pattern's end) whose positions are returned.
+pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
+    const FORM: &str =
+        "expected 0xHEX, \"text\", 'file', %o or a decimal number, or a sequence of these";
     let b = s.trim().as_bytes();
     let mut out = Vec::new();
+    let mut offsets = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
         if c.is_ascii_whitespace() || c == b'|' {
             i += 1;
+        } else if c == b'%' && b.get(i + 1) == Some(&b'o') {
+            offsets.push(out.len());
+            out.extend_from_slice(&[0; 8]);
+            i += 2;
         } else if c == b'"' {
             let end = b[i + 1..].iter().position(|&x| x == b'"').ok_or_else(|| {
                 format!(
@@ -569,10 +592,29 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
             out.extend_from_slice(&b[i + 1..i + 1 + end]);
             i += end + 2;
         } else if c == b'\'' {
-            return Err(format!(
-                "{q_s}: reading a pattern from a file is not supported yet; {FORM}",
-                q_s = iomark_engine::echo::quote(s)
-            ));
+            let end = b[i + 1..].iter().position(|&x| x == b'\'').ok_or_else(|| {
+                format!(
+                    "unterminated file name in {q_s}; {FORM}",
+                    q_s = iomark_engine::echo::quote(s)
+                )
+            })?;
+            let name = String::from_utf8_lossy(&b[i + 1..i + 1 + end]).into_owned();
+            // As fio: the file's first bytes, as many as the pattern still has room for (a
+            // device such as /dev/urandom gives that many).
+            let room = MAX_PATTERN.saturating_sub(out.len()) as u64;
+            let mut data = Vec::new();
+            std::fs::File::open(&name)
+                .and_then(|f| {
+                    std::io::Read::read_to_end(&mut std::io::Read::take(f, room), &mut data)
+                })
+                .map_err(|e| {
+                    format!(
+                        "cannot read the pattern file {}: {e}",
+                        iomark_engine::echo::quote(&name)
+                    )
+                })?;
+            out.extend_from_slice(&data);
+            i += end + 2;
         } else if c == b'0' && i + 1 < b.len() && (b[i + 1] == b'x' || b[i + 1] == b'X') {
             let start = i + 2;
             let mut end = start;
@@ -633,7 +675,14 @@ pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
     if out.is_empty() {
         return Err(format!("empty pattern; {FORM}"));
     }
-    Ok(out)
+    if out.len() > MAX_PATTERN {
+        return Err(format!(
+            "the pattern is {} bytes long; at most {MAX_PATTERN}",
+            out.len()
+        ));
+    }
+    offsets.retain(|&o| o < out.len());
+    Ok((out, offsets))
 }
 
 /// `random`, `zipf:1.2[:center]`, `pareto:0.9[:center]`, `normal:5[:center]` / `gauss:5`,
@@ -701,61 +750,119 @@ pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, String>
                     q_t = iomark_engine::echo::quote(t)
                 )
             })?;
-            if r.contains(',') {
-                return Err(format!(
-                    "{q_t}: per-direction zone lists are not supported yet; give one list",
-                    q_t = iomark_engine::echo::quote(t)
-                ));
-            }
-            let mut access_sum = 0.0;
-            let mut zones = Vec::new();
-            for z in r.split(':').filter(|z| !z.trim().is_empty()) {
-                let (a, b) = z.split_once('/').ok_or_else(|| {
-                    format!(
-                        "zone {q_z} is not ACCESS/REGION; {FORM}",
-                        q_z = iomark_engine::echo::quote(z)
-                    )
-                })?;
-                let a = num(a)?;
-                access_sum += a;
-                zones.push((a, b.trim()));
-            }
-            if zones.is_empty() {
-                return Err(format!(
-                    "{q_t} has no zones; {FORM}",
-                    q_t = iomark_engine::echo::quote(t)
-                ));
-            }
-            if (access_sum - 100.0).abs() > 1e-6 {
-                return Err(format!(
-                    "zone access percentages add up to {access_sum}%, they must add up to 100%"
-                ));
-            }
-            if kind == "zoned" {
-                let mut v = Vec::new();
-                let mut region_sum = 0.0;
-                for (a, b) in zones {
-                    let b = num(b.trim_end_matches('%'))?;
-                    region_sum += b;
-                    v.push((a, b));
-                }
-                if (region_sum - 100.0).abs() > 1e-6 {
-                    return Err(format!(
-                        "zone region percentages add up to {region_sum}%, they must add up to 100%"
-                    ));
-                }
-                Ok(Distribution::Zoned(v))
-            } else {
-                let mut v = Vec::new();
-                for (a, b) in zones {
-                    v.push((a, parse_size(b, kb_base)?));
-                }
-                Ok(Distribution::ZonedAbs(v))
-            }
+            parse_zones(r, kind == "zoned_abs", kb_base)
         }
         _ => Err(format!(
             "{q_t} is not a distribution; {FORM}",
             q_t = iomark_engine::echo::quote(t)
         )),
     }
+}
+
+/// The zones of `zoned:` / `zoned_abs:` as fio reads them: per direction `read,write,trim`
+/// (one list for all three; with two, trim takes write's; an empty part is uniform), each list
+/// `ACCESS/REGION` entries separated by `:` and ending at an empty one. Access percentages are
+/// whole numbers adding up to exactly 100. `zoned` regions are percentages (above 100 counts as
+/// 100; 0 or none given shares out what the others leave) adding up to at most 100: zones cover
+/// that share of the region from its start. `zoned_abs` regions are sizes.
+fn parse_zones(r: &str, absolute: bool, kb_base: u32) -> Result<Distribution, String> {
+    let parts: Vec<&str> = r.split(',').collect();
+    if parts.len() > 3 {
+        return Err(format!(
+            "{}: at most three lists (read,write,trim)",
+            iomark_engine::echo::quote(r)
+        ));
+    }
+    let one = |list: &str| zone_list(list, absolute, kb_base);
+    let (rd, wr, tr) = match parts.as_slice() {
+        [all] => {
+            let d = one(all)?;
+            (d.clone(), d.clone(), d)
+        }
+        [a, b] => {
+            let w = one(b)?;
+            (one(a)?, w.clone(), w)
+        }
+        [a, b, c] => (one(a)?, one(b)?, one(c)?),
+        _ => unreachable!("split gives at least one part"),
+    };
+    if rd == wr && wr == tr {
+        return Ok(rd);
+    }
+    Ok(Distribution::PerDir(Box::new([rd, wr, tr])))
+}
+
+/// One direction's zone list (see [`parse_zones`]); an empty list is uniform.
+fn zone_list(list: &str, absolute: bool, kb_base: u32) -> Result<Distribution, String> {
+    let q = iomark_engine::echo::quote;
+    let mut access = Vec::new();
+    let mut regions: Vec<Option<u64>> = Vec::new();
+    for z in list.split(':') {
+        let z = z.trim();
+        if z.is_empty() {
+            break;
+        }
+        let (a, b) = match z.split_once('/') {
+            Some((a, b)) => (a.trim(), Some(b.trim())),
+            None => (z, None),
+        };
+        let a = parse_uint(a, kb_base).map_err(|e| format!("zone {}: {e}", q(z)))?;
+        access.push(a);
+        regions.push(match b {
+            None if absolute => Some(0),
+            None => None,
+            Some(b) if absolute => {
+                Some(parse_size(b, kb_base).map_err(|e| format!("zone {}: {e}", q(z)))?)
+            }
+            Some(b) => {
+                // fio reads the region percentage with atoi: leading digits, 0 when none.
+                let digits: String = b.chars().take_while(|c| c.is_ascii_digit()).collect();
+                match digits.parse::<u64>().unwrap_or(0) {
+                    0 => None,
+                    p => Some(p.min(100)),
+                }
+            }
+        });
+    }
+    if access.is_empty() {
+        return Ok(Distribution::Random);
+    }
+    let access_sum: u64 = access.iter().sum();
+    let region_sum: u64 = if absolute {
+        0
+    } else {
+        regions.iter().flatten().sum()
+    };
+    if access_sum > 100 || region_sum > 100 {
+        return Err(format!(
+            "zone percentages add up to more than 100% (access {access_sum}%, region {region_sum}%)"
+        ));
+    }
+    if access_sum < 100 {
+        return Err(format!(
+            "zone access percentages add up to {access_sum}%, they must add up to 100%"
+        ));
+    }
+    if absolute {
+        return Ok(Distribution::ZonedAbs(
+            access
+                .iter()
+                .zip(&regions)
+                .map(|(&a, r)| (a as f64, r.unwrap_or(0)))
+                .collect(),
+        ));
+    }
+    let missing = regions.iter().filter(|r| r.is_none()).count() as u64;
+    let fill = if missing == 1 && regions.len() == 1 {
+        100
+    } else {
+        (100 - region_sum).checked_div(missing).unwrap_or(0)
+    };
+    Ok(Distribution::Zoned(
+        access
+            .iter()
+            .zip(&regions)
+            .map(|(&a, r)| (a as f64, r.unwrap_or(fill) as f64))
+            .collect(),
+    ))
 }

@@ -211,6 +211,21 @@ fn patterns() {
     assert_eq!(parse_pattern("0xabc").unwrap(), vec![0x0a, 0xbc]);
     assert!(parse_pattern("\"ab").is_err());
     assert!(parse_pattern("zz").is_err());
+    // %o: 8 bytes for the offset, where they stand; refused where only bytes are taken.
+    assert_eq!(
+        parse_pattern_fmt("0xff%o\"ab\"").unwrap(),
+        ([&[0xff][..], &[0; 8], b"ab"].concat(), vec![1])
+    );
+    assert!(parse_pattern("%o").unwrap_err().contains("verify_pattern"));
+    let f = std::env::temp_dir().join(format!("iomark-pattern-{}", std::process::id()));
+    std::fs::write(&f, vec![7u8; 600]).unwrap();
+    let p = parse_pattern(&format!("0x01'{}'", f.display())).unwrap();
+    std::fs::remove_file(&f).unwrap();
+    assert_eq!(p.len(), MAX_PATTERN);
+    assert_eq!(&p[..2], &[1, 7]);
+    assert!(parse_pattern("'/nonexistent/pattern'")
+        .unwrap_err()
+        .contains("cannot read the pattern file"));
 }
 
 #[test]
@@ -260,6 +275,49 @@ fn distributions() {
         Distribution::ZonedAbs(vec![(60.0, 20 << 30), (40.0, 10 << 30)])
     );
     assert!(parse_distribution("zoned:60/10:30/20", 1024).is_err());
+    // fio's grammar: an empty entry ends the list, missing or 0 regions share out the rest,
+    // regions above 100 count as 100, their sum may stay below 100 but not exceed it.
+    let z = |s: &str| parse_distribution(s, 1024);
+    assert_eq!(
+        z("zoned:50/10:50::ignored").unwrap(),
+        Distribution::Zoned(vec![(50.0, 10.0), (50.0, 90.0)])
+    );
+    assert_eq!(
+        z("zoned:20/10:40:40/0").unwrap(),
+        Distribution::Zoned(vec![(20.0, 10.0), (40.0, 45.0), (40.0, 45.0)])
+    );
+    assert_eq!(
+        z("zoned:100/20").unwrap(),
+        Distribution::Zoned(vec![(100.0, 20.0)])
+    );
+    assert_eq!(
+        z("zoned:100/250").unwrap(),
+        Distribution::Zoned(vec![(100.0, 100.0)])
+    );
+    assert!(z("zoned:50/60:50/50").is_err());
+    assert!(z("zoned:50.5/10:49.5/90").is_err());
+    // Per direction: read,write[,trim]; trim takes write's list; an empty part is uniform.
+    assert_eq!(
+        z("zoned:100/10,100/50").unwrap(),
+        Distribution::PerDir(Box::new([
+            Distribution::Zoned(vec![(100.0, 10.0)]),
+            Distribution::Zoned(vec![(100.0, 50.0)]),
+            Distribution::Zoned(vec![(100.0, 50.0)]),
+        ]))
+    );
+    assert_eq!(
+        z("zoned_abs:100/1m,,100/2m").unwrap(),
+        Distribution::PerDir(Box::new([
+            Distribution::ZonedAbs(vec![(100.0, 1 << 20)]),
+            Distribution::Random,
+            Distribution::ZonedAbs(vec![(100.0, 2 << 20)]),
+        ]))
+    );
+    assert_eq!(
+        z("zoned:100/10,100/10").unwrap(),
+        Distribution::Zoned(vec![(100.0, 10.0)])
+    );
+    assert!(z("zoned:100/10,100/10,100/10,100/10").is_err());
     assert!(parse_distribution("zipf", 1024).is_err());
     assert!(parse_distribution("zipf:1", 1024).is_err());
     assert!(parse_distribution("pareto:2", 1024).is_err());
