@@ -336,6 +336,7 @@ mod tests {
         for engine in [
             EngineKind::Psync,
             EngineKind::Libaio,
+            EngineKind::PosixAio,
             EngineKind::IoUring,
             EngineKind::Null,
         ] {
