@@ -8,6 +8,7 @@ mod data_loss;
 mod edges;
 mod engines;
 mod fio_compat;
+mod fio_iolog;
 mod fio_silent;
 mod fio_verify;
 mod hangs;

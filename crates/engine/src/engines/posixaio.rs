@@ -9,7 +9,7 @@
 //! `queue` (the worker drains all pending I/O before a sync op); a request the library refuses
 //! with EAGAIN is retried after the oldest one finishes.
 
-use super::sysio::{do_sync_op, sync_files, SyncFile};
+use super::sysio::{do_sync_op, sync_files, take_failed, SyncFile};
 use super::{
     Completion, Engine, EngineDecl, EngineError, EngineFlags, EngineKind, EngineSetup, IoUnit, Op,
     Queued,
@@ -200,12 +200,7 @@ impl Engine for PosixAioEngine {
         out: &mut Vec<Completion>,
     ) -> io::Result<usize> {
         let max = max.max(min).max(1);
-        let mut got = 0;
-        if !self.failed.is_empty() {
-            let n = self.failed.len().min(max);
-            out.extend(self.failed.drain(..n));
-            got = n;
-        }
+        let mut got = take_failed(&mut self.failed, max, out);
         loop {
             if got < max {
                 got += self.scan(max - got, out);

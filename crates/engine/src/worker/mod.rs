@@ -11,6 +11,7 @@
 //! - `files`: which file the next I/O goes to (file_service_type);
 //! - `pause`: fsync every N writes, think time, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
+//! - `trace`: recording the issued I/O into a trace file, replaying a trace;
 //! - `verify_hooks`: the worker's side of data verification;
 //! - `buffers`: the owned I/O buffers and how write data is generated.
 
@@ -22,6 +23,7 @@ mod logs;
 mod pause;
 mod pick;
 mod setup;
+mod trace;
 mod verify_hooks;
 
 pub use crate::worker_file::WorkerFile;
@@ -205,6 +207,8 @@ struct Worker {
     hist_log: Option<Box<HistLog>>,
     verifier: Option<crate::verifier::Verifier>,
     verify_due: bool,
+    recorder: Option<Box<trace::Recorder>>,
+    replay: Option<Box<trace::ReplayCursor>>,
 }
 
 impl Worker {
@@ -266,6 +270,11 @@ impl Worker {
         self.res = res;
         if self.spec.fsync_on_close {
             self.fsync_files("fsync_on_close");
+        }
+        if let Some(mut r) = self.recorder.take() {
+            if let Err(msg) = r.close(sys::now_ns()) {
+                self.fatal(libc::EIO, &format!("{}: {msg}", self.spec.name));
+            }
         }
         self.progress.set_state(if self.res.error != 0 {
             WorkerState::Failed

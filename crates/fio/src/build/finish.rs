@@ -16,6 +16,7 @@ pub(super) fn finish(
             spec.bs[d] = BlockSize::Split(split);
         }
     }
+    super::replay::finish_replay(spec, st)?;
     let name = spec.name.clone();
     for p in [
         &mut spec.logs.bw_log,

@@ -60,6 +60,10 @@ pub struct Pending {
     pub new_group: bool,
     /// Index of the option that set `wait_for` (to point at it).
     pub wait_for_at: Option<usize>,
+    /// `read_iolog`: the log (or `:`-separated logs) to replay.
+    pub read_iolog: Option<String>,
+    /// The `replay_*` options.
+    pub replay: crate::iolog::ReplayOpts,
 }
 
 impl Pending {

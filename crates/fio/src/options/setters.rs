@@ -268,3 +268,23 @@ pub fn kb_base(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     };
     Ok(())
 }
+
+/// `write_iolog=path`: record the job's I/O in fio's version 3 log format.
+pub fn write_iolog(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let p = v.trim();
+    c.spec.record = (!p.is_empty()).then(|| iomark_engine::job::TraceRecord {
+        path: PathBuf::from(p),
+        header: crate::iolog::HEADER_V3.to_string(),
+    });
+    Ok(())
+}
+
+/// `replay_align=N`: a power of two (0 = as recorded).
+pub fn replay_align(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let n = c.uint(v)?;
+    if n != 0 && !n.is_power_of_two() {
+        return Err(c.invalid(v, "expected a power of two"));
+    }
+    c.pending.replay.align = n;
+    Ok(())
+}

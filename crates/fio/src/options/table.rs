@@ -19,7 +19,7 @@ use std::path::PathBuf;
 const NYI: &str = "not implemented in iomark yet";
 const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_pattern and experimental_verify are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
-const IOLOG: &str = "I/O log recording and replay are not implemented in iomark yet";
+const IOLOG: &str = "merging blktrace files is not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
 const LATTGT: &str = "latency targets and limits are not implemented in iomark yet";
 const DEDUPE: &str = "dedupe modes beyond dedupe_percentage are not implemented in iomark yet";
@@ -289,15 +289,15 @@ pub static OPTIONS: &[OptDef] = &[
     o("zone_reset_threshold", OptKind::Float, "", "Zones", "Reset zones above this fill level.").ny(ZONES),
     o("zone_reset_frequency", OptKind::Float, "", "Zones", "How often zones are reset.").ny(ZONES),
     // --- I/O logs and hooks
-    o("write_iolog", OptKind::Str, "", "I/O logs", "Record the issued I/O to this file.").ny(IOLOG),
-    o("read_iolog", OptKind::Str, "", "I/O logs", "Replay I/O from this file.").ny(IOLOG),
-    o("read_iolog_chunked", OptKind::Bool, "0", "I/O logs", "Read the replay log in chunks.").ny(IOLOG),
-    o("replay_no_stall", OptKind::Bool, "0", "I/O logs", "Replay without the recorded delays.").ny(IOLOG),
-    o("replay_redirect", OptKind::Str, "", "I/O logs", "Replay onto this device.").ny(IOLOG),
-    o("replay_scale", OptKind::Int, "1", "I/O logs", "Divide replayed offsets by this.").ny(IOLOG),
-    o("replay_align", OptKind::Int, "", "I/O logs", "Align replayed offsets.").ny(IOLOG),
-    o("replay_time_scale", OptKind::Int, "100", "I/O logs", "Scale replay timing (percent).").ny(IOLOG),
-    o("replay_skip", OptKind::Str, "", "I/O logs", "Skip these directions in replay.").ny(IOLOG),
+    o("write_iolog", OptKind::Str, "", "I/O logs", "Record the issued I/O to this file (fio's version 3 log, appended to).").set(setters::write_iolog),
+    o("read_iolog", OptKind::Str, "", "I/O logs", "Replay the I/O of this log (version 2 or 3; '-' reads standard input) instead of generating it.").set(|c, v| { c.pending.read_iolog = Some(v.trim().to_string()).filter(|s| !s.is_empty()); Ok(()) }),
+    o("read_iolog_chunked", OptKind::Bool, "0", "I/O logs", "Read the replay log in chunks.").ign("iomark reads the whole log before the run; the replay is the same"),
+    o("replay_no_stall", OptKind::Bool, "0", "I/O logs", "Replay without the recorded delays, as fast as the queue allows.").set(|c, v| { c.pending.replay.no_stall = c.boolean(v)?; Ok(()) }),
+    o("replay_redirect", OptKind::Str, "", "I/O logs", "Replay every I/O of the log onto this file or device.").set(|c, v| { c.pending.replay.redirect = Some(PathBuf::from(v.trim())).filter(|p| !p.as_os_str().is_empty()); Ok(()) }),
+    o("replay_scale", OptKind::Int, "1", "I/O logs", "Divide replayed offsets by this.").set(|c, v| { c.pending.replay.scale = c.count(v)? as u64; Ok(()) }),
+    o("replay_align", OptKind::Int, "", "I/O logs", "Round replayed offsets down to a multiple of this power of two.").set(setters::replay_align),
+    o("replay_time_scale", OptKind::Int, "100", "I/O logs", "Pace of the replay in percent of the recorded one (200 = twice as fast).").set(|c, v| { c.pending.replay.time_scale = c.count(v)?; Ok(()) }),
+    o("replay_skip", OptKind::Str, "", "I/O logs", "Leave these actions out of the replay: read, write, trim, sync (comma separated).").set(|c, v| { c.pending.replay.skip = crate::iolog::parse_skip(v).map_err(|e| c.invalid(v, e))?; Ok(()) }),
     o("merge_blktrace_file", OptKind::Str, "", "I/O logs", "Merge blktraces into this file.").ny(IOLOG),
     o("merge_blktrace_scalars", OptKind::FloatList, "", "I/O logs", "Time scaling per merged trace.").ny(IOLOG),
     o("merge_blktrace_iters", OptKind::FloatList, "", "I/O logs", "Iterations per merged trace.").ny(IOLOG),
