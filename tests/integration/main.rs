@@ -10,6 +10,7 @@ mod engines;
 mod fio_compat;
 mod fio_iolog;
 mod fio_silent;
+mod fio_steady;
 mod fio_verify;
 mod hangs;
 mod hardening;

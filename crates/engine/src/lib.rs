@@ -39,6 +39,7 @@ pub mod pass;
 pub mod result;
 pub mod rng;
 pub mod runner;
+pub mod steady;
 pub mod sys;
 pub mod target;
 #[cfg(any(test, feature = "test-support"))]

@@ -310,6 +310,9 @@ pub struct JobResult {
     pub first_error: i32,
     pub series: TimeSeries,
     pub verify: Option<VerifyResult>,
+    /// Steady-state detection, when the job asked for it.
+    #[serde(default)]
+    pub steady: Option<crate::steady::SteadyResult>,
     pub targets: Vec<TargetInfo>,
     /// Honesty notes (e.g. "working set fits in page cache").
     pub notes: Vec<String>,
@@ -410,6 +413,7 @@ impl JobResult {
             first_error: self.first_error,
             series: TimeSeries::default(),
             verify: None,
+            steady: self.steady.clone(),
             targets: self.targets.clone(),
             notes: self.notes.clone(),
             ran: self.ran,

@@ -134,6 +134,9 @@ pub struct JobSpec {
     /// Replay these I/Os instead of generating them.
     #[serde(default)]
     pub replay: Option<Replay>,
+    /// End the job once its IOPS or bandwidth is steady.
+    #[serde(default)]
+    pub steady: Option<crate::steady::SteadySpec>,
 
     /// The options as the user wrote them (name, raw value) for `job options` in output and
     /// for the result file; the fio front end fills it.
@@ -217,6 +220,7 @@ impl Default for JobSpec {
             verify: None,
             record: None,
             replay: None,
+            steady: None,
             options: Vec::new(),
         }
     }

@@ -11,6 +11,7 @@
 //! - `files`: which file the next I/O goes to (file_service_type);
 //! - `pause`: fsync every N writes, think time, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
+//! - `steady`: steady-state detection (a sample a second, ending the job once steady);
 //! - `trace`: recording the issued I/O into a trace file, replaying a trace;
 //! - `verify_hooks`: the worker's side of data verification;
 //! - `buffers`: the owned I/O buffers and how write data is generated.
@@ -23,6 +24,7 @@ mod logs;
 mod pause;
 mod pick;
 mod setup;
+mod steady;
 mod trace;
 mod verify_hooks;
 
@@ -209,6 +211,9 @@ struct Worker {
     verify_due: bool,
     recorder: Option<Box<trace::Recorder>>,
     replay: Option<Box<trace::ReplayCursor>>,
+    steady: Option<Box<steady::SteadyRun>>,
+    /// When the next steady-state sample is due (u64::MAX: no detection).
+    steady_next_ns: u64,
 }
 
 impl Worker {
@@ -247,6 +252,10 @@ impl Worker {
         if self.progress.snapshot_req.load(Ordering::Relaxed) {
             self.answer_snapshot();
         }
+        if now >= self.steady_next_ns && self.steady_sample(now) {
+            self.done_issuing = true;
+            return false;
+        }
         if self.measuring {
             self.sample_intervals(now);
             if now >= self.end_ns {
@@ -267,6 +276,7 @@ impl Worker {
         self.publish_progress(now);
         let mut res = std::mem::take(&mut self.res);
         self.fill_totals(&mut res, now);
+        res.steady = self.steady.as_ref().map(|s| s.window.result());
         self.res = res;
         if self.spec.fsync_on_close {
             self.fsync_files("fsync_on_close");

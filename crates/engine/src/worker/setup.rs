@@ -247,6 +247,10 @@ impl Worker {
             .replay
             .take()
             .map(|r| Box::new(trace::ReplayCursor::new(r.entries, r.stall)));
+        let steady = spec
+            .steady
+            .clone()
+            .map(|sp| Box::new(super::steady::SteadyRun::new(sp, job_start_ns)));
         let total = match &replay {
             Some(r) => r.total_bytes(),
             None => s.io_bytes_per_loop * spec.loops as u64,
@@ -297,6 +301,12 @@ impl Worker {
             verify_due: false,
             recorder,
             replay,
+            steady_next_ns: if steady.is_some() {
+                job_start_ns + 1_000_000_000
+            } else {
+                u64::MAX
+            },
+            steady,
         })
     }
 }

@@ -438,6 +438,7 @@ fn every_supported_option_has_a_handler() {
         let v = match d.name {
             "verify" => "md5",
             "replay_skip" => "read",
+            "steadystate" => "iops:1%",
             _ => v,
         };
         if d.name == "verify_only" {

@@ -93,9 +93,9 @@ pub static OPTIONS: &[OptDef] = &[
     o("loops", OptKind::Int, "1", "Time", "Repeat the job this many times.").set(|c, v| { c.spec.loops = c.count(v)?; Ok(()) }),
     o("numjobs", OptKind::Int, "1", "Time", "Number of clones of the job running in parallel.").set(|c, v| { c.spec.numjobs = c.count(v)?; Ok(()) }),
     o("thread", OptKind::Flag, "0", "Time", "Run jobs as threads rather than processes.").ign("iomark always runs each job as a thread of one process"),
-    o("steadystate", OptKind::Str, "iops_slope:0.01%", "Time", "Stop when a steady state is detected.").al(&["ss"]).ny(STEADY),
-    o("steadystate_duration", OptKind::Time(TimeUnit::S), "0", "Time", "Window for steady-state detection.").al(&["ss_dur"]).ny(STEADY),
-    o("steadystate_ramp_time", OptKind::Time(TimeUnit::S), "0", "Time", "Time before steady-state data is collected.").al(&["ss_ramp"]).ny(STEADY),
+    o("steadystate", OptKind::Str, "iops_slope:0.01%", "Time", "End the job once steady: iops, iops_slope, bw or bw_slope, then ':' and the limit (a '%' makes it a share of the mean).").al(&["ss"]).set(setters::steadystate),
+    o("steadystate_duration", OptKind::Time(TimeUnit::S), "0", "Time", "Window of one-second samples judged for steady state (0 = no detection).").al(&["ss_dur"]).set(|c, v| { c.pending.steady_dur = c.time(v)?; Ok(()) }),
+    o("steadystate_ramp_time", OptKind::Time(TimeUnit::S), "0", "Time", "Time before steady-state samples are taken.").al(&["ss_ramp"]).set(|c, v| { c.pending.steady_ramp = c.time(v)?; Ok(()) }),
     o("steadystate_check_interval", OptKind::Time(TimeUnit::S), "1", "Time", "Sampling interval for steady-state detection.").al(&["ss_interval"]).ny(STEADY),
     o("ramp_size", OptKind::Size, "0", "Time", "Amount of I/O before statistics are kept.").ny(NYI),
     // --- Engine and queue depth
