@@ -6,22 +6,6 @@
 use crate::util::*;
 use serde_json::Value;
 
-/// The same arguments under fio and under `iomark run`, each in its own scratch directory;
-/// both JSON documents.
-fn both_json(tag: &str, args: &[&str]) -> (Value, Value) {
-    let d = Scratch::new(tag);
-    let (fd, id) = (d.file("fio"), d.file("iomark"));
-    std::fs::create_dir_all(&fd).unwrap();
-    std::fs::create_dir_all(&id).unwrap();
-    let mut fa = vec!["--output-format=json"];
-    fa.extend_from_slice(args);
-    let fv = fio_json(&fio_in(&fa, &fd));
-    let mut ia = vec!["run", "--output-format=json"];
-    ia.extend_from_slice(args);
-    let iv = json(&iomark_in(&ia, &id));
-    (fv, iv)
-}
-
 fn ios(j: &Value) -> u64 {
     ["read", "write", "trim"]
         .iter()

@@ -193,3 +193,19 @@ pub fn soffice_convert(input: &Path, outdir: &Path, to: &str) -> Output {
         .output()
         .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)")
 }
+
+/// The same arguments under fio and under `iomark run`, each in its own scratch directory;
+/// both JSON documents.
+pub fn both_json(tag: &str, args: &[&str]) -> (Value, Value) {
+    let d = Scratch::new(tag);
+    let (fd, id) = (d.file("fio"), d.file("iomark"));
+    std::fs::create_dir_all(&fd).unwrap();
+    std::fs::create_dir_all(&id).unwrap();
+    let mut fa = vec!["--output-format=json"];
+    fa.extend_from_slice(args);
+    let fv = fio_json(&fio_in(&fa, &fd));
+    let mut ia = vec!["run", "--output-format=json"];
+    ia.extend_from_slice(args);
+    let iv = json(&iomark_in(&ia, &id));
+    (fv, iv)
+}

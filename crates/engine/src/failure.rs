@@ -93,6 +93,12 @@ pub enum JobFailure {
     },
     /// A phase of a classic tool's test failed (`reason`: the system's words).
     Phase { job: String, reason: String },
+    /// The job's I/O trace (the record of every I/O it issues) could not be opened or written.
+    Trace {
+        job: String,
+        path: PathBuf,
+        errno: i32,
+    },
     /// The worker thread panicked.
     Panicked,
     /// A failure as text: from a result file written before failures were typed.
@@ -170,6 +176,12 @@ impl fmt::Display for JobFailure {
                 }
             }
             JobFailure::Phase { job, reason } => write!(f, "{job}: {reason}"),
+            JobFailure::Trace { job, path, errno } => write!(
+                f,
+                "{job}: writing the I/O trace {} failed: {}",
+                path.display(),
+                errno_words(*errno)
+            ),
             JobFailure::Panicked => f.write_str("worker thread panicked"),
             JobFailure::Text(t) => f.write_str(t),
         }

@@ -42,6 +42,7 @@ pub mod pass;
 pub mod result;
 pub mod rng;
 pub mod runner;
+pub mod steady;
 pub mod sys;
 pub mod target;
 #[cfg(any(test, feature = "test-support"))]

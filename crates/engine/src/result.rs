@@ -315,6 +315,9 @@ pub struct JobResult {
     pub first_error: i32,
     pub series: TimeSeries,
     pub verify: Option<VerifyResult>,
+    /// Steady-state detection, when the job asked for it.
+    #[serde(default)]
+    pub steady: Option<crate::steady::SteadyResult>,
     pub targets: Vec<TargetInfo>,
     /// Honesty notes (e.g. the working set fits in the page cache), typed.
     pub notes: Vec<Note>,
@@ -415,6 +418,7 @@ impl JobResult {
             first_error: self.first_error,
             series: TimeSeries::default(),
             verify: None,
+            steady: self.steady.clone(),
             targets: self.targets.clone(),
             notes: self.notes.clone(),
             ran: self.ran,

@@ -8,6 +8,7 @@ pub mod cmdline;
 mod corpus;
 pub mod doc;
 pub mod explain;
+pub mod iolog;
 pub mod jobfile;
 pub mod jobfile_source;
 pub mod options;

@@ -305,6 +305,7 @@ conformance! {
     io_uring_vectored: EngineKind::IoUring, defaults();
     io_uring_sqpoll: EngineKind::IoUring, EngineOptions { nonvectored: true, sqthread_poll: true, ..defaults() };
     io_uring_registered: EngineKind::IoUring, EngineOptions { nonvectored: true, fixedbufs: true, registerfiles: true, ..defaults() };
+    posixaio: EngineKind::PosixAio, defaults();
     mmap: EngineKind::Mmap, defaults();
     null: EngineKind::Null, defaults();
 }
@@ -321,6 +322,7 @@ fn every_data_engine_is_checked() {
         EngineKind::Pvsync2,
         EngineKind::Libaio,
         EngineKind::IoUring,
+        EngineKind::PosixAio,
         EngineKind::Mmap,
         EngineKind::Null,
     ];

@@ -17,6 +17,7 @@ pub enum EngineKind {
     Pvsync2,
     Libaio,
     IoUring,
+    PosixAio,
     Mmap,
     Null,
     FileCreate,
@@ -256,7 +257,7 @@ mod tests {
             .into_iter()
             .filter(|k| !k.is_sync())
             .collect();
-        assert_eq!(asynchronous, [Libaio, IoUring]);
+        assert_eq!(asynchronous, [Libaio, IoUring, PosixAio]);
         let diskless: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_diskless())
@@ -271,7 +272,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(EngineKind::ALL.len(), 12);
+        assert_eq!(EngineKind::ALL.len(), 13);
         for k in EngineKind::ALL {
             assert_eq!(EngineKind::from_fio_name(k.fio_name()), Some(k));
         }

@@ -11,7 +11,7 @@
 //! Kernel AIO is only truly asynchronous with O_DIRECT; buffered requests complete inside
 //! `io_submit`.
 
-use super::sysio::{do_sync_op, sync_files, SyncFile};
+use super::sysio::{do_sync_op, sync_files, take_failed, SyncFile};
 use super::{
     Completion, Engine, EngineDecl, EngineError, EngineFlags, EngineKind, EngineOption,
     EngineSetup, IoUnit, Op, Queued,
@@ -376,12 +376,7 @@ impl Engine for LibaioEngine {
         out: &mut Vec<Completion>,
     ) -> io::Result<usize> {
         let max = max.max(min).max(1);
-        let mut got = 0;
-        if !self.failed.is_empty() {
-            let n = self.failed.len().min(max);
-            out.extend(self.failed.drain(..n));
-            got = n;
-        }
+        let mut got = take_failed(&mut self.failed, max, out);
         if got >= max {
             return Ok(got);
         }

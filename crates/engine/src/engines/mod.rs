@@ -17,6 +17,7 @@ pub mod libaio;
 pub mod meta;
 pub mod mmap;
 pub mod null;
+pub mod posixaio;
 pub mod sync;
 pub mod sysio;
 pub mod uring;
@@ -38,6 +39,7 @@ pub const ENGINES: &[EngineDecl] = &[
     sync::PVSYNC2,
     libaio::DECL,
     uring::DECL,
+    posixaio::DECL,
     mmap::DECL,
     null::DECL,
     meta::FILECREATE,
@@ -266,7 +268,8 @@ mod tests {
     fn lookup() {
         assert_eq!(NAMES.len(), ENGINES.len());
         assert_eq!(by_name("io_uring").unwrap().kind, EngineKind::IoUring);
-        assert!(by_name("posixaio").is_none());
+        assert_eq!(by_name("posixaio").unwrap().kind, EngineKind::PosixAio);
+        assert!(by_name("posix_aio").is_none());
         for opt in EngineOption::ALL {
             let names: Vec<_> = readers(opt).map(|d| d.name).collect();
             assert_eq!(reader_list(opt), names.as_slice(), "{opt:?}");

@@ -2,7 +2,7 @@
 //! a punched hole), fsync/fdatasync, and the synchronous path the async engines take for sync ops
 //! and trims.
 
-use super::{EngineFile, EngineSetup, Op};
+use super::{Completion, EngineFile, EngineSetup, Op};
 use std::io;
 use std::os::fd::RawFd;
 
@@ -114,6 +114,18 @@ pub(super) fn do_sync_op(file: SyncFile, op: Op, offset: u64, len: usize) -> i64
         Op::Trim => trim_fd(file.fd, file.is_block, offset, len as u64),
         Op::Read | Op::Write => -(libc::EINVAL as i64),
     }
+}
+
+/// Move up to `max` of the requests refused at submission (completing with their -errno) to
+/// `out`, oldest first; how many were moved. The async engines report these first at a reap.
+pub(super) fn take_failed(
+    failed: &mut Vec<Completion>,
+    max: usize,
+    out: &mut Vec<Completion>,
+) -> usize {
+    let n = failed.len().min(max);
+    out.extend(failed.drain(..n));
+    n
 }
 
 #[cfg(test)]

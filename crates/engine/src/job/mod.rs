@@ -10,9 +10,11 @@ use std::time::Duration;
 
 mod io;
 mod settings;
+mod trace;
 
 pub use io::*;
 pub use settings::*;
+pub use trace::*;
 
 /// One job as written by the user (before `numjobs` expansion into clones).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -130,6 +132,15 @@ pub struct JobSpec {
     pub exitall: bool,
     pub continue_on_error: ContinueOnError,
     pub verify: Option<VerifySpec>,
+    /// Record the issued I/O into a trace file.
+    #[serde(default)]
+    pub record: Option<TraceRecord>,
+    /// Replay these I/Os instead of generating them.
+    #[serde(default)]
+    pub replay: Option<Replay>,
+    /// End the job once its IOPS or bandwidth is steady.
+    #[serde(default)]
+    pub steady: Option<crate::steady::SteadySpec>,
 
     /// The options as the user wrote them (name, raw value) for `job options` in output and
     /// for the result file; the fio front end fills it.
@@ -212,6 +223,9 @@ impl Default for JobSpec {
             exitall: false,
             continue_on_error: ContinueOnError::None,
             verify: None,
+            record: None,
+            replay: None,
+            steady: None,
             options: Vec::new(),
         }
     }

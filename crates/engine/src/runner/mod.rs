@@ -352,6 +352,7 @@ mod tests {
         for engine in [
             EngineKind::Psync,
             EngineKind::Libaio,
+            EngineKind::PosixAio,
             EngineKind::IoUring,
             EngineKind::Null,
         ] {

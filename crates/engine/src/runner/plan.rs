@@ -295,7 +295,8 @@ fn plan_clone(
             }
         }
         if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
-            let grow = job.grow_file && !job.rw.has_read();
+            // A replayed trace reads what it wrote before (or past the end, as the trace says).
+            let grow = job.grow_file && (!job.rw.has_read() || job.replay.is_some());
             let too_small = if grow {
                 real_size.is_none()
             } else {

@@ -11,6 +11,8 @@
 //! - `files`: which file the next I/O goes to (file_service_type);
 //! - `pause`: fsync every N writes, think time, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
+//! - `steady`: steady-state detection (a sample a second, ending the job once steady);
+//! - `trace`: recording the issued I/O into a trace file, replaying a trace;
 //! - `verify_hooks`: the worker's side of data verification;
 //! - `buffers`: the owned I/O buffers and how write data is generated.
 
@@ -22,12 +24,14 @@ mod logs;
 mod pause;
 mod pick;
 mod setup;
+mod steady;
+mod trace;
 mod verify_hooks;
 
 pub use crate::worker_file::WorkerFile;
 
 use crate::engines::{Completion, Engine, EngineFile, Op};
-use crate::failure::FlushPoint;
+use crate::failure::{FlushPoint, JobFailure};
 use crate::gen::{BsPicker, DirMix, OffsetGen};
 use crate::job::{Dir, JobSpec, PerDir, RwMode};
 use crate::result::{CpuUsage, DirResult, JobResult};
@@ -206,6 +210,11 @@ struct Worker {
     hist_log: Option<Box<HistLog>>,
     verifier: Option<crate::verifier::Verifier>,
     verify_due: bool,
+    recorder: Option<Box<trace::Recorder>>,
+    replay: Option<Box<trace::ReplayCursor>>,
+    steady: Option<Box<steady::SteadyRun>>,
+    /// When the next steady-state sample is due (u64::MAX: no detection).
+    steady_next_ns: u64,
 }
 
 impl Worker {
@@ -244,6 +253,10 @@ impl Worker {
         if self.progress.snapshot_req.load(Ordering::Relaxed) {
             self.answer_snapshot();
         }
+        if now >= self.steady_next_ns && self.steady_sample(now) {
+            self.done_issuing = true;
+            return false;
+        }
         if self.measuring {
             self.sample_intervals(now);
             if now >= self.end_ns {
@@ -264,9 +277,16 @@ impl Worker {
         self.publish_progress(now);
         let mut res = std::mem::take(&mut self.res);
         self.fill_totals(&mut res, now);
+        res.steady = self.steady.as_ref().map(|s| s.window.result());
         self.res = res;
         if self.spec.fsync_on_close {
             self.fsync_files(FlushPoint::Close);
+        }
+        if let Some(mut r) = self.recorder.take() {
+            if let Err((path, errno)) = r.close(sys::now_ns()) {
+                let job = self.spec.name.clone();
+                self.fatal(errno, JobFailure::Trace { job, path, errno });
+            }
         }
         self.progress.set_state(if self.res.error != 0 {
             WorkerState::Failed

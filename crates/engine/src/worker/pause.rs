@@ -5,6 +5,7 @@
 use super::Worker;
 use crate::engines::{IoUnit, Op, Queued};
 use crate::failure::{FlushPoint, JobFailure};
+use crate::job::TraceAct;
 use crate::sys;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -13,10 +14,22 @@ impl Worker {
     /// fsync (fsync=N) or fdatasync (fdatasync=N) every file, with nothing in flight.
     pub(super) fn do_sync(&mut self) {
         self.writes_since_sync = 0;
-        let datasync = self.spec.fsync == 0;
+        // A replayed sync names its file; fsync=N / fdatasync=N sync every file.
+        let (files, datasync) = match self.replay.as_mut().and_then(|c| c.pending_sync.take()) {
+            Some((f, datasync)) => (f as usize..f as usize + 1, datasync),
+            None => (0..self.efiles.len(), self.spec.fsync == 0),
+        };
         let op = if datasync { Op::Fdatasync } else { Op::Fsync };
         let measured = self.measuring;
-        for fi in 0..self.efiles.len() {
+        for fi in files {
+            if let Some(r) = &mut self.recorder {
+                let word = if datasync {
+                    TraceAct::Datasync
+                } else {
+                    TraceAct::Sync
+                };
+                r.io(sys::now_ns(), fi as u32, word.word(), 0, 0);
+            }
             let Some(slot) = self.free.pop() else { return };
             let io = IoUnit {
                 slot,

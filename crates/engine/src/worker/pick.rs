@@ -3,6 +3,7 @@
 //! limits and the rate schedule.
 
 use super::buffers::{fill_buffer, scramble};
+use super::trace::trace_word;
 use super::Worker;
 use crate::engines::Op;
 use crate::job::{Dir, RateProcess, RwMode};
@@ -26,6 +27,9 @@ pub(super) enum Next {
 impl Worker {
     /// Pick the next I/O: direction, file, size, offset.
     pub(super) fn prepare_next(&mut self, now: u64) -> Next {
+        if self.replay.is_some() {
+            return self.next_replayed(now);
+        }
         // Amount limits.
         if !self.spec.time_based {
             let total = self.io_bytes_per_loop;
@@ -104,6 +108,20 @@ impl Worker {
         let granted = self.gens[file as usize].granted();
         let len = bs.min(end.saturating_sub(offset)).min(granted).max(1) as usize;
         let len = len.min(self.bufs.len());
+        self.load_slot(slot, dir, file, offset, len, now)
+    }
+
+    /// Load the free `slot` with an I/O of `len` bytes at `offset` of `file`: its write data,
+    /// the counters, the trace record and the rate schedule.
+    pub(super) fn load_slot(
+        &mut self,
+        slot: u32,
+        dir: Dir,
+        file: u32,
+        offset: u64,
+        len: usize,
+        now: u64,
+    ) -> Next {
         // The slot is free: no I/O is in flight on its buffer.
         if dir == Dir::Write && self.verifier.is_some() {
             let buf = self.bufs.slot_mut(slot, len);
@@ -141,6 +159,9 @@ impl Worker {
             self.writes_since_sync += 1;
         }
         self.blocks_since_think += 1;
+        if let Some(r) = &mut self.recorder {
+            r.io(now, file, trace_word(dir), offset, len as u64);
+        }
         // Rate schedule.
         let r = &self.spec.rate;
         let d = dir.idx();

@@ -4,7 +4,7 @@
 use super::buffers::{fill_buffer, Buffers};
 use super::files::FileChooser;
 use super::logs::{HistLog, Interval, LogWindow};
-use super::{Slot, Worker, WorkerSetup};
+use super::{trace, Slot, Worker, WorkerSetup};
 use crate::engines::{self, EngineFile, Op};
 use crate::failure::JobFailure;
 use crate::gen::{BsPicker, DirMix, OffsetGen};
@@ -251,9 +251,39 @@ impl Worker {
             }
         }
         res.targets = targets;
-        s.progress
-            .total_bytes
-            .store(s.io_bytes_per_loop * spec.loops as u64, Ordering::Relaxed);
+        let recorder = match &spec.record {
+            Some(rec) => {
+                let paths: Vec<_> = s.files.iter().map(|f| f.path.clone()).collect();
+                match trace::Recorder::open(rec, &paths, job_start_ns, sys::now_ns()) {
+                    Ok(r) => Some(Box::new(r)),
+                    Err(e) => {
+                        close_fds(&efiles);
+                        let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                        let failure = JobFailure::Trace {
+                            job: spec.name.clone(),
+                            path: rec.path.clone(),
+                            errno,
+                        };
+                        return Err(fail(res, errno, failure));
+                    }
+                }
+            }
+            None => None,
+        };
+        let mut spec = spec;
+        let replay = spec
+            .replay
+            .take()
+            .map(|r| Box::new(trace::ReplayCursor::new(r.entries, r.stall)));
+        let steady = spec
+            .steady
+            .clone()
+            .map(|sp| Box::new(super::steady::SteadyRun::new(sp, job_start_ns)));
+        let total = match &replay {
+            Some(r) => r.total_bytes(),
+            None => s.io_bytes_per_loop * spec.loops as u64,
+        };
+        s.progress.total_bytes.store(total, Ordering::Relaxed);
         Ok(Worker {
             spec,
             res,
@@ -297,6 +327,14 @@ impl Worker {
             hist_log,
             verifier,
             verify_due: false,
+            recorder,
+            replay,
+            steady_next_ns: if steady.is_some() {
+                job_start_ns + 1_000_000_000
+            } else {
+                u64::MAX
+            },
+            steady,
         })
     }
 }

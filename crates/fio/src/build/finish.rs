@@ -16,6 +16,8 @@ pub(super) fn finish(
             spec.bs[d] = BlockSize::Split(split);
         }
     }
+    super::replay::finish_replay(spec, st)?;
+    finish_steady(spec, st)?;
     let name = spec.name.clone();
     for p in [
         &mut spec.logs.bw_log,
@@ -155,5 +157,32 @@ fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
     let mut v = std::mem::take(&mut st.verify);
     v.method = kind;
     spec.verify = Some(v);
+    Ok(())
+}
+
+/// `steadystate_duration` above 0 turns detection on, with `steadystate` (default
+/// `iops_slope:0.01%`) as the criterion.
+fn finish_steady(spec: &mut JobSpec, st: &Pending) -> Result<(), String> {
+    let secs = st.steady_dur.as_secs();
+    if secs == 0 {
+        return Ok(());
+    }
+    if spec.group_reporting && spec.numjobs > 1 {
+        return Err(
+            "option 'steadystate_duration' with group_reporting over several clones is not supported yet: iomark judges each clone on its own"
+                .into(),
+        );
+    }
+    let (metric, slope, percent, limit) =
+        st.steady_crit
+            .unwrap_or((iomark_engine::steady::SteadyMetric::Iops, true, true, 0.01));
+    spec.steady = Some(iomark_engine::steady::SteadySpec {
+        metric,
+        slope,
+        percent,
+        limit,
+        duration_s: secs.min(u32::MAX as u64) as u32,
+        ramp: st.steady_ramp,
+    });
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 mod finish;
 mod job;
+mod replay;
 #[cfg(test)]
 mod tests;
 mod words;

@@ -5,6 +5,7 @@ use super::choice::did_you_mean;
 use super::OptDef;
 use crate::values::{self, TimeUnit};
 use iomark_engine::job::{Dir, JobSpec, PerDir, SizeSpec, VerifySpec};
+use iomark_engine::steady::SteadyMetric;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -60,6 +61,14 @@ pub struct Pending {
     pub new_group: bool,
     /// Index of the option that set `wait_for` (to point at it).
     pub wait_for_at: Option<usize>,
+    /// `read_iolog`: the log (or `:`-separated logs) to replay.
+    pub read_iolog: Option<String>,
+    /// The `replay_*` options.
+    pub replay: crate::iolog::ReplayOpts,
+    /// `steadystate`: (measure, slope, percent, limit).
+    pub steady_crit: Option<(SteadyMetric, bool, bool, f64)>,
+    pub steady_dur: Duration,
+    pub steady_ramp: Duration,
 }
 
 impl Pending {

@@ -20,7 +20,6 @@ pub const SUPPORTED_ENGINES: &[&str] = iomark_engine::engines::NAMES;
 
 /// Real fio engines that iomark does not implement (an error names them as such).
 pub const NOT_YET_ENGINES: &[&str] = &[
-    "posixaio",
     "io_uring_cmd",
     "cpuio",
     "net",

@@ -300,3 +300,54 @@ pub fn kb_base(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     };
     Ok(())
 }
+
+/// `write_iolog=path`: record the job's I/O in fio's version 3 log format.
+pub fn write_iolog(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let p = v.trim();
+    c.spec.record = (!p.is_empty()).then(|| iomark_engine::job::TraceRecord {
+        path: PathBuf::from(p),
+        header: crate::iolog::HEADER_V3.to_string(),
+    });
+    Ok(())
+}
+
+/// `replay_align=N`: a power of two (0 = as recorded).
+pub fn replay_align(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let n = c.uint(v)?;
+    if n != 0 && !n.is_power_of_two() {
+        return Err(c.invalid(v, "expected a power of two"));
+    }
+    c.pending.replay.align = n;
+    Ok(())
+}
+
+/// `steadystate=iops|iops_slope|bw|bw_slope:LIMIT[%]` (the bandwidth limit is a size per second).
+pub fn steadystate(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    use iomark_engine::steady::SteadyMetric;
+    const FORM: &str =
+        "expected iops, iops_slope, bw or bw_slope, ':' and a limit (e.g. iops_slope:0.01%)";
+    let (word, limit) = v.trim().split_once(':').ok_or_else(|| c.invalid(v, FORM))?;
+    let (metric, slope) = match word.trim() {
+        "iops" => (SteadyMetric::Iops, false),
+        "iops_slope" => (SteadyMetric::Iops, true),
+        "bw" => (SteadyMetric::Bw, false),
+        "bw_slope" => (SteadyMetric::Bw, true),
+        _ => return Err(c.invalid(v, FORM)),
+    };
+    let limit = limit.trim();
+    let (percent, value) = match limit.strip_suffix('%') {
+        Some(p) => (
+            true,
+            p.trim().parse::<f64>().map_err(|_| c.invalid(v, FORM))?,
+        ),
+        None if metric == SteadyMetric::Iops => {
+            (false, limit.parse::<f64>().map_err(|_| c.invalid(v, FORM))?)
+        }
+        None => (false, c.size(limit)? as f64),
+    };
+    if !value.is_finite() || value < 0.0 {
+        return Err(c.invalid(v, FORM));
+    }
+    c.pending.steady_crit = Some((metric, slope, percent, value));
+    Ok(())
+}

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 const NYI: &str = "not implemented in iomark yet";
 const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_offset, verify_pattern, verify_async and experimental_verify are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
-const IOLOG: &str = "I/O log recording and replay are not implemented in iomark yet";
+const IOLOG: &str = "merging blktrace files is not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
 const LATTGT: &str = "latency targets and limits are not implemented in iomark yet";
 const DEDUPE: &str = "dedupe modes beyond dedupe_percentage are not implemented in iomark yet";
@@ -93,13 +93,13 @@ pub static OPTIONS: &[OptDef] = &[
     o("loops", OptKind::Int, "1", "Time", "Repeat the job this many times.").set(|c, v| { c.spec.loops = c.count(v)?; Ok(()) }),
     o("numjobs", OptKind::Int, "1", "Time", "Number of clones of the job running in parallel.").set(|c, v| { c.spec.numjobs = c.count(v)?; Ok(()) }),
     o("thread", OptKind::Flag, "0", "Time", "Run jobs as threads rather than processes.").ign("iomark always runs each job as a thread of one process"),
-    o("steadystate", OptKind::Str, "iops_slope:0.01%", "Time", "Stop when a steady state is detected.").al(&["ss"]).ny(STEADY),
-    o("steadystate_duration", OptKind::Time(TimeUnit::S), "0", "Time", "Window for steady-state detection.").al(&["ss_dur"]).ny(STEADY),
-    o("steadystate_ramp_time", OptKind::Time(TimeUnit::S), "0", "Time", "Time before steady-state data is collected.").al(&["ss_ramp"]).ny(STEADY),
+    o("steadystate", OptKind::Str, "iops_slope:0.01%", "Time", "End the job once steady: iops, iops_slope, bw or bw_slope, then ':' and the limit (a '%' makes it a share of the mean).").al(&["ss"]).set(setters::steadystate),
+    o("steadystate_duration", OptKind::Time(TimeUnit::S), "0", "Time", "Window of one-second samples judged for steady state (0 = no detection).").al(&["ss_dur"]).set(|c, v| { c.pending.steady_dur = c.time(v)?; Ok(()) }),
+    o("steadystate_ramp_time", OptKind::Time(TimeUnit::S), "0", "Time", "Time before steady-state samples are taken.").al(&["ss_ramp"]).set(|c, v| { c.pending.steady_ramp = c.time(v)?; Ok(()) }),
     o("steadystate_check_interval", OptKind::Time(TimeUnit::S), "1", "Time", "Sampling interval for steady-state detection.").al(&["ss_interval"]).ny(STEADY),
     o("ramp_size", OptKind::Size, "0", "Time", "Amount of I/O before statistics are kept.").ny(NYI),
     // --- Engine and queue depth
-    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, mmap, null, filecreate, filestat, filedelete.").set(setters::ioengine),
+    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, filecreate, filestat, filedelete.").set(setters::ioengine),
     o("iodepth", OptKind::Int, "1", "Engine and queue depth", "Number of I/Os kept in flight per job (async engines).").set(|c, v| { c.spec.iodepth = c.count(v)?; Ok(()) }),
     o("iodepth_batch", OptKind::Int, "1", "Engine and queue depth", "Submit once this many I/Os are queued (0 = iodepth).").al(&["iodepth_batch_submit"]).set(|c, v| { c.spec.iodepth_batch_submit = c.u32(v)?; Ok(()) }),
     o("iodepth_batch_complete_min", OptKind::Int, "1", "Engine and queue depth", "Minimum completions to wait for per reap.").al(&["iodepth_batch_complete"]).set(|c, v| { c.spec.iodepth_batch_complete_min = c.u32(v)?; Ok(()) }),
@@ -289,15 +289,15 @@ pub static OPTIONS: &[OptDef] = &[
     o("zone_reset_threshold", OptKind::Float, "", "Zones", "Reset zones above this fill level.").ny(ZONES),
     o("zone_reset_frequency", OptKind::Float, "", "Zones", "How often zones are reset.").ny(ZONES),
     // --- I/O logs and hooks
-    o("write_iolog", OptKind::Str, "", "I/O logs", "Record the issued I/O to this file.").ny(IOLOG),
-    o("read_iolog", OptKind::Str, "", "I/O logs", "Replay I/O from this file.").ny(IOLOG),
-    o("read_iolog_chunked", OptKind::Bool, "0", "I/O logs", "Read the replay log in chunks.").ny(IOLOG),
-    o("replay_no_stall", OptKind::Bool, "0", "I/O logs", "Replay without the recorded delays.").ny(IOLOG),
-    o("replay_redirect", OptKind::Str, "", "I/O logs", "Replay onto this device.").ny(IOLOG),
-    o("replay_scale", OptKind::Int, "1", "I/O logs", "Divide replayed offsets by this.").ny(IOLOG),
-    o("replay_align", OptKind::Int, "", "I/O logs", "Align replayed offsets.").ny(IOLOG),
-    o("replay_time_scale", OptKind::Int, "100", "I/O logs", "Scale replay timing (percent).").ny(IOLOG),
-    o("replay_skip", OptKind::Str, "", "I/O logs", "Skip these directions in replay.").ny(IOLOG),
+    o("write_iolog", OptKind::Str, "", "I/O logs", "Record the issued I/O to this file (fio's version 3 log, appended to).").set(setters::write_iolog),
+    o("read_iolog", OptKind::Str, "", "I/O logs", "Replay the I/O of this log (version 2 or 3; '-' reads standard input) instead of generating it.").set(|c, v| { c.pending.read_iolog = Some(v.trim().to_string()).filter(|s| !s.is_empty()); Ok(()) }),
+    o("read_iolog_chunked", OptKind::Bool, "0", "I/O logs", "Read the replay log in chunks.").ign("iomark reads the whole log before the run; the replay is the same"),
+    o("replay_no_stall", OptKind::Bool, "0", "I/O logs", "Replay without the recorded delays, as fast as the queue allows.").set(|c, v| { c.pending.replay.no_stall = c.boolean(v)?; Ok(()) }),
+    o("replay_redirect", OptKind::Str, "", "I/O logs", "Replay every I/O of the log onto this file or device.").set(|c, v| { c.pending.replay.redirect = Some(PathBuf::from(v.trim())).filter(|p| !p.as_os_str().is_empty()); Ok(()) }),
+    o("replay_scale", OptKind::Int, "1", "I/O logs", "Divide replayed offsets by this.").set(|c, v| { c.pending.replay.scale = c.count(v)? as u64; Ok(()) }),
+    o("replay_align", OptKind::Int, "", "I/O logs", "Round replayed offsets down to a multiple of this power of two.").set(setters::replay_align),
+    o("replay_time_scale", OptKind::Int, "100", "I/O logs", "Pace of the replay in percent of the recorded one (200 = twice as fast).").set(|c, v| { c.pending.replay.time_scale = c.count(v)?; Ok(()) }),
+    o("replay_skip", OptKind::Str, "", "I/O logs", "Leave these actions out of the replay: read, write, trim, sync (comma separated).").set(|c, v| { c.pending.replay.skip = crate::iolog::parse_skip(v).map_err(|e| c.invalid(v, e))?; Ok(()) }),
     o("merge_blktrace_file", OptKind::Str, "", "I/O logs", "Merge blktraces into this file.").ny(IOLOG),
     o("merge_blktrace_scalars", OptKind::FloatList, "", "I/O logs", "Time scaling per merged trace.").ny(IOLOG),
     o("merge_blktrace_iters", OptKind::FloatList, "", "I/O logs", "Iterations per merged trace.").ny(IOLOG),

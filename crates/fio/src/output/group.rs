@@ -416,6 +416,7 @@ pub(crate) mod tests {
             first_error: 0,
             series,
             verify: None,
+            steady: None,
             targets: vec![TargetInfo {
                 path: "/tmp/t".into(),
                 kind: "file".into(),

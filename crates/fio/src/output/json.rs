@@ -7,6 +7,7 @@ use super::group::{self, Report, ReportUnit};
 use iomark_engine::hist::{Histogram, LatencyBuckets};
 use iomark_engine::job::Dir;
 use iomark_engine::result::{DiskUtil, LatRecord};
+use iomark_engine::steady::{SteadyMetric, SteadyResult, SteadySpec};
 use iomark_engine::RunResult;
 
 /// A small pretty-printing JSON writer in fio's layout (`"key" : value`, 2-space indent).
@@ -294,6 +295,9 @@ pub(crate) fn job_obj(
     if let Some(desc) = &u.spec.description {
         j.s("desc", desc);
     }
+    if let (Some(sp), Some(ss)) = (&u.spec.steady, &u.job.steady) {
+        steady_json(j, sp, ss);
+    }
     // iomark's additions.
     j.obj("iomark");
     j.u("jobs", u.members as u64);
@@ -338,6 +342,37 @@ pub(crate) fn job_obj(
         j.s("hostname", c.hostname);
         j.u("port", c.port);
     }
+    j.end_obj();
+}
+
+/// fio's `steadystate` block: the criterion, whether it was met, the last judged value and the
+/// window of samples.
+fn steady_json(j: &mut J, sp: &SteadySpec, ss: &SteadyResult) {
+    let pct = if sp.percent { "%" } else { "" };
+    j.obj("steadystate");
+    j.s(
+        "ss",
+        &format!(
+            "{}{}:{:.6}{pct}",
+            match sp.metric {
+                SteadyMetric::Iops => "iops",
+                SteadyMetric::Bw => "bw",
+            },
+            if sp.slope { "_slope" } else { "" },
+            sp.limit as f32
+        ),
+    );
+    j.u("duration", sp.duration_s as u64);
+    j.u("attained", ss.attained as u64);
+    j.s("criterion", &format!("{:.6}{pct}", ss.criterion as f32));
+    j.f("max_deviation", ss.max_deviation);
+    j.f("slope", ss.slope);
+    j.obj("data");
+    j.u("bw_mean", ss.bw_mean());
+    j.u("iops_mean", ss.iops_mean());
+    j.raw("iops", &serde_json::to_string(&ss.iops).unwrap_or_default());
+    j.raw("bw", &serde_json::to_string(&ss.bw).unwrap_or_default());
+    j.end_obj();
     j.end_obj();
 }
 

@@ -278,6 +278,24 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
         "     latency   : target=0, window=0, percentile=100.00%, depth={}",
         u.spec.iodepth
     );
+    if let (Some(sp), Some(ss)) = (&u.spec.steady, &u.job.steady) {
+        let bw = ss.bw_mean();
+        let _ = writeln!(
+            out,
+            "  steadystate  : attained={}, bw={} ({}), iops={}, {}{}={:.3}{}",
+            if ss.attained { "yes" } else { "no" },
+            num2str(bw, 4, true, Unit::BytePerSec),
+            num2str(bw, 4, false, Unit::BytePerSec),
+            num2str(ss.iops_mean(), 4, false, Unit::None),
+            match sp.metric {
+                iomark_engine::steady::SteadyMetric::Iops => "iops",
+                iomark_engine::steady::SteadyMetric::Bw => "bw",
+            },
+            if sp.slope { " slope" } else { " mean dev" },
+            ss.criterion,
+            if sp.percent { "%" } else { "" }
+        );
+    }
     if u.job.total_err > 0 {
         let _ = writeln!(
             out,
