@@ -92,7 +92,10 @@ pub fn main(args: &[String]) -> i32 {
         out("\n", quiet);
         for &n in &tp.counts {
             let mut show = |f: &throughput::TpFigure| {
-                out(&throughput::block(f, unit, a.child_bytes), quiet);
+                out(
+                    &throughput::block(f, unit, a.child_bytes, a.cpu_util),
+                    quiet,
+                );
             };
             match throughput::run_count(&p, n, a.keep, &stop, &mut show) {
                 Ok(v) => figs.extend(v),
@@ -109,6 +112,9 @@ pub fn main(args: &[String]) -> i32 {
         let rec = p.cells.first().map_or(0, |c| c.record);
         if a.excel {
             report = throughput::excel(&figs, rec, unit);
+            if a.cpu_util {
+                report.push_str(&throughput::cpu_excel(&figs, rec));
+            }
         }
         if let Some(path) = &a.workbook {
             let (counts, rows) = throughput::table(&figs, unit);
@@ -135,11 +141,20 @@ pub fn main(args: &[String]) -> i32 {
             out(&text::interrupted_note(&p, m.rows.len(), a.keep), quiet);
         }
         let blocks = excel::blocks(&p, &m, unit);
+        let cpu = if a.cpu_util {
+            excel::cpu_blocks(&p, &m)
+        } else {
+            Vec::new()
+        };
         if a.excel {
             report = excel::render(&blocks);
+            report.push_str(&excel::render_cpu(&cpu));
         }
         if let Some(path) = &a.workbook {
-            let sheets = xlsx::Sheets::Matrix(&blocks);
+            let sheets = xlsx::Sheets::Matrix {
+                figures: &blocks,
+                cpu: &cpu,
+            };
             if let Err(e) = xlsx::write(path, &a.command_line, &host, unit.words(), &sheets) {
                 eprintln!("iomark iozone: -b {e}");
                 code = code.max(1);

@@ -35,5 +35,6 @@ mod suites_bonnie;
 mod suites_dd;
 mod suites_hdparm;
 mod suites_iozone;
+mod suites_iozone_modes;
 mod sweep;
 mod util;

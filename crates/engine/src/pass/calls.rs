@@ -1,8 +1,10 @@
 //! The system calls a pass moves its records with: read/write at the file position (with a
 //! seek when the record is elsewhere), pread/pwrite, preadv/pwritev, or a user-space buffered
-//! stream as stdio's fread/fwrite do (the kernel sees one call per buffer, not per record).
-//! Every call is counted, so tests and results can show a pass's system-call shape.
+//! stream as stdio's fread/fwrite do (the kernel sees one call per buffer, not per record), or
+//! a memory mapping of the file (`mapped`). Every call is counted, so tests and results can
+//! show a pass's system-call shape.
 
+use super::mapped::{MapAdvice, MapSync, Mapping};
 use crate::sys::AlignedBuf;
 use serde::{Deserialize, Serialize};
 use std::io;
@@ -21,6 +23,12 @@ pub enum Calls {
     /// A user-space stream with a buffer of `buffer` bytes: records are copied into or out of
     /// the buffer, and the kernel sees read(2)/write(2) of whole buffers (stdio with setvbuf).
     Stream { buffer: u64 },
+    /// Loads from and stores into a mapping of the whole file (mmap), each store followed by
+    /// `sync`; `advice` is given to madvise first. Flushing the pass is msync(MS_SYNC).
+    Mapped {
+        sync: MapSync,
+        advice: Option<MapAdvice>,
+    },
 }
 
 /// System calls issued, by kind.
@@ -30,6 +38,9 @@ pub struct CallCounts {
     pub writes: u64,
     pub seeks: u64,
     pub syncs: u64,
+    /// msync(2) calls (mapped passes).
+    #[serde(default)]
+    pub msyncs: u64,
 }
 
 /// One open file and the state of its calls.
@@ -47,6 +58,8 @@ pub(super) struct Handle {
     sbuf_off: u64,
     /// The buffer holds written bytes not yet handed to the kernel.
     dirty: bool,
+    /// The file's mapping (mapped passes, once `map` was called).
+    map: Option<Mapping>,
     pub counts: CallCounts,
 }
 
@@ -73,6 +86,7 @@ impl Handle {
             sbuf_at: 0,
             sbuf_off: 0,
             dirty: false,
+            map: None,
             counts: CallCounts::default(),
         }
     }
@@ -152,6 +166,7 @@ impl Handle {
                 })
             }
             Calls::Stream { .. } => self.stream_read(off, buf),
+            Calls::Mapped { .. } => Ok(self.mapping()?.copy_out(off, buf)),
         }
     }
 
@@ -178,6 +193,14 @@ impl Handle {
                 })
             }
             Calls::Stream { .. } => self.stream_write(off, buf),
+            Calls::Mapped { sync, .. } => {
+                let n = self.mapping_mut()?.copy_in(off, buf);
+                if sync != MapSync::None {
+                    self.counts.msyncs += 1;
+                    self.mapping()?.msync(off, n, sync == MapSync::Sync)?;
+                }
+                Ok(n)
+            }
         }
     }
 
@@ -268,15 +291,60 @@ impl Handle {
         res
     }
 
-    /// fsync(2).
+    /// Map the first `len` bytes of the file for a mapped pass (nothing for the other calls).
+    /// A writer's file shorter than `len` is first extended by writing its last `record`
+    /// bytes with pwrite(2), so every store lands inside the file.
+    pub fn map(&mut self, len: u64, record: u64, write: bool) -> io::Result<()> {
+        let Calls::Mapped { advice, .. } = self.calls else {
+            return Ok(());
+        };
+        if write {
+            // SAFETY: zeroed stat is a valid out value.
+            let mut st: libc::stat = unsafe { std::mem::zeroed() };
+            // SAFETY: fd is open and st is a valid out pointer.
+            cvt(unsafe { libc::fstat(self.fd, &mut st) } as isize)?;
+            if (st.st_size as u64) < len {
+                let rec = record.clamp(1, len.max(1));
+                let buf = AlignedBuf::new(rec as usize, 4096);
+                let off = (len - rec) as libc::off_t;
+                // SAFETY: buf is valid for its length.
+                cvt(unsafe { libc::pwrite(self.fd, buf.as_ptr().cast(), buf.len(), off) })?;
+            }
+        }
+        let m = Mapping::new(self.fd, len as usize, write)?;
+        if let Some(a) = advice {
+            m.advise(a)?;
+        }
+        self.map = Some(m);
+        Ok(())
+    }
+
+    fn mapping(&self) -> io::Result<&Mapping> {
+        self.map
+            .as_ref()
+            .ok_or_else(|| io::Error::other("mapped pass without a mapping"))
+    }
+
+    fn mapping_mut(&mut self) -> io::Result<&mut Mapping> {
+        self.map
+            .as_mut()
+            .ok_or_else(|| io::Error::other("mapped pass without a mapping"))
+    }
+
+    /// fsync(2), or msync(MS_SYNC) of the whole mapping once the file is mapped.
     pub fn sync(&mut self) -> io::Result<()> {
+        if let Some(m) = &self.map {
+            self.counts.msyncs += 1;
+            return m.msync(0, m.size(), true);
+        }
         self.counts.syncs += 1;
         // SAFETY: plain system call on a descriptor.
         cvt(unsafe { libc::fsync(self.fd) } as isize).map(|_| ())
     }
 
-    /// close(2), once.
+    /// munmap(2) of the mapping, then close(2), once.
     pub fn close(&mut self) -> io::Result<()> {
+        self.map = None;
         if self.fd < 0 {
             return Ok(());
         }

@@ -1,7 +1,8 @@
 //! Several passes at once (a throughput test): each child prepares its pass, all meet at a
 //! barrier and are released together (optionally each after a delay). With stonewalling, the
 //! first child to finish stops the others, so every child's figure counts only what was done
-//! while all of them ran; without it, each runs to its end.
+//! while all of them ran; without it, each runs to its end. Children may be bound to CPUs one
+//! each, in turn from a first CPU.
 
 use super::{prepare, PassResult, PassSpec, PassStops};
 use crate::sys;
@@ -17,6 +18,8 @@ pub struct GroupOptions {
     pub stonewall: bool,
     /// Delay between the barrier's release and a child's first operation.
     pub delay: Duration,
+    /// Bind child i to CPU (first + i) modulo the online CPUs.
+    pub first_cpu: Option<usize>,
 }
 
 /// What a group did.
@@ -39,10 +42,15 @@ pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> G
     let children = std::thread::scope(|s| {
         let handles: Vec<_> = specs
             .iter()
-            .map(|spec| {
+            .enumerate()
+            .map(|(i, spec)| {
                 let (barrier, wall) = (&barrier, &wall);
                 s.spawn(move || {
-                    let prepared = prepare(spec);
+                    let bound = match opts.first_cpu {
+                        Some(c) => sys::set_affinity(&[(c + i) % sys::ncpus()]),
+                        None => Ok(()),
+                    };
+                    let prepared = bound.and_then(|_| prepare(spec));
                     barrier.wait();
                     let p = prepared?;
                     if !opts.delay.is_zero() {

@@ -7,15 +7,20 @@
 //! strided walks, a hot record, stdio-style streams, vectored calls, that timing) is here.
 //!
 //! [`group`] runs several passes released together from a barrier, with stonewalling.
+//!
+//! Every pass also measures the CPU time (user + system) its thread spent in the timed part,
+//! and a reader can verify each record against the data the writers of this module store.
 
 mod calls;
 pub mod group;
+mod mapped;
 mod order;
 
 pub use calls::{CallCounts, Calls};
+pub use mapped::{MapAdvice, MapSync};
 pub use order::{records, Order};
 
-use crate::result::LatRecord;
+use crate::result::{CpuUsage, LatRecord};
 use crate::sys::{self, AlignedBuf};
 use serde::{Deserialize, Serialize};
 use std::ffi::CString;
@@ -69,6 +74,11 @@ pub struct PassSpec {
     pub latency: bool,
     /// Seeds the data written.
     pub seed: u64,
+    /// Verify (inside the timing): a writer stamps each piece of a record with its file offset,
+    /// a reader compares every record with what such a writer of the same seed stored and
+    /// fails at the first difference, so stale or misplaced data is caught too.
+    #[serde(default)]
+    pub verify: bool,
 }
 
 /// What a pass did.
@@ -86,6 +96,19 @@ pub struct PassResult {
     pub calls: CallCounts,
     /// Stopped before its last operation (interrupted, or cut by a stonewall).
     pub cut: bool,
+    /// CPU time of the pass's thread from the start of the timed part to its end: in total
+    /// (ns, the scheduler's exact count) and split as getrusage gives it (user, system, page
+    /// faults), and that wall time (ns): for a stonewalled writer this includes the uncounted
+    /// rest of its file.
+    #[serde(default)]
+    pub cpu_ns: u64,
+    #[serde(default)]
+    pub cpu: CpuUsage,
+    #[serde(default)]
+    pub cpu_wall_ns: u64,
+    /// The CPU the pass's thread ran on at its end (sched_getcpu), -1 when unknown.
+    #[serde(default)]
+    pub last_cpu: i32,
 }
 
 /// What stops a pass early: the run's stop flag and, in a group, the stonewall (after which
@@ -102,14 +125,47 @@ pub struct Prepared {
     h: calls::Handle,
     buf: AlignedBuf,
     order: Vec<u64>,
+    /// What each record read must hold (verifying readers).
+    expected: Option<Vec<u8>>,
 }
 
 fn ctx(e: io::Error, what: &str, spec: &PassSpec) -> io::Error {
     sys::with_context(e, format!("{what} {}", spec.path.display()))
 }
 
+/// The bytes a writer stores in every record of `spec`, and a verifying reader expects: a
+/// pseudo-random block of one piece (a vectored record is several pieces) seeded by
+/// `spec.seed`, repeated, so passes of any call kind over the same file agree.
+fn pattern(spec: &PassSpec, buf: &mut [u8]) {
+    let unit = piece(spec, buf.len());
+    let (first, rest) = buf.split_at_mut(unit.min(buf.len()));
+    crate::rng::Rng::new(spec.seed).fill(first);
+    for chunk in rest.chunks_mut(unit) {
+        let n = chunk.len();
+        chunk.copy_from_slice(&first[..n]);
+    }
+}
+
+/// The bytes of one piece of a record of `len` bytes.
+fn piece(spec: &PassSpec, len: usize) -> usize {
+    let pieces = match spec.calls {
+        Calls::Vectored { pieces } => pieces.max(1) as usize,
+        _ => 1,
+    };
+    (len / pieces).max(1)
+}
+
+/// Write each piece's file offset into its first 8 bytes (verifying passes).
+fn stamp(buf: &mut [u8], off: u64, unit: usize) {
+    for (j, chunk) in buf.chunks_mut(unit).enumerate() {
+        let at = (off + (j * unit) as u64).to_le_bytes();
+        let n = chunk.len().min(8);
+        chunk[..n].copy_from_slice(&at[..n]);
+    }
+}
+
 /// Open the file (creating it first when asked), fsync it and, for reads, read one record and
-/// go back to the start: everything before the clock starts.
+/// go back to the start; map it for a mapped pass: everything before the clock starts.
 pub fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
     let cpath = CString::new(spec.path.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path has a NUL byte"))?;
@@ -147,9 +203,15 @@ pub fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
     let mut h = calls::Handle::new(fd, spec.calls);
     h.sync().map_err(|e| ctx(e, "fsync", spec))?;
     let mut buf = AlignedBuf::new(spec.record.max(1) as usize, sys::page_size().max(4096));
+    let mut expected = None;
     match spec.op {
-        PassOp::Write => crate::rng::Rng::new(spec.seed).fill(buf.as_mut_slice()),
+        PassOp::Write => pattern(spec, buf.as_mut_slice()),
         PassOp::Read => {
+            if spec.verify {
+                let mut e = vec![0u8; buf.len()];
+                pattern(spec, &mut e);
+                expected = Some(e);
+            }
             // Prime the caches and the TLB with one read, then go back (outside the timing).
             // SAFETY: buf is valid for its length; fd is open.
             let n = unsafe { libc::pread(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
@@ -158,6 +220,12 @@ pub fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
             }
         }
     }
+    h.map(
+        spec.record * spec.file_records,
+        spec.record,
+        spec.op == PassOp::Write,
+    )
+    .map_err(|e| ctx(e, "map", spec))?;
     h.counts = CallCounts::default();
     let order = records(spec.order, spec.ops, spec.file_records);
     Ok(Prepared {
@@ -165,6 +233,7 @@ pub fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
         h,
         buf,
         order,
+        expected,
     })
 }
 
@@ -178,6 +247,9 @@ impl Prepared {
             ..Default::default()
         };
         let lat = self.spec.latency;
+        let unit = piece(&self.spec, rec as usize);
+        let cpu0 = sys::rusage_thread();
+        let cpu0_ns = sys::thread_cpu_ns();
         let start = sys::now_ns();
         res.start_ns = start;
         let mut last = start;
@@ -197,6 +269,9 @@ impl Prepared {
                 }
             }
             let off = r * rec;
+            if self.spec.verify && self.spec.op == PassOp::Write {
+                stamp(self.buf.as_mut_slice(), off, unit);
+            }
             let n = match self.spec.op {
                 PassOp::Read => self.h.read_at(off, self.buf.as_mut_slice()),
                 PassOp::Write => self.h.write_at(off, self.buf.as_slice()),
@@ -211,6 +286,21 @@ impl Prepared {
                     "I/O on",
                     &self.spec,
                 ));
+            }
+            if let Some(e) = &mut self.expected {
+                stamp(e, off, unit);
+                if self.buf.as_slice() != &e[..] {
+                    return Err(ctx(
+                        io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            format!(
+                                "verify: the record at offset {off} differs from what was written"
+                            ),
+                        ),
+                        "read",
+                        &self.spec,
+                    ));
+                }
             }
             if frozen.is_some() {
                 continue;
@@ -231,13 +321,19 @@ impl Prepared {
             self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
             self.h.close().map_err(|e| ctx(e, "close", &self.spec))?;
         }
+        let end = sys::now_ns();
+        res.cpu_ns = sys::thread_cpu_ns() - cpu0_ns;
+        res.cpu = sys::cpu_delta(&sys::rusage_thread(), &cpu0);
+        res.cpu_wall_ns = end - start;
+        // SAFETY: sched_getcpu has no preconditions.
+        res.last_cpu = unsafe { libc::sched_getcpu() };
         res.timed_ns = match frozen {
             Some((bytes, ops, ns)) => {
                 res.bytes = bytes;
                 res.ops = ops;
                 ns
             }
-            None => sys::now_ns() - start,
+            None => end - start,
         };
         // Untimed: what is left of the writes reaches the device before the next pass starts.
         self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;

@@ -20,6 +20,20 @@ fn spec(path: PathBuf, op: PassOp, order: Order, calls: Calls) -> PassSpec {
         close_timed: false,
         latency: true,
         seed: 1,
+        verify: false,
+    }
+}
+
+/// Child `i`'s pass of a group: a new file `c{i}` in `d`, written forwards.
+fn child_writer(d: &crate::test_support::TempDir, i: usize) -> PassSpec {
+    PassSpec {
+        create: true,
+        ..spec(
+            d.join(format!("c{i}")),
+            PassOp::Write,
+            Order::Forward,
+            Calls::Plain,
+        )
     }
 }
 
@@ -95,16 +109,10 @@ fn group_released_together_and_stonewalled() {
             .map(|i| {
                 let n = if i == 0 { 16 } else { 4096 };
                 PassSpec {
-                    create: true,
                     file_records: n,
                     ops: n,
                     latency: false,
-                    ..spec(
-                        d.join(format!("c{i}")),
-                        PassOp::Write,
-                        Order::Forward,
-                        Calls::Plain,
-                    )
+                    ..child_writer(&d, i)
                 }
             })
             .collect();
@@ -146,5 +154,125 @@ fn group_released_together_and_stonewalled() {
             assert_eq!(r.ops, s.ops);
             assert!(!r.cut);
         }
+    }
+}
+
+#[test]
+fn mapped_passes_store_and_load_through_the_mapping_and_verify() {
+    let stop = AtomicBool::new(false);
+    for d in temp_dirs("pass-map") {
+        let p = d.join("f");
+        let mapped = |sync| Calls::Mapped { sync, advice: None };
+        let w = PassSpec {
+            create: true,
+            verify: true,
+            ..spec(
+                p.clone(),
+                PassOp::Write,
+                Order::Forward,
+                mapped(MapSync::Sync),
+            )
+        };
+        let r = run_pass(&w, &stop).unwrap();
+        // No read or write calls move the records: one msync per record, one for the pass.
+        assert_eq!((r.bytes, r.calls.writes, r.calls.reads), (64 * 4096, 0, 0));
+        assert_eq!(r.calls.msyncs, 65, "{:?}", r.calls);
+        assert!(r.cpu.minf > 0, "stores fault pages in: {:?}", r.cpu);
+        assert_eq!(std::fs::metadata(&p).unwrap().len(), 64 * 4096);
+        // Every reader kind reads back the writer's data.
+        for calls in [
+            Calls::Plain,
+            Calls::Vectored { pieces: 1 },
+            Calls::Stream { buffer: 8192 },
+            Calls::Mapped {
+                sync: MapSync::None,
+                advice: Some(MapAdvice::Sequential),
+            },
+        ] {
+            let rd = PassSpec {
+                verify: true,
+                ..spec(p.clone(), PassOp::Read, Order::Backward, calls)
+            };
+            let r = run_pass(&rd, &stop).unwrap();
+            assert_eq!(r.bytes, 64 * 4096, "{calls:?}");
+        }
+        let r = run_pass(
+            &PassSpec {
+                verify: true,
+                ..spec(
+                    p.clone(),
+                    PassOp::Read,
+                    Order::Forward,
+                    mapped(MapSync::None),
+                )
+            },
+            &stop,
+        )
+        .unwrap();
+        assert_eq!((r.calls.reads, r.calls.msyncs), (0, 0));
+        // A changed byte fails the verifying reader at its record.
+        let mut data = std::fs::read(&p).unwrap();
+        data[5 * 4096 + 7] ^= 1;
+        std::fs::write(&p, &data).unwrap();
+        let e = run_pass(
+            &PassSpec {
+                verify: true,
+                ..spec(p.clone(), PassOp::Read, Order::Forward, Calls::Plain)
+            },
+            &stop,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("offset 20480 differs"), "{e}");
+        // Vectored writers store the same pattern per piece.
+        let v = PassSpec {
+            record: 4 * 4096,
+            file_records: 16,
+            ops: 16,
+            verify: true,
+            ..spec(
+                p.clone(),
+                PassOp::Write,
+                Order::Forward,
+                Calls::Vectored { pieces: 4 },
+            )
+        };
+        run_pass(&v, &stop).unwrap();
+        let rd = PassSpec {
+            verify: true,
+            ..spec(p.clone(), PassOp::Read, Order::Forward, Calls::Positional)
+        };
+        run_pass(&rd, &stop).unwrap();
+        // Data written without stamps is not what a verifying reader expects.
+        run_pass(
+            &spec(p.clone(), PassOp::Write, Order::Forward, Calls::Plain),
+            &stop,
+        )
+        .unwrap();
+        assert!(run_pass(&rd, &stop).is_err());
+    }
+}
+
+#[test]
+fn group_binds_children_to_cpus_in_turn_and_measures_cpu() {
+    let stop = AtomicBool::new(false);
+    let d = crate::test_support::TempDir::new("pass-bind");
+    let n = crate::sys::ncpus();
+    let specs: Vec<PassSpec> = (0..2).map(|i| child_writer(&d, i)).collect();
+    let g = run_group(
+        &specs,
+        GroupOptions {
+            first_cpu: Some(1),
+            ..Default::default()
+        },
+        &stop,
+    );
+    for (i, r) in g.children.iter().enumerate() {
+        let r = r.as_ref().unwrap();
+        assert_eq!(r.last_cpu as usize, (1 + i) % n, "child {i}");
+        assert!(r.cpu_wall_ns >= r.timed_ns);
+        assert!(
+            r.cpu_ns > 0 && r.cpu_ns <= r.cpu_wall_ns + 10_000_000,
+            "{r:?}"
+        );
     }
 }

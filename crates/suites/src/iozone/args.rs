@@ -78,6 +78,21 @@ pub struct IozoneArgs {
     pub cpu: Option<usize>,
     pub test_delay_s: u64,
     pub latency_hist: bool,
+    /// `-B` (or `-D`): records move through a mapping of the file.
+    pub mmap: bool,
+    /// `-D`, `-G`: msync(MS_ASYNC), msync(MS_SYNC) after each record of a mapped writer.
+    pub msync_async: bool,
+    pub msync_sync: bool,
+    /// `-+A`: madvise of the mapping.
+    pub madvise: Option<u32>,
+    /// `-+p`: percent of the mix's children that read.
+    pub pct_read: Option<u32>,
+    /// `-+B`: the mix reads and writes sequentially.
+    pub seq_mix: bool,
+    /// `-+u`: CPU utilization tables.
+    pub cpu_util: bool,
+    /// `-+d`: verify every record read.
+    pub diag: bool,
     pub json: bool,
     pub result: Option<PathBuf>,
     pub help: bool,
@@ -244,6 +259,12 @@ fn apply(
     match name {
         "a" => a.auto = true,
         "b" => a.workbook = Some(PathBuf::from(v)),
+        "B" => a.mmap = true,
+        "D" => {
+            a.mmap = true;
+            a.msync_async = true;
+        }
+        "G" => a.msync_sync = true,
         "c" => a.close_timed = true,
         "C" => a.child_bytes = true,
         "d" => a.delay_us = n()?,
@@ -260,13 +281,6 @@ fn apply(
                     value: v.into(),
                     meaning,
                     why: "tests are numbered 0 to 12".into(),
-                });
-            }
-            if t == 8 {
-                return Err(IozoneError::Refused {
-                    flag: "i 8".into(),
-                    meaning: "random mix",
-                    why: "the random mix test is not measured by iomark iozone yet",
                 });
             }
             if !a.tests.contains(&(t as u32)) {
@@ -294,7 +308,23 @@ fn apply(
         "x" => a.no_stonewall = true,
         "y" => a.min_record = Some(size()?),
         "z" => a.all_records = true,
+        "+A" => {
+            let m = n()?;
+            if m > 4 {
+                return Err(IozoneError::Bad {
+                    flag: name.into(),
+                    value: v.into(),
+                    meaning,
+                    why: "madvise modes are 0 to 4".into(),
+                });
+            }
+            a.madvise = Some(m as u32);
+        }
+        "+B" => a.seq_mix = true,
+        "+d" => a.diag = true,
         "+D" => a.dsync = true,
+        "+p" => a.pct_read = Some(n()?.clamp(1, 100) as u32),
+        "+u" => a.cpu_util = true,
         "+n" => a.no_retest = true,
         "+q" => a.test_delay_s = n()?,
         "+r" => a.rsync = true,
@@ -351,12 +381,20 @@ mod tests {
 
     #[test]
     fn refusals_and_unknown_flags_say_what_they_mean() {
-        let e = p("-a -B").unwrap_err().to_string();
-        assert!(e.contains("-B (use mmap() files) is not supported"), "{e}");
-        let e = p("-+u").unwrap_err().to_string();
-        assert!(e.contains("CPU utilization"), "{e}");
-        let e = p("-i 8").unwrap_err().to_string();
-        assert!(e.contains("random mix"), "{e}");
+        let e = p("-a -k 4").unwrap_err().to_string();
+        assert!(e.contains("-k (POSIX async I/O"), "{e}");
+        assert!(e.contains("helper threads"), "{e}");
+        let e = p("-+V").unwrap_err().to_string();
+        assert!(e.contains("one shared file"), "{e}");
+        let e = p("-+A 5").unwrap_err().to_string();
+        assert!(e.contains("0 to 4"), "{e}");
+        let a = p("-i 8 -+p 150 -+B -+u -G -D -+d -+A 2").unwrap();
+        assert_eq!(
+            (a.tests.clone(), a.pct_read, a.madvise),
+            (vec![8], Some(100), Some(2))
+        );
+        assert!(a.seq_mix && a.cpu_util && a.mmap && a.msync_async && a.msync_sync && a.diag);
+        assert_eq!(p("-+p 0").unwrap().pct_read, Some(1));
         let e = p("-+j").unwrap_err().to_string();
         assert!(e.contains("unknown flag '-+j'"), "{e}");
         let e = p("-s").unwrap_err().to_string();

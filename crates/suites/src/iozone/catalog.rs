@@ -3,6 +3,9 @@
 //! `pass` module): the open, an fsync of what is dirty and, for reads, one priming read happen
 //! before the clock starts; `-e` puts an fsync (after fflush for streams) and `-c` the close
 //! inside it; without `-c` the writes are fsynced and the file closed after the clock stops.
+//! With `-B` the tests that iozone moves through a mapping (0 to 5, and the mix) load and
+//! store through one: the mapping is made before the clock starts, `-e` is an msync(MS_SYNC)
+//! of the whole file inside it, `-c` the munmap and close.
 
 use iomark_engine::pass::{Calls, OpenFlags, Order, PassOp, PassSpec};
 use std::path::Path;
@@ -83,6 +86,10 @@ pub struct Timing {
     pub no_retest: bool,
     /// `-j`: stride of the stride read, in records.
     pub stride: u64,
+    /// `-B`: the mapped calls (msync and madvise as asked) that replace read/write.
+    pub mapped: Option<Calls>,
+    /// `-+d`: writers stamp and readers verify every record.
+    pub verify: bool,
 }
 
 /// iozone's pwritev/preadv move up to 16 records per call.
@@ -106,6 +113,7 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
         close_timed: t.close_timed,
         latency: true,
         seed: 0x10_20_30,
+        verify: t.verify,
     };
     let c = first_column(test);
     let pair = |first: PassSpec, second: PassSpec| {
@@ -117,11 +125,13 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
     };
     use Calls::*;
     use PassOp::*;
+    // read(2)/write(2), or the mapping with -B.
+    let rw = t.mapped.unwrap_or(Plain);
     match test {
         // Write: the file is removed and created anew before the clock starts; rewrite
         // overwrites it in place (no allocation).
         0 => {
-            let w = base(Write, Order::Forward, Plain);
+            let w = base(Write, Order::Forward, rw);
             pair(
                 PassSpec {
                     create: true,
@@ -132,19 +142,19 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
         }
         // Read and reread: read(2) of each record in order.
         1 => pair(
-            base(Read, Order::Forward, Plain),
-            base(Read, Order::Forward, Plain),
+            base(Read, Order::Forward, rw),
+            base(Read, Order::Forward, rw),
         ),
         // Random read, then random write: every record once, in a shuffled order that is the
         // same for both (lseek + read/write), whatever -+n says (as iozone).
         2 => vec![
-            (c, base(Read, Order::Shuffled { seed: 0 }, Plain)),
-            (c + 1, base(Write, Order::Shuffled { seed: 0 }, Plain)),
+            (c, base(Read, Order::Shuffled { seed: 0 }, rw)),
+            (c + 1, base(Write, Order::Shuffled { seed: 0 }, rw)),
         ],
         // Backwards read: from the last record to the first, a seek before every read.
-        3 => vec![(c, base(Read, Order::Backward, Plain))],
+        3 => vec![(c, base(Read, Order::Backward, rw))],
         // Record rewrite: the first record written over and over (write, seek back).
-        4 => vec![(c, base(Write, Order::SameRecord, Plain))],
+        4 => vec![(c, base(Write, Order::SameRecord, rw))],
         // Stride read: every `-j` records, wrapping one record further each time.
         5 => vec![(
             c,
@@ -153,7 +163,7 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
                 Order::Stride {
                     stride: t.stride.max(1),
                 },
-                Plain,
+                rw,
             ),
         )],
         // fwrite/frewrite and fread/freread: a user-space stream whose buffer is one record
@@ -193,6 +203,50 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
     }
 }
 
+/// The mix (`-i 8`, throughput mode only): which of `children` children read, as iozone picks
+/// them: with `-+p P` the first P% of the children (rounded down), otherwise every other child
+/// from the first.
+pub fn mix_reader(child: u32, children: u32, pct_read: Option<u32>) -> bool {
+    match pct_read {
+        Some(p) => child < p * children / 100,
+        None => child % 2 == 0,
+    }
+}
+
+/// The one pass of a mix child on its file: a random read or random write of every record
+/// (each once, shuffled), or with `-+B` a sequential read or rewrite.
+pub fn mix_pass(
+    path: &Path,
+    file: u64,
+    record: u64,
+    t: Timing,
+    reader: bool,
+    sequential: bool,
+) -> PassSpec {
+    let test = if sequential {
+        if reader {
+            1
+        } else {
+            0
+        }
+    } else {
+        2
+    };
+    let v = passes(
+        test,
+        path,
+        file,
+        record,
+        Timing {
+            no_retest: false,
+            ..t
+        },
+    );
+    // Sequential: the reread / rewrite pass (no new file); random: read or write.
+    let k = usize::from(!reader || sequential);
+    v[k.min(v.len() - 1)].1.clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,8 +274,51 @@ mod tests {
         };
         assert_eq!(passes(1, p, 1 << 20, 4096, no).len(), 1);
         assert_eq!(passes(2, p, 1 << 20, 4096, no).len(), 2);
+        let m = Timing {
+            mapped: Some(Calls::Mapped {
+                sync: iomark_engine::pass::MapSync::Async,
+                advice: None,
+            }),
+            ..t
+        };
+        for test in 0..=5 {
+            assert!(passes(test, p, 1 << 20, 4096, m)
+                .iter()
+                .all(|(_, s)| matches!(s.calls, Calls::Mapped { .. })));
+        }
+        assert!(matches!(
+            passes(6, p, 1 << 20, 4096, m)[0].1.calls,
+            Calls::Stream { .. }
+        ));
         let v = passes(11, p, 1 << 20, 4096, t);
         assert_eq!(v[0].1.calls, Calls::Vectored { pieces: 16 });
         assert_eq!(v[0].1.record, 16 * 4096);
+    }
+
+    #[test]
+    fn mix_children_and_passes() {
+        let readers = |n, p| (0..n).filter(|&c| mix_reader(c, n, p)).count();
+        assert_eq!(readers(4, None), 2);
+        assert!(mix_reader(0, 3, None) && !mix_reader(1, 3, None) && mix_reader(2, 3, None));
+        assert_eq!(readers(4, Some(75)), 3);
+        assert_eq!(readers(3, Some(50)), 1);
+        assert_eq!(readers(4, Some(1)), 0);
+        assert_eq!(readers(4, Some(100)), 4);
+        let t = Timing::default();
+        let p = Path::new("/x/f");
+        let r = mix_pass(p, 1 << 20, 4096, t, true, false);
+        assert_eq!((r.op, r.order), (PassOp::Read, Order::Shuffled { seed: 0 }));
+        let w = mix_pass(p, 1 << 20, 4096, t, false, false);
+        assert_eq!(
+            (w.op, w.order),
+            (PassOp::Write, Order::Shuffled { seed: 0 })
+        );
+        let w = mix_pass(p, 1 << 20, 4096, t, false, true);
+        assert_eq!(
+            (w.op, w.order, w.create),
+            (PassOp::Write, Order::Forward, false)
+        );
+        let r = mix_pass(p, 1 << 20, 4096, t, true, true);
+        assert_eq!((r.op, r.order), (PassOp::Read, Order::Forward));
     }
 }

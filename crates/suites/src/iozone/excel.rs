@@ -2,22 +2,48 @@
 //! title, a header row of quoted record sizes (kB) and one row per file size (kB, quoted) with
 //! the figures. Rows are ragged where the record would exceed the file, as iozone's are. A
 //! cell that was not measured (a small record of a large file in `-a`, a test cut short) is
-//! `""`, never 0: iozone prints 0 there, which reads as a measurement.
+//! `""`, never 0: iozone prints 0 there, which reads as a measurement. With `-+u` the CPU
+//! utilization blocks follow, one per column, in percent with two decimals.
 
 use super::catalog::COLUMNS;
 use super::plan::Plan;
-use super::run::{Matrix, Unit};
+use super::run::{Matrix, Measure, Unit};
 
 /// One block: its title, its record sizes (kB) and its rows (file kB, a figure per record).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block {
+pub struct Block<T = u64> {
     pub title: String,
     pub records_kb: Vec<u64>,
-    pub rows: Vec<(u64, Vec<Option<u64>>)>,
+    pub rows: Vec<(u64, Vec<Option<T>>)>,
 }
 
 /// The blocks of the measured columns, in iozone's order.
 pub fn blocks(plan: &Plan, m: &Matrix, unit: Unit) -> Vec<Block> {
+    blocks_of(plan, m, |t| t.to_string(), |v| v.value(unit))
+}
+
+/// The CPU utilization blocks (`-+u`): CPU time over wall time of each pass, in percent,
+/// titled as iozone titles them.
+pub fn cpu_blocks(plan: &Plan, m: &Matrix) -> Vec<Block<f64>> {
+    blocks_of(
+        plan,
+        m,
+        |t| {
+            t.replace(
+                " report",
+                " CPU utilization report (Zero values should be ignored)",
+            )
+        },
+        Measure::cpu_util,
+    )
+}
+
+fn blocks_of<T>(
+    plan: &Plan,
+    m: &Matrix,
+    title: impl Fn(&str) -> String,
+    value: impl Fn(&Measure) -> T,
+) -> Vec<Block<T>> {
     let mut files: Vec<u64> = Vec::new();
     for r in &m.rows {
         if !files.contains(&r.cell.file) {
@@ -27,7 +53,7 @@ pub fn blocks(plan: &Plan, m: &Matrix, unit: Unit) -> Vec<Block> {
     plan.columns
         .iter()
         .map(|&c| Block {
-            title: COLUMNS[c].title.to_string(),
+            title: title(COLUMNS[c].title),
             records_kb: plan.record_axis.iter().map(|r| r >> 10).collect(),
             rows: files
                 .iter()
@@ -41,7 +67,7 @@ pub fn blocks(plan: &Plan, m: &Matrix, unit: Unit) -> Vec<Block> {
                                 .iter()
                                 .find(|r| r.cell.file == f && r.cell.record == rec)
                                 .and_then(|r| r.values[c].as_ref())
-                                .map(|v| v.value(unit))
+                                .map(&value)
                         })
                         .collect();
                     (f >> 10, vals)
@@ -54,6 +80,18 @@ pub fn blocks(plan: &Plan, m: &Matrix, unit: Unit) -> Vec<Block> {
 /// The report as printed after "iozone test complete.".
 pub fn render(blocks: &[Block]) -> String {
     let mut s = String::from("Excel output is below:\n");
+    render_blocks(&mut s, blocks, |x| format!(" {x} "));
+    s
+}
+
+/// The CPU utilization blocks, as printed after the report.
+pub fn render_cpu(blocks: &[Block<f64>]) -> String {
+    let mut s = String::new();
+    render_blocks(&mut s, blocks, |x| format!(" {x:6.2}"));
+    s
+}
+
+fn render_blocks<T>(s: &mut String, blocks: &[Block<T>], cell: impl Fn(&T) -> String) {
     for b in blocks {
         s.push_str(&format!("\n\"{}\"\n      ", b.title));
         for r in &b.records_kb {
@@ -64,19 +102,23 @@ pub fn render(blocks: &[Block]) -> String {
             s.push_str(&format!("\"{f}\"  "));
             for v in vals {
                 match v {
-                    Some(x) => s.push_str(&format!(" {x} ")),
+                    Some(x) => s.push_str(&cell(x)),
                     None => s.push_str(" \"\" "),
                 }
             }
             s.push('\n');
         }
     }
-    s
 }
 
 /// Read a report back (what a spreadsheet import or a script sees).
 pub fn parse(text: &str) -> Vec<Block> {
-    let mut out: Vec<Block> = Vec::new();
+    parse_as(text)
+}
+
+/// Read a report back with figures of type `T` (`f64` reads the CPU blocks too).
+pub fn parse_as<T: std::str::FromStr>(text: &str) -> Vec<Block<T>> {
+    let mut out: Vec<Block<T>> = Vec::new();
     let mut lines = text
         .lines()
         .skip_while(|l| !l.starts_with("Excel output is below:"));
@@ -140,5 +182,14 @@ mod tests {
         assert!(s.starts_with("Excel output is below:\n\n\"Writer report\"\n      "));
         assert!(s.contains("\"65536\"   \"\"  \"\"  300 \n"), "{s}");
         assert_eq!(parse(&format!("iozone test complete.\n{s}")), b);
+        let c = vec![Block {
+            title: "Writer CPU utilization report (Zero values should be ignored)".into(),
+            records_kb: vec![4, 8],
+            rows: vec![(8, vec![Some(12.5), None])],
+        }];
+        let t = render_cpu(&c);
+        assert!(t.contains("\"8\"    12.50 \"\" \n"), "{t}");
+        let back = parse_as::<f64>(&format!("{s}{t}"));
+        assert_eq!(back[2], c[0]);
     }
 }

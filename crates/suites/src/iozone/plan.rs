@@ -5,7 +5,7 @@
 use super::args::{IozoneArgs, IozoneError};
 use super::catalog::{Timing, COLUMNS};
 use crate::common::probe::Probe;
-use iomark_engine::pass::OpenFlags;
+use iomark_engine::pass::{Calls, MapAdvice, MapSync, OpenFlags};
 use std::path::{Path, PathBuf};
 
 /// iozone's auto-mode defaults: files 64 kB to 512 MB, records 4 kB to 16 MB, doubling.
@@ -37,6 +37,12 @@ pub struct Throughput {
     pub files: Vec<PathBuf>,
     pub stonewall: bool,
     pub delay_us: u64,
+    /// `-+p`: percent of the mix's children that read (None: every other child).
+    pub pct_read: Option<u32>,
+    /// `-+B`: the mix is sequential.
+    pub seq_mix: bool,
+    /// `-P`: child i runs on CPU P+i (modulo the online CPUs).
+    pub first_cpu: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -105,15 +111,45 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
     let extension = a.extension || a.tests.iter().any(|&t| t >= 9);
     let children = a.children.or(a.max_children).or(a.min_children);
     let mut tests: Vec<u32> = if a.tests.is_empty() {
-        // Throughput mode has no record rewrite (nor vectored tests), as in iozone.
-        let mut t: Vec<u32> = (0..=7).filter(|&t| t != 4 || children.is_none()).collect();
-        if extension {
+        // Throughput mode has no record rewrite (nor vectored tests) but has the mix, as in
+        // iozone; mapped files drop the positional and vectored tests (they are system calls).
+        let mut t: Vec<u32> = (0..=8)
+            .filter(|&t| (t != 4 && t != 8) || (children.is_some() == (t == 8)))
+            .collect();
+        if extension && a.mmap {
+            notes.push(
+                "-E with -B: pwrite/pread and pwritev/preadv are system calls, not mapped; they are not run (nor by iozone)".into(),
+            );
+        } else if extension {
             t.extend(if children.is_some() { 9..=10 } else { 9..=12 });
         }
         t
     } else {
         a.tests.clone()
     };
+    if tests.contains(&8) && children.is_none() {
+        return Err(bad(
+            "-i 8 (random mix) is a throughput test: give -t N (iozone measures nothing for it without -t)".into(),
+        ));
+    }
+    if a.mmap {
+        if let Some(x) = tests.iter().find(|&&x| x >= 9) {
+            return Err(bad(format!(
+                "-i {x} with -B: pwrite/pread and pwritev/preadv are system calls, not mapped (iozone does not run them with -B)"
+            )));
+        }
+    } else {
+        for (on, f) in [(a.msync_sync, "G"), (a.madvise.is_some(), "+A")] {
+            if on {
+                return Err(bad(format!(
+                    "-{f} applies to mmap files: give -B (iozone ignores it without)"
+                )));
+            }
+        }
+    }
+    if !tests.contains(&8) && (a.pct_read.is_some() || a.seq_mix) {
+        notes.push("-+p and -+B shape the mix test, which is not run (-i 8 with -t N)".into());
+    }
     if !tests.contains(&0) {
         notes.push("-i 0 added: the write test creates the file the other tests use".into());
         tests.push(0);
@@ -240,6 +276,9 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
                 files,
                 stonewall: !a.no_stonewall,
                 delay_us: a.delay_us,
+                pct_read: a.pct_read,
+                seq_mix: a.seq_mix,
+                first_cpu: a.cpu,
             })
         }
     };
@@ -312,6 +351,23 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
             close_timed: a.close_timed,
             no_retest: a.no_retest,
             stride: a.stride.unwrap_or(DEFAULT_STRIDE),
+            mapped: a.mmap.then_some(Calls::Mapped {
+                sync: if a.msync_sync {
+                    MapSync::Sync
+                } else if a.msync_async {
+                    MapSync::Async
+                } else {
+                    MapSync::None
+                },
+                advice: a.madvise.map(|m| match m {
+                    0 => MapAdvice::Normal,
+                    1 => MapAdvice::Random,
+                    2 => MapAdvice::Sequential,
+                    3 => MapAdvice::DontNeed,
+                    _ => MapAdvice::WillNeed,
+                }),
+            }),
+            verify: a.diag,
         },
         throughput,
         notes,
@@ -411,6 +467,31 @@ mod tests {
         assert!(e.contains("-i 4"), "{e}");
         let t = p("-t 4 -s 1m -x", 1 << 40).unwrap().throughput.unwrap();
         assert_eq!((t.counts, t.files.len(), t.stonewall), (vec![4], 4, false));
+        let e = p("-s 1m -i 8", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("-i 8 (random mix) is a throughput test"), "{e}");
+        let e = p("-s 1m -B -i 9", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("-i 9 with -B"), "{e}");
+        let e = p("-s 1m -G", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("-G applies to mmap files"), "{e}");
+        let pl = p("-s 1m -B -E -G", 1 << 40).unwrap();
+        assert_eq!(pl.tests, [0, 1, 2, 3, 4, 5, 6, 7]);
+        assert!(pl.notes[0].contains("-E with -B"), "{:?}", pl.notes);
+        assert_eq!(
+            pl.timing.mapped,
+            Some(Calls::Mapped {
+                sync: MapSync::Sync,
+                advice: None
+            })
+        );
+        let pl = p("-t 2 -s 1m -+p 25 -+B -P 1", 1 << 40).unwrap();
+        assert_eq!(pl.tests, [0, 1, 2, 3, 5, 6, 7, 8]);
+        let t = pl.throughput.unwrap();
+        assert_eq!(
+            (t.pct_read, t.seq_mix, t.first_cpu),
+            (Some(25), true, Some(1))
+        );
+        let pl = p("-s 1m -+p 25", 1 << 40).unwrap();
+        assert!(pl.notes[0].contains("-+p and -+B"), "{:?}", pl.notes);
         let t = p("-l 1 -u 3 -t 1", 1 << 40).unwrap().throughput.unwrap();
         assert_eq!(t.counts, [1, 2, 3]);
         let pl = p("-s 1m -f /dev/vda", 1 << 40).unwrap();

@@ -29,6 +29,12 @@ pub struct Figure {
     pub timed_ns: u64,
     pub latency: LatSummary,
     pub calls: CallCounts,
+    /// CPU time (user + system) of the pass's thread, the wall time it was measured over and
+    /// their ratio in percent (iozone's -+u figure), and the CPU the pass ended on.
+    pub cpu_s: f64,
+    pub cpu_wall_s: f64,
+    pub cpu_util: f64,
+    pub last_cpu: i32,
 }
 
 #[derive(Serialize)]
@@ -48,6 +54,12 @@ pub struct TpOut {
     pub min_xfer: f64,
     pub start_spread_ns: u64,
     pub cut: Vec<bool>,
+    /// Which children wrote (the mix has readers and writers).
+    pub writer: Vec<bool>,
+    /// The longest child's wall time, the children's CPU time summed, and their ratio (%).
+    pub cpu_wall_s: f64,
+    pub cpu_s: f64,
+    pub cpu_util: f64,
     pub per_child: Vec<Figure>,
 }
 
@@ -89,6 +101,10 @@ fn figure(m: &Measure, unit: Unit) -> Figure {
         timed_ns: m.timed_ns,
         latency: summary(m),
         calls: m.calls,
+        cpu_s: m.cpu_secs(),
+        cpu_wall_s: m.wall_secs(),
+        cpu_util: m.cpu_util(),
+        last_cpu: m.last_cpu,
     }
 }
 
@@ -106,6 +122,7 @@ fn job(name: String, write: bool, m: &Measure, index: usize) -> JobResult {
     };
     let d = if write { Dir::Write } else { Dir::Read };
     j.set_measured(d, m.bytes, m.ops, &m.lat);
+    j.cpu = m.cpu.clone();
     j
 }
 
@@ -147,8 +164,9 @@ pub fn build(
     for f in tp {
         for (i, c) in f.per_child.iter().enumerate() {
             let name = format!("iozone {} x{} child {i}", f.label, f.children);
-            jobs.push(job(name, f.label.contains("writ"), c, jobs.len()));
+            jobs.push(job(name, f.writer[i], c, jobs.len()));
         }
+        let (cpu_wall_s, cpu_s, cpu_util) = f.cpu();
         throughput.push(TpOut {
             test: f.label,
             children: f.children,
@@ -157,6 +175,10 @@ pub fn build(
             min_xfer: f.min_xfer(unit),
             start_spread_ns: f.start_spread_ns,
             cut: f.cut.clone(),
+            writer: f.writer.clone(),
+            cpu_wall_s,
+            cpu_s,
+            cpu_util,
             per_child: f.per_child.iter().map(|c| figure(c, unit)).collect(),
         });
     }

@@ -6,7 +6,7 @@
 use super::catalog::{passes, COLUMNS};
 use super::plan::{Cell, Plan};
 use iomark_engine::pass::{run_pass, CallCounts, PassResult};
-use iomark_engine::result::LatRecord;
+use iomark_engine::result::{CpuUsage, LatRecord};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One measured figure: what one pass did.
@@ -18,6 +18,13 @@ pub struct Measure {
     pub start_unix_us: u64,
     pub lat: LatRecord,
     pub calls: CallCounts,
+    /// CPU time of the pass's thread (ns, and getrusage's split) and the wall time it was
+    /// measured over (ns).
+    pub cpu_ns: u64,
+    pub cpu: CpuUsage,
+    pub cpu_wall_ns: u64,
+    /// The CPU the pass ended on.
+    pub last_cpu: i32,
 }
 
 /// The unit of the tables (`-O`, `-N`, or iozone's kB/s).
@@ -49,6 +56,10 @@ impl From<PassResult> for Measure {
             start_unix_us: r.start_unix_us,
             lat: r.lat,
             calls: r.calls,
+            cpu_ns: r.cpu_ns,
+            cpu: r.cpu,
+            cpu_wall_ns: r.cpu_wall_ns,
+            last_cpu: r.last_cpu,
         }
     }
 }
@@ -60,6 +71,24 @@ impl Measure {
     /// kB/s (kB = 1024 bytes) as a real number.
     pub fn kbps(&self) -> f64 {
         self.bytes as f64 / 1024.0 / self.secs()
+    }
+    /// User + system CPU seconds of the pass.
+    pub fn cpu_secs(&self) -> f64 {
+        self.cpu_ns as f64 / 1e9
+    }
+    /// Wall seconds the CPU time was measured over.
+    pub fn wall_secs(&self) -> f64 {
+        self.cpu_wall_ns.max(self.timed_ns) as f64 / 1e9
+    }
+    /// iozone's CPU utilization: CPU time over wall time, in percent (above 100 when more than
+    /// one CPU worked).
+    pub fn cpu_util(&self) -> f64 {
+        let w = self.wall_secs();
+        if w <= 0.0 {
+            0.0
+        } else {
+            100.0 * self.cpu_secs() / w
+        }
     }
     /// The figure iozone prints: a whole number in `unit`.
     pub fn value(&self, unit: Unit) -> u64 {

@@ -71,7 +71,7 @@ const SNAPSHOTS: &[(&str, &str)] = &[
     ),
     (
         "iozone -l 2 -u 4 -r 64k -s 1m -F a b c d",
-        "tests=[0, 1, 2, 3, 5, 6, 7] cells=1 first=1m/64k last=1m/64k tp=[2, 3, 4] files=4 stonewall=true e=false c=false direct=false sync=false retest=true R=false b=false",
+        "tests=[0, 1, 2, 3, 5, 6, 7, 8] cells=1 first=1m/64k last=1m/64k tp=[2, 3, 4] files=4 stonewall=true e=false c=false direct=false sync=false retest=true R=false b=false",
     ),
     (
         "iozone -e -c -C -w -+n -i 0 -s 1g -r 1m -t 8",

@@ -66,6 +66,38 @@ pub fn header(a: &IozoneArgs, plan: &Plan, began: &str, uname: Option<&str>) -> 
     if a.no_retest {
         line("No retest option selected".into());
     }
+    if a.mmap {
+        line("Using mmap files".into());
+    }
+    if a.msync_async {
+        line("Using msync(MS_ASYNC) on mmap files".into());
+    }
+    if a.msync_sync {
+        line("Using msync(MS_SYNC) on mmap files".into());
+    }
+    if let Some(m) = a.madvise {
+        line(format!("Madvise enabled: {m}"));
+    }
+    if a.diag {
+        line(">>> I/O Diagnostic mode enabled. <<<".into());
+        line("Every record written is stamped and every record read is verified (inside the timing).".into());
+    }
+    if let Some(p) = a.pct_read {
+        line(format!("Percent read in mix test is {p}"));
+    }
+    if a.seq_mix {
+        line(">>> Sequential Mixed workload. <<<".into());
+    }
+    if let Some(c) = a.cpu {
+        line(format!("Binding of processors beginning with {c} "));
+    }
+    if a.cpu_util {
+        line(format!(
+            "CPU utilization Resolution = {:8.6} seconds.",
+            iomark_engine::sys::cpu_time_resolution_ns() as f64 / 1e9
+        ));
+        line("CPU utilization Excel chart enabled".into());
+    }
     if let Some(n) = a.min_file {
         line(format!("Using minimum file size of {} kilobytes.", n >> 10));
     }

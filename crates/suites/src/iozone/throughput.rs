@@ -4,12 +4,16 @@
 //! turns it off). Per pass the block iozone prints: Children see (sum of the children's
 //! rates), Parent sees (all bytes over the parent's wall time), min/max/avg per child and Min
 //! xfer (below the file size when the stonewall cut a child). The block has one layout
-//! whatever the options (iozone's changes with them, which breaks parsers).
+//! whatever the options (iozone's changes with them, which breaks parsers). The mix (`-i 8`)
+//! is one pass in which some children read and the others write (`mix_reader`). With `-+u`
+//! each block adds the CPU utilization line: the longest child's wall time, the children's
+//! CPU time (user + system) summed, and their ratio.
 
-use super::catalog::passes;
+use super::catalog::{mix_pass, mix_reader, passes};
 use super::plan::Plan;
 use super::run::{Measure, Unit};
 use iomark_engine::pass::group::{run_group, GroupOptions};
+use iomark_engine::pass::PassOp;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -24,6 +28,8 @@ pub struct TpFigure {
     pub per_child: Vec<Measure>,
     /// Which children the stonewall cut.
     pub cut: Vec<bool>,
+    /// Which children wrote (the rest read): all or none, but for the mix.
+    pub writer: Vec<bool>,
     pub parent_ns: u64,
     /// Spread of the children's start times (ns).
     pub start_spread_ns: u64,
@@ -46,6 +52,7 @@ fn labels(test: u32) -> &'static [(&'static str, &'static str)] {
         5 => &[("stride readers", "Stride read")],
         6 => &[("fwriters", "Fwrite")],
         7 => &[("freaders", "Fread")],
+        8 => &[("mixed workload", "Mixed workload")],
         9 => &[("pwrite writers", "Pwrite")],
         10 => &[("pread readers", "Pread")],
         _ => &[],
@@ -76,6 +83,18 @@ impl TpFigure {
             Unit::MicrosPerOp => secs * 1e6 / ops.max(1) as f64,
         }
     }
+    /// iozone's CPU figures of a pass: the longest child's wall time, the children's CPU time
+    /// summed (seconds), and CPU over wall in percent.
+    pub fn cpu(&self) -> (f64, f64, f64) {
+        let wall = self
+            .per_child
+            .iter()
+            .map(Measure::wall_secs)
+            .fold(0.0, f64::max);
+        let cpu: f64 = self.per_child.iter().map(Measure::cpu_secs).sum();
+        let util = if wall > 0.0 { 100.0 * cpu / wall } else { 0.0 };
+        (wall, cpu, util)
+    }
     /// Smallest amount one child moved, in kB (or operations).
     pub fn min_xfer(&self, unit: Unit) -> f64 {
         self.per_child
@@ -102,20 +121,33 @@ pub fn run_count(
     let mut out = Vec::new();
     let result = (|| {
         for &test in &plan.tests {
+            let n = files.len() as u32;
             let per_file: Vec<_> = files
                 .iter()
-                .map(|f| passes(test, f, cell.file, cell.record, plan.timing))
+                .enumerate()
+                .map(|(i, f)| {
+                    if test == 8 {
+                        let reader = mix_reader(i as u32, n, tp.pct_read);
+                        let spec =
+                            mix_pass(f, cell.file, cell.record, plan.timing, reader, tp.seq_mix);
+                        vec![(0, spec)]
+                    } else {
+                        passes(test, f, cell.file, cell.record, plan.timing)
+                    }
+                })
                 .collect();
             for (k, &(label, report)) in labels(test).iter().enumerate() {
                 if k >= per_file[0].len() {
                     break;
                 }
                 let specs: Vec<_> = per_file.iter().map(|v| v[k].1.clone()).collect();
+                let writer = specs.iter().map(|s| s.op == PassOp::Write).collect();
                 let g = run_group(
                     &specs,
                     GroupOptions {
                         stonewall: tp.stonewall,
                         delay: Duration::from_micros(tp.delay_us),
+                        first_cpu: tp.first_cpu,
                     },
                     stop,
                 );
@@ -134,6 +166,7 @@ pub fn run_count(
                     children,
                     per_child,
                     cut,
+                    writer,
                     parent_ns: g.wall_ns,
                     start_spread_ns: spread * 1000,
                 };
@@ -162,8 +195,8 @@ fn unit_words(unit: Unit) -> (&'static str, &'static str) {
     }
 }
 
-/// iozone's block for one pass (`-C` adds a line per child).
-pub fn block(f: &TpFigure, unit: Unit, per_child: bool) -> String {
+/// iozone's block for one pass (`-C` adds a line per child, `-+u` the CPU figures).
+pub fn block(f: &TpFigure, unit: Unit, per_child: bool, cpu: bool) -> String {
     let (rate, amount) = unit_words(unit);
     let rates: Vec<f64> = f
         .per_child
@@ -192,6 +225,12 @@ pub fn block(f: &TpFigure, unit: Unit, per_child: bool) -> String {
         "\tMin xfer \t\t\t\t\t= {:10.2} {amount}\n",
         f.min_xfer(unit)
     ));
+    if cpu {
+        let (wall, cpu, util) = f.cpu();
+        s.push_str(&format!(
+            "\tCPU utilization: Wall time {wall:8.3}    CPU time {cpu:8.3}    CPU utilization {util:6.2} %\n\n"
+        ));
+    }
     if per_child {
         for (i, (m, r)) in f.per_child.iter().zip(&rates).enumerate() {
             let x = if unit == Unit::KiBps {
@@ -200,8 +239,17 @@ pub fn block(f: &TpFigure, unit: Unit, per_child: bool) -> String {
                 m.ops as f64
             };
             s.push_str(&format!(
-                "\tChild[{i}] xfer count = {x:10.2} {amount}, Throughput = {r:10.2} {rate}\n"
+                "\tChild[{i}] xfer count = {x:10.2} {amount}, Throughput = {r:10.2} {rate}"
             ));
+            if cpu {
+                s.push_str(&format!(
+                    ", wall={:6.3}, cpu={:6.3}, %={:6.2}",
+                    m.wall_secs(),
+                    m.cpu_secs(),
+                    m.cpu_util()
+                ));
+            }
+            s.push('\n');
         }
     }
     s.push('\n');
@@ -210,6 +258,18 @@ pub fn block(f: &TpFigure, unit: Unit, per_child: bool) -> String {
 
 /// The throughput table: the child counts, and per pass its Children see figure per count.
 pub fn table(figs: &[TpFigure], unit: Unit) -> (Vec<u32>, Vec<(String, Vec<f64>)>) {
+    table_of(figs, |f| f.children_see(unit))
+}
+
+/// The CPU utilization table (`-+u`): per pass its CPU % per child count.
+pub fn cpu_table(figs: &[TpFigure]) -> (Vec<u32>, Vec<(String, Vec<f64>)>) {
+    table_of(figs, |f| f.cpu().2)
+}
+
+fn table_of(
+    figs: &[TpFigure],
+    value: impl Fn(&TpFigure) -> f64,
+) -> (Vec<u32>, Vec<(String, Vec<f64>)>) {
     let mut counts: Vec<u32> = Vec::new();
     let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
     for f in figs {
@@ -217,8 +277,8 @@ pub fn table(figs: &[TpFigure], unit: Unit) -> (Vec<u32>, Vec<(String, Vec<f64>)
             counts.push(f.children);
         }
         match rows.iter_mut().find(|r| r.0 == f.report) {
-            Some(r) => r.1.push(f.children_see(unit)),
-            None => rows.push((f.report.to_string(), vec![f.children_see(unit)])),
+            Some(r) => r.1.push(value(f)),
+            None => rows.push((f.report.to_string(), vec![value(f)])),
         }
     }
     (counts, rows)
@@ -231,11 +291,29 @@ pub fn excel(figs: &[TpFigure], record: u64, unit: Unit) -> String {
         Unit::OpsPerSec => "ops/sec",
         Unit::MicrosPerOp => "microseconds/op",
     };
-    let mut s = format!(
-        "\n\"Throughput report Y-axis is type of test X-axis is number of threads\"\n\"Record size = {} kBytes \"\n\"Output is in {label}\"\n\n",
-        record >> 10
-    );
-    for (name, vals) in table(figs, unit).1 {
+    report_rows(
+        &format!(
+            "\n\"Throughput report Y-axis is type of test X-axis is number of threads\"\n\"Record size = {} kBytes \"\n\"Output is in {label}\"\n\n",
+            record >> 10
+        ),
+        &table(figs, unit).1,
+    )
+}
+
+/// The CPU utilization report of throughput mode (`-R -+u`), after the throughput report.
+pub fn cpu_excel(figs: &[TpFigure], record: u64) -> String {
+    report_rows(
+        &format!(
+            "\n\"CPU utilization report Y-axis is type of test X-axis is number of threads\"\n\"Record size = {} kBytes \"\n\"Output is in CPU%\"\n\n",
+            record >> 10
+        ),
+        &cpu_table(figs).1,
+    )
+}
+
+fn report_rows(head: &str, rows: &[(String, Vec<f64>)]) -> String {
+    let mut s = head.to_string();
+    for (name, vals) in rows {
         s.push_str(&format!("\"{name:>15} \""));
         for v in vals {
             s.push_str(&format!(" {v:10.2} "));

@@ -20,8 +20,11 @@ fn sheet_name(title: &str) -> String {
 
 /// What follows the first sheet.
 pub enum Sheets<'a> {
-    /// One sheet per measured column.
-    Matrix(&'a [Block]),
+    /// One sheet per measured column, then (`-+u`) one per CPU utilization block.
+    Matrix {
+        figures: &'a [Block],
+        cpu: &'a [Block<f64>],
+    },
     /// Throughput mode: one sheet, a row per pass, a column per child count.
     Throughput {
         counts: &'a [u32],
@@ -62,47 +65,64 @@ fn book(
         ws.write_string(i as u32 + 1, 1, v)?;
     }
     ws.autofit();
-    let blocks = match sheets {
-        Sheets::Matrix(b) => *b,
+    let (figures, cpu) = match sheets {
+        Sheets::Matrix { figures, cpu } => (*figures, *cpu),
         Sheets::Throughput { counts, rows } => {
             throughput_sheet(&mut wb, unit, counts, rows)?;
             return Ok(wb);
         }
     };
-    for b in blocks {
-        let name = sheet_name(&b.title);
-        let ws = wb.add_worksheet();
-        ws.set_name(&name)?;
-        ws.write_string_with_format(0, 0, format!("{} ({unit})", b.title), &bold)?;
-        ws.write_string_with_format(1, 0, "file kB \\ record kB", &bold)?;
-        for (c, r) in b.records_kb.iter().enumerate() {
-            ws.write_number_with_format(1, c as u16 + 1, *r as f64, &bold)?;
-        }
-        for (i, (f, vals)) in b.rows.iter().enumerate() {
-            let row = i as u32 + 2;
-            ws.write_number_with_format(row, 0, *f as f64, &bold)?;
-            for (c, v) in vals.iter().enumerate() {
-                if let Some(x) = v {
-                    ws.write_number(row, c as u16 + 1, *x as f64)?;
-                }
-            }
-        }
-        if !b.rows.is_empty() && !b.records_kb.is_empty() {
-            let last_col = b.records_kb.len() as u16;
-            let mut ch = Chart::new(ChartType::Line);
-            ch.title().set_name(&b.title);
-            ch.x_axis().set_name("record size (kB)");
-            ch.y_axis().set_name(unit);
-            for i in 0..b.rows.len() as u32 {
-                ch.add_series()
-                    .set_name((name.as_str(), i + 2, 0))
-                    .set_categories((name.as_str(), 1, 1, 1, last_col))
-                    .set_values((name.as_str(), i + 2, 1, i + 2, last_col));
-            }
-            ws.insert_chart(b.rows.len() as u32 + 3, 1, &ch)?;
-        }
+    for b in figures {
+        matrix_sheet(&mut wb, &sheet_name(&b.title), b, unit, |x| *x as f64)?;
+    }
+    for b in cpu {
+        let name = format!("{} CPU", b.title.split(" CPU").next().unwrap_or_default());
+        matrix_sheet(&mut wb, &sheet_name(&name), b, "CPU %", |x| *x)?;
     }
     Ok(wb)
+}
+
+/// One matrix sheet: the title, record sizes across, file sizes down, and its line chart.
+fn matrix_sheet<T>(
+    wb: &mut Workbook,
+    name: &str,
+    b: &Block<T>,
+    unit: &str,
+    num: impl Fn(&T) -> f64,
+) -> Result<(), XlsxError> {
+    let bold = Format::new().set_bold();
+    let name = name.to_string();
+    let ws = wb.add_worksheet();
+    ws.set_name(&name)?;
+    ws.write_string_with_format(0, 0, format!("{} ({unit})", b.title), &bold)?;
+    ws.write_string_with_format(1, 0, "file kB \\ record kB", &bold)?;
+    for (c, r) in b.records_kb.iter().enumerate() {
+        ws.write_number_with_format(1, c as u16 + 1, *r as f64, &bold)?;
+    }
+    for (i, (f, vals)) in b.rows.iter().enumerate() {
+        let row = i as u32 + 2;
+        ws.write_number_with_format(row, 0, *f as f64, &bold)?;
+        for (c, v) in vals.iter().enumerate() {
+            if let Some(x) = v {
+                ws.write_number(row, c as u16 + 1, num(x))?;
+            }
+        }
+    }
+    if !b.rows.is_empty() && !b.records_kb.is_empty() {
+        let last_col = b.records_kb.len() as u16;
+        let mut ch = Chart::new(ChartType::Line);
+        ch.title().set_name(&b.title);
+        ch.x_axis().set_name("record size (kB)");
+        ch.y_axis().set_name(unit);
+        for i in 0..b.rows.len() as u32 {
+            ch.add_series()
+                .set_name((name.as_str(), i + 2, 0))
+                .set_categories((name.as_str(), 1, 1, 1, last_col))
+                .set_values((name.as_str(), i + 2, 1, i + 2, last_col));
+        }
+        ws.insert_chart(b.rows.len() as u32 + 3, 1, &ch)?;
+    }
+    Ok(())
 }
 
 fn throughput_sheet(
