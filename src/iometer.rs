@@ -3,31 +3,37 @@
 
 use crate::signals;
 use iomark_engine::result::RunResult;
-use iomark_scenarios::iometer::{csv, spec};
+use iomark_scenarios::iometer::{csv, spec, spec_file};
 use iomark_scenarios::preset::target;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
-usage: iomark iometer [TARGET] --spec SPEC [--outstanding N] [--workers N] [--size SIZE]
+usage: iomark iometer [TARGET] (--spec SPEC | --spec-file F.toml) [--outstanding N] [--workers N] [--size SIZE]
                       [--runtime TIME] [--ramp TIME] [--ioengine NAME] [--allow-write]
                       [--result FILE] [--csv FILE]
        iomark iometer --list
 
 SPEC is a named spec (see --list) or access-specification lines separated by ';' or spaces:
   SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]   e.g. --spec 4k,70,100@100
-Lines of one spec may differ only in size (their weights split the transfer sizes).
+Each I/O picks a line by weight, then reads or writes by the line's % read, at random or
+sequential offsets by its % random. Lines that both read (or both write) must share % random
+and alignment, and all lines the delay and burst.
+--spec-file F.toml reads a spec from a TOML file: a name, then one [[line]] table
+per line with size, read, random and optionally weight, align, delay_ms, burst.
 --outstanding is the I/Os in flight per worker (default 1), --workers the workers (default 1);
 either may cycle: a list (1,4,16) or a range (1..64x2 exponential, 1..64+8 linear) runs one
 point per value (a sweep, with its matrix table);
 --ramp is excluded from the figures (default 0). TARGET is a directory for a temporary file
 (default: the current one) or a file or device, written only with --allow-write.
 --csv FILE writes Iometer's main result columns (IOps, MBps, response times in ms, errors,
-bytes and I/Os per direction, % CPU) for all workers.
+bytes and I/Os per direction, % CPU) and its latency buckets (I/Os per response-time range,
+0 to 50 uS ... >= 10 s) for all workers.
 ";
 
 struct Opts {
     target: Option<PathBuf>,
     spec: String,
+    spec_file: Option<String>,
     outstanding: String,
     workers: String,
     size: Option<String>,
@@ -43,6 +49,7 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
     let mut o = Opts {
         target: None,
         spec: String::new(),
+        spec_file: None,
         outstanding: "1".into(),
         workers: "1".into(),
         size: None,
@@ -101,6 +108,7 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
         };
         match k {
             "--spec" => o.spec = v,
+            "--spec-file" => o.spec_file = Some(v),
             "--outstanding" => o.outstanding = count(v)?,
             "--workers" => o.workers = count(v)?,
             "--size" => o.size = Some(v),
@@ -111,13 +119,20 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
             "--csv" => o.csv = Some(v),
             _ => {
                 return Err(format!(
-                    "iometer: unknown option {k} (known: --spec --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --list)"
+                    "iometer: unknown option {k} (known: --spec --spec-file --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --list)"
                 ))
             }
         }
     }
-    if o.spec.is_empty() {
-        return Err("iometer: give an access specification with --spec (see --list)".into());
+    match (o.spec.is_empty(), &o.spec_file) {
+        (true, None) => {
+            return Err(
+                "iometer: give an access specification with --spec (see --list) or --spec-file"
+                    .into(),
+            )
+        }
+        (false, Some(_)) => return Err("iometer: give --spec or --spec-file, not both".into()),
+        _ => {}
     }
     if o.csv.is_some() && (cycled(&o.outstanding) || cycled(&o.workers)) {
         return Err("iometer: --csv with cycled --outstanding or --workers is not supported yet: use --result".into());
@@ -146,7 +161,24 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
             return 2;
         }
     };
-    let opts = match spec::parse(&o.spec).and_then(|l| spec::options(&l)) {
+    let from_file = match &o.spec_file {
+        Some(f) => match std::fs::read_to_string(f)
+            .map_err(|e| format!("--spec-file {f}: {e}"))
+            .and_then(|text| spec_file::parse(f, &text))
+        {
+            Ok(x) => Some(x),
+            Err(e) => {
+                eprintln!("iomark iometer: {e}");
+                return 2;
+            }
+        },
+        None => None,
+    };
+    let lines = match &from_file {
+        Some(f) => Ok(f.lines.clone()),
+        None => spec::parse(&o.spec),
+    };
+    let opts = match lines.and_then(|l| spec::options(&l)) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("iomark iometer: {e}");
@@ -179,10 +211,23 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
     for n in &t.notices {
         eprintln!("iomark iometer: {n}");
     }
-    let name = spec::NAMED
-        .iter()
-        .find(|n| n.0 == o.spec)
-        .map_or("iometer", |n| n.0);
+    let file_name = o.spec_file.as_ref().map(|f| {
+        from_file
+            .as_ref()
+            .and_then(|s| s.name.clone())
+            .unwrap_or_else(|| {
+                std::path::Path::new(f)
+                    .file_stem()
+                    .map_or("iometer".into(), |s| s.to_string_lossy().into_owned())
+            })
+    });
+    let name: &str = match &file_name {
+        Some(n) => n,
+        None => spec::NAMED
+            .iter()
+            .find(|n| n.0 == o.spec)
+            .map_or("iometer", |n| n.0),
+    };
     let mut args: Vec<String> = vec![
         format!("--name={name}"),
         format!("--filename={}", t.path.display()),

@@ -2,7 +2,7 @@
 //! the run, the output and the latency-target search's measurements.
 
 use crate::signals;
-use iomark_engine::job::Dir;
+use iomark_engine::job::{Dir, RunPlan};
 use iomark_engine::result::{LatRecord, RunResult};
 use iomark_engine::runner::{self, RunCtl};
 use iomark_fio::output;
@@ -99,7 +99,7 @@ fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>) -> i32 {
         }
     };
     let plan = match matrix::plan(&o.axes, &points, &o.fixed) {
-        Ok(p) => p,
+        Ok(p) => modelled(p, o),
         Err(e) => {
             eprintln!("iomark sweep: {e}");
             return 2;
@@ -167,6 +167,16 @@ fn latency(res: &RunResult, pct: Option<f64>) -> f64 {
     }
 }
 
+/// `plan` with the null engine's modelled service time (`--null-service-time`) on every job.
+fn modelled(mut plan: RunPlan, o: &SweepOpts) -> RunPlan {
+    if let Some(s) = o.null_service {
+        for j in &mut plan.jobs {
+            j.engine_options.null_service_ns = s.as_nanos() as u64;
+        }
+    }
+    plan
+}
+
 /// The options a latency-target search can climb (latency grows with each).
 const SEARCHABLE: &[&str] = &["iodepth", "rate_iops", "numjobs"];
 
@@ -210,7 +220,7 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
         };
         let plan = match matrix::plan(std::slice::from_ref(&one), &[vec![d.to_string()]], &o.fixed)
         {
-            Ok(p) => p,
+            Ok(p) => modelled(p, o),
             Err(e) => {
                 failed = Some(e.to_string());
                 return f64::INFINITY;

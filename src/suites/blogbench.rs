@@ -99,7 +99,11 @@ pub fn main(args: &[String]) -> i32 {
     }
     let mut code = if interrupted { 130 } else { 0 };
     if let Some(path) = &a.result_file {
-        let r = result(&phase, &intervals, p.sleep, start_ms);
+        let mut r = result(&phase, &intervals, p.sleep, start_ms);
+        r.tables = vec![
+            blogbench::table::intervals(&intervals),
+            blogbench::table::scores(written, read),
+        ];
         if let Err(e) = write_result("blogbench", path, &r) {
             eprintln!("{e}");
             code = code.max(1);

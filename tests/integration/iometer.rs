@@ -114,3 +114,108 @@ fn iometer_cycles_outstanding_ios_and_workers() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--csv with cycled"), "{}", stderr(&o));
 }
+
+/// I/Os per size and direction in one direction's figures: (4 KiB, 64 KiB) solved from the
+/// count and the bytes.
+fn split_4k_64k(dir: &Value) -> (f64, f64) {
+    let (n, b) = (f(&dir["total_ios"]), f(&dir["io_bytes"]));
+    let big = (b - 4096.0 * n) / (65536.0 - 4096.0);
+    (n - big, big)
+}
+
+/// Lines that differ in % read: over many I/Os each line's share of the I/Os and its own
+/// % read hold within a few percent; a spec file in TOML runs the same spec under its name;
+/// the CSV carries Iometer's latency buckets, which add up to the I/Os.
+#[test]
+fn iometer_lines_keep_their_weights_and_read_shares() {
+    let d = Scratch::new_in("/dev/shm", "iometer-mix");
+    let spec = d.file("mix.toml");
+    std::fs::write(
+        &spec,
+        "name = \"mix\"\n\
+         [[line]]\nsize = \"4k\"\nread = 80\nrandom = 100\nweight = 60\n\
+         [[line]]\nsize = \"64k\"\nread = 20\nrandom = 100\nweight = 40\n",
+    )
+    .unwrap();
+    let (rf, csv) = (d.s("r.json"), d.s("r.csv"));
+    let o = iomark_in(
+        &[
+            "iometer",
+            "--spec-file",
+            &spec.display().to_string(),
+            "--outstanding=4",
+            "--size=8m",
+            "--runtime=500ms",
+            "--ioengine=null",
+            "--result",
+            &rf,
+            "--csv",
+            &csv,
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let v: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
+    let j = &v["jobs"][0]["dirs"];
+    let (r4, r64) = split_4k_64k(&j["read"]);
+    let (w4, w64) = split_4k_64k(&j["write"]);
+    let all = r4 + r64 + w4 + w64;
+    assert!(all > 10_000.0, "{all} I/Os");
+    let pct = |a: f64, b: f64| a / b * 100.0;
+    let near = |got: f64, want: f64| (got - want).abs() < 2.0;
+    assert!(
+        near(pct(r4 + w4, all), 60.0),
+        "4k line: {}",
+        pct(r4 + w4, all)
+    );
+    assert!(
+        near(pct(r4, r4 + w4), 80.0),
+        "4k read: {}",
+        pct(r4, r4 + w4)
+    );
+    assert!(
+        near(pct(r64, r64 + w64), 20.0),
+        "64k read: {}",
+        pct(r64, r64 + w64)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(rows[0].len(), rows[1].len());
+    let col = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
+    assert_eq!(rows[1][col("Access Specification Name")], "mix");
+    let first = col("0 to 50 uS");
+    assert_eq!(rows[0][first..].len(), 21, "{}", rows[0].join(","));
+    assert_eq!(rows[0].last(), Some(&" >= 10 s"));
+    let buckets: f64 = rows[1][first..]
+        .iter()
+        .map(|c| c.parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(buckets, all, "{text}");
+    // An unknown key in the file is named, nothing runs.
+    std::fs::write(
+        &spec,
+        "[[line]]\nsize = \"4k\"\nread = 80\nrandom = 100\nwieght = 60\n",
+    )
+    .unwrap();
+    let o = iomark_in(
+        &["iometer", "--spec-file", &spec.display().to_string()],
+        &d.path,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("unknown field `wieght`") && e.contains("mix.toml"),
+        "{e}"
+    );
+    // Lines reading at different % random cannot be told apart per direction: refused.
+    let o = iomark_in(&["iometer", "--spec", "4k,100,100 64k,100,0"], &d.path);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("both read but differ in % random"));
+    std::fs::remove_file(&spec).unwrap();
+    assert_eq!(
+        std::fs::read_dir(&d.path).unwrap().count(),
+        2,
+        "the result and the CSV"
+    );
+}

@@ -163,9 +163,77 @@ fn every_preset_runs_on_tmpfs_and_cleans_up() {
                 assert_eq!(doc["summary"]["warmups"].as_array().unwrap().len(), 2);
                 assert!(s.contains("warm-up warmup-write (not in the figures)"));
             }
+            "virt-compare" => {
+                let mb = |jobs: &[&str], dirs: &[&str]| from_jobs(run, jobs, dirs, false) / 1e6;
+                assert!(close(
+                    headline(&doc, "bonnie++ block output"),
+                    mb(&["bonnie-block-output"], &["write"])
+                ));
+                assert!(close(
+                    headline(&doc, "bonnie++ rewrite"),
+                    mb(&["bonnie-rewrite"], &both) / 2.0
+                ));
+                // Three seekers' seeks per second, added up.
+                assert!(close(
+                    headline(&doc, "bonnie++ random seeks (/s)"),
+                    from_jobs(run, &["bonnie-random-seeks"], &both, true)
+                ));
+                let seekers = run["jobs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|j| {
+                        run["plan"]["jobs"][u(&j["job_index"]) as usize]["name"]
+                            == "bonnie-random-seeks"
+                    })
+                    .count();
+                assert_eq!(seekers, 3);
+                assert!(s.contains("(read + write) / 2"), "{s}");
+            }
             _ => {}
         }
     }
+}
+
+/// virt-compare runs three times by default (figures are their mean, every run kept), and two
+/// guests' result files go side by side in `iomark compare`.
+#[test]
+fn virt_compare_runs_three_times_and_compares() {
+    let d = Scratch::new_in("/dev/shm", "preset-virt");
+    let out = Scratch::new("preset-virt-out");
+    let mut files = Vec::new();
+    for guest in ["virtio", "ide"] {
+        let rf = out.s(&format!("{guest}.json"));
+        let o = iomark_in(
+            &[
+                "preset",
+                "run",
+                "virt-compare",
+                d.path.to_str().unwrap(),
+                "--size",
+                "8m",
+                "--result",
+                &rf,
+            ],
+            &out.path,
+        );
+        ok(&o);
+        assert!(
+            stdout(&o).contains("virt-compare summary (3 runs, headline = mean of the runs)"),
+            "{}",
+            stdout(&o)
+        );
+        let doc: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
+        assert_eq!(doc["runs"].as_array().unwrap().len(), 3);
+        files.push(rf);
+    }
+    let o = iomark_in(&["compare", &files[0], &files[1]], &out.path);
+    ok(&o);
+    let s = stdout(&o);
+    for want in ["bonnie-random-seeks", "dd-read-8m", "fio-randwrite", "ide"] {
+        assert!(s.contains(want), "compare lacks {want}:\n{s}");
+    }
+    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
 }
 
 #[test]

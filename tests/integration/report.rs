@@ -244,6 +244,13 @@ fn html_reports_render_offline_in_chromium() {
         check_page(p, r, *n);
     }
     let run_dom = &rendered[0].dom;
+    // The run's own command line is in its header once.
+    let page = std::fs::read_to_string(&run_html).unwrap();
+    assert_eq!(
+        page.matches("--fsync=64").count(),
+        1,
+        "command line not shown once"
+    );
     for want in [
         "IOPS over time",
         "latency CDF",

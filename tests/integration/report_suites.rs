@@ -1,5 +1,6 @@
 //! Reports and exports of the suites' own tables: dd results at two block sizes (the ladder),
-//! hdparm's timings, bonnie++ with `-x 2`, a sweep over two options; charted in one HTML page
+//! hdparm's timings, bonnie++ with `-x 2`, a sweep over two options, blogbench's iterations
+//! and scores; charted in one HTML page
 //! loaded by headless Chromium with the network off, written as PNG images, exported as XLSX
 //! (one sheet per suite table, read by calamine and by LibreOffice) and Markdown; the command
 //! line of each result in the report's header; a result written before the command line was
@@ -105,6 +106,29 @@ fn suite_results(d: &Scratch) -> Vec<PathBuf> {
         ],
     );
     out.push(sw);
+    let bb = d.file("bb.json");
+    run_in(
+        d,
+        &[
+            "blogbench",
+            "-d",
+            &d.s("blogs"),
+            "-i",
+            "3",
+            "-s",
+            "1",
+            "-w",
+            "1",
+            "-W",
+            "1",
+            "-c",
+            "1",
+            "-r",
+            "2",
+            &format!("--result-file={}", bb.display()),
+        ],
+    );
+    out.push(bb);
     // A preset, twice, with one limit met and one missed (exit status 3).
     let pr = d.file("p.json");
     let o = iomark_in(
@@ -177,7 +201,26 @@ fn suite_tables_are_charted_and_exported() {
     let sw = table(&files[4], "sweep");
     assert_eq!(sw["rows"].as_array().unwrap().len(), 4);
     assert_eq!(sw["columns"][0], "bs");
+    let bb = table(&files[5], "blogbench");
+    assert_eq!(bb["title"], "blogbench iterations");
+    let bb_rows = bb["rows"].as_array().unwrap();
+    assert_eq!(bb_rows.len(), 3, "-i 3: three rows");
+    let total = col(&bb, "blogs written (total)");
+    assert!(
+        bb_rows
+            .windows(2)
+            .all(|w| w[0][total].as_f64() <= w[1][total].as_f64()),
+        "{bb}"
+    );
     let doc: Value = serde_json::from_slice(&std::fs::read(&files[5]).unwrap()).unwrap();
+    let scores = &doc["tables"][1];
+    assert_eq!(scores["title"], "blogbench final scores");
+    assert_eq!(
+        scores["rows"][0][1].as_f64(),
+        bb_rows.last().unwrap()[total].as_f64(),
+        "the write score is the blogs written"
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&files[6]).unwrap()).unwrap();
     let pt: Vec<&Value> = doc["runs"][0]["tables"]
         .as_array()
         .unwrap()
@@ -203,7 +246,7 @@ fn suite_tables_are_charted_and_exported() {
     args.extend(["-o", &h, "--png", &p]);
     run_in(&d, &args);
     let r = render(&html);
-    check_page(&html, &r, 16);
+    check_page(&html, &r, 19);
     for want in [
         "dd: rate by block size",
         "hdparm: cached and disk reads",
@@ -213,6 +256,9 @@ fn suite_tables_are_charted_and_exported() {
         "command line",
         "if=/dev/zero",
         "--iodepth=1,4",
+        "blogbench: reads per iteration",
+        "blogbench: writes per iteration",
+        "blogbench: final scores",
         "cloud-disk summary (IOPS)",
         "cloud-disk against the expected limits",
         ": fail",
@@ -229,6 +275,8 @@ fn suite_tables_are_charted_and_exported() {
         "hdparm-timings",
         "bon-mean",
         "iops-Surface",
+        "blogbench-bb-reads",
+        "blogbench-bb-scores",
     ] {
         assert!(
             pngs.iter().any(|p| p.display().to_string().contains(want)),
@@ -263,6 +311,7 @@ fn suite_tables_are_charted_and_exported() {
         "sw sweep",
         "p preset",
         "p preset~2",
+        "bb blogbench",
     ] {
         assert!(
             sheets.iter().any(|s| s == want),
@@ -353,6 +402,19 @@ fn iozone_matrix_is_charted_per_test() {
     run_in(&d, &["report", &r, "-o", &h, "--png", &p]);
     let rd = render(&html);
     check_page(&html, &rd, 8);
+    // The matrix charts come first, the per-pass charts after them.
+    let page = std::fs::read_to_string(&html).unwrap();
+    let ids: Vec<&str> = page
+        .split("<div class=chart")
+        .skip(1)
+        .filter_map(|c| c.split("id=\"").nth(1)?.split('"').next())
+        .collect();
+    let matrix = ids.iter().filter(|i| i.starts_with("iozone-")).count();
+    assert!(matrix >= 8 && ids.len() > matrix, "{ids:?}");
+    assert!(
+        ids[..matrix].iter().all(|i| i.starts_with("iozone-")),
+        "{ids:?}"
+    );
     for test in ["write", "rewrite", "read", "reread"] {
         let want = format!("{test} kB/s over file size and record size");
         assert!(rd.dom.contains(&want), "the report lacks '{want}'");

@@ -87,3 +87,45 @@ fn seed_command_lines_run_and_match_fio_keys() {
         );
     }
 }
+
+/// The README's "Recipes" section shows every seed scenario as one iomark command: each group
+/// of seed lines (by its heading) is named there, and each seed tool has its iomark command.
+#[test]
+fn readme_recipes_cover_every_seed_scenario() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let recipes = readme
+        .split("\n## Recipes\n")
+        .nth(1)
+        .and_then(|r| r.split("\n## ").next())
+        .expect("a Recipes section in README.md");
+    let seeds =
+        std::fs::read_to_string(format!("{root}/tests/fixtures/seed-workloads/commands.txt"))
+            .unwrap();
+    for line in seeds.lines() {
+        if let Some(h) = line.strip_prefix("# --- ") {
+            let first = h.split_whitespace().next().unwrap();
+            if first != "the" {
+                assert!(recipes.contains(first), "no recipe for the {h}");
+            }
+            continue;
+        }
+        let Some(tool) = line
+            .split_whitespace()
+            .next()
+            .filter(|t| !t.starts_with('#'))
+        else {
+            continue;
+        };
+        let cmd = match tool {
+            "fio" => "iomark preset run ".to_string(),
+            "bonnie++" => "iomark bonnie ".to_string(),
+            "rbd" => "iomark rbd-bench ".to_string(),
+            t => format!("iomark {t} "),
+        };
+        assert!(
+            recipes.contains(&format!("`{cmd}")),
+            "no recipe runs {tool}: {line}"
+        );
+    }
+}

@@ -135,3 +135,64 @@ fn latency_target_search_over_rate_iops() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("one of --iodepth, --rate_iops or --numjobs"));
 }
+
+/// On a modelled device (the null engine serving one I/O per 2 ms, so latency = depth x 2 ms)
+/// the search finds the deepest queue under the target, and every point it measured follows
+/// the model.
+#[test]
+fn latency_target_search_finds_the_point_of_a_modelled_device() {
+    let d = Scratch::new_in("/dev/shm", "sweep-model");
+    let o = iomark_in(
+        &[
+            "sweep",
+            "--latency-target=p50=20ms",
+            "--iodepth=1..32x2",
+            "--null-service-time=2ms",
+            "--rw=randread",
+            "--ioengine=null",
+            "--size=8m",
+            "--runtime=300ms",
+            "--time_based",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let s = stdout(&o);
+    // 2, 4, 8, 16, 32 and 64 ms: depth 8 (16 ms) is the deepest under 20 ms.
+    assert!(
+        s.contains("highest iodepth with p50 latency under 20000 µs: 8"),
+        "{s}"
+    );
+    let points: Vec<(f64, f64)> = s
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("highest"))
+        .map(|l| {
+            let w: Vec<f64> = l
+                .split_whitespace()
+                .take(2)
+                .map(|x| x.parse().unwrap())
+                .collect();
+            (w[0], w[1])
+        })
+        .collect();
+    assert!(points.len() >= 4 && points.len() <= 6, "{s}");
+    for (depth, lat) in points {
+        let model = depth * 2000.0;
+        assert!(
+            lat >= model * 0.8 && lat <= model * 1.6,
+            "depth {depth}: {lat} µs against the model's {model} µs\n{s}"
+        );
+    }
+    let o = iomark_in(
+        &["sweep", "--iodepth=1,2", "--null-service-time=1ms"],
+        &d.path,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("give --ioengine=null too"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+}

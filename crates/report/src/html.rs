@@ -216,7 +216,13 @@ pub fn render(page: &Page) -> String {
         "<p>Made by iomark-{} (<code>iomark report</code>). Hover a chart for exact values; drag to zoom, double-click to reset, click a legend entry to hide or show its series. Each chart's data is in the table beside it.</p>",
         iomark_engine::VERSION
     );
-    if let Some(cmd) = &page.command {
+    // A run's own report: its source already lists the command line first; show it once.
+    let listed = |cmd: &str| {
+        page.sources
+            .iter()
+            .any(|s| s.facts.iter().any(|(k, v)| k == "command line" && v == cmd))
+    };
+    if let Some(cmd) = page.command.as_deref().filter(|c| !listed(c)) {
         let _ = writeln!(h, "<p>Command: <code>{}</code></p>", esc(cmd));
     }
     let mut notes: Vec<String> = Vec::new();

@@ -104,6 +104,13 @@ pub struct EngineOptions {
     pub nonvectored: bool,
     /// libaio: reap completions from the user-space ring.
     pub userspace_reap: bool,
+    /// null: the modelled device's service time per I/O in ns (0: none, no delay).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub null_service_ns: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl EngineOptions {

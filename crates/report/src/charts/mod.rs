@@ -3,6 +3,7 @@
 //! file in this folder and one line in [`REGISTRY`]: a suite or preset adds its charts by adding
 //! a file, never by touching the page.
 
+pub mod blogbench;
 pub mod bonnie;
 pub mod cluster;
 pub mod compare;
@@ -142,15 +143,17 @@ pub fn sanitize(s: &str) -> String {
 /// none of its kind of result.
 pub type ChartFn = fn(&[Source]) -> Vec<Chart>;
 
-/// Every contributor, in page order.
+/// Every contributor, in page order: the suites whose own charts are the headline (iozone's
+/// matrix, blogbench's iterations and scores) ahead of the per-pass job charts.
 pub const REGISTRY: &[ChartFn] = &[
+    iozone::charts,
+    blogbench::charts,
     job::charts,
     cluster::charts,
     dd::charts,
     hdparm::charts,
     bonnie::charts,
     sweep::charts,
-    iozone::charts,
     preset::charts,
 ];
 

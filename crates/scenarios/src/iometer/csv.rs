@@ -1,11 +1,30 @@
 //! The results CSV of an Iometer-style run: one row for all workers with Iometer's main
 //! columns (I/Os per second, MB per second binary and decimal, response times in ms, errors,
-//! bytes and I/Os per direction, CPU use).
+//! bytes and I/Os per direction, CPU use), then Iometer's latency buckets: how many I/Os
+//! completed in each response-time range.
 
 use iomark_engine::result::{DirResult, RunResult};
 
 /// The header, in Iometer's words.
-pub const HEADER: &str = "Target Type,Access Specification Name,# Workers,Outstanding I/Os,IOps,Read IOps,Write IOps,MBps (Binary),Read MBps (Binary),Write MBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Average Response Time,Average Read Response Time,Average Write Response Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,% CPU Utilization";
+pub const HEADER: &str = "Target Type,Access Specification Name,# Workers,Outstanding I/Os,IOps,Read IOps,Write IOps,MBps (Binary),Read MBps (Binary),Write MBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Average Response Time,Average Read Response Time,Average Write Response Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,% CPU Utilization,0 to 50 uS,50 to 100 uS,100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s";
+
+/// The upper bounds of Iometer's latency buckets in µs (the last bucket has none).
+pub const BUCKET_UPPER_US: [u64; 20] = [
+    50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 20_000, 30_000, 50_000, 100_000,
+    200_000, 500_000, 1_000_000, 2_000_000, 4_700_000, 5_000_000, 10_000_000,
+];
+
+/// The I/Os per latency bucket of `d`, from its total-latency histogram (each histogram bin
+/// counted in the bucket of its middle value).
+pub fn buckets(d: &DirResult) -> [u64; 21] {
+    let mut out = [0u64; 21];
+    for (ns, n) in d.lat.hist.bins() {
+        let us = ns / 1000;
+        let i = BUCKET_UPPER_US.iter().position(|&up| us < up).unwrap_or(20);
+        out[i] += n;
+    }
+    out
+}
 
 /// The CSV (header and the ALL row) of `res`: every job's clones are workers; rates are over
 /// the longest worker's measured time; % CPU is the workers' CPU time over that time on
@@ -31,7 +50,7 @@ pub fn csv(res: &RunResult, spec: &str, outstanding: u32, cpus: usize) -> String
     } else {
         0.0
     };
-    let v: Vec<String> = vec![
+    let mut v: Vec<String> = vec![
         "ALL".into(),
         spec.into(),
         res.jobs.len().to_string(),
@@ -60,5 +79,26 @@ pub fn csv(res: &RunResult, spec: &str, outstanding: u32, cpus: usize) -> String
         w.total_ios.to_string(),
         format!("{cpu:.2}"),
     ];
+    v.extend(buckets(&all).iter().map(u64::to_string));
     format!("{HEADER}\n{}\n", v.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latencies_fall_in_iometers_buckets() {
+        let mut d = DirResult::default();
+        for (us, n) in [(10, 3), (75, 2), (700, 1), (4_800_000, 1), (20_000_000, 4)] {
+            for _ in 0..n {
+                d.lat.add(us * 1000);
+            }
+        }
+        let b = buckets(&d);
+        assert_eq!(b.iter().sum::<u64>(), 11);
+        assert_eq!((b[0], b[1], b[4], b[18], b[20]), (3, 2, 1, 1, 4));
+        assert_eq!(HEADER.split(',').count(), 27 + 21);
+        assert!(HEADER.ends_with(",5 to 10 s, >= 10 s"));
+    }
 }

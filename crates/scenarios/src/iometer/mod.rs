@@ -2,7 +2,9 @@
 //! alignment, transfer delay and burst length, weight per line) run as iomark jobs.
 //!
 //! - [`spec`]: the spec lines, the named classic specs, and the job options they make.
-//! - [`csv`]: the results CSV with Iometer's main columns.
+//! - [`spec_file`]: specs in a TOML file.
+//! - [`csv`]: the results CSV with Iometer's main columns and its latency buckets.
 
 pub mod csv;
 pub mod spec;
+pub mod spec_file;

@@ -1,6 +1,7 @@
 //! Iometer access specifications: `SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]` per
 //! line, and the classic specs by name. A spec of several lines becomes one job whose transfer
-//! sizes are split by weight (fio's `bssplit`); its lines must then share the other fields.
+//! sizes are split by weight per direction (fio's `bssplit=R,W`) and whose read share is the
+//! lines' weighted % read (see [`options`]).
 
 use iomark_fio::values::parse_size;
 
@@ -61,9 +62,18 @@ pub enum SpecError {
     Line { spec: String, line: LineError },
     #[error("--spec={0}: no access specification line")]
     Empty(String),
-    /// Lines of one spec differ in more than their transfer size (`first` and `other` B).
-    #[error("lines of one spec that differ in % read, % random, alignment or delay ({first} B and {other} B) are not supported yet: give them as separate runs")]
-    Mixed { first: u64, other: u64 },
+    /// Two lines (`first` and `other` B) differ in transfer delay or burst length.
+    #[error("lines {first} B and {other} B differ in transfer delay or burst length: iomark pauses a whole worker, not one line; give them as separate runs")]
+    MixedDelay { first: u64, other: u64 },
+    /// Two lines that both read (or both write: `word`) differ in % random or alignment.
+    #[error("lines {first} B and {other} B both {word} but differ in % random or alignment ({first_random} % and {other_random} %): iomark draws random or sequential offsets per direction, not per line; give them as separate runs")]
+    MixedRandom {
+        first: u64,
+        other: u64,
+        word: &'static str,
+        first_random: u32,
+        other_random: u32,
+    },
 }
 
 /// What is wrong with one access-specification line (`line`).
@@ -123,7 +133,8 @@ pub fn parse(s: &str) -> Result<Vec<Line>, SpecError> {
     Ok(lines)
 }
 
-fn parse_line(l: &str) -> Result<Line, LineError> {
+/// Parse one line (`SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]`).
+pub fn parse_line(l: &str) -> Result<Line, LineError> {
     let (body, weight) = match l.split_once('@') {
         Some((b, w)) => (
             b,
@@ -188,60 +199,136 @@ fn parse_line(l: &str) -> Result<Line, LineError> {
     })
 }
 
+/// Integer shares of `parts` (label, weight) adding up to 100 (the largest remainder takes the
+/// rounding, as fio's `bssplit` needs whole percentages), as `label/share` joined by `:`.
+fn split(parts: &[(u64, f64)]) -> String {
+    let total: f64 = parts.iter().map(|p| p.1).sum();
+    let mut shares: Vec<(u64, u32, f64)> = parts
+        .iter()
+        .map(|&(size, w)| {
+            let exact = w * 100.0 / total;
+            (size, exact.floor() as u32, exact - exact.floor())
+        })
+        .collect();
+    let mut left = 100 - shares.iter().map(|s| s.1).sum::<u32>();
+    let mut order: Vec<usize> = (0..shares.len()).collect();
+    order.sort_by(|&a, &b| shares[b].2.total_cmp(&shares[a].2));
+    for i in order {
+        if left == 0 {
+            break;
+        }
+        shares[i].1 += 1;
+        left -= 1;
+    }
+    shares
+        .iter()
+        .filter(|s| s.1 > 0)
+        .map(|(size, share, _)| format!("{size}/{share}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// A line's weight in one direction (its weight times its read or write share).
+fn dir_weight(l: &Line, read: bool) -> f64 {
+    let pct = if read { l.read_pct } else { 100 - l.read_pct };
+    f64::from(l.weight) * f64::from(pct)
+}
+
 /// The job options of a spec: (option, value) pairs in fio's words.
+///
+/// Iometer picks a line by weight for every I/O, then its direction by the line's % read and
+/// random or sequential by its % random. As job options: the read share is the weighted mean
+/// of the lines' % read, and each direction has its own transfer-size split (`bssplit=R,W`, the
+/// lines' weights times their read or write share) and its own % random and alignment, so the
+/// share of every line and its % read hold exactly. Lines that both read (or both write) must
+/// then share their % random and alignment, and every line its transfer delay: a spec whose
+/// lines differ there is refused.
 pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, SpecError> {
     let first = &lines[0];
-    let same = |l: &Line| {
-        (l.read_pct, l.random_pct, l.align, l.delay_ms, l.burst)
-            == (
-                first.read_pct,
-                first.random_pct,
-                first.align,
-                first.delay_ms,
-                first.burst,
-            )
-    };
-    if let Some(l) = lines.iter().find(|l| !same(l)) {
-        return Err(SpecError::Mixed {
+    if let Some(l) = lines
+        .iter()
+        .find(|l| (l.delay_ms, l.burst) != (first.delay_ms, first.burst))
+    {
+        return Err(SpecError::MixedDelay {
             first: first.size,
             other: l.size,
         });
     }
-    let mut o: Vec<(String, String)> = Vec::new();
-    let rw = if first.random_pct == 0 {
-        "rw"
-    } else {
-        "randrw"
-    };
-    o.push(("rw".into(), rw.into()));
-    o.push(("rwmixread".into(), first.read_pct.to_string()));
-    if first.random_pct > 0 && first.random_pct < 100 {
-        o.push(("percentage_random".into(), first.random_pct.to_string()));
-    }
-    if lines.len() == 1 {
-        o.push(("bs".into(), first.size.to_string()));
-    } else {
-        let total: u32 = lines.iter().map(|l| l.weight).sum();
-        // bssplit's shares must add up to 100: the last line takes the rounding.
-        let mut left = 100;
-        let mut parts = Vec::new();
-        for (i, l) in lines.iter().enumerate() {
-            let share = if i + 1 == lines.len() {
-                left
-            } else {
-                (l.weight * 100 + total / 2) / total
-            };
-            left = left.saturating_sub(share);
-            parts.push(format!("{}/{share}", l.size));
+    let total: f64 = lines.iter().map(|l| f64::from(l.weight) * 100.0).sum();
+    let mut random = [100u32; 2];
+    let mut align = [0u64; 2];
+    let mut splits = [String::new(), String::new()];
+    for (d, read) in [(0, true), (1, false)] {
+        let active: Vec<&Line> = lines.iter().filter(|l| dir_weight(l, read) > 0.0).collect();
+        let Some(a) = active.first() else {
+            continue;
+        };
+        let word = if read { "read" } else { "write" };
+        if let Some(b) = active
+            .iter()
+            .find(|b| (b.random_pct, b.align) != (a.random_pct, a.align))
+        {
+            return Err(SpecError::MixedRandom {
+                first: a.size,
+                other: b.size,
+                word,
+                first_random: a.random_pct,
+                other_random: b.random_pct,
+            });
         }
-        o.push(("bssplit".into(), parts.join(":")));
+        random[d] = a.random_pct;
+        align[d] = if a.align > 0 {
+            a.align
+        } else {
+            active.iter().map(|l| l.size).min().unwrap_or(512)
+        };
+        // Lines of one size add up.
+        let mut parts: Vec<(u64, f64)> = Vec::new();
+        for l in &active {
+            match parts.iter_mut().find(|p| p.0 == l.size) {
+                Some(p) => p.1 += dir_weight(l, read),
+                None => parts.push((l.size, dir_weight(l, read))),
+            }
+        }
+        splits[d] = split(&parts);
     }
-    let align = if first.align > 0 {
-        first.align
+    // A direction no line uses takes the other's values (it issues nothing).
+    for d in 0..2 {
+        if splits[d].is_empty() {
+            splits[d] = splits[1 - d].clone();
+            random[d] = random[1 - d];
+            align[d] = align[1 - d];
+        }
+    }
+    let read_share: f64 = lines.iter().map(|l| dir_weight(l, true)).sum::<f64>() / total;
+    let mut o: Vec<(String, String)> = Vec::new();
+    let rw = if random == [0, 0] { "rw" } else { "randrw" };
+    o.push(("rw".into(), rw.into()));
+    o.push((
+        "rwmixread".into(),
+        ((read_share * 100.0).round() as u32).to_string(),
+    ));
+    if random != [0, 0] && random != [100, 100] {
+        let v = if random[0] == random[1] {
+            random[0].to_string()
+        } else {
+            format!("{},{}", random[0], random[1])
+        };
+        o.push(("percentage_random".into(), v));
+    }
+    let one = |v: &[String; 2]| v[0] == v[1];
+    if lines.iter().all(|l| l.size == first.size) {
+        o.push(("bs".into(), first.size.to_string()));
+    } else if one(&splits) {
+        o.push(("bssplit".into(), splits[0].clone()));
     } else {
-        lines.iter().map(|l| l.size).min().unwrap_or(512)
-    };
-    o.push(("ba".into(), align.to_string()));
+        o.push(("bssplit".into(), format!("{},{}", splits[0], splits[1])));
+    }
+    if align[0] == align[1] {
+        o.push(("ba".into(), align[0].to_string()));
+    } else {
+        o.push(("ba".into(), format!("{},{}", align[0], align[1])));
+    }
     if first.delay_ms > 0 {
         o.push(("thinktime".into(), (first.delay_ms * 1000).to_string()));
         o.push(("thinktime_blocks".into(), first.burst.to_string()));
@@ -306,6 +393,28 @@ mod tests {
         assert!(o.contains(&("thinktime_blocks".into(), "2".into())));
     }
 
+    /// Lines differing in % read: the read share is their weighted mean and each direction
+    /// splits its sizes by the lines' weights times their read or write share, so every line's
+    /// share and % read hold.
+    #[test]
+    fn lines_may_differ_in_read_share() {
+        let o = options(&parse("4k,80,100@60;64k,20,100@40").unwrap()).unwrap();
+        let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
+        // Reads: 0.6 x 0.8 = 0.48 and 0.4 x 0.2 = 0.08 of the I/Os; writes 0.12 and 0.32.
+        assert_eq!(get("rwmixread"), Some("56"));
+        assert_eq!(get("bssplit"), Some("4096/86:65536/14,4096/27:65536/73"));
+        assert_eq!(get("rw"), Some("randrw"));
+        assert_eq!(get("percentage_random"), None);
+        // Reads random, writes sequential: per direction.
+        let o = options(&parse("4k,100,100@50;64k,0,0@50").unwrap()).unwrap();
+        let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("rwmixread"), Some("50"));
+        assert_eq!(get("percentage_random"), Some("100,0"));
+        assert_eq!(get("bssplit"), Some("4096/100,65536/100"));
+        assert_eq!(get("ba"), Some("4096,65536"));
+        assert_eq!(split(&[(1, 1.0), (2, 1.0), (3, 1.0)]), "1/34:2/33:3/33");
+    }
+
     #[test]
     fn bad_specs_name_the_field() {
         let e = parse("4k,170,100").unwrap_err().to_string();
@@ -317,9 +426,16 @@ mod tests {
         assert!(e.contains("% random 'x' is not a whole number"), "{e}");
         let e = parse("4k,70,100@0").unwrap_err().to_string();
         assert!(e.contains("weight '0'"), "{e}");
-        let e = options(&parse("4k,70,100 8k,50,100").unwrap())
+        let e = options(&parse("4k,100,100 64k,100,0").unwrap())
             .unwrap_err()
             .to_string();
-        assert!(e.contains("not supported yet"), "{e}");
+        assert!(
+            e.contains("lines 4096 B and 65536 B both read but differ in % random"),
+            "{e}"
+        );
+        let e = options(&parse("4k,70,100,4k,5 8k,70,100").unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("differ in transfer delay"), "{e}");
     }
 }

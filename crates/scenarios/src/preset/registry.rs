@@ -287,10 +287,11 @@ pub const RBD_MATRIX: Preset = Preset {
     agg: Agg::Mean,
 };
 
-/// The dd block-size ladder and fio 8 KiB sync jobs, to be run once per guest and compared.
+/// The dd block-size ladder, fio 8 KiB sync jobs and bonnie++'s bulk tests, to be run once per
+/// guest and compared.
 pub const VIRT_COMPARE: Preset = Preset {
     name: "virt-compare",
-    title: "hypervisor disk bus comparison: dd block-size ladder and 8 KiB sync fio, three runs averaged",
+    title: "hypervisor disk bus comparison: dd block-size ladder, 8 KiB sync fio and bonnie++'s bulk tests, three runs averaged",
     source: "the KVM guest-versus-host disk comparison (dd with iflag/oflag=direct at 1K, 8K, 1M and 8M; fio -ioengine=sync -bs=8k; bonnie++ -x 3)",
     globals: &[
         ("ioengine", "psync"),
@@ -311,6 +312,10 @@ pub const VIRT_COMPARE: Preset = Preset {
         job("fio-write", &[("rw", "write"), ("bs", "8k"), ("ioengine", "sync")]),
         job("fio-randread", &[("rw", "randread"), ("bs", "8k"), ("ioengine", "sync"), ("size", "{size/4}")]),
         job("fio-randwrite", &[("rw", "randwrite"), ("bs", "8k"), ("ioengine", "sync"), ("size", "{size/4}")]),
+        job("bonnie-block-output", &[("rw", "write"), ("bs", "8k"), ("ioengine", "sync"), ("fsync", "1"), ("end_fsync", "1"), ("size", "{size/4}")]),
+        job("bonnie-rewrite", &[("rw", "rw"), ("bs", "8k"), ("ioengine", "sync"), ("fsync", "1"), ("size", "{size/4}")]),
+        job("bonnie-block-input", &[("rw", "read"), ("bs", "8k"), ("ioengine", "sync")]),
+        job("bonnie-random-seeks", &[("rw", "randrw"), ("rwmixread", "90"), ("bs", "8k"), ("ioengine", "sync"), ("numjobs", "3"), ("number_ios", "2667"), ("norandommap", "1")]),
     ],
     figures: &[
         Figure::new("dd write 1K", &["dd-write-1k"], Bw).dirs(W),
@@ -325,12 +330,19 @@ pub const VIRT_COMPARE: Preset = Preset {
         Figure::new("fio seq write 8K", &["fio-write"], Bw).dirs(W),
         Figure::new("fio rand read 8K IOPS", &["fio-randread"], Iops).dirs(R),
         Figure::new("fio rand write 8K IOPS", &["fio-randwrite"], Iops).dirs(W),
+        Figure::new("bonnie++ block output", &["bonnie-block-output"], Bw).dirs(W),
+        Figure::new("bonnie++ rewrite", &["bonnie-rewrite"], Bw).divided(
+            2.0,
+            "bonnie++ rewrite: each 8 KiB chunk is read and written back, so the rewrite rate = (read + write) / 2",
+        ),
+        Figure::new("bonnie++ block input", &["bonnie-block-input"], Bw).dirs(R),
+        Figure::new("bonnie++ random seeks (/s)", &["bonnie-random-seeks"], Iops),
     ],
     ranges: &[],
     reading: &[
         "Run it once in each guest (and on the host) with --result FILE, then put the files side by side with iomark compare.",
         "Each figure is the mean of three runs; a figure marked noisy varied by more than 10 % between them.",
-        "The bonnie++ part of the original comparison is not included.",
+        "The bonnie++ figures are its bulk tests as `bonnie++ -D -b` runs them (8 KiB chunks, O_DIRECT, fsync after every write; 3 seekers sharing 8000 seeks, 10 % written back); its per-char and file tests need `iomark bonnie -d DIR -D -b -x 3`.",
     ],
     size: 256 * MIB,
     runtime_s: 0,

@@ -23,6 +23,10 @@ Without --filename or --directory the points use a temporary file in the current
                   search the highest iodepth (or rate_iops, numjobs: the one swept option)
                   keeping that latency percentile (or mean) under TIME, by bisection over
                   measured points; prints the curve and the answer
+--null-service-time=TIME
+                  with --ioengine=null: model a device serving one I/O at a time in TIME
+                  each (latency = queue depth x TIME, rate = 1/TIME), to try a search or a
+                  table without a device; the figures are the model's, not a device's
 --result=FILE     write the whole result (every point) as JSON
 --repeat=N        run the sweep N times: statistics of every point's figures (also
                   --repeat-pause=TIME, --repeat-agg=mean|median|best), every run in --result
@@ -38,6 +42,8 @@ pub struct SweepOpts {
     pub cols: Option<String>,
     pub show: Show,
     pub latency_target: Option<String>,
+    /// The null engine's modelled service time per I/O (`--null-service-time`).
+    pub null_service: Option<std::time::Duration>,
     pub result: Option<PathBuf>,
     pub allow_write: bool,
     pub help: bool,
@@ -56,6 +62,8 @@ pub enum ArgError {
     NotAxis(&'static str, String),
     #[error("sweep: '{0}' is not an option (options are written --NAME=VALUE)\n\n{USAGE}")]
     Positional(String),
+    #[error("sweep: --null-service-time={0}: {1}")]
+    NullModel(String, String),
 }
 
 fn swept(v: &str) -> bool {
@@ -93,6 +101,15 @@ pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
                 o.show = Show::parse(&s).ok_or(ArgError::Show(s))?;
             }
             "latency-target" => o.latency_target = Some(need(v)?),
+            "null-service-time" => {
+                let t = need(v)?;
+                let d = iomark_fio::values::parse_time(&t, iomark_fio::values::TimeUnit::Us)
+                    .map_err(|e| ArgError::NullModel(t.clone(), e))?;
+                if d.is_zero() {
+                    return Err(ArgError::NullModel(t, "must be above zero".into()));
+                }
+                o.null_service = Some(d);
+            }
             "result" => o.result = Some(PathBuf::from(need(v)?)),
             "allow-write" => o.allow_write = true,
             _ => match v {
@@ -104,6 +121,14 @@ pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
     }
     if o.help {
         return Ok(o);
+    }
+    if let Some(d) = o.null_service {
+        if !o.fixed.iter().any(|(k, v)| k == "ioengine" && v == "null") {
+            return Err(ArgError::NullModel(
+                format!("{d:?}"),
+                "models the null engine: give --ioengine=null too".into(),
+            ));
+        }
     }
     for (what, name) in [("rows", &o.rows), ("cols", &o.cols)] {
         if let Some(n) = name {
@@ -166,6 +191,22 @@ mod tests {
         assert_eq!(
             e(&["--show=foo", "--iodepth=1,2"]),
             "sweep: --show=foo: one of iops, bw, mean, p99"
+        );
+        assert!(
+            e(&["--iodepth=1,2", "--null-service-time=1ms"]).contains("give --ioengine=null too")
+        );
+        assert!(
+            e(&["--iodepth=1,2", "--ioengine=null", "--null-service-time=0"])
+                .contains("must be above zero")
+        );
+        let o = parse(&s(&[
+            "--iodepth=1,2",
+            "--ioengine=null",
+            "--null-service-time=2ms",
+        ]));
+        assert_eq!(
+            o.unwrap().null_service,
+            Some(std::time::Duration::from_millis(2))
         );
     }
 }

@@ -5,6 +5,7 @@
 pub mod args;
 pub mod output;
 pub mod plan;
+pub mod table;
 
 pub use args::{parse, BlogArgs, BlogError};
 pub use plan::{plan, BlogPlan, DirState};
