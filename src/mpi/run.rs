@@ -33,9 +33,9 @@ fn not_here(args: &[String]) -> Option<String> {
     })
 }
 
-/// A control of the run whose notes are worded as in a run of one process.
+/// A quiet control of the run that stops with `stop`.
 fn ctl(stop: &Arc<AtomicBool>) -> RunCtl {
-    let mut c = RunCtl::new(|_| {}).with_note_words(explain::note);
+    let mut c = RunCtl::new(|_| {});
     c.stop = stop.clone();
     c
 }

@@ -87,7 +87,7 @@ fn rank(rank: usize, host: &str, all: &mut [Vec<u64>; 2]) -> RankResult {
             plan: plan(),
             start_unix_ms: 1_700_000_000_000 + s,
             jobs,
-            notes: vec![format!("note of {host}")],
+            notes: vec![crate::note::Note::Text(format!("note of {host}"))],
             ..Default::default()
         },
     }
