@@ -403,7 +403,10 @@ fn groups_follow_stonewall_and_new_group() {
         jobs: vec![mk("a", &[("wait_for", "b")]), mk("b", &[])],
         ..Default::default()
     };
-    assert!(build_plan(&raw).unwrap_err().message.contains("earlier job"));
+    assert!(build_plan(&raw)
+        .unwrap_err()
+        .message
+        .contains("earlier job"));
 }
 
 #[test]
