@@ -197,3 +197,31 @@ fn verify_failures_stay_capped() {
     assert_eq!(m.bad_blocks, 300);
     assert_eq!(m.failures.len(), VerifyResult::MAX_FAILURES);
 }
+
+#[test]
+fn result_files_with_text_notes_and_error_messages_still_read() {
+    let mut r = RunResult::assemble(&RunPlan::default(), 0, HostInfo::default(), vec![]);
+    r.jobs.push(JobResult {
+        error: libc::EIO,
+        failure: Some(JobFailure::Submit { errno: libc::EIO }),
+        notes: vec![Note::StoppedDuringLayout],
+        ..Default::default()
+    });
+    let mut v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["jobs"][0]["error_msg"]["kind"], "submit");
+    // As written before notes and failures were typed: their words.
+    v["notes"] = serde_json::json!(["the run was short"]);
+    v["jobs"][0]["notes"] = serde_json::json!(["j: cached"]);
+    v["jobs"][0]["error_msg"] = serde_json::json!("j: read error");
+    let old = RunResult::from_json(v.to_string().as_bytes()).unwrap();
+    assert_eq!(old.notes, [Note::Text("the run was short".into())]);
+    assert_eq!(old.jobs[0].notes, [Note::Text("j: cached".into())]);
+    assert_eq!(
+        old.jobs[0]
+            .failure
+            .as_ref()
+            .map(|f| f.to_string())
+            .as_deref(),
+        Some("j: read error")
+    );
+}
