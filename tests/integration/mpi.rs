@@ -38,12 +38,12 @@ fn host() -> String {
 /// fio's "All clients" entry of `client_stats`, or added over the merged jobs.
 fn all_clients(v: &Value, dir: &str, key: &str) -> u64 {
     match v["client_stats"].as_array() {
-        Some(c) => c
-            .iter()
-            .find(|e| e["jobname"] == "All clients")
-            .expect("an All clients entry")[dir][key]
-            .as_u64()
-            .unwrap(),
+        // One "All clients" entry per job: their sum.
+        Some(c) => {
+            let all: Vec<&Value> = c.iter().filter(|e| e["jobname"] == "All clients").collect();
+            assert!(!all.is_empty(), "no All clients entry");
+            all.iter().map(|e| e[dir][key].as_u64().unwrap()).sum()
+        }
         None => v["jobs"]
             .as_array()
             .unwrap()
