@@ -4,7 +4,7 @@
 use super::flow::{Flow, RankFlow};
 use super::RankResult;
 use crate::job::{Dir, PerDir};
-use crate::result::{HostInfo, JobResult, RunResult, RESULT_FORMAT};
+use crate::result::{HostInfo, JobResult, RunResult};
 
 /// One rank's share of a job: its clones merged.
 #[derive(Clone, Debug, PartialEq)]
@@ -372,25 +372,18 @@ impl ClusterResult {
                 }
             }
         }
-        RunResult {
-            format: RESULT_FORMAT.to_string(),
-            iomark_version: crate::VERSION.to_string(),
-            start_unix_ms: self
-                .ranks
-                .iter()
-                .map(|r| r.result.start_unix_ms)
-                .min()
-                .unwrap_or(0),
-            host,
-            plan: first.plan.clone(),
-            jobs,
-            disk_util,
-            interrupted: self.ranks.iter().any(|r| r.result.interrupted),
-            notes,
-            command_line: crate::result::command_line(),
-            tables: Vec::new(),
-            ranks: self.ranks.clone(),
-        }
+        let start = self
+            .ranks
+            .iter()
+            .map(|r| r.result.start_unix_ms)
+            .min()
+            .unwrap_or(0);
+        let mut run = RunResult::assemble(&first.plan, start, host, jobs);
+        run.disk_util = disk_util;
+        run.interrupted = self.ranks.iter().any(|r| r.result.interrupted);
+        run.notes = notes;
+        run.ranks = self.ranks.clone();
+        run
     }
 
     /// The label of a rank in outputs: its host, with the rank when the host runs several.
