@@ -51,6 +51,7 @@ pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> G
                         None => Ok(()),
                     };
                     let prepared = bound.and_then(|_| prepare(spec));
+                    let ready_ns = sys::now_ns();
                     barrier.wait();
                     let p = prepared?;
                     if !opts.delay.is_zero() {
@@ -63,7 +64,7 @@ pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> G
                     if opts.stonewall {
                         wall.store(true, Ordering::Relaxed);
                     }
-                    r
+                    r.map(|r| PassResult { ready_ns, ..r })
                 })
             })
             .collect();

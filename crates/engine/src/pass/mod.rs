@@ -109,6 +109,10 @@ pub struct PassResult {
     /// The CPU the pass's thread ran on at its end (sched_getcpu), -1 when unknown.
     #[serde(default)]
     pub last_cpu: i32,
+    /// In a group, when the child was ready (its file prepared) and began waiting for the
+    /// group's release (CLOCK_MONOTONIC ns); 0 for a pass run alone.
+    #[serde(default)]
+    pub ready_ns: u64,
 }
 
 /// What stops a pass early: the run's stop flag and, in a group, the stonewall (after which

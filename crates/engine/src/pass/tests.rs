@@ -135,17 +135,25 @@ fn group_released_together_and_stonewalled() {
             assert_eq!(r.cut, r.ops < s.ops, "{ops:?}");
         }
         // A cut writer counts what it did before the stonewall but completes its file.
-        for (i, r) in rs.iter().enumerate().filter(|(_, r)| r.cut) {
-            assert!(r.bytes < 4096 * 4096, "{i}: {}", r.bytes);
+        for (i, (r, s)) in rs
+            .iter()
+            .zip(&specs)
+            .enumerate()
+            .filter(|(_, (r, _))| r.cut)
+        {
+            let whole = s.file_records * s.record;
+            assert!(r.bytes < whole, "{i}: {}", r.bytes);
             let len = std::fs::metadata(d.join(format!("c{i}"))).unwrap().len();
-            assert_eq!(len, 4096 * 4096);
+            assert_eq!(len, whole, "{i}");
         }
-        let first = rs.iter().map(|r| r.start_ns).min().unwrap();
-        let last = rs.iter().map(|r| r.start_ns).max().unwrap();
+        // Released together: no child starts before the last one is ready.
+        let first_start = rs.iter().map(|r| r.start_ns).min().unwrap();
+        let last_ready = rs.iter().map(|r| r.ready_ns).max().unwrap();
+        assert!(rs.iter().all(|r| r.ready_ns > 0));
         assert!(
-            last - first < 50_000_000,
-            "starts spread over {} ns",
-            last - first
+            first_start >= last_ready,
+            "a child started {} ns before the last was ready",
+            last_ready - first_start
         );
         assert!(g.wall_ns > 0);
         let g = run_group(&specs, GroupOptions::default(), &stop);
