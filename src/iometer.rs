@@ -2,8 +2,8 @@
 //! outstanding I/Os on one target), through `iomark run` so the output is the usual one.
 
 use crate::signals;
-use iomark_engine::result::RunResult;
 use iomark_engine::job::RunPlan;
+use iomark_engine::result::RunResult;
 use iomark_scenarios::iometer::{csv, mix, spec, spec_file};
 use iomark_scenarios::preset::target;
 use std::path::PathBuf;

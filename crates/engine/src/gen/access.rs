@@ -163,10 +163,7 @@ mod tests {
     #[test]
     fn lines_keep_their_shares() {
         let mix = AccessMix {
-            lines: vec![
-                line(3, 4096, 70, 100, 4096),
-                line(1, 65536, 100, 0, 65536),
-            ],
+            lines: vec![line(3, 4096, 70, 100, 4096), line(1, 65536, 100, 0, 65536)],
         };
         let mut p = MixPicker::new(&mix);
         let mut o = MixOffsets::new(0, 64 << 20);

@@ -100,7 +100,14 @@ impl Worker {
         self.fill_slot(dir, file, offset, bs, now)
     }
 
-    pub(super) fn fill_slot(&mut self, dir: Dir, file: u32, offset: u64, bs: u64, now: u64) -> Next {
+    pub(super) fn fill_slot(
+        &mut self,
+        dir: Dir,
+        file: u32,
+        offset: u64,
+        bs: u64,
+        now: u64,
+    ) -> Next {
         let Some(slot) = self.free.pop() else {
             return Next::Wait(now);
         };

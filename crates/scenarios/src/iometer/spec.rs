@@ -243,7 +243,9 @@ pub fn options(lines: &[Line]) -> Option<Vec<(String, String)>> {
     }
     let all_random = lines.iter().all(|l| l.random_pct == 100);
     let min = lines.iter().map(|l| l.size).min().unwrap_or(512);
-    let sequential = lines.iter().all(|l| l.random_pct == 0 && l.align == 0 && l.size % min == 0)
+    let sequential = lines
+        .iter()
+        .all(|l| l.random_pct == 0 && l.align == 0 && l.size % min == 0)
         && (lines.iter().all(|l| l.read_pct == 100) || lines.iter().all(|l| l.read_pct == 0));
     if !all_random && !sequential {
         return None;
@@ -338,7 +340,13 @@ mod tests {
                 .sum::<u32>(),
             100
         );
-        for n in ["iometer-default", "4k-70-30-random", "database", "file-server", "web-server"] {
+        for n in [
+            "iometer-default",
+            "4k-70-30-random",
+            "database",
+            "file-server",
+            "web-server",
+        ] {
             assert!(options(&parse(n).unwrap()).is_some(), "{n}");
         }
         // 80 % random: sequential I/Os continue the previous one, which job options cannot say.
