@@ -2,22 +2,24 @@
 //! outstanding I/Os on one target), through `iomark run` so the output is the usual one.
 
 use crate::signals;
+use iomark_engine::job::RunPlan;
 use iomark_engine::result::RunResult;
-use iomark_scenarios::iometer::{csv, spec, spec_file};
+use iomark_scenarios::iometer::{csv, mix, spec, spec_file};
 use iomark_scenarios::preset::target;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
 usage: iomark iometer [TARGET] (--spec SPEC | --spec-file F.toml) [--outstanding N] [--workers N] [--size SIZE]
                       [--runtime TIME] [--ramp TIME] [--ioengine NAME] [--allow-write]
-                      [--result FILE] [--csv FILE]
+                      [--result FILE] [--csv FILE] [--write-iolog FILE]
        iomark iometer --list
 
 SPEC is a named spec (see --list) or access-specification lines separated by ';' or spaces:
   SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]   e.g. --spec 4k,70,100@100
-Each I/O picks a line by weight, then reads or writes by the line's % read, at random or
-sequential offsets by its % random. Lines that both read (or both write) must share % random
-and alignment, and all lines the delay and burst.
+Each burst of I/Os (BURST, default 1) picks a line by weight, after waiting the line's
+DELAY_MS (I/Os in flight complete meanwhile); each I/O of it reads or writes by the line's
+% read and goes to a random offset or sequentially after the previous I/O by its % random,
+at offsets that are multiples of ALIGN (default: the spec's smallest size).
 --spec-file F.toml reads a spec from a TOML file: a name, then one [[line]] table
 per line with size, read, random and optionally weight, align, delay_ms, burst.
 --outstanding is the I/Os in flight per worker (default 1), --workers the workers (default 1);
@@ -27,7 +29,8 @@ point per value (a sweep, with its matrix table);
 (default: the current one) or a file or device, written only with --allow-write.
 --csv FILE writes Iometer's main result columns (IOps, MBps, response times in ms, errors,
 bytes and I/Os per direction, % CPU) and its latency buckets (I/Os per response-time range,
-0 to 50 uS ... >= 10 s) for all workers.
+0 to 50 uS ... >= 10 s) for all workers: one row, or one per step of a cycle.
+--write-iolog FILE records every I/O issued (fio's iolog version 3) to check the pattern.
 ";
 
 struct Opts {
@@ -43,6 +46,7 @@ struct Opts {
     allow_write: bool,
     result: Option<String>,
     csv: Option<String>,
+    iolog: Option<String>,
 }
 
 fn parse(a: &[String]) -> Result<Option<Opts>, String> {
@@ -59,6 +63,7 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
         allow_write: false,
         result: None,
         csv: None,
+        iolog: None,
     };
     let mut it = a.iter();
     while let Some(arg) = it.next() {
@@ -117,9 +122,10 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
             "--ioengine" => o.ioengine = v,
             "--result" => o.result = Some(v),
             "--csv" => o.csv = Some(v),
+            "--write-iolog" => o.iolog = Some(v),
             _ => {
                 return Err(format!(
-                    "iometer: unknown option {k} (known: --spec --spec-file --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --list)"
+                    "iometer: unknown option {k} (known: --spec --spec-file --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --write-iolog --list)"
                 ))
             }
         }
@@ -134,9 +140,6 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
         (false, Some(_)) => return Err("iometer: give --spec or --spec-file, not both".into()),
         _ => {}
     }
-    if o.csv.is_some() && (cycled(&o.outstanding) || cycled(&o.workers)) {
-        return Err("iometer: --csv with cycled --outstanding or --workers is not supported yet: use --result".into());
-    }
     Ok(Some(o))
 }
 
@@ -145,9 +148,13 @@ fn cycled(v: &str) -> bool {
     v.contains(',') || v.contains("..")
 }
 
+/// `iomark run ARGS` with a change to the plan before it runs.
+pub type Run = fn(&[String], &dyn Fn(&mut RunPlan)) -> i32;
+
 /// `iomark iometer ARGS`; `run` is `iomark run`. Returns the exit code. Cycled outstanding
-/// I/Os or workers run as a sweep over iodepth and numjobs, one point per value.
-pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
+/// I/Os or workers run as a sweep over iodepth and numjobs, one point per value. A spec that
+/// job options cannot express runs as an access mix added to every job of the plan.
+pub fn main(a: &[String], run: Run) -> i32 {
     let o = match parse(a) {
         Ok(Some(o)) => o,
         Ok(None) => {
@@ -178,7 +185,7 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
         Some(f) => Ok(f.lines.clone()),
         None => spec::parse(&o.spec),
     };
-    let opts = match lines.and_then(|l| spec::options(&l)) {
+    let tr = match lines.map(|l| mix::translate(&l)) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("iomark iometer: {e}");
@@ -241,7 +248,16 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
         "--group_reporting".into(),
         format!("--direct={}", u8::from(t.direct)),
     ];
-    args.extend(opts.iter().map(|(k, v)| format!("--{k}={v}")));
+    args.extend(tr.options.iter().map(|(k, v)| format!("--{k}={v}")));
+    if let Some(f) = &o.iolog {
+        args.push(format!("--write_iolog={f}"));
+    }
+    let access = tr.mix.clone();
+    let prepare = move |plan: &mut RunPlan| {
+        for j in &mut plan.jobs {
+            j.access_mix.clone_from(&access);
+        }
+    };
     // The CSV is made from the result: a temporary one when no --result is kept.
     let tmp = std::env::temp_dir().join(format!("iomark-iometer.{}.json", std::process::id()));
     let result = match (&o.result, &o.csv) {
@@ -270,9 +286,9 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
         if !t.temp {
             sw.push("--allow-write".into());
         }
-        crate::sweep::main(&sw)
+        crate::sweep::main_with(&sw, &prepare)
     } else {
-        run(&args)
+        run(&args, &prepare)
     };
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
@@ -284,11 +300,7 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
             .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let written = read.and_then(|res| {
-            std::fs::write(
-                c,
-                csv::csv(&res, name, o.outstanding.parse().unwrap_or(1), cpus),
-            )
-            .map_err(|e| e.to_string())
+            std::fs::write(c, csv::csv(&res, name, cpus)).map_err(|e| e.to_string())
         });
         if let Err(e) = written {
             eprintln!("iomark iometer: --csv {c}: {e}");

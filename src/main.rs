@@ -130,7 +130,7 @@ fn main() {
         Some("quick") => quick::main(&args[1..]),
         Some("completions") => completions::main(&args[1..]),
         Some("preset") => preset::main(&args[1..]),
-        Some("iometer") => iometer::main(&args[1..], run),
+        Some("iometer") => iometer::main(&args[1..], run_with),
         Some("sweep") => repeat::run_maybe_repeated(&args[1..], sweep::main),
         Some("rbd-bench") => rbd_bench::main(&args[1..]),
         Some("run") => repeat::run_maybe_repeated(&args[1..], run),
@@ -159,6 +159,12 @@ fn main() {
 }
 
 fn run(args: &[String]) -> i32 {
+    run_with(args, &|_| {})
+}
+
+/// `iomark run ARGS`, with `prepare` applied to the plan the arguments make (a front end's
+/// typed additions to the job model, such as an access mix).
+fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan)) -> i32 {
     let (args, report) = match report_cmd::take_report_arg(args) {
         Ok(x) => x,
         Err(e) => {
@@ -214,6 +220,7 @@ fn run(args: &[String]) -> i32 {
         println!("{}", cmdline::showcmd(&cli.raw));
         return 0;
     }
+    prepare(&mut cli.plan);
     if cli.plan.jobs.is_empty() {
         eprintln!("iomark: no jobs given (start one with --name=NAME; see iomark run --help)");
         return 2;

@@ -15,6 +15,12 @@ use std::sync::Arc;
 
 /// `iomark sweep ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
+    main_with(a, &|_| {})
+}
+
+/// `iomark sweep ARGS...` with `prepare` applied to every plan it runs (a front end's typed
+/// additions to the job model).
+pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
     let mut o = match args::parse(a) {
         Ok(o) if o.help => {
             return crate::pipe::print_text(args::USAGE);
@@ -77,8 +83,8 @@ pub fn main(a: &[String]) -> i32 {
         signals::register_temp(t);
     }
     let code = match o.latency_target.clone() {
-        Some(t) => latency_search(&o, &t, &ctl),
-        None => sweep(&o, &ctl),
+        Some(t) => latency_search(&o, &t, &ctl, prepare),
+        None => sweep(&o, &ctl, prepare),
     };
     if let Some(t) = &temp {
         let _ = std::fs::remove_file(t);
@@ -90,7 +96,10 @@ pub fn main(a: &[String]) -> i32 {
     code
 }
 
-fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>) -> i32 {
+/// What a front end adds to a plan before it runs.
+pub type Prepare<'a> = &'a dyn Fn(&mut RunPlan);
+
+fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>, prepare: Prepare) -> i32 {
     let points = match axes::points(&o.axes) {
         Ok(p) => p,
         Err(e) => {
@@ -99,7 +108,7 @@ fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>) -> i32 {
         }
     };
     let plan = match matrix::plan(&o.axes, &points, &o.fixed) {
-        Ok(p) => modelled(p, o),
+        Ok(p) => modelled(p, o, prepare),
         Err(e) => {
             eprintln!("iomark sweep: {e}");
             return 2;
@@ -167,8 +176,10 @@ fn latency(res: &RunResult, pct: Option<f64>) -> f64 {
     }
 }
 
-/// `plan` with the null engine's modelled service time (`--null-service-time`) on every job.
-fn modelled(mut plan: RunPlan, o: &SweepOpts) -> RunPlan {
+/// `plan` with the null engine's modelled service time (`--null-service-time`) on every job,
+/// and what the front end adds.
+fn modelled(mut plan: RunPlan, o: &SweepOpts, prepare: Prepare) -> RunPlan {
+    prepare(&mut plan);
     if let Some(s) = o.null_service {
         for j in &mut plan.jobs {
             j.engine_options.null_service_ns = s.as_nanos() as u64;
@@ -180,7 +191,7 @@ fn modelled(mut plan: RunPlan, o: &SweepOpts) -> RunPlan {
 /// The options a latency-target search can climb (latency grows with each).
 const SEARCHABLE: &[&str] = &["iodepth", "rate_iops", "numjobs"];
 
-fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
+fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>, prepare: Prepare) -> i32 {
     let (pct, target_us) = match search::parse_target(target) {
         Ok(t) => t,
         Err(e) => {
@@ -220,7 +231,7 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>) -> i32 {
         };
         let plan = match matrix::plan(std::slice::from_ref(&one), &[vec![d.to_string()]], &o.fixed)
         {
-            Ok(p) => modelled(p, o),
+            Ok(p) => modelled(p, o, prepare),
             Err(e) => {
                 failed = Some(e.to_string());
                 return f64::INFINITY;

@@ -105,14 +105,56 @@ fn iometer_cycles_outstanding_ios_and_workers() {
     assert!(table[4].starts_with("iodepth=16"), "{s}");
     assert!(stderr(&o).contains("6 points"), "{}", stderr(&o));
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
-    let o = iomark(&[
-        "iometer",
-        "--spec=database",
-        "--outstanding=1,2",
-        "--csv=x.csv",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--csv with cycled"), "{}", stderr(&o));
+    // With --csv: one row per step, its workers and outstanding I/Os in the row, the header
+    // once, every row as wide as the header, and each row's I/Os those of its step's jobs.
+    let (rf, csv) = (d.s("c.json"), d.s("c.csv"));
+    let o = iomark_in(
+        &[
+            "iometer",
+            "--spec=database",
+            "--outstanding=1,4",
+            "--workers=1..2+1",
+            "--size=8m",
+            "--runtime=100ms",
+            "--ioengine=null",
+            "--result",
+            &rf,
+            "--csv",
+            &csv,
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 1 + 4, "{text}");
+    assert_eq!(rows[0][0], "Target Type");
+    assert!(rows[1..].iter().all(|r| r.len() == rows[0].len()), "{text}");
+    let col = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
+    let steps: Vec<(&str, &str)> = rows[1..]
+        .iter()
+        .map(|r| (r[col("Outstanding I/Os")], r[col("# Workers")]))
+        .collect();
+    assert_eq!(
+        steps,
+        [("1", "1"), ("1", "2"), ("4", "1"), ("4", "2")],
+        "{text}"
+    );
+    let v: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
+    for (i, r) in rows[1..].iter().enumerate() {
+        assert_eq!(r[col("Access Specification Name")], "database");
+        let ios: f64 = v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|j| u(&j["job_index"]) == i as u64)
+            .map(|j| f(&j["dirs"]["read"]["total_ios"]))
+            .sum();
+        assert!(ios > 0.0);
+        assert_eq!(r[col("Read I/Os")], format!("{ios}"), "step {i}: {text}");
+    }
+    std::fs::remove_file(&rf).unwrap();
+    std::fs::remove_file(&csv).unwrap();
 }
 
 /// I/Os per size and direction in one direction's figures: (4 KiB, 64 KiB) solved from the
@@ -208,14 +250,117 @@ fn iometer_lines_keep_their_weights_and_read_shares() {
         e.contains("unknown field `wieght`") && e.contains("mix.toml"),
         "{e}"
     );
-    // Lines reading at different % random cannot be told apart per direction: refused.
-    let o = iomark_in(&["iometer", "--spec", "4k,100,100 64k,100,0"], &d.path);
+    // A bad line names its field.
+    let o = iomark_in(&["iometer", "--spec", "4k,100,100 64k,100,0,4x"], &d.path);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("both read but differ in % random"));
+    assert!(stderr(&o).contains("alignment '4x'"), "{}", stderr(&o));
     std::fs::remove_file(&spec).unwrap();
     assert_eq!(
         std::fs::read_dir(&d.path).unwrap().count(),
         2,
         "the result and the CSV"
+    );
+}
+
+/// Per line of an iolog: I/Os, reads, sequential continuations (the offset is where the
+/// previous I/O ended, rounded up to the line's alignment) and I/Os off the line's alignment.
+#[derive(Debug, Default)]
+struct LineCount {
+    ios: f64,
+    reads: f64,
+    seq: f64,
+    misaligned: f64,
+    /// I/Os at a multiple of 64 KiB.
+    at_64k: f64,
+}
+
+/// Runs `spec` (lines told apart by their sizes `sizes`, aligned on `aligns`) on tmpfs with
+/// an iolog and counts each line's I/Os.
+fn run_lines(tag: &str, spec: &str, sizes: [u64; 2], aligns: [u64; 2]) -> [LineCount; 2] {
+    let d = Scratch::new_in("/dev/shm", tag);
+    let log = d.s("io.log");
+    let o = iomark_in(
+        &[
+            "iometer",
+            "--spec",
+            spec,
+            "--outstanding=4",
+            "--size=64m",
+            "--runtime=2s",
+            "--write-iolog",
+            &log,
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut c: [LineCount; 2] = Default::default();
+    let mut end = 0u64;
+    for l in text.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if w.len() != 5 || !(w[2] == "read" || w[2] == "write") {
+            continue;
+        }
+        let (off, len): (u64, u64) = (w[3].parse().unwrap(), w[4].parse().unwrap());
+        let i = sizes.iter().position(|&s| s == len).expect("a line's size");
+        let a = aligns[i];
+        let x = &mut c[i];
+        x.ios += 1.0;
+        x.reads += f64::from(u8::from(w[2] == "read"));
+        x.seq += f64::from(u8::from(off == end.div_ceil(a) * a));
+        x.misaligned += f64::from(u8::from(off % a != 0));
+        x.at_64k += f64::from(u8::from(off % 65536 == 0));
+        end = off + len;
+    }
+    std::fs::remove_file(&log).unwrap();
+    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+    eprintln!("{spec}: {c:?}");
+    c
+}
+
+/// Lines that both read but differ in % random, and lines that differ in alignment: over
+/// more than 10,000 I/Os each line keeps its share, its % read, its % random (random I/Os do
+/// not continue the previous one; sequential ones do) and its alignment.
+#[test]
+fn iometer_lines_differ_in_random_and_alignment() {
+    let near = |got: f64, want: f64, what: &str| {
+        assert!(
+            (got - want).abs() < 3.0,
+            "{what}: {got:.2} % (want {want} %)"
+        );
+    };
+    let c = run_lines(
+        "iometer-random",
+        "4k,100,100@50 64k,100,0@50",
+        [4096, 65536],
+        [4096, 4096],
+    );
+    let all = c[0].ios + c[1].ios;
+    assert!(all > 10_000.0, "{all} I/Os");
+    near(c[0].ios / all * 100.0, 50.0, "4k line's share");
+    assert_eq!(c[0].reads + c[1].reads, all);
+    near(c[0].seq / c[0].ios * 100.0, 0.0, "4k line sequential");
+    near(c[1].seq / c[1].ios * 100.0, 100.0, "64k line sequential");
+    assert_eq!(c[0].misaligned + c[1].misaligned, 0.0);
+
+    let c = run_lines(
+        "iometer-align",
+        "4k,50,100,4k@70 16k,50,60,64k@30",
+        [4096, 16384],
+        [4096, 65536],
+    );
+    let all = c[0].ios + c[1].ios;
+    assert!(all > 10_000.0, "{all} I/Os");
+    near(c[0].ios / all * 100.0, 70.0, "4k line's share");
+    near(c[0].reads / c[0].ios * 100.0, 50.0, "4k line's reads");
+    near(c[1].reads / c[1].ios * 100.0, 50.0, "16k line's reads");
+    near(c[0].seq / c[0].ios * 100.0, 0.0, "4k line sequential");
+    near(c[1].seq / c[1].ios * 100.0, 40.0, "16k line sequential");
+    assert_eq!(c[0].misaligned + c[1].misaligned, 0.0);
+    // The 4 KiB line is not held to the other line's 64 KiB alignment.
+    near(
+        c[0].at_64k / c[0].ios * 100.0,
+        100.0 / 16.0,
+        "4k line at 64k multiples",
     );
 }

@@ -7,8 +7,10 @@
 //! - `dist`: access distributions (the modes of random offsets);
 //! - `random`: random offsets;
 //! - `offset`: the per-file generator the worker uses, combining the above;
-//! - `bs`: block sizes and read/write mixing.
+//! - `bs`: block sizes and read/write mixing;
+//! - `access`: the line, direction, size and offset choices of an access mix.
 
+mod access;
 mod blockmap;
 mod bs;
 mod dist;
@@ -17,5 +19,6 @@ mod permutation;
 mod random;
 mod seq;
 
+pub use access::{MixOffsets, MixPicker};
 pub use bs::{BsPicker, DirMix};
 pub use offset::OffsetGen;

@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod access;
 mod io;
 mod settings;
 mod trace;
 
+pub use access::*;
 pub use io::*;
 pub use settings::*;
 pub use trace::*;
@@ -141,6 +143,10 @@ pub struct JobSpec {
     /// End the job once its IOPS or bandwidth is steady.
     #[serde(default)]
     pub steady: Option<crate::steady::SteadySpec>,
+    /// Pick each I/O's direction, size and offset from these weighted lines instead of from
+    /// the job's direction mix, block sizes, alignment, random share and think time.
+    #[serde(default)]
+    pub access_mix: Option<AccessMix>,
 
     /// The options as the user wrote them (name, raw value) for `job options` in output and
     /// for the result file; the fio front end fills it.
@@ -226,6 +232,7 @@ impl Default for JobSpec {
             record: None,
             replay: None,
             steady: None,
+            access_mix: None,
             options: Vec::new(),
         }
     }
@@ -237,6 +244,7 @@ impl JobSpec {
         Dir::ALL
             .iter()
             .map(|&d| self.bs[d].max())
+            .chain(self.access_mix.as_ref().map(AccessMix::max_size))
             .max()
             .unwrap_or(4096)
     }

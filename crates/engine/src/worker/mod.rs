@@ -8,6 +8,7 @@
 //! - `io_loop`: the issue/complete loop, submission and reaping;
 //! - `complete`: accounting one completion, I/O errors;
 //! - `pick`: the next I/O's direction, block size and offset, rate limiting;
+//! - `access`: the next I/O of a job with an access mix;
 //! - `files`: which file the next I/O goes to (file_service_type);
 //! - `pause`: fsync every N writes, think time, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
@@ -16,6 +17,7 @@
 //! - `verify_hooks`: the worker's side of data verification;
 //! - `buffers`: the owned I/O buffers and how write data is generated.
 
+mod access;
 mod buffers;
 mod complete;
 mod files;
@@ -182,6 +184,8 @@ struct Worker {
     mix: DirMix,
     /// Offset generator per file.
     gens: Vec<OffsetGen>,
+    /// The access mix's picker and offsets, when the job has one.
+    access: Option<Box<access::MixRun>>,
     file_chooser: FileChooser,
     stop: Arc<AtomicBool>,
     progress: Arc<WorkerProgress>,

@@ -62,6 +62,9 @@ impl Worker {
         if self.verify_due {
             return Next::Verify;
         }
+        if self.access.is_some() {
+            return self.prepare_mixed(now);
+        }
         let dir = self.pick_dir();
         // Rate limiting: wait until this direction's next issue time.
         if self.next_issue_ns[dir.idx()] > now {
@@ -97,7 +100,14 @@ impl Worker {
         self.fill_slot(dir, file, offset, bs, now)
     }
 
-    fn fill_slot(&mut self, dir: Dir, file: u32, offset: u64, bs: u64, now: u64) -> Next {
+    pub(super) fn fill_slot(
+        &mut self,
+        dir: Dir,
+        file: u32,
+        offset: u64,
+        bs: u64,
+        now: u64,
+    ) -> Next {
         let Some(slot) = self.free.pop() else {
             return Next::Wait(now);
         };

@@ -218,6 +218,10 @@ impl Worker {
         let bs = spec.bs.map(BsPicker::new);
         let mix = DirMix::new(spec.rwmixread);
         let file_chooser = FileChooser::new(&spec.file_service, s.files.len());
+        let access = spec
+            .access_mix
+            .as_ref()
+            .map(|m| Box::new(super::access::MixRun::new(m, &s.files)));
         let log_window = LogWindow::for_job(&spec.logs);
         let hist_log = HistLog::for_job(&spec.logs).map(Box::new);
         let verifier = match &spec.verify {
@@ -300,6 +304,7 @@ impl Worker {
             bs,
             mix,
             gens,
+            access,
             file_chooser,
             stop: s.stop,
             progress: s.progress,

@@ -1,9 +1,10 @@
-//! The results CSV of an Iometer-style run: one row for all workers with Iometer's main
-//! columns (I/Os per second, MB per second binary and decimal, response times in ms, errors,
+//! The results CSV of an Iometer-style run: one row for all workers of each step (one step,
+//! or one per value of cycled outstanding I/Os or workers, as Iometer writes a row per test of
+//! a cycle) with Iometer's main columns (I/Os per second, MB per second binary and decimal, response times in ms, errors,
 //! bytes and I/Os per direction, CPU use), then Iometer's latency buckets: how many I/Os
 //! completed in each response-time range.
 
-use iomark_engine::result::{DirResult, RunResult};
+use iomark_engine::result::{DirResult, JobResult, RunResult};
 
 /// The header, in Iometer's words.
 pub const HEADER: &str = "Target Type,Access Specification Name,# Workers,Outstanding I/Os,IOps,Read IOps,Write IOps,MBps (Binary),Read MBps (Binary),Write MBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Average Response Time,Average Read Response Time,Average Write Response Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,% CPU Utilization,0 to 50 uS,50 to 100 uS,100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s";
@@ -26,14 +27,30 @@ pub fn buckets(d: &DirResult) -> [u64; 21] {
     out
 }
 
-/// The CSV (header and the ALL row) of `res`: every job's clones are workers; rates are over
-/// the longest worker's measured time; % CPU is the workers' CPU time over that time on
+/// The CSV of `res`: the header, then an ALL row per step (per job of the plan, in order),
+/// whose clones are the step's workers and whose queue depth is its outstanding I/Os. Rates are
+/// over the longest worker's measured time; % CPU is the workers' CPU time over that time on
 /// `cpus` CPUs.
-pub fn csv(res: &RunResult, spec: &str, outstanding: u32, cpus: usize) -> String {
+pub fn csv(res: &RunResult, spec: &str, cpus: usize) -> String {
+    let mut out = format!("{HEADER}\n");
+    let mut steps: Vec<usize> = res.jobs.iter().map(|j| j.job_index).collect();
+    steps.sort_unstable();
+    steps.dedup();
+    for i in steps {
+        let workers: Vec<&JobResult> = res.jobs.iter().filter(|j| j.job_index == i).collect();
+        let outstanding = res.plan.jobs.get(i).map_or(1, |j| j.iodepth);
+        out.push_str(&row(&workers, spec, outstanding, cpus));
+        out.push('\n');
+    }
+    out
+}
+
+/// The ALL row of one step's `workers`.
+fn row(workers: &[&JobResult], spec: &str, outstanding: u32, cpus: usize) -> String {
     let (mut r, mut w) = (DirResult::default(), DirResult::default());
     let mut cpu_us = 0u64;
     let mut ms = 0u64;
-    for j in &res.jobs {
+    for j in workers {
         r.merge(&j.dirs.read);
         w.merge(&j.dirs.write);
         cpu_us += j.cpu.usr_us + j.cpu.sys_us;
@@ -53,7 +70,7 @@ pub fn csv(res: &RunResult, spec: &str, outstanding: u32, cpus: usize) -> String
     let mut v: Vec<String> = vec![
         "ALL".into(),
         spec.into(),
-        res.jobs.len().to_string(),
+        workers.len().to_string(),
         outstanding.to_string(),
         format!("{:.2}", per_s(all.total_ios)),
         format!("{:.2}", per_s(r.total_ios)),
@@ -80,7 +97,7 @@ pub fn csv(res: &RunResult, spec: &str, outstanding: u32, cpus: usize) -> String
         format!("{cpu:.2}"),
     ];
     v.extend(buckets(&all).iter().map(u64::to_string));
-    format!("{HEADER}\n{}\n", v.join(","))
+    v.join(",")
 }
 
 #[cfg(test)]

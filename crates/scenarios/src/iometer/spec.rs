@@ -1,7 +1,8 @@
 //! Iometer access specifications: `SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]` per
-//! line, and the classic specs by name. A spec of several lines becomes one job whose transfer
-//! sizes are split by weight per direction (fio's `bssplit=R,W`) and whose read share is the
-//! lines' weighted % read (see [`options`]).
+//! line, and the classic specs by name. A spec that plain job options express exactly becomes
+//! one job whose transfer sizes are split by weight per direction (fio's `bssplit=R,W`) and
+//! whose read share is the lines' weighted % read (see [`options`]); any other runs as an
+//! access mix (see [`super::mix`]).
 
 use iomark_fio::values::parse_size;
 
@@ -62,18 +63,6 @@ pub enum SpecError {
     Line { spec: String, line: LineError },
     #[error("--spec={0}: no access specification line")]
     Empty(String),
-    /// Two lines (`first` and `other` B) differ in transfer delay or burst length.
-    #[error("lines {first} B and {other} B differ in transfer delay or burst length: iomark pauses a whole worker, not one line; give them as separate runs")]
-    MixedDelay { first: u64, other: u64 },
-    /// Two lines that both read (or both write: `word`) differ in % random or alignment.
-    #[error("lines {first} B and {other} B both {word} but differ in % random or alignment ({first_random} % and {other_random} %): iomark draws random or sequential offsets per direction, not per line; give them as separate runs")]
-    MixedRandom {
-        first: u64,
-        other: u64,
-        word: &'static str,
-        first_random: u32,
-        other_random: u32,
-    },
 }
 
 /// What is wrong with one access-specification line (`line`).
@@ -201,7 +190,7 @@ pub fn parse_line(l: &str) -> Result<Line, LineError> {
 
 /// Integer shares of `parts` (label, weight) adding up to 100 (the largest remainder takes the
 /// rounding, as fio's `bssplit` needs whole percentages), as `label/share` joined by `:`.
-fn split(parts: &[(u64, f64)]) -> String {
+pub(super) fn split(parts: &[(u64, f64)]) -> String {
     let total: f64 = parts.iter().map(|p| p.1).sum();
     let mut shares: Vec<(u64, u32, f64)> = parts
         .iter()
@@ -234,28 +223,34 @@ fn dir_weight(l: &Line, read: bool) -> f64 {
     f64::from(l.weight) * f64::from(pct)
 }
 
-/// The job options of a spec: (option, value) pairs in fio's words.
+/// The job options of a spec: (option, value) pairs in fio's words; None when they cannot
+/// express it exactly.
 ///
 /// Iometer picks a line by weight for every I/O, then its direction by the line's % read and
-/// random or sequential by its % random. As job options: the read share is the weighted mean
-/// of the lines' % read, and each direction has its own transfer-size split (`bssplit=R,W`, the
-/// lines' weights times their read or write share) and its own % random and alignment, so the
-/// share of every line and its % read hold exactly. Lines that both read (or both write) must
-/// then share their % random and alignment, and every line its transfer delay: a spec whose
-/// lines differ there is refused.
-pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, SpecError> {
+/// random or sequential by its % random; a sequential I/O continues where the previous one
+/// ended, whatever it was. As job options: the read share is the weighted mean of the lines'
+/// % read, and each direction has its own transfer-size split (`bssplit=R,W`, the lines'
+/// weights times their read or write share) and its own alignment, so the share of every line
+/// and its % read hold exactly when every line is 100 % random and the lines of one direction
+/// share their alignment. A fully sequential spec is exact when it only reads (or only writes)
+/// at the default alignment with sizes that are multiples of the smallest. Transfer delays,
+/// partly random lines and other mixes are not expressible (fio's sequential offsets of a
+/// mixed job form a stream per direction, Iometer's one stream).
+pub fn options(lines: &[Line]) -> Option<Vec<(String, String)>> {
     let first = &lines[0];
-    if let Some(l) = lines
+    if lines.iter().any(|l| l.delay_ms > 0) {
+        return None;
+    }
+    let all_random = lines.iter().all(|l| l.random_pct == 100);
+    let min = lines.iter().map(|l| l.size).min().unwrap_or(512);
+    let sequential = lines
         .iter()
-        .find(|l| (l.delay_ms, l.burst) != (first.delay_ms, first.burst))
-    {
-        return Err(SpecError::MixedDelay {
-            first: first.size,
-            other: l.size,
-        });
+        .all(|l| l.random_pct == 0 && l.align == 0 && l.size % min == 0)
+        && (lines.iter().all(|l| l.read_pct == 100) || lines.iter().all(|l| l.read_pct == 0));
+    if !all_random && !sequential {
+        return None;
     }
     let total: f64 = lines.iter().map(|l| f64::from(l.weight) * 100.0).sum();
-    let mut random = [100u32; 2];
     let mut align = [0u64; 2];
     let mut splits = [String::new(), String::new()];
     for (d, read) in [(0, true), (1, false)] {
@@ -263,20 +258,9 @@ pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, SpecError> {
         let Some(a) = active.first() else {
             continue;
         };
-        let word = if read { "read" } else { "write" };
-        if let Some(b) = active
-            .iter()
-            .find(|b| (b.random_pct, b.align) != (a.random_pct, a.align))
-        {
-            return Err(SpecError::MixedRandom {
-                first: a.size,
-                other: b.size,
-                word,
-                first_random: a.random_pct,
-                other_random: b.random_pct,
-            });
+        if active.iter().any(|b| b.align != a.align) {
+            return None;
         }
-        random[d] = a.random_pct;
         align[d] = if a.align > 0 {
             a.align
         } else {
@@ -296,26 +280,17 @@ pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, SpecError> {
     for d in 0..2 {
         if splits[d].is_empty() {
             splits[d] = splits[1 - d].clone();
-            random[d] = random[1 - d];
             align[d] = align[1 - d];
         }
     }
     let read_share: f64 = lines.iter().map(|l| dir_weight(l, true)).sum::<f64>() / total;
     let mut o: Vec<(String, String)> = Vec::new();
-    let rw = if random == [0, 0] { "rw" } else { "randrw" };
+    let rw = if all_random { "randrw" } else { "rw" };
     o.push(("rw".into(), rw.into()));
     o.push((
         "rwmixread".into(),
         ((read_share * 100.0).round() as u32).to_string(),
     ));
-    if random != [0, 0] && random != [100, 100] {
-        let v = if random[0] == random[1] {
-            random[0].to_string()
-        } else {
-            format!("{},{}", random[0], random[1])
-        };
-        o.push(("percentage_random".into(), v));
-    }
     let one = |v: &[String; 2]| v[0] == v[1];
     if lines.iter().all(|l| l.size == first.size) {
         o.push(("bs".into(), first.size.to_string()));
@@ -329,11 +304,7 @@ pub fn options(lines: &[Line]) -> Result<Vec<(String, String)>, SpecError> {
     } else {
         o.push(("ba".into(), format!("{},{}", align[0], align[1])));
     }
-    if first.delay_ms > 0 {
-        o.push(("thinktime".into(), (first.delay_ms * 1000).to_string()));
-        o.push(("thinktime_blocks".into(), first.burst.to_string()));
-    }
-    Ok(o)
+    Some(o)
 }
 
 #[cfg(test)]
@@ -369,18 +340,26 @@ mod tests {
                 .sum::<u32>(),
             100
         );
-        for (n, _, _) in NAMED {
-            options(&parse(n).unwrap()).unwrap();
+        for n in [
+            "iometer-default",
+            "4k-70-30-random",
+            "database",
+            "file-server",
+            "web-server",
+        ] {
+            assert!(options(&parse(n).unwrap()).is_some(), "{n}");
         }
+        // 80 % random: sequential I/Os continue the previous one, which job options cannot say.
+        assert!(options(&parse("workstation").unwrap()).is_none());
     }
 
     #[test]
     fn options_of_a_spec() {
-        let o = options(&parse("8k,80,80").unwrap()).unwrap();
+        let o = options(&parse("8k,80,100").unwrap()).unwrap();
         let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
         assert_eq!(get("rw"), Some("randrw"));
         assert_eq!(get("rwmixread"), Some("80"));
-        assert_eq!(get("percentage_random"), Some("80"));
+        assert_eq!(get("percentage_random"), None);
         assert_eq!(get("bs"), Some("8192"));
         assert_eq!(get("ba"), Some("8192"));
         let o = options(&parse("4k,100,0@3 64k,100,0@1").unwrap()).unwrap();
@@ -388,9 +367,8 @@ mod tests {
         assert_eq!(get("rw"), Some("rw"));
         assert_eq!(get("bssplit"), Some("4096/75:65536/25"));
         assert_eq!(get("ba"), Some("4096"));
-        let o = options(&parse("4k,50,100,4k,5,2").unwrap()).unwrap();
-        assert!(o.contains(&("thinktime".into(), "5000".into())));
-        assert!(o.contains(&("thinktime_blocks".into(), "2".into())));
+        // A transfer delay is not a think time (it pauses no I/O in flight).
+        assert!(options(&parse("4k,50,100,4k,5,2").unwrap()).is_none());
     }
 
     /// Lines differing in % read: the read share is their weighted mean and each direction
@@ -405,13 +383,14 @@ mod tests {
         assert_eq!(get("bssplit"), Some("4096/86:65536/14,4096/27:65536/73"));
         assert_eq!(get("rw"), Some("randrw"));
         assert_eq!(get("percentage_random"), None);
-        // Reads random, writes sequential: per direction.
-        let o = options(&parse("4k,100,100@50;64k,0,0@50").unwrap()).unwrap();
+        // Per-direction alignments of random lines.
+        let o = options(&parse("4k,100,100,4k@50;64k,0,100,64k@50").unwrap()).unwrap();
         let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
         assert_eq!(get("rwmixread"), Some("50"));
-        assert_eq!(get("percentage_random"), Some("100,0"));
         assert_eq!(get("bssplit"), Some("4096/100,65536/100"));
         assert_eq!(get("ba"), Some("4096,65536"));
+        // Reads random, writes sequential: the writes would continue the previous I/O.
+        assert!(options(&parse("4k,100,100@50;64k,0,0@50").unwrap()).is_none());
         assert_eq!(split(&[(1, 1.0), (2, 1.0), (3, 1.0)]), "1/34:2/33:3/33");
     }
 
@@ -426,16 +405,9 @@ mod tests {
         assert!(e.contains("% random 'x' is not a whole number"), "{e}");
         let e = parse("4k,70,100@0").unwrap_err().to_string();
         assert!(e.contains("weight '0'"), "{e}");
-        let e = options(&parse("4k,100,100 64k,100,0").unwrap())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("lines 4096 B and 65536 B both read but differ in % random"),
-            "{e}"
-        );
-        let e = options(&parse("4k,70,100,4k,5 8k,70,100").unwrap())
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("differ in transfer delay"), "{e}");
+        let e = parse("4k,70,100,4x").unwrap_err().to_string();
+        assert!(e.contains("alignment '4x'"), "{e}");
+        let e = parse("4k,70,100,4k,5,b").unwrap_err().to_string();
+        assert!(e.contains("burst 'b' is not a whole number"), "{e}");
     }
 }
