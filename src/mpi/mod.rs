@@ -6,7 +6,9 @@
 //! (report, compare, help, ...) run on rank 0 alone; commands that do I/O and have no cluster
 //! mode are refused.
 
+mod iozone;
 mod link;
+mod preflight;
 mod regions;
 mod run;
 mod session;
