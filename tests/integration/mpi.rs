@@ -23,7 +23,7 @@ fn mpirun(np: usize, args: &[&str], cwd: &Path) -> Command {
     c
 }
 
-fn run(np: usize, args: &[&str], cwd: &Path) -> Output {
+pub(crate) fn run(np: usize, args: &[&str], cwd: &Path) -> Output {
     mpirun(np, args, cwd)
         .output()
         .expect("mpirun must be installed (scripts/test installs openmpi-bin)")
