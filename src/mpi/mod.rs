@@ -140,7 +140,13 @@ pub fn main(args: &[String], opts: &ClusterOpts) -> Option<i32> {
         iozone::main(&args[1..], &mut session, &place)
     } else {
         let a = if command == "run" { &args[1..] } else { args };
-        run::run(a, &mut session, &place)
+        let member = if place.rank == 0 {
+            crate::repeat::Member::Lead
+        } else {
+            crate::repeat::Member::Other
+        };
+        let once = |x: &[String]| run::run(x, &mut session, &place);
+        crate::repeat::repeat_as(a, once, "result", member)
     };
     drop(session);
     // MPI_Finalize, before the process exits.
