@@ -135,8 +135,7 @@ fn start(
         let counts = p.throughput.as_ref().map(|t| t.counts.clone());
         let mut result = Ok(());
         for n in counts.unwrap_or_default() {
-            let mut on_figure =
-                |f: &TpFigure| send(Event::Figure(current(), Box::new(f.clone())));
+            let mut on_figure = |f: &TpFigure| send(Event::Figure(current(), Box::new(f.clone())));
             let r = throughput::run_count_with(&p, n, a.keep, &stop, hooks, &mut on_figure);
             if let Err(e) = r {
                 result = Err(e);
@@ -280,19 +279,28 @@ fn lead_run(
             match kind {
                 Kind::Ready => ready[from] = Some(step),
                 Kind::Wall => walls.push(step),
-                Kind::Figure => match serde_json::from_slice::<TpPart>(&body[4.min(body.len())..]) {
-                    Ok(part) => {
-                        slot(&mut parts, step);
-                        parts[step][from] = Some(part);
+                Kind::Figure => {
+                    match serde_json::from_slice::<TpPart>(&body[4.min(body.len())..]) {
+                        Ok(part) => {
+                            slot(&mut parts, step);
+                            parts[step][from] = Some(part);
+                        }
+                        Err(e) => {
+                            failed = Some(format!(
+                                "{}: its figures are unreadable: {e}",
+                                name(&names, from)
+                            ))
+                        }
                     }
-                    Err(e) => {
-                        failed = Some(format!("{}: its figures are unreadable: {e}", name(&names, from)))
-                    }
-                },
+                }
                 Kind::Finished => finished[from] = true,
                 Kind::Failed => {
                     finished[from] = true;
-                    failed = Some(format!("{}: {}", name(&names, from), String::from_utf8_lossy(&body)));
+                    failed = Some(format!(
+                        "{}: {}",
+                        name(&names, from),
+                        String::from_utf8_lossy(&body)
+                    ));
                 }
                 _ => {}
             }
@@ -325,7 +333,8 @@ fn lead_run(
             released = Some(next);
             s.say(&format!("pass {next} starts"));
             for r in (1..n).filter(|&r| ready[r] == Some(next)) {
-                s.link.send(r, Kind::Go, u32::from(open).to_le_bytes().to_vec());
+                s.link
+                    .send(r, Kind::Go, u32::from(open).to_le_bytes().to_vec());
             }
             if ready[0] == Some(next) {
                 let _ = go.send(open);
@@ -476,17 +485,30 @@ mod tests {
 
     #[test]
     fn each_rank_gets_its_own_files() {
-        let args: Vec<String> = ["-t", "2", "-s", "64k", "-r", "4k", "-F", "/tmp/a.$rank", "/tmp/b"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let args: Vec<String> = [
+            "-t",
+            "2",
+            "-s",
+            "64k",
+            "-r",
+            "4k",
+            "-F",
+            "/tmp/a.$rank",
+            "/tmp/b",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let mut a = iomark_suites::iozone::parse(&args).unwrap();
         let own = own_files(&mut a, &place(3));
         assert_eq!(own, vec![true, false]);
         let mut p = front::make_plan(&a).unwrap();
         assert!(suffix(&mut p, &own, 3));
         let files = &p.throughput.unwrap().files;
-        assert_eq!(files, &[PathBuf::from("/tmp/a.3"), PathBuf::from("/tmp/b.3")]);
+        assert_eq!(
+            files,
+            &[PathBuf::from("/tmp/a.3"), PathBuf::from("/tmp/b.3")]
+        );
     }
 
     #[test]

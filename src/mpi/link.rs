@@ -45,8 +45,8 @@ impl Kind {
         [
             Hello, Verdict, Ready, Go, Result, Failed, Stop, Beat, Done, Wall, Figure, Finished,
         ]
-            .into_iter()
-            .find(|k| *k as i32 == t)
+        .into_iter()
+        .find(|k| *k as i32 == t)
     }
 }
 

@@ -165,7 +165,6 @@ fn decode_hello(b: &[u8]) -> (String, Option<String>) {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

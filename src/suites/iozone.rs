@@ -24,7 +24,8 @@ pub enum Early {
 
 /// The command line parsed (help and version answered), and `--report`'s path.
 pub fn parse_args(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>), Early> {
-    let (args, html) = crate::report_cmd::take_report_arg(args).map_err(|e| Early::Refused(2, e))?;
+    let (args, html) =
+        crate::report_cmd::take_report_arg(args).map_err(|e| Early::Refused(2, e))?;
     let a = iozone::parse(&args).map_err(|e| {
         Early::Refused(2, format!("{e}\nTry 'iomark iozone --help' for the flags."))
     })?;

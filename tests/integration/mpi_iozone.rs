@@ -9,7 +9,14 @@ use crate::util::{stderr, stdout, Scratch};
 /// Per block of the text output: its label, the "Children see" figure, and the Child[i] lines
 /// (xfer kB, throughput).
 fn blocks(out: &str) -> Vec<(String, f64, Vec<(f64, f64)>)> {
-    let num = |s: &str| s.trim().split_whitespace().next().unwrap().parse::<f64>().unwrap();
+    let num = |s: &str| {
+        s.trim()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+    };
     let mut v: Vec<(String, f64, Vec<(f64, f64)>)> = Vec::new();
     for line in out.lines() {
         let l = line.trim();
@@ -29,8 +36,23 @@ fn blocks(out: &str) -> Vec<(String, f64, Vec<(f64, f64)>)> {
 fn iozone_throughput_mode_runs_every_ranks_children_and_adds_them_up() {
     let d = Scratch::new("mpi-iozone");
     let args = [
-        "iozone", "-t", "2", "-s", "1m", "-r", "64k", "-i", "0", "-i", "1", "-C", "-F",
-        "f.$rank.0", "f.$rank.1", "--result", "r.json",
+        "iozone",
+        "-t",
+        "2",
+        "-s",
+        "1m",
+        "-r",
+        "64k",
+        "-i",
+        "0",
+        "-i",
+        "1",
+        "-C",
+        "-F",
+        "f.$rank.0",
+        "f.$rank.1",
+        "--result",
+        "r.json",
     ];
     let o = run(4, &args, &d.path);
     let out = stdout(&o);
@@ -39,11 +61,24 @@ fn iozone_throughput_mode_runs_every_ranks_children_and_adds_them_up() {
     let labels: Vec<&str> = b.iter().map(|x| x.0.as_str()).collect();
     assert_eq!(
         labels,
-        ["8 initial writers", "8 rewriters", "8 readers", "8 re-readers"],
+        [
+            "8 initial writers",
+            "8 rewriters",
+            "8 readers",
+            "8 re-readers"
+        ],
         "{out}"
     );
-    assert_eq!(out.matches("Min throughput per process").count(), 4, "{out}");
-    assert_eq!(out.matches("Parent sees throughput for  8 ").count(), 4, "{out}");
+    assert_eq!(
+        out.matches("Min throughput per process").count(),
+        4,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("Parent sees throughput for  8 ").count(),
+        4,
+        "{out}"
+    );
     for (who, total, children) in &b {
         assert_eq!(children.len(), 8, "{who}: {out}");
         let sum: f64 = children.iter().map(|c| c.1).sum();
@@ -69,7 +104,10 @@ fn iozone_throughput_mode_runs_every_ranks_children_and_adds_them_up() {
         let ranks = t["ranks"].as_array().unwrap();
         let rank_ids: Vec<u64> = ranks.iter().map(|x| x["rank"].as_u64().unwrap()).collect();
         assert_eq!(rank_ids, [0, 1, 2, 3]);
-        let sum: f64 = ranks.iter().map(|x| x["children_see"].as_f64().unwrap()).sum();
+        let sum: f64 = ranks
+            .iter()
+            .map(|x| x["children_see"].as_f64().unwrap())
+            .sum();
         let all = t["children_see"].as_f64().unwrap();
         assert!((sum - all).abs() <= 1e-6 * all.max(1.0), "{sum} vs {all}");
         assert!(ranks.iter().all(|x| x["children"] == 2));
@@ -82,8 +120,7 @@ fn iozone_without_stonewall_writes_every_file_of_every_rank() {
     // No `$rank`: each rank's files get the suffix .RANK; -w keeps them, -x runs every child
     // to its end.
     let args = [
-        "iozone", "-t", "2", "-s", "256k", "-r", "64k", "-i", "0", "-x", "-w", "-C", "-F", "a",
-        "b",
+        "iozone", "-t", "2", "-s", "256k", "-r", "64k", "-i", "0", "-x", "-w", "-C", "-F", "a", "b",
     ];
     let o = run(4, &args, &d.path);
     let out = stdout(&o);
@@ -107,6 +144,10 @@ fn iozone_outside_throughput_mode_is_refused_on_every_rank() {
     let d = Scratch::new("mpi-iozone-matrix");
     let o = run(4, &["iozone", "-s", "64k", "-r", "4k", "-i", "0"], &d.path);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("throughput mode only"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("throughput mode only"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
 }
