@@ -6,18 +6,13 @@
 use crate::mpi::run;
 use crate::util::{stderr, stdout, Scratch};
 
-/// Per block of the text output: its label, the "Children see" figure, and the Child[i] lines
+/// One block of the text output: its label, the "Children see" figure, and the Child[i] lines
 /// (xfer kB, throughput).
-fn blocks(out: &str) -> Vec<(String, f64, Vec<(f64, f64)>)> {
-    let num = |s: &str| {
-        s.trim()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .parse::<f64>()
-            .unwrap()
-    };
-    let mut v: Vec<(String, f64, Vec<(f64, f64)>)> = Vec::new();
+type Block = (String, f64, Vec<(f64, f64)>);
+
+fn blocks(out: &str) -> Vec<Block> {
+    let num = |s: &str| s.split_whitespace().next().unwrap().parse::<f64>().unwrap();
+    let mut v: Vec<Block> = Vec::new();
     for line in out.lines() {
         let l = line.trim();
         if let Some(rest) = l.strip_prefix("Children see throughput for") {
