@@ -65,6 +65,7 @@ fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>, String> 
 }
 
 /// Which process of a launch repeats a run.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Member {
     /// A run of one process.
