@@ -64,6 +64,18 @@ fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>, String> 
     Ok(Some(r))
 }
 
+/// Which process of a launch repeats a run.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Member {
+    /// A run of one process.
+    Alone,
+    /// Rank 0 of many: its runs write the merged result; it shows the statistics.
+    Lead,
+    /// Another rank: it runs every repetition with the others and shows nothing.
+    Other,
+}
+
 /// `iomark run ARGS`, repeated when `--repeat` is given; `run` is the single run.
 pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
     maybe_repeated(args, run, "result")
@@ -72,14 +84,31 @@ pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
 /// A command repeated when `--repeat` is given: `run` is one run, which writes its result to
 /// the file named by `--{result_key}=FILE`.
 pub fn maybe_repeated(args: &[String], run: fn(&[String]) -> i32, result_key: &str) -> i32 {
+    repeat_as(args, run, result_key, Member::Alone)
+}
+
+/// [`maybe_repeated`] as one process of a launch of many: every rank runs every repetition
+/// (a failed one does not end the series, so that no rank waits for the others in vain; an
+/// interruption ends it on every rank), and rank 0 takes the statistics over the merged
+/// results its runs write.
+pub fn repeat_as(
+    args: &[String],
+    mut run: impl FnMut(&[String]) -> i32,
+    result_key: &str,
+    member: Member,
+) -> i32 {
     let r = match extract(args, result_key) {
         Ok(Some(r)) => r,
         Ok(None) => return run(args),
         Err(e) => {
-            eprintln!("iomark: {e}");
+            if member != Member::Other {
+                eprintln!("iomark: {e}");
+            }
             return 2;
         }
     };
+    let many = member != Member::Alone;
+    let shows = member != Member::Other;
     let tmp = std::env::temp_dir().join(format!("iomark-repeat.{}.json", std::process::id()));
     let mut results: Vec<RunResult> = Vec::new();
     let mut code = 0;
@@ -87,16 +116,30 @@ pub fn maybe_repeated(args: &[String], run: fn(&[String]) -> i32, result_key: &s
         if i > 0 && !r.pause.is_zero() {
             std::thread::sleep(r.pause);
         }
-        eprintln!("iomark: run {} of {}", i + 1, r.n);
+        if shows {
+            eprintln!("iomark: run {} of {}", i + 1, r.n);
+        }
         let mut a = r.rest.clone();
         a.push(format!("--{result_key}={}", tmp.display()));
-        code = run(&a);
+        let c = run(&a);
+        if many {
+            code = code.max(c);
+            if crate::signals::interrupted() {
+                break;
+            }
+            if !shows {
+                continue;
+            }
+        } else {
+            code = c;
+        }
         let read = std::fs::read(&tmp)
             .map_err(|e| e.to_string())
             .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
         let _ = std::fs::remove_file(&tmp);
         match read {
             Ok(res) => results.push(res),
+            Err(_) if many => continue,
             Err(_) => {
                 if code == 0 {
                     eprintln!("iomark: --repeat: the run left no result to take statistics over (a sweep's --latency-target search cannot be repeated)");
@@ -108,6 +151,9 @@ pub fn maybe_repeated(args: &[String], run: fn(&[String]) -> i32, result_key: &s
         if code != 0 {
             break;
         }
+    }
+    if !shows {
+        return code;
     }
     if results.is_empty() {
         return code.max(1);

@@ -31,14 +31,22 @@ pub enum Kind {
     Beat = 8,
     /// 0 → rank: every result is in; the session is over.
     Done = 9,
+    /// Rank → 0: a child of pass N finished first here; 0 → rank: stop pass N (stonewall).
+    Wall = 10,
+    /// Rank → 0: its figures of pass N (4 bytes, then the figures).
+    Figure = 11,
+    /// Rank → 0: every pass is done and the files are cleaned.
+    Finished = 12,
 }
 
 impl Kind {
     fn from_tag(t: i32) -> Option<Kind> {
         use Kind::*;
-        [Hello, Verdict, Ready, Go, Result, Failed, Stop, Beat, Done]
-            .into_iter()
-            .find(|k| *k as i32 == t)
+        [
+            Hello, Verdict, Ready, Go, Result, Failed, Stop, Beat, Done, Wall, Figure, Finished,
+        ]
+        .into_iter()
+        .find(|k| *k as i32 == t)
     }
 }
 

@@ -2,11 +2,14 @@
 //! A process started by a launcher with more than one rank runs as a rank without any flag
 //! (`--no-mpi` runs it alone). Every rank runs the same jobs on its own targets (`$rank`,
 //! `$nranks`, `$hostname` in the target options) or on regions of one shared target; rank 0
-//! gathers every rank's whole result and writes the outputs. Commands that only read or print
+//! gathers every rank's whole result and writes the outputs; `iozone -t` runs its children on
+//! every rank (iozone's cluster mode). Commands that only read or print
 //! (report, compare, help, ...) run on rank 0 alone; commands that do I/O and have no cluster
 //! mode are refused.
 
+mod iozone;
 mod link;
+mod preflight;
 mod regions;
 mod run;
 mod session;
@@ -77,9 +80,11 @@ fn role(args: &[String]) -> Role {
         Some("run") => Role::Cluster,
         Some(a) if a.starts_with('-') && args.iter().any(informative) => Role::RankZero,
         Some("preset") if args.get(1).map(String::as_str) == Some("run") => Role::Cluster,
+        Some("iozone") if args[1..].iter().any(|a| informative(a) || a == "-v") => Role::RankZero,
+        Some("iozone") => Role::Cluster,
         Some(
             "quick" | "sweep" | "rbd-bench" | "iometer" | "dd" | "hdparm" | "bonnie" | "bonnie++"
-            | "iozone" | "blogbench",
+            | "blogbench",
         ) => Role::Refused,
         Some(a) if a.starts_with('-') => Role::Cluster,
         _ => Role::RankZero,
@@ -131,9 +136,17 @@ pub fn main(args: &[String], opts: &ClusterOpts) -> Option<i32> {
     };
     let code = if command == "preset" {
         run::preset(&args[1..], &mut session, &place)
+    } else if command == "iozone" {
+        iozone::main(&args[1..], &mut session, &place)
     } else {
         let a = if command == "run" { &args[1..] } else { args };
-        run::run(a, &mut session, &place)
+        let member = if place.rank == 0 {
+            crate::repeat::Member::Lead
+        } else {
+            crate::repeat::Member::Other
+        };
+        let once = |x: &[String]| run::run(x, &mut session, &place);
+        crate::repeat::repeat_as(a, once, "result", member)
     };
     drop(session);
     // MPI_Finalize, before the process exits.
@@ -162,5 +175,7 @@ mod tests {
         assert!(matches!(role(&v(&["run", "--help"])), Role::RankZero));
         assert!(matches!(role(&v(&["report", "r.json"])), Role::RankZero));
         assert!(matches!(role(&v(&["dd", "if=/dev/zero"])), Role::Refused));
+        assert!(matches!(role(&v(&["iozone", "-t", "2"])), Role::Cluster));
+        assert!(matches!(role(&v(&["iozone", "-h"])), Role::RankZero));
     }
 }

@@ -14,13 +14,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Switches of a local run that a run of many ranks does not take (yet), with the reason.
-const NOT_HERE: [(&str, &str); 4] = [
-    ("--repeat", "repeat the launch instead"),
+const NOT_HERE: [(&str, &str); 2] = [
     (
-        "--report",
-        "make the report from the result file: iomark report RESULT",
+        "--status-interval",
+        "rank 0 writes one report, at the end; the ranks' interim figures are not gathered",
     ),
-    ("--status-interval", "rank 0 writes one report, at the end"),
     ("--write_", "logs stay on each rank's host; use --result"),
 ];
 
@@ -28,7 +26,7 @@ fn not_here(args: &[String]) -> Option<String> {
     args.iter().find_map(|a| {
         NOT_HERE.iter().find_map(|(s, why)| {
             a.starts_with(s)
-                .then(|| format!("{s}... is not taken by a run of many ranks ({why})"))
+                .then(|| format!("{s}... is not supported yet in a run of many ranks ({why})"))
         })
     })
 }
@@ -57,7 +55,15 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     let rank = place.rank;
     let mut plan = RunPlan::default();
     let mut output = None;
-    let refusal = match not_here(args) {
+    let mut saved_logs = Vec::new();
+    // `--report`: every rank keeps the interval series the charts draw (in its result, no
+    // log file); rank 0 writes the report of the merged run.
+    let (args, report, report_refused) = match crate::report_cmd::take_report_arg(args) {
+        Ok((a, r)) => (a, r, None),
+        Err(e) => (args.to_vec(), None, Some(e)),
+    };
+    let args = &args[..];
+    let refusal = match report_refused.or_else(|| not_here(args)) {
         Some(m) => Some(m),
         None => {
             match cmdline::parse_run_args_until(args, &RankVars(place.clone()), Some(stop.clone()))
@@ -73,11 +79,14 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
                             eprintln!("iomark: warning: {w}");
                         }
                     }
+                    if report.is_some() {
+                        saved_logs = crate::report_cmd::collect_series(&mut cli.plan);
+                    }
                     let checked = runner::check(&cli.plan)
                         .map_err(|e| explain::run_error(&e))
                         .and_then(|_| {
                             if rank == 0 {
-                                crate::outputs::check(&cli.plan, &cli.output, None)
+                                crate::outputs::check(&cli.plan, &cli.output, report.as_deref())
                             } else {
                                 Ok(())
                             }
@@ -91,10 +100,17 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     };
     let out = s.run(&plan, refusal, ctl(&stop));
     match (out, output) {
-        (Outcome::Gathered(ranks), Some(o)) => crate::cluster_out::finish_cluster(
-            ranks,
-            &crate::cluster_out::ClusterOutputs::from_switches(&o),
-        ),
+        (Outcome::Gathered(mut ranks), Some(o)) => {
+            let outputs = crate::cluster_out::ClusterOutputs {
+                report,
+                ..crate::cluster_out::ClusterOutputs::from_switches(&o)
+            };
+            // The result names only the logs that were asked for.
+            for r in &mut ranks {
+                crate::report_cmd::restore_logs(&mut r.result.plan, saved_logs.clone());
+            }
+            crate::cluster_out::finish_cluster(ranks, &outputs)
+        }
         (Outcome::Stopped(m), _) if rank == 0 => {
             eprintln!("iomark: {m}");
             1

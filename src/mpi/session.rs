@@ -6,6 +6,7 @@
 //! naming it and its host, on every rank, through MPI_Abort.
 
 use super::link::{Kind, Link, Received};
+use super::preflight::name;
 use iomark_engine::cluster::RankResult;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
@@ -59,11 +60,11 @@ fn group_bounds(plan: &RunPlan) -> Vec<Option<Duration>> {
 }
 
 impl Session {
-    fn beat_every(&self) -> Duration {
+    pub(super) fn beat_every(&self) -> Duration {
         (self.timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1))
     }
 
-    fn say(&self, m: &str) {
+    pub(super) fn say(&self, m: &str) {
         if self.verbose {
             line(&format!(
                 "iomark: rank {} ({}): {m}",
@@ -86,7 +87,7 @@ impl Session {
     }
 
     /// Ends the whole launch: the message on stderr, then MPI_Abort (every rank is killed).
-    fn abort(&self, message: &str) -> ! {
+    pub(super) fn abort(&self, message: &str) -> ! {
         line(&format!("iomark: {message}"));
         use mpi::topology::Communicator;
         self.link.world.abort(1)
@@ -126,69 +127,12 @@ impl Session {
 
     fn lead(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
         let n = self.link.size();
-        let t0 = Instant::now();
-        let mut hosts: Vec<Option<String>> = vec![None; n];
-        hosts[0] = Some(self.host.clone());
+        let hosts = match self.lead_preflight(refusal) {
+            Ok(h) => h,
+            Err(verdict) => return Outcome::Stopped(verdict),
+        };
         let mut last_seen = vec![Instant::now(); n];
-        let mut refusals: Vec<(usize, String)> = Vec::new();
-        if let Some(r) = refusal {
-            refusals.push((0, r));
-        }
-        let name = |hosts: &[Option<String>], r: usize| match &hosts[r] {
-            Some(h) => format!("rank {r} on {h}"),
-            None => format!("rank {r} (host unknown: it never answered)"),
-        };
-        // Preflight: every rank's word.
-        let mut heard = 1;
         let mut next_beat = Instant::now();
-        while heard < n {
-            if Instant::now() >= next_beat {
-                for r in 1..n {
-                    self.link.send(r, Kind::Beat, Vec::new());
-                }
-                next_beat = Instant::now() + self.beat_every();
-            }
-            match self.link.recv() {
-                Some(Received { from, kind, body }) => {
-                    last_seen[from] = Instant::now();
-                    if kind == Kind::Hello {
-                        let (h, why) = decode_hello(&body);
-                        hosts[from] = Some(h);
-                        if let Some(w) = why {
-                            refusals.push((from, w));
-                        }
-                        heard += 1;
-                    }
-                }
-                None => std::thread::sleep(Duration::from_millis(1)),
-            }
-            if let Some(r) = (1..n).find(|&r| last_seen[r].elapsed() > self.timeout) {
-                self.abort(&format!(
-                    "{} did not answer within {:?} before the run; no I/O was done",
-                    name(&hosts, r),
-                    self.timeout
-                ));
-            }
-        }
-        self.say(&format!("preflight of {n} ranks in {:?}", t0.elapsed()));
-        let verdict = if refusals.is_empty() {
-            String::new()
-        } else {
-            refusals.sort();
-            let names: Vec<(String, &str)> = refusals
-                .iter()
-                .map(|(r, w)| (name(&hosts, *r), w.as_str()))
-                .collect();
-            verdict_text(&names, n)
-        };
-        for r in 1..n {
-            self.link
-                .send(r, Kind::Verdict, verdict.clone().into_bytes());
-        }
-        if !verdict.is_empty() {
-            self.drain();
-            return Outcome::Stopped(verdict);
-        }
         let bounds = group_bounds(plan);
         let (events, go, ctl) = self.start(plan, ctl);
         let mut ready: Vec<Option<usize>> = vec![None; n];
@@ -348,7 +292,7 @@ impl Session {
     }
 
     /// Waits (bounded) for the sends under way to complete.
-    fn drain(&mut self) {
+    pub(super) fn drain(&mut self) {
         let until = Instant::now() + self.timeout;
         while self.link.sending() > 0 {
             if Instant::now() > until {
@@ -365,42 +309,11 @@ impl Session {
     }
 
     fn follow(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
-        self.link
-            .send(0, Kind::Hello, encode_hello(&self.host, refusal.as_deref()));
+        if let Err(verdict) = self.follow_preflight(refusal) {
+            return Outcome::Stopped(verdict);
+        }
         let mut last_seen = Instant::now();
         let mut next_beat = Instant::now() + self.beat_every();
-        let lost = |s: &Session| -> ! {
-            s.abort(&format!(
-                "rank {} on {}: rank 0 stopped answering (nothing from it for {:?}); the run is abandoned",
-                s.link.rank(),
-                s.host,
-                s.timeout
-            ))
-        };
-        // The verdict.
-        loop {
-            match self.link.recv() {
-                Some(m) if m.from == 0 => {
-                    last_seen = Instant::now();
-                    if m.kind == Kind::Verdict {
-                        if m.body.is_empty() {
-                            break;
-                        }
-                        self.drain();
-                        return Outcome::Stopped(String::from_utf8_lossy(&m.body).into_owned());
-                    }
-                }
-                Some(_) => {}
-                None => std::thread::sleep(Duration::from_millis(1)),
-            }
-            if Instant::now() >= next_beat {
-                self.link.send(0, Kind::Beat, Vec::new());
-                next_beat = Instant::now() + self.beat_every();
-            }
-            if last_seen.elapsed() > self.timeout {
-                lost(self);
-            }
-        }
         let (events, go, ctl) = self.start(plan, ctl);
         let mut mine: Option<Box<RunResult>> = None;
         let mut stop: Option<String> = None;
@@ -465,7 +378,7 @@ impl Session {
                 next_beat = Instant::now() + self.beat_every();
             }
             if last_seen.elapsed() > self.timeout {
-                lost(self);
+                self.lost();
             }
             if !got {
                 std::thread::sleep(Duration::from_millis(1));
@@ -474,61 +387,21 @@ impl Session {
     }
 }
 
-/// The refusals (rank named, reason), the same reason said once for all the ranks that gave
-/// it (the first few named).
-fn verdict_text(refusals: &[(String, &str)], n: usize) -> String {
-    const NAMED: usize = 4;
-    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
-    for (who, why) in refusals {
-        match reasons.iter_mut().find(|(w, _)| w == why) {
-            Some((_, list)) => list.push(who),
-            None => reasons.push((why, vec![who])),
-        }
-    }
-    let mut out = String::new();
-    for (why, who) in reasons {
-        let mut names = who[..who.len().min(NAMED)].join(", ");
-        if who.len() > NAMED {
-            names.push_str(&format!(" and {} more ranks", who.len() - NAMED));
-        }
-        let verb = if who.len() == 1 { "refuses" } else { "refuse" };
-        out.push_str(&format!("{names} {verb} the run: {why}\n"));
-    }
-    out + &format!("no rank did any I/O ({} of {n} refused)", refusals.len())
-}
-
 /// One line on stderr in one write: the launcher forwards the ranks' stderr as it reads it, so
 /// lines written in pieces would interleave with other ranks'.
-fn line(text: &str) {
+pub(super) fn line(text: &str) {
     use std::io::Write;
     let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
 }
 
-fn unix_ns() -> u128 {
+pub(super) fn unix_ns() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default()
         .as_nanos()
 }
 
-fn encode_hello(host: &str, refusal: Option<&str>) -> Vec<u8> {
-    let mut b = host.as_bytes().to_vec();
-    if let Some(r) = refusal {
-        b.push(0);
-        b.extend_from_slice(r.as_bytes());
-    }
-    b
-}
-
-fn decode_hello(b: &[u8]) -> (String, Option<String>) {
-    let text = String::from_utf8_lossy(b);
-    match text.split_once('\0') {
-        Some((h, r)) => (h.to_string(), Some(r.to_string())),
-        None => (text.into_owned(), None),
-    }
-}
-
-fn decode_u32(b: &[u8]) -> u32 {
+pub(super) fn decode_u32(b: &[u8]) -> u32 {
     let mut a = [0u8; 4];
     for (d, s) in a.iter_mut().zip(b) {
         *d = *s;
@@ -540,33 +413,6 @@ fn decode_u32(b: &[u8]) -> u32 {
 mod tests {
     use super::*;
     use iomark_engine::job::JobSpec;
-
-    #[test]
-    fn a_reason_given_by_many_ranks_is_said_once() {
-        let r: Vec<(String, &str)> = (0..6)
-            .map(|i| {
-                (
-                    format!("rank {i} on n"),
-                    if i == 2 { "full" } else { "mounted" },
-                )
-            })
-            .collect();
-        assert_eq!(
-            verdict_text(&r, 8),
-            "rank 0 on n, rank 1 on n, rank 3 on n, rank 4 on n and 1 more ranks refuse the run: mounted\n\
-             rank 2 on n refuses the run: full\n\
-             no rank did any I/O (6 of 8 refused)"
-        );
-    }
-
-    #[test]
-    fn hello_carries_host_and_refusal() {
-        assert_eq!(decode_hello(&encode_hello("n1", None)), ("n1".into(), None));
-        assert_eq!(
-            decode_hello(&encode_hello("n1", Some("mounted"))),
-            ("n1".into(), Some("mounted".into()))
-        );
-    }
 
     #[test]
     fn groups_are_bounded_only_when_every_job_has_a_runtime() {

@@ -4,38 +4,43 @@
 use crate::signals;
 use iomark_suites::iozone::{self, excel, record, run, text, throughput, xlsx};
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-fn out(s: &str, quiet: bool) {
+pub fn out(s: &str, quiet: bool) {
     if !quiet {
         print!("{s}");
         let _ = std::io::stdout().flush();
     }
 }
 
-pub fn main(args: &[String]) -> i32 {
-    let (args, html) = match crate::report_cmd::take_report_arg(args) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("iomark iozone: {e}");
-            return 2;
-        }
-    };
-    let a = match iozone::parse(&args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("iomark iozone: {e}\nTry 'iomark iozone --help' for the flags.");
-            return 2;
-        }
-    };
+/// How a command line ends before any I/O: help or version printed (status), or refused
+/// (status, message without the "iomark iozone: " prefix).
+pub enum Early {
+    Done(i32),
+    Refused(i32, String),
+}
+
+/// The command line parsed (help and version answered), and `--report`'s path.
+pub fn parse_args(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>), Early> {
+    let (args, html) =
+        crate::report_cmd::take_report_arg(args).map_err(|e| Early::Refused(2, e))?;
+    let a = iozone::parse(&args).map_err(|e| {
+        Early::Refused(2, format!("{e}\nTry 'iomark iozone --help' for the flags."))
+    })?;
     if a.help {
-        return crate::pipe::print_text(&iozone::usage());
+        return Err(Early::Done(crate::pipe::print_text(&iozone::usage())));
     }
     if a.version {
         println!("iomark iozone {}", iomark_engine::VERSION);
-        return 0;
+        return Err(Early::Done(0));
     }
+    Ok((a, html))
+}
+
+/// The plan of the command line (sizes, files, free space).
+pub fn make_plan(a: &iozone::IozoneArgs) -> Result<iozone::Plan, String> {
     let free = |d: &std::path::Path| {
         if d.is_dir() {
             iomark_engine::target::free_space(d).ok()
@@ -43,32 +48,45 @@ pub fn main(args: &[String]) -> i32 {
             None
         }
     };
-    let p = match iozone::plan(&a, &free) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("iomark iozone: {e}");
-            return 1;
-        }
-    };
-    let existing = match iozone::plan::check_files(&p, &iomark_suites::common::probe::Probe::of) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("iomark iozone: {e}");
-            return 1;
-        }
-    };
-    if let Err(e) = check_paths(&p, &a, html.as_deref()) {
-        eprintln!("iomark iozone: {e}");
-        return 1;
-    }
-    for n in p.notes.iter().chain(&existing) {
-        eprintln!("iomark iozone: note: {n}");
-    }
+    iozone::plan(a, &free).map_err(|e| e.to_string())
+}
+
+/// The checks before any I/O (test files, outputs, `-P`); the notes to say.
+pub fn check(
+    p: &iozone::Plan,
+    a: &iozone::IozoneArgs,
+    html: Option<&std::path::Path>,
+) -> Result<Vec<String>, String> {
+    let existing = iozone::plan::check_files(p, &iomark_suites::common::probe::Probe::of)
+        .map_err(|e| e.to_string())?;
+    check_paths(p, a, html)?;
     if let Some(cpu) = a.cpu {
-        if let Err(e) = iomark_engine::sys::set_affinity(&[cpu]) {
-            eprintln!("iomark iozone: -P {cpu}: {e}");
-            return 1;
+        iomark_engine::sys::set_affinity(&[cpu]).map_err(|e| format!("-P {cpu}: {e}"))?;
+    }
+    Ok(p.notes.iter().chain(&existing).cloned().collect())
+}
+
+pub fn main(args: &[String]) -> i32 {
+    let refused = |code: i32, e: String| {
+        eprintln!("iomark iozone: {e}");
+        code
+    };
+    let (a, html) = match parse_args(args) {
+        Ok(x) => x,
+        Err(Early::Done(code)) => return code,
+        Err(Early::Refused(code, e)) => return refused(code, e),
+    };
+    let p = match make_plan(&a) {
+        Ok(p) => p,
+        Err(e) => return refused(1, e),
+    };
+    match check(&p, &a, html.as_deref()) {
+        Ok(notes) => {
+            for n in notes {
+                eprintln!("iomark iozone: note: {n}");
+            }
         }
+        Err(e) => return refused(1, e),
     }
     let quiet = a.json;
     let host = iomark_engine::sys::host_info();
@@ -76,18 +94,14 @@ pub fn main(args: &[String]) -> i32 {
         eprintln!("iomark iozone: note: {n}");
     }
     let start_ms = iomark_engine::sys::unix_ms();
-    let began = iomark_fio::output::fmt::ctime((start_ms / 1000) as i64);
-    let uname = a
-        .uname
-        .then(|| format!("Linux {} {}", host.hostname, host.kernel));
-    out(&text::header(&a, &p, &began, uname.as_deref()), quiet);
+    out(&header(&a, &p, &host, start_ms), quiet);
     let stop = Arc::new(AtomicBool::new(false));
     signals::install(stop.clone());
     let unit = text::unit(&a);
     let mut code = 0;
     let mut matrix = run::Matrix::default();
     let mut figs = Vec::new();
-    let mut report = String::new();
+    let report;
     if let Some(tp) = &p.throughput {
         out("\n", quiet);
         for &n in &tp.counts {
@@ -109,24 +123,7 @@ pub fn main(args: &[String]) -> i32 {
                 break;
             }
         }
-        let rec = p.cells.first().map_or(0, |c| c.record);
-        if a.excel {
-            report = throughput::excel(&figs, rec, unit);
-            if a.cpu_util {
-                report.push_str(&throughput::cpu_excel(&figs, rec));
-            }
-        }
-        if let Some(path) = &a.workbook {
-            let (counts, rows) = throughput::table(&figs, unit);
-            let sheets = xlsx::Sheets::Throughput {
-                counts: &counts,
-                rows: &rows,
-            };
-            if let Err(e) = xlsx::write(path, &a.command_line, &host, unit.words(), &sheets) {
-                eprintln!("iomark iozone: -b {e}");
-                code = code.max(1);
-            }
-        }
+        report = throughput_reports(&a, &p, &figs, &host, &mut code);
     } else {
         out(&text::matrix_head(&p), quiet);
         signals::register_temp(&p.file);
@@ -146,9 +143,10 @@ pub fn main(args: &[String]) -> i32 {
         } else {
             Vec::new()
         };
+        let mut r = String::new();
         if a.excel {
-            report = excel::render(&blocks);
-            report.push_str(&excel::render_cpu(&cpu));
+            r = excel::render(&blocks);
+            r.push_str(&excel::render_cpu(&cpu));
         }
         if let Some(path) = &a.workbook {
             let sheets = xlsx::Sheets::Matrix {
@@ -160,10 +158,85 @@ pub fn main(args: &[String]) -> i32 {
                 code = code.max(1);
             }
         }
+        report = r;
         matrix = m;
     }
+    let end = End {
+        html: html.as_deref(),
+        host,
+        start_ms,
+        report,
+    };
+    finish(&a, p.throughput.is_some(), end, matrix, &figs, code)
+}
+
+/// iozone's header: the command line, the options in words, when the run began.
+pub fn header(
+    a: &iozone::IozoneArgs,
+    p: &iozone::Plan,
+    host: &iomark_engine::result::HostInfo,
+    start_ms: u64,
+) -> String {
+    let began = iomark_fio::output::fmt::ctime((start_ms / 1000) as i64);
+    let uname = a
+        .uname
+        .then(|| format!("Linux {} {}", host.hostname, host.kernel));
+    text::header(a, p, &began, uname.as_deref())
+}
+
+/// The `-R` report (returned, to print after the run) and the `-b` workbook of throughput mode.
+pub fn throughput_reports(
+    a: &iozone::IozoneArgs,
+    p: &iozone::Plan,
+    figs: &[throughput::TpFigure],
+    host: &iomark_engine::result::HostInfo,
+    code: &mut i32,
+) -> String {
+    let unit = text::unit(a);
+    let rec = p.cells.first().map_or(0, |c| c.record);
+    let mut report = String::new();
+    if a.excel {
+        report = throughput::excel(figs, rec, unit);
+        if a.cpu_util {
+            report.push_str(&throughput::cpu_excel(figs, rec));
+        }
+    }
+    if let Some(path) = &a.workbook {
+        let (counts, rows) = throughput::table(figs, unit);
+        let sheets = xlsx::Sheets::Throughput {
+            counts: &counts,
+            rows: &rows,
+        };
+        if let Err(e) = xlsx::write(path, &a.command_line, host, unit.words(), &sheets) {
+            eprintln!("iomark iozone: -b {e}");
+            *code = (*code).max(1);
+        }
+    }
+    report
+}
+
+/// What the end of a run writes besides the figures.
+pub struct End<'a> {
+    pub html: Option<&'a std::path::Path>,
+    pub host: iomark_engine::result::HostInfo,
+    pub start_ms: u64,
+    /// The `-R` report, printed last.
+    pub report: String,
+}
+
+/// The end of a run: the interruption or completion line, the `-R` report, and the result
+/// (`--json`, `--result`, `--report`). Returns the exit status.
+pub fn finish(
+    a: &iozone::IozoneArgs,
+    throughput: bool,
+    end: End<'_>,
+    mut matrix: run::Matrix,
+    figs: &[throughput::TpFigure],
+    mut code: i32,
+) -> i32 {
+    let quiet = a.json;
     if signals::interrupted() {
-        if p.throughput.is_some() {
+        if throughput {
             out("\niozone: interrupted\n", quiet);
         }
         matrix.interrupted = true;
@@ -172,10 +245,11 @@ pub fn main(args: &[String]) -> i32 {
     if !matrix.interrupted {
         out(text::COMPLETE, quiet);
     }
-    out(&report, quiet);
-    if a.json || a.result.is_some() || html.is_some() {
-        let r = record::build(&a.command_line, host, start_ms, unit, &matrix, &figs);
-        if let Some(path) = &html {
+    out(&end.report, quiet);
+    if a.json || a.result.is_some() || end.html.is_some() {
+        let unit = text::unit(a);
+        let r = record::build(&a.command_line, end.host, end.start_ms, unit, &matrix, figs);
+        if let Some(path) = end.html {
             if !crate::report_cmd::report_run(&r.run, path, "iomark iozone") {
                 code = code.max(1);
             }

@@ -21,6 +21,8 @@ mod jobfiles;
 mod live;
 #[cfg(feature = "mpi")]
 mod mpi;
+#[cfg(feature = "mpi")]
+mod mpi_iozone;
 mod presets;
 mod quick;
 mod rbd_bench;

@@ -23,7 +23,7 @@ fn mpirun(np: usize, args: &[&str], cwd: &Path) -> Command {
     c
 }
 
-fn run(np: usize, args: &[&str], cwd: &Path) -> Output {
+pub(crate) fn run(np: usize, args: &[&str], cwd: &Path) -> Output {
     mpirun(np, args, cwd)
         .output()
         .expect("mpirun must be installed (scripts/test installs openmpi-bin)")
@@ -256,6 +256,87 @@ fn one_rank_refusing_stops_every_rank_before_any_io() {
         assert_eq!(n, 0, "rank {r} wrote before the refusal");
     }
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+#[test]
+fn repeat_and_report_work_on_a_merged_run() {
+    let d = Scratch::new("mpi-repeat");
+    let job = [
+        "run",
+        "--name=m",
+        "--ioengine=null",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=4m",
+        "--output-format=terse",
+        "--repeat=2",
+        "--result=r.json",
+        "--report=rep.html",
+    ];
+    let o = run(4, &job, &d.path);
+    crate::util::ok(&o);
+    let out = stdout(&o);
+    // Each repetition's output (rank 0's: four clients and All clients), then one table.
+    assert_eq!(out.matches(";All clients;").count(), 2, "{out}");
+    assert_eq!(out.matches("repetitions: 2 runs").count(), 1, "{out}");
+    assert_eq!(stderr(&o).matches("iomark: run 1 of 2").count(), 1);
+    let doc: Value = serde_json::from_slice(&std::fs::read(d.file("r.json")).unwrap()).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    for r in runs {
+        assert_eq!(r["ranks"].as_array().unwrap().len(), 4);
+        // The merged job: all four ranks' I/Os.
+        assert_eq!(
+            r["jobs"][0]["dirs"]["read"]["total_ios"],
+            4 * 1024,
+            "{}",
+            r["jobs"][0]
+        );
+    }
+    // The statistics are over the merged job's figures, one sample per repetition.
+    let figs = doc["repetitions"]["figures"].as_array().unwrap();
+    let iops = figs
+        .iter()
+        .find(|f| f["job"] == "m" && f["figure"] == "IOPS")
+        .expect("an IOPS row");
+    assert_eq!(iops["samples"].as_array().unwrap().len(), 2, "{iops}");
+    // The report of the last repetition, with a chart per rank.
+    let page = std::fs::read_to_string(d.file("rep.html")).unwrap();
+    for r in 0..4 {
+        assert!(
+            page.contains(&format!("rank {r}")),
+            "rank {r} missing from the report"
+        );
+    }
+    // No log file on any rank: the series the report draws stay in the results.
+    let mut left: Vec<String> = std::fs::read_dir(&d.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["r.json", "rep.html"]);
+}
+
+#[test]
+fn status_interval_is_refused_by_name_on_a_launch() {
+    let d = Scratch::new("mpi-status");
+    let o = run(
+        2,
+        &[
+            "run",
+            "--name=m",
+            "--ioengine=null",
+            "--size=1m",
+            "--status-interval=1",
+        ],
+        &d.path,
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--status-interval... is not supported yet in a run of many ranks"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! barrier and are released together (optionally each after a delay). With stonewalling, the
 //! first child to finish stops the others, so every child's figure counts only what was done
 //! while all of them ran; without it, each runs to its end. Children may be bound to CPUs one
-//! each, in turn from a first CPU.
+//! each, in turn from a first CPU. The release and the stonewall are injectable
+//! ([`GroupHooks`]): a gate between "every child prepared" and the release, a stonewall flag
+//! shared with children elsewhere, and a call when a child here is the first to finish.
 
 use super::{prepare, PassResult, PassSpec, PassStops};
 use crate::sys;
@@ -32,11 +34,36 @@ pub struct GroupResult {
     pub wall_ns: u64,
 }
 
+/// What a group shares with children elsewhere (other processes or hosts).
+#[derive(Clone, Copy, Default)]
+pub struct GroupHooks<'a> {
+    /// Called once every child here is prepared, before the release; false stops the group
+    /// (`stop` is raised: the children end at once).
+    pub gate: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// The stonewall flag (set from elsewhere when a child there finished first); the group's
+    /// own when None.
+    pub wall: Option<&'a AtomicBool>,
+    /// Called when a child here finishes while the stonewall was still down.
+    pub on_wall: Option<&'a (dyn Fn() + Sync)>,
+}
+
 /// Run `specs` as children of one group.
 pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> GroupResult {
+    run_group_with(specs, opts, stop, GroupHooks::default())
+}
+
+/// Run `specs` as children of one group, released and stonewalled through `hooks`.
+pub fn run_group_with(
+    specs: &[PassSpec],
+    opts: GroupOptions,
+    stop: &AtomicBool,
+    hooks: GroupHooks<'_>,
+) -> GroupResult {
     let n = specs.len();
+    let prepared_all = Barrier::new(n + 1);
     let barrier = Barrier::new(n + 1);
-    let wall = AtomicBool::new(false);
+    let own_wall = AtomicBool::new(false);
+    let wall = hooks.wall.unwrap_or(&own_wall);
     let mut release = 0;
     let mut end = 0;
     let children = std::thread::scope(|s| {
@@ -44,7 +71,7 @@ pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> G
             .iter()
             .enumerate()
             .map(|(i, spec)| {
-                let (barrier, wall) = (&barrier, &wall);
+                let (barrier, prepared_all) = (&barrier, &prepared_all);
                 s.spawn(move || {
                     let bound = match opts.first_cpu {
                         Some(c) => sys::set_affinity(&[(c + i) % sys::ncpus()]),
@@ -52,6 +79,7 @@ pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> G
                     };
                     let prepared = bound.and_then(|_| prepare(spec));
                     let ready_ns = sys::now_ns();
+                    prepared_all.wait();
                     barrier.wait();
                     let p = prepared?;
                     if !opts.delay.is_zero() {
@@ -61,13 +89,21 @@ pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> G
                         stop,
                         wall: Some(wall),
                     });
-                    if opts.stonewall {
-                        wall.store(true, Ordering::Relaxed);
+                    if opts.stonewall && !wall.swap(true, Ordering::Relaxed) {
+                        if let Some(f) = hooks.on_wall {
+                            f();
+                        }
                     }
                     r.map(|r| PassResult { ready_ns, ..r })
                 })
             })
             .collect();
+        prepared_all.wait();
+        if let Some(gate) = hooks.gate {
+            if !gate() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
         barrier.wait();
         release = sys::now_ns();
         let out: Vec<io::Result<PassResult>> = handles

@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod catalog;
+pub mod cluster;
 pub mod excel;
 pub mod flags;
 pub mod plan;

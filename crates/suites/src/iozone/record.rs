@@ -61,6 +61,22 @@ pub struct TpOut {
     pub cpu_s: f64,
     pub cpu_util: f64,
     pub per_child: Vec<Figure>,
+    /// Over many processes (ranks): each one's children (`per_child[first_child..]`) and
+    /// figures; absent for a run of one process.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<TpRankOut>,
+}
+
+/// One process's share of a pass run over many.
+#[derive(Serialize)]
+pub struct TpRankOut {
+    pub rank: usize,
+    pub host: String,
+    pub first_child: usize,
+    pub children: u32,
+    pub children_see: f64,
+    pub parent_sees: f64,
+    pub min_xfer: f64,
 }
 
 #[derive(Serialize)]
@@ -180,6 +196,22 @@ pub fn build(
             cpu_s,
             cpu_util,
             per_child: f.per_child.iter().map(|c| figure(c, unit)).collect(),
+            ranks: f
+                .ranks
+                .iter()
+                .map(|s| {
+                    let own = f.share(s);
+                    TpRankOut {
+                        rank: s.rank,
+                        host: s.host.clone(),
+                        first_child: s.first_child,
+                        children: s.children,
+                        children_see: own.children_see(unit),
+                        parent_sees: own.parent_sees(unit),
+                        min_xfer: own.min_xfer(unit),
+                    }
+                })
+                .collect(),
         });
     }
     let plan = RunPlan {

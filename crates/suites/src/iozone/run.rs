@@ -10,7 +10,7 @@ use iomark_engine::result::{CpuUsage, LatRecord};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One measured figure: what one pass did.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Measure {
     pub bytes: u64,
     pub ops: u64,

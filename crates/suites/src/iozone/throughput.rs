@@ -12,7 +12,7 @@
 use super::catalog::{mix_pass, mix_reader, passes};
 use super::plan::Plan;
 use super::run::{Measure, Unit};
-use iomark_engine::pass::group::{run_group, GroupOptions};
+use iomark_engine::pass::group::{run_group_with, GroupHooks, GroupOptions};
 use iomark_engine::pass::PassOp;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -33,6 +33,8 @@ pub struct TpFigure {
     pub parent_ns: u64,
     /// Spread of the children's start times (ns).
     pub start_spread_ns: u64,
+    /// Over many processes: which children each ran (empty for a run of one process).
+    pub ranks: Vec<super::cluster::RankShare>,
 }
 
 /// The labels of a test's passes in throughput mode (iozone runs one pass of the stdio and
@@ -115,6 +117,19 @@ pub fn run_count(
     stop: &AtomicBool,
     on_figure: &mut dyn FnMut(&TpFigure),
 ) -> Result<Vec<TpFigure>, String> {
+    run_count_with(plan, children, keep, stop, GroupHooks::default(), on_figure)
+}
+
+/// [`run_count`] with every pass released and stonewalled through `hooks` (children of other
+/// processes run the same passes at the same time).
+pub fn run_count_with(
+    plan: &Plan,
+    children: u32,
+    keep: bool,
+    stop: &AtomicBool,
+    hooks: GroupHooks<'_>,
+    on_figure: &mut dyn FnMut(&TpFigure),
+) -> Result<Vec<TpFigure>, String> {
     let tp = plan.throughput.as_ref().ok_or("not a throughput plan")?;
     let cell = plan.cells[0];
     let files = &tp.files[..children as usize];
@@ -142,7 +157,7 @@ pub fn run_count(
                 }
                 let specs: Vec<_> = per_file.iter().map(|v| v[k].1.clone()).collect();
                 let writer = specs.iter().map(|s| s.op == PassOp::Write).collect();
-                let g = run_group(
+                let g = run_group_with(
                     &specs,
                     GroupOptions {
                         stonewall: tp.stonewall,
@@ -150,6 +165,7 @@ pub fn run_count(
                         first_cpu: tp.first_cpu,
                     },
                     stop,
+                    hooks,
                 );
                 let mut per_child = Vec::new();
                 let mut cut = Vec::new();
@@ -169,6 +185,7 @@ pub fn run_count(
                     writer,
                     parent_ns: g.wall_ns,
                     start_spread_ns: spread * 1000,
+                    ranks: Vec::new(),
                 };
                 on_figure(&f);
                 out.push(f);
@@ -197,6 +214,12 @@ fn unit_words(unit: Unit) -> (&'static str, &'static str) {
 
 /// iozone's block for one pass (`-C` adds a line per child, `-+u` the CPU figures).
 pub fn block(f: &TpFigure, unit: Unit, per_child: bool, cpu: bool) -> String {
+    block_per(f, unit, per_child, cpu, "thread")
+}
+
+/// [`block`] with the children called `each` ("thread", or "process" when they are spread
+/// over processes, as iozone says when its children are processes).
+pub fn block_per(f: &TpFigure, unit: Unit, per_child: bool, cpu: bool, each: &str) -> String {
     let (rate, amount) = unit_words(unit);
     let rates: Vec<f64> = f
         .per_child
@@ -213,13 +236,13 @@ pub fn block(f: &TpFigure, unit: Unit, per_child: bool, cpu: bool) -> String {
         f.parent_sees(unit)
     );
     s.push_str(&format!(
-        "\tMin throughput per thread \t\t\t= {min:10.2} {rate} \n"
+        "\tMin throughput per {each} \t\t\t= {min:10.2} {rate} \n"
     ));
     s.push_str(&format!(
-        "\tMax throughput per thread \t\t\t= {max:10.2} {rate}\n"
+        "\tMax throughput per {each} \t\t\t= {max:10.2} {rate}\n"
     ));
     s.push_str(&format!(
-        "\tAvg throughput per thread \t\t\t= {avg:10.2} {rate}\n"
+        "\tAvg throughput per {each} \t\t\t= {avg:10.2} {rate}\n"
     ));
     s.push_str(&format!(
         "\tMin xfer \t\t\t\t\t= {:10.2} {amount}\n",

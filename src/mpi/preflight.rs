@@ -1,0 +1,198 @@
+//! Before any I/O: every rank checks the plan on its own host and tells rank 0 its host name
+//! and its refusal if any; rank 0 answers every rank with the verdict (empty to go on, else
+//! every refusal with its rank and host), so that a refusal anywhere stops every rank before
+//! any I/O. Waits are bounded by the session's timeout.
+
+use super::link::{Kind, Received};
+use super::Session;
+use std::time::{Duration, Instant};
+
+/// "rank R on HOST", or that its host is unknown.
+pub(super) fn name(hosts: &[Option<String>], r: usize) -> String {
+    match &hosts[r] {
+        Some(h) => format!("rank {r} on {h}"),
+        None => format!("rank {r} (host unknown: it never answered)"),
+    }
+}
+
+impl Session {
+    /// Rank 0: every rank's host (in rank order), or the verdict that stops the run.
+    pub(super) fn lead_preflight(
+        &mut self,
+        refusal: Option<String>,
+    ) -> Result<Vec<Option<String>>, String> {
+        let n = self.link.size();
+        let t0 = Instant::now();
+        let mut hosts: Vec<Option<String>> = vec![None; n];
+        hosts[0] = Some(self.host.clone());
+        let mut last_seen = vec![Instant::now(); n];
+        let mut refusals: Vec<(usize, String)> = Vec::new();
+        if let Some(r) = refusal {
+            refusals.push((0, r));
+        }
+        let mut heard = 1;
+        let mut next_beat = Instant::now();
+        while heard < n {
+            if Instant::now() >= next_beat {
+                for r in 1..n {
+                    self.link.send(r, Kind::Beat, Vec::new());
+                }
+                next_beat = Instant::now() + self.beat_every();
+            }
+            match self.link.recv() {
+                Some(Received { from, kind, body }) => {
+                    last_seen[from] = Instant::now();
+                    if kind == Kind::Hello {
+                        let (h, why) = decode_hello(&body);
+                        hosts[from] = Some(h);
+                        if let Some(w) = why {
+                            refusals.push((from, w));
+                        }
+                        heard += 1;
+                    }
+                }
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+            if let Some(r) = (1..n).find(|&r| last_seen[r].elapsed() > self.timeout) {
+                self.abort(&format!(
+                    "{} did not answer within {:?} before the run; no I/O was done",
+                    name(&hosts, r),
+                    self.timeout
+                ));
+            }
+        }
+        self.say(&format!("preflight of {n} ranks in {:?}", t0.elapsed()));
+        let verdict = if refusals.is_empty() {
+            String::new()
+        } else {
+            refusals.sort();
+            let names: Vec<(String, &str)> = refusals
+                .iter()
+                .map(|(r, w)| (name(&hosts, *r), w.as_str()))
+                .collect();
+            verdict_text(&names, n)
+        };
+        for r in 1..n {
+            self.link
+                .send(r, Kind::Verdict, verdict.clone().into_bytes());
+        }
+        if !verdict.is_empty() {
+            self.drain();
+            return Err(verdict);
+        }
+        Ok(hosts)
+    }
+
+    /// Another rank: Ok to go on, or the verdict that stops the run.
+    pub(super) fn follow_preflight(&mut self, refusal: Option<String>) -> Result<(), String> {
+        self.link
+            .send(0, Kind::Hello, encode_hello(&self.host, refusal.as_deref()));
+        let mut last_seen = Instant::now();
+        let mut next_beat = Instant::now() + self.beat_every();
+        loop {
+            match self.link.recv() {
+                Some(m) if m.from == 0 => {
+                    last_seen = Instant::now();
+                    if m.kind == Kind::Verdict {
+                        if m.body.is_empty() {
+                            return Ok(());
+                        }
+                        self.drain();
+                        return Err(String::from_utf8_lossy(&m.body).into_owned());
+                    }
+                }
+                Some(_) => {}
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
+            if Instant::now() >= next_beat {
+                self.link.send(0, Kind::Beat, Vec::new());
+                next_beat = Instant::now() + self.beat_every();
+            }
+            if last_seen.elapsed() > self.timeout {
+                self.lost();
+            }
+        }
+    }
+
+    /// Another rank: rank 0 has been silent too long; ends the launch.
+    pub(super) fn lost(&self) -> ! {
+        self.abort(&format!(
+            "rank {} on {}: rank 0 stopped answering (nothing from it for {:?}); the run is abandoned",
+            self.link.rank(),
+            self.host,
+            self.timeout
+        ))
+    }
+}
+
+/// The refusals (rank named, reason), the same reason said once for all the ranks that gave
+/// it (the first few named).
+fn verdict_text(refusals: &[(String, &str)], n: usize) -> String {
+    const NAMED: usize = 4;
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (who, why) in refusals {
+        match reasons.iter_mut().find(|(w, _)| w == why) {
+            Some((_, list)) => list.push(who),
+            None => reasons.push((why, vec![who])),
+        }
+    }
+    let mut out = String::new();
+    for (why, who) in reasons {
+        let mut names = who[..who.len().min(NAMED)].join(", ");
+        if who.len() > NAMED {
+            names.push_str(&format!(" and {} more ranks", who.len() - NAMED));
+        }
+        let verb = if who.len() == 1 { "refuses" } else { "refuse" };
+        out.push_str(&format!("{names} {verb} the run: {why}\n"));
+    }
+    out + &format!("no rank did any I/O ({} of {n} refused)", refusals.len())
+}
+
+fn encode_hello(host: &str, refusal: Option<&str>) -> Vec<u8> {
+    let mut b = host.as_bytes().to_vec();
+    if let Some(r) = refusal {
+        b.push(0);
+        b.extend_from_slice(r.as_bytes());
+    }
+    b
+}
+
+fn decode_hello(b: &[u8]) -> (String, Option<String>) {
+    let text = String::from_utf8_lossy(b);
+    match text.split_once('\0') {
+        Some((h, r)) => (h.to_string(), Some(r.to_string())),
+        None => (text.into_owned(), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_given_by_many_ranks_is_said_once() {
+        let r: Vec<(String, &str)> = (0..6)
+            .map(|i| {
+                (
+                    format!("rank {i} on n"),
+                    if i == 2 { "full" } else { "mounted" },
+                )
+            })
+            .collect();
+        assert_eq!(
+            verdict_text(&r, 8),
+            "rank 0 on n, rank 1 on n, rank 3 on n, rank 4 on n and 1 more ranks refuse the run: mounted\n\
+             rank 2 on n refuses the run: full\n\
+             no rank did any I/O (6 of 8 refused)"
+        );
+    }
+
+    #[test]
+    fn hello_carries_host_and_refusal() {
+        assert_eq!(decode_hello(&encode_hello("n1", None)), ("n1".into(), None));
+        assert_eq!(
+            decode_hello(&encode_hello("n1", Some("mounted"))),
+            ("n1".into(), Some("mounted".into()))
+        );
+    }
+}
