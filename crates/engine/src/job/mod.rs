@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod errors;
 mod io;
 mod settings;
 mod trace;
 
+pub use errors::*;
 pub use io::*;
 pub use settings::*;
 pub use trace::*;
@@ -130,7 +132,12 @@ pub struct JobSpec {
     pub logs: LogSpec,
     pub group_reporting: bool,
     pub exitall: bool,
-    pub continue_on_error: ContinueOnError,
+    /// Which jobs `exitall` stops.
+    #[serde(default)]
+    pub exit_scope: ExitScope,
+    /// What failed I/Os do: stop the job, or counted and tolerated.
+    #[serde(default)]
+    pub errors: ErrorPolicy,
     pub verify: Option<VerifySpec>,
     /// Record the issued I/O into a trace file.
     #[serde(default)]
@@ -221,7 +228,8 @@ impl Default for JobSpec {
             logs: LogSpec::default(),
             group_reporting: false,
             exitall: false,
-            continue_on_error: ContinueOnError::None,
+            exit_scope: ExitScope::Group,
+            errors: ErrorPolicy::default(),
             verify: None,
             record: None,
             replay: None,

@@ -5,6 +5,8 @@
 
 mod apply;
 mod choice;
+mod errors;
+mod numa;
 mod kind;
 mod names;
 mod setters;
