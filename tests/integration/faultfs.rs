@@ -2,9 +2,9 @@
 //! real I/O errors for the error-handling tests.
 
 use fuser::{
-    Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, INodeNo, LockOwner,
-    OpenFlags, ReplyAttr, ReplyData, ReplyDirectory, ReplyEmpty, ReplyEntry, ReplyOpen,
-    ReplyStatfs, ReplyWrite, Request, WriteFlags,
+    Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, INodeNo, LockOwner, OpenFlags,
+    ReplyAttr, ReplyData, ReplyDirectory, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs,
+    ReplyWrite, Request, WriteFlags,
 };
 use std::ffi::OsStr;
 use std::sync::Mutex;
@@ -192,13 +192,7 @@ impl Filesystem for FaultFs {
         reply.ok();
     }
 
-    fn access(
-        &self,
-        _r: &Request,
-        _ino: INodeNo,
-        _mask: fuser::AccessFlags,
-        reply: ReplyEmpty,
-    ) {
+    fn access(&self, _r: &Request, _ino: INodeNo, _mask: fuser::AccessFlags, reply: ReplyEmpty) {
         reply.ok();
     }
 

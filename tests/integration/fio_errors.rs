@@ -31,7 +31,9 @@ fn mount(tag: &str, errno: i32, bad_read: &[u64], bad_write: &[u64]) -> FuseMoun
 #[track_caller]
 fn doc(o: &Output) -> Value {
     let s = stdout(o);
-    let start = s.find('{').unwrap_or_else(|| panic!("no JSON:\n{s}\n{}", stderr(o)));
+    let start = s
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON:\n{s}\n{}", stderr(o)));
     serde_json::from_str(&s[start..])
         .unwrap_or_else(|e| panic!("not JSON ({e}):\n{s}\nstderr:\n{}", stderr(o)))
 }
@@ -45,7 +47,10 @@ fn both(fm: &FuseMount, extra: &[&str]) -> (Output, Output) {
         args.push("--output-format=json");
     }
     args.extend_from_slice(extra);
-    (run_tool("fio", &args, &d.path), run_tool("iomark", &args, &d.path))
+    (
+        run_tool("fio", &args, &d.path),
+        run_tool("iomark", &args, &d.path),
+    )
 }
 
 /// The fields of a job's errors: (error, total_err, first_error, bytes of `dir`). fio reports
@@ -67,21 +72,74 @@ fn continue_on_error_goes_on_only_after_eio_and_eilseq_and_ignore_error_lists_ot
     let enospc = mount("errnospc", libc::ENOSPC, &[r1, r2], &[r1]);
     let eio = mount("erreio", libc::EIO, &[r1, r2], &[]);
     let total = MIB as u64;
-    let cases: &[(&FuseMount, &[&str], &str, (u64, Option<u64>, Option<u64>, u64))] = &[
+    let cases: &[(
+        &FuseMount,
+        &[&str],
+        &str,
+        (u64, Option<u64>, Option<u64>, u64),
+    )] = &[
         // ENOSPC is not among the errors continue_on_error goes on after by default.
-        (&enospc, &["--rw=read", "--continue_on_error=read"], "read", (28, Some(1), Some(28), r1)),
+        (
+            &enospc,
+            &["--rw=read", "--continue_on_error=read"],
+            "read",
+            (28, Some(1), Some(28), r1),
+        ),
         // EIO is.
-        (&eio, &["--rw=read", "--continue_on_error=read"], "read", (5, Some(2), Some(5), total - 8192)),
+        (
+            &eio,
+            &["--rw=read", "--continue_on_error=read"],
+            "read",
+            (5, Some(2), Some(5), total - 8192),
+        ),
         // A list tolerates its errors and makes the class go on...
-        (&enospc, &["--rw=read", "--ignore_error=ENOSPC"], "read", (28, Some(2), Some(28), total - 8192)),
-        (&enospc, &["--rw=read", "--ignore_error=5:28"], "read", (28, Some(2), Some(28), total - 8192)),
+        (
+            &enospc,
+            &["--rw=read", "--ignore_error=ENOSPC"],
+            "read",
+            (28, Some(2), Some(28), total - 8192),
+        ),
+        (
+            &enospc,
+            &["--rw=read", "--ignore_error=5:28"],
+            "read",
+            (28, Some(2), Some(28), total - 8192),
+        ),
         // ...and replaces the default list: EIO now stops the job.
-        (&eio, &["--rw=read", "--continue_on_error=read", "--ignore_error=ENOSPC"], "read", (5, Some(1), Some(5), r1)),
+        (
+            &eio,
+            &[
+                "--rw=read",
+                "--continue_on_error=read",
+                "--ignore_error=ENOSPC",
+            ],
+            "read",
+            (5, Some(1), Some(5), r1),
+        ),
         // One list per class: the read list does not cover writes.
-        (&enospc, &["--rw=write", "--ignore_error=ENOSPC"], "write", (28, Some(0), Some(0), r1)),
-        (&enospc, &["--rw=write", "--ignore_error=,ENOSPC"], "write", (28, Some(1), Some(28), total - 4096)),
+        (
+            &enospc,
+            &["--rw=write", "--ignore_error=ENOSPC"],
+            "write",
+            (28, Some(0), Some(0), r1),
+        ),
+        (
+            &enospc,
+            &["--rw=write", "--ignore_error=,ENOSPC"],
+            "write",
+            (28, Some(1), Some(28), total - 4096),
+        ),
         // continue_on_error given after ignore_error sets the classes again.
-        (&enospc, &["--rw=read", "--ignore_error=ENOSPC", "--continue_on_error=none"], "read", (28, None, None, r1)),
+        (
+            &enospc,
+            &[
+                "--rw=read",
+                "--ignore_error=ENOSPC",
+                "--continue_on_error=none",
+            ],
+            "read",
+            (28, None, None, r1),
+        ),
     ];
     for (fm, extra, dir, want) in cases {
         let (fo, io) = both(fm, extra);
@@ -102,7 +160,11 @@ fn continue_on_error_goes_on_only_after_eio_and_eilseq_and_ignore_error_lists_ot
     // The normal output's error line.
     let (fo, io) = both(
         &enospc,
-        &["--rw=read", "--ignore_error=ENOSPC", "--output-format=normal"],
+        &[
+            "--rw=read",
+            "--ignore_error=ENOSPC",
+            "--output-format=normal",
+        ],
     );
     let line = |o: &Output| {
         stdout(o)

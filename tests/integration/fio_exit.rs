@@ -59,12 +59,31 @@ fn exit_what_stops_the_jobs_fio_stops() {
         let args = ["--output-format=json", f.as_str()];
         for tool in ["fio", "iomark"] {
             let o = run_tool(tool, &args, &d.path);
-            let v = if tool == "fio" { fio_json(&o) } else { json(&o) };
+            let v = if tool == "fio" {
+                fio_json(&o)
+            } else {
+                json(&o)
+            };
             let what = format!("{tool} exit_what={what}");
             assert_eq!(bytes(&v, "a"), 64 << 10, "{what}");
-            assert_eq!(bytes(&v, "b") < FULL, b_stopped, "{what}: b read {}", bytes(&v, "b"));
-            assert_eq!(bytes(&v, "c") < FULL, c_stopped, "{what}: c read {}", bytes(&v, "c"));
-            assert_eq!(bytes(&v, "d") == 64 << 10, d_runs, "{what}: d read {}", bytes(&v, "d"));
+            assert_eq!(
+                bytes(&v, "b") < FULL,
+                b_stopped,
+                "{what}: b read {}",
+                bytes(&v, "b")
+            );
+            assert_eq!(
+                bytes(&v, "c") < FULL,
+                c_stopped,
+                "{what}: c read {}",
+                bytes(&v, "c")
+            );
+            assert_eq!(
+                bytes(&v, "d") == 64 << 10,
+                d_runs,
+                "{what}: d read {}",
+                bytes(&v, "d")
+            );
             for f in ["a.dat", "b.dat", "c.dat", "d.dat"] {
                 let _ = std::fs::remove_file(d.file(f));
             }

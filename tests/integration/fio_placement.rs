@@ -39,7 +39,9 @@ fn numa_options_on_one_node_warn_and_run_as_fio() {
     let e = iv.to_string();
     for opt in ["numa_cpu_nodes=0", "numa_mem_policy=local"] {
         assert!(
-            e.contains(&format!("{opt} has no effect: this machine has one NUMA node (node 0)")),
+            e.contains(&format!(
+                "{opt} has no effect: this machine has one NUMA node (node 0)"
+            )),
             "{e}"
         );
     }

@@ -411,7 +411,10 @@ fn continue_on_error_follows_fio() {
                 // The first tolerated error is still reported with file and offset, in the
                 // output's notes (stderr stays quiet, as fio's without error_dump).
                 let notes = j["iomark"]["notes"].to_string();
-                assert!(notes.contains(&format!("at offset {}", bad[0])), "{what}: {notes}");
+                assert!(
+                    notes.contains(&format!("at offset {}", bad[0])),
+                    "{what}: {notes}"
+                );
                 assert_eq!(stderr(&o), "", "{what}");
             } else {
                 failed(&o);

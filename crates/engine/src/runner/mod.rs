@@ -189,7 +189,10 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
         })
         .collect();
     let stops = stops::Stops::new(
-        units.iter().map(|u| plan.jobs[u.job_index].group_id).collect(),
+        units
+            .iter()
+            .map(|u| plan.jobs[u.job_index].group_id)
+            .collect(),
         sections,
         ctl.stop.clone(),
     );

@@ -44,7 +44,12 @@ impl Stops {
 
     /// The clones of `section` are released: from now on they count as running.
     pub(super) fn release(&self, section: u32) {
-        for (s, _) in self.started.iter().zip(&self.sections).filter(|(_, &o)| o == section) {
+        for (s, _) in self
+            .started
+            .iter()
+            .zip(&self.sections)
+            .filter(|(_, &o)| o == section)
+        {
             s.store(true, Ordering::Relaxed);
         }
     }

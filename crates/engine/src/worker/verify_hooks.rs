@@ -118,10 +118,7 @@ impl Worker {
         };
         let r = v.result.clone();
         if r.bad_blocks > 0 && self.res.verify.is_none() {
-            let tolerate = self
-                .spec
-                .errors
-                .tolerates(ErrorClass::Check, libc::EILSEQ);
+            let tolerate = self.spec.errors.tolerates(ErrorClass::Check, libc::EILSEQ);
             let failure = JobFailure::Verify {
                 job: self.spec.name.clone(),
                 bad_blocks: r.bad_blocks,

@@ -54,7 +54,9 @@ fn atoi(s: &str) -> i64 {
     let n = digits
         .bytes()
         .take_while(u8::is_ascii_digit)
-        .fold(0i64, |n, d| n.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+        .fold(0i64, |n, d| {
+            n.saturating_mul(10).saturating_add(i64::from(d - b'0'))
+        });
     if neg {
         -n
     } else {
@@ -65,7 +67,10 @@ fn atoi(s: &str) -> i64 {
 /// One error: a name from [`NAMES`] (a word starting with `E`) or a number (its sign dropped).
 fn error_number(word: &str) -> Option<i32> {
     let n = if word.starts_with('E') {
-        NAMES.iter().find(|(n, _)| *n == word).map_or(0, |&(_, e)| e)
+        NAMES
+            .iter()
+            .find(|(n, _)| *n == word)
+            .map_or(0, |&(_, e)| e)
     } else {
         i32::try_from(atoi(word).unsigned_abs()).unwrap_or(0)
     };

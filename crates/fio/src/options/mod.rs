@@ -6,9 +6,9 @@
 mod apply;
 mod choice;
 mod errors;
-mod numa;
 mod kind;
 mod names;
+mod numa;
 mod setters;
 mod table;
 

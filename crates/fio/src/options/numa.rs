@@ -21,7 +21,9 @@ fn parse_nodes(v: &str, nodes: &[u32]) -> Result<Vec<u32>, String> {
         };
         for n in a..=b {
             if !nodes.contains(&n) {
-                return Err(format!("this machine has no NUMA node {n} (nodes: {nodes:?})"));
+                return Err(format!(
+                    "this machine has no NUMA node {n} (nodes: {nodes:?})"
+                ));
             }
             out.push(n);
         }
@@ -87,7 +89,9 @@ mod tests {
         assert_eq!(parse_nodes("0", &[0]).unwrap(), [0]);
         assert_eq!(parse_nodes("all", &[0, 1]).unwrap(), [0, 1]);
         assert_eq!(parse_nodes("0-1,3", &[0, 1, 2, 3]).unwrap(), [0, 1, 3]);
-        assert!(parse_nodes("1", &[0]).unwrap_err().contains("no NUMA node 1"));
+        assert!(parse_nodes("1", &[0])
+            .unwrap_err()
+            .contains("no NUMA node 1"));
         assert!(parse_nodes("x", &[0]).is_err());
     }
 

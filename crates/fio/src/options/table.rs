@@ -12,7 +12,8 @@ use super::{o, setters, Layer, OptDef, OptKind};
 use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
-    ContinueOnError, CpusAllowedPolicy, ExitScope, FadviseHint, FallocateMode, JobSpec, RateProcess, SyncMode,
+    ContinueOnError, CpusAllowedPolicy, ExitScope, FadviseHint, FallocateMode, JobSpec,
+    RateProcess, SyncMode,
 };
 use std::path::PathBuf;
 
