@@ -53,9 +53,12 @@ fn both(fm: &FuseMount, extra: &[&str]) -> (Output, Output) {
     )
 }
 
+/// (error, total_err, first_error, bytes of a direction).
+type Want = (u64, Option<u64>, Option<u64>, u64);
+
 /// The fields of a job's errors: (error, total_err, first_error, bytes of `dir`). fio reports
 /// the first tolerated error as `error` when the job went on after errors.
-fn errors(v: &Value, dir: &str) -> (u64, Option<u64>, Option<u64>, u64) {
+fn errors(v: &Value, dir: &str) -> Want {
     let j = job(v, 0);
     (
         u(&j["error"]),
@@ -72,12 +75,7 @@ fn continue_on_error_goes_on_only_after_eio_and_eilseq_and_ignore_error_lists_ot
     let enospc = mount("errnospc", libc::ENOSPC, &[r1, r2], &[r1]);
     let eio = mount("erreio", libc::EIO, &[r1, r2], &[]);
     let total = MIB as u64;
-    let cases: &[(
-        &FuseMount,
-        &[&str],
-        &str,
-        (u64, Option<u64>, Option<u64>, u64),
-    )] = &[
+    let cases: &[(&FuseMount, &[&str], &str, Want)] = &[
         // ENOSPC is not among the errors continue_on_error goes on after by default.
         (
             &enospc,
