@@ -90,3 +90,45 @@ fn exit_what_stops_the_jobs_fio_stops() {
         }
     }
 }
+
+#[test]
+fn exitall_on_error_stops_the_group_when_a_job_fails() {
+    crate::blockdev::root_required();
+    let fs = crate::faultfs::FaultFs {
+        data: std::sync::Mutex::new(vec![0u8; 1 << 20]),
+        bad_read: vec![(40960, 45056)],
+        bad_write: Vec::new(),
+        short_read: Vec::new(),
+        short_write: Vec::new(),
+        errno: 0,
+    };
+    let fm = crate::faultfs::FuseMount::new("exiterr", fs);
+    const FULL: u64 = 2 << 20;
+    for (opt, b_stopped) in [("exitall_on_error", true), ("", false)] {
+        let d = Scratch::new_in("/dev/shm", "exiterr");
+        let file = d.file("jobs.fio");
+        let jobs = format!(
+            "[global]\nbs=4k\nrw=read\n\n[a]\nfilename={}\nsize=1m\n{opt}\n\n[b]\nfilename=b.dat\nsize=2m\nrate=1m\n",
+            fm.file.display()
+        );
+        std::fs::write(&file, jobs).unwrap();
+        let f = file.display().to_string();
+        let args = ["--output-format=json", f.as_str()];
+        for tool in ["fio", "iomark"] {
+            let o = run_tool(tool, &args, &d.path);
+            // a fails: the run's exit status is 1 on both sides; the JSON is complete.
+            assert!(!o.status.success(), "{tool}");
+            let s = stdout(&o);
+            let v: Value = serde_json::from_str(&s[s.find('{').unwrap()..]).unwrap();
+            let what = format!("{tool} {opt:?}");
+            assert_eq!(u(&job(&v, 0)["error"]), libc::EIO as u64, "{what}");
+            assert_eq!(
+                bytes(&v, "b") < FULL,
+                b_stopped,
+                "{what}: b read {}",
+                bytes(&v, "b")
+            );
+            let _ = std::fs::remove_file(d.file("b.dat"));
+        }
+    }
+}

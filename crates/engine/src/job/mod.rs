@@ -132,9 +132,12 @@ pub struct JobSpec {
     pub logs: LogSpec,
     pub group_reporting: bool,
     pub exitall: bool,
-    /// Which jobs `exitall` stops.
+    /// Which jobs `exitall` (and `exit_on_error`) stops.
     #[serde(default)]
     pub exit_scope: ExitScope,
+    /// Stop the jobs of `exit_scope` when this job ends with an error.
+    #[serde(default)]
+    pub exit_on_error: bool,
     /// What failed I/Os do: stop the job, or counted and tolerated.
     #[serde(default)]
     pub errors: ErrorPolicy,
@@ -229,6 +232,7 @@ impl Default for JobSpec {
             group_reporting: false,
             exitall: false,
             exit_scope: ExitScope::Group,
+            exit_on_error: false,
             errors: ErrorPolicy::default(),
             verify: None,
             record: None,

@@ -275,7 +275,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
                     }
                 }
                 let r = run_worker(setup);
-                unit_stops.finished(ui, &spec);
+                unit_stops.finished(ui, &spec, r.error != 0);
                 r
             })
             .map_err(RunError::ThreadSpawn)?;

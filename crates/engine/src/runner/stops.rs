@@ -54,9 +54,10 @@ impl Stops {
         }
     }
 
-    /// Clone `unit` of `job` has finished: stop what its job asks to stop.
-    pub(super) fn finished(&self, unit: usize, job: &JobSpec) {
-        if !job.exitall {
+    /// Clone `unit` of `job` has finished (`failed`: with an error): stop what its job asks
+    /// to stop.
+    pub(super) fn finished(&self, unit: usize, job: &JobSpec, failed: bool) {
+        if !job.exitall && !(job.exit_on_error && failed) {
             return;
         }
         match job.exit_scope {
@@ -144,18 +145,33 @@ mod tests {
         // group 2 (after a stonewall, not yet released).
         let s = Stops::new(vec![0, 0, 1, 2], vec![0, 0, 0, 1], run.clone());
         s.release(0);
-        s.finished(0, &JobSpec::default());
+        s.finished(0, &JobSpec::default(), false);
         assert_eq!(set(&s), [false; 4]);
-        s.finished(0, &exiting(ExitScope::Group));
+        s.finished(0, &exiting(ExitScope::Group), false);
         assert_eq!(set(&s), [true, true, false, false]);
         let s = Stops::new(vec![0, 0, 1, 2], vec![0, 0, 0, 1], run.clone());
         s.release(0);
-        s.finished(0, &exiting(ExitScope::Running));
+        s.finished(0, &exiting(ExitScope::Running), false);
         assert_eq!(set(&s), [true, true, true, false]);
         assert!(!run.load(Ordering::Relaxed));
-        s.finished(0, &exiting(ExitScope::All));
+        s.finished(0, &exiting(ExitScope::All), false);
         assert_eq!(set(&s), [true; 4]);
         assert!(run.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_job_stopping_others_on_error_does_so_only_when_it_failed() {
+        let run = Arc::new(AtomicBool::new(false));
+        let s = Stops::new(vec![0, 0], vec![0, 0], run);
+        s.release(0);
+        let job = JobSpec {
+            exit_on_error: true,
+            ..JobSpec::default()
+        };
+        s.finished(0, &job, false);
+        assert_eq!(set(&s), [false, false]);
+        s.finished(0, &job, true);
+        assert_eq!(set(&s), [true, true]);
     }
 
     #[test]

@@ -209,7 +209,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("group_reporting", OptKind::Flag, "0", "Groups and ordering", "Report each group as a whole rather than per job.").set(|c, v| { c.spec.group_reporting = c.flag(v)?; Ok(()) }),
     o("exitall", OptKind::Flag, "0", "Groups and ordering", "When a job finishes, stop the jobs exit_what names (by default those of its group); one job setting it sets it for the run.").set(|c, v| { c.spec.exitall = c.flag(v)?; Ok(()) }),
     o("exit_what", OptKind::Enum(&Choices::<ExitScope, JobSpec> { words: &[("group", ExitScope::Group), ("stonewall", ExitScope::Running), ("all", ExitScope::All)], set: |j, v| j.exit_scope = v }), "group", "Groups and ordering", "Which jobs exitall stops: the job's group, every running job (stonewall: later groups still run), or all."),
-    o("exitall_on_error", OptKind::Flag, "0", "Groups and ordering", "Stop every job when this one fails.").ny(NYI),
+    o("exitall_on_error", OptKind::Flag, "0", "Groups and ordering", "When this job ends with an error, stop the jobs exit_what names.").set(|c, v| { c.spec.exit_on_error = c.flag(v)?; Ok(()) }),
     o("stats", OptKind::Bool, "1", "Groups and ordering", "Include the job in the report.").ny(NYI),
     // --- Errors
     o("continue_on_error", OptKind::Enum(&Choices::<ContinueOnError, JobSpec> { words: &[("none", ContinueOnError::None), ("read", ContinueOnError::Read), ("write", ContinueOnError::Write), ("io", ContinueOnError::Io), ("verify", ContinueOnError::Verify), ("all", ContinueOnError::All), ("0", ContinueOnError::None), ("1", ContinueOnError::All)], set: super::errors::continue_on_error }), "none", "Errors", "Go on after I/O errors (EIO and EILSEQ unless ignore_error lists others): none, read, write, io, verify, all."),
