@@ -57,7 +57,7 @@ impl Stops {
     /// Clone `unit` of `job` has finished (`failed`: with an error): stop what its job asks
     /// to stop.
     pub(super) fn finished(&self, unit: usize, job: &JobSpec, failed: bool) {
-        if !job.exitall && !(job.exit_on_error && failed) {
+        if !(job.exitall || (job.exit_on_error && failed)) {
             return;
         }
         match job.exit_scope {
