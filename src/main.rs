@@ -359,9 +359,16 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
     let failed = result.interrupted || result.jobs.iter().any(|j| j.error != 0);
     let notes_loud = loud || failed;
     for n in &result.notes {
-        // What happened in a job (errors tolerated, a device found full) stays on stderr too.
-        if notes_loud || result.jobs.iter().any(|j| j.notes.contains(n)) {
-            eprintln!("note: {}", explain::note(n));
+        match n {
+            // Every error of a job that asked for them (error_dump), as fio prints them.
+            Note::IoError { .. } => eprintln!("{}", explain::note(n)),
+            // Errors tolerated are counted in the output, as fio does; on stderr when loud.
+            Note::Tolerated { .. } if !notes_loud => {}
+            // What happened in a job (a device found full) stays on stderr too.
+            _ if notes_loud || result.jobs.iter().any(|j| j.notes.contains(n)) => {
+                eprintln!("note: {}", explain::note(n))
+            }
+            _ => {}
         }
     }
     for n in datafiles::notes(&result) {

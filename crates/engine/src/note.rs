@@ -5,7 +5,7 @@
 //! typed, are held as [`Note::Text`].
 
 use crate::failure::JobFailure;
-use crate::job::EngineKind;
+use crate::job::{Dir, EngineKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
@@ -73,6 +73,15 @@ pub enum Note {
     },
     /// An error the job was told to tolerate (the first one of the job).
     Tolerated { failure: JobFailure },
+    /// One failed I/O, reported as it happened (when the job asks for every error).
+    IoError {
+        job: String,
+        dir: Dir,
+        path: PathBuf,
+        offset: u64,
+        len: u64,
+        errno: i32,
+    },
     /// A note as text: one a front end adds, or from a result file written before notes were
     /// typed.
     #[serde(untagged)]
@@ -170,6 +179,20 @@ impl fmt::Display for Note {
                 path.display()
             ),
             Note::Tolerated { failure } => write!(f, "{failure}"),
+            Note::IoError {
+                job,
+                dir,
+                path,
+                offset,
+                len,
+                errno,
+            } => write!(
+                f,
+                "{job}: {} of {len} bytes at offset {offset} of {} failed: {}",
+                dir.name(),
+                path.display(),
+                crate::failure::errno_words(*errno)
+            ),
             Note::Text(t) => f.write_str(t),
         }
     }

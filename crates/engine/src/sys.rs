@@ -291,6 +291,23 @@ pub(crate) fn ncpus() -> usize {
 }
 
 /// Number of CPUs the system has (online or not): CPU numbers run from 0 to this minus one.
+/// The NUMA nodes of this machine (`/sys/devices/system/node/online`); node 0 alone when the
+/// kernel does not say.
+pub fn numa_nodes() -> Vec<u32> {
+    let text = std::fs::read_to_string("/sys/devices/system/node/online").unwrap_or_default();
+    let mut nodes = Vec::new();
+    for part in text.trim().split(',').filter(|p| !p.is_empty()) {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        if let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>()) {
+            nodes.extend(a..=b);
+        }
+    }
+    if nodes.is_empty() {
+        nodes.push(0);
+    }
+    nodes
+}
+
 pub fn cpus_configured() -> usize {
     // SAFETY: sysconf has no memory-safety preconditions.
     let v = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };

@@ -102,6 +102,15 @@ pub fn run_error(e: &RunError) -> String {
     }
 }
 
+/// The C library's words for an error number (`strerror`), without Rust's "(os error N)".
+pub fn strerror(errno: i32) -> String {
+    let s = std::io::Error::from_raw_os_error(errno).to_string();
+    match s.rfind(" (os error ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
 /// A note about a run, in fio terms.
 pub fn note(n: &Note) -> String {
     match n {
@@ -129,6 +138,20 @@ pub fn note(n: &Note) -> String {
             "{n} (pass --allow-unlink-existing to delete it, as fio does)"
         ),
         Note::Tolerated { failure: f } => failure(f),
+        // fio's words for each error it dumps.
+        Note::IoError {
+            dir,
+            path,
+            offset,
+            len,
+            errno,
+            ..
+        } => format!(
+            "fio: io_u error on file {}: {}: {} offset={offset}, buflen={len}",
+            path.display(),
+            strerror(*errno),
+            dir.name()
+        ),
         // The engine's own words name no job option, or only its engine's own options.
         Note::StoppedDuringLayout
         | Note::AffinityNotApplied { .. }
@@ -142,8 +165,14 @@ pub fn note(n: &Note) -> String {
 }
 
 /// The notes of a run (or a job), in fio terms.
+/// Errors reported one by one (error_dump) go to stderr only, as in fio.
 pub fn notes(n: &[Note]) -> Vec<String> {
-    iomark_engine::note::worded(n, note)
+    let kept: Vec<Note> = n
+        .iter()
+        .filter(|n| !matches!(n, Note::IoError { .. }))
+        .cloned()
+        .collect();
+    iomark_engine::note::worded(&kept, note)
 }
 
 /// Why a job stopped, in fio terms: a failed flush names the option that asked for it.

@@ -9,11 +9,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 mod access;
+mod errors;
 mod io;
 mod settings;
 mod trace;
 
 pub use access::*;
+pub use errors::*;
 pub use io::*;
 pub use settings::*;
 pub use trace::*;
@@ -132,7 +134,15 @@ pub struct JobSpec {
     pub logs: LogSpec,
     pub group_reporting: bool,
     pub exitall: bool,
-    pub continue_on_error: ContinueOnError,
+    /// Which jobs `exitall` (and `exit_on_error`) stops.
+    #[serde(default)]
+    pub exit_scope: ExitScope,
+    /// Stop the jobs of `exit_scope` when this job ends with an error.
+    #[serde(default)]
+    pub exit_on_error: bool,
+    /// What failed I/Os do: stop the job, or counted and tolerated.
+    #[serde(default)]
+    pub errors: ErrorPolicy,
     pub verify: Option<VerifySpec>,
     /// Record the issued I/O into a trace file.
     #[serde(default)]
@@ -227,7 +237,9 @@ impl Default for JobSpec {
             logs: LogSpec::default(),
             group_reporting: false,
             exitall: false,
-            continue_on_error: ContinueOnError::None,
+            exit_scope: ExitScope::Group,
+            exit_on_error: false,
+            errors: ErrorPolicy::default(),
             verify: None,
             record: None,
             replay: None,

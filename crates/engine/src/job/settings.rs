@@ -204,6 +204,19 @@ impl LogSpec {
     }
 }
 
+/// Which jobs a finishing job that stops others (`JobSpec::exitall`) stops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExitScope {
+    /// The jobs of its reporting group, started or not.
+    #[default]
+    Group,
+    /// The jobs running at that moment, whatever their group; later groups still run.
+    Running,
+    /// Every job: the run ends.
+    All,
+}
+
 /// `continue_on_error=`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -214,6 +227,20 @@ pub enum ContinueOnError {
     Io,
     Verify,
     All,
+}
+
+impl ContinueOnError {
+    /// The classes of error (read, write, check) the job goes on after.
+    pub fn classes(self) -> [bool; 3] {
+        match self {
+            ContinueOnError::None => [false; 3],
+            ContinueOnError::Read => [true, false, false],
+            ContinueOnError::Write => [false, true, false],
+            ContinueOnError::Io => [true, true, false],
+            ContinueOnError::Verify => [false, false, true],
+            ContinueOnError::All => [true; 3],
+        }
+    }
 }
 
 /// One piece of a [`NameTemplate`].

@@ -4,6 +4,7 @@
 mod error;
 mod notice;
 mod plan;
+mod stops;
 
 pub use crate::failure::JobFailure;
 pub use crate::note::Note;
@@ -175,6 +176,27 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             results[i] = Some(r);
         }
     };
+    let mut section = 0;
+    let sections = units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            let first_clone = i > 0 && units[i - 1].job_index != u.job_index;
+            if first_clone && plan.jobs[u.job_index].stonewall {
+                section += 1;
+            }
+            section
+        })
+        .collect();
+    let stops = stops::Stops::new(
+        units
+            .iter()
+            .map(|u| plan.jobs[u.job_index].group_id)
+            .collect(),
+        sections,
+        ctl.stop.clone(),
+    );
+    let watcher = stops.watch();
     let mut last_job = usize::MAX;
     let mut group = 0;
     for (ui, unit) in units.into_iter().enumerate() {
@@ -191,6 +213,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
                         ctl.stop.store(true, Ordering::Relaxed);
                     }
                 }
+                stops.release(group as u32);
                 group += 1;
             }
             if let Some(w) = &job.wait_for {
@@ -235,11 +258,12 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             thread_number: unit.thread_number,
             files: unit.files,
             io_bytes_per_loop: unit.io_bytes_per_loop,
-            stop: ctl.stop.clone(),
+            stop: stops.flag(ui),
             progress,
         };
-        let stop = ctl.stop.clone();
-        let exitall = job.exitall;
+        let stop = stops.flag(ui);
+        let unit_stops = stops.clone();
+        let spec = job.clone();
         let delay = startdelay(job, unit.thread_number);
         let h = std::thread::Builder::new()
             .name(format!("iomark-{}", job.name))
@@ -251,15 +275,14 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
                     }
                 }
                 let r = run_worker(setup);
-                if exitall {
-                    stop.store(true, Ordering::Relaxed);
-                }
+                unit_stops.finished(ui, &spec, r.error != 0);
                 r
             })
             .map_err(RunError::ThreadSpawn)?;
         running.push((ui, h));
     }
     join_all(&mut running, &mut results);
+    drop(watcher);
     let disk_util = sampler.finish();
     drop(claims);
     // Remove files of jobs that asked for it: regular files this run created (or any regular

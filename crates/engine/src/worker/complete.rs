@@ -1,10 +1,13 @@
 //! Accounting one completion (bytes, latency histograms, log windows, verify bookkeeping) and
-//! turning I/O errors into job errors or tolerated error counts (continue_on_error).
+//! turning I/O errors into job errors or tolerated error counts (the job's error policy).
 
 use super::Worker;
 use crate::failure::JobFailure;
-use crate::job::{ContinueOnError, Dir};
+use crate::job::{Dir, ErrorClass};
 use crate::note::Note;
+
+/// Tolerated errors reported one by one per job at most (a dying device can fail millions).
+const MAX_REPORTED: usize = 100_000;
 
 impl Worker {
     /// Account one completion.
@@ -26,8 +29,8 @@ impl Worker {
             }
         }
         if result < 0 {
-            let (file, offset) = (s.file, s.offset);
-            self.io_error(dir, file, offset, (-result) as i32);
+            let (file, offset, len) = (s.file, s.offset, s.len as u64);
+            self.io_error(dir, file, offset, len, (-result) as i32);
             return;
         }
         if dir == Dir::Read && self.verifier.as_ref().is_some_and(|v| v.read_side) {
@@ -82,7 +85,7 @@ impl Worker {
     }
 
     #[cold]
-    fn io_error(&mut self, dir: Dir, file: u32, offset: u64, errno: i32) {
+    fn io_error(&mut self, dir: Dir, file: u32, offset: u64, len: u64, errno: i32) {
         if errno == libc::ENOSPC && dir == Dir::Write && self.spec.fill_device {
             // The device is full: what fill_device asked for. In-flight writes drain.
             if !self.done_issuing {
@@ -95,17 +98,25 @@ impl Worker {
             self.done_issuing = true;
             return;
         }
-        let tolerate = match self.spec.continue_on_error {
-            ContinueOnError::None => false,
-            ContinueOnError::Read => dir == Dir::Read,
-            ContinueOnError::Write => dir == Dir::Write,
-            ContinueOnError::Io | ContinueOnError::All => true,
-            ContinueOnError::Verify => false,
-        };
+        let class = ErrorClass::of(dir, errno);
+        let tolerate = self.spec.errors.tolerates(class, errno);
+        if tolerate && self.spec.errors.report_each && self.res.notes.len() < MAX_REPORTED {
+            self.res.notes.push(Note::IoError {
+                job: self.spec.name.clone(),
+                dir,
+                path: self.files[file as usize].path.clone(),
+                offset,
+                len,
+                errno,
+            });
+        }
         self.res.dirs[dir].errors += 1;
-        self.res.total_err += 1;
-        if self.res.first_error == 0 {
-            self.res.first_error = errno;
+        // Errors are counted in a class that goes on after errors, the one that stops it too.
+        if self.spec.errors.go_on[class as usize] {
+            self.res.total_err += 1;
+            if self.res.first_error == 0 {
+                self.res.first_error = errno;
+            }
         }
         let failure = JobFailure::Io {
             job: self.spec.name.clone(),

@@ -4,7 +4,7 @@
 
 use super::Worker;
 use crate::failure::{BadBlock, FlushPoint, JobFailure};
-use crate::job::{ContinueOnError, Dir};
+use crate::job::{Dir, ErrorClass};
 use crate::note::Note;
 use crate::target;
 use std::sync::atomic::Ordering;
@@ -118,10 +118,7 @@ impl Worker {
         };
         let r = v.result.clone();
         if r.bad_blocks > 0 && self.res.verify.is_none() {
-            let tolerate = matches!(
-                self.spec.continue_on_error,
-                ContinueOnError::Verify | ContinueOnError::All
-            );
+            let tolerate = self.spec.errors.tolerates(ErrorClass::Check, libc::EILSEQ);
             let failure = JobFailure::Verify {
                 job: self.spec.name.clone(),
                 bad_blocks: r.bad_blocks,

@@ -121,6 +121,7 @@ pub(super) fn build_job_pending(
             return Err((Some(i), ctx(e.to_string())));
         }
     }
+    warnings.append(&mut pending.warnings);
     finish(&mut spec, &mut pending, raw.implicit_stonewall, readonly)
         .map_err(|e| (None, ctx(e)))?;
     if spec.logs.hist_log.is_some() && spec.logs.hist_msec == 0 {

@@ -178,6 +178,13 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
         jobs_in_group += 1;
         jobs.push(spec);
     }
+    // fio's exitall holds for the whole run: once one job sets it, every job that finishes
+    // stops the jobs its exit_what names.
+    if jobs.iter().any(|j| j.exitall) {
+        for j in &mut jobs {
+            j.exitall = true;
+        }
+    }
     let global_options = canonical(&raw.global_options).map_err(|message| {
         vec![PlanError {
             job: 0,

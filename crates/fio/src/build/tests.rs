@@ -456,6 +456,9 @@ fn every_supported_option_has_a_handler() {
             "verify" => "md5",
             "replay_skip" => "read",
             "steadystate" => "iops:1%",
+            "numa_cpu_nodes" => "0",
+            "ignore_error" => "EIO",
+            "numa_mem_policy" => "local",
             _ => v,
         };
         if d.name == "verify_only" {

@@ -56,6 +56,8 @@ pub struct Pending {
     pub engine_opts: Vec<&'static OptDef>,
     /// `verify=` as given (canonical fio name, "" for off), None = not given.
     pub verify_method: Option<String>,
+    /// Warnings of this job's options (printed as the ignored options' are).
+    pub warnings: Vec<String>,
     pub verify: VerifySpec,
     /// `new_group` was given (starts a reporting group).
     pub new_group: bool,

@@ -5,8 +5,10 @@
 
 mod apply;
 mod choice;
+mod errors;
 mod kind;
 mod names;
+mod numa;
 mod setters;
 mod table;
 

@@ -12,7 +12,8 @@ use super::{o, setters, Layer, OptDef, OptKind};
 use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
-    ContinueOnError, CpusAllowedPolicy, FadviseHint, FallocateMode, JobSpec, RateProcess, SyncMode,
+    ContinueOnError, CpusAllowedPolicy, ExitScope, FadviseHint, FallocateMode, JobSpec,
+    RateProcess, SyncMode,
 };
 use std::path::PathBuf;
 
@@ -187,8 +188,8 @@ pub static OPTIONS: &[OptDef] = &[
     o("cpus_allowed", OptKind::CpuList, "", "CPU and placement", "CPUs the job may run on, e.g. 0,5,8-15.").set(|c, v| { c.spec.cpus_allowed = Some(values::parse_cpu_list(v).map_err(|e| c.invalid(v, e))?); Ok(()) }),
     o("cpus_allowed_policy", OptKind::Enum(&Choices::<CpusAllowedPolicy, JobSpec> { words: &[("shared", CpusAllowedPolicy::Shared), ("split", CpusAllowedPolicy::Split)], set: |j, v| j.cpus_allowed_policy = v }), "shared", "CPU and placement", "shared: every clone uses all cpus_allowed; split: one CPU per clone."),
     o("cpumask", OptKind::Int, "", "CPU and placement", "CPU affinity as a bit mask.").ny(NYI),
-    o("numa_cpu_nodes", OptKind::Str, "", "CPU and placement", "NUMA nodes the job may run on.").ny(PRIO),
-    o("numa_mem_policy", OptKind::Str, "", "CPU and placement", "NUMA memory policy.").ny(PRIO),
+    o("numa_cpu_nodes", OptKind::Str, "", "CPU and placement", "NUMA nodes the job may run on (0, 0-1, all); accepted with a warning on a one-node machine, where it changes nothing.").set(super::numa::numa_cpu_nodes),
+    o("numa_mem_policy", OptKind::Str, "", "CPU and placement", "NUMA memory policy: default, prefer:N, bind:NODES, interleave:NODES, local; accepted with a warning on a one-node machine, where it changes nothing.").set(super::numa::numa_mem_policy),
     o("nice", OptKind::Int, "0", "CPU and placement", "Process nice value.").ny(PRIO),
     o("prio", OptKind::Int, "", "CPU and placement", "I/O priority level.").ny(PRIO),
     o("prioclass", OptKind::Int, "", "CPU and placement", "I/O priority class.").ny(PRIO),
@@ -206,14 +207,14 @@ pub static OPTIONS: &[OptDef] = &[
     o("new_group", OptKind::Flag, "0", "Groups and ordering", "Start a new reporting group without waiting.").set(|c, v| { c.pending.new_group = c.flag(v)?; Ok(()) }),
     o("wait_for", OptKind::Str, "", "Groups and ordering", "Wait for the named job to finish before starting.").set(|c, v| { c.spec.wait_for = if v.trim().is_empty() { None } else { Some(v.trim().to_string()) }; c.pending.wait_for_at = Some(c.index); Ok(()) }),
     o("group_reporting", OptKind::Flag, "0", "Groups and ordering", "Report each group as a whole rather than per job.").set(|c, v| { c.spec.group_reporting = c.flag(v)?; Ok(()) }),
-    o("exitall", OptKind::Flag, "0", "Groups and ordering", "Stop every job when this one finishes.").set(|c, v| { c.spec.exitall = c.flag(v)?; Ok(()) }),
-    o("exit_what", OptKind::Enum(&Words(&["group", "stonewall", "all"])), "group", "Groups and ordering", "Which jobs exitall stops.").ny(NYI),
-    o("exitall_on_error", OptKind::Flag, "0", "Groups and ordering", "Stop every job when this one fails.").ny(NYI),
+    o("exitall", OptKind::Flag, "0", "Groups and ordering", "When a job finishes, stop the jobs exit_what names (by default those of its group); one job setting it sets it for the run.").set(|c, v| { c.spec.exitall = c.flag(v)?; Ok(()) }),
+    o("exit_what", OptKind::Enum(&Choices::<ExitScope, JobSpec> { words: &[("group", ExitScope::Group), ("stonewall", ExitScope::Running), ("all", ExitScope::All)], set: |j, v| j.exit_scope = v }), "group", "Groups and ordering", "Which jobs exitall stops: the job's group, every running job (stonewall: later groups still run), or all."),
+    o("exitall_on_error", OptKind::Flag, "0", "Groups and ordering", "When this job ends with an error, stop the jobs exit_what names.").set(|c, v| { c.spec.exit_on_error = c.flag(v)?; Ok(()) }),
     o("stats", OptKind::Bool, "1", "Groups and ordering", "Include the job in the report.").ny(NYI),
     // --- Errors
-    o("continue_on_error", OptKind::Enum(&Choices::<ContinueOnError, JobSpec> { words: &[("none", ContinueOnError::None), ("read", ContinueOnError::Read), ("write", ContinueOnError::Write), ("io", ContinueOnError::Io), ("verify", ContinueOnError::Verify), ("all", ContinueOnError::All), ("0", ContinueOnError::None), ("1", ContinueOnError::All)], set: |j, v| j.continue_on_error = v }), "none", "Errors", "Keep going after I/O errors: none, read, write, io, verify, all."),
-    o("ignore_error", OptKind::Str, "", "Errors", "Error codes to ignore per direction.").ny(NYI),
-    o("error_dump", OptKind::Bool, "0", "Errors", "Print every error as it happens.").ign("iomark reports errors in its result"),
+    o("continue_on_error", OptKind::Enum(&Choices::<ContinueOnError, JobSpec> { words: &[("none", ContinueOnError::None), ("read", ContinueOnError::Read), ("write", ContinueOnError::Write), ("io", ContinueOnError::Io), ("verify", ContinueOnError::Verify), ("all", ContinueOnError::All), ("0", ContinueOnError::None), ("1", ContinueOnError::All)], set: super::errors::continue_on_error }), "none", "Errors", "Go on after I/O errors (EIO and EILSEQ unless ignore_error lists others): none, read, write, io, verify, all."),
+    o("ignore_error", OptKind::Str, "", "Errors", "Errors to go on after, per class (read,write,verify): names (EIO, ENOSPC, ...) or numbers, ':' separated.").set(super::errors::ignore_error),
+    o("error_dump", OptKind::Bool, "0", "Errors", "Print every error, tolerated ones too, on stderr.").set(|c, v| { c.spec.errors.report_each = c.boolean(v)?; Ok(()) }),
     // --- Latency statistics
     o("clat_percentiles", OptKind::Bool, "1", "Latency statistics", "Report completion-latency percentiles.").set(|c, v| { c.spec.stats.clat_percentiles = c.boolean(v)?; Ok(()) }),
     o("lat_percentiles", OptKind::Bool, "0", "Latency statistics", "Report total-latency percentiles.").set(|c, v| { c.spec.stats.lat_percentiles = c.boolean(v)?; Ok(()) }),

@@ -25,6 +25,16 @@ pub struct ReportUnit {
 }
 
 impl ReportUnit {
+    /// The error fio reports for the job: the one that stopped it, else, when it went on after
+    /// errors, the first of those (the run still succeeds).
+    pub fn reported_error(&self) -> i32 {
+        if self.job.error == 0 && self.spec.errors.goes_on() {
+            self.job.first_error
+        } else {
+            self.job.error
+        }
+    }
+
     fn from_job(job: &JobResult, spec: &JobSpec) -> ReportUnit {
         ReportUnit {
             job: job.stats_only(),

@@ -227,7 +227,7 @@ pub(crate) fn job_obj(
     j.obj_in_array();
     j.s("jobname", &u.job.name);
     j.u("groupid", u.job.group_id as u64);
-    j.i("error", u.job.error as i64);
+    j.i("error", u.reported_error() as i64);
     j.u("eta", 0);
     j.u("elapsed", u.job.elapsed_ms.div_ceil(1000));
     j.obj("job options");
@@ -287,8 +287,7 @@ pub(crate) fn job_obj(
     j.u("latency_target", 0);
     j.f("latency_percentile", 100.0);
     j.u("latency_window", 0);
-    if u.spec.continue_on_error != iomark_engine::job::ContinueOnError::None || u.job.total_err > 0
-    {
+    if u.spec.errors.goes_on() {
         j.u("total_err", u.job.total_err);
         j.i("first_error", u.job.first_error as i64);
     }

@@ -212,7 +212,7 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
         u.job.name,
         u.job.group_id,
         u.members,
-        u.job.error,
+        u.reported_error(),
         std::process::id(),
         ctime(secs)
     );
@@ -296,13 +296,13 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
             if sp.percent { "%" } else { "" }
         );
     }
-    if u.job.total_err > 0 {
+    if u.spec.errors.goes_on() || u.job.total_err > 0 {
         let _ = writeln!(
             out,
             "     errors    : total={}, first_error={}/<{}>",
             u.job.total_err,
             u.job.first_error,
-            std::io::Error::from_raw_os_error(u.job.first_error)
+            crate::explain::strerror(u.job.first_error)
         );
     }
 }

@@ -87,7 +87,7 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) 
     }
     f.push(u.job.name.clone());
     f.push(u.job.group_id.to_string());
-    f.push(u.job.error.to_string());
+    f.push(u.reported_error().to_string());
     // unified_rw_reporting=mixed: one block for all directions; =both: the mixed one after.
     dir_fields(&mut f, report, u, Dir::Read, version);
     if !u.mixed_only {
@@ -124,7 +124,7 @@ fn unit_line(result: &RunResult, report: &Report, u: &ReportUnit, version: u32) 
         f.push(d.in_queue.to_string());
         f.push(format!("{:.2}%", d.util));
     }
-    if u.spec.continue_on_error != iomark_engine::job::ContinueOnError::None {
+    if u.spec.errors.goes_on() {
         f.push(u.job.total_err.to_string());
         f.push(u.job.first_error.to_string());
     }
