@@ -89,7 +89,7 @@ pub enum LineError {
         line: String,
         field: &'static str,
         value: String,
-        reason: String,
+        reason: iomark_fio::values::ValueError,
     },
     #[error("'{line}': {field} '{value}' is not a whole number")]
     NotWhole {
