@@ -162,10 +162,7 @@ pub fn main(a: &[String], run: fn(&[String]) -> i32) -> i32 {
         }
     };
     let from_file = match &o.spec_file {
-        Some(f) => match std::fs::read_to_string(f)
-            .map_err(|e| format!("--spec-file {f}: {e}"))
-            .and_then(|text| spec_file::parse(f, &text))
-        {
+        Some(f) => match spec_file::read(f) {
             Ok(x) => Some(x),
             Err(e) => {
                 eprintln!("iomark iometer: {e}");

@@ -107,6 +107,16 @@ impl TpFigure {
     }
 }
 
+/// Why a throughput run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ThroughputError {
+    #[error("not a throughput plan")]
+    NotThroughput,
+    /// A child's pass failed.
+    #[error(transparent)]
+    Pass(#[from] std::io::Error),
+}
+
 /// Run every test of the plan with `children` children; `on_figure` sees each pass's figure.
 pub fn run_count(
     plan: &Plan,
@@ -114,8 +124,11 @@ pub fn run_count(
     keep: bool,
     stop: &AtomicBool,
     on_figure: &mut dyn FnMut(&TpFigure),
-) -> Result<Vec<TpFigure>, String> {
-    let tp = plan.throughput.as_ref().ok_or("not a throughput plan")?;
+) -> Result<Vec<TpFigure>, ThroughputError> {
+    let tp = plan
+        .throughput
+        .as_ref()
+        .ok_or(ThroughputError::NotThroughput)?;
     let cell = plan.cells[0];
     let files = &tp.files[..children as usize];
     let mut out = Vec::new();
@@ -154,7 +167,7 @@ pub fn run_count(
                 let mut per_child = Vec::new();
                 let mut cut = Vec::new();
                 for r in g.children {
-                    let r = r.map_err(|e| e.to_string())?;
+                    let r = r?;
                     cut.push(r.cut);
                     per_child.push(Measure::from(r));
                 }
