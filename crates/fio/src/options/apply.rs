@@ -241,13 +241,8 @@ impl Ctx<'_> {
         v: &str,
         one: impl Fn(&str) -> Result<T, E>,
     ) -> Result<PerDir<Option<T>>, OptionError> {
-        let parts = values::split_per_dir(v).map_err(|e| self.invalid(v, e))?;
-        let conv = |p: Option<&str>| p.map(&one).transpose().map_err(|e| self.invalid(v, e));
-        Ok(PerDir {
-            read: conv(parts.read)?,
-            write: conv(parts.write)?,
-            trim: conv(parts.trim)?,
-        })
+        values::parse_per_dir(v, |s| one(s).map_err(Into::<Reason>::into))
+            .map_err(|e| self.invalid(v, e))
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use iomark_engine::job::Distribution;
 
 #[test]
 fn sizes_kb_base_1024() {
@@ -349,4 +350,33 @@ fn expressions() {
     assert!(eval_expr("(1/0)", &leaf).is_err());
     assert!(eval_expr("(1+", &leaf).is_err());
     assert_eq!(parse_int("(4k/2)", 1024).unwrap(), 2048);
+}
+
+#[test]
+fn errors_carry_the_facts_and_name_the_form() {
+    assert_eq!(
+        parse_bssplit_list("4k/10:64k/50", 1024),
+        Err(ValueError::SplitNot100 {
+            value: "4k/10:64k/50".into(),
+            given: 60
+        })
+    );
+    let e = parse_size("4x", 1024).unwrap_err();
+    assert_eq!(
+        e,
+        ValueError::UnknownSuffix {
+            quantity: Quantity::Size,
+            suffix: "x".into()
+        }
+        .expected(Form::Size)
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("unknown size suffix 'x'; expected {SIZE_FORM}")
+    );
+    let e = parse_distribution("zoned:50/10:x/20", 1024).unwrap_err();
+    assert!(
+        matches!(&e, ValueError::Zone { zone, .. } if zone == "x/20"),
+        "{e:?}"
+    );
 }
