@@ -66,7 +66,7 @@ pub enum BuildError {
 pub struct JobError {
     pub job: String,
     pub option: Option<usize>,
-    pub cause: BuildError,
+    pub cause: Box<BuildError>,
 }
 
 /// A plan that could not be typed.

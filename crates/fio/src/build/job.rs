@@ -69,7 +69,7 @@ pub(super) fn build_job_pending(
         move |e: BuildError| JobError {
             job: raw.name.clone(),
             option,
-            cause: e,
+            cause: Box::new(e),
         }
     };
     let mut all: Vec<(&'static OptDef, &str)> = Vec::new();

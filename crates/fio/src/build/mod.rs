@@ -150,7 +150,7 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
                     error: JobError {
                         job: spec.name.clone(),
                         option: pending.wait_for_at,
-                        cause: BuildError::WaitFor(target.clone()),
+                        cause: Box::new(BuildError::WaitFor(target.clone())),
                     },
                 });
                 continue;

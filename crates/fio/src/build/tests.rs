@@ -104,7 +104,7 @@ fn depth_defaults() {
 fn validation_errors_name_the_job() {
     let e = job(&[("bs", "1m"), ("size", "4k")]).unwrap_err();
     assert_eq!(
-        (e.option, &e.cause),
+        (e.option, &*e.cause),
         (
             None,
             &BuildError::BlockOverSize {
@@ -460,7 +460,7 @@ fn groups_follow_stonewall_and_new_group() {
             error: JobError {
                 job: "a".into(),
                 option: Some(0),
-                cause: BuildError::WaitFor("b".into()),
+                cause: Box::new(BuildError::WaitFor("b".into())),
             }
         }
     );
