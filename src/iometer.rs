@@ -169,10 +169,7 @@ pub fn main(a: &[String], run: Run) -> i32 {
         }
     };
     let from_file = match &o.spec_file {
-        Some(f) => match std::fs::read_to_string(f)
-            .map_err(|e| format!("--spec-file {f}: {e}"))
-            .and_then(|text| spec_file::parse(f, &text))
-        {
+        Some(f) => match spec_file::read(f) {
             Ok(x) => Some(x),
             Err(e) => {
                 eprintln!("iomark iometer: {e}");

@@ -124,6 +124,7 @@ pub fn register_temp(path: &std::path::Path) {
     if let Ok(c) = CString::new(path.as_os_str().as_bytes()) {
         let old = TEMP_PATH.swap(c.into_raw(), Ordering::SeqCst);
         if !old.is_null() {
+            // SAFETY: `old` came from `CString::into_raw` in this function and was swapped out, so it is freed once.
             unsafe { drop(CString::from_raw(old)) };
         }
     }
@@ -132,6 +133,7 @@ pub fn register_temp(path: &std::path::Path) {
 pub fn clear_temp() {
     let old = TEMP_PATH.swap(std::ptr::null_mut(), Ordering::SeqCst);
     if !old.is_null() {
+        // SAFETY: `old` came from `CString::into_raw` in `register_temp` and was swapped out, so it is freed once.
         unsafe { drop(CString::from_raw(old)) };
     }
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub fn stderr_is_tty() -> bool {
+    // SAFETY: isatty takes no memory; any descriptor number is allowed.
     unsafe { libc::isatty(2) == 1 }
 }
 

@@ -138,7 +138,7 @@ fn start(
             let mut on_figure = |f: &TpFigure| send(Event::Figure(current(), Box::new(f.clone())));
             let r = throughput::run_count_with(&p, n, a.keep, &stop, hooks, &mut on_figure);
             if let Err(e) = r {
-                result = Err(e);
+                result = Err(e.to_string());
                 break;
             }
             if stop.load(Ordering::Relaxed) {

@@ -67,6 +67,7 @@ fn interrupt_after(
         .spawn()
         .unwrap();
     std::thread::sleep(after);
+    // SAFETY: kill takes no memory; the pid is our own child's.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let t = Instant::now();
     loop {
@@ -86,6 +87,7 @@ fn interrupt_after(
 
 fn mkfifo(p: &std::path::Path) {
     let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: `c` is a NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
 }
 

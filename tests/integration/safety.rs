@@ -76,7 +76,9 @@ impl Drop for MountGuard {
 
 fn used_bytes(dir: &Path) -> u64 {
     let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: statvfs is plain data; all zeroes is a valid value.
     let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c` is a NUL-terminated path and `s` a stack value the kernel fills in.
     assert_eq!(unsafe { libc::statvfs(c.as_ptr(), &mut s) }, 0);
     (s.f_blocks - s.f_bfree) * s.f_frsize
 }
@@ -614,6 +616,7 @@ fn interrupt_after(cmd: &mut Command, after: Duration, sig: libc::c_int) -> (Out
         .unwrap();
     std::thread::sleep(after);
     let t0 = Instant::now();
+    // SAFETY: kill takes no memory; the pid is our own child's.
     unsafe {
         libc::kill(child.id() as libc::pid_t, sig);
     }

@@ -16,15 +16,5 @@ mod tests;
 pub use flow::Flow;
 pub use merge::{merge, ClusterError, ClusterJob, ClusterResult, HostJob, RankJob, SlowRank};
 
-use crate::result::RunResult;
-use serde::{Deserialize, Serialize};
-
-/// One rank's (one host's) whole result, as gathered by rank 0 or read from its result file.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RankResult {
-    /// The rank in the launch (0-based); the file's position when merged from files.
-    pub rank: usize,
-    /// The host the rank ran on.
-    pub host: String,
-    pub result: RunResult,
-}
+/// One rank's whole result; part of the result model, which keeps every rank of a merged run.
+pub use crate::result::RankResult;

@@ -97,9 +97,6 @@ pub enum OutputError {
     /// A new file on the device filesystem.
     #[error("refusing to write output to {}: no such device, and iomark creates no files on the device filesystem", path.display())]
     NoSuchDevice { path: PathBuf },
-    /// Writing the file failed.
-    #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
 }
 
 /// Refuses an output path that would destroy something: see the module documentation.
@@ -232,15 +229,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
             o.create_new(true).mode(0o644);
         }
         o.open(tmp).and_then(|mut f| f.write_all(bytes))
-    })
-}
-
-/// Checks `path` against the plan's targets, then writes it whole ([`write_atomic`]).
-pub fn write_output(path: &Path, bytes: &[u8], plan: &RunPlan) -> Result<(), OutputError> {
-    check_output(path, &plan_targets(plan))?;
-    write_atomic(path, bytes).map_err(|source| OutputError::Write {
-        path: path.to_path_buf(),
-        source,
     })
 }
 

@@ -480,7 +480,17 @@ pub struct RunResult {
     /// result, in rank order; `jobs` then holds each job of all ranks merged. Empty for a run
     /// on one host.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ranks: Vec<crate::cluster::RankResult>,
+    pub ranks: Vec<RankResult>,
+}
+
+/// One rank's (one host's) whole result, as gathered by rank 0 or read from its result file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RankResult {
+    /// The rank in the launch (0-based); the file's position when merged from files.
+    pub rank: usize,
+    /// The host the rank ran on.
+    pub host: String,
+    pub result: RunResult,
 }
 
 /// One cell of a [`SuiteTable`]: a number or a text.

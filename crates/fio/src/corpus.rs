@@ -8,7 +8,7 @@
 //!
 //! `IOMARK_BLESS=1 cargo test -p iomark-fio corpus` rewrites the expected files; review the diff.
 
-use crate::cmdline::{parse_run_args_with, showcmd, CliRun};
+use crate::cmdline::{parse_run_args_with, showcmd, CliError, CliRun};
 use crate::jobfile::tests::FixedVars;
 use iomark_engine::job::{JobSpec, RunPlan};
 use std::path::{Path, PathBuf};
@@ -51,8 +51,8 @@ fn args_of(case: &Path) -> Vec<String> {
         .collect()
 }
 
-fn parse(args: &[String]) -> Result<CliRun, String> {
-    parse_run_args_with(args, &FixedVars).map_err(|e| e.to_string())
+fn parse(args: &[String]) -> Result<CliRun, CliError> {
+    parse_run_args_with(args, &FixedVars)
 }
 
 /// Each job's fields that differ from the defaults, one per line.
@@ -179,7 +179,7 @@ fn broken_job_files_give_the_expected_diagnostics() {
             Ok(_) => failures.push(format!("{}: accepted", case.display())),
             Err(e) => check_expected(
                 &case.with_extension("diag"),
-                &format!("{}\n", e.replace(&prefix, "")),
+                &format!("{}\n", e.to_string().replace(&prefix, "")),
                 &mut failures,
             ),
         }

@@ -184,7 +184,10 @@ fn value_parsers_never_panic() {
             let _ = values::parse_path_list(&s);
             let _ = values::parse_pattern(&s);
             let _ = values::parse_distribution(&s, kb);
-            let _ = values::eval_expr(&s, &|l| l.parse::<f64>().map_err(|e| e.to_string()));
+            let _ = values::eval_expr(&s, &|l| {
+                l.parse::<f64>()
+                    .map_err(|_| values::ValueError::NotANumber(l.into()))
+            });
         });
     }
 }

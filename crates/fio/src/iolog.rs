@@ -51,7 +51,7 @@ pub struct ReadLog {
     pub replay: Replay,
 }
 
-#[derive(Debug, Error, PartialEq)]
+#[derive(Clone, Debug, Error, PartialEq)]
 pub enum IologError {
     #[error("cannot read the I/O log {path}: {why}")]
     Read { path: String, why: String },
@@ -69,7 +69,7 @@ pub enum IologError {
 }
 
 /// The words `replay_skip` takes, comma separated.
-pub fn parse_skip(v: &str) -> Result<Vec<TraceAct>, String> {
+pub fn parse_skip(v: &str) -> Result<Vec<TraceAct>, crate::values::ValueError> {
     let mut out = Vec::new();
     for w in v.trim().split(',') {
         out.push(match w.trim() {
@@ -77,11 +77,7 @@ pub fn parse_skip(v: &str) -> Result<Vec<TraceAct>, String> {
             "write" => TraceAct::Write,
             "trim" => TraceAct::Trim,
             "sync" => TraceAct::Sync,
-            other => {
-                return Err(format!(
-                "unknown skip type {other:?}; expected read, write, trim or sync, comma separated"
-            ))
-            }
+            other => return Err(crate::values::ValueError::SkipType(other.to_string())),
         });
     }
     Ok(out)
@@ -293,7 +289,10 @@ mod tests {
         assert_eq!(l.files, [PathBuf::from("/dev/other")]);
         let offs: Vec<_> = l.replay.entries.iter().map(|e| e.offset).collect();
         assert_eq!(offs, [0, 8192]);
-        assert!(parse_skip("reads").unwrap_err().contains("reads"));
+        assert!(parse_skip("reads")
+            .unwrap_err()
+            .to_string()
+            .contains("reads"));
     }
 
     #[test]

@@ -468,7 +468,7 @@ impl<'a> Reader<'a> {
             Ok(Some(w)) => self.diags.push(Diag::warning(Some(kloc.clone()), sec, w)),
             Ok(None) => {}
             Err(e) => {
-                self.push_error(Diag::error(Some(loc(vcol)), sec, e));
+                self.push_error(Diag::error(Some(loc(vcol)), sec, e.to_string()));
                 return;
             }
         }

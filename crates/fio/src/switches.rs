@@ -102,9 +102,9 @@ pub struct Switches {
 }
 
 /// Why a switch's value was refused (the reason shown after the value).
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq)]
 #[error("{0}")]
-pub struct SwitchError(pub String);
+pub struct SwitchError(pub crate::options::Reason);
 
 /// A switch's setter: its value (empty when none was given) into [`Switches`].
 pub type SwitchSet = fn(&mut Switches, &str) -> Result<(), SwitchError>;
@@ -191,10 +191,9 @@ fn choose<T>(choice: &dyn Choice<T>, target: &mut T, v: &str) -> Result<(), Swit
     if choice.apply(target, &w) {
         Ok(())
     } else {
-        Err(SwitchError(format!(
-            "expected {}",
-            crate::options::or_list(&choice.words())
-        )))
+        Err(SwitchError(
+            format!("expected {}", crate::options::or_list(&choice.words())).into(),
+        ))
     }
 }
 
@@ -222,10 +221,13 @@ fn output_format(s: &mut Switches, v: &str) -> Result<(), SwitchError> {
 /// separated), in order and each once.
 pub fn parse_output_formats(v: &str) -> Result<Vec<OutputFormat>, SwitchError> {
     let bad = || {
-        SwitchError(format!(
-            "expected {} (comma-separated)",
-            crate::options::or_list(&FORMATS.words())
-        ))
+        SwitchError(
+            format!(
+                "expected {} (comma-separated)",
+                crate::options::or_list(&FORMATS.words())
+            )
+            .into(),
+        )
     };
     let mut list = Vec::new();
     for part in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -238,7 +240,7 @@ pub fn parse_output_formats(v: &str) -> Result<Vec<OutputFormat>, SwitchError> {
 }
 
 fn time(v: &str, unit: TimeUnit) -> Result<Duration, SwitchError> {
-    values::parse_time(v, unit).map_err(SwitchError)
+    values::parse_time(v, unit).map_err(|e| SwitchError(e.into()))
 }
 
 fn optional(v: &str) -> Option<String> {

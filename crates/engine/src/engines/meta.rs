@@ -97,6 +97,7 @@ impl Engine for MetaEngine {
                 let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
                 retry(|| unsafe { libc::stat(p, st.as_mut_ptr()) } as isize)
             }
+            // SAFETY: `p` is a valid NUL-terminated path.
             _ => retry(|| unsafe { libc::unlink(p) } as isize),
         };
         Queued::Done(if r < 0 { r } else { io.len as i64 })

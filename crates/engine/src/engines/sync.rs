@@ -114,6 +114,7 @@ impl SyncEngine {
                     libc::pread(fd, buf as *mut libc::c_void, len, off)
                 }
             }),
+            // SAFETY: as above; `iov` describes `buf`.
             EngineKind::Pvsync => retry(|| unsafe {
                 if write {
                     libc::pwritev(fd, &iov, 1, off)
@@ -123,6 +124,7 @@ impl SyncEngine {
             }),
             EngineKind::Pvsync2 => {
                 let flags = self.rwf;
+                // SAFETY: as above; `iov` describes `buf`.
                 retry(|| unsafe {
                     if write {
                         libc::pwritev2(fd, &iov, 1, off, flags)
@@ -133,6 +135,7 @@ impl SyncEngine {
             }
             _ => {
                 if self.pos[idx] != io.offset {
+                    // SAFETY: lseek takes no memory.
                     let r = retry(|| unsafe { libc::lseek(fd, off, libc::SEEK_SET) } as isize);
                     if r < 0 {
                         self.pos[idx] = POS_UNKNOWN;
@@ -140,6 +143,7 @@ impl SyncEngine {
                     }
                 }
                 let vectored = self.kind == EngineKind::Vsync;
+                // SAFETY: as above; `buf` is valid for `len` bytes and `iov` describes it.
                 let r = retry(|| unsafe {
                     match (vectored, write) {
                         (false, true) => libc::write(fd, buf as *const libc::c_void, len),

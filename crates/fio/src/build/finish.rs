@@ -1,6 +1,7 @@
 //! What a job's options settle together, once all of them are in: `bssplit` over `bs`, log
 //! prefixes, queue-depth defaults, verification, and the checks that involve several options.
 
+use super::BuildError;
 use crate::options::Pending;
 use iomark_engine::job::{BlockSize, Dir, JobSpec, SizeSpec};
 
@@ -10,7 +11,7 @@ pub(super) fn finish(
     st: &mut Pending,
     implicit_stonewall: bool,
     readonly: bool,
-) -> Result<(), String> {
+) -> Result<(), BuildError> {
     for d in Dir::ALL {
         if let Some(split) = st.bssplit[d].take() {
             spec.bs[d] = BlockSize::Split(split);
@@ -40,10 +41,10 @@ pub(super) fn finish(
     if !st.batch_complete_max_set {
         spec.iodepth_batch_complete_max = spec.iodepth_batch_complete_min;
     } else if spec.iodepth_batch_complete_max < spec.iodepth_batch_complete_min {
-        return Err(format!(
-            "iodepth_batch_complete_max ({}) is below iodepth_batch_complete_min ({})",
-            spec.iodepth_batch_complete_max, spec.iodepth_batch_complete_min
-        ));
+        return Err(BuildError::BatchCompleteMax {
+            max: spec.iodepth_batch_complete_max,
+            min: spec.iodepth_batch_complete_min,
+        });
     }
     if !st.iodepth_low_set || spec.iodepth_low == 0 || spec.iodepth_low > depth {
         spec.iodepth_low = depth;
@@ -58,38 +59,33 @@ pub(super) fn finish(
     let engine = spec.ioengine.fio_name();
     for d in &st.engine_opts {
         if !d.engines.contains(&engine) {
-            return Err(format!(
-                "option '{}' belongs to ioengine {}, but the job uses ioengine={engine}",
-                d.name,
-                d.engines.join(" or ")
-            ));
+            return Err(BuildError::EngineChanged {
+                option: d.name,
+                owners: d.engines,
+                engine,
+            });
         }
     }
 
     if let Some(SizeSpec::Bytes(size)) = spec.size {
         let bs = spec.min_bs();
         if bs > size {
-            return Err(format!(
-                "block size {bs} is larger than size={size}; the job could not do a single I/O"
-            ));
+            return Err(BuildError::BlockOverSize { bs, size });
         }
     }
     if spec.fill_device && (spec.rw.has_read() || spec.rw.has_trim()) {
-        return Err(format!(
-            "fill_device with rw={} is not supported yet: only write jobs can fill a device",
-            spec.rw.fio_name()
-        ));
+        return Err(BuildError::FillDeviceReads {
+            rw: spec.rw.fio_name(),
+        });
     }
     if readonly && spec.unlink {
-        return Err(
-            "--readonly was given but the job deletes its files when done (unlink=1)".into(),
-        );
+        return Err(BuildError::ReadonlyUnlink);
     }
     if readonly && spec.writes() {
-        return Err(format!(
-            "--readonly was given but the job writes (rw={}, ioengine={engine})",
-            spec.rw.fio_name()
-        ));
+        return Err(BuildError::ReadonlyWrites {
+            rw: spec.rw.fio_name(),
+            engine,
+        });
     }
     Ok(())
 }
@@ -104,7 +100,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// Turn the verify options into `spec.verify`: on when `verify=` names a method (or, as fio does,
 /// when only `verify_pattern` is given), off for `verify=0`.
-fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
+fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), BuildError> {
     let method = match st.verify_method.take() {
         Some(m) => m,
         None if st.verify.pattern.is_some() => "pattern".to_string(),
@@ -112,19 +108,16 @@ fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
     };
     if method.is_empty() {
         if st.verify.only {
-            return Err(
-                "verify_only needs verify= naming the method the data was written with (e.g. verify=crc32c)"
-                    .into(),
-            );
+            return Err(BuildError::VerifyOnlyWithoutMethod);
         }
         spec.verify = None;
         return Ok(());
     }
     if spec.rw.has_trim() {
-        return Err(format!(
-            "option 'verify={method}' with rw={} is not supported yet: verification of trimmed blocks is not implemented in iomark yet",
-            spec.rw.fio_name()
-        ));
+        return Err(BuildError::VerifyTrim {
+            method,
+            rw: spec.rw.fio_name(),
+        });
     }
     // fio's rules: the verify block is at most the smallest block size and divides the
     // smallest and largest ones (else their greatest common divisor).
@@ -145,14 +138,15 @@ fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
     if st.verify.interval != 0 || iv != min_bs {
         st.verify.interval = iv;
     }
-    let kind = super::verify_kind(&method).ok_or_else(|| {
-        format!("verify={method}: not supported (use crc32c, xxhash, md5, sha256, pattern or null)")
-    })?;
+    let kind =
+        super::verify_kind(&method).ok_or_else(|| BuildError::VerifyMethod(method.clone()))?;
     let hl = iomark_engine::verify::header_len(kind) as u64;
     if iv < hl {
-        return Err(format!(
-            "verify={method}: the verify block ({iv} bytes) is smaller than its header ({hl} bytes); raise bs or verify_interval"
-        ));
+        return Err(BuildError::VerifyBlockUnderHeader {
+            method,
+            block: iv,
+            header: hl,
+        });
     }
     let mut v = std::mem::take(&mut st.verify);
     v.method = kind;
@@ -162,16 +156,13 @@ fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), String> {
 
 /// `steadystate_duration` above 0 turns detection on, with `steadystate` (default
 /// `iops_slope:0.01%`) as the criterion.
-fn finish_steady(spec: &mut JobSpec, st: &Pending) -> Result<(), String> {
+fn finish_steady(spec: &mut JobSpec, st: &Pending) -> Result<(), BuildError> {
     let secs = st.steady_dur.as_secs();
     if secs == 0 {
         return Ok(());
     }
     if spec.group_reporting && spec.numjobs > 1 {
-        return Err(
-            "option 'steadystate_duration' with group_reporting over several clones is not supported yet: iomark judges each clone on its own"
-                .into(),
-        );
+        return Err(BuildError::SteadyGroupReporting);
     }
     let (metric, slope, percent, limit) =
         st.steady_crit

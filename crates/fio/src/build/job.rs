@@ -2,7 +2,7 @@
 //! be settled once all of them are in (see `finish`).
 
 use super::finish::finish;
-use super::{canonical, find_option, ignored_warning, RawJob};
+use super::{canonical, find_option, ignored_warning, BuildError, JobError, RawJob};
 use crate::options::{self, Ctx, OptDef, OptKind, OptionError, Pending, Setter, Support};
 use iomark_engine::job::{EngineKind, JobSpec};
 
@@ -12,7 +12,7 @@ pub fn check_option(
     def: &'static OptDef,
     value: &str,
     kb_base: u32,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, OptionError> {
     let mut spec = JobSpec::default();
     let mut pending = Pending::new(kb_base);
     if def.is_engine_option() {
@@ -33,7 +33,7 @@ pub fn check_option(
         index: 0,
         overriding: false,
     };
-    apply(&mut c, value, &[], &mut w).map_err(|e| e.to_string())?;
+    apply(&mut c, value, &[], &mut w)?;
     Ok(w.pop())
 }
 
@@ -42,16 +42,7 @@ pub fn build_job(
     raw: &RawJob,
     readonly: bool,
     warnings: &mut Vec<String>,
-) -> Result<JobSpec, String> {
-    build_job_at(raw, readonly, warnings).map_err(|(_, m)| m)
-}
-
-/// [`build_job`], with the index of the option to blame (into `inherited` then `options`).
-pub fn build_job_at(
-    raw: &RawJob,
-    readonly: bool,
-    warnings: &mut Vec<String>,
-) -> Result<JobSpec, (Option<usize>, String)> {
+) -> Result<JobSpec, JobError> {
     build_job_pending(raw, readonly, warnings).map(|(spec, _)| spec)
 }
 
@@ -67,24 +58,24 @@ fn fresh(name: &str) -> JobSpec {
     spec
 }
 
-/// [`build_job_at`], also returning what the plan needs beyond the job model (`new_group`,
+/// [`build_job`], also returning what the plan needs beyond the job model (`new_group`,
 /// where `wait_for` was given).
 pub(super) fn build_job_pending(
     raw: &RawJob,
     readonly: bool,
     warnings: &mut Vec<String>,
-) -> Result<(JobSpec, Pending), (Option<usize>, String)> {
-    let jname = raw.name.clone();
-    let ctx = |e: String| {
-        format!(
-            "job {q_jname}: {e}",
-            q_jname = iomark_engine::echo::quote(&jname)
-        )
+) -> Result<(JobSpec, Pending), JobError> {
+    let ctx = |option: Option<usize>| {
+        move |e: BuildError| JobError {
+            job: raw.name.clone(),
+            option,
+            cause: Box::new(e),
+        }
     };
     let mut all: Vec<(&'static OptDef, &str)> = Vec::new();
     for (i, (k, v)) in raw.inherited.iter().chain(raw.options.iter()).enumerate() {
         all.push((
-            find_option(k).map_err(|e| (Some(i), ctx(e.to_string())))?,
+            find_option(k).map_err(|e| ctx(Some(i))(e.into()))?,
             v.as_str(),
         ));
     }
@@ -101,11 +92,11 @@ pub(super) fn build_job_pending(
                 index: i,
                 overriding: false,
             };
-            set(&mut c, v).map_err(|e| (Some(i), ctx(e.to_string())))?;
+            set(&mut c, v).map_err(|e| ctx(Some(i))(e.into()))?;
         }
     }
     let mut own = vec![("name".to_string(), raw.name.clone())];
-    own.extend(canonical(&raw.options).map_err(|e| (None, ctx(e.to_string())))?);
+    own.extend(canonical(&raw.options).map_err(|e| ctx(None)(e.into()))?);
     spec.options = own;
 
     let first_override = all.len() - raw.overrides.min(all.len());
@@ -118,12 +109,11 @@ pub(super) fn build_job_pending(
             overriding: i >= first_override,
         };
         if let Err(e) = apply(&mut c, value, &all[i + 1..], warnings) {
-            return Err((Some(i), ctx(e.to_string())));
+            return Err(ctx(Some(i))(e.into()));
         }
     }
     warnings.append(&mut pending.warnings);
-    finish(&mut spec, &mut pending, raw.implicit_stonewall, readonly)
-        .map_err(|e| (None, ctx(e)))?;
+    finish(&mut spec, &mut pending, raw.implicit_stonewall, readonly).map_err(ctx(None))?;
     if spec.logs.hist_log.is_some() && spec.logs.hist_msec == 0 {
         warnings.push(
             "write_hist_log without log_hist_msec logs nothing (as in fio); set log_hist_msec=MS"

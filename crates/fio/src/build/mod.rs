@@ -3,6 +3,7 @@
 //! option reaches the model through the setter of its row in the option table.
 //! Everything that can be checked without touching a target is checked here, naming the job.
 
+mod error;
 mod finish;
 mod job;
 mod replay;
@@ -10,7 +11,8 @@ mod replay;
 mod tests;
 mod words;
 
-pub use job::{build_job, build_job_at, check_option};
+pub use error::{BuildError, JobError, PlanError};
+pub use job::{build_job, check_option};
 pub use words::{name_template, verify_kind};
 
 use crate::options::{self, OptDef, Support};
@@ -108,16 +110,6 @@ fn canonical(opts: &[(String, String)]) -> Result<Vec<(String, String)>, Unknown
         .collect()
 }
 
-/// A job that could not be typed: which job, which of its options (an index into
-/// `inherited` followed by `options`) when one option is to blame, and why.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{message}")]
-pub struct PlanError {
-    pub job: usize,
-    pub option: Option<usize>,
-    pub message: String,
-}
-
 /// Build the whole plan: type every job, assign reporting groups, check cross-job references.
 /// The first problem only; see [`build_plan_all`].
 pub fn build_plan(raw: &RawPlan) -> Result<Built, PlanError> {
@@ -136,12 +128,8 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
         let mut w = Vec::new();
         let (mut spec, pending) = match job::build_job_pending(rj, raw.readonly, &mut w) {
             Ok(s) => s,
-            Err((option, message)) => {
-                errors.push(PlanError {
-                    job: ji,
-                    option,
-                    message,
-                });
+            Err(error) => {
+                errors.push(PlanError::Job { index: ji, error });
                 // Keep the name for wait_for checks of later jobs.
                 jobs.push(JobSpec {
                     name: rj.name.clone(),
@@ -157,15 +145,13 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
         }
         if let Some(target) = &spec.wait_for {
             if !jobs.iter().any(|j| &j.name == target) {
-                let option = pending.wait_for_at;
-                errors.push(PlanError {
-                    job: ji,
-                    option,
-                    message: format!(
-                        "job '{}': wait_for={q_target} does not name an earlier job",
-                        spec.name,
-                        q_target = iomark_engine::echo::quote(target)
-                    ),
+                errors.push(PlanError::Job {
+                    index: ji,
+                    error: JobError {
+                        job: spec.name.clone(),
+                        option: pending.wait_for_at,
+                        cause: Box::new(BuildError::WaitFor(target.clone())),
+                    },
                 });
                 continue;
             }
@@ -185,13 +171,7 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
             j.exitall = true;
         }
     }
-    let global_options = canonical(&raw.global_options).map_err(|message| {
-        vec![PlanError {
-            job: 0,
-            option: None,
-            message: message.to_string(),
-        }]
-    });
+    let global_options = canonical(&raw.global_options).map_err(|e| vec![PlanError::Global(e)]);
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -10,7 +10,7 @@ fn opts(list: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn job(list: &[(&str, &str)]) -> Result<JobSpec, String> {
+fn job(list: &[(&str, &str)]) -> Result<JobSpec, JobError> {
     let raw = RawJob {
         name: "j".into(),
         options: opts(list),
@@ -66,6 +66,7 @@ fn rwmix_last_wins() {
     );
     assert!(job(&[("rwmixread", "101")])
         .unwrap_err()
+        .to_string()
         .contains("rwmixread"));
 }
 
@@ -95,22 +96,37 @@ fn depth_defaults() {
         ("iodepth_batch_complete_max", "2")
     ])
     .is_err());
-    let e = job(&[("iodepth", "0")]).unwrap_err();
+    let e = job(&[("iodepth", "0")]).unwrap_err().to_string();
     assert!(e.contains("job 'j'") && e.contains("iodepth"), "{e}");
 }
 
 #[test]
 fn validation_errors_name_the_job() {
     let e = job(&[("bs", "1m"), ("size", "4k")]).unwrap_err();
+    assert_eq!(
+        (e.option, &*e.cause),
+        (
+            None,
+            &BuildError::BlockOverSize {
+                bs: 1 << 20,
+                size: 4096
+            }
+        )
+    );
+    let e = e.to_string();
     assert!(
         e.starts_with("job 'j'") && e.contains("larger than size"),
         "{e}"
     );
-    assert!(job(&[("numjobs", "0")]).unwrap_err().contains("numjobs"));
+    assert!(job(&[("numjobs", "0")])
+        .unwrap_err()
+        .to_string()
+        .contains("numjobs"));
     assert!(job(&[("bssplit", "4k/10:8k/10")])
         .unwrap_err()
+        .to_string()
         .contains("100%"));
-    let e = job(&[("bs", "4q")]).unwrap_err();
+    let e = job(&[("bs", "4q")]).unwrap_err().to_string();
     assert!(
         e.contains("'4q'") && e.contains("'bs'") && e.contains("4k"),
         "{e}"
@@ -163,9 +179,13 @@ fn verify_options_map_to_the_job_model() {
     assert!(j.verify.as_ref().unwrap().only);
     assert!(!j.writes());
     // Refusals.
-    let e = job(&[("rw", "write"), ("verify", "bogus")]).unwrap_err();
+    let e = job(&[("rw", "write"), ("verify", "bogus")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("'bogus'") && e.contains("crc32c"), "{e}");
-    let e = job(&[("rw", "write"), ("verify_only", "1")]).unwrap_err();
+    let e = job(&[("rw", "write"), ("verify_only", "1")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("verify_only needs verify="), "{e}");
     // A read job checks what an earlier run wrote (fio's read-side verification).
     let j = job(&[("rw", "read"), ("verify", "md5")]).unwrap();
@@ -178,7 +198,9 @@ fn verify_options_map_to_the_job_model() {
     assert_eq!(iv(&[&w[..], &[("verify_interval", "2k")]].concat()), 2048);
     let r = [("rw", "write"), ("bsrange", "8k-12k"), ("verify", "md5")];
     assert_eq!(iv(&r), 4096);
-    let e = job(&[("rw", "write"), ("bs", "32"), ("verify", "sha256")]).unwrap_err();
+    let e = job(&[("rw", "write"), ("bs", "32"), ("verify", "sha256")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("smaller than its header"), "{e}");
 }
 
@@ -189,7 +211,9 @@ fn readonly_refuses_writers() {
         options: opts(&[("rw", "write")]),
         ..Default::default()
     };
-    let e = build_job(&raw, true, &mut Vec::new()).unwrap_err();
+    let e = build_job(&raw, true, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--readonly"), "{e}");
     let raw = RawJob {
         name: "r".into(),
@@ -201,16 +225,21 @@ fn readonly_refuses_writers() {
 
 #[test]
 fn engine_options_need_their_engine() {
-    let e = job(&[("fixedbufs", ""), ("ioengine", "io_uring")]).unwrap_err();
+    let e = job(&[("fixedbufs", ""), ("ioengine", "io_uring")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("must come after ioengine=io_uring"), "{e}");
-    let e = job(&[("ioengine", "libaio"), ("fixedbufs", "")]).unwrap_err();
+    let e = job(&[("ioengine", "libaio"), ("fixedbufs", "")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("belongs to ioengine io_uring"), "{e}");
     let e = job(&[
         ("ioengine", "io_uring"),
         ("hipri", ""),
         ("ioengine", "libaio"),
     ])
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("hipri") && e.contains("libaio"), "{e}");
     let j = job(&[
         ("ioengine", "io_uring"),
@@ -285,15 +314,17 @@ fn nowait_with_an_engine_that_does_not_apply_it_warns() {
         build_job(&raw, false, &mut w).unwrap();
         assert!(w.is_empty(), "{w:?}");
     }
-    let e = job(&[("ioengine", "psync"), ("nowait", "1")]).unwrap_err();
+    let e = job(&[("ioengine", "psync"), ("nowait", "1")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("belongs to ioengine pvsync2"), "{e}");
 }
 
 #[test]
 fn engines() {
-    let e = job(&[("ioengine", "rbd")]).unwrap_err();
+    let e = job(&[("ioengine", "rbd")]).unwrap_err().to_string();
     assert!(e.contains("not supported by iomark yet"), "{e}");
-    let e = job(&[("ioengine", "libaoi")]).unwrap_err();
+    let e = job(&[("ioengine", "libaoi")]).unwrap_err().to_string();
     assert!(e.contains("did you mean 'libaio'"), "{e}");
 }
 
@@ -301,13 +332,15 @@ fn engines() {
 fn not_yet_and_ignored() {
     assert!(job(&[("verify", "0")]).is_ok());
     assert!(job(&[("verify", "none")]).is_ok());
-    let e = job(&[("rw", "write"), ("verify", "sha512")]).unwrap_err();
+    let e = job(&[("rw", "write"), ("verify", "sha512")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("'verify=sha512' is not supported yet"), "{e}");
     assert!(
         e.contains("crc32c, xxhash, md5, sha256, pattern, null, meta"),
         "{e}"
     );
-    let e = job(&[("verify_state_load", "1")]).unwrap_err();
+    let e = job(&[("verify_state_load", "1")]).unwrap_err().to_string();
     assert!(e.contains("not supported yet"), "{e}");
     let j = job(&[("rw", "write"), ("verify", "meta"), ("verify_offset", "1k")]).unwrap();
     let v = j.verify.unwrap();
@@ -321,7 +354,7 @@ fn not_yet_and_ignored() {
         j.rw_modifier.sequencer,
         iomark_engine::job::RwSequencer::Identical
     );
-    let e = job(&[("rw", "randread:0")]).unwrap_err();
+    let e = job(&[("rw", "randread:0")]).unwrap_err().to_string();
     assert!(e.contains("not supported yet"), "{e}");
     let j = job(&[("unified_rw_reporting", "mixed")]).unwrap();
     assert_eq!(j.stats.unified_rw, iomark_engine::job::UnifiedRw::Mixed);
@@ -338,9 +371,11 @@ fn not_yet_and_ignored() {
 
 #[test]
 fn value_suggestions() {
-    let e = job(&[("rw", "randwrit")]).unwrap_err();
+    let e = job(&[("rw", "randwrit")]).unwrap_err().to_string();
     assert!(e.contains("did you mean 'randwrite'"), "{e}");
-    let e = job(&[("fadvise_hint", "sequentail")]).unwrap_err();
+    let e = job(&[("fadvise_hint", "sequentail")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("did you mean 'sequential'"), "{e}");
 }
 
@@ -417,10 +452,22 @@ fn groups_follow_stonewall_and_new_group() {
         jobs: vec![mk("a", &[("wait_for", "b")]), mk("b", &[])],
         ..Default::default()
     };
-    assert!(build_plan(&raw)
-        .unwrap_err()
-        .message
-        .contains("earlier job"));
+    let e = build_plan(&raw).unwrap_err();
+    assert_eq!(
+        e,
+        PlanError::Job {
+            index: 0,
+            error: JobError {
+                job: "a".into(),
+                option: Some(0),
+                cause: Box::new(BuildError::WaitFor("b".into())),
+            }
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "job 'a': wait_for='b' does not name an earlier job"
+    );
 }
 
 #[test]
@@ -471,14 +518,14 @@ fn every_supported_option_has_a_handler() {
         let r = job(&list);
         if d.name == "read_iolog" {
             // Handled: the log named is read (and is not there).
-            let e = r.unwrap_err();
+            let e = r.unwrap_err().to_string();
             assert!(e.contains("cannot read the I/O log x"), "{e}");
             continue;
         }
         assert!(
             r.as_ref()
                 .map(|_| true)
-                .unwrap_or_else(|e| !e.contains("no handler")),
+                .unwrap_or_else(|e| !e.to_string().contains("no handler")),
             "{}: {:?}",
             d.name,
             r.err()

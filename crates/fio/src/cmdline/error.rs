@@ -16,7 +16,7 @@ pub enum CliError {
     InvalidValue {
         option: String,
         value: String,
-        reason: String,
+        reason: crate::options::Reason,
     },
     /// Known but not supported (yet) by iomark.
     Unsupported(String),

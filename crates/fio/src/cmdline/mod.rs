@@ -273,16 +273,12 @@ pub fn parse_run_args_until(
         overrides: override_pairs,
     };
     let locate = |e: build::PlanError| -> Diag {
-        let l = &locs[e.job];
-        let at = e.option.and_then(|i| l.options.get(i).cloned().flatten());
+        let l = &locs[e.job_index()];
+        let at = e.option().and_then(|i| l.options.get(i).cloned().flatten());
         match at.or_else(|| l.section.clone()) {
-            Some(loc) => {
-                let name = &raw.jobs[e.job].name;
-                let prefix = format!("job {q_name}: ", q_name = iomark_engine::echo::quote(name));
-                let m = e.message.strip_prefix(&prefix).unwrap_or(&e.message);
-                Diag::error(Some(loc), Some(name), m)
-            }
-            None => Diag::error(None, None, e.message),
+            // Placed in the job: the message without the job's name.
+            Some(loc) => Diag::error(Some(loc), Some(&raw.jobs[e.job_index()].name), e.cause()),
+            None => Diag::error(None, None, e.to_string()),
         }
     };
     let mut built = None;
@@ -290,12 +286,8 @@ pub fn parse_run_args_until(
         // Lines were dropped: type only the jobs they do not touch, for their own problems.
         for (ji, rj) in raw.jobs.iter().enumerate() {
             if locs[ji].clean {
-                if let Err((option, message)) = build::build_job_at(rj, readonly, &mut Vec::new()) {
-                    diags.push(locate(build::PlanError {
-                        job: ji,
-                        option,
-                        message,
-                    }));
+                if let Err(error) = build::build_job(rj, readonly, &mut Vec::new()) {
+                    diags.push(locate(build::PlanError::Job { index: ji, error }));
                 }
             }
         }

@@ -3,9 +3,10 @@
 
 use super::choice::did_you_mean;
 use super::OptDef;
-use crate::values::{self, TimeUnit};
+use crate::values::{self, TimeUnit, ValueError};
 use iomark_engine::job::{Dir, JobSpec, PerDir, SizeSpec, VerifySpec};
 use iomark_engine::steady::SteadyMetric;
+use std::borrow::Cow;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -93,6 +94,30 @@ pub struct Ctx<'a> {
     pub overriding: bool,
 }
 
+/// Why a value is not one an option (or a switch) accepts.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum Reason {
+    /// The value does not parse as the option's kind of value.
+    #[error(transparent)]
+    Value(#[from] ValueError),
+    /// The value parses, but the option accepts only what these words say
+    /// (`expected 1024 or 1000`).
+    #[error("{0}")]
+    Rule(Cow<'static, str>),
+}
+
+impl From<&'static str> for Reason {
+    fn from(s: &'static str) -> Reason {
+        Reason::Rule(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for Reason {
+    fn from(s: String) -> Reason {
+        Reason::Rule(Cow::Owned(s))
+    }
+}
+
 /// Why an option's value was refused. The messages are the ones users see.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum OptionError {
@@ -100,7 +125,7 @@ pub enum OptionError {
     Invalid {
         option: &'static str,
         value: String,
-        reason: String,
+        reason: Reason,
     },
     /// A real fio option or value iomark does not implement yet.
     #[error("option {q_shown} is not supported yet: {why}", q_shown = iomark_engine::echo::quote(.shown))]
@@ -135,7 +160,7 @@ impl Ctx<'_> {
     }
 
     /// `invalid value 'v' for option 'name': why`.
-    pub fn invalid(&self, v: &str, why: impl Into<String>) -> OptionError {
+    pub fn invalid(&self, v: &str, why: impl Into<Reason>) -> OptionError {
         OptionError::Invalid {
             option: self.def.name,
             value: v.to_string(),
@@ -213,12 +238,13 @@ impl Ctx<'_> {
         ))
     }
     /// Per-direction values: each given direction replaces the job's.
-    pub fn per_dir<T>(
+    pub fn per_dir<T, E: Into<Reason>>(
         &self,
         v: &str,
-        one: impl Fn(&str) -> Result<T, String>,
+        one: impl Fn(&str) -> Result<T, E>,
     ) -> Result<PerDir<Option<T>>, OptionError> {
-        values::parse_per_dir(v, one).map_err(|e| self.invalid(v, e))
+        values::parse_per_dir(v, |s| one(s).map_err(Into::<Reason>::into))
+            .map_err(|e| self.invalid(v, e))
     }
 }
 

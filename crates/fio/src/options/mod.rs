@@ -12,7 +12,7 @@ mod numa;
 mod setters;
 mod table;
 
-pub use apply::{set_per_dir, Ctx, OptionError, Pending, SetFn, Setter};
+pub use apply::{set_per_dir, Ctx, OptionError, Pending, Reason, SetFn, Setter};
 pub use choice::{did_you_mean, or_list, Choice, Choices, Words};
 pub use kind::OptKind;
 pub use names::{NOT_YET_ENGINES, RW_MODES, SUPPORTED_ENGINES};

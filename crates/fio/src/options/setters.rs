@@ -1,7 +1,7 @@
 //! Setters too long for a table row. Each takes the value as written and stores it in the job
 //! model (or in [`Pending`](super::Pending) when it is settled once every option is in).
 
-use super::apply::{set_per_dir, Ctx, OptionError};
+use super::apply::{set_per_dir, Ctx, OptionError, Reason};
 use super::choice::did_you_mean;
 use super::names::{NOT_YET_ENGINES, RW_MODES, SUPPORTED_ENGINES};
 use crate::values;
@@ -94,10 +94,10 @@ pub fn rw_sequencer(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 
 pub fn percentage_random(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     let kb = c.kb();
-    let l = c.per_dir(v, |s| {
+    let l = c.per_dir(v, |s| -> Result<u32, Reason> {
         let n = values::parse_uint(s, kb)?;
         if n > 100 {
-            Err("expected a percentage from 0 to 100".to_string())
+            Err("expected a percentage from 0 to 100".into())
         } else {
             Ok(n as u32)
         }
@@ -108,10 +108,10 @@ pub fn percentage_random(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 
 pub fn bs(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     let kb = c.kb();
-    let l = c.per_dir(v, |s| {
+    let l = c.per_dir(v, |s| -> Result<BlockSize, Reason> {
         let n = values::parse_size(s, kb)?;
         if n == 0 {
-            Err("block size 0".to_string())
+            Err("block size 0".into())
         } else {
             Ok(BlockSize::Fixed(n))
         }
@@ -122,10 +122,10 @@ pub fn bs(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 
 pub fn bsrange(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     let kb = c.kb();
-    let l = c.per_dir(v, |s| {
+    let l = c.per_dir(v, |s| -> Result<BlockSize, Reason> {
         let (a, b) = values::parse_size_range(s, kb)?;
         if a == 0 {
-            return Err("block size 0".to_string());
+            return Err("block size 0".into());
         }
         Ok(if a == b {
             BlockSize::Fixed(a)

@@ -1,12 +1,17 @@
 //! Arithmetic in option values: `(expr)` with `+ - * / % ^` and parentheses.
 
+use super::ValueError;
+
 pub(super) fn is_expr(s: &str) -> bool {
     s.starts_with('(') && s.ends_with(')')
 }
 
 /// Evaluate `(expr)` with `+ - * / % ^` and parentheses; each number (with any suffix) is
 /// converted by `leaf`.
-pub fn eval_expr(s: &str, leaf: &dyn Fn(&str) -> Result<f64, String>) -> Result<f64, String> {
+pub fn eval_expr(
+    s: &str,
+    leaf: &dyn Fn(&str) -> Result<f64, ValueError>,
+) -> Result<f64, ValueError> {
     let mut p = ExprParser {
         s: s.as_bytes(),
         pos: 0,
@@ -17,17 +22,13 @@ pub fn eval_expr(s: &str, leaf: &dyn Fn(&str) -> Result<f64, String>) -> Result<
     let v = p.expr()?;
     p.skip_ws();
     if p.pos != p.s.len() {
-        return Err(format!(
-            "unexpected {} in expression {q_s}",
-            iomark_engine::echo::quote(s.get(p.pos..).unwrap_or("")),
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::ExprTrailing {
+            rest: s.get(p.pos..).unwrap_or("").to_string(),
+            expr: s.to_string(),
+        });
     }
     if !v.is_finite() {
-        return Err(format!(
-            "expression {q_s} does not give a finite number",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::ExprNotFinite(s.to_string()));
     }
     Ok(v)
 }
@@ -35,7 +36,7 @@ pub fn eval_expr(s: &str, leaf: &dyn Fn(&str) -> Result<f64, String>) -> Result<
 struct ExprParser<'a> {
     s: &'a [u8],
     pos: usize,
-    leaf: &'a dyn Fn(&str) -> Result<f64, String>,
+    leaf: &'a dyn Fn(&str) -> Result<f64, ValueError>,
     src: &'a str,
     /// Nesting of parentheses, signs and powers: bounded so hostile input cannot overflow the
     /// stack.
@@ -45,23 +46,23 @@ struct ExprParser<'a> {
 const MAX_EXPR_DEPTH: u32 = 256;
 
 impl ExprParser<'_> {
-    fn enter(&mut self) -> Result<(), String> {
+    fn enter(&mut self) -> Result<(), ValueError> {
         self.depth += 1;
         if self.depth > MAX_EXPR_DEPTH {
-            return Err(format!(
-                "expression nested more than {MAX_EXPR_DEPTH} levels deep in {}",
-                iomark_engine::echo::quote(self.src)
-            ));
+            return Err(ValueError::ExprTooDeep {
+                max: MAX_EXPR_DEPTH,
+                expr: self.src.to_string(),
+            });
         }
         Ok(())
     }
-    fn power(&mut self) -> Result<f64, String> {
+    fn power(&mut self) -> Result<f64, ValueError> {
         self.enter()?;
         let r = self.power_inner();
         self.depth -= 1;
         r
     }
-    fn unary(&mut self) -> Result<f64, String> {
+    fn unary(&mut self) -> Result<f64, ValueError> {
         self.enter()?;
         let r = self.unary_inner();
         self.depth -= 1;
@@ -76,7 +77,7 @@ impl ExprParser<'_> {
         self.skip_ws();
         self.s.get(self.pos).copied()
     }
-    fn expr(&mut self) -> Result<f64, String> {
+    fn expr(&mut self) -> Result<f64, ValueError> {
         let mut v = self.term()?;
         while let Some(c @ (b'+' | b'-')) = self.peek() {
             self.pos += 1;
@@ -85,26 +86,21 @@ impl ExprParser<'_> {
         }
         Ok(v)
     }
-    fn term(&mut self) -> Result<f64, String> {
+    fn term(&mut self) -> Result<f64, ValueError> {
         let mut v = self.power()?;
         while let Some(c @ (b'*' | b'/' | b'%')) = self.peek() {
             self.pos += 1;
             let r = self.power()?;
             v = match c {
                 b'*' => v * r,
-                _ if r == 0.0 => {
-                    return Err(format!(
-                        "division by zero in {}",
-                        iomark_engine::echo::quote(self.src)
-                    ))
-                }
+                _ if r == 0.0 => return Err(ValueError::DivisionByZero(self.src.to_string())),
                 b'/' => v / r,
                 _ => v % r,
             };
         }
         Ok(v)
     }
-    fn power_inner(&mut self) -> Result<f64, String> {
+    fn power_inner(&mut self) -> Result<f64, ValueError> {
         let base = self.unary()?;
         if self.peek() == Some(b'^') {
             self.pos += 1;
@@ -113,7 +109,7 @@ impl ExprParser<'_> {
         }
         Ok(base)
     }
-    fn unary_inner(&mut self) -> Result<f64, String> {
+    fn unary_inner(&mut self) -> Result<f64, ValueError> {
         match self.peek() {
             Some(b'-') => {
                 self.pos += 1;
@@ -127,10 +123,7 @@ impl ExprParser<'_> {
                 self.pos += 1;
                 let v = self.expr()?;
                 if self.peek() != Some(b')') {
-                    return Err(format!(
-                        "missing ')' in {}",
-                        iomark_engine::echo::quote(self.src)
-                    ));
+                    return Err(ValueError::MissingParen(self.src.to_string()));
                 }
                 self.pos += 1;
                 Ok(v)
@@ -145,10 +138,7 @@ impl ExprParser<'_> {
                 let tok = std::str::from_utf8(&self.s[start..self.pos]).unwrap_or("");
                 (self.leaf)(tok)
             }
-            _ => Err(format!(
-                "expected a number in {}",
-                iomark_engine::echo::quote(self.src)
-            )),
+            _ => Err(ValueError::ExprNeedsNumber(self.src.to_string())),
         }
     }
 }

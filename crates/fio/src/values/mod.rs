@@ -1,12 +1,16 @@
-//! Value parsers for fio option values. Every parser returns `Result<_, String>`; the error text
-//! names the accepted form so the caller only has to prefix the option name and the value.
+//! Value parsers for fio option values. Every parser returns a [`ValueError`] on failure; its
+//! words name the accepted form so the caller only has to prefix the option name and the value.
+mod distribution;
+mod error;
 mod expr;
 #[cfg(test)]
 mod tests;
 
+pub use distribution::parse_distribution;
+pub use error::{Form, Quantity, ValueError, SIZE_FORM};
 pub use expr::eval_expr;
 use expr::is_expr;
-use iomark_engine::job::{Distribution, PerDir, SizeSpec};
+use iomark_engine::job::{PerDir, SizeSpec};
 use std::time::Duration;
 
 /// The unit a bare number means for a time option.
@@ -34,13 +38,11 @@ impl TimeUnit {
     }
 }
 
-pub const SIZE_FORM: &str =
-    "a size such as 4096, 4k, 1m, 16g, 0x1000 or (2*4k) (k/m/g/t/p suffixes; kb_base sets their base)";
 /// Split "123kib" into ("123", "kib"); handles a leading sign, decimals and `0x` hex.
-fn split_number(s: &str) -> Result<(f64, &str), String> {
+fn split_number(s: &str) -> Result<(f64, &str), ValueError> {
     let t = s.trim();
     if t.is_empty() {
-        return Err("empty value".into());
+        return Err(ValueError::Empty);
     }
     let (neg, body) = match t.strip_prefix('-') {
         Some(r) => (true, r),
@@ -51,13 +53,12 @@ fn split_number(s: &str) -> Result<(f64, &str), String> {
             .find(|c: char| !c.is_ascii_hexdigit())
             .unwrap_or(hex.len());
         if end == 0 {
-            return Err(format!(
-                "{q_s} is not a number",
-                q_s = iomark_engine::echo::quote(s)
-            ));
+            return Err(ValueError::NotANumber(s.to_string()));
         }
-        let v = u64::from_str_radix(&hex[..end], 16)
-            .map_err(|e| format!("{q_s}: {e}", q_s = iomark_engine::echo::quote(s)))?;
+        let v = u64::from_str_radix(&hex[..end], 16).map_err(|e| ValueError::HexOverflow {
+            value: s.to_string(),
+            reason: e.to_string(),
+        })?;
         let v = v as f64;
         return Ok((if neg { -v } else { v }, &hex[end..]));
     }
@@ -65,14 +66,11 @@ fn split_number(s: &str) -> Result<(f64, &str), String> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(body.len());
     if end == 0 {
-        return Err(format!(
-            "{q_s} is not a number",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::NotANumber(s.to_string()));
     }
     let v: f64 = body[..end]
         .parse()
-        .map_err(|_| format!("{q_s} is not a number", q_s = iomark_engine::echo::quote(s)))?;
+        .map_err(|_| ValueError::NotANumber(s.to_string()))?;
     Ok((if neg { -v } else { v }, body[end..].trim()))
 }
 
@@ -103,90 +101,72 @@ fn size_mult(suffix: &str, kb_base: u32) -> Option<f64> {
     Some(mult.powi(pow))
 }
 
-fn size_leaf(s: &str, kb_base: u32) -> Result<f64, String> {
+fn size_leaf(s: &str, kb_base: u32) -> Result<f64, ValueError> {
     let (v, suf) = split_number(s)?;
     match size_mult(suf, kb_base) {
         Some(m) => Ok(v * m),
-        None => Err(format!(
-            "unknown size suffix {q_suf}",
-            q_suf = iomark_engine::echo::quote(suf)
-        )),
+        None => Err(ValueError::UnknownSuffix {
+            quantity: Quantity::Size,
+            suffix: suf.to_string(),
+        }),
     }
 }
 
 /// Parse a size (`4k`, `1m`, `0x1000`, `64MB`, `(2*4k)`).
-pub fn parse_size(s: &str, kb_base: u32) -> Result<u64, String> {
+pub fn parse_size(s: &str, kb_base: u32) -> Result<u64, ValueError> {
     let t = s.trim();
     let v = if is_expr(t) {
         eval_expr(t, &|leaf| size_leaf(leaf, kb_base))?
     } else {
-        size_leaf(t, kb_base).map_err(|e| format!("{e}; expected {SIZE_FORM}"))?
+        size_leaf(t, kb_base).map_err(|e| e.expected(Form::Size))?
     };
     if v < 0.0 {
-        return Err(format!("negative size; expected {SIZE_FORM}"));
+        return Err(ValueError::NegativeSize);
     }
     // 2^64 as a float: anything at or above it does not fit (a cast would saturate silently).
     if v.round() >= 18_446_744_073_709_551_616.0 {
-        return Err(format!(
-            "{} is too large: the largest size is 2^64-1 bytes (16 EiB)",
-            iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::SizeTooLarge(s.to_string()));
     }
     Ok(v.round() as u64)
 }
 
 /// Parse a signed integer (size suffixes allowed, as fio does for integer options).
-pub fn parse_int(s: &str, kb_base: u32) -> Result<i64, String> {
+pub fn parse_int(s: &str, kb_base: u32) -> Result<i64, ValueError> {
     let t = s.trim();
     let v = if is_expr(t) {
         eval_expr(t, &|leaf| size_leaf(leaf, kb_base))?
     } else {
-        size_leaf(t, kb_base)
-            .map_err(|e| format!("{e}; expected an integer such as 8, 1k or 0x10"))?
+        size_leaf(t, kb_base).map_err(|e| e.expected(Form::Integer))?
     };
     if v.fract() != 0.0 {
-        return Err(format!(
-            "{q_s} is not a whole number",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::NotWhole(s.to_string()));
     }
     // ±2^63 as floats: outside, a cast would saturate silently.
     if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&v) {
-        return Err(format!(
-            "{} is too large: integers run from -2^63 to 2^63-1",
-            iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::IntTooLarge(s.to_string()));
     }
     Ok(v as i64)
 }
 
 /// Parse an unsigned integer.
-pub fn parse_uint(s: &str, kb_base: u32) -> Result<u64, String> {
+pub fn parse_uint(s: &str, kb_base: u32) -> Result<u64, ValueError> {
     let v = parse_int(s, kb_base)?;
     if v < 0 {
-        return Err(format!(
-            "{q_s} is negative; expected a number >= 0",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::Negative(s.to_string()));
     }
     Ok(v as u64)
 }
 
 /// `size=50%` or a size.
-pub fn parse_size_or_percent(s: &str, kb_base: u32) -> Result<SizeSpec, String> {
+pub fn parse_size_or_percent(s: &str, kb_base: u32) -> Result<SizeSpec, ValueError> {
     let t = s.trim();
     if let Some(p) = t.strip_suffix('%') {
-        let v: f64 = p.trim().parse().map_err(|_| {
-            format!(
-                "{q_s}: expected a percentage such as 50% or {SIZE_FORM}",
-                q_s = iomark_engine::echo::quote(s)
-            )
-        })?;
+        let v: f64 = p
+            .trim()
+            .parse()
+            .map_err(|_| ValueError::NotAPercentage(s.to_string()))?;
         if !(0.0..=100.0).contains(&v) {
-            return Err(format!(
-                "{q_s}: a percentage must be between 0% and 100%",
-                q_s = iomark_engine::echo::quote(s)
-            ));
+            return Err(ValueError::PercentOutOfRange(s.to_string()));
         }
         return Ok(SizeSpec::Percent(v));
     }
@@ -206,45 +186,37 @@ fn time_mult(suffix: &str) -> Option<f64> {
     })
 }
 
-fn time_leaf_us(s: &str, unit: TimeUnit) -> Result<f64, String> {
+fn time_leaf_us(s: &str, unit: TimeUnit) -> Result<f64, ValueError> {
     let (v, suf) = split_number(s)?;
     if suf.is_empty() {
         return Ok(v * unit.micros());
     }
     match time_mult(suf) {
         Some(m) => Ok(v * m),
-        None => Err(format!(
-            "unknown time suffix {q_suf}",
-            q_suf = iomark_engine::echo::quote(suf)
-        )),
+        None => Err(ValueError::UnknownSuffix {
+            quantity: Quantity::Time,
+            suffix: suf.to_string(),
+        }),
     }
 }
 
 /// Parse a time: `600s`, `1m`, `500ms`, `100us`, `2h`, `1d`; a bare number is in `unit`.
 /// Inside an expression `(...)` a bare number is in microseconds, as in fio.
-pub fn parse_time(s: &str, unit: TimeUnit) -> Result<Duration, String> {
+pub fn parse_time(s: &str, unit: TimeUnit) -> Result<Duration, ValueError> {
     let t = s.trim();
     let us = if is_expr(t) {
         eval_expr(t, &|leaf| time_leaf_us(leaf, TimeUnit::Us))?
     } else {
-        time_leaf_us(t, unit).map_err(|e| {
-            format!(
-                "{e}; expected a time such as 30 (in {}), 500ms, 10s, 2m, 1h (suffixes d h m s ms us)",
-                unit.name()
-            )
-        })?
+        time_leaf_us(t, unit).map_err(|e| e.expected(Form::Time(unit)))?
     };
     if us < 0.0 {
-        return Err(format!(
-            "{q_s}: a time cannot be negative",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::NegativeTime(s.to_string()));
     }
     Ok(Duration::from_nanos((us * 1000.0).round() as u64))
 }
 
 /// `startdelay=10s` or a range `5s-20s`.
-pub fn parse_time_range(s: &str, unit: TimeUnit) -> Result<(Duration, Duration), String> {
+pub fn parse_time_range(s: &str, unit: TimeUnit) -> Result<(Duration, Duration), ValueError> {
     let t = s.trim();
     if !is_expr(t) {
         if let Some((a, b)) = t.split_once(['-', ':']) {
@@ -257,50 +229,35 @@ pub fn parse_time_range(s: &str, unit: TimeUnit) -> Result<(Duration, Duration),
 }
 
 /// 0/1/true/false/yes/no/on/off.
-pub fn parse_bool(s: &str) -> Result<bool, String> {
+pub fn parse_bool(s: &str) -> Result<bool, ValueError> {
     match s.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" => Ok(false),
-        _ => Err(format!(
-            "{q_s} is not a boolean; expected 0 or 1 (or true/false, yes/no, on/off)",
-            q_s = iomark_engine::echo::quote(s)
-        )),
+        _ => Err(ValueError::NotABoolean(s.to_string())),
     }
 }
 
-pub fn parse_float(s: &str) -> Result<f64, String> {
+pub fn parse_float(s: &str) -> Result<f64, ValueError> {
     let t = s.trim();
     if is_expr(t) {
         return eval_expr(t, &|leaf| {
-            leaf.parse::<f64>().map_err(|_| {
-                format!(
-                    "{q_leaf} is not a number",
-                    q_leaf = iomark_engine::echo::quote(leaf)
-                )
-            })
+            leaf.parse::<f64>()
+                .map_err(|_| ValueError::NotANumber(leaf.to_string()))
         });
     }
     t.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite())
-        .ok_or_else(|| {
-            format!(
-                "{q_s} is not a number; expected a decimal number such as 1.5",
-                q_s = iomark_engine::echo::quote(s)
-            )
-        })
+        .ok_or_else(|| ValueError::NotANumber(s.to_string()).expected(Form::Decimal))
 }
 
 /// Split a per-direction list (`8k,32k`, `,8k`, `8k,32k,`) into read/write/trim entries.
 /// `None` leaves that direction unchanged. One entry applies to all three directions; missing
 /// trailing entries repeat the last one given (an empty last entry repeats as "unchanged").
-pub fn split_per_dir(s: &str) -> Result<PerDir<Option<&str>>, String> {
+pub fn split_per_dir(s: &str) -> Result<PerDir<Option<&str>>, ValueError> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.len() > 3 {
-        return Err(format!(
-            "{q_s} has more than three comma-separated entries; expected read[,write[,trim]]",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::TooManyDirections(s.to_string()));
     }
     let get = |i: usize| -> Option<&str> {
         let p = parts.get(i).copied().unwrap_or(parts[parts.len() - 1]);
@@ -317,11 +274,12 @@ pub fn split_per_dir(s: &str) -> Result<PerDir<Option<&str>>, String> {
     })
 }
 
-/// A per-direction list, each entry parsed with `f`.
-pub fn parse_per_dir<T>(
+/// A per-direction list, each entry parsed with `f` (whose errors may say more than a
+/// [`ValueError`]: an option's own rule).
+pub fn parse_per_dir<T, E: From<ValueError>>(
     s: &str,
-    mut f: impl FnMut(&str) -> Result<T, String>,
-) -> Result<PerDir<Option<T>>, String> {
+    mut f: impl FnMut(&str) -> Result<T, E>,
+) -> Result<PerDir<Option<T>>, E> {
     let parts = split_per_dir(s)?;
     let mut conv = |p: Option<&str>| p.map(&mut f).transpose();
     Ok(PerDir {
@@ -332,7 +290,7 @@ pub fn parse_per_dir<T>(
 }
 
 /// `4k-64k` or `4k:64k` (swapped when reversed); a single value gives (v, v).
-pub fn parse_size_range(s: &str, kb_base: u32) -> Result<(u64, u64), String> {
+pub fn parse_size_range(s: &str, kb_base: u32) -> Result<(u64, u64), ValueError> {
     let t = s.trim();
     let split = if is_expr(t) {
         None
@@ -345,8 +303,7 @@ pub fn parse_size_range(s: &str, kb_base: u32) -> Result<(u64, u64), String> {
             Ok(if a <= b { (a, b) } else { (b, a) })
         }
         None => {
-            let v =
-                parse_size(t, kb_base).map_err(|e| format!("{e}; or a range such as 4k-64k"))?;
+            let v = parse_size(t, kb_base).map_err(|e| e.expected(Form::SizeOrRange))?;
             Ok((v, v))
         }
     }
@@ -354,38 +311,27 @@ pub fn parse_size_range(s: &str, kb_base: u32) -> Result<(u64, u64), String> {
 
 /// One direction of `bssplit`: `4k/10:64k/50:32k/40`. A blank (or zero) percentage shares the
 /// remainder evenly; the result sums to 100.
-pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, String> {
-    const FORM: &str = "expected size/percent entries separated by ':', e.g. 4k/10:64k/90";
+pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, ValueError> {
     let mut entries: Vec<(u64, Option<u32>)> = Vec::new();
     for item in s.split(':') {
         let item = item.trim();
         if item.is_empty() {
-            return Err(format!(
-                "empty entry in {q_s}; {FORM}",
-                q_s = iomark_engine::echo::quote(s)
-            ));
+            return Err(ValueError::EmptyEntry(s.to_string()));
         }
         let (size, pct) = match item.split_once('/') {
             Some((a, b)) => (a, b.trim()),
             None => (item, ""),
         };
-        let size = parse_size(size, kb_base)
-            .map_err(|e| format!("{q_item}: {e}", q_item = iomark_engine::echo::quote(item)))?;
+        let size = parse_size(size, kb_base).map_err(|e| e.in_item(item))?;
         if size == 0 {
-            return Err(format!(
-                "{q_item}: block size 0; {FORM}",
-                q_item = iomark_engine::echo::quote(item)
-            ));
+            return Err(ValueError::ZeroBlockSize(item.to_string()));
         }
         let pct = if pct.is_empty() {
             None
         } else {
-            let p: u32 = pct.parse().map_err(|_| {
-                format!(
-                    "{q_item}: {q_pct} is not a whole percentage; {FORM}",
-                    q_item = iomark_engine::echo::quote(item),
-                    q_pct = iomark_engine::echo::quote(pct)
-                )
+            let p: u32 = pct.parse().map_err(|_| ValueError::NotAWholePercentage {
+                item: item.to_string(),
+                pct: pct.to_string(),
             })?;
             if p == 0 {
                 None
@@ -396,25 +342,22 @@ pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, Stri
         entries.push((size, pct));
     }
     if entries.len() > 64 {
-        return Err(format!(
-            "{q_s} has more than 64 entries",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::TooManyEntries(s.to_string()));
     }
     let given: u32 = entries.iter().filter_map(|e| e.1).sum();
     let blanks = entries.iter().filter(|e| e.1.is_none()).count() as u32;
     if given > 100 {
-        return Err(format!(
-            "percentages in {q_s} add up to {given}%, more than 100%",
-            q_s = iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::SplitOver100 {
+            value: s.to_string(),
+            given,
+        });
     }
     if blanks == 0 {
         if given != 100 {
-            return Err(format!(
-                "percentages in {q_s} add up to {given}%, they must add up to 100%",
-                q_s = iomark_engine::echo::quote(s)
-            ));
+            return Err(ValueError::SplitNot100 {
+                value: s.to_string(),
+                given,
+            });
         }
         return Ok(entries
             .into_iter()
@@ -445,72 +388,59 @@ pub fn parse_bssplit_list(s: &str, kb_base: u32) -> Result<Vec<(u64, u32)>, Stri
 pub type Split = Vec<(u64, u32)>;
 
 /// Per-direction `bssplit`: `4k/10:64k/90,8k/100`.
-pub fn parse_bssplit(s: &str, kb_base: u32) -> Result<PerDir<Option<Split>>, String> {
+pub fn parse_bssplit(s: &str, kb_base: u32) -> Result<PerDir<Option<Split>>, ValueError> {
     parse_per_dir(s, |p| parse_bssplit_list(p, kb_base))
 }
 
 /// `99:99.9:99.99` (at most `max` values, each in (0, 100] when `percent`).
-pub fn parse_float_list(s: &str, max: usize, percent: bool) -> Result<Vec<f64>, String> {
+pub fn parse_float_list(s: &str, max: usize, percent: bool) -> Result<Vec<f64>, ValueError> {
     let mut out = Vec::new();
     for p in s.split(':') {
         let p = p.trim();
         if p.is_empty() {
             continue;
         }
-        let v: f64 = p.parse().map_err(|_| {
-            format!(
-                "{q_p} is not a number; expected ':'-separated numbers such as 99:99.9",
-                q_p = iomark_engine::echo::quote(p)
-            )
-        })?;
+        let v: f64 = p
+            .parse()
+            .map_err(|_| ValueError::NotANumber(p.to_string()).expected(Form::FloatList))?;
         if percent && !(v > 0.0 && v <= 100.0) {
-            return Err(format!(
-                "{q_p} is outside (0, 100]",
-                q_p = iomark_engine::echo::quote(p)
-            ));
+            return Err(ValueError::NotAPercentile(p.to_string()));
         }
         out.push(v);
     }
     if out.is_empty() {
-        return Err("empty list; expected ':'-separated numbers such as 99:99.9".into());
+        return Err(ValueError::EmptyList);
     }
     if out.len() > max {
-        return Err(format!("{} values given, at most {max} allowed", out.len()));
+        return Err(ValueError::TooManyValues {
+            given: out.len(),
+            max,
+        });
     }
     Ok(out)
 }
 
 /// `0,5,8-15` (sorted, without duplicates).
-pub fn parse_cpu_list(s: &str) -> Result<Vec<usize>, String> {
-    const FORM: &str = "expected CPU numbers and ranges such as 0,5,8-15";
+pub fn parse_cpu_list(s: &str) -> Result<Vec<usize>, ValueError> {
     let mut out = Vec::new();
     for p in s.split(',') {
         let p = p.trim();
         if p.is_empty() {
             continue;
         }
-        let num = |x: &str| -> Result<usize, String> {
-            x.trim().parse::<usize>().map_err(|_| {
-                format!(
-                    "{q_x} is not a CPU number; {FORM}",
-                    q_x = iomark_engine::echo::quote(x)
-                )
-            })
+        let num = |x: &str| -> Result<usize, ValueError> {
+            x.trim()
+                .parse::<usize>()
+                .map_err(|_| ValueError::NotACpu(x.to_string()))
         };
         match p.split_once('-') {
             Some((a, b)) => {
                 let (a, b) = (num(a)?, num(b)?);
                 if a > b {
-                    return Err(format!(
-                        "{q_p}: range start above its end; {FORM}",
-                        q_p = iomark_engine::echo::quote(p)
-                    ));
+                    return Err(ValueError::CpuRangeReversed(p.to_string()));
                 }
                 if b - a > 65536 {
-                    return Err(format!(
-                        "{q_p}: range too large",
-                        q_p = iomark_engine::echo::quote(p)
-                    ));
+                    return Err(ValueError::CpuRangeTooLarge(p.to_string()));
                 }
                 out.extend(a..=b);
             }
@@ -518,7 +448,7 @@ pub fn parse_cpu_list(s: &str) -> Result<Vec<usize>, String> {
         }
     }
     if out.is_empty() {
-        return Err(format!("empty CPU list; {FORM}"));
+        return Err(ValueError::EmptyCpuList);
     }
     out.sort_unstable();
     out.dedup();
@@ -554,22 +484,17 @@ pub const MAX_PATTERN: usize = 512;
 /// `buffer_pattern`: `0xdeadbeef` (bytes as written), `"text"`, a decimal number (its bytes,
 /// least significant first), `'file'` (the file's first bytes), or several of these one after
 /// another. `%o` is refused here (see [`parse_pattern_fmt`]).
-pub fn parse_pattern(s: &str) -> Result<Vec<u8>, String> {
+pub fn parse_pattern(s: &str) -> Result<Vec<u8>, ValueError> {
     let (bytes, offsets) = parse_pattern_fmt(s)?;
     if !offsets.is_empty() {
-        return Err(format!(
-            "{}: %o (the I/O's offset) is only supported in verify_pattern yet",
-            iomark_engine::echo::quote(s)
-        ));
+        return Err(ValueError::OffsetInPattern(s.to_string()));
     }
     Ok(bytes)
 }
 
 /// A pattern as [`parse_pattern`] reads it, where `%o` also stands for the offset of each I/O:
 /// 8 bytes (little-endian, cut short at the pattern's end) whose positions are returned.
-pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
-    const FORM: &str =
-        "expected 0xHEX, \"text\", 'file', %o or a decimal number, or a sequence of these";
+pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), ValueError> {
     let b = s.trim().as_bytes();
     let mut out = Vec::new();
     let mut offsets = Vec::new();
@@ -584,19 +509,19 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
             i += 2;
         } else if c == b'"' {
             let end = b[i + 1..].iter().position(|&x| x == b'"').ok_or_else(|| {
-                format!(
-                    "unterminated string in {q_s}; {FORM}",
-                    q_s = iomark_engine::echo::quote(s)
-                )
+                ValueError::Unterminated {
+                    what: "string",
+                    value: s.to_string(),
+                }
             })?;
             out.extend_from_slice(&b[i + 1..i + 1 + end]);
             i += end + 2;
         } else if c == b'\'' {
             let end = b[i + 1..].iter().position(|&x| x == b'\'').ok_or_else(|| {
-                format!(
-                    "unterminated file name in {q_s}; {FORM}",
-                    q_s = iomark_engine::echo::quote(s)
-                )
+                ValueError::Unterminated {
+                    what: "file name",
+                    value: s.to_string(),
+                }
             })?;
             let name = String::from_utf8_lossy(&b[i + 1..i + 1 + end]).into_owned();
             // As fio: the file's first bytes, as many as the pattern still has room for (a
@@ -607,11 +532,9 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
                 .and_then(|f| {
                     std::io::Read::read_to_end(&mut std::io::Read::take(f, room), &mut data)
                 })
-                .map_err(|e| {
-                    format!(
-                        "cannot read the pattern file {}: {e}",
-                        iomark_engine::echo::quote(&name)
-                    )
+                .map_err(|e| ValueError::PatternFile {
+                    path: name.clone(),
+                    reason: e.to_string(),
                 })?;
             out.extend_from_slice(&data);
             i += end + 2;
@@ -622,10 +545,7 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
                 end += 1;
             }
             if end == start {
-                return Err(format!(
-                    "{q_s}: empty hex number; {FORM}",
-                    q_s = iomark_engine::echo::quote(s)
-                ));
+                return Err(ValueError::EmptyHex(s.to_string()));
             }
             let mut digits = String::from_utf8_lossy(&b[start..end]).into_owned();
             if digits.len() % 2 == 1 {
@@ -642,12 +562,9 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
                 i += 1;
             }
             let txt = std::str::from_utf8(&b[start..i]).unwrap_or("");
-            let v: i64 = txt.parse().map_err(|_| {
-                format!(
-                    "{q_txt} is not a number; {FORM}",
-                    q_txt = iomark_engine::echo::quote(txt)
-                )
-            })?;
+            let v: i64 = txt
+                .parse()
+                .map_err(|_| ValueError::NotANumber(txt.to_string()).expected(Form::Pattern))?;
             if v < 0 {
                 if v >= i32::MIN as i64 {
                     out.extend_from_slice(&(v as i32).to_le_bytes());
@@ -665,204 +582,18 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), String> {
                 }
             }
         } else {
-            return Err(format!(
-                "unexpected {} in {q_s}; {FORM}",
-                iomark_engine::echo::quote(&(c as char).to_string()),
-                q_s = iomark_engine::echo::quote(s)
-            ));
+            return Err(ValueError::UnexpectedInPattern {
+                found: (c as char).to_string(),
+                value: s.to_string(),
+            });
         }
     }
     if out.is_empty() {
-        return Err(format!("empty pattern; {FORM}"));
+        return Err(ValueError::EmptyPattern);
     }
     if out.len() > MAX_PATTERN {
-        return Err(format!(
-            "the pattern is {} bytes long; at most {MAX_PATTERN}",
-            out.len()
-        ));
+        return Err(ValueError::PatternTooLong(out.len()));
     }
     offsets.retain(|&o| o < out.len());
     Ok((out, offsets))
-}
-
-/// `random`, `zipf:1.2[:center]`, `pareto:0.9[:center]`, `normal:5[:center]` / `gauss:5`,
-/// `zoned:60/10:30/20:8/30:2/40`, `zoned_abs:60/20g:30/10g`.
-pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, String> {
-    const FORM: &str = "expected random, zipf:THETA[:CENTER], pareto:H[:CENTER], normal:SIGMA%[:CENTER], zoned:ACCESS%/REGION%:... or zoned_abs:ACCESS%/SIZE:...";
-    let t = s.trim();
-    let (kind, rest) = match t.split_once(':') {
-        Some((k, r)) => (k.trim().to_ascii_lowercase(), Some(r.trim())),
-        None => (t.to_ascii_lowercase(), None),
-    };
-    let num = |x: &str| -> Result<f64, String> {
-        x.trim().parse::<f64>().map_err(|_| {
-            format!(
-                "{q_x} is not a number; {FORM}",
-                q_x = iomark_engine::echo::quote(x)
-            )
-        })
-    };
-    let params = |rest: Option<&str>| -> Result<(f64, f64), String> {
-        let r = rest.ok_or_else(|| {
-            format!(
-                "{q_t} needs a value; {FORM}",
-                q_t = iomark_engine::echo::quote(t)
-            )
-        })?;
-        let (a, c) = match r.split_once(':') {
-            Some((a, c)) => (num(a)?, num(c)?),
-            None => (num(r)?, 0.0),
-        };
-        if !(0.0..=1.0).contains(&c) {
-            return Err(format!("center {c} is outside [0, 1]"));
-        }
-        Ok((a, c))
-    };
-    match kind.as_str() {
-        "random" if rest.is_none() => Ok(Distribution::Random),
-        "zipf" => {
-            let (theta, center) = params(rest)?;
-            if theta <= 0.0 || theta == 1.0 {
-                return Err(format!("zipf theta {theta}: must be above 0 and not 1"));
-            }
-            Ok(Distribution::Zipf { theta, center })
-        }
-        "pareto" => {
-            let (h, center) = params(rest)?;
-            if h <= 0.0 || h >= 1.0 {
-                return Err(format!("pareto h {h}: must be between 0 and 1"));
-            }
-            Ok(Distribution::Pareto { h, center })
-        }
-        "normal" | "gauss" => {
-            let (sigma_pct, center) = params(rest)?;
-            if !(0.0..=100.0).contains(&sigma_pct) {
-                return Err(format!(
-                    "normal sigma {sigma_pct}%: must be between 0 and 100"
-                ));
-            }
-            Ok(Distribution::Normal { sigma_pct, center })
-        }
-        "zoned" | "zoned_abs" => {
-            let r = rest.ok_or_else(|| {
-                format!(
-                    "{q_t} needs zones; {FORM}",
-                    q_t = iomark_engine::echo::quote(t)
-                )
-            })?;
-            parse_zones(r, kind == "zoned_abs", kb_base)
-        }
-        _ => Err(format!(
-            "{q_t} is not a distribution; {FORM}",
-            q_t = iomark_engine::echo::quote(t)
-        )),
-    }
-}
-
-/// The zones of `zoned:` / `zoned_abs:` as fio reads them: per direction `read,write,trim`
-/// (one list for all three; with two, trim takes write's; an empty part is uniform), each list
-/// `ACCESS/REGION` entries separated by `:` and ending at an empty one. Access percentages are
-/// whole numbers adding up to exactly 100. `zoned` regions are percentages (above 100 counts as
-/// 100; 0 or none given shares out what the others leave) adding up to at most 100: zones cover
-/// that share of the region from its start. `zoned_abs` regions are sizes.
-fn parse_zones(r: &str, absolute: bool, kb_base: u32) -> Result<Distribution, String> {
-    let parts: Vec<&str> = r.split(',').collect();
-    if parts.len() > 3 {
-        return Err(format!(
-            "{}: at most three lists (read,write,trim)",
-            iomark_engine::echo::quote(r)
-        ));
-    }
-    let one = |list: &str| zone_list(list, absolute, kb_base);
-    let (rd, wr, tr) = match parts.as_slice() {
-        [all] => {
-            let d = one(all)?;
-            (d.clone(), d.clone(), d)
-        }
-        [a, b] => {
-            let w = one(b)?;
-            (one(a)?, w.clone(), w)
-        }
-        [a, b, c] => (one(a)?, one(b)?, one(c)?),
-        _ => unreachable!("split gives at least one part"),
-    };
-    if rd == wr && wr == tr {
-        return Ok(rd);
-    }
-    Ok(Distribution::PerDir(Box::new([rd, wr, tr])))
-}
-
-/// One direction's zone list (see [`parse_zones`]); an empty list is uniform.
-fn zone_list(list: &str, absolute: bool, kb_base: u32) -> Result<Distribution, String> {
-    let q = iomark_engine::echo::quote;
-    let mut access = Vec::new();
-    let mut regions: Vec<Option<u64>> = Vec::new();
-    for z in list.split(':') {
-        let z = z.trim();
-        if z.is_empty() {
-            break;
-        }
-        let (a, b) = match z.split_once('/') {
-            Some((a, b)) => (a.trim(), Some(b.trim())),
-            None => (z, None),
-        };
-        let a = parse_uint(a, kb_base).map_err(|e| format!("zone {}: {e}", q(z)))?;
-        access.push(a);
-        regions.push(match b {
-            None if absolute => Some(0),
-            None => None,
-            Some(b) if absolute => {
-                Some(parse_size(b, kb_base).map_err(|e| format!("zone {}: {e}", q(z)))?)
-            }
-            Some(b) => {
-                // fio reads the region percentage with atoi: leading digits, 0 when none.
-                let digits: String = b.chars().take_while(|c| c.is_ascii_digit()).collect();
-                match digits.parse::<u64>().unwrap_or(0) {
-                    0 => None,
-                    p => Some(p.min(100)),
-                }
-            }
-        });
-    }
-    if access.is_empty() {
-        return Ok(Distribution::Random);
-    }
-    let access_sum: u64 = access.iter().sum();
-    let region_sum: u64 = if absolute {
-        0
-    } else {
-        regions.iter().flatten().sum()
-    };
-    if access_sum > 100 || region_sum > 100 {
-        return Err(format!(
-            "zone percentages add up to more than 100% (access {access_sum}%, region {region_sum}%)"
-        ));
-    }
-    if access_sum < 100 {
-        return Err(format!(
-            "zone access percentages add up to {access_sum}%, they must add up to 100%"
-        ));
-    }
-    if absolute {
-        return Ok(Distribution::ZonedAbs(
-            access
-                .iter()
-                .zip(&regions)
-                .map(|(&a, r)| (a as f64, r.unwrap_or(0)))
-                .collect(),
-        ));
-    }
-    let missing = regions.iter().filter(|r| r.is_none()).count() as u64;
-    let fill = if missing == 1 && regions.len() == 1 {
-        100
-    } else {
-        (100 - region_sum).checked_div(missing).unwrap_or(0)
-    };
-    Ok(Distribution::Zoned(
-        access
-            .iter()
-            .zip(&regions)
-            .map(|(&a, r)| (a as f64, r.unwrap_or(fill) as f64))
-            .collect(),
-    ))
 }

@@ -1,4 +1,5 @@
 use super::*;
+use iomark_engine::job::Distribution;
 
 #[test]
 fn sizes_kb_base_1024() {
@@ -20,7 +21,10 @@ fn sizes_kb_base_1024() {
     assert_eq!(p("1p"), 1u64 << 50);
     assert_eq!(p("(2*4k)"), 8192);
     assert_eq!(p("(1m + 4k) "), (1 << 20) + 4096);
-    assert!(parse_size("4x", 1024).unwrap_err().contains("4k"));
+    assert!(parse_size("4x", 1024)
+        .unwrap_err()
+        .to_string()
+        .contains("4k"));
     assert!(parse_size("", 1024).is_err());
     assert!(parse_size("-4k", 1024).is_err());
     assert!(parse_size("abc", 1024).is_err());
@@ -91,7 +95,7 @@ fn times() {
         parse_time("(1000+500)", TimeUnit::S).unwrap(),
         Duration::from_micros(1500)
     );
-    let e = parse_time("10q", TimeUnit::S).unwrap_err();
+    let e = parse_time("10q", TimeUnit::S).unwrap_err().to_string();
     assert!(e.contains("500ms"), "{e}");
     assert_eq!(
         parse_time_range("5s-2s", TimeUnit::S).unwrap(),
@@ -107,7 +111,7 @@ fn bools() {
     for f in ["0", "false", "no", "off"] {
         assert!(!parse_bool(f).unwrap());
     }
-    assert!(parse_bool("2").unwrap_err().contains("0 or 1"));
+    assert!(parse_bool("2").unwrap_err().to_string().contains("0 or 1"));
 }
 
 #[test]
@@ -159,9 +163,11 @@ fn bssplit() {
     assert_eq!(parse_bssplit_list("4k/0:8k/60", 1024).unwrap()[0].1, 40);
     assert!(parse_bssplit_list("4k/10:64k/50", 1024)
         .unwrap_err()
+        .to_string()
         .contains("100%"));
     assert!(parse_bssplit_list("4k/70:64k/50", 1024)
         .unwrap_err()
+        .to_string()
         .contains("more than 100%"));
     assert!(parse_bssplit_list("4k/x", 1024).is_err());
     let pd = parse_bssplit("4k/100,8k/50:16k/50", 1024).unwrap();
@@ -216,7 +222,10 @@ fn patterns() {
         parse_pattern_fmt("0xff%o\"ab\"").unwrap(),
         ([&[0xff][..], &[0; 8], b"ab"].concat(), vec![1])
     );
-    assert!(parse_pattern("%o").unwrap_err().contains("verify_pattern"));
+    assert!(parse_pattern("%o")
+        .unwrap_err()
+        .to_string()
+        .contains("verify_pattern"));
     let f = std::env::temp_dir().join(format!("iomark-pattern-{}", std::process::id()));
     std::fs::write(&f, vec![7u8; 600]).unwrap();
     let p = parse_pattern(&format!("0x01'{}'", f.display())).unwrap();
@@ -225,6 +234,7 @@ fn patterns() {
     assert_eq!(&p[..2], &[1, 7]);
     assert!(parse_pattern("'/nonexistent/pattern'")
         .unwrap_err()
+        .to_string()
         .contains("cannot read the pattern file"));
 }
 
@@ -323,12 +333,16 @@ fn distributions() {
     assert!(parse_distribution("pareto:2", 1024).is_err());
     assert!(parse_distribution("bogus:1", 1024)
         .unwrap_err()
+        .to_string()
         .contains("zipf:THETA"));
 }
 
 #[test]
 fn expressions() {
-    let leaf = |s: &str| s.parse::<f64>().map_err(|e| e.to_string());
+    let leaf = |s: &str| {
+        s.parse::<f64>()
+            .map_err(|_| ValueError::NotANumber(s.into()))
+    };
     assert_eq!(eval_expr("(1+2*3)", &leaf).unwrap(), 7.0);
     assert_eq!(eval_expr("((1+2)*3)", &leaf).unwrap(), 9.0);
     assert_eq!(eval_expr("(2^10)", &leaf).unwrap(), 1024.0);
@@ -336,4 +350,33 @@ fn expressions() {
     assert!(eval_expr("(1/0)", &leaf).is_err());
     assert!(eval_expr("(1+", &leaf).is_err());
     assert_eq!(parse_int("(4k/2)", 1024).unwrap(), 2048);
+}
+
+#[test]
+fn errors_carry_the_facts_and_name_the_form() {
+    assert_eq!(
+        parse_bssplit_list("4k/10:64k/50", 1024),
+        Err(ValueError::SplitNot100 {
+            value: "4k/10:64k/50".into(),
+            given: 60
+        })
+    );
+    let e = parse_size("4x", 1024).unwrap_err();
+    assert_eq!(
+        e,
+        ValueError::UnknownSuffix {
+            quantity: Quantity::Size,
+            suffix: "x".into()
+        }
+        .expected(Form::Size)
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("unknown size suffix 'x'; expected {SIZE_FORM}")
+    );
+    let e = parse_distribution("zoned:50/10:x/20", 1024).unwrap_err();
+    assert!(
+        matches!(&e, ValueError::Zone { zone, .. } if zone == "x/20"),
+        "{e:?}"
+    );
 }

@@ -78,7 +78,7 @@ pub enum LineError {
         line: String,
         field: &'static str,
         value: String,
-        reason: String,
+        reason: Box<iomark_fio::values::ValueError>,
     },
     #[error("'{line}': {field} '{value}' is not a whole number")]
     NotWhole {
@@ -151,7 +151,7 @@ pub fn parse_line(l: &str) -> Result<Line, LineError> {
             line: l.to_string(),
             field: FIELDS[i],
             value: f[i].to_string(),
-            reason,
+            reason: Box::new(reason),
         })
     };
     let num = |i: usize| {

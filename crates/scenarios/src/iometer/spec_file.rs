@@ -72,13 +72,45 @@ pub struct FileSpec {
     pub lines: Vec<Line>,
 }
 
+/// Why a spec file was refused; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecFileError {
+    #[error("--spec-file {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    /// Not TOML, or keys that are not a spec's (the parser's words name the key and place).
+    #[error("--spec-file {path}: {error}")]
+    Toml {
+        path: String,
+        error: basic_toml::Error,
+    },
+    #[error("--spec-file {0}: no [[line]] table (each needs size, read and random)")]
+    NoLines(String),
+    /// The `index`th `[[line]]` (from 1) is not a valid line.
+    #[error("--spec-file {path}: [[line]] {index}: {error}")]
+    Line {
+        path: String,
+        index: usize,
+        error: spec::LineError,
+    },
+}
+
+/// Read and parse the spec file at `path`.
+pub fn read(path: &str) -> Result<FileSpec, SpecFileError> {
+    let text = std::fs::read_to_string(path).map_err(|error| SpecFileError::Read {
+        path: path.to_string(),
+        error,
+    })?;
+    parse(path, &text)
+}
+
 /// Parse the text of a spec file; `path` names it in errors.
-pub fn parse(path: &str, text: &str) -> Result<FileSpec, String> {
-    let f: File = basic_toml::from_str(text).map_err(|e| format!("--spec-file {path}: {e}"))?;
+pub fn parse(path: &str, text: &str) -> Result<FileSpec, SpecFileError> {
+    let f: File = basic_toml::from_str(text).map_err(|error| SpecFileError::Toml {
+        path: path.to_string(),
+        error,
+    })?;
     if f.line.is_empty() {
-        return Err(format!(
-            "--spec-file {path}: no [[line]] table (each needs size, read and random)"
-        ));
+        return Err(SpecFileError::NoLines(path.to_string()));
     }
     let mut lines = Vec::new();
     for (i, l) in f.line.iter().enumerate() {
@@ -93,8 +125,11 @@ pub fn parse(path: &str, text: &str) -> Result<FileSpec, String> {
             l.burst.unwrap_or(1),
             l.weight.unwrap_or(100)
         );
-        let line = spec::parse_line(&text)
-            .map_err(|e| format!("--spec-file {path}: [[line]] {}: {e}", i + 1))?;
+        let line = spec::parse_line(&text).map_err(|error| SpecFileError::Line {
+            path: path.to_string(),
+            index: i + 1,
+            error,
+        })?;
         lines.push(line);
     }
     Ok(FileSpec {
@@ -130,20 +165,22 @@ mod tests {
             "s.toml",
             "[[line]]\nsize = \"4k\"\nread = 70\nrandom = 100\nwieght = 5\n",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("--spec-file s.toml: "), "{e}");
         assert!(e.contains("unknown field `wieght`"), "{e}");
         assert!(e.contains("`weight`"), "{e}");
-        let e = parse("s.toml", "nmae = \"x\"\n").unwrap_err();
+        let e = parse("s.toml", "nmae = \"x\"\n").unwrap_err().to_string();
         assert!(e.contains("unknown field `nmae`"), "{e}");
         let e = parse(
             "s.toml",
             "[[line]]\nsize = \"4k\"\nread = 170\nrandom = 100\n",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("[[line]] 1: "), "{e}");
         assert!(e.contains("% read '170' is over 100"), "{e}");
-        let e = parse("s.toml", "name = \"x\"\n").unwrap_err();
+        let e = parse("s.toml", "name = \"x\"\n").unwrap_err().to_string();
         assert!(e.contains("no [[line]] table"), "{e}");
     }
 }

@@ -77,7 +77,7 @@ pub enum ArgError {
     BadValue {
         option: String,
         value: String,
-        reason: String,
+        reason: iomark_fio::options::Reason,
     },
     #[error("preset: unknown option '{0}'\n\n{USAGE}")]
     UnknownOption(String),
@@ -85,7 +85,7 @@ pub enum ArgError {
     TwoTargets,
 }
 
-fn bad(option: &str, value: &str, reason: impl Into<String>) -> ArgError {
+fn bad(option: &str, value: &str, reason: impl Into<iomark_fio::options::Reason>) -> ArgError {
     ArgError::BadValue {
         option: option.to_string(),
         value: value.to_string(),

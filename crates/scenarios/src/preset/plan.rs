@@ -8,10 +8,10 @@ use iomark_fio::build::{self, RawJob, RawPlan};
 /// The preset's options did not make a plan (a bug in the preset's data, or a setting such as a
 /// size too small for its jobs).
 #[derive(Debug, thiserror::Error)]
-#[error("preset {preset}: {message}")]
+#[error("preset {preset}: {error}")]
 pub struct PlanError {
     pub preset: &'static str,
-    pub message: String,
+    pub error: iomark_fio::build::PlanError,
 }
 
 /// The plan of `p` under `s`, and which of its jobs are warm-ups (one flag per plan job).
@@ -32,7 +32,7 @@ pub fn build(p: &Preset, s: &Settings) -> Result<(RunPlan, Vec<bool>), PlanError
     };
     let built = build::build_plan(&raw).map_err(|e| PlanError {
         preset: p.name,
-        message: e.message,
+        error: e,
     })?;
     Ok((built.plan, jobs.iter().map(|j| j.warmup).collect()))
 }

@@ -1,6 +1,7 @@
 //! quick's options: defaults, usage text and parsing.
 
 use iomark_engine::job::EngineKind;
+use iomark_fio::values::ValueError;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -62,12 +63,12 @@ pub enum ArgError {
     /// `--size` did not parse.
     Size {
         value: String,
-        reason: String,
+        reason: ValueError,
     },
     /// `--runtime` or `--ramp` did not parse.
     Time {
         value: String,
-        reason: String,
+        reason: ValueError,
     },
     /// `--ioengine` names no engine, or a metadata engine.
     Engine(String),

@@ -63,7 +63,7 @@ pub enum ArgError {
     #[error("sweep: '{0}' is not an option (options are written --NAME=VALUE)\n\n{USAGE}")]
     Positional(String),
     #[error("sweep: --null-service-time={0}: {1}")]
-    NullModel(String, String),
+    NullModel(String, iomark_fio::options::Reason),
 }
 
 fn swept(v: &str) -> bool {
@@ -104,7 +104,7 @@ pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
             "null-service-time" => {
                 let t = need(v)?;
                 let d = iomark_fio::values::parse_time(&t, iomark_fio::values::TimeUnit::Us)
-                    .map_err(|e| ArgError::NullModel(t.clone(), e))?;
+                    .map_err(|e| ArgError::NullModel(t.clone(), e.into()))?;
                 if d.is_zero() {
                     return Err(ArgError::NullModel(t, "must be above zero".into()));
                 }

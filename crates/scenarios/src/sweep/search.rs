@@ -1,6 +1,8 @@
 //! The latency-target search: the highest value of a swept option (queue depth) whose measured
 //! latency stays under the target, by bisection over measured points (latency grows with depth).
 
+use iomark_engine::echo::quote;
+
 /// A measured point: the option's value and its latency in µs.
 pub type Point = (u64, f64);
 
@@ -40,31 +42,49 @@ pub fn highest_under(
     (curve, answer)
 }
 
+/// A `--latency-target` that does not parse; each names the value as given.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TargetError {
+    #[error("--latency-target={0}: expected pNN=TIME, e.g. p99=2ms")]
+    Form(String),
+    #[error("--latency-target={q_s}: {q_what} is not a percentile (p50, p99, p99.9) or mean", q_s = quote(.value), q_what = quote(.what))]
+    Percentile { value: String, what: String },
+    #[error("--latency-target={value}: {error}")]
+    Time {
+        value: String,
+        error: iomark_fio::values::ValueError,
+    },
+    #[error("--latency-target={0}: the target must be above zero")]
+    Zero(String),
+}
+
 /// Parse `p99=2ms` (or `p99.9=500us`, `mean=1ms`): the percentile (None for the mean) and the
 /// target in µs.
-pub fn parse_target(s: &str) -> Result<(Option<f64>, f64), String> {
+pub fn parse_target(s: &str) -> Result<(Option<f64>, f64), TargetError> {
     let (what, t) = s
         .split_once('=')
-        .ok_or_else(|| format!("--latency-target={s}: expected pNN=TIME, e.g. p99=2ms"))?;
+        .ok_or_else(|| TargetError::Form(s.to_string()))?;
     let pct = match what {
         "mean" => None,
         p => match p.strip_prefix('p').and_then(|x| x.parse::<f64>().ok()) {
             Some(x) if x > 0.0 && x < 100.0 => Some(x),
             _ => {
-                return Err(format!(
-                "--latency-target={q_s}: {q_what} is not a percentile (p50, p99, p99.9) or mean",
-                q_s = iomark_engine::echo::quote(s),
-                q_what = iomark_engine::echo::quote(what)
-            ))
+                return Err(TargetError::Percentile {
+                    value: s.to_string(),
+                    what: what.to_string(),
+                })
             }
         },
     };
-    let d = iomark_fio::values::parse_time(t, iomark_fio::values::TimeUnit::Us)
-        .map_err(|e| format!("--latency-target={s}: {e}"))?;
+    let d =
+        iomark_fio::values::parse_time(t, iomark_fio::values::TimeUnit::Us).map_err(|error| {
+            TargetError::Time {
+                value: s.to_string(),
+                error,
+            }
+        })?;
     if d.is_zero() {
-        return Err(format!(
-            "--latency-target={s}: the target must be above zero"
-        ));
+        return Err(TargetError::Zero(s.to_string()));
     }
     Ok((pct, d.as_secs_f64() * 1e6))
 }
@@ -103,6 +123,7 @@ mod tests {
         assert_eq!(parse_target("mean=1ms"), Ok((None, 1000.0)));
         assert!(parse_target("q99=1ms")
             .unwrap_err()
+            .to_string()
             .contains("not a percentile"));
         assert!(parse_target("p99").is_err());
     }

@@ -109,6 +109,16 @@ impl TpFigure {
     }
 }
 
+/// Why a throughput run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ThroughputError {
+    #[error("not a throughput plan")]
+    NotThroughput,
+    /// A child's pass failed.
+    #[error(transparent)]
+    Pass(#[from] std::io::Error),
+}
+
 /// Run every test of the plan with `children` children; `on_figure` sees each pass's figure.
 pub fn run_count(
     plan: &Plan,
@@ -116,7 +126,7 @@ pub fn run_count(
     keep: bool,
     stop: &AtomicBool,
     on_figure: &mut dyn FnMut(&TpFigure),
-) -> Result<Vec<TpFigure>, String> {
+) -> Result<Vec<TpFigure>, ThroughputError> {
     run_count_with(plan, children, keep, stop, GroupHooks::default(), on_figure)
 }
 
@@ -129,8 +139,11 @@ pub fn run_count_with(
     stop: &AtomicBool,
     hooks: GroupHooks<'_>,
     on_figure: &mut dyn FnMut(&TpFigure),
-) -> Result<Vec<TpFigure>, String> {
-    let tp = plan.throughput.as_ref().ok_or("not a throughput plan")?;
+) -> Result<Vec<TpFigure>, ThroughputError> {
+    let tp = plan
+        .throughput
+        .as_ref()
+        .ok_or(ThroughputError::NotThroughput)?;
     let cell = plan.cells[0];
     let files = &tp.files[..children as usize];
     let mut out = Vec::new();
@@ -170,7 +183,7 @@ pub fn run_count_with(
                 let mut per_child = Vec::new();
                 let mut cut = Vec::new();
                 for r in g.children {
-                    let r = r.map_err(|e| e.to_string())?;
+                    let r = r?;
                     cut.push(r.cut);
                     per_child.push(Measure::from(r));
                 }

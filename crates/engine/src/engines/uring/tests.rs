@@ -37,6 +37,7 @@ fn data_test(o: &EngineOptions, poll: bool) {
         assert_eq!(eng.name(), "io_uring");
         if o.fixedbufs {
             // 128 KiB of buffers: registration only fails under a tiny memlock limit.
+            // SAFETY: geteuid takes no arguments and cannot fail.
             let root = unsafe { libc::geteuid() } == 0;
             assert!(eng.fixed_buffers_active() || (!root && !eng.notes().is_empty()));
         } else if !o.nonvectored {
@@ -163,6 +164,7 @@ fn fixedbufs_fall_back_with_note_when_memlock_is_too_small() {
             rlim_cur: 0,
             rlim_max: 0,
         };
+        // SAFETY: `rl` is a stack value the kernel fills in.
         unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut rl) };
         const MIB: u64 = 1 << 20;
         if rl.rlim_cur == libc::RLIM_INFINITY || rl.rlim_cur > 12 * MIB {
@@ -201,6 +203,7 @@ fn fixedbufs_fall_back_with_note_when_memlock_is_too_small() {
 
 #[test]
 fn fixedbufs_register_with_privilege() {
+    // SAFETY: geteuid takes no arguments and cannot fail.
     if unsafe { libc::geteuid() } != 0 {
         return;
     }
