@@ -154,4 +154,27 @@ mod tests {
         assert_eq!(render(&p, &r, Status::NoXfer).lines().count(), 2);
         assert_eq!(render(&p, &r, Status::None), "");
     }
+
+    #[test]
+    fn a_copy_under_a_millisecond_has_its_iops() {
+        let p = dd_plan("if=x of=/dev/null bs=1M count=1");
+        let mut j = JobResult {
+            runtime_ms: 0,
+            runtime_us: 400,
+            ..Default::default()
+        };
+        j.dirs.read.io_bytes = 1 << 20;
+        j.dirs.read.total_ios = 1;
+        j.dirs.read.lat.add(400_000);
+        let r = RunResult {
+            jobs: vec![j],
+            ..Default::default()
+        };
+        let out = render(&p, &r, Status::Default);
+        let last = out.lines().last().unwrap();
+        assert!(
+            last.starts_with("iomark: 2500 IOPS (1048576-byte reads)"),
+            "{out}"
+        );
+    }
 }
