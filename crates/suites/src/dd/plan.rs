@@ -215,6 +215,9 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
             } else {
                 SyncMode::None
             };
+            // A new output file grows with the writes, as GNU dd's does (on ext4, writes that
+            // extend the file cost more than writes into a file already at its size).
+            j.grow_file = true;
             j.buffers.zero_buffers = src == End::Zero;
             j.buffers.scramble_buffers = src != End::Zero;
         }
