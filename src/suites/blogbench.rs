@@ -17,10 +17,15 @@ use std::time::{Duration, Instant};
 
 fn dir_state(d: &Path) -> DirState {
     match std::fs::read_dir(d) {
-        Ok(rd) => match rd.count() as u64 {
-            0 => DirState::Empty,
-            n => DirState::NonEmpty(n),
-        },
+        Ok(rd) => {
+            if let Err(e) = iomark_engine::target::dir_writable(d) {
+                return DirState::NotWritable(e.raw_os_error().unwrap_or(libc::EACCES));
+            }
+            match rd.count() as u64 {
+                0 => DirState::Empty,
+                n => DirState::NonEmpty(n),
+            }
+        }
         Err(_) if d.exists() => DirState::NotADirectory,
         Err(_) => DirState::Missing,
     }

@@ -33,6 +33,9 @@ pub fn main(args: &[String]) -> i32 {
             None
         },
         pid: std::process::id(),
+        unwritable: iomark_engine::target::dir_writable(&a.dir)
+            .err()
+            .and_then(|e| e.raw_os_error()),
     };
     let p = match bonnie::plan(&a, facts) {
         Ok(p) => p,

@@ -47,6 +47,12 @@ fn bench_vs_peers_quick_prints_every_figure() {
             lo.parse::<f64>().unwrap() <= hi.parse::<f64>().unwrap(),
             "{row:?}"
         );
+        // CPU time per unit, iomark over the original ("-" when a process used less than the
+        // kernel's accounting step).
+        assert!(
+            row[5] == "-" || row[5].parse::<f64>().unwrap() > 0.0,
+            "{row:?}"
+        );
     }
     // bonnie++'s figures are there; at --quick sizes they may be +++++ (under 500 ms).
     for f in [

@@ -1,7 +1,7 @@
 //! `iomark blogbench`: the seed line runs (shrunk), its output reads as blogbench's, the scores
 //! are the counted blogs, the directory layout after a run, bad input refused.
 
-use crate::util::{iomark, stderr, stdout, Scratch};
+use crate::util::{iomark, stderr, stdout, ReadOnlyDir, Scratch};
 
 /// The numbers of blogbench's table lines and final scores.
 fn table(out: &str) -> (Vec<Vec<u64>>, u64, u64) {
@@ -167,4 +167,25 @@ fn blogbench_bad_input_is_refused_and_writes_nothing() {
         assert_eq!(names, vec![std::ffi::OsString::from("keep")], "{args:?}");
     }
     assert!(!d.file("no").exists());
+}
+
+#[test]
+fn blogbench_unwritable_directory_is_refused_and_writes_nothing() {
+    let ro = ReadOnlyDir::new("blogbench-ro");
+    let dir = ro.s();
+    let sub = format!("{dir}/sub");
+    for (d, needle) in [
+        (dir.as_str(), "cannot create files there"),
+        (sub.as_str(), "cannot create the directory"),
+    ] {
+        let o = iomark(&["blogbench", "-d", d, "-i", "1", "-s", "1"]);
+        assert!(!o.status.success(), "{d}: {}", stdout(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("-d") && e.contains(d) && e.contains(needle),
+            "{e}"
+        );
+        assert!(!stdout(&o).contains("Final score"), "{}", stdout(&o));
+        assert_eq!(ro.entries(), 0, "{d}");
+    }
 }

@@ -1,7 +1,7 @@
 //! `iomark bonnie`: the seed line runs (shrunk), its CSV has bonnie++'s 50 fields and Debian's
 //! bon_csv2html and bon_csv2txt read it, text and CSV agree, -q and -x, bad input.
 
-use crate::util::{bin, is_root, stderr, stdout, Scratch};
+use crate::util::{bin, is_root, stderr, stdout, ReadOnlyDir, Scratch};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -35,7 +35,15 @@ fn bonnie_seed_line_csv_and_converters() {
     let d = Scratch::new("bonnie-seed");
     let dir = d.path.display().to_string();
     // The seed line, shrunk and redirected by appended flags (the last -d wins).
-    let seed = "-d /mnt/raw_disk -D -b -m kvm-guest -x 3 -u root";
+    let seeds = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/seed-workloads/commands.txt"
+    ))
+    .unwrap();
+    let seed = seeds
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("bonnie++ "))
+        .expect("the bonnie++ seed line");
     let mut args: Vec<&str> = seed.split_whitespace().collect();
     args.extend([
         "-d",
@@ -378,4 +386,196 @@ fn bonnie_links_and_concurrency_print_as_bonnie_does() {
     }
     assert!(stderr(&bonnie(&["-d", &dir, "-s", "0", "-n", "1:-2:0:2"])).contains("symbolic"));
     assert_left_nothing(&d.path, "left behind");
+}
+
+#[test]
+fn bonnie_unwritable_directory_is_refused_and_writes_nothing() {
+    let ro = ReadOnlyDir::new("bonnie-ro");
+    let dir = ro.s();
+    for args in [
+        vec!["-d", dir.as_str(), "-s", "8", "-r", "0", "-n", "0"],
+        vec!["-d", dir.as_str(), "-s", "0", "-n", "1"],
+    ] {
+        let o = bonnie(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains(&format!("-d {dir}: cannot create files there")),
+            "{args:?}: {e}"
+        );
+        // Refused before any test: no table, no CSV line.
+        assert_eq!(stdout(&o), "", "{args:?}");
+        assert_eq!(ro.entries(), 0, "{args:?}");
+    }
+}
+
+/// The CSV fields of each test's rate (its %CP follows), by the test's name in the result file.
+const RATE_FIELDS: [(&str, usize); 12] = [
+    ("bonnie-per-char-output", 9),
+    ("bonnie-block-output", 11),
+    ("bonnie-rewrite", 13),
+    ("bonnie-per-char-input", 15),
+    ("bonnie-block-input", 17),
+    ("bonnie-random-seeks", 19),
+    ("bonnie-sequential-create", 26),
+    ("bonnie-sequential-stat", 28),
+    ("bonnie-sequential-delete", 30),
+    ("bonnie-random-create", 32),
+    ("bonnie-random-stat", 34),
+    ("bonnie-random-delete", 36),
+];
+
+#[test]
+fn bonnie_plus_signs_only_for_tests_under_half_a_second() {
+    // bonnie++ prints +++++ (and +++ for %CP) for a test that took under 500 ms and a rate
+    // otherwise: each field of the CSV against that test's time in the result file. Per-char
+    // tests of 2 MiB (one-byte calls) usually take longer, the 8 MiB block tests less.
+    let d = Scratch::new("bonnie-plus");
+    let dir = d.s("d");
+    std::fs::create_dir(&dir).unwrap();
+    let res = d.s("r.json");
+    let o = bonnie(&[
+        "-d",
+        &dir,
+        "-s",
+        "8",
+        "-r",
+        "0",
+        "-n",
+        "1",
+        "-m",
+        "h",
+        "--char-size=2m",
+        "--result-file",
+        &res,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let csv = out.lines().find(|l| l.starts_with("1.98,")).unwrap();
+    let f: Vec<&str> = csv.split(',').collect();
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
+    let jobs = r["jobs"].as_array().unwrap();
+    let mut plus = 0;
+    for (name, i) in RATE_FIELDS {
+        let j = jobs.iter().find(|j| j["name"] == name).expect(name);
+        let us = j["runtime_us"].as_u64().unwrap();
+        if us < 500_000 {
+            assert_eq!((f[i], f[i + 1]), ("+++++", "+++"), "{name}: {us} us: {csv}");
+            plus += 1;
+        } else {
+            // The rate is the test's amount over its time (KiB/s for the bulk tests, per
+            // second for seeks and the file tests).
+            let dir = if j["dirs"]["write"]["total_ios"].as_u64().unwrap() > 0 {
+                "write"
+            } else {
+                "read"
+            };
+            let amount = if i < 19 {
+                j["dirs"][dir]["io_bytes"].as_f64().unwrap() / 1024.0
+            } else {
+                j["dirs"][dir]["total_ios"].as_f64().unwrap()
+            };
+            let want = amount / (us as f64 / 1e6);
+            let got: f64 = f[i].parse().unwrap_or_else(|_| panic!("{name}: {csv}"));
+            assert!(
+                (got - want).abs() <= want * 0.01 + 1.0,
+                "{name}: {got} vs {want}: {csv}"
+            );
+            assert!(f[i + 1].parse::<u64>().is_ok(), "{name}: {csv}");
+        }
+    }
+    assert!(plus > 0, "{csv}");
+}
+
+/// The names created under the test directory, from an strace of openat: (directory key, name)
+/// where the key is the directory part of the path or the descriptor the name is relative to.
+fn created(trace: &[String]) -> Vec<(String, String)> {
+    trace
+        .iter()
+        .filter(|l| l.contains("O_CREAT") && !l.contains("ENOENT"))
+        .filter_map(|l| {
+            let (_, rest) = l.split_once("openat(")?;
+            let (base, rest) = rest.split_once(", \"")?;
+            let (path, _) = rest.split_once('"')?;
+            if path.contains("Bonnie.") && !path.contains('/') {
+                return None;
+            }
+            let (dir, name) = match path.rsplit_once('/') {
+                Some((d, n)) => (d.to_string(), n.to_string()),
+                None => (base.to_string(), path.to_string()),
+            };
+            Some((dir, name))
+        })
+        .collect()
+}
+
+#[test]
+fn bonnie_file_names_and_directories_follow_bonnies() {
+    // -n 1:0:0:3: 1024 empty files in three directories, created in sequential order (names:
+    // the index in 10 hex digits, then 0-12 random letters and digits), then in random order
+    // (the random characters first); bonnie++ itself beside iomark, the same shapes and counts.
+    let d = Scratch::new("bonnie-names");
+    let dir = d.s("d");
+    std::fs::create_dir(&dir).unwrap();
+    let log = d.s("trace");
+    let args = ["-s", "0", "-n", "1:0:0:3", "-m", "h"];
+    let mut ours = vec!["bonnie", "-d", &dir];
+    ours.extend(args);
+    let mut theirs = vec!["-d", dir.as_str()];
+    theirs.extend(args);
+    if is_root() {
+        theirs.extend(["-u", "root"]);
+    }
+    let which = Command::new("sh")
+        .args(["-c", "command -v bonnie++"])
+        .output()
+        .unwrap();
+    let bonnie_pp = std::path::PathBuf::from(stdout(&which).trim());
+    assert!(bonnie_pp.is_file(), "bonnie++ (Debian's bonnie++ package)");
+    let alnum = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric());
+    let mut per_dir_counts = Vec::new();
+    for (prog, a) in [(bin(), &ours), (bonnie_pp, &theirs)] {
+        let t = traced(&log, "openat,mkdir,mkdirat", &prog, a);
+        let subdirs: Vec<&String> = t
+            .iter()
+            .filter(|l| l.contains("mkdir") && l.ends_with("= 0"))
+            .filter(|l| {
+                ["00000\"", "00001\"", "00002\""]
+                    .iter()
+                    .any(|s| l.contains(s))
+            })
+            .collect();
+        // 00000-00002, made for the sequential pass and again for the random one.
+        assert_eq!(subdirs.len(), 6, "{prog:?}: {subdirs:?}");
+        let names = created(&t);
+        assert_eq!(names.len(), 2048, "{prog:?}");
+        for (i, (_, n)) in names[..1024].iter().enumerate() {
+            assert!(n.len() <= 22 && alnum(n), "{prog:?}: {n}");
+            assert_eq!(&n[..10], format!("{i:010x}"), "{prog:?}: sequential {n}");
+        }
+        let mut idx: Vec<u64> = names[1024..]
+            .iter()
+            .map(|(_, n)| {
+                assert!(n.len() >= 10 && n.len() <= 22 && alnum(n), "{prog:?}: {n}");
+                u64::from_str_radix(&n[n.len() - 10..], 16).unwrap()
+            })
+            .collect();
+        idx.sort_unstable();
+        assert_eq!(
+            idx,
+            (0..1024).collect::<Vec<u64>>(),
+            "{prog:?}: random names"
+        );
+        let mut count = std::collections::BTreeMap::<&str, usize>::new();
+        for (dk, _) in &names[..1024] {
+            *count.entry(dk).or_default() += 1;
+        }
+        let mut c: Vec<usize> = count.into_values().collect();
+        c.sort_unstable();
+        per_dir_counts.push(c);
+    }
+    assert_eq!(per_dir_counts[0].len(), 3, "{per_dir_counts:?}");
+    assert_eq!(per_dir_counts[0], per_dir_counts[1], "files per directory");
+    assert_left_nothing(&d.path.join("d"), "left behind");
 }

@@ -1,7 +1,7 @@
 //! `iomark dd`: the seed dd lines run next to GNU dd with the same operands; records lines and
 //! byte counts must be identical, the summary line must parse as GNU dd's does.
 
-use crate::util::{bin, Scratch};
+use crate::util::{bin, ReadOnlyDir, Scratch};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -240,4 +240,25 @@ fn dd_status_progress_reports_while_running() {
         e.contains("4194304 bytes (4.2 MB, 4.0 MiB) copied, "),
         "{e:?}"
     );
+}
+
+#[test]
+fn dd_unwritable_directory_is_refused_and_writes_nothing() {
+    let ro = ReadOnlyDir::new("dd-ro");
+    let d = Scratch::new("dd-ro-cwd");
+    let line = format!("if=/dev/zero of={}/x.dat bs=64K count=4", ro.s());
+    let o = ours(&line, &d.path);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "of={}/x.dat: cannot create it in {}",
+            ro.s(),
+            ro.s()
+        )),
+        "{e}"
+    );
+    // Refused before any I/O: no records lines.
+    assert!(!e.contains("records"), "{e}");
+    assert_eq!(ro.entries(), 0);
 }

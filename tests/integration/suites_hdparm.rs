@@ -27,13 +27,24 @@ fn timing(line: &str) -> (String, u64, f64, f64) {
 fn hdparm_on_a_loop_device_prints_hdparms_lines() {
     assert!(root_required());
     let l = Loop::new("hdparm-loop", 64 << 20, false);
-    let h = Command::new("hdparm")
-        .args(["-tT", &l.dev])
-        .output()
-        .unwrap();
+    // The seed line, its device replaced by the loop device.
+    let seeds = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/seed-workloads/commands.txt"
+    ))
+    .unwrap();
+    let seed = seeds
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("hdparm "))
+        .expect("the hdparm seed line");
+    let mut args: Vec<&str> = seed.split_whitespace().collect();
+    assert!(args.pop().unwrap().starts_with("/dev/"), "{seed}");
+    args.push(&l.dev);
+    let h = Command::new("hdparm").args(&args).output().unwrap();
     assert!(h.status.success(), "{}", stderr(&h));
     let o = Command::new(bin())
-        .args(["hdparm", "-tT", &l.dev])
+        .arg("hdparm")
+        .args(&args)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));

@@ -210,3 +210,60 @@ pub fn both_json(tag: &str, args: &[&str]) -> (Value, Value) {
     let iv = json(&iomark_in(&ia, &id));
     (fv, iv)
 }
+
+/// A directory where no file can be created, in a scratch directory removed on drop: a
+/// read-only tmpfs mounted there as root (root ignores permission bits), mode 0555 otherwise.
+pub struct ReadOnlyDir {
+    pub path: PathBuf,
+    mounted: bool,
+    _scratch: Scratch,
+}
+
+impl ReadOnlyDir {
+    pub fn new(tag: &str) -> ReadOnlyDir {
+        use std::os::unix::fs::PermissionsExt;
+        let scratch = Scratch::new(tag);
+        let path = scratch.file("ro");
+        std::fs::create_dir(&path).unwrap();
+        let mounted = is_root();
+        if mounted {
+            let st = Command::new("mount")
+                .args(["-t", "tmpfs", "-o", "ro,size=64m", "tmpfs"])
+                .arg(&path)
+                .status()
+                .unwrap();
+            assert!(
+                st.success(),
+                "mounting a read-only tmpfs on {}",
+                path.display()
+            );
+        } else {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o555)).unwrap();
+        }
+        ReadOnlyDir {
+            path,
+            mounted,
+            _scratch: scratch,
+        }
+    }
+
+    pub fn s(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// The entries in the directory (none, if nothing was written).
+    pub fn entries(&self) -> usize {
+        std::fs::read_dir(&self.path).unwrap().count()
+    }
+}
+
+impl Drop for ReadOnlyDir {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        if self.mounted {
+            let _ = Command::new("umount").arg(&self.path).status();
+        } else {
+            let _ = std::fs::set_permissions(&self.path, std::fs::Permissions::from_mode(0o755));
+        }
+    }
+}

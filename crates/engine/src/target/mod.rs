@@ -19,7 +19,7 @@ mod signature;
 
 pub use claim::missing_device_path;
 pub use layout::open_target;
-pub use probe::{free_space, probe};
+pub use probe::{dir_writable, free_space, probe};
 
 pub(crate) use claim::{backed_loop_in_use, claim_exclusive, dump_dir_beside, special_kind};
 pub use claim::{BusyReason, LoopInUse};

@@ -191,11 +191,35 @@ pub fn free_space(dir: &Path) -> io::Result<u64> {
     Ok((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
 }
 
+/// Whether this process may create and remove entries in the directory `dir`: access(2) with
+/// W_OK|X_OK, which answers EROFS on a read-only file system even to root (and EACCES when the
+/// permission bits refuse an unprivileged user). Nothing is written.
+pub fn dir_writable(dir: &Path) -> io::Result<()> {
+    let c = cpath(dir)?;
+    // SAFETY: c is a valid NUL-terminated path; access reads it and nothing else.
+    let rc = unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::target::testutil::*;
     use crate::target::*;
+
+    #[test]
+    fn dir_writable_answers_for_a_directory() {
+        let d = TempDir::new("writable");
+        assert!(dir_writable(d.path()).is_ok());
+        let missing = d.path().join("missing");
+        assert_eq!(
+            dir_writable(&missing).unwrap_err().raw_os_error(),
+            Some(libc::ENOENT)
+        );
+    }
 
     #[test]
     fn probe_regular_file_in_tmp() {

@@ -17,6 +17,9 @@ pub enum DirState {
     /// Holds this many entries.
     NonEmpty(u64),
     NotADirectory,
+    /// An existing directory where files cannot be created: the errno (a read-only file
+    /// system, permissions).
+    NotWritable(i32),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +80,12 @@ pub fn plan(a: &BlogArgs, state: DirState) -> Result<BlogPlan, BlogError> {
         }
         DirState::NonEmpty(_) => false,
         DirState::NotADirectory => return Err(bad("not a directory".into())),
+        DirState::NotWritable(errno) => {
+            return Err(bad(format!(
+                "cannot create files there: {}",
+                std::io::Error::from_raw_os_error(errno)
+            )))
+        }
     };
     Ok(BlogPlan {
         tree: TreeSpec {
@@ -142,6 +151,14 @@ mod tests {
             .to_string();
         assert!(e.contains("-d") && e.contains("3 entries") && e.contains("--allow-nonempty"));
         assert!(plan(&a("-d /x --allow-nonempty"), DirState::NonEmpty(3)).is_ok());
+        // EACCES (Linux).
+        let e = plan(&a("-d /x"), DirState::NotWritable(13))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("-d") && e.contains("cannot create files there: Permission denied"),
+            "{e}"
+        );
         assert!(plan(&a("-d /x"), DirState::NotADirectory).is_err());
     }
 }

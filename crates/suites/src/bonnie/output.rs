@@ -236,6 +236,7 @@ pub(crate) mod tests {
                 ram_bytes: 1 << 30,
                 free_bytes: Some(1 << 40),
                 pid: 1,
+                unwritable: None,
             },
         )
         .unwrap()

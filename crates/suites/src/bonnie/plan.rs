@@ -43,6 +43,9 @@ pub struct Facts {
     pub free_bytes: Option<u64>,
     /// Names the test file and directory (`Bonnie.PID`, as bonnie++ does).
     pub pid: u32,
+    /// The errno that refuses creating files in `-d` (a read-only file system, permissions);
+    /// None when files can be created there.
+    pub unwritable: Option<i32>,
 }
 
 /// One step of a run, in bonnie++'s order.
@@ -96,6 +99,15 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
             a.dir.display()
         )));
     };
+    if let Some(errno) = f.unwritable {
+        if a.size_mib != Some(0) || a.files > 0 {
+            return Err(BonnieError::Refused(format!(
+                "-d {}: cannot create files there: {}",
+                a.dir.display(),
+                std::io::Error::from_raw_os_error(errno)
+            )));
+        }
+    }
     let ram_mib = a.ram_mib.unwrap_or(f.ram_bytes >> 20);
     let size_mib = a.size_mib.unwrap_or(2 * (f.ram_bytes >> 20));
     // As bonnie++: -c multiplies the size in the check (its copies would share the RAM).
@@ -241,6 +253,7 @@ mod tests {
                 ram_bytes: ram,
                 free_bytes: free,
                 pid: 42,
+                unwritable: None,
             },
         )
     }
@@ -311,6 +324,27 @@ mod tests {
         assert!(p("-d /x -s 100 -r 101 -c 2", 1 << 30, Some(1 << 40)).is_err());
         let e = p("-d /x", 1 << 30, Some(1000 << 20)).unwrap_err();
         assert!(e.to_string().contains("-s 999"), "{e}");
+        let a = parse(&[
+            "-d".into(),
+            "/ro".into(),
+            "-s".into(),
+            "8".into(),
+            "-r".into(),
+            "0".into(),
+        ])
+        .unwrap();
+        let ro = Facts {
+            ram_bytes: 1 << 30,
+            free_bytes: Some(1 << 40),
+            pid: 1,
+            // EROFS (Linux).
+            unwritable: Some(30),
+        };
+        let e = plan(&a, ro).unwrap_err().to_string();
+        assert!(
+            e.contains("-d /ro: cannot create files there: Read-only"),
+            "{e}"
+        );
         let e = p("-d /nope -s 10 -r 0", 1 << 30, None).unwrap_err();
         assert!(e.to_string().contains("/nope"), "{e}");
         assert!(p("-d /x -s 0 -n 0", 1 << 30, Some(1 << 40))

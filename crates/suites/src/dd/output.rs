@@ -80,7 +80,6 @@ pub fn render(p: &DdPlan, r: &RunResult, status: Status) -> String {
     }
     s.push_str(&human::summary(t.bytes, t.secs));
     s.push('\n');
-    let ms = (t.secs * 1000.0).round() as u64;
     let what = match p.dir {
         Dir::Read => "reads",
         _ => "writes",
@@ -91,7 +90,12 @@ pub fn render(p: &DdPlan, r: &RunResult, status: Status) -> String {
     };
     s.push_str(&format!(
         "iomark: {:.0} IOPS ({block}-byte {what}), latency {}\n",
-        latency::iops(t.ios, ms),
+        // From the exact time: a copy under a millisecond still has its rate.
+        if t.secs > 0.0 {
+            t.ios as f64 / t.secs
+        } else {
+            0.0
+        },
         latency::percentiles(&t.lat)
     ));
     s
@@ -149,5 +153,28 @@ mod tests {
         assert_eq!(lines.len(), 4);
         assert_eq!(render(&p, &r, Status::NoXfer).lines().count(), 2);
         assert_eq!(render(&p, &r, Status::None), "");
+    }
+
+    #[test]
+    fn a_copy_under_a_millisecond_has_its_iops() {
+        let p = dd_plan("if=x of=/dev/null bs=1M count=1");
+        let mut j = JobResult {
+            runtime_ms: 0,
+            runtime_us: 400,
+            ..Default::default()
+        };
+        j.dirs.read.io_bytes = 1 << 20;
+        j.dirs.read.total_ios = 1;
+        j.dirs.read.lat.add(400_000);
+        let r = RunResult {
+            jobs: vec![j],
+            ..Default::default()
+        };
+        let out = render(&p, &r, Status::Default);
+        let last = out.lines().last().unwrap();
+        assert!(
+            last.starts_with("iomark: 2500 IOPS (1048576-byte reads)"),
+            "{out}"
+        );
     }
 }

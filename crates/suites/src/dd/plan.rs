@@ -129,14 +129,20 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
                 }
                 Probe::Missing => {
                     let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-                    if let Some(d) = parent {
-                        if !d.is_dir() {
-                            return Err(refused(format!(
-                                "of={}: directory {} does not exist",
-                                p.display(),
-                                d.display()
-                            )));
-                        }
+                    let d = parent.unwrap_or(Path::new("."));
+                    if !d.is_dir() {
+                        return Err(refused(format!(
+                            "of={}: directory {} does not exist",
+                            p.display(),
+                            d.display()
+                        )));
+                    }
+                    if let Err(e) = iomark_engine::target::dir_writable(d) {
+                        return Err(refused(format!(
+                            "of={}: cannot create it in {}: {e}",
+                            p.display(),
+                            d.display()
+                        )));
                     }
                 }
                 _ => {}
@@ -209,6 +215,9 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
             } else {
                 SyncMode::None
             };
+            // A new output file grows with the writes, as GNU dd's does (on ext4, writes that
+            // extend the file cost more than writes into a file already at its size).
+            j.grow_file = true;
             j.buffers.zero_buffers = src == End::Zero;
             j.buffers.scramble_buffers = src != End::Zero;
         }
