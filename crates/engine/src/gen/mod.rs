@@ -6,6 +6,7 @@
 //! - `seq`: sequential offsets;
 //! - `dist`: access distributions (the modes of random offsets);
 //! - `random`: random offsets;
+//! - `strided`: the walk over strided zones;
 //! - `offset`: the per-file generator the worker uses, combining the above;
 //! - `bs`: block sizes and read/write mixing.
 
@@ -16,6 +17,7 @@ mod offset;
 mod permutation;
 mod random;
 mod seq;
+mod strided;
 
 pub use bs::{BsPicker, DirMix};
 pub use offset::OffsetGen;

@@ -141,6 +141,9 @@ pub struct JobSpec {
     /// End the job once its IOPS or bandwidth is steady.
     #[serde(default)]
     pub steady: Option<crate::steady::SteadySpec>,
+    /// Strided zones: the job's I/O confined to one zone of the region at a time.
+    #[serde(default)]
+    pub zones: Option<StridedZones>,
 
     /// The options as the user wrote them (name, raw value) for `job options` in output and
     /// for the result file; the fio front end fills it.
@@ -226,6 +229,7 @@ impl Default for JobSpec {
             record: None,
             replay: None,
             steady: None,
+            zones: None,
             options: Vec::new(),
         }
     }

@@ -18,6 +18,7 @@ pub(super) fn finish(
     }
     super::replay::finish_replay(spec, st)?;
     finish_steady(spec, st)?;
+    super::zones::finish_zones(spec, &st.zones)?;
     let name = spec.name.clone();
     for p in [
         &mut spec.logs.bw_log,

@@ -9,9 +9,11 @@ mod replay;
 #[cfg(test)]
 mod tests;
 mod words;
+mod zones;
 
 pub use job::{build_job, build_job_at, check_option};
 pub use words::{name_template, verify_kind};
+pub use zones::ZoneOpts;
 
 use crate::options::{self, OptDef, Support};
 use iomark_engine::job::{JobSpec, RunPlan};

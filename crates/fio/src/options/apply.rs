@@ -69,6 +69,8 @@ pub struct Pending {
     pub steady_crit: Option<(SteadyMetric, bool, bool, f64)>,
     pub steady_dur: Duration,
     pub steady_ramp: Duration,
+    /// `zonemode`, `zonesize`, `zonerange`, `zoneskip`.
+    pub zones: crate::build::ZoneOpts,
 }
 
 impl Pending {
