@@ -14,6 +14,7 @@ mod fio_offsets;
 mod fio_silent;
 mod fio_steady;
 mod fio_verify;
+mod fio_zones;
 mod hangs;
 mod hardening;
 mod iometer;

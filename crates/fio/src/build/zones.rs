@@ -21,7 +21,10 @@ pub(super) fn finish_zones(spec: &mut JobSpec, z: &ZoneOpts) -> Result<(), Strin
     match z.mode.as_deref().unwrap_or("none") {
         "none" => {
             if z.size != 0 {
-                return Err("--zonemode=none and --zonesize are not compatible (give zonemode=strided)".into());
+                return Err(
+                    "--zonemode=none and --zonesize are not compatible (give zonemode=strided)"
+                        .into(),
+                );
             }
             Ok(())
         }
