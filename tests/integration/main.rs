@@ -11,6 +11,7 @@ mod engines;
 mod fio_compat;
 mod fio_iolog;
 mod fio_offsets;
+mod fio_prio;
 mod fio_silent;
 mod fio_steady;
 mod fio_verify;

@@ -144,6 +144,9 @@ pub struct JobSpec {
     /// Strided zones: the job's I/O confined to one zone of the region at a time.
     #[serde(default)]
     pub zones: Option<StridedZones>,
+    /// The I/O priority of the job's thread (ioprio_set), None = inherited.
+    #[serde(default)]
+    pub io_priority: Option<IoPriority>,
 
     /// The options as the user wrote them (name, raw value) for `job options` in output and
     /// for the result file; the fio front end fills it.
@@ -230,6 +233,7 @@ impl Default for JobSpec {
             replay: None,
             steady: None,
             zones: None,
+            io_priority: None,
             options: Vec::new(),
         }
     }
