@@ -203,7 +203,9 @@ fn run(args: &[String]) -> i32 {
         cli_notes.push(line);
     }
     match &cli.action {
-        Action::Help(text) | Action::CmdHelp(text) => return pipe::print_text(text),
+        Action::Help(text) | Action::CmdHelp(text) | Action::Print(text) => {
+            return pipe::print_text(text)
+        }
         Action::Version => {
             return pipe::print_text(&format!("iomark-{}", iomark_engine::VERSION));
         }

@@ -193,6 +193,9 @@ pub struct LogSpec {
     pub log_offset: bool,
     /// `log_max_value`: 0 = average, 1 = max, 2 = both.
     pub max_value: u8,
+    /// Store the logs compressed, in chunks of this many bytes of samples (None: as text).
+    #[serde(default)]
+    pub compressed_chunk: Option<u64>,
 }
 
 impl LogSpec {

@@ -71,6 +71,9 @@ pub struct Pending {
     pub steady_ramp: Duration,
     /// `zonemode`, `zonesize`, `zonerange`, `zoneskip`.
     pub zones: crate::build::ZoneOpts,
+    /// `log_compression` (bytes, 0 = not given) and `log_store_compressed`.
+    pub log_compression: u64,
+    pub log_store_compressed: bool,
 }
 
 impl Pending {
