@@ -10,6 +10,7 @@ mod edges;
 mod engines;
 mod fio_compat;
 mod fio_iolog;
+mod fio_log_compressed;
 mod fio_offsets;
 mod fio_prio;
 mod fio_silent;
