@@ -95,18 +95,16 @@ fn inflate_streams(data: &[u8], path: &str) -> Result<Vec<u8>, InflateError> {
                     reason: e.to_string(),
                     at: pos + in_before,
                 })?;
-            match status {
-                Status::StreamEnd => break,
-                _ if z.total_in() as usize == in_before && z.total_out() == out_before => {
-                    if pos + in_before >= data.len() {
-                        return Err(InflateError::Corrupt {
-                            path: path.to_string(),
-                            reason: "the last stream is cut short".into(),
-                            at: data.len(),
-                        });
-                    }
-                }
-                _ => {}
+            if status == Status::StreamEnd {
+                break;
+            }
+            if z.total_in() as usize == in_before && z.total_out() == out_before {
+                // No progress: the input ended inside a stream.
+                return Err(InflateError::Corrupt {
+                    path: path.to_string(),
+                    reason: "the last stream is cut short".into(),
+                    at: data.len(),
+                });
             }
         }
         pos += z.total_in() as usize;
