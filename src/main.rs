@@ -209,7 +209,9 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
         cli_notes.push(line);
     }
     match &cli.action {
-        Action::Help(text) | Action::CmdHelp(text) => return pipe::print_text(text),
+        Action::Help(text) | Action::CmdHelp(text) | Action::Print(text) => {
+            return pipe::print_text(text)
+        }
         Action::Version => {
             return pipe::print_text(&format!("iomark-{}", iomark_engine::VERSION));
         }

@@ -99,6 +99,13 @@ pub enum JobFailure {
         path: PathBuf,
         errno: i32,
     },
+    /// The job thread's I/O priority could not be set.
+    IoPriority {
+        job: String,
+        class: u8,
+        level: u8,
+        errno: i32,
+    },
     /// The worker thread panicked.
     Panicked,
     /// A failure as text: from a result file written before failures were typed.
@@ -180,6 +187,16 @@ impl fmt::Display for JobFailure {
                 f,
                 "{job}: writing the I/O trace {} failed: {}",
                 path.display(),
+                errno_words(*errno)
+            ),
+            JobFailure::IoPriority {
+                job,
+                class,
+                level,
+                errno,
+            } => write!(
+                f,
+                "{job}: setting the thread's I/O priority (class {class}, level {level}) failed: {}",
                 errno_words(*errno)
             ),
             JobFailure::Panicked => f.write_str("worker thread panicked"),

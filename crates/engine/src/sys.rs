@@ -322,6 +322,35 @@ pub fn cpus_configured() -> usize {
 // Affinity, limits, privileges
 // ---------------------------------------------------------------------------------------------
 
+/// Sets the I/O priority of the calling thread (ioprio_set for the thread itself).
+pub fn set_io_priority(prio: crate::job::IoPriority) -> io::Result<()> {
+    const IOPRIO_WHO_PROCESS: libc::c_long = 1;
+    // SAFETY: ioprio_set takes three integers; who = 0 is the calling thread.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_ioprio_set,
+            IOPRIO_WHO_PROCESS,
+            0 as libc::c_long,
+            libc::c_long::from(prio.value()),
+        )
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The I/O priority value of the calling thread (ioprio_get).
+#[cfg(test)]
+pub(crate) fn get_io_priority() -> io::Result<u16> {
+    // SAFETY: ioprio_get takes two integers; who = 0 is the calling thread.
+    let rc = unsafe { libc::syscall(libc::SYS_ioprio_get, 1 as libc::c_long, 0 as libc::c_long) };
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(rc as u16)
+}
+
 /// Pins the calling thread to the given CPUs (sched_setaffinity).
 pub fn set_affinity(cpus: &[usize]) -> io::Result<()> {
     if cpus.is_empty() {
@@ -499,6 +528,22 @@ pub(crate) fn errno_of(e: &io::Error) -> i32 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn io_priority_of_the_thread() {
+        use crate::job::IoPriority;
+        std::thread::spawn(|| {
+            set_io_priority(IoPriority { class: 2, level: 5 }).unwrap();
+            assert_eq!(get_io_priority().unwrap(), (2 << 13) | 5);
+            // Class 0 is best-effort, as the kernel takes it.
+            set_io_priority(IoPriority { class: 0, level: 3 }).unwrap();
+            assert_eq!(get_io_priority().unwrap(), (2 << 13) | 3);
+            set_io_priority(IoPriority { class: 3, level: 0 }).unwrap();
+            assert_eq!(get_io_priority().unwrap() >> 13, 3);
+        })
+        .join()
+        .unwrap();
+    }
     use super::*;
 
     #[test]

@@ -288,7 +288,7 @@ mod tests {
                 s.name
             );
         }
-        assert!(!h.contains("--zonemode"));
+        assert!(!h.contains("--zonecapacity"));
     }
 
     /// The README's option lists are the table's (`IOMARK_BLESS=1` rewrites them).

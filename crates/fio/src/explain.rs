@@ -193,6 +193,15 @@ pub fn failure(f: &JobFailure) -> String {
             path.display(),
             std::io::Error::from_raw_os_error(*errno)
         ),
+        JobFailure::IoPriority {
+            job,
+            class,
+            level,
+            errno,
+        } => format!(
+            "{job}: ioprio_set (prioclass={class}, prio={level}) failed: {}",
+            std::io::Error::from_raw_os_error(*errno)
+        ),
         _ => f.to_string(),
     }
 }

@@ -80,6 +80,8 @@ pub enum Request {
     CmdHelp(Option<String>),
     /// `--enghelp[=ENGINE]` (None: every engine).
     EngHelp(Option<String>),
+    /// `--inflate-log=FILE`.
+    InflateLog(String),
 }
 
 /// What the switches set: the command line's options besides the jobs.
@@ -305,7 +307,7 @@ pub static SWITCHES: &[SwitchDef] = &[
     sw_no("trigger", V::Required, "Local trigger command."),
     sw_no("trigger-remote", V::Required, "Remote trigger command."),
     sw_no("idle-prof", V::Required, "CPU idleness profiling."),
-    sw_no("inflate-log", V::Required, "Decompress a compressed log."),
+    sw("inflate-log", V::Required, "FILE", "Print the text of a compressed log (log_store_compressed).", |s, v| { s.request = Some(Request::InflateLog(v.to_string())); Ok(()) }),
     sw_no("crctest", V::Optional, "Checksum speed test."),
     sw_no("cpuclock-test", V::None, "CPU clock test."),
     sw_no("bandwidth-log", V::None, "Bandwidth log for every job."),

@@ -6,6 +6,7 @@
 //! - `seq`: sequential offsets;
 //! - `dist`: access distributions (the modes of random offsets);
 //! - `random`: random offsets;
+//! - `strided`: the walk over strided zones;
 //! - `offset`: the per-file generator the worker uses, combining the above;
 //! - `bs`: block sizes and read/write mixing;
 //! - `access`: the line, direction, size and offset choices of an access mix.
@@ -18,6 +19,7 @@ mod offset;
 mod permutation;
 mod random;
 mod seq;
+mod strided;
 
 pub use access::{MixOffsets, MixPicker};
 pub use bs::{BsPicker, DirMix};

@@ -5,6 +5,7 @@
 use super::dist::RandMode;
 use super::random::RandGen;
 use super::seq::SeqGen;
+use super::strided::ZoneWalk;
 use crate::job::{Dir, Distribution, JobSpec, RwSequencer};
 use crate::rng::Rng;
 
@@ -38,12 +39,17 @@ pub struct OffsetGen {
     pass_done: bool,
     /// Bytes the I/O at the last offset may take (see [`OffsetGen::granted`]).
     granted: u64,
+    /// Strided zones: the generators run over the first zone and their offsets move into the
+    /// current one.
+    zones: Option<ZoneWalk>,
 }
 
 impl OffsetGen {
     /// The generator `job` asks for over `[start, start + len)`; `seed` seeds its random
     /// offsets.
     pub fn for_job(job: &JobSpec, start: u64, len: u64, seed: u64) -> OffsetGen {
+        // With strided zones the generators cover one zone.
+        let len = job.zones.map_or(len, |z| z.range);
         let random = job.rw.is_random();
         let add = if random { 0 } else { job.rw_modifier.value };
         let align = Dir::ALL
@@ -91,6 +97,7 @@ impl OffsetGen {
             one_per_pass: job.ioengine.is_metadata(),
             pass_done: false,
             granted: u64::MAX,
+            zones: job.zones.map(|z| ZoneWalk::new(z, start)),
         }
     }
 
@@ -98,6 +105,31 @@ impl OffsetGen {
     /// (sequential, random with the random map, or the metadata engines' one operation).
     #[inline]
     pub fn next(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
+        if self.zones.is_some() {
+            return self.next_zoned(dir, bs, rng);
+        }
+        self.next_in_region(dir, bs, rng)
+    }
+
+    /// The next offset with strided zones: the generators start over at each new zone and
+    /// every zone range of I/O, and go round the zone when they reach its end.
+    fn next_zoned(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
+        if self.zones.as_mut().is_some_and(|z| z.before_io()) {
+            self.restart_generators();
+        }
+        let off = match self.next_in_region(dir, bs, rng) {
+            Some(o) => o,
+            None => {
+                self.restart_generators();
+                self.next_in_region(dir, bs, rng)?
+            }
+        };
+        let len = bs.min(self.granted);
+        self.zones.as_mut()?.place(off, len)
+    }
+
+    #[inline]
+    fn next_in_region(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
         self.granted = u64::MAX;
         if self.one_per_pass {
             if self.pass_done {
@@ -159,6 +191,10 @@ impl OffsetGen {
     /// The size of the file the region lies in (sequential offsets with `rw=read:N` wrap
     /// and end at the file's end, as fio's do).
     pub fn set_file_size(&mut self, size: u64) {
+        if let Some(z) = &mut self.zones {
+            z.set_file_end(size);
+            return;
+        }
         for s in &mut self.seq {
             s.set_file_size(size);
         }
@@ -166,6 +202,14 @@ impl OffsetGen {
 
     /// Start a new pass.
     pub fn reset(&mut self) {
+        self.restart_generators();
+        if let Some(z) = &mut self.zones {
+            z.reset();
+        }
+        self.pass_done = false;
+    }
+
+    fn restart_generators(&mut self) {
         for s in &mut self.seq {
             s.reset();
         }
@@ -173,7 +217,6 @@ impl OffsetGen {
             r.reset();
         }
         self.run_left = 0;
-        self.pass_done = false;
     }
 }
 

@@ -254,3 +254,17 @@ pub enum FadviseHint {
     Random,
     NoReuse,
 }
+
+/// Strided zones: the job's offsets stay within one zone of `range` bytes at a time; after
+/// `size` bytes of I/O there the next zone starts `range + skip` bytes further on, wrapping to
+/// the region start at the end of the file. Random offsets cover the zone (the random map
+/// starts over every `range` bytes of I/O); sequential ones go round it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StridedZones {
+    /// Bytes of I/O done in a zone before moving to the next.
+    pub size: u64,
+    /// Length of a zone.
+    pub range: u64,
+    /// Gap between the end of one zone and the start of the next.
+    pub skip: u64,
+}

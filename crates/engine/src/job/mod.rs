@@ -157,6 +157,12 @@ pub struct JobSpec {
     /// the job's direction mix, block sizes, alignment, random share and think time.
     #[serde(default)]
     pub access_mix: Option<AccessMix>,
+    /// Strided zones: the job's I/O confined to one zone of the region at a time.
+    #[serde(default)]
+    pub zones: Option<StridedZones>,
+    /// The I/O priority of the job's thread (ioprio_set), None = inherited.
+    #[serde(default)]
+    pub io_priority: Option<IoPriority>,
 
     /// The options as the user wrote them (name, raw value) for `job options` in output and
     /// for the result file; the fio front end fills it.
@@ -245,6 +251,8 @@ impl Default for JobSpec {
             replay: None,
             steady: None,
             access_mix: None,
+            zones: None,
+            io_priority: None,
             options: Vec::new(),
         }
     }

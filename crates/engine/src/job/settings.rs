@@ -193,6 +193,9 @@ pub struct LogSpec {
     pub log_offset: bool,
     /// `log_max_value`: 0 = average, 1 = max, 2 = both.
     pub max_value: u8,
+    /// Store the logs compressed, in chunks of this many bytes of samples (None: as text).
+    #[serde(default)]
+    pub compressed_chunk: Option<u64>,
 }
 
 impl LogSpec {
@@ -341,5 +344,29 @@ impl Default for VerifySpec {
             backlog: 0,
             header_offset: 0,
         }
+    }
+}
+
+/// An I/O priority as the kernel takes it: a scheduling class (0 none, which the kernel and
+/// iomark treat as best-effort; 1 real-time; 2 best-effort; 3 idle) and a level within it
+/// (0 highest to 7 lowest).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IoPriority {
+    pub class: u8,
+    pub level: u8,
+}
+
+impl IoPriority {
+    /// Class 0 taken as best-effort, as the kernel's default for a thread.
+    pub const CLASS_BEST_EFFORT: u8 = 2;
+
+    /// The 16-bit value of ioprio_set and of a request's priority: class in the top 3 bits.
+    pub fn value(self) -> u16 {
+        let class = if self.class == 0 {
+            Self::CLASS_BEST_EFFORT
+        } else {
+            self.class
+        };
+        (u16::from(class) << 13) | u16::from(self.level & 7)
     }
 }

@@ -250,6 +250,13 @@ fn plan_clone(
                 });
             }
             (offset, per_file.min(r - offset), r)
+        } else if job.filesize.is_some() && offset > 0 && offset < per_file {
+            // A file of the size given: the region is what lies past the offset in it.
+            (
+                offset,
+                per_file - offset,
+                real_size.unwrap_or(0).max(per_file),
+            )
         } else {
             (
                 offset,

@@ -52,6 +52,19 @@ impl Worker {
                 });
             }
         }
+        // Before the engine is set up, so that its submission threads inherit it.
+        if let Some(p) = spec.io_priority {
+            if let Err(e) = sys::set_io_priority(p) {
+                let errno = e.raw_os_error().unwrap_or(libc::EINVAL);
+                let failure = JobFailure::IoPriority {
+                    job: spec.name.clone(),
+                    class: p.class,
+                    level: p.level,
+                    errno,
+                };
+                return Err(fail(res, errno, failure));
+            }
+        }
         let job_start_ns = sys::now_ns();
         let kind = spec.ioengine;
         let verify_only = spec.verify.as_ref().is_some_and(|v| v.only);

@@ -55,6 +55,10 @@ pub enum BuildError {
     Iolog(#[from] IologError),
     #[error("the I/O log {log} reads {}, which does not exist", .file.display())]
     ReplayMissingFile { log: String, file: PathBuf },
+    #[error(transparent)]
+    Zone(#[from] super::zones::ZoneError),
+    #[error("option 'log_store_compressed' with write_hist_log is not supported yet: iomark stores only the bw, iops and latency logs compressed")]
+    CompressedHistLog,
     #[error("wait_for={q} does not name an earlier job", q = quote(.0))]
     WaitFor(String),
 }

@@ -19,6 +19,17 @@ pub(super) fn finish(
     }
     super::replay::finish_replay(spec, st)?;
     finish_steady(spec, st)?;
+    super::zones::finish_zones(spec, &st.zones)?;
+    if st.log_store_compressed {
+        if spec.logs.hist_log.is_some() {
+            return Err(BuildError::CompressedHistLog);
+        }
+        // fio's chunk when only log_store_compressed is given: its log buffer.
+        spec.logs.compressed_chunk = Some(match st.log_compression {
+            0 => 1 << 20,
+            n => n,
+        });
+    }
     let name = spec.name.clone();
     for p in [
         &mut spec.logs.bw_log,

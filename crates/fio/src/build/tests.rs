@@ -511,6 +511,9 @@ fn every_supported_option_has_a_handler() {
         if d.name == "verify_only" {
             list.insert(0, ("verify", "md5"));
         }
+        if d.name == "zonesize" {
+            list.insert(0, ("zonemode", "strided"));
+        }
         let list: Vec<(&str, &str)> = list
             .into_iter()
             .map(|(k, x)| (k, if k == d.name { v } else { x }))

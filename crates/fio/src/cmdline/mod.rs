@@ -33,6 +33,8 @@ pub enum Action {
     Help(String),
     Version,
     CmdHelp(String),
+    /// Text to print as it is (an inflated log).
+    Print(String),
 }
 
 impl Action {
@@ -43,6 +45,10 @@ impl Action {
             Request::Version => Action::Version,
             Request::CmdHelp(name) => Action::CmdHelp(
                 crate::doc::cmdhelp(name.as_deref()).map_err(|e| CliError::Other(e.to_string()))?,
+            ),
+            Request::InflateLog(path) => Action::Print(
+                crate::output::compressed_log::inflate_file(&path)
+                    .map_err(|e| CliError::Other(e.to_string()))?,
             ),
             Request::EngHelp(name) => Action::CmdHelp(
                 crate::doc::enghelp(name.as_deref()).map_err(|e| CliError::Other(e.to_string()))?,

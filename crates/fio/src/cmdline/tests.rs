@@ -291,7 +291,10 @@ fn errors() {
         "{e}"
     );
     let e = run("--name=x --zonemode=zbd").unwrap_err();
-    assert!(e.to_string().contains("zoned"), "{e}");
+    assert!(
+        e.to_string().contains("zonemode=zbd' is not supported yet"),
+        "{e}"
+    );
     let e = run("--rw=read").unwrap_err();
     assert!(e.to_string().contains("no jobs"), "{e}");
     let e = run("--server --name=x").unwrap_err();

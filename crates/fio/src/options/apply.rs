@@ -72,6 +72,11 @@ pub struct Pending {
     pub steady_crit: Option<(SteadyMetric, bool, bool, f64)>,
     pub steady_dur: Duration,
     pub steady_ramp: Duration,
+    /// `zonemode`, `zonesize`, `zonerange`, `zoneskip`.
+    pub zones: crate::build::ZoneOpts,
+    /// `log_compression` (bytes, 0 = not given) and `log_store_compressed`.
+    pub log_compression: u64,
+    pub log_store_compressed: bool,
 }
 
 impl Pending {

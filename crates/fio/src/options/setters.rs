@@ -351,3 +351,23 @@ pub fn steadystate(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     c.pending.steady_crit = Some((metric, slope, percent, value));
     Ok(())
 }
+
+/// `prio=N`: the level of the job thread's I/O priority (0 to 7, as fio).
+pub fn prio(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let n = c.uint(v)?;
+    if n > 7 {
+        return Err(c.invalid(v, format!("max value out of range: {n} (7 max)")));
+    }
+    c.spec.io_priority.get_or_insert_default().level = n as u8;
+    Ok(())
+}
+
+/// `prioclass=N`: the class of the job thread's I/O priority (0 to 3, as fio).
+pub fn prioclass(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let n = c.uint(v)?;
+    if n > 3 {
+        return Err(c.invalid(v, format!("max value out of range: {n} (3 max)")));
+    }
+    c.spec.io_priority.get_or_insert_default().class = n as u8;
+    Ok(())
+}

@@ -25,8 +25,25 @@ fn write_whole(path: &Path, body: impl FnOnce(&mut dyn Write) -> io::Result<()>)
     .map_err(|e| io::Error::other(format!("{}: {e}", path.display())))
 }
 
-fn write_log(path: &Path, entries: &[LogEntry], with_offset: bool) -> io::Result<()> {
-    write_whole(path, |w| write_log_to(w, entries, with_offset))
+fn write_log(path: &Path, entries: &[LogEntry], logs: &LogSpec) -> io::Result<()> {
+    match logs.compressed_chunk {
+        Some(chunk) => {
+            let z = super::compressed_log::deflate_log(entries, logs.log_offset, chunk);
+            write_whole(path, |w| w.write_all(&z))
+        }
+        None => write_whole(path, |w| write_log_to(w, entries, logs.log_offset)),
+    }
+}
+
+/// The file a log is written to: `<name>.fz` when stored compressed, as fio names it.
+fn stored_path(p: PathBuf, logs: &LogSpec) -> PathBuf {
+    if logs.compressed_chunk.is_some() {
+        let mut s = p.into_os_string();
+        s.push(".fz");
+        PathBuf::from(s)
+    } else {
+        p
+    }
 }
 
 fn write_log_to(w: &mut dyn Write, entries: &[LogEntry], with_offset: bool) -> io::Result<()> {
@@ -98,6 +115,11 @@ pub fn log_paths(plan: &RunPlan, dir: &Path) -> Vec<PathBuf> {
         for _ in 0..job.numjobs.max(1) {
             for (prefix, kind) in log_kinds(&job.logs) {
                 let p = log_path(prefix, kind, job.logs.per_job_logs, thread_number, dir);
+                let p = if kind == "clat_hist" {
+                    p
+                } else {
+                    stored_path(p, &job.logs)
+                };
                 if !out.contains(&p) {
                     out.push(p);
                 }
@@ -123,8 +145,8 @@ pub fn write_logs(result: &RunResult, dir: &Path) -> io::Result<Vec<PathBuf>> {
         let mut emit =
             |prefix: &Option<String>, kind: &str, entries: &[LogEntry]| -> io::Result<()> {
                 if let Some(prefix) = prefix {
-                    let p = name(prefix, kind);
-                    write_log(&p, entries, logs.log_offset)?;
+                    let p = stored_path(name(prefix, kind), logs);
+                    write_log(&p, entries, logs)?;
                     written.push(p);
                 }
                 Ok(())

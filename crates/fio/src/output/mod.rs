@@ -1,6 +1,7 @@
 //! fio-compatible back ends: normal, JSON, JSON+ and terse output, and log files.
 
 pub mod clients;
+pub mod compressed_log;
 pub mod fmt;
 pub mod group;
 pub mod json;

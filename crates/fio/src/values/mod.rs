@@ -103,6 +103,15 @@ fn size_mult(suffix: &str, kb_base: u32) -> Option<f64> {
 
 fn size_leaf(s: &str, kb_base: u32) -> Result<f64, ValueError> {
     let (v, suf) = split_number(s)?;
+    // As fio: what follows the number is a suffix only when it starts with a letter (or `%`);
+    // anything else after the digits is ignored (fio's own t/strided.py passes `65536)`).
+    if suf
+        .chars()
+        .next()
+        .is_some_and(|c| !c.is_ascii_alphabetic() && c != '%')
+    {
+        return Ok(v);
+    }
     match size_mult(suf, kb_base) {
         Some(m) => Ok(v * m),
         None => Err(ValueError::UnknownSuffix {

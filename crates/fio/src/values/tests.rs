@@ -25,6 +25,8 @@ fn sizes_kb_base_1024() {
         .unwrap_err()
         .to_string()
         .contains("4k"));
+    // fio ignores what follows the digits unless it starts with a letter or `%`.
+    assert_eq!(p("65536)"), 65536);
     assert!(parse_size("", 1024).is_err());
     assert!(parse_size("-4k", 1024).is_err());
     assert!(parse_size("abc", 1024).is_err());
