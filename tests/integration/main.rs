@@ -13,6 +13,7 @@ mod fio_iolog;
 mod fio_offsets;
 mod fio_silent;
 mod fio_steady;
+mod fio_suite_jobs;
 mod fio_verify;
 mod hangs;
 mod hardening;

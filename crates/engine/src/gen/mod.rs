@@ -7,15 +7,21 @@
 //! - `dist`: access distributions (the modes of random offsets);
 //! - `random`: random offsets;
 //! - `offset`: the per-file generator the worker uses, combining the above;
-//! - `bs`: block sizes and read/write mixing.
+//! - `bs`: block sizes;
+//! - `mix`: the read/write choice of mixed workloads;
+//! - `taus`: the Tausworthe generator and seeds of the draws that follow fio's.
 
 mod blockmap;
 mod bs;
 mod dist;
+mod mix;
 mod offset;
 mod permutation;
 mod random;
 mod seq;
+mod taus;
 
-pub use bs::{BsPicker, DirMix};
+pub use bs::BsPicker;
+pub use mix::DirMix;
 pub use offset::OffsetGen;
+pub use taus::{stream_seed, Stream};

@@ -104,6 +104,11 @@ impl RwMode {
             RwMode::RandRead | RwMode::RandWrite | RwMode::RandTrim | RwMode::RandRw
         )
     }
+    /// Reads and writes mixed (rwmixread applies).
+    pub fn is_mixed(self) -> bool {
+        matches!(self, RwMode::ReadWrite | RwMode::RandRw)
+    }
+
     pub fn has_read(self) -> bool {
         matches!(
             self,

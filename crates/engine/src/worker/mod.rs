@@ -223,6 +223,10 @@ impl Worker {
     fn begin_measuring(&mut self, now: u64) {
         self.measuring = true;
         self.meas_start_ns = now;
+        if !self.spec.ramp_time.is_zero() {
+            // As fio at the end of the ramp: the mix counts start again.
+            self.mix.restart_counts();
+        }
         self.cpu_start = sys::rusage_thread();
         self.bytes = [0; 3];
         self.ios = [0; 3];

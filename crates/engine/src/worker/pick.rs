@@ -62,10 +62,15 @@ impl Worker {
         if self.verify_due {
             return Next::Verify;
         }
-        let dir = self.pick_dir();
-        // Rate limiting: wait until this direction's next issue time.
+        let mut dir = self.pick_dir();
+        // Rate limiting: wait until this direction's next issue time; a mixed job ahead of its
+        // rate in one direction issues in the other if that one is behind, else waits for
+        // whichever is due first (as fio does).
         if self.next_issue_ns[dir.idx()] > now {
-            return Next::Wait(self.next_issue_ns[dir.idx()]);
+            match self.rate_switch(dir, now) {
+                Ok(d) => dir = d,
+                Err(until) => return Next::Wait(until),
+            }
         }
         let mut bs = self.bs[dir].pick(&mut self.rng);
         if !self.spec.time_based {
@@ -155,6 +160,7 @@ impl Worker {
         self.issued_bytes += len as u64;
         self.issued_ios += 1;
         self.res.issued[dir] += 1;
+        self.mix.count(dir);
         if dir == Dir::Write {
             self.writes_since_sync += 1;
         }
@@ -185,12 +191,41 @@ impl Worker {
         Next::Io(slot)
     }
 
+    /// `dir` is ahead of its rate: the direction to issue now, or the time to wait until.
+    #[cold]
+    fn rate_switch(&mut self, dir: Dir, now: u64) -> Result<Dir, u64> {
+        if !self.spec.rw.is_mixed() || dir == Dir::Trim {
+            return Err(self.next_issue_ns[dir.idx()]);
+        }
+        let other = if dir == Dir::Read {
+            Dir::Write
+        } else {
+            Dir::Read
+        };
+        if self.mix.share(other) == 0 {
+            self.mix.switch_to(dir, true);
+            return Err(self.next_issue_ns[dir.idx()]);
+        }
+        let (due, other_due) = (self.next_issue_ns[dir.idx()], self.next_issue_ns[other.idx()]);
+        if other_due <= now {
+            self.mix.switch_to(other, false);
+            return Ok(other);
+        }
+        let (first, until) = if due <= other_due {
+            (dir, due)
+        } else {
+            (other, other_due)
+        };
+        self.mix.switch_to(first, true);
+        Err(until)
+    }
+
     fn pick_dir(&mut self) -> Dir {
         match self.spec.rw {
             RwMode::Read | RwMode::RandRead => Dir::Read,
             RwMode::Write | RwMode::RandWrite => Dir::Write,
             RwMode::Trim | RwMode::RandTrim => Dir::Trim,
-            RwMode::ReadWrite | RwMode::RandRw => self.mix.choose(&mut self.rng),
+            RwMode::ReadWrite | RwMode::RandRw => self.mix.choose(),
             RwMode::TrimWrite => {
                 // Alternate trim then write of the same block.
                 if self.res.issued.trim > self.res.issued.write {
@@ -218,6 +253,9 @@ impl Worker {
     pub(super) fn reset_passes(&mut self, time_wrap: bool) {
         for g in &mut self.gens {
             g.reset();
+        }
+        if !time_wrap {
+            self.mix.new_loop(self.spec.randrepeat);
         }
         self.file_chooser.reset();
         if self.spec.invalidate && !(time_wrap && self.spec.direct) {
