@@ -69,3 +69,72 @@ fn rwmix_draws_match_fio_io_for_io() {
 fn job_of(v: &Value) -> &Value {
     job(v, 0)
 }
+
+/// KiB read by each job of a JSON document.
+fn read_kib(v: &Value) -> Vec<u64> {
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| u(&j["read"]["io_kbytes"]))
+        .collect()
+}
+
+#[test]
+fn flow_holds_a_job_to_its_weight_as_fio_does() {
+    // Every job of a flow counts in its total weight from the start, also a job of a later
+    // group: alone, a job of weight a beside a waiting job of weight b may run ahead of the
+    // flow's count only to a/(a+b), so it stalls after a fixed number of I/Os until its
+    // runtime ends. That number depends only on the weights: fio's and iomark's must agree.
+    // A job of another flow id is not held.
+    for (a, b, ios_a) in [("9", "1", 10), ("1", "1", 2), ("1", "3", 1)] {
+        let fa = format!("--flow={a}");
+        let fb = format!("--flow={b}");
+        let args = [
+            "--ioengine=null",
+            "--size=1m",
+            "--flow_id=1",
+            "--runtime=1",
+            "--name=a",
+            &fa[..],
+            "--name=b",
+            &fb[..],
+            "--stonewall",
+            "--name=c",
+            "--flow_id=2",
+            "--flow=1",
+        ];
+        let (fv, iv) = both_json("flowstall", &args);
+        assert_eq!(read_kib(&fv), vec![4 * ios_a, 1024, 1024], "fio, weights {a}:{b}");
+        assert_eq!(read_kib(&iv), read_kib(&fv), "iomark vs fio, weights {a}:{b}");
+    }
+    // Out of range, as fio: at most 1000.
+    let o = iomark(&["run", "--name=x", "--ioengine=null", "--size=1m", "--flow=1001"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("flow"), "{}", stderr(&o));
+}
+
+#[test]
+fn flow_weights_divide_the_io_between_running_jobs() {
+    // fio's t0012 shape, shorter: two jobs of one flow running together issue in proportion
+    // to their weights (1:4). The job that ends last runs alone for its last moments, so the
+    // ratio is checked loosely, on both tools.
+    let args = [
+        "--ioengine=null",
+        "--size=100g",
+        "--flow_id=3",
+        "--flow_sleep=100",
+        "--time_based",
+        "--runtime=2",
+        "--name=light",
+        "--flow=1",
+        "--name=heavy",
+        "--flow=4",
+    ];
+    let (fv, iv) = both_json("flowratio", &args);
+    for (tool, v) in [("fio", &fv), ("iomark", &iv)] {
+        let k = read_kib(v);
+        let r = k[0] as f64 / k[1] as f64;
+        assert!((0.15..0.40).contains(&r), "{tool}: light/heavy = {r:.3} ({k:?})");
+    }
+}

@@ -9,7 +9,7 @@
 //! - `complete`: accounting one completion, I/O errors;
 //! - `pick`: the next I/O's direction, block size and offset, rate limiting;
 //! - `files`: which file the next I/O goes to (file_service_type);
-//! - `pause`: fsync every N writes, think time, sleeping until a deadline;
+//! - `pause`: fsync every N writes, think time, flow control, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
 //! - `steady`: steady-state detection (a sample a second, ending the job once steady);
 //! - `trace`: recording the issued I/O into a trace file, replaying a trace;
@@ -137,6 +137,8 @@ pub struct WorkerSetup {
     pub io_bytes_per_loop: u64,
     pub stop: Arc<AtomicBool>,
     pub progress: Arc<WorkerProgress>,
+    /// The job's seat in its flow (flow control between jobs), if it has one.
+    pub flow: Option<crate::flow::FlowSeat>,
 }
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -215,6 +217,7 @@ struct Worker {
     steady: Option<Box<steady::SteadyRun>>,
     /// When the next steady-state sample is due (u64::MAX: no detection).
     steady_next_ns: u64,
+    flow: Option<crate::flow::FlowSeat>,
 }
 
 impl Worker {

@@ -20,6 +20,8 @@ pub(super) enum Next {
     Think,
     /// An inline verification (verify_backlog) is due (after draining).
     Verify,
+    /// Flow control holds the job back (it drains, then sleeps when it has a sleep time).
+    Flow,
     /// No more I/O to issue.
     Done,
 }
@@ -44,6 +46,12 @@ impl Worker {
         }
         if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
             return Next::Done;
+        }
+        // Flow control: held back while ahead of the job's share of its flow.
+        if let Some(f) = &mut self.flow {
+            if f.held_back() {
+                return Next::Flow;
+            }
         }
         // fsync / fdatasync every N writes.
         let sync_every = if self.spec.fsync > 0 {

@@ -341,6 +341,7 @@ impl Worker {
                 u64::MAX
             },
             steady,
+            flow: s.flow,
         })
     }
 }
