@@ -62,19 +62,21 @@ pub struct FlowSeat {
 }
 
 impl FlowSeat {
-    /// Whether the next I/O must wait; when it may go, it is counted.
+    /// Whether the next I/O must wait.
     #[inline]
-    pub fn held_back(&mut self) -> bool {
+    pub fn held_back(&self) -> bool {
         let flow = self.shared.counter.load(Ordering::Relaxed).max(1);
         let total = self.shared.total_weight.load(Ordering::Relaxed).max(1);
         let counter_ratio = self.own as f64 / flow as f64;
         let weight_ratio = self.weight as f64 / total as f64;
-        if counter_ratio > weight_ratio {
-            return true;
-        }
+        counter_ratio > weight_ratio
+    }
+
+    /// An I/O went: count it in the job's and the flow's counts.
+    #[inline]
+    pub fn passed(&mut self) {
         self.shared.counter.fetch_add(1, Ordering::Relaxed);
         self.own += 1;
-        false
     }
 }
 
@@ -97,6 +99,7 @@ mod tests {
         for _ in 0..rounds {
             for (i, s) in seats.iter_mut().enumerate() {
                 if !s.held_back() {
+                    s.passed();
                     passed[i] += 1;
                 }
             }

@@ -47,12 +47,6 @@ impl Worker {
         if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
             return Next::Done;
         }
-        // Flow control: held back while ahead of the job's share of its flow.
-        if let Some(f) = &mut self.flow {
-            if f.held_back() {
-                return Next::Flow;
-            }
-        }
         // fsync / fdatasync every N writes.
         let sync_every = if self.spec.fsync > 0 {
             self.spec.fsync
@@ -69,6 +63,10 @@ impl Worker {
         }
         if self.verify_due {
             return Next::Verify;
+        }
+        // Flow control: held back while ahead of the job's share of its flow.
+        if self.flow.as_ref().is_some_and(|f| f.held_back()) {
+            return Next::Flow;
         }
         let mut dir = self.pick_dir();
         // Rate limiting: wait until this direction's next issue time; a mixed job ahead of its
@@ -169,6 +167,9 @@ impl Worker {
         self.issued_ios += 1;
         self.res.issued[dir] += 1;
         self.mix.count(dir);
+        if let Some(f) = &mut self.flow {
+            f.passed();
+        }
         if dir == Dir::Write {
             self.writes_since_sync += 1;
         }
