@@ -130,7 +130,10 @@ mod tests {
         seats.pop();
         let p2 = turns(&mut seats, 6000);
         assert!((p2[1] as f64 / p2[0] as f64 - 2.0).abs() < 0.05, "{p2:?}");
-        assert!(p2[1] > p[1], "the third job's share went to the others: {p2:?}");
+        assert!(
+            p2[1] > p[1],
+            "the third job's share went to the others: {p2:?}"
+        );
         // Everyone gone: the flow's count is back at its start.
         let shared = seats[0].shared.clone();
         drop(seats);

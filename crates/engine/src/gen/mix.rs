@@ -165,7 +165,11 @@ mod tests {
             m.count(Dir::Write);
             writes += 1;
         }
-        assert_eq!(writes, at_switch / 2, "no draw before the allowance is used");
+        assert_eq!(
+            writes,
+            at_switch / 2,
+            "no draw before the allowance is used"
+        );
         // A held direction is returned once without a draw.
         let before = m.taus;
         m.switch_to(Dir::Read, true);

@@ -102,7 +102,10 @@ mod tests {
         assert_eq!(seed, 0x22b5_8261_5b78_008d);
         let mut t = Taus88::new(seed);
         let a: Vec<u32> = (0..5).map(|_| t.next_u32()).collect();
-        assert_eq!(a, [2009255334, 156760046, 1556614075, 3311501931, 1091855374]);
+        assert_eq!(
+            a,
+            [2009255334, 156760046, 1556614075, 3311501931, 1091855374]
+        );
         // Seeding: the components after the six discarded draws.
         let t = Taus88::new(1);
         assert_eq!((t.s1, t.s2, t.s3), (3025236779, 3040581203, 1082059972));

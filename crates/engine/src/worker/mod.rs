@@ -23,6 +23,8 @@ mod io_loop;
 mod logs;
 mod pause;
 mod pick;
+#[cfg(test)]
+mod pick_tests;
 mod setup;
 mod steady;
 mod trace;
@@ -218,6 +220,8 @@ struct Worker {
     /// When the next steady-state sample is due (u64::MAX: no detection).
     steady_next_ns: u64,
     flow: Option<crate::flow::FlowSeat>,
+    /// trimwrite: the write due after the last trim (file, offset, length).
+    pair_write: Option<(u32, u64, usize)>,
 }
 
 impl Worker {

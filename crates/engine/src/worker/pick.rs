@@ -78,6 +78,17 @@ impl Worker {
                 Err(until) => return Next::Wait(until),
             }
         }
+        if dir == Dir::Write {
+            if let Some((file, offset, len)) = self.pair_write {
+                // trimwrite: the write of the block just trimmed (a slot is free: the loop
+                // only asks for an I/O when one is).
+                let Some(slot) = self.free.pop() else {
+                    return Next::Wait(now);
+                };
+                self.pair_write = None;
+                return self.load_slot(slot, dir, file, offset, len, now);
+            }
+        }
         let mut bs = self.bs[dir].pick(&mut self.rng);
         if !self.spec.time_based {
             let left = self.io_bytes_per_loop - self.issued_bytes;
@@ -119,6 +130,9 @@ impl Worker {
         let granted = self.gens[file as usize].granted();
         let len = bs.min(end.saturating_sub(offset)).min(granted).max(1) as usize;
         let len = len.min(self.bufs.len());
+        if dir == Dir::Trim && self.spec.rw.is_trimwrite() {
+            self.pair_write = Some((file, offset, len));
+        }
         self.load_slot(slot, dir, file, offset, len, now)
     }
 
@@ -163,8 +177,11 @@ impl Worker {
         s.start_ns = 0;
         s.issue_ns = 0;
         s.measured = self.measuring;
-        self.issued_bytes += len as u64;
-        self.issued_ios += 1;
+        // trimwrite: a trim and its write count once in the job's amount (as the write).
+        if !(dir == Dir::Trim && self.spec.rw.is_trimwrite()) {
+            self.issued_bytes += len as u64;
+            self.issued_ios += 1;
+        }
         self.res.issued[dir] += 1;
         self.mix.count(dir);
         if let Some(f) = &mut self.flow {
@@ -215,7 +232,10 @@ impl Worker {
             self.mix.switch_to(dir, true);
             return Err(self.next_issue_ns[dir.idx()]);
         }
-        let (due, other_due) = (self.next_issue_ns[dir.idx()], self.next_issue_ns[other.idx()]);
+        let (due, other_due) = (
+            self.next_issue_ns[dir.idx()],
+            self.next_issue_ns[other.idx()],
+        );
         if other_due <= now {
             self.mix.switch_to(other, false);
             return Ok(other);
@@ -235,9 +255,9 @@ impl Worker {
             RwMode::Write | RwMode::RandWrite => Dir::Write,
             RwMode::Trim | RwMode::RandTrim => Dir::Trim,
             RwMode::ReadWrite | RwMode::RandRw => self.mix.choose(),
-            RwMode::TrimWrite => {
-                // Alternate trim then write of the same block.
-                if self.res.issued.trim > self.res.issued.write {
+            // A trim, then the write of the same block.
+            RwMode::TrimWrite | RwMode::RandTrimWrite => {
+                if self.pair_write.is_some() {
                     Dir::Write
                 } else {
                     Dir::Trim

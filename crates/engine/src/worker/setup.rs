@@ -342,6 +342,7 @@ impl Worker {
             },
             steady,
             flow: s.flow,
+            pair_write: None,
         })
     }
 }

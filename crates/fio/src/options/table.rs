@@ -39,7 +39,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("name", OptKind::Str, "", "Job description", "Name of the job; on the command line it starts a new job.").set(setters::name),
     o("description", OptKind::Str, "", "Job description", "Free-text description of the job.").set(|c, v| { c.spec.description = Some(v.to_string()); Ok(()) }),
     // --- I/O pattern
-    o("rw", OptKind::Rw, "read", "I/O pattern", "I/O pattern: read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite; ':N' adds a modifier.").al(&["readwrite"]).set(setters::rw),
+    o("rw", OptKind::Rw, "read", "I/O pattern", "I/O pattern: read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite, randtrimwrite (a trim, then a write of the same block); ':N' adds a modifier.").al(&["readwrite"]).set(setters::rw),
     o("rw_sequencer", OptKind::Enum(&Words(&["sequential", "identical"])), "sequential", "I/O pattern", "Where the I/Os after each random one of rw=randread:N go: sequentially after it, or at the same offset (identical).").set(setters::rw_sequencer),
     o("rwmixread", OptKind::Int, "50", "I/O pattern", "Percentage of reads in a mixed workload.").set(|c, v| { c.spec.rwmixread = c.pct(v)?; Ok(()) }),
     o("rwmixwrite", OptKind::Int, "50", "I/O pattern", "Percentage of writes in a mixed workload.").set(|c, v| { c.spec.rwmixread = 100 - c.pct(v)?; Ok(()) }),
