@@ -88,7 +88,7 @@ impl Meter {
 }
 
 /// fio's letter for a worker in the status line: `P` setting up, the job's direction while
-/// running (`R`/`r` sequential/random read, `W`/`w` write, `M`/`m` mixed, `D`/`d` trim, `T`
+/// running (`R`/`r` sequential/random read, `W`/`w` write, `M`/`m` mixed, `D`/`d` trim, `T`/`t`
 /// trim then write), `_` done, `E` failed.
 pub fn state_letter(state: WorkerState, rw: RwMode) -> char {
     match state {
@@ -105,6 +105,7 @@ pub fn state_letter(state: WorkerState, rw: RwMode) -> char {
             RwMode::Trim => 'D',
             RwMode::RandTrim => 'd',
             RwMode::TrimWrite => 'T',
+            RwMode::RandTrimWrite => 't',
         },
     }
 }

@@ -19,6 +19,7 @@ mod fio_placement;
 mod fio_prio;
 mod fio_silent;
 mod fio_steady;
+mod fio_suite_jobs;
 mod fio_verify;
 mod fio_zones;
 mod hangs;

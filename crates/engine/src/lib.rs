@@ -33,6 +33,7 @@ pub mod echo;
 pub mod engines;
 pub mod failure;
 pub mod fileops;
+pub mod flow;
 pub(crate) mod gen;
 pub mod hist;
 pub mod job;

@@ -1,6 +1,6 @@
-//! Block sizes (fixed, ranges, percent splits) and data directions (rwmixread) of each I/O.
+//! Block sizes (fixed, ranges, percent splits) of each I/O.
 
-use crate::job::{BlockSize, Dir};
+use crate::job::BlockSize;
 use crate::rng::Rng;
 
 /// Picks the block size of each I/O.
@@ -64,29 +64,6 @@ impl BsPicker {
     }
 }
 
-/// Chooses read or write for mixed workloads.
-#[derive(Clone, Copy, Debug)]
-pub struct DirMix {
-    read_pct: u32,
-}
-
-impl DirMix {
-    pub fn new(rwmixread: u32) -> DirMix {
-        DirMix {
-            read_pct: rwmixread.min(100),
-        }
-    }
-
-    #[inline]
-    pub fn choose(&self, rng: &mut Rng) -> Dir {
-        if rng.percent(self.read_pct) {
-            Dir::Read
-        } else {
-            Dir::Write
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,19 +121,5 @@ mod tests {
             max: 4096,
         });
         assert_eq!(p.pick(&mut rng), 4096);
-    }
-
-    #[test]
-    fn dir_mix_ratio() {
-        let mut rng = Rng::new(10);
-        let m = DirMix::new(70);
-        let reads = (0..100_000)
-            .filter(|_| m.choose(&mut rng) == Dir::Read)
-            .count();
-        assert!((reads as f64 / 100_000.0 - 0.70).abs() < 0.01, "{reads}");
-        let m = DirMix::new(0);
-        assert!((0..1000).all(|_| m.choose(&mut rng) == Dir::Write));
-        let m = DirMix::new(100);
-        assert!((0..1000).all(|_| m.choose(&mut rng) == Dir::Read));
     }
 }

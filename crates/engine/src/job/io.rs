@@ -95,15 +95,30 @@ pub enum RwMode {
     RandRw,
     /// Sequential trim followed by a write of the same block.
     TrimWrite,
+    /// Random trim followed by a write of the same block.
+    RandTrimWrite,
 }
 
 impl RwMode {
     pub fn is_random(self) -> bool {
         matches!(
             self,
-            RwMode::RandRead | RwMode::RandWrite | RwMode::RandTrim | RwMode::RandRw
+            RwMode::RandRead
+                | RwMode::RandWrite
+                | RwMode::RandTrim
+                | RwMode::RandRw
+                | RwMode::RandTrimWrite
         )
     }
+    /// Each trim is followed by a write of the same offset and length.
+    pub fn is_trimwrite(self) -> bool {
+        matches!(self, RwMode::TrimWrite | RwMode::RandTrimWrite)
+    }
+    /// Reads and writes mixed (rwmixread applies).
+    pub fn is_mixed(self) -> bool {
+        matches!(self, RwMode::ReadWrite | RwMode::RandRw)
+    }
+
     pub fn has_read(self) -> bool {
         matches!(
             self,
@@ -118,10 +133,14 @@ impl RwMode {
                 | RwMode::ReadWrite
                 | RwMode::RandRw
                 | RwMode::TrimWrite
+                | RwMode::RandTrimWrite
         )
     }
     pub fn has_trim(self) -> bool {
-        matches!(self, RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite)
+        matches!(
+            self,
+            RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite
+        )
     }
     /// Whether this mode issues I/O in direction `d`.
     pub fn has_dir(self, d: Dir) -> bool {
@@ -143,6 +162,7 @@ impl RwMode {
             RwMode::ReadWrite => "rw",
             RwMode::RandRw => "randrw",
             RwMode::TrimWrite => "trimwrite",
+            RwMode::RandTrimWrite => "randtrimwrite",
         }
     }
 }

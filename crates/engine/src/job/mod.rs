@@ -124,6 +124,9 @@ pub struct JobSpec {
     pub thinktime: Duration,
     pub thinktime_spin: Duration,
     pub thinktime_blocks: u32,
+    /// Flow control between jobs (weight 0: none).
+    #[serde(default)]
+    pub flow: FlowSpec,
 
     // --- placement
     pub cpus_allowed: Option<Vec<usize>>,
@@ -237,6 +240,7 @@ impl Default for JobSpec {
             thinktime: Duration::ZERO,
             thinktime_spin: Duration::ZERO,
             thinktime_blocks: 1,
+            flow: FlowSpec::default(),
             cpus_allowed: None,
             cpus_allowed_policy: CpusAllowedPolicy::Shared,
             stats: StatsSpec::default(),

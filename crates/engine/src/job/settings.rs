@@ -54,6 +54,17 @@ pub enum RateProcess {
     Poisson,
 }
 
+/// Flow control between jobs (see `crate::flow`): a weight in a flow shared by id.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlowSpec {
+    /// Which flow the job shares (jobs with the same id share one).
+    pub id: i32,
+    /// The job's weight in the flow; 0 = no flow control.
+    pub weight: u32,
+    /// How long a held-back job sleeps before it tries again (zero: it retries at once).
+    pub sleep: Duration,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RateSpec {
     /// bytes per second per direction, 0 = unlimited.

@@ -197,6 +197,15 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
         ctl.stop.clone(),
     );
     let watcher = stops.watch();
+    // Every job of a flow counts in its weight from the start (also jobs of later groups).
+    let mut flows = crate::flow::Flows::default();
+    let mut seats: Vec<Option<crate::flow::FlowSeat>> = units
+        .iter()
+        .map(|u| {
+            let f = plan.jobs[u.job_index].flow;
+            (f.weight > 0).then(|| flows.join(f.id, f.weight))
+        })
+        .collect();
     let mut last_job = usize::MAX;
     let mut group = 0;
     for (ui, unit) in units.into_iter().enumerate() {
@@ -260,6 +269,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             io_bytes_per_loop: unit.io_bytes_per_loop,
             stop: stops.flag(ui),
             progress,
+            flow: seats[ui].take(),
         };
         let stop = stops.flag(ui);
         let unit_stops = stops.clone();

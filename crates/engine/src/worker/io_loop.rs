@@ -124,6 +124,13 @@ impl Worker {
                         self.verify_backlog();
                         batch_start = 0;
                     }
+                    Next::Flow => {
+                        if self.inflight > 0 || queued_uncommitted > 0 {
+                            break;
+                        }
+                        self.flow_pause();
+                        batch_start = 0;
+                    }
                     Next::Done => {
                         self.done_issuing = true;
                     }

@@ -10,7 +10,7 @@
 //! - `pick`: the next I/O's direction, block size and offset, rate limiting;
 //! - `access`: the next I/O of a job with an access mix;
 //! - `files`: which file the next I/O goes to (file_service_type);
-//! - `pause`: fsync every N writes, think time, sleeping until a deadline;
+//! - `pause`: fsync every N writes, think time, flow control, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
 //! - `steady`: steady-state detection (a sample a second, ending the job once steady);
 //! - `trace`: recording the issued I/O into a trace file, replaying a trace;
@@ -25,6 +25,8 @@ mod io_loop;
 mod logs;
 mod pause;
 mod pick;
+#[cfg(test)]
+mod pick_tests;
 mod setup;
 mod steady;
 mod trace;
@@ -139,6 +141,8 @@ pub struct WorkerSetup {
     pub io_bytes_per_loop: u64,
     pub stop: Arc<AtomicBool>,
     pub progress: Arc<WorkerProgress>,
+    /// The job's seat in its flow (flow control between jobs), if it has one.
+    pub flow: Option<crate::flow::FlowSeat>,
 }
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -219,6 +223,9 @@ struct Worker {
     steady: Option<Box<steady::SteadyRun>>,
     /// When the next steady-state sample is due (u64::MAX: no detection).
     steady_next_ns: u64,
+    flow: Option<crate::flow::FlowSeat>,
+    /// trimwrite: the write due after the last trim (file, offset, length).
+    pair_write: Option<(u32, u64, usize)>,
 }
 
 impl Worker {
@@ -227,6 +234,10 @@ impl Worker {
     fn begin_measuring(&mut self, now: u64) {
         self.measuring = true;
         self.meas_start_ns = now;
+        if !self.spec.ramp_time.is_zero() {
+            // As fio at the end of the ramp: the mix counts start again.
+            self.mix.restart_counts();
+        }
         self.cpu_start = sys::rusage_thread();
         self.bytes = [0; 3];
         self.ios = [0; 3];

@@ -93,6 +93,18 @@ impl Worker {
         sleep_until(until.min(self.next_deadline()), &self.stop);
     }
 
+    /// Flow control held the job back (nothing in flight): sleep the flow's sleep time, or
+    /// with none only let the other threads run before the next try.
+    #[cold]
+    pub(super) fn flow_pause(&mut self) {
+        let sleep = self.spec.flow.sleep;
+        if sleep.is_zero() {
+            std::hint::spin_loop();
+        } else {
+            self.wait_until(sys::now_ns() + sleep.as_nanos() as u64);
+        }
+    }
+
     /// fsync every open file; a failure is a job error, reported like a failed fsync=N.
     /// Returns false when one failed.
     pub(super) fn fsync_files(&mut self, when: FlushPoint) -> bool {

@@ -20,6 +20,8 @@ pub(super) enum Next {
     Think,
     /// An inline verification (verify_backlog) is due (after draining).
     Verify,
+    /// Flow control holds the job back (it drains, then sleeps when it has a sleep time).
+    Flow,
     /// No more I/O to issue.
     Done,
 }
@@ -62,13 +64,33 @@ impl Worker {
         if self.verify_due {
             return Next::Verify;
         }
+        // Flow control: held back while ahead of the job's share of its flow.
+        if self.flow.as_ref().is_some_and(|f| f.held_back()) {
+            return Next::Flow;
+        }
         if self.access.is_some() {
             return self.prepare_mixed(now);
         }
-        let dir = self.pick_dir();
-        // Rate limiting: wait until this direction's next issue time.
+        let mut dir = self.pick_dir();
+        // Rate limiting: wait until this direction's next issue time; a mixed job ahead of its
+        // rate in one direction issues in the other if that one is behind, else waits for
+        // whichever is due first (as fio does).
         if self.next_issue_ns[dir.idx()] > now {
-            return Next::Wait(self.next_issue_ns[dir.idx()]);
+            match self.rate_switch(dir, now) {
+                Ok(d) => dir = d,
+                Err(until) => return Next::Wait(until),
+            }
+        }
+        if dir == Dir::Write {
+            if let Some((file, offset, len)) = self.pair_write {
+                // trimwrite: the write of the block just trimmed (a slot is free: the loop
+                // only asks for an I/O when one is).
+                let Some(slot) = self.free.pop() else {
+                    return Next::Wait(now);
+                };
+                self.pair_write = None;
+                return self.load_slot(slot, dir, file, offset, len, now);
+            }
         }
         let mut bs = self.bs[dir].pick(&mut self.rng);
         if !self.spec.time_based {
@@ -118,6 +140,9 @@ impl Worker {
         let granted = self.gens[file as usize].granted();
         let len = bs.min(end.saturating_sub(offset)).min(granted).max(1) as usize;
         let len = len.min(self.bufs.len());
+        if dir == Dir::Trim && self.spec.rw.is_trimwrite() {
+            self.pair_write = Some((file, offset, len));
+        }
         self.load_slot(slot, dir, file, offset, len, now)
     }
 
@@ -162,9 +187,16 @@ impl Worker {
         s.start_ns = 0;
         s.issue_ns = 0;
         s.measured = self.measuring;
-        self.issued_bytes += len as u64;
-        self.issued_ios += 1;
+        // trimwrite: a trim and its write count once in the job's amount (as the write).
+        if !(dir == Dir::Trim && self.spec.rw.is_trimwrite()) {
+            self.issued_bytes += len as u64;
+            self.issued_ios += 1;
+        }
         self.res.issued[dir] += 1;
+        self.mix.count(dir);
+        if let Some(f) = &mut self.flow {
+            f.passed();
+        }
         if dir == Dir::Write {
             self.writes_since_sync += 1;
         }
@@ -195,15 +227,47 @@ impl Worker {
         Next::Io(slot)
     }
 
+    /// `dir` is ahead of its rate: the direction to issue now, or the time to wait until.
+    #[cold]
+    fn rate_switch(&mut self, dir: Dir, now: u64) -> Result<Dir, u64> {
+        if !self.spec.rw.is_mixed() || dir == Dir::Trim {
+            return Err(self.next_issue_ns[dir.idx()]);
+        }
+        let other = if dir == Dir::Read {
+            Dir::Write
+        } else {
+            Dir::Read
+        };
+        if self.mix.share(other) == 0 {
+            self.mix.switch_to(dir, true);
+            return Err(self.next_issue_ns[dir.idx()]);
+        }
+        let (due, other_due) = (
+            self.next_issue_ns[dir.idx()],
+            self.next_issue_ns[other.idx()],
+        );
+        if other_due <= now {
+            self.mix.switch_to(other, false);
+            return Ok(other);
+        }
+        let (first, until) = if due <= other_due {
+            (dir, due)
+        } else {
+            (other, other_due)
+        };
+        self.mix.switch_to(first, true);
+        Err(until)
+    }
+
     fn pick_dir(&mut self) -> Dir {
         match self.spec.rw {
             RwMode::Read | RwMode::RandRead => Dir::Read,
             RwMode::Write | RwMode::RandWrite => Dir::Write,
             RwMode::Trim | RwMode::RandTrim => Dir::Trim,
-            RwMode::ReadWrite | RwMode::RandRw => self.mix.choose(&mut self.rng),
-            RwMode::TrimWrite => {
-                // Alternate trim then write of the same block.
-                if self.res.issued.trim > self.res.issued.write {
+            RwMode::ReadWrite | RwMode::RandRw => self.mix.choose(),
+            // A trim, then the write of the same block.
+            RwMode::TrimWrite | RwMode::RandTrimWrite => {
+                if self.pair_write.is_some() {
                     Dir::Write
                 } else {
                     Dir::Trim
@@ -228,6 +292,9 @@ impl Worker {
     pub(super) fn reset_passes(&mut self, time_wrap: bool) {
         for g in &mut self.gens {
             g.reset();
+        }
+        if !time_wrap {
+            self.mix.new_loop(self.spec.randrepeat);
         }
         self.file_chooser.reset();
         if self.spec.invalidate && !(time_wrap && self.spec.direct) {

@@ -229,7 +229,13 @@ impl Worker {
             .collect();
         let _ = rng.next_u64();
         let bs = spec.bs.map(BsPicker::new);
-        let mix = DirMix::new(spec.rwmixread);
+        // The mix draws as fio does: its stream seeded from randseed and the (1-based) thread.
+        let mix_seed = if spec.randrepeat {
+            crate::gen::stream_seed(spec.randseed, s.thread_number + 1, crate::gen::Stream::Mix)
+        } else {
+            crate::rng::job_seed(spec.randseed, false, s.thread_number, 8)
+        };
+        let mix = DirMix::new(spec.rwmixread, mix_seed);
         let file_chooser = FileChooser::new(&spec.file_service, s.files.len());
         let access = spec
             .access_mix
@@ -353,6 +359,8 @@ impl Worker {
                 u64::MAX
             },
             steady,
+            flow: s.flow,
+            pair_write: None,
         })
     }
 }

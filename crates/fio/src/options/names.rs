@@ -13,6 +13,7 @@ pub const RW_MODES: &[&str] = &[
     "readwrite",
     "randrw",
     "trimwrite",
+    "randtrimwrite",
 ];
 
 /// I/O engines iomark implements (the engine's own list).

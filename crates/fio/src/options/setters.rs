@@ -42,9 +42,7 @@ pub fn rw(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
         "rw" | "readwrite" => RwMode::ReadWrite,
         "randrw" => RwMode::RandRw,
         "trimwrite" => RwMode::TrimWrite,
-        "randtrimwrite" => {
-            return Err(c.not_yet(v, "randtrimwrite is not implemented in iomark yet"))
-        }
+        "randtrimwrite" => RwMode::RandTrimWrite,
         other => {
             let why = format!(
                 "expected {}{}",

@@ -40,7 +40,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("name", OptKind::Str, "", "Job description", "Name of the job; on the command line it starts a new job.").set(setters::name),
     o("description", OptKind::Str, "", "Job description", "Free-text description of the job.").set(|c, v| { c.spec.description = Some(v.to_string()); Ok(()) }),
     // --- I/O pattern
-    o("rw", OptKind::Rw, "read", "I/O pattern", "I/O pattern: read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite; ':N' adds a modifier.").al(&["readwrite"]).set(setters::rw),
+    o("rw", OptKind::Rw, "read", "I/O pattern", "I/O pattern: read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite, randtrimwrite (a trim, then a write of the same block); ':N' adds a modifier.").al(&["readwrite"]).set(setters::rw),
     o("rw_sequencer", OptKind::Enum(&Words(&["sequential", "identical"])), "sequential", "I/O pattern", "Where the I/Os after each random one of rw=randread:N go: sequentially after it, or at the same offset (identical).").set(setters::rw_sequencer),
     o("rwmixread", OptKind::Int, "50", "I/O pattern", "Percentage of reads in a mixed workload.").set(|c, v| { c.spec.rwmixread = c.pct(v)?; Ok(()) }),
     o("rwmixwrite", OptKind::Int, "50", "I/O pattern", "Percentage of writes in a mixed workload.").set(|c, v| { c.spec.rwmixread = 100 - c.pct(v)?; Ok(()) }),
@@ -181,9 +181,10 @@ pub static OPTIONS: &[OptDef] = &[
     o("latency_percentile", OptKind::Float, "100", "Rate and think time", "Share of I/O that must meet latency_target.").ny(LATTGT),
     o("latency_run", OptKind::Bool, "0", "Rate and think time", "Keep searching for the latency target.").ny(LATTGT),
     o("max_latency", OptKind::Time(TimeUnit::Us), "", "Rate and think time", "Fail when an I/O takes longer than this.").ny(LATTGT),
-    o("flow", OptKind::Int, "0", "Rate and think time", "Weight for token-based flow control between jobs.").ny(NYI),
-    o("flow_id", OptKind::Int, "0", "Rate and think time", "Flow-control group of the job.").ny(NYI),
-    o("flow_sleep", OptKind::Time(TimeUnit::Us), "0", "Rate and think time", "Sleep when flow control stalls the job.").ny(NYI),
+    o("flow", OptKind::Int, "0", "Rate and think time", "Weight for token-based flow control between jobs (0 to 1000): jobs of one flow_id keep their I/O counts in proportion to their weights.").set(|c, v| { let w = c.u32(v)?; if w > 1000 { return Err(c.invalid(v, "max value out of range (1000 max)")); } c.spec.flow.weight = w; Ok(()) }),
+    o("flow_id", OptKind::Int, "0", "Rate and think time", "Flow-control group of the job: jobs with the same id share one flow.").set(|c, v| { let n = values::parse_int(v, c.kb()).map_err(|e| c.invalid(v, e))?; c.spec.flow.id = i32::try_from(n).map_err(|_| c.invalid(v, "number out of range"))?; Ok(()) }),
+    o("flow_sleep", OptKind::Time(TimeUnit::Us), "0", "Rate and think time", "Sleep this long each time flow control holds the job back (bare number in microseconds; 0: retry at once).").set(|c, v| { c.spec.flow.sleep = c.time(v)?; Ok(()) }),
+    o("flow_watermark", OptKind::Int, "", "Rate and think time", "Deprecated in fio; accepted without effect.").ign("deprecated in fio, where it has no effect either"),
     // --- CPU and placement
     o("cpus_allowed", OptKind::CpuList, "", "CPU and placement", "CPUs the job may run on, e.g. 0,5,8-15.").set(|c, v| { c.spec.cpus_allowed = Some(values::parse_cpu_list(v).map_err(|e| c.invalid(v, e))?); Ok(()) }),
     o("cpus_allowed_policy", OptKind::Enum(&Choices::<CpusAllowedPolicy, JobSpec> { words: &[("shared", CpusAllowedPolicy::Shared), ("split", CpusAllowedPolicy::Split)], set: |j, v| j.cpus_allowed_policy = v }), "shared", "CPU and placement", "shared: every clone uses all cpus_allowed; split: one CPU per clone."),

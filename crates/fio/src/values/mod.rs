@@ -299,16 +299,21 @@ pub fn parse_per_dir<T, E: From<ValueError>>(
 }
 
 /// `4k-64k` or `4k:64k` (swapped when reversed); a single value gives (v, v).
+///
+/// Read as fio reads a range: split at the first `-`, or at the first `:` when there is no
+/// `-`; each end is a size, and whatever follows a separator (`/`, `:`, `-`, `,`) after its
+/// number and suffix is ignored, so `512/25:1k:25:2k:25:4k/25` (a bssplit given to bsrange)
+/// is the range 512-1k, as in fio.
 pub fn parse_size_range(s: &str, kb_base: u32) -> Result<(u64, u64), ValueError> {
     let t = s.trim();
     let split = if is_expr(t) {
         None
     } else {
-        t.split_once(['-', ':'])
+        t.split_once('-').or_else(|| t.split_once(':'))
     };
     match split {
         Some((a, b)) => {
-            let (a, b) = (parse_size(a, kb_base)?, parse_size(b, kb_base)?);
+            let (a, b) = (range_end(a, kb_base)?, range_end(b, kb_base)?);
             Ok(if a <= b { (a, b) } else { (b, a) })
         }
         None => {
@@ -316,6 +321,14 @@ pub fn parse_size_range(s: &str, kb_base: u32) -> Result<(u64, u64), ValueError>
             Ok((v, v))
         }
     }
+}
+
+/// One end of a range: a size, or (as fio reads it) the size before the first separator.
+fn range_end(s: &str, kb_base: u32) -> Result<u64, ValueError> {
+    parse_size(s, kb_base).or_else(|e| match s.find(['/', ':', '-', ',']) {
+        Some(i) if i > 0 && !is_expr(s.trim()) => parse_size(&s[..i], kb_base),
+        _ => Err(e),
+    })
 }
 
 /// One direction of `bssplit`: `4k/10:64k/50:32k/40`. A blank (or zero) percentage shares the

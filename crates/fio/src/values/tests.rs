@@ -148,6 +148,15 @@ fn ranges() {
     assert_eq!(parse_size_range("64k-4k", 1024).unwrap(), (4096, 65536));
     assert_eq!(parse_size_range("8k", 1024).unwrap(), (8192, 8192));
     assert!(parse_size_range("4k-zz", 1024).is_err());
+    // fio's lenient reading: a '-' splits first, and an end stops at a separator.
+    assert_eq!(
+        parse_size_range("512/25:1k:25:2k:25:4k/25", 1024).unwrap(),
+        (512, 1024)
+    );
+    assert_eq!(parse_size_range("1k:2k-4k", 1024).unwrap(), (1024, 4096));
+    assert_eq!(parse_size_range("4k/1-8k", 1024).unwrap(), (4096, 8192));
+    assert!(parse_size_range("/5:8k", 1024).is_err());
+    assert!(parse_size_range("4k/x:zz", 1024).is_err());
 }
 
 #[test]
