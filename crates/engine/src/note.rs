@@ -4,8 +4,9 @@
 //! its users. Notes a front end adds itself, and those of result files written before notes were
 //! typed, are held as [`Note::Text`].
 
+use crate::engines::kind::EngineKind;
 use crate::failure::JobFailure;
-use crate::job::{Dir, EngineKind};
+use crate::job::io::Dir;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;

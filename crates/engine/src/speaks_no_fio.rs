@@ -32,7 +32,7 @@ const FIO_WORDS: &[&str] = &[
     "randrepeat",
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {
@@ -44,7 +44,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The code of a file before its inline test module (`#[cfg(test)]` then `mod name {`).
-fn code_before_tests(text: &str) -> &str {
+pub(crate) fn code_before_tests(text: &str) -> &str {
     let mut offset = 0;
     let mut lines = text.split_inclusive('\n').peekable();
     while let Some(line) = lines.next() {

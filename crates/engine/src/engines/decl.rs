@@ -3,27 +3,9 @@
 //! `engines::ENGINES` collects them, and everything that names or classifies an engine (the job
 //! model's `EngineKind`, the factory, the front ends' parsers and help) reads that list.
 
+pub use super::kind::EngineKind;
 use super::{Engine, EngineError, EngineSetup, ENGINES};
 use serde::{Deserialize, Serialize};
-
-/// Which engine a job uses. The discriminant is the engine's index in `engines::ENGINES`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EngineKind {
-    Sync,
-    Psync,
-    Vsync,
-    Pvsync,
-    Pvsync2,
-    Libaio,
-    IoUring,
-    PosixAio,
-    Mmap,
-    Null,
-    FileCreate,
-    FileStat,
-    FileDelete,
-}
 
 /// Capabilities of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

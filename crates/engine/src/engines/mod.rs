@@ -13,6 +13,7 @@ use std::os::fd::RawFd;
 use std::path::PathBuf;
 
 mod decl;
+pub(crate) mod kind;
 pub mod libaio;
 pub mod meta;
 pub mod mmap;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 mod access;
 mod errors;
-mod io;
+pub(crate) mod io;
 mod settings;
 mod trace;
 

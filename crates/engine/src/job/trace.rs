@@ -38,6 +38,15 @@ impl TraceAct {
         }
     }
 
+    /// The action of an I/O in a data direction.
+    pub fn of_dir(d: Dir) -> TraceAct {
+        match d {
+            Dir::Read => TraceAct::Read,
+            Dir::Write => TraceAct::Write,
+            Dir::Trim => TraceAct::Trim,
+        }
+    }
+
     /// The data direction of a read, write or trim.
     pub fn dir(self) -> Option<Dir> {
         match self {

@@ -3,10 +3,9 @@
 //! limits and the rate schedule.
 
 use super::buffers::{fill_buffer, scramble};
-use super::trace::trace_word;
 use super::Worker;
 use crate::engines::Op;
-use crate::job::{Dir, RateProcess, RwMode};
+use crate::job::{Dir, RateProcess, RwMode, TraceAct};
 use std::time::Duration;
 
 /// What the issue loop does next.
@@ -202,7 +201,7 @@ impl Worker {
         }
         self.blocks_since_think += 1;
         if let Some(r) = &mut self.recorder {
-            r.io(now, file, trace_word(dir), offset, len as u64);
+            r.io(now, file, TraceAct::of_dir(dir).word(), offset, len as u64);
         }
         // Rate schedule.
         let r = &self.spec.rate;

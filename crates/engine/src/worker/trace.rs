@@ -13,15 +13,6 @@ use std::path::PathBuf;
 /// of several jobs appending to one file never mix within a line.
 const FLUSH_AT: usize = 8192;
 
-/// The word a trace uses for a data direction.
-pub(super) fn trace_word(d: Dir) -> &'static str {
-    match d {
-        Dir::Read => TraceAct::Read.word(),
-        Dir::Write => TraceAct::Write.word(),
-        Dir::Trim => TraceAct::Trim.word(),
-    }
-}
-
 /// An open trace file being recorded.
 pub(super) struct Recorder {
     file: File,
