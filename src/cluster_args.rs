@@ -4,6 +4,7 @@
 //! group's expected end), `--mpi-verbose` tells the phases and the gather's cost on stderr. A
 //! binary built without the `mpi` feature takes them too and always runs locally.
 
+use anyhow::{anyhow, bail, Context, Result};
 use iomark_fio::values::{parse_time, TimeUnit};
 use std::time::Duration;
 
@@ -44,7 +45,7 @@ pub const SWITCHES: [(&str, &str); 3] = [
 ];
 
 /// Takes the switches out of `args`.
-pub fn take(args: Vec<String>) -> Result<(Vec<String>, ClusterOpts), String> {
+pub fn take(args: Vec<String>) -> Result<(Vec<String>, ClusterOpts)> {
     let mut o = ClusterOpts::default();
     let mut rest = Vec::with_capacity(args.len());
     let mut it = args.into_iter();
@@ -55,7 +56,7 @@ pub fn take(args: Vec<String>) -> Result<(Vec<String>, ClusterOpts), String> {
             "--mpi-timeout" => {
                 let v = it
                     .next()
-                    .ok_or("--mpi-timeout needs a time, such as 60s or 2m")?;
+                    .context("--mpi-timeout needs a time, such as 60s or 2m")?;
                 o.timeout = timeout(&v)?;
             }
             _ => match a.strip_prefix("--mpi-timeout=") {
@@ -67,10 +68,10 @@ pub fn take(args: Vec<String>) -> Result<(Vec<String>, ClusterOpts), String> {
     Ok((rest, o))
 }
 
-fn timeout(v: &str) -> Result<Duration, String> {
-    let t = parse_time(v, TimeUnit::S).map_err(|e| format!("--mpi-timeout: {e}"))?;
+fn timeout(v: &str) -> Result<Duration> {
+    let t = parse_time(v, TimeUnit::S).map_err(|e| anyhow!("--mpi-timeout: {e}"))?;
     if t.is_zero() {
-        return Err("--mpi-timeout: the timeout must be longer than 0".into());
+        bail!("--mpi-timeout: the timeout must be longer than 0");
     }
     Ok(t)
 }

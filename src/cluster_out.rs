@@ -2,6 +2,7 @@
 //! from result files by `iomark merge`): the exact merge, the fio-compatible client output, the
 //! result file with every rank, the HTML report with per-host charts.
 
+use anyhow::{anyhow, Result};
 use iomark_engine::cluster::{self, RankResult};
 use iomark_engine::RunPlan;
 use iomark_fio::output::OutputFormat;
@@ -54,10 +55,10 @@ impl ClusterOutputs {
 /// The ranks' results merged into one run (per job, every rank together), for what shows a
 /// run as one (a preset's summary); the error names the rank whose result does not fit.
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-pub fn merge(ranks: Vec<RankResult>) -> Result<iomark_engine::result::RunResult, String> {
+pub fn merge(ranks: Vec<RankResult>) -> Result<iomark_engine::result::RunResult> {
     cluster::merge(ranks)
         .map(|c| c.to_run_result())
-        .map_err(|e| format!("cannot merge the ranks' results: {e}"))
+        .map_err(|e| anyhow!("cannot merge the ranks' results: {e}"))
 }
 
 /// Merge the ranks' results and write everything `out` asks for. Returns the exit status:
@@ -126,7 +127,7 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
     }
     if let Some(p) = &out.result {
         let written = serde_json::to_vec_pretty(&result)
-            .map_err(|e| format!("cannot encode the result: {e}"))
+            .map_err(|e| anyhow!("cannot encode the result: {e}"))
             .and_then(|bytes| crate::outputs::write_after(p, &bytes, &plans));
         if let Err(e) = written {
             eprintln!("iomark: {e}");
@@ -145,12 +146,12 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
     code
 }
 
-fn check(p: &Path, plans: &[RunPlan]) -> Result<(), String> {
+fn check(p: &Path, plans: &[RunPlan]) -> Result<()> {
     let targets: Vec<PathBuf> = plans
         .iter()
         .flat_map(iomark_engine::outfile::plan_targets)
         .collect();
-    iomark_engine::outfile::check_output(p, &targets).map_err(|e| e.to_string())
+    Ok(iomark_engine::outfile::check_output(p, &targets)?)
 }
 
 /// Whether `--report` names the page itself (`.html`), else a directory.

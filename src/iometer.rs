@@ -49,7 +49,7 @@ struct Opts {
     iolog: Option<String>,
 }
 
-fn parse(a: &[String]) -> Result<Option<Opts>, String> {
+fn parse(a: &[String]) -> anyhow::Result<Option<Opts>> {
     let mut o = Opts {
         target: None,
         spec: String::new(),
@@ -69,7 +69,7 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
     while let Some(arg) = it.next() {
         if !arg.starts_with("--") {
             if o.target.is_some() {
-                return Err(format!("iometer: a second target '{arg}'"));
+                anyhow::bail!("iometer: a second target '{arg}'");
             }
             o.target = Some(PathBuf::from(arg));
             continue;
@@ -96,7 +96,7 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
         }
         let v = match inline.or_else(|| it.next().cloned()) {
             Some(v) => v,
-            None => return Err(format!("iometer: {k} needs a value")),
+            None => anyhow::bail!("iometer: {k} needs a value"),
         };
         // A list or range cycles the value (checked by the sweep that runs it).
         let count = |v: String| {
@@ -108,7 +108,9 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
                 .filter(|n| (1..=65536).contains(n))
                 .map(|_| v.clone())
                 .ok_or_else(|| {
-                    format!("iometer: {k}={v}: expected a count from 1 to 65536, a list or a range")
+                    anyhow::anyhow!(
+                        "iometer: {k}={v}: expected a count from 1 to 65536, a list or a range"
+                    )
                 })
         };
         match k {
@@ -124,20 +126,19 @@ fn parse(a: &[String]) -> Result<Option<Opts>, String> {
             "--csv" => o.csv = Some(v),
             "--write-iolog" => o.iolog = Some(v),
             _ => {
-                return Err(format!(
+                anyhow::bail!(
                     "iometer: unknown option {k} (known: --spec --spec-file --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --write-iolog --list)"
-                ))
+                )
             }
         }
     }
     match (o.spec.is_empty(), &o.spec_file) {
         (true, None) => {
-            return Err(
+            anyhow::bail!(
                 "iometer: give an access specification with --spec (see --list) or --spec-file"
-                    .into(),
             )
         }
-        (false, Some(_)) => return Err("iometer: give --spec or --spec-file, not both".into()),
+        (false, Some(_)) => anyhow::bail!("iometer: give --spec or --spec-file, not both"),
         _ => {}
     }
     Ok(Some(o))

@@ -3,6 +3,7 @@
 //! its rank, its host the one it was written on. A file that is itself a merge brings its ranks.
 
 use crate::cluster_out::{finish_cluster, ClusterOutputs};
+use anyhow::{anyhow, bail, Result};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::RunResult;
 use std::path::PathBuf;
@@ -41,7 +42,7 @@ struct Args {
     help: bool,
 }
 
-fn parse(args: &[String]) -> Result<Args, String> {
+fn parse(args: &[String]) -> Result<Args> {
     let mut a = Args {
         out: ClusterOutputs::default(),
         files: Vec::new(),
@@ -64,11 +65,11 @@ fn parse(args: &[String]) -> Result<Args, String> {
             None => (arg.as_str(), None),
         };
         if !FLAGS.contains(&flag) {
-            return Err(format!(
+            bail!(
                 "unknown option {}{}",
                 iomark_engine::echo::quote(flag),
                 iomark_fio::options::did_you_mean(flag, FLAGS)
-            ));
+            );
         }
         let value = match inline {
             Some(v) => v,
@@ -76,7 +77,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 let v = args
                     .get(i)
                     .cloned()
-                    .ok_or_else(|| format!("{flag} needs a value"))?;
+                    .ok_or_else(|| anyhow!("{flag} needs a value"))?;
                 i += 1;
                 v
             }
@@ -84,14 +85,14 @@ fn parse(args: &[String]) -> Result<Args, String> {
         match flag {
             "--output-format" => {
                 a.out.formats = iomark_fio::switches::parse_output_formats(&value)
-                    .map_err(|e| format!("--output-format={value}: {e}"))?
+                    .map_err(|e| anyhow!("--output-format={value}: {e}"))?
             }
             "--terse-version" => {
                 a.out.terse_version = value
                     .parse()
                     .ok()
                     .filter(|v| (2..=5).contains(v))
-                    .ok_or_else(|| format!("--terse-version={value}: expected 2, 3, 4 or 5"))?
+                    .ok_or_else(|| anyhow!("--terse-version={value}: expected 2, 3, 4 or 5"))?
             }
             "--output" => a.out.output = Some(value.into()),
             "--result" => a.out.result = Some(value.into()),
@@ -102,11 +103,11 @@ fn parse(args: &[String]) -> Result<Args, String> {
 }
 
 /// The ranks of the files, in order: a plain result is one rank; a merged one its ranks.
-fn read_ranks(files: &[PathBuf]) -> Result<Vec<RankResult>, String> {
+fn read_ranks(files: &[PathBuf]) -> Result<Vec<RankResult>> {
     let mut ranks = Vec::new();
     for f in files {
-        let bytes = std::fs::read(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-        let r = RunResult::from_json(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+        let bytes = std::fs::read(f).map_err(|e| anyhow!("cannot read {}: {e}", f.display()))?;
+        let r = RunResult::from_json(&bytes).map_err(|e| anyhow!("{}: {e}", f.display()))?;
         if r.ranks.is_empty() {
             ranks.push(RankResult {
                 rank: ranks.len(),

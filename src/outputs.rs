@@ -2,6 +2,7 @@
 //! I/O (never a device, a directory, a job's target, a new file under `/dev`), every file
 //! written whole through a temporary name and a rename (`iomark_engine::outfile`).
 
+use anyhow::{anyhow, Result};
 use iomark_engine::outfile;
 use iomark_engine::RunPlan;
 use iomark_fio::output::logs;
@@ -9,7 +10,7 @@ use iomark_fio::switches::OutputOpts;
 use std::path::{Path, PathBuf};
 
 /// Refuses output paths that would destroy something, before the run.
-pub fn check(plan: &RunPlan, out: &OutputOpts, report: Option<&Path>) -> Result<(), String> {
+pub fn check(plan: &RunPlan, out: &OutputOpts, report: Option<&Path>) -> Result<()> {
     let targets = outfile::plan_targets(plan);
     let mut paths: Vec<PathBuf> = out
         .file
@@ -20,7 +21,7 @@ pub fn check(plan: &RunPlan, out: &OutputOpts, report: Option<&Path>) -> Result<
         .collect();
     paths.extend(logs::log_paths(plan, Path::new(".")));
     for p in &paths {
-        outfile::check_output(p, &targets).map_err(|e| e.to_string())?;
+        outfile::check_output(p, &targets)?;
     }
     Ok(())
 }
@@ -30,13 +31,13 @@ pub fn write_after<'a>(
     path: &Path,
     bytes: &[u8],
     plans: impl IntoIterator<Item = &'a RunPlan>,
-) -> Result<(), String> {
+) -> Result<()> {
     let targets: Vec<PathBuf> = plans.into_iter().flat_map(outfile::plan_targets).collect();
-    outfile::check_output(path, &targets).map_err(|e| e.to_string())?;
+    outfile::check_output(path, &targets)?;
     write(path, bytes)
 }
 
 /// Writes `bytes` to `path` whole; the error names the file.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    outfile::write_atomic(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    outfile::write_atomic(path, bytes).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))
 }

@@ -22,7 +22,7 @@ pub trait Runs {
     /// The preset cannot run here (its target): the other processes are told.
     fn refuse(&mut self, why: &str);
     /// Runs one plan; `None` where the results are not shown. An empty error was said elsewhere.
-    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> Result<Option<RunResult>, String>;
+    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> anyhow::Result<Option<RunResult>>;
 }
 
 /// The plans run by this process alone.
@@ -33,8 +33,8 @@ impl Runs for Local {
         true
     }
     fn refuse(&mut self, _: &str) {}
-    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> Result<Option<RunResult>, String> {
-        runner::run(plan, ctl).map(Some).map_err(|e| e.to_string())
+    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> anyhow::Result<Option<RunResult>> {
+        Ok(runner::run(plan, ctl).map(Some)?)
     }
 }
 
@@ -155,7 +155,7 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
             // Shown elsewhere (rank 0 of a launch).
             Ok(None) => continue,
             Err(e) => {
-                if !e.is_empty() {
+                if !e.to_string().is_empty() {
                     eprintln!("iomark preset {}: {e}", p.name);
                 }
                 code = 1;

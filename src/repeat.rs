@@ -3,6 +3,7 @@
 //! `--result FILE` keeps every run (and the statistics) in one file. Sweeps and the dd, hdparm
 //! and bonnie suites repeat the same way (the suites name the file with `--result-file`).
 
+use anyhow::{anyhow, bail, Result};
 use iomark_engine::result::RunResult;
 use iomark_scenarios::repeat::{figures, Agg};
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ struct Repeat {
 
 /// Take the repetition switches (and the result switch, `--result` or `result_key`) out of
 /// `args`; None when `--repeat` is absent.
-fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>, String> {
+fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>> {
     let mut r = Repeat {
         n: 0,
         pause: Duration::ZERO,
@@ -40,20 +41,20 @@ fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>, String> 
         }
         let v = match v.or_else(|| it.next().cloned()) {
             Some(v) => v,
-            None => return Err(format!("--{key} needs a value")),
+            None => bail!("--{key} needs a value"),
         };
         match key {
             "repeat" => match v.parse::<u32>() {
                 Ok(n) if (1..=1000).contains(&n) => r.n = n,
-                _ => return Err(format!("--repeat={v}: expected a count from 1 to 1000")),
+                _ => bail!("--repeat={v}: expected a count from 1 to 1000"),
             },
             "repeat-pause" => {
                 r.pause = iomark_fio::values::parse_time(&v, iomark_fio::values::TimeUnit::S)
-                    .map_err(|e| format!("--repeat-pause={v}: {e}"))?
+                    .map_err(|e| anyhow!("--repeat-pause={v}: {e}"))?
             }
             "repeat-agg" => {
                 r.agg = Agg::parse(&v)
-                    .ok_or_else(|| format!("--repeat-agg={v}: mean, median or best"))?
+                    .ok_or_else(|| anyhow!("--repeat-agg={v}: mean, median or best"))?
             }
             _ => r.result = Some(PathBuf::from(v)),
         }
@@ -209,7 +210,10 @@ mod tests {
             .unwrap()
             .is_none());
         assert_eq!(
-            extract(&s(&["--repeat=0"]), "result").err().unwrap(),
+            extract(&s(&["--repeat=0"]), "result")
+                .err()
+                .unwrap()
+                .to_string(),
             "--repeat=0: expected a count from 1 to 1000"
         );
         let r = extract(

@@ -37,7 +37,7 @@ pub const EXPORT_USAGE: &str = "Usage: iomark export RESULT... [--csv FILE] [--x
 ";
 
 /// Split `--report FILE` / `--report=FILE` out of a command's arguments.
-pub fn take_report_arg(args: &[String]) -> Result<(Vec<String>, Option<PathBuf>), String> {
+pub fn take_report_arg(args: &[String]) -> anyhow::Result<(Vec<String>, Option<PathBuf>)> {
     let mut rest = Vec::new();
     let mut report = None;
     let mut it = args.iter();
@@ -45,7 +45,7 @@ pub fn take_report_arg(args: &[String]) -> Result<(Vec<String>, Option<PathBuf>)
         if a == "--report" {
             match it.next() {
                 Some(f) => report = Some(PathBuf::from(f)),
-                None => return Err("--report needs a file name (FILE.html)".into()),
+                None => anyhow::bail!("--report needs a file name (FILE.html)"),
             }
         } else if let Some(f) = a.strip_prefix("--report=") {
             report = Some(PathBuf::from(f));
@@ -142,7 +142,7 @@ struct Args {
     help: bool,
 }
 
-fn parse(args: &[String], allowed: &[&str]) -> Result<Args, String> {
+fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
     let mut a = Args {
         inputs: Vec::new(),
         labels: Vec::new(),
@@ -174,10 +174,10 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, String> {
             continue;
         }
         if !allowed.contains(&flag.as_str()) {
-            return Err(format!(
+            anyhow::bail!(
                 "unknown option {q_flag}",
                 q_flag = iomark_engine::echo::quote(&flag)
-            ));
+            );
         }
         // --markdown takes an optional FILE.
         let value = match inline {
@@ -194,7 +194,7 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, String> {
                 Some(
                     args.get(i)
                         .cloned()
-                        .ok_or_else(|| format!("{flag} needs a value"))?,
+                        .ok_or_else(|| anyhow::anyhow!("{flag} needs a value"))?,
                 )
             }
         };
@@ -210,10 +210,10 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, String> {
             "--markdown" => a.markdown = Some(v.into()),
             "--fail-if" => a.rules.push(v),
             _ => {
-                return Err(format!(
+                anyhow::bail!(
                     "unknown option {q_flag}",
                     q_flag = iomark_engine::echo::quote(&flag)
-                ))
+                )
             }
         }
         i += 1;

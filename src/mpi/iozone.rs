@@ -31,7 +31,7 @@ enum Event {
     /// A child here finished pass N first.
     Wall(usize),
     Figure(usize, Box<TpFigure>),
-    Done(Result<(), String>),
+    Done(anyhow::Result<()>),
 }
 
 /// The words a file name holds for this rank, expanded; true when it named one.
@@ -83,16 +83,16 @@ fn suffix(p: &mut Plan, own: &[bool], rank: usize) -> bool {
 fn prepare(
     args: &[String],
     place: &Place,
-) -> Result<(IozoneArgs, Plan, Option<PathBuf>, Vec<String>), String> {
+) -> anyhow::Result<(IozoneArgs, Plan, Option<PathBuf>, Vec<String>)> {
     let (mut a, html) = match front::parse_args(args) {
         Ok(x) => x,
-        Err(Early::Done(_)) => return Err("help and version run on rank 0 alone".into()),
-        Err(Early::Refused(_, e)) => return Err(e),
+        Err(Early::Done(_)) => anyhow::bail!("help and version run on rank 0 alone"),
+        Err(Early::Refused(_, e)) => return Err(anyhow::Error::msg(e)),
     };
     let own = own_files(&mut a, place);
     let mut p = front::make_plan(&a)?;
     if p.throughput.is_none() {
-        return Err("iozone runs on many ranks in throughput mode only (-t N, or -l N -u M); give --no-mpi to run the matrix alone on every rank".into());
+        anyhow::bail!("iozone runs on many ranks in throughput mode only (-t N, or -l N -u M); give --no-mpi to run the matrix alone on every rank");
     }
     let mut notes = Vec::new();
     if suffix(&mut p, &own, place.rank) {
@@ -138,7 +138,7 @@ fn start(
             let mut on_figure = |f: &TpFigure| send(Event::Figure(current(), Box::new(f.clone())));
             let r = throughput::run_count_with(&p, n, a.keep, &stop, hooks, &mut on_figure);
             if let Err(e) = r {
-                result = Err(e.to_string());
+                result = Err(e.into());
                 break;
             }
             if stop.load(Ordering::Relaxed) {
@@ -161,7 +161,7 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
     let stop = Arc::new(AtomicBool::new(false));
     signals::install(stop.clone());
     let prepared = prepare(args, place);
-    let refusal = prepared.as_ref().err().cloned();
+    let refusal = prepared.as_ref().err().map(|e| e.to_string());
     let lead = s.link.rank() == 0;
     let checked = if lead {
         s.lead_preflight(refusal).map(|h| {
@@ -422,7 +422,7 @@ fn follow(
                     done = Some(r.is_ok());
                     match r {
                         Ok(()) => s.link.send(0, Kind::Finished, Vec::new()),
-                        Err(m) => s.link.send(0, Kind::Failed, m.into_bytes()),
+                        Err(m) => s.link.send(0, Kind::Failed, m.to_string().into_bytes()),
                     }
                 }
             }

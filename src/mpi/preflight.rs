@@ -20,7 +20,7 @@ impl Session {
     pub(super) fn lead_preflight(
         &mut self,
         refusal: Option<String>,
-    ) -> Result<Vec<Option<String>>, String> {
+    ) -> anyhow::Result<Vec<Option<String>>> {
         let n = self.link.size();
         let t0 = Instant::now();
         let mut hosts: Vec<Option<String>> = vec![None; n];
@@ -78,13 +78,13 @@ impl Session {
         }
         if !verdict.is_empty() {
             self.drain();
-            return Err(verdict);
+            return Err(anyhow::Error::msg(verdict));
         }
         Ok(hosts)
     }
 
     /// Another rank: Ok to go on, or the verdict that stops the run.
-    pub(super) fn follow_preflight(&mut self, refusal: Option<String>) -> Result<(), String> {
+    pub(super) fn follow_preflight(&mut self, refusal: Option<String>) -> anyhow::Result<()> {
         self.link
             .send(0, Kind::Hello, encode_hello(&self.host, refusal.as_deref()));
         let mut last_seen = Instant::now();
@@ -98,7 +98,9 @@ impl Session {
                             return Ok(());
                         }
                         self.drain();
-                        return Err(String::from_utf8_lossy(&m.body).into_owned());
+                        return Err(anyhow::Error::msg(
+                            String::from_utf8_lossy(&m.body).into_owned(),
+                        ));
                     }
                 }
                 Some(_) => {}

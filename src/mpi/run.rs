@@ -60,7 +60,7 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     // log file); rank 0 writes the report of the merged run.
     let (args, report, report_refused) = match crate::report_cmd::take_report_arg(args) {
         Ok((a, r)) => (a, r, None),
-        Err(e) => (args.to_vec(), None, Some(e)),
+        Err(e) => (args.to_vec(), None, Some(e.to_string())),
     };
     let args = &args[..];
     let refusal = match report_refused.or_else(|| not_here(args)) {
@@ -87,6 +87,7 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
                         .and_then(|_| {
                             if rank == 0 {
                                 crate::outputs::check(&cli.plan, &cli.output, report.as_deref())
+                                    .map_err(|e| e.to_string())
                             } else {
                                 Ok(())
                             }
@@ -133,13 +134,13 @@ impl crate::preset::Runs for PresetRuns<'_> {
             .session
             .run(&RunPlan::default(), Some(why.to_string()), RunCtl::quiet());
     }
-    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> Result<Option<RunResult>, String> {
+    fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> anyhow::Result<Option<RunResult>> {
         let refusal = runner::check(plan).err().map(|e| explain::run_error(&e));
         match self.session.run(plan, refusal, self::ctl(&ctl.stop)) {
             Outcome::Gathered(ranks) => crate::cluster_out::merge(ranks).map(Some),
             Outcome::Sent(_) => Ok(None),
-            Outcome::Stopped(m) if self.shows() => Err(m),
-            Outcome::Stopped(_) => Err(String::new()),
+            Outcome::Stopped(m) if self.shows() => Err(anyhow::Error::msg(m)),
+            Outcome::Stopped(_) => Err(anyhow::Error::msg(String::new())),
         }
     }
 }

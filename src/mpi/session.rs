@@ -30,7 +30,7 @@ pub enum Outcome {
 /// What the run thread tells the main thread (which alone speaks MPI).
 enum Event {
     Ready(usize),
-    Done(Result<Box<RunResult>, String>),
+    Done(anyhow::Result<Box<RunResult>>),
 }
 
 /// The ranks of the launch and how long one may stay silent.
@@ -119,7 +119,7 @@ impl Session {
         std::thread::spawn(move || {
             let r = runner::run(&p, &c)
                 .map(Box::new)
-                .map_err(|e| iomark_fio::explain::run_error(&e));
+                .map_err(|e| anyhow::Error::msg(iomark_fio::explain::run_error(&e)));
             let _ = ev_tx.send(Event::Done(r));
         });
         (ev_rx, go_tx, ctl)
@@ -129,7 +129,7 @@ impl Session {
         let n = self.link.size();
         let hosts = match self.lead_preflight(refusal) {
             Ok(h) => h,
-            Err(verdict) => return Outcome::Stopped(verdict),
+            Err(verdict) => return Outcome::Stopped(verdict.to_string()),
         };
         let mut last_seen = vec![Instant::now(); n];
         let mut next_beat = Instant::now();
@@ -310,7 +310,7 @@ impl Session {
 
     fn follow(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
         if let Err(verdict) = self.follow_preflight(refusal) {
-            return Outcome::Stopped(verdict);
+            return Outcome::Stopped(verdict.to_string());
         }
         let mut last_seen = Instant::now();
         let mut next_beat = Instant::now() + self.beat_every();
@@ -339,7 +339,7 @@ impl Session {
                         mine = Some(r);
                     }
                     Event::Done(Err(m)) => {
-                        self.link.send(0, Kind::Failed, m.into_bytes());
+                        self.link.send(0, Kind::Failed, m.to_string().into_bytes());
                         mine = Some(Box::default());
                     }
                 }

@@ -113,7 +113,7 @@ fn phase_job(jobs: &mut Vec<JobResult>, p: &Phase, name: &str, op: &str, dir: Di
 }
 
 /// One run of every step, in order; the test file and directory are removed at the end.
-fn run_once(p: &BonniePlan) -> Result<RunResult, String> {
+fn run_once(p: &BonniePlan) -> anyhow::Result<RunResult> {
     let start = iomark_engine::sys::unix_ms();
     let stop = Arc::new(AtomicBool::new(false));
     let mut jobs: Vec<JobResult> = Vec::new();

@@ -2,6 +2,7 @@
 //! matrix grows, its `-R` report, the `-b` workbook, throughput mode, and iomark's result.
 
 use crate::signals;
+use anyhow::{anyhow, bail, Result};
 use iomark_suites::iozone::{self, excel, record, run, text, throughput, xlsx};
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,7 +26,7 @@ pub enum Early {
 /// The command line parsed (help and version answered), and `--report`'s path.
 pub fn parse_args(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>), Early> {
     let (args, html) =
-        crate::report_cmd::take_report_arg(args).map_err(|e| Early::Refused(2, e))?;
+        crate::report_cmd::take_report_arg(args).map_err(|e| Early::Refused(2, e.to_string()))?;
     let a = iozone::parse(&args).map_err(|e| {
         Early::Refused(2, format!("{e}\nTry 'iomark iozone --help' for the flags."))
     })?;
@@ -40,7 +41,7 @@ pub fn parse_args(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf
 }
 
 /// The plan of the command line (sizes, files, free space).
-pub fn make_plan(a: &iozone::IozoneArgs) -> Result<iozone::Plan, String> {
+pub fn make_plan(a: &iozone::IozoneArgs) -> Result<iozone::Plan> {
     let free = |d: &std::path::Path| {
         if d.is_dir() {
             iomark_engine::target::free_space(d).ok()
@@ -48,7 +49,7 @@ pub fn make_plan(a: &iozone::IozoneArgs) -> Result<iozone::Plan, String> {
             None
         }
     };
-    iozone::plan(a, &free).map_err(|e| e.to_string())
+    Ok(iozone::plan(a, &free)?)
 }
 
 /// The checks before any I/O (test files, outputs, `-P`); the notes to say.
@@ -56,12 +57,11 @@ pub fn check(
     p: &iozone::Plan,
     a: &iozone::IozoneArgs,
     html: Option<&std::path::Path>,
-) -> Result<Vec<String>, String> {
-    let existing = iozone::plan::check_files(p, &iomark_suites::common::probe::Probe::of)
-        .map_err(|e| e.to_string())?;
+) -> Result<Vec<String>> {
+    let existing = iozone::plan::check_files(p, &iomark_suites::common::probe::Probe::of)?;
     check_paths(p, a, html)?;
     if let Some(cpu) = a.cpu {
-        iomark_engine::sys::set_affinity(&[cpu]).map_err(|e| format!("-P {cpu}: {e}"))?;
+        iomark_engine::sys::set_affinity(&[cpu]).map_err(|e| anyhow!("-P {cpu}: {e}"))?;
     }
     Ok(p.notes.iter().chain(&existing).cloned().collect())
 }
@@ -78,7 +78,7 @@ pub fn main(args: &[String]) -> i32 {
     };
     let p = match make_plan(&a) {
         Ok(p) => p,
-        Err(e) => return refused(1, e),
+        Err(e) => return refused(1, e.to_string()),
     };
     match check(&p, &a, html.as_deref()) {
         Ok(notes) => {
@@ -86,7 +86,7 @@ pub fn main(args: &[String]) -> i32 {
                 eprintln!("iomark iozone: note: {n}");
             }
         }
-        Err(e) => return refused(1, e),
+        Err(e) => return refused(1, e.to_string()),
     }
     let quiet = a.json;
     let host = iomark_engine::sys::host_info();
@@ -283,7 +283,7 @@ fn check_paths(
     p: &iozone::Plan,
     a: &iozone::IozoneArgs,
     html: Option<&std::path::Path>,
-) -> Result<(), String> {
+) -> Result<()> {
     let files: Vec<std::path::PathBuf> = match &p.throughput {
         Some(t) => t.files.clone(),
         None => vec![p.file.clone()],
@@ -292,16 +292,16 @@ fn check_paths(
         .iter()
         .find(|f| iomark_engine::target::missing_device_path(f))
     {
-        return Err(format!(
+        bail!(
             "no such device {} (not mapped or not attached?); iomark creates no files on the device filesystem",
             f.display()
-        ));
+        );
     }
     for out in [a.workbook.as_deref(), a.result.as_deref(), html]
         .into_iter()
         .flatten()
     {
-        iomark_engine::outfile::check_output(out, &files).map_err(|e| e.to_string())?;
+        iomark_engine::outfile::check_output(out, &files)?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ pub mod hdparm;
 pub mod iozone;
 
 use crate::signals;
+use anyhow::{anyhow, Result};
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::{RunPlan, RunResult};
 use std::path::Path;
@@ -21,7 +22,7 @@ pub fn run_plan(
     tool: &str,
     plan: &RunPlan,
     progress: Option<&(dyn Fn(&RunCtl) + Sync)>,
-) -> Result<RunResult, String> {
+) -> Result<RunResult> {
     let ctl = Arc::new(RunCtl::new(|_| {}));
     signals::install(ctl.stop.clone());
     let done = AtomicBool::new(false);
@@ -44,7 +45,7 @@ pub fn run_plan(
         done.store(true, Ordering::Relaxed);
         r
     });
-    let mut r = res.map_err(|e| format!("iomark {tool}: {e}"))?;
+    let mut r = res.map_err(|e| anyhow!("iomark {tool}: {e}"))?;
     if signals::interrupted() {
         r.interrupted = true;
     }
@@ -52,10 +53,10 @@ pub fn run_plan(
 }
 
 /// Write iomark's result file (JSON).
-pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<(), String> {
+pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<()> {
     let bytes =
-        serde_json::to_vec_pretty(r).map_err(|e| format!("iomark {tool}: encoding: {e}"))?;
-    crate::outputs::write_after(path, &bytes, [&r.plan]).map_err(|e| format!("iomark {tool}: {e}"))
+        serde_json::to_vec_pretty(r).map_err(|e| anyhow!("iomark {tool}: encoding: {e}"))?;
+    crate::outputs::write_after(path, &bytes, [&r.plan]).map_err(|e| anyhow!("iomark {tool}: {e}"))
 }
 
 /// The first failed job's message, if any.
