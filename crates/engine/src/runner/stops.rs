@@ -4,6 +4,7 @@
 
 use crate::job::{ExitScope, JobSpec};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -87,21 +88,20 @@ impl Stops {
         }
     }
 
-    /// Copy the run-wide stop to every clone until the returned watch is dropped.
+    /// Copy the run-wide stop to every clone until the returned watch is dropped (which ends
+    /// the thread at once: it waits on a channel that the drop closes).
     pub(super) fn watch(self: &Arc<Self>) -> Watch {
         let me = self.clone();
-        let done = Arc::new(AtomicBool::new(false));
-        let until = done.clone();
+        let (done, until) = mpsc::channel::<()>();
         let handle = std::thread::spawn(move || {
-            while !until.load(Ordering::Relaxed) {
+            while let Err(RecvTimeoutError::Timeout) = until.recv_timeout(POLL) {
                 if me.run.load(Ordering::Relaxed) {
                     me.stop_all();
                 }
-                std::thread::sleep(POLL);
             }
         });
         Watch {
-            done,
+            done: Some(done),
             handle: Some(handle),
         }
     }
@@ -109,13 +109,14 @@ impl Stops {
 
 /// The thread copying the run-wide stop to the clones; it ends when dropped.
 pub(super) struct Watch {
-    done: Arc<AtomicBool>,
+    done: Option<mpsc::Sender<()>>,
     handle: Option<JoinHandle<()>>,
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
-        self.done.store(true, Ordering::Relaxed);
+        // Closing the channel wakes the thread, which then ends.
+        self.done.take();
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
