@@ -1,7 +1,7 @@
 //! `iomark blogbench`: the seed line runs (shrunk), its output reads as blogbench's, the scores
 //! are the counted blogs, the directory layout after a run, bad input refused.
 
-use crate::util::{iomark, stderr, stdout, ReadOnlyDir, Scratch};
+use crate::util::{iomark, seed_line, stderr, stdout, ReadOnlyDir, Scratch};
 
 /// The numbers of blogbench's table lines and final scores.
 fn table(out: &str) -> (Vec<Vec<u64>>, u64, u64) {
@@ -39,15 +39,7 @@ fn blogbench_seed_line_scores_and_layout() {
     let dir = d.s("scratch");
     let res = d.s("r.json");
     // The seed line, shrunk by appended flags (later flags win); -d does not exist yet.
-    let seeds = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/seed-workloads/commands.txt"
-    ))
-    .unwrap();
-    let seed = seeds
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("blogbench "))
-        .expect("the blogbench seed line");
+    let seed = seed_line("blogbench");
     let mut args: Vec<&str> = vec!["blogbench"];
     args.extend(seed.split_whitespace());
     args.extend(["-d", &dir, "-i", "2", "-s", "1", "--result-file", &res]);

@@ -1,7 +1,7 @@
 //! `iomark bonnie`: the seed line runs (shrunk), its CSV has bonnie++'s 50 fields and Debian's
 //! bon_csv2html and bon_csv2txt read it, text and CSV agree, -q and -x, bad input.
 
-use crate::util::{bin, is_root, stderr, stdout, ReadOnlyDir, Scratch};
+use crate::util::{bin, is_root, seed_line, stderr, stdout, ReadOnlyDir, Scratch};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -35,15 +35,7 @@ fn bonnie_seed_line_csv_and_converters() {
     let d = Scratch::new("bonnie-seed");
     let dir = d.path.display().to_string();
     // The seed line, shrunk and redirected by appended flags (the last -d wins).
-    let seeds = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/seed-workloads/commands.txt"
-    ))
-    .unwrap();
-    let seed = seeds
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("bonnie++ "))
-        .expect("the bonnie++ seed line");
+    let seed = seed_line("bonnie++");
     let mut args: Vec<&str> = seed.split_whitespace().collect();
     args.extend([
         "-d",

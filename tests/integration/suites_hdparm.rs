@@ -2,7 +2,7 @@
 //! with --direct, and bad input.
 
 use crate::blockdev::{root_required, Loop};
-use crate::util::{bin, stderr, stdout, Scratch};
+use crate::util::{bin, seed_line, stderr, stdout, Scratch};
 use std::process::Command;
 
 /// ` Timing ... reads...: N MB in T seconds = R MB/sec` -> (label, N, T, R).
@@ -28,15 +28,7 @@ fn hdparm_on_a_loop_device_prints_hdparms_lines() {
     assert!(root_required());
     let l = Loop::new("hdparm-loop", 64 << 20, false);
     // The seed line, its device replaced by the loop device.
-    let seeds = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/seed-workloads/commands.txt"
-    ))
-    .unwrap();
-    let seed = seeds
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("hdparm "))
-        .expect("the hdparm seed line");
+    let seed = seed_line("hdparm");
     let mut args: Vec<&str> = seed.split_whitespace().collect();
     assert!(args.pop().unwrap().starts_with("/dev/"), "{seed}");
     args.push(&l.dev);

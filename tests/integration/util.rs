@@ -46,6 +46,22 @@ impl Drop for Scratch {
 
 /// Runs iomark in a scratch directory of its own (removed afterwards), so a run that creates
 /// files where it is started never writes into the source tree.
+/// The first seed command line of `tool` (tests/fixtures/seed-workloads/commands.txt), the
+/// words after the tool's name.
+pub fn seed_line(tool: &str) -> String {
+    let seeds = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/seed-workloads/commands.txt"
+    ))
+    .unwrap();
+    let prefix = format!("{tool} ");
+    seeds
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("the {tool} seed line"))
+        .to_string()
+}
+
 pub fn iomark(args: &[&str]) -> Output {
     let cwd = Scratch::new("cwd");
     iomark_in(args, &cwd.path)
