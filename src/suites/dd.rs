@@ -1,6 +1,6 @@
 //! `iomark dd OPERAND...`: GNU dd's command line on iomark's engine, GNU dd's lines on stderr.
 
-use super::{failure, run_plan, write_result};
+use super::{failure, open_failure, run_plan, write_result};
 use iomark_engine::runner::RunCtl;
 use iomark_suites::dd::{self, args::Status, human, Probe};
 use std::io::Write;
@@ -59,6 +59,11 @@ pub fn main(args: &[String]) -> i32 {
     }
     let mut code = 0;
     if let Some(msg) = failure(&r) {
+        if let (Some((path, words)), false) = (open_failure(&r), r.jobs.iter().any(ran_io)) {
+            // As GNU dd: a target that cannot be opened ends it before any records line.
+            eprintln!("iomark dd: failed to open '{}': {words}", path.display());
+            return 1;
+        }
         eprintln!("iomark dd: {msg}");
         code = 1;
     }
@@ -74,4 +79,9 @@ pub fn main(args: &[String]) -> i32 {
         return 130;
     }
     code
+}
+
+/// Whether a job moved any data.
+fn ran_io(j: &iomark_engine::result::JobResult) -> bool {
+    j.dirs.read.total_ios + j.dirs.write.total_ios > 0
 }

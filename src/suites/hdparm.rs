@@ -1,7 +1,7 @@
 //! `iomark hdparm -t -T [--direct] [--offset GiB] PATH...`: hdparm's timings on iomark's engine,
 //! hdparm's lines on stdout.
 
-use super::{failure, run_plan, write_result};
+use super::{failure, open_failure, run_plan, write_result};
 use iomark_engine::RunResult;
 use iomark_suites::common::probe::Probe;
 use iomark_suites::hdparm::{self, Kind};
@@ -56,10 +56,22 @@ pub fn main(args: &[String]) -> i32 {
                 continue;
             }
         };
+        let failed = failure(&r);
+        let read_any = r.jobs.iter().any(|j| j.dirs.read.total_ios > 0);
+        if let (Some(msg), false) = (&failed, read_any) {
+            // Nothing was read (the target could not be opened, say): no timing lines with
+            // zeros in them, only the reason, as hdparm prints it (`PATH: words`).
+            match open_failure(&r) {
+                Some((p, words)) => eprintln!("{}: {words}", p.display()),
+                None => eprintln!("iomark hdparm: {msg}"),
+            }
+            code = 1;
+            continue;
+        }
         print!("{}", hdparm::output::render(path, &p, &r));
         hdparm::table::add_rows(&mut table, path, &p, &r);
         let _ = std::io::stdout().flush();
-        if let Some(msg) = failure(&r) {
+        if let Some(msg) = failed {
             eprintln!("iomark hdparm: {msg}");
             code = 1;
         }

@@ -67,3 +67,22 @@ pub fn failure(r: &RunResult) -> Option<String> {
             .map_or_else(|| format!("error {}", j.error), |f| f.to_string())
     })
 }
+
+/// When the first failed job could not open its target: the path and the system's words for
+/// the errno without the "(os error N)" tail (each tool words the line itself).
+pub fn open_failure(r: &RunResult) -> Option<(std::path::PathBuf, String)> {
+    r.jobs
+        .iter()
+        .find(|j| j.error != 0)
+        .and_then(|j| match &j.failure {
+            Some(iomark_engine::failure::JobFailure::Open { path, errno, .. }) => {
+                let words = std::io::Error::from_raw_os_error(*errno).to_string();
+                let words = match words.find(" (os error") {
+                    Some(i) => words[..i].to_string(),
+                    None => words,
+                };
+                Some((path.clone(), words))
+            }
+            _ => None,
+        })
+}

@@ -85,7 +85,7 @@ impl Worker {
                 ) {
                     Ok(file) => file.into_raw_fd(),
                     Err(e) => {
-                        let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                        let errno = crate::sys::errno_of(&e);
                         close_fds(&efiles);
                         let failure = JobFailure::Open {
                             job: spec.name.clone(),
