@@ -48,7 +48,7 @@ pub fn main(args: &[String]) -> i32 {
                 continue;
             }
         };
-        let r = match run_plan("hdparm", &p.run, None) {
+        let r = match run_phases(&p) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{e}");
@@ -93,4 +93,35 @@ pub fn main(args: &[String]) -> i32 {
         }
     }
     code
+}
+
+/// The plan's runs in order, each after its pause (a sync first, as hdparm does), as one
+/// result. Ctrl-C during a pause ends it and skips what follows.
+fn run_phases(p: &hdparm::HdparmPlan) -> anyhow::Result<RunResult> {
+    let mut all: Option<RunResult> = None;
+    for (pause, plan) in p.phases() {
+        if !pause.is_zero() {
+            // SAFETY: sync(2) takes no arguments and cannot fail.
+            unsafe { libc::sync() };
+            let until = std::time::Instant::now() + pause;
+            while std::time::Instant::now() < until && !crate::signals::interrupted() {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        }
+        if crate::signals::interrupted() {
+            break;
+        }
+        let r = run_plan("hdparm", &plan, None)?;
+        match &mut all {
+            None => all = Some(r),
+            Some(x) => {
+                x.interrupted |= r.interrupted;
+                x.jobs.extend(r.jobs);
+            }
+        }
+    }
+    if let Some(r) = &mut all {
+        r.interrupted |= crate::signals::interrupted();
+    }
+    all.ok_or_else(|| anyhow::anyhow!("iomark hdparm: interrupted before the first timing"))
 }

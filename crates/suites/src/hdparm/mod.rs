@@ -20,12 +20,14 @@ hdparm's read timings, measured by iomark's engine, on block devices and on regu
 
   -T            cached reads: the first 2 MiB read once, then re-read for 2 s (only the time
                 inside the reads counts, as hdparm subtracts its seek and timer overhead)
-  -t            disk reads: drop the cache, then sequential 2 MiB reads for at least 3 s or
-                to the end of the device or file
+  -t            disk reads: sync and wait 3 s for the I/O to settle (as hdparm does), drop
+                the cache, then sequential 2 MiB reads for at least 3 s or to the end of the
+                device or file
   --direct      O_DIRECT (-T then times the drive's own cache)
   --offset N    start -t at N GiB
   --result-file=PATH   iomark's result (JSON, latency histograms) to PATH
 
 Output: hdparm's lines (its \"MB\" are MiB: 2 MiB reads), each followed by an iomark line with
-the read latency percentiles. Unlike hdparm, no 3 s pause precedes -t, and files are accepted.
+the read latency percentiles. Unlike hdparm, files are accepted, and -t drops the cache
+before its reads (hdparm drops it after them).
 ";
