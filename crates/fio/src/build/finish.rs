@@ -119,7 +119,12 @@ fn finish_dedupe(spec: &JobSpec) -> Result<(), BuildError> {
     if spec.size.is_none() {
         return Err(BuildError::DedupeWorkingSetSize);
     }
-    let files = spec.nrfiles.max(spec.filenames.len() as u32);
+    // Named files count as given (fio takes them over nrfiles).
+    let files = if spec.filenames.is_empty() {
+        spec.nrfiles
+    } else {
+        spec.filenames.len() as u32
+    };
     if files != 1 {
         return Err(BuildError::DedupeWorkingSetFiles { files });
     }
