@@ -1,6 +1,7 @@
 //! iomark: one binary for storage benchmarks. `iomark run` takes fio command lines and writes
 //! fio-compatible output; `iomark quick` is the embedded default benchmark.
 
+mod agg_bw;
 mod cluster_args;
 mod cluster_out;
 mod completions;
@@ -246,6 +247,11 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
             }
         };
     }
+    // The verify state files of jobs that check data back only as far as it was written.
+    if let Err(e) = iomark_fio::verify_state::load(&mut cli.plan, std::path::Path::new(".")) {
+        eprintln!("iomark: {e}");
+        return 1;
+    }
     // Targets that cannot be used (a missing directory, ...) stop the run before its header.
     if let Err(e) = runner::check(&cli.plan) {
         eprintln!("iomark: {}", explain::run_error(&e));
@@ -326,8 +332,15 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
     let saved_logs = report
         .as_ref()
         .map(|_| report_cmd::collect_series(&mut cli.plan));
+    let agg_bw = out
+        .bandwidth_log
+        .then(|| agg_bw::spawn(&cli.plan, ctl.clone(), done.clone()));
     let res = runner::run(&cli.plan, &ctl);
     done.store(true, Ordering::Relaxed);
+    let agg_bw = agg_bw.and_then(|h| {
+        h.thread().unpark();
+        h.join().ok()
+    });
     signals::wake_reporter();
     if let Some(h) = status {
         let _ = h.join();
@@ -425,6 +438,16 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
                 }
             }
         }
+    }
+    if let Some(a) = &agg_bw {
+        if let Err(e) = a.write(std::path::Path::new(".")) {
+            eprintln!("iomark: writing the aggregate bandwidth logs failed: {e}");
+            code = 1;
+        }
+    }
+    if let Err(e) = iomark_fio::verify_state::save(&result, std::path::Path::new(".")) {
+        eprintln!("iomark: {e}");
+        code = 1;
     }
     if let Err(e) = output::logs::write_logs(&result, std::path::Path::new(".")) {
         eprintln!("iomark: writing logs failed: {e}");

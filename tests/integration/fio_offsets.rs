@@ -336,7 +336,7 @@ fn verify_pattern_offset_and_file() {
             }
         }
     }
-    // The offset is not supported in buffer_pattern yet: refused by name.
+    // fio 3.33 reads no formats in buffer_pattern and refuses %o there: so does iomark.
     let o = iomark_in(
         &[
             "run",

@@ -257,6 +257,9 @@ pub struct VerifyResult {
     pub bad_blocks: u64,
     /// The first bad blocks (at most [`VerifyResult::MAX_FAILURES`]), in the order found.
     pub failures: Vec<VerifyReport>,
+    /// A writing job that was asked to keep it: its writes issued and last completed writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<crate::verify::WriteProgress>,
 }
 
 impl VerifyResult {

@@ -175,6 +175,7 @@ fn merge_stats_leaves_series_and_verification_alone() {
         blocks_checked: 4,
         bad_blocks: 1,
         failures: vec![VerifyReport::default()],
+        ..Default::default()
     });
     a.merge(&b);
     let v = a.verify.unwrap();
@@ -191,6 +192,7 @@ fn verify_failures_stay_capped() {
         blocks_checked: 200,
         bad_blocks: 150,
         failures: vec![VerifyReport::default(); VerifyResult::MAX_FAILURES],
+        ..Default::default()
     };
     let mut m = full.clone();
     m.merge(&full);

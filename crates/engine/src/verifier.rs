@@ -8,7 +8,7 @@
 use crate::job::VerifySpec;
 use crate::result::{BlockHeader, DirResult, VerifyReport, VerifyResult};
 use crate::sys;
-use crate::verify::{self, BlockId, Expect, VerifyKind, WrittenMap};
+use crate::verify::{self, BlockId, Expect, RecentWrites, VerifyKind, WriteProgress, WrittenMap};
 use crate::worker_file::WorkerFile;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
@@ -91,6 +91,12 @@ pub struct Verifier {
     /// Where each block's offset goes in the pattern (`%o`), and the pattern with it pasted.
     pattern_offsets: Vec<usize>,
     patched: Vec<u8>,
+    /// `keep_progress`: the last completed writes, and the writes issued.
+    recent: Option<RecentWrites>,
+    writes_issued: u64,
+    /// A read-back limited by what an earlier writing job did, and the reads completed.
+    written_before: Option<WriteProgress>,
+    reads_done: u64,
 }
 
 impl Verifier {
@@ -177,7 +183,35 @@ impl Verifier {
             unswapped: Vec::new(),
             pattern_offsets: spec.pattern_offsets.clone(),
             patched: Vec::new(),
+            recent: None,
+            writes_issued: 0,
+            written_before: spec
+                .written_before
+                .iter()
+                .flatten()
+                .find(|(t, _)| *t == thread_number)
+                .map(|(_, p)| p.clone()),
+            reads_done: 0,
         })
+    }
+
+    /// Keep the last `depth` completed writes of each file (`keep_progress`).
+    pub fn keep_progress(&mut self, depth: u32) {
+        self.recent = Some(RecentWrites::new(depth, self.files.len()));
+    }
+
+    /// The writes issued and the last completed ones, when they were kept.
+    pub fn progress(&self) -> Option<WriteProgress> {
+        self.recent.as_ref().map(|r| r.snapshot(self.writes_issued))
+    }
+
+    /// Whether a read-back limited by an earlier job's record must end before reading
+    /// `offset` of `file`.
+    #[inline]
+    pub fn read_back_ends(&self, file: u32, offset: u64) -> bool {
+        self.written_before
+            .as_ref()
+            .is_some_and(|p| p.read_back_ends(self.reads_done, file, offset))
     }
 
     /// Paste the offset of the block at `offset` where the pattern asks for it (`%o`).
@@ -206,6 +240,7 @@ impl Verifier {
 
     /// Stamp a write: assign each verify block its generation and fill the buffer.
     pub fn on_write_issue(&mut self, file: u32, offset: u64, buf: &mut [u8]) {
+        self.writes_issued += 1;
         let iv = self.interval as usize;
         let mut start = 0;
         while start < buf.len() {
@@ -238,8 +273,11 @@ impl Verifier {
         }
     }
 
-    /// A write completed (successfully or not).
-    pub fn on_write_complete(&mut self, file: u32, offset: u64, len: u64) {
+    /// A write completed (`ok`: successfully).
+    pub fn on_write_complete(&mut self, file: u32, offset: u64, len: u64, ok: bool) {
+        if let (Some(r), true) = (&mut self.recent, ok) {
+            r.record(file, offset);
+        }
         let fm = &mut self.files[file as usize];
         let mut off = offset;
         while off < offset + len {
@@ -468,6 +506,7 @@ impl Verifier {
         offset: u64,
         data: &[u8],
     ) -> bool {
+        self.reads_done += 1;
         self.check_data(files, file as usize, offset, data)
     }
 

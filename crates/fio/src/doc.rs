@@ -323,7 +323,7 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("status: supported"), "{t}");
-        let t = cmdhelp(Some("verify_state_load")).unwrap();
+        let t = cmdhelp(Some("verify_backlog_batch")).unwrap();
         assert!(t.contains("not supported yet"), "{t}");
         let t = cmdhelp(Some("clocksource")).unwrap();
         assert!(t.contains("ignored"), "{t}");

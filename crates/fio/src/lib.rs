@@ -15,6 +15,7 @@ pub mod options;
 pub mod output;
 pub mod switches;
 pub mod values;
+pub mod verify_state;
 
 #[cfg(test)]
 mod fuzz_tests;

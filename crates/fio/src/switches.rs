@@ -51,6 +51,8 @@ pub struct OutputOpts {
     pub showcmd: bool,
     /// `--warnings`: print warnings and notes on stderr too (they are always in the output).
     pub warnings: bool,
+    /// `--bandwidth-log`: write the run's aggregate bandwidth logs.
+    pub bandwidth_log: bool,
 }
 
 impl Default for OutputOpts {
@@ -67,6 +69,7 @@ impl Default for OutputOpts {
             parse_only: false,
             showcmd: false,
             warnings: false,
+            bandwidth_log: false,
         }
     }
 }
@@ -284,6 +287,7 @@ pub static SWITCHES: &[SwitchDef] = &[
     sw("allow-unlink-existing", V::None, "", "Let unlink=1 delete files that existed before the run (by default it deletes only files the run created; fio deletes both).", |s, _| { s.allow_unlink_existing = true; Ok(()) }),
     sw("dump-dir", V::Required, "DIR", "Write verify_dump files to DIR (by default beside a regular file target; for a device, in the directory of --output or else the working directory, never in /dev).", |s, v| { s.dump_dir = Some(PathBuf::from(v)); Ok(()) }),
     sw("parse-only", V::None, "", "Check the options and jobs, then stop without doing I/O.", |s, _| { s.output.parse_only = true; Ok(()) }),
+    sw("bandwidth-log", V::None, "", "Write the run's aggregate bandwidth (all jobs, KiB/s, one sample per bwavgtime) to agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log in the working directory.", |s, _| { s.output.bandwidth_log = true; Ok(()) }).short("b"),
     sw("showcmd", V::None, "", "Print the jobs as one command line and stop.", |s, _| { s.output.showcmd = true; Ok(()) }),
     sw("section", V::Required, "NAME", "Run only this section of the job files (repeatable).", |s, v| { s.sections.push(v.to_string()); Ok(()) }),
     sw("override", V::Required, "KEY=VALUE", "Set a job option in every job after all other options, job files included (repeatable).", |s, v| { s.overrides.push(v.to_string()); Ok(()) }),
@@ -310,7 +314,7 @@ pub static SWITCHES: &[SwitchDef] = &[
     sw("inflate-log", V::Required, "FILE", "Print the text of a compressed log (log_store_compressed).", |s, v| { s.request = Some(Request::InflateLog(v.to_string())); Ok(()) }),
     sw_no("crctest", V::Optional, "Checksum speed test."),
     sw_no("cpuclock-test", V::None, "CPU clock test."),
-    sw_no("bandwidth-log", V::None, "Bandwidth log for every job."),
+
     sw_no("merge-blktrace-only", V::None, "Merge blktraces and stop."),
 ];
 

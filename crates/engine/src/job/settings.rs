@@ -112,6 +112,30 @@ pub struct BufferSpec {
     /// Fill buffers with this repeated pattern (`buffer_pattern`).
     pub pattern: Option<Vec<u8>>,
     pub dedupe_percentage: u32,
+    /// What a repeated buffer repeats.
+    #[serde(default)]
+    pub dedupe_mode: DedupeMode,
+    /// `DedupeMode::WorkingSet`: the working set's share of the job's region, in per cent.
+    #[serde(default = "default_working_set")]
+    pub dedupe_working_set_percentage: u32,
+    /// The working set is shared by every job clone of the run that shares it.
+    #[serde(default)]
+    pub dedupe_global: bool,
+}
+
+fn default_working_set() -> u32 {
+    5
+}
+
+/// What a repeated (deduplicable) write buffer repeats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DedupeMode {
+    /// The last unique buffer.
+    #[default]
+    Repeat,
+    /// A buffer drawn at random from the first unique buffers of the job.
+    WorkingSet,
 }
 
 impl Default for BufferSpec {
@@ -124,6 +148,9 @@ impl Default for BufferSpec {
             compress_chunk: 512,
             pattern: None,
             dedupe_percentage: 0,
+            dedupe_mode: DedupeMode::Repeat,
+            dedupe_working_set_percentage: 5,
+            dedupe_global: false,
         }
     }
 }
@@ -337,6 +364,15 @@ pub struct VerifySpec {
     /// and back before checking (`verify_offset`); 0 = the header stays at the start.
     #[serde(default)]
     pub header_offset: u64,
+    /// Keep the offsets of the last writes completed (as many as the queue depth) and report
+    /// them with the writes issued in the result (`VerifyResult::progress`).
+    #[serde(default)]
+    pub keep_progress: bool,
+    /// A job that reads data back only as far as an earlier writing job got: `Some` asks for
+    /// it (the front end fills in the records), with what that job had done when it ended, per
+    /// thread number; the read-back stops where its record says the writes ended.
+    #[serde(default)]
+    pub written_before: Option<Vec<(u32, crate::verify::WriteProgress)>>,
 }
 
 impl Default for VerifySpec {
@@ -354,6 +390,8 @@ impl Default for VerifySpec {
             only: false,
             backlog: 0,
             header_offset: 0,
+            keep_progress: false,
+            written_before: None,
         }
     }
 }

@@ -162,6 +162,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     let sampler = target::DiskStatsSampler::start(&disks);
     // Start workers in order, honouring stonewall and wait_for.
     let mut results: Vec<Option<JobResult>> = (0..units.len()).map(|_| None).collect();
+    let threads = units.len() as u32;
     let mut running: Vec<(usize, JoinHandle<JobResult>)> = Vec::new();
     let mut finished_jobs: Vec<bool> = vec![false; plan.jobs.len()];
     let unit_job: Vec<usize> = units.iter().map(|u| u.job_index).collect();
@@ -265,6 +266,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             job_index: unit.job_index,
             clone: unit.clone,
             thread_number: unit.thread_number,
+            threads,
             files: unit.files,
             io_bytes_per_loop: unit.io_bytes_per_loop,
             stop: stops.flag(ui),

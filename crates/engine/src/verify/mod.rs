@@ -39,6 +39,7 @@ mod data;
 mod failure;
 mod header;
 mod kind;
+mod progress;
 #[cfg(test)]
 mod tests;
 mod written;
@@ -57,6 +58,7 @@ use header::{
     OFF_RESERVED, OFF_SEED, OFF_VERSION,
 };
 pub use kind::{header_len, VerifyKind};
+pub use progress::{RecentWrites, WriteProgress};
 pub use written::WrittenMap;
 
 /// The header's magic number, stored little-endian (bytes `49 4f 4d 4b`, "IOMK").

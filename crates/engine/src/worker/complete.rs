@@ -24,7 +24,7 @@ impl Worker {
         s.issue_ns = 0;
         if dir == Dir::Write {
             if let Some(v) = &mut self.verifier {
-                v.on_write_complete(s.file, s.offset, s.len as u64);
+                v.on_write_complete(s.file, s.offset, s.len as u64, result >= 0);
                 self.verify_due |= v.backlog_due();
             }
         }

@@ -56,6 +56,10 @@ impl Worker {
                     Next::Io(slot) if self.verify_only_write(slot) => {
                         self.skip_write(slot);
                     }
+                    Next::Io(slot) if self.read_back_ends(slot) => {
+                        self.free.push(slot);
+                        self.done_issuing = true;
+                    }
                     Next::Io(slot) => {
                         if self.sync_engine {
                             now = self.issue_sync(slot);

@@ -20,6 +20,7 @@
 mod access;
 mod buffers;
 mod complete;
+mod dedupe;
 mod files;
 mod io_loop;
 mod logs;
@@ -136,6 +137,8 @@ pub struct WorkerSetup {
     pub job_index: usize,
     pub clone: u32,
     pub thread_number: u32,
+    /// Job clones in the run (all jobs).
+    pub threads: u32,
     pub files: Vec<WorkerFile>,
     /// Total bytes to move per loop (io_size or the sum of regions).
     pub io_bytes_per_loop: u64,
@@ -184,6 +187,8 @@ struct Worker {
     inflight: usize,
     rng: Rng,
     data_rng: Rng,
+    /// `dedupe_percentage`: which write buffers repeat earlier data.
+    dedupe: Option<Box<dedupe::Dedupe>>,
     bs: PerDir<BsPicker>,
     mix: DirMix,
     /// Offset generator per file.

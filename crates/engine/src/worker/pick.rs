@@ -166,7 +166,9 @@ impl Worker {
             && (self.spec.buffers.refill_buffers || self.spec.buffers.scramble_buffers)
         {
             let buf = self.bufs.slot_mut(slot, len);
-            if self.spec.buffers.refill_buffers {
+            if let Some(d) = &mut self.dedupe {
+                d.fill(&self.spec, buf);
+            } else if self.spec.buffers.refill_buffers {
                 fill_buffer(&self.spec, buf, &mut self.data_rng);
             } else if !self.spec.buffers.zero_buffers && self.spec.buffers.pattern.is_none() {
                 scramble(buf, offset, self.issued_ios);

@@ -254,6 +254,9 @@ impl Worker {
             ) {
                 Ok(mut v) => {
                     v.read_side = !spec.rw.has_write();
+                    if spec.verify.as_ref().is_some_and(|v| v.keep_progress) {
+                        v.keep_progress(spec.iodepth);
+                    }
                     Some(v)
                 }
                 Err(e) => {
@@ -307,6 +310,9 @@ impl Worker {
             None => s.io_bytes_per_loop * spec.loops as u64,
         };
         s.progress.total_bytes.store(total, Ordering::Relaxed);
+        let region: u64 = s.files.iter().map(|f| f.region_len).sum();
+        let dedupe =
+            super::dedupe::Dedupe::new(&spec, s.thread_number, s.threads, region).map(Box::new);
         Ok(Worker {
             spec,
             res,
@@ -320,6 +326,7 @@ impl Worker {
             inflight: 0,
             rng,
             data_rng,
+            dedupe,
             bs,
             mix,
             gens,

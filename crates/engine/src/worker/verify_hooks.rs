@@ -22,10 +22,21 @@ impl Worker {
         let (file, offset, len) = (s.file, s.offset, s.len as u64);
         if let Some(v) = &mut self.verifier {
             // The write was stamped when it was prepared; it completes at once.
-            v.on_write_complete(file, offset, len);
+            v.on_write_complete(file, offset, len, true);
         }
         self.verify_due = false;
         self.free.push(slot);
+    }
+
+    /// The slot holds a read that a record of an earlier job's writes puts past their end:
+    /// the read-back stops there.
+    pub(super) fn read_back_ends(&self, slot: u32) -> bool {
+        let s = &self.slots[slot as usize];
+        s.dir == Dir::Read
+            && self
+                .verifier
+                .as_ref()
+                .is_some_and(|v| v.read_side && v.read_back_ends(s.file, s.offset))
     }
 
     /// verify_backlog: check the blocks written since the last check (nothing in flight).
@@ -116,7 +127,8 @@ impl Worker {
         let Some(v) = &self.verifier else {
             return;
         };
-        let r = v.result.clone();
+        let mut r = v.result.clone();
+        r.progress = v.progress();
         if r.bad_blocks > 0 && self.res.verify.is_none() {
             let tolerate = self.spec.errors.tolerates(ErrorClass::Check, libc::EILSEQ);
             let failure = JobFailure::Verify {

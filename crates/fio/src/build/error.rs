@@ -35,6 +35,14 @@ pub enum BuildError {
         rw: &'static str,
         engine: &'static str,
     },
+    #[error("dedupe_mode=working_set needs size= given explicitly (the working set is a share of it), as fio requires")]
+    DedupeWorkingSetSize,
+    #[error(
+        "dedupe_mode=working_set works with one file per job, as in fio, but the job has {files}"
+    )]
+    DedupeWorkingSetFiles { files: u32 },
+    #[error("dedupe_percentage={dedupe} with dedupe_working_set_percentage={ws}: together above 100, the working set's unique buffers leave too few writes to repeat")]
+    DedupeWorkingSetTooLarge { dedupe: u32, ws: u32 },
     #[error("verify_only needs verify= naming the method the data was written with (e.g. verify=crc32c)")]
     VerifyOnlyWithoutMethod,
     #[error("option 'verify={method}' with rw={rw} is not supported yet: verification of trimmed blocks is not implemented in iomark yet")]

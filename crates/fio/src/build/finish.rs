@@ -3,7 +3,7 @@
 
 use super::BuildError;
 use crate::options::Pending;
-use iomark_engine::job::{BlockSize, Dir, JobSpec, SizeSpec};
+use iomark_engine::job::{BlockSize, DedupeMode, Dir, JobSpec, SizeSpec};
 
 /// Settle what depends on several options, and check the job as a whole.
 pub(super) fn finish(
@@ -60,6 +60,7 @@ pub(super) fn finish(
     if !st.iodepth_low_set || spec.iodepth_low == 0 || spec.iodepth_low > depth {
         spec.iodepth_low = depth;
     }
+    finish_dedupe(spec)?;
     if spec.buffers.compress_percentage > 0 || spec.buffers.dedupe_percentage > 0 {
         spec.buffers.refill_buffers = true;
     }
@@ -107,6 +108,33 @@ fn gcd(a: u64, b: u64) -> u64 {
     } else {
         gcd(b, a % b)
     }
+}
+
+/// fio's checks of a dedupe working set: an explicit size, one file, and room to repeat.
+fn finish_dedupe(spec: &JobSpec) -> Result<(), BuildError> {
+    let b = &spec.buffers;
+    if b.dedupe_percentage == 0 || b.dedupe_mode != DedupeMode::WorkingSet {
+        return Ok(());
+    }
+    if spec.size.is_none() {
+        return Err(BuildError::DedupeWorkingSetSize);
+    }
+    // Named files count as given (fio takes them over nrfiles).
+    let files = if spec.filenames.is_empty() {
+        spec.nrfiles
+    } else {
+        spec.filenames.len() as u32
+    };
+    if files != 1 {
+        return Err(BuildError::DedupeWorkingSetFiles { files });
+    }
+    if b.dedupe_percentage + b.dedupe_working_set_percentage > 100 {
+        return Err(BuildError::DedupeWorkingSetTooLarge {
+            dedupe: b.dedupe_percentage,
+            ws: b.dedupe_working_set_percentage,
+        });
+    }
+    Ok(())
 }
 
 /// Turn the verify options into `spec.verify`: on when `verify=` names a method (or, as fio does,
@@ -161,6 +189,10 @@ fn finish_verify(spec: &mut JobSpec, st: &mut Pending) -> Result<(), BuildError>
     }
     let mut v = std::mem::take(&mut st.verify);
     v.method = kind;
+    v.keep_progress = !st.verify_state_no_save && spec.rw.has_write();
+    if st.verify_state_load {
+        v.written_before = Some(Vec::new());
+    }
     spec.verify = Some(v);
     Ok(())
 }

@@ -136,7 +136,11 @@ fn validation_errors_name_the_job() {
 #[test]
 fn verify_options_map_to_the_job_model() {
     let j = job(&[("rw", "randwrite"), ("verify", "crc32c-intel")]).unwrap();
-    assert_eq!(j.verify, Some(VerifySpec::default()));
+    let keep = VerifySpec {
+        keep_progress: true,
+        ..Default::default()
+    };
+    assert_eq!(j.verify, Some(keep));
     for m in ["crc32c", "xxhash", "md5", "sha256", "pattern", "null"] {
         let j = job(&[("rw", "write"), ("verify", m)]).unwrap();
         assert_eq!(j.verify.unwrap().method.name(), m);
@@ -340,8 +344,37 @@ fn not_yet_and_ignored() {
         e.contains("crc32c, xxhash, md5, sha256, pattern, null, meta"),
         "{e}"
     );
-    let e = job(&[("verify_state_load", "1")]).unwrap_err().to_string();
+    let e = job(&[("verify_backlog_batch", "1")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not supported yet"), "{e}");
+    // A writing job keeps its progress for the state file unless told not to; a reading job
+    // with verify_state_load asks for the records.
+    let v = job(&[("rw", "write"), ("verify", "crc32c")])
+        .unwrap()
+        .verify
+        .unwrap();
+    assert!(v.keep_progress && v.written_before.is_none());
+    let v = job(&[
+        ("rw", "write"),
+        ("verify", "crc32c"),
+        ("verify_state_save", "0"),
+    ]);
+    assert!(!v.unwrap().verify.unwrap().keep_progress);
+    let v = job(&[
+        ("rw", "read"),
+        ("verify", "crc32c"),
+        ("verify_state_load", "1"),
+    ]);
+    let v = v.unwrap().verify.unwrap();
+    assert!(!v.keep_progress && v.written_before == Some(Vec::new()));
+    let e = job(&[("verify_state_load", "maybe")])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("verify_state_load") && e.contains("maybe"),
+        "{e}"
+    );
     let j = job(&[("rw", "write"), ("verify", "meta"), ("verify_offset", "1k")]).unwrap();
     let v = j.verify.unwrap();
     assert_eq!(v.method, iomark_engine::verify::VerifyKind::Meta);

@@ -60,6 +60,9 @@ pub struct Pending {
     /// Warnings of this job's options (printed as the ignored options' are).
     pub warnings: Vec<String>,
     pub verify: VerifySpec,
+    /// `verify_state_save=0` (fio saves by default), `verify_state_load`.
+    pub verify_state_no_save: bool,
+    pub verify_state_load: bool,
     /// `new_group` was given (starts a reporting group).
     pub new_group: bool,
     /// Index of the option that set `wait_for` (to point at it).

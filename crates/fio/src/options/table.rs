@@ -12,18 +12,17 @@ use super::{o, setters, Layer, OptDef, OptKind};
 use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
-    ContinueOnError, CpusAllowedPolicy, ExitScope, FadviseHint, FallocateMode, JobSpec,
+    ContinueOnError, CpusAllowedPolicy, DedupeMode, ExitScope, FadviseHint, FallocateMode, JobSpec,
     RateProcess, SyncMode,
 };
 use std::path::PathBuf;
 
 const NYI: &str = "not implemented in iomark yet";
-const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_offset, verify_pattern, verify_async and experimental_verify are)";
+const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_offset, verify_pattern, verify_async, verify_state_save, verify_state_load and experimental_verify are)";
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
 const IOLOG: &str = "merging blktrace files is not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
 const LATTGT: &str = "latency targets and limits are not implemented in iomark yet";
-const DEDUPE: &str = "dedupe modes beyond dedupe_percentage are not implemented in iomark yet";
 const TRIM: &str = "trim verification is not implemented in iomark yet";
 const ENGOPT: &str = "this engine option is not implemented in iomark yet";
 const STEADY: &str = "steady-state detection is not implemented in iomark yet";
@@ -155,9 +154,9 @@ pub static OPTIONS: &[OptDef] = &[
     o("buffer_compress_chunk", OptKind::Size, "512", "Data buffers", "Granularity of compressible and random data.").set(|c, v| { c.spec.buffers.compress_chunk = c.size(v)?; Ok(()) }),
     o("buffer_pattern", OptKind::Pattern, "", "Data buffers", "Fill write buffers with this pattern.").set(|c, v| { c.spec.buffers.pattern = Some(values::parse_pattern(v).map_err(|e| c.invalid(v, e))?); Ok(()) }),
     o("dedupe_percentage", OptKind::Int, "0", "Data buffers", "Share of writes that repeat earlier data.").set(|c, v| { c.spec.buffers.dedupe_percentage = c.pct(v)?; Ok(()) }),
-    o("dedupe_mode", OptKind::Enum(&Words(&["repeat", "working_set"])), "repeat", "Data buffers", "How duplicate data is chosen.").ny(DEDUPE),
-    o("dedupe_working_set_percentage", OptKind::Int, "5", "Data buffers", "Size of the dedupe working set.").ny(DEDUPE),
-    o("dedupe_global", OptKind::Bool, "0", "Data buffers", "Share dedupe data between jobs.").ny(DEDUPE),
+    o("dedupe_mode", OptKind::Enum(&Choices::<DedupeMode, JobSpec> { words: &[("repeat", DedupeMode::Repeat), ("working_set", DedupeMode::WorkingSet)], set: |j, v| j.buffers.dedupe_mode = v }), "repeat", "Data buffers", "What a repeated buffer repeats: repeat (the last unique one) or working_set (one drawn from the job's first unique buffers)."),
+    o("dedupe_working_set_percentage", OptKind::Int, "5", "Data buffers", "dedupe_mode=working_set: the working set's share of size, in per cent.").set(|c, v| { c.spec.buffers.dedupe_working_set_percentage = c.pct(v)?; Ok(()) }),
+    o("dedupe_global", OptKind::Bool, "0", "Data buffers", "dedupe_mode=working_set: share the working set between the jobs that set it (spread evenly over every job of the run).").set(|c, v| { c.spec.buffers.dedupe_global = c.boolean(v)?; Ok(()) }),
     o("mem", OptKind::Str, "malloc", "Data buffers", "Where I/O buffers are allocated (malloc, shm, mmap, ...).").al(&["iomem"]).ign("iomark allocates aligned buffers itself"),
     o("iomem_align", OptKind::Size, "0", "Data buffers", "Alignment of I/O buffers.").al(&["mem_align"]).ign("iomark aligns buffers to the device's logical block size"),
     o("hugepage-size", OptKind::Size, "2m", "Data buffers", "Huge page size for huge-page buffers.").ign("iomark does not use huge-page buffers"),
@@ -269,8 +268,8 @@ pub static OPTIONS: &[OptDef] = &[
     o("verify_backlog_batch", OptKind::Int, "", "Verification", "Blocks verified per backlog pass.").ny(VERIFY),
     o("verify_only", OptKind::Flag, "0", "Verification", "Do not write: replay the job's writes and check the data an identical earlier run left.").set(|c, v| { c.pending.verify.only = c.flag(v)?; Ok(()) }),
     o("experimental_verify", OptKind::Bool, "0", "Verification", "Verify by replaying the random sequence.").ign("iomark tracks the last write of every block exactly; its verification needs no replay"),
-    o("verify_state_save", OptKind::Bool, "1", "Verification", "Save verify state on exit.").ny(VERIFY),
-    o("verify_state_load", OptKind::Bool, "0", "Verification", "Load verify state at start.").ny(VERIFY),
+    o("verify_state_save", OptKind::Bool, "1", "Verification", "A writing job with verify= saves how far it got (writes issued, last completions) in local-<name>-<index>-verify.state in the working directory when it ends.").set(|c, v| { c.pending.verify_state_no_save = !c.boolean(v)?; Ok(()) }),
+    o("verify_state_load", OptKind::Bool, "0", "Verification", "Read the job's local-<name>-<index>-verify.state first, and check data back only as far as the writing job got.").set(|c, v| { c.pending.verify_state_load = c.boolean(v)?; Ok(()) }),
     o("verify_write_sequence", OptKind::Bool, "1", "Verification", "Check the write sequence number.").ny(VERIFY),
     o("verify_header_seed", OptKind::Bool, "1", "Verification", "Check the seed in verify headers.").ny(VERIFY),
     o("verify_policy", OptKind::Str, "", "Verification", "What to do with verify failures.").ny(VERIFY),

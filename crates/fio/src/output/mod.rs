@@ -1,5 +1,6 @@
 //! fio-compatible back ends: normal, JSON, JSON+ and terse output, and log files.
 
+pub mod agg_bw;
 pub mod clients;
 pub mod compressed_log;
 pub mod fmt;

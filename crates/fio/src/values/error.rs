@@ -145,7 +145,7 @@ pub enum ValueError {
     #[error("empty CPU list; {}", Form::CpuList)]
     EmptyCpuList,
 
-    #[error("{q}: %o (the I/O's offset) is only supported in verify_pattern yet", q = quote(.0))]
+    #[error("{q}: %o (the I/O's offset) is read in verify_pattern only; fio 3.33 refuses formats in buffer_pattern too", q = quote(.0))]
     OffsetInPattern(String),
     #[error("unterminated {what} in {q}; {}", Form::Pattern, q = quote(.value))]
     Unterminated { what: &'static str, value: String },
