@@ -9,6 +9,7 @@ mod data_loss;
 mod edges;
 mod engines;
 mod faultfs;
+mod fio_cmdprio;
 mod fio_compat;
 mod fio_errors;
 mod fio_exit;

@@ -205,6 +205,8 @@ impl Worker {
                 start_ns: 0,
                 issue_ns: 0,
                 measured: false,
+                prio: None,
+                prio_rec: 0,
             })
             .collect();
         let free: Vec<u32> = (0..depth).rev().collect();
@@ -307,6 +309,8 @@ impl Worker {
             None => s.io_bytes_per_loop * spec.loops as u64,
         };
         s.progress.total_bytes.store(total, Ordering::Relaxed);
+        let prio = super::prio::PrioDraw::for_job(&spec, s.thread_number, &mut res.dirs);
+        let job_prio = super::prio::job_prio(&spec);
         Ok(Worker {
             spec,
             res,
@@ -361,6 +365,8 @@ impl Worker {
             steady,
             flow: s.flow,
             pair_write: None,
+            prio,
+            job_prio,
         })
     }
 }
