@@ -112,6 +112,17 @@ fn cmdprio_percentage_structure_and_counts_as_fio() {
     }
 }
 
+/// The (block size, priority column) of every line of a latency log.
+fn bs_prio(path: &Path) -> Vec<(u64, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(", ").collect();
+            (f[3].parse().unwrap(), f[f.len() - 1].to_string())
+        })
+        .collect()
+}
+
 #[test]
 fn cmdprio_bssplit_and_class_level_as_fio() {
     for engine in ["--ioengine=libaio", "--ioengine=io_uring"] {
@@ -120,9 +131,12 @@ fn cmdprio_bssplit_and_class_level_as_fio() {
             engine,
             &[
                 "--rw=randrw",
+                "--size=8m",
                 "--bssplit=4k/40:16k/60",
                 "--cmdprio_bssplit=4k/25/1/1:4k/75/3/2:16k/0",
                 "--prio=6",
+                "--write_lat_log=cp",
+                "--log_prio=1",
             ],
         );
         let (fv, iv) = both_plus(&d, &args);
@@ -130,11 +144,30 @@ fn cmdprio_bssplit_and_class_level_as_fio() {
         assert_eq!(key_paths(ij), key_paths(fj), "{engine}");
         for dir in ["read", "write"] {
             let (fc, ic) = (prio_counts(&fj[dir]), prio_counts(&ij[dir]));
-            let keys: Vec<_> = ic.keys().cloned().collect();
             // The job's own priority (best-effort 6) for 16k, RT 1 and idle 2 for 4k.
-            assert_eq!(keys, ["1/1", "2/6", "3/2"], "{engine} {dir}");
-            assert_eq!(ic, fc, "{engine} {dir}");
+            assert_eq!(ic.keys().collect::<Vec<_>>(), fc.keys().collect::<Vec<_>>());
+            assert_eq!(
+                ic.keys().collect::<Vec<_>>(),
+                ["1/1", "2/6", "3/2"],
+                "{engine}"
+            );
             adds_up(&ij[dir], "clat_ns");
+            let rt = ic["1/1"] as f64 / (ic["1/1"] + ic["3/2"]) as f64;
+            assert!((0.15..0.35).contains(&rt), "{engine} {dir}: {ic:?}");
+        }
+        // fio's rule, I/O by I/O: 4k all at one of their priorities, other sizes at the job's.
+        for tool in ["fio", "iomark"] {
+            let lines = bs_prio(&d.file(&format!("{tool}/cp_clat.1.log")));
+            assert!(lines.len() > 500, "{tool}");
+            for (bs, p) in &lines {
+                // Sizes without a share (16k, and 16k I/Os shortened by the random map) carry
+                // the job's priority.
+                let ok = match bs {
+                    4096 => p == "0x2001" || p == "0x6002",
+                    _ => p == "0x4006",
+                };
+                assert!(ok, "{tool} {engine}: {bs} {p}");
+            }
         }
         // The percentage form with a class and level per direction.
         let d = Scratch::new("cmdprio-cls");
@@ -174,7 +207,7 @@ fn unified_and_numjobs_merge_per_priority() {
     );
     let (fv, iv) = both_plus(&d, &args);
     let (fj, ij) = (job(&fv, 0), job(&iv, 0));
-    assert_eq!(key_paths(ij), key_paths(fj));
+    assert_eq!(key_paths(&ij["mixed"]), key_paths(&fj["mixed"]));
     assert_eq!(prio_counts(&ij["mixed"]), prio_counts(&fj["mixed"]));
     adds_up(&ij["mixed"], "lat_ns");
 }
@@ -203,7 +236,10 @@ fn submitted_prios(tool: &str, d: &Path, args: &[&str]) -> Vec<String> {
         let prio = iocb
             .split_once("aio_reqprio=")
             .filter(|(before, _)| !before.contains('}'))
-            .map(|(_, r)| r.split([',', '}']).next().unwrap_or("").to_string())
+            .map(|(_, r)| match r.find(')') {
+                Some(i) if r.starts_with("IOPRIO_PRIO_VALUE(") => r[..=i].to_string(),
+                _ => r.split([',', '}']).next().unwrap_or("").to_string(),
+            })
             .unwrap_or_else(|| "none".to_string());
         let flagged = iocb
             .split('}')
