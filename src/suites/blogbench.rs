@@ -165,6 +165,7 @@ fn result(phase: &Phase, intervals: &[(u64, Counts)], sleep: Duration, start_ms:
                 bs: 0,
                 offset: 0,
                 max: None,
+                prio: 0,
             });
         }
         jobs.push(j);

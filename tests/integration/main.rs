@@ -11,6 +11,7 @@ mod engines;
 mod faultfs;
 mod fio_bandwidth_log;
 mod fio_buffers;
+mod fio_cmdprio;
 mod fio_compat;
 mod fio_errors;
 mod fio_exit;

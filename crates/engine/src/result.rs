@@ -27,6 +27,25 @@ impl LatRecord {
     }
 }
 
+/// The latency of the I/Os sent with one request priority (total latency when the job's
+/// statistics report it, else completion latency).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PrioLat {
+    /// The priority value (class in the top 3 bits, level in the low 3).
+    pub ioprio: u16,
+    pub lat: LatRecord,
+}
+
+/// Per-priority records merge by priority value; a value new to `a` is appended.
+fn merge_prios(a: &mut Vec<PrioLat>, o: &[PrioLat]) {
+    for p in o {
+        match a.iter_mut().find(|x| x.ioprio == p.ioprio) {
+            Some(x) => x.lat.merge(&p.lat),
+            None => a.push(p.clone()),
+        }
+    }
+}
+
 /// Per-direction results of one job (clone).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DirResult {
@@ -48,6 +67,10 @@ pub struct DirResult {
     pub bw_samples: SampleStat,
     /// Interval IOPS samples (every `iopsavgtime`).
     pub iops_samples: SampleStat,
+    /// Latency per request priority, when requests carry priorities of their own: the job's
+    /// own priority first, then each other in order of first use. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prios: Vec<PrioLat>,
 }
 
 impl DirResult {
@@ -63,6 +86,7 @@ impl DirResult {
         self.lat.merge(&o.lat);
         self.bw_samples.sum_merge(&o.bw_samples);
         self.iops_samples.sum_merge(&o.iops_samples);
+        merge_prios(&mut self.prios, &o.prios);
     }
 }
 
@@ -145,6 +169,13 @@ pub struct LogEntry {
     /// The window's maximum beside its average (`log_max_value=2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<u64>,
+    /// The request's priority value (0 in averaged windows).
+    #[serde(default, skip_serializing_if = "is_zero_u16")]
+    pub prio: u16,
+}
+
+fn is_zero_u16(v: &u16) -> bool {
+    *v == 0
 }
 
 /// One `write_hist_log` entry: the completion-latency histogram of one direction over one

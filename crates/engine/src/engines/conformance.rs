@@ -124,6 +124,7 @@ fn unit_at(slot: u32, op: Op, offset: u64, len: usize, bufs: &Buffers) -> IoUnit
         offset,
         len,
         buf: bufs.bufs[slot as usize].ptr,
+        prio: None,
     }
 }
 
@@ -308,6 +309,69 @@ conformance! {
     posixaio: EngineKind::PosixAio, defaults();
     mmap: EngineKind::Mmap, defaults();
     null: EngineKind::Null, defaults();
+}
+
+/// A request's own priority reaches the kernel: a valid one is taken, a priority of an unknown
+/// class (7) is refused with EINVAL by the kernel, for every way each engine issues I/O.
+#[test]
+fn request_priorities_reach_the_kernel() {
+    let variants = [
+        (EngineKind::Libaio, defaults()),
+        (EngineKind::IoUring, defaults()),
+        (
+            EngineKind::IoUring,
+            EngineOptions {
+                nonvectored: true,
+                ..defaults()
+            },
+        ),
+        (
+            EngineKind::IoUring,
+            EngineOptions {
+                nonvectored: true,
+                fixedbufs: true,
+                ..defaults()
+            },
+        ),
+    ];
+    let dir = TempDir::new("conf-prio");
+    let (_f, ef, direct) = open_file(dir.path(), "f", 8 * BS as u64);
+    let files = [ef];
+    for (kind, opts) in variants {
+        let bufs = Buffers::new(4, BS);
+        let mut eng = engine(kind, &opts, &files, &bufs, direct);
+        // Best-effort level 3 (any thread may ask for it), the class of no priority (7).
+        let prios = [
+            None,
+            Some((2u16 << 13) | 3),
+            Some(7u16 << 13),
+            Some((2u16 << 13) | 7),
+        ];
+        let mut out = Vec::new();
+        for (slot, prio) in prios.iter().enumerate() {
+            let mut io = unit_at(slot as u32, Op::Read, 0, BS, &bufs);
+            io.prio = *prio;
+            match eng.queue(&io) {
+                Queued::Pending => {}
+                Queued::Done(result) => out.push(Completion {
+                    slot: slot as u32,
+                    result,
+                }),
+            }
+            eng.commit().unwrap();
+            while out.len() <= slot {
+                eng.getevents(1, 4, &mut out).unwrap();
+            }
+        }
+        out.sort_by_key(|c| c.slot);
+        let results: Vec<i64> = out.iter().map(|c| c.result).collect();
+        let bs = BS as i64;
+        assert_eq!(
+            results,
+            [bs, bs, -(libc::EINVAL as i64), bs],
+            "{kind:?} {opts:?}"
+        );
+    }
 }
 
 /// Every engine that moves data or emulates it is in the list above (metadata engines have

@@ -4,6 +4,7 @@
 //! model's `EngineKind`, the factory, the front ends' parsers and help) reads that list.
 
 pub use super::kind::EngineKind;
+use super::prio_mix::IoPrioMix;
 use super::{Engine, EngineError, EngineSetup, ENGINES};
 use serde::{Deserialize, Serialize};
 
@@ -53,10 +54,18 @@ pub enum EngineOption {
     Nonvectored,
     /// Completions reaped from the user-space ring.
     UserspaceReap,
+    /// The share of reads and writes sent with a priority of their own.
+    PrioPercent,
+    /// The class of that priority.
+    PrioClass,
+    /// The level of that priority.
+    PrioLevel,
+    /// Shares and priorities per block size.
+    PrioBySize,
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 8] = [
+    pub const ALL: [EngineOption; 12] = [
         EngineOption::Hipri,
         EngineOption::Nowait,
         EngineOption::Fixedbufs,
@@ -65,6 +74,10 @@ impl EngineOption {
         EngineOption::SqthreadPollCpu,
         EngineOption::Nonvectored,
         EngineOption::UserspaceReap,
+        EngineOption::PrioPercent,
+        EngineOption::PrioClass,
+        EngineOption::PrioLevel,
+        EngineOption::PrioBySize,
     ];
 }
 
@@ -86,6 +99,9 @@ pub struct EngineOptions {
     pub nonvectored: bool,
     /// libaio: reap completions from the user-space ring.
     pub userspace_reap: bool,
+    /// libaio/io_uring: reads and writes sent with a priority of their own.
+    #[serde(default, skip_serializing_if = "IoPrioMix::is_off")]
+    pub prio_mix: IoPrioMix,
     /// null: the modelled device's service time per I/O in ns (0: none, no delay).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub null_service_ns: u64,
@@ -107,6 +123,10 @@ impl EngineOptions {
             EngineOption::SqthreadPollCpu => self.sqthread_poll_cpu.is_some(),
             EngineOption::Nonvectored => self.nonvectored,
             EngineOption::UserspaceReap => self.userspace_reap,
+            EngineOption::PrioPercent => self.prio_mix.percent != [0, 0],
+            EngineOption::PrioClass => self.prio_mix.class != [0, 0],
+            EngineOption::PrioLevel => self.prio_mix.level != [0, 0],
+            EngineOption::PrioBySize => self.prio_mix.by_size.iter().any(|v| !v.is_empty()),
         }
     }
 }

@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 const IOCB_CMD_PREAD: u16 = 0;
 const IOCB_CMD_PWRITE: u16 = 1;
+/// `aio_flags`: `aio_reqprio` holds the request's priority.
+const IOCB_FLAG_IOPRIO: u32 = 1 << 1;
 
 /// `struct iocb` from `linux/aio_abi.h`.
 #[repr(C)]
@@ -102,7 +104,13 @@ pub const DECL: EngineDecl = EngineDecl {
         sync: false,
         ..EngineFlags::FILE_IO
     },
-    options: &[EngineOption::UserspaceReap],
+    options: &[
+        EngineOption::UserspaceReap,
+        EngineOption::PrioPercent,
+        EngineOption::PrioClass,
+        EngineOption::PrioLevel,
+        EngineOption::PrioBySize,
+    ],
     create: |_, setup| Ok(Box::new(LibaioEngine::new(setup)?)),
 };
 
@@ -315,6 +323,10 @@ impl Engine for LibaioEngine {
             aio_offset: io.offset as i64,
             ..Iocb::default()
         };
+        if let Some(p) = io.prio {
+            cb.aio_reqprio = p as i16;
+            cb.aio_flags |= IOCB_FLAG_IOPRIO;
+        }
         self.batch[self.nbatch] = cb as *mut Iocb;
         self.nbatch += 1;
         Queued::Pending

@@ -19,6 +19,7 @@ pub mod meta;
 pub mod mmap;
 pub mod null;
 pub mod posixaio;
+pub mod prio_mix;
 pub mod sync;
 pub mod sysio;
 pub mod uring;
@@ -129,6 +130,10 @@ pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
         EngineOption::SqthreadPollCpu => list!(EngineOption::SqthreadPollCpu),
         EngineOption::Nonvectored => list!(EngineOption::Nonvectored),
         EngineOption::UserspaceReap => list!(EngineOption::UserspaceReap),
+        EngineOption::PrioPercent => list!(EngineOption::PrioPercent),
+        EngineOption::PrioClass => list!(EngineOption::PrioClass),
+        EngineOption::PrioLevel => list!(EngineOption::PrioLevel),
+        EngineOption::PrioBySize => list!(EngineOption::PrioBySize),
     }
 }
 
@@ -154,6 +159,8 @@ pub struct IoUnit {
     pub offset: u64,
     pub len: usize,
     pub buf: *mut u8,
+    /// The request's own priority (ioprio value), if it carries one.
+    pub prio: Option<u16>,
 }
 
 /// A file the engine may do I/O on. `fd` is opened by the worker with the job's flags

@@ -160,6 +160,7 @@ mod tests {
             offset: 0,
             len: 4096,
             buf: std::ptr::null_mut(),
+            prio: None,
         }
     }
 

@@ -115,6 +115,7 @@ pub fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit 
         offset,
         len,
         buf,
+        prio: None,
     }
 }
 
@@ -294,6 +295,7 @@ pub fn drive_checked(
                 offset: block * BS as u64,
                 len: BS,
                 buf: buf.as_mut_ptr(),
+                prio: None,
             };
             match eng.queue(&io) {
                 Queued::Pending => {

@@ -29,4 +29,4 @@ pub use access::{MixOffsets, MixPicker};
 pub use bs::BsPicker;
 pub use mix::DirMix;
 pub use offset::OffsetGen;
-pub use taus::{stream_seed, Stream};
+pub use taus::{stream_seed, Stream, Taus88};

@@ -12,6 +12,8 @@ const SEED_MUL: u64 = 0x9e37_0001;
 pub enum Stream {
     /// The read/write mix.
     Mix = 4,
+    /// Which requests carry a priority of their own.
+    PrioCmds = 19,
 }
 
 /// The seed of `stream` for the clone numbered `thread_number` (1 for the first clone of the

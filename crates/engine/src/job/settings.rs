@@ -234,6 +234,10 @@ pub struct LogSpec {
     /// Store the logs compressed, in chunks of this many bytes of samples (None: as text).
     #[serde(default)]
     pub compressed_chunk: Option<u64>,
+    /// Each entry's last column is the request's priority value (else 1 for a real-time
+    /// request, 0 otherwise).
+    #[serde(default)]
+    pub log_prio: bool,
 }
 
 impl LogSpec {

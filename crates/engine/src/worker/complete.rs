@@ -20,6 +20,8 @@ impl Worker {
         let measured = self.measuring && s.measured;
         let issue = s.issue_ns;
         let start = s.start_ns;
+        let prio_rec = s.prio_rec as usize;
+        let prio = s.prio.unwrap_or(self.job_prio);
         s.start_ns = 0;
         s.issue_ns = 0;
         if dir == Dir::Write {
@@ -68,6 +70,11 @@ impl Worker {
                 r.slat.add(slat);
             }
         }
+        if let Some(p) = &self.prio {
+            if let Some(rec) = r.prios.get_mut(prio_rec) {
+                rec.lat.add(if p.total_latency { lat } else { clat });
+            }
+        }
         if let Some(w) = &mut self.log_window {
             w.add(d, result as u64, [slat, clat, lat]);
             if w.is_due(now, self.spec.logs.avg_msec) {
@@ -75,7 +82,7 @@ impl Worker {
             }
         } else if self.spec.logs.any() {
             let offset = self.slots[slot as usize].offset;
-            self.log_per_io(dir, result as u64, clat, lat, slat, now, offset);
+            self.log_per_io(dir, result as u64, [slat, clat, lat], now, offset, prio);
         }
         if let Some(h) = &self.hist_log {
             if now.saturating_sub(h.last_ns) >= h.period_ns {

@@ -69,6 +69,7 @@ impl Worker {
                             }
                         } else {
                             self.slots[slot as usize].start_ns = batch_start;
+                            self.draw_prio(slot);
                             let s = &self.slots[slot as usize];
                             let io = IoUnit {
                                 slot,
@@ -77,6 +78,7 @@ impl Worker {
                                 offset: s.offset,
                                 len: s.len,
                                 buf: self.bufs.ptr(slot),
+                                prio: s.prio,
                             };
                             match self.engine.queue(&io) {
                                 Queued::Pending => {
@@ -244,6 +246,7 @@ impl Worker {
 
     /// Perform one I/O on a sync engine; returns the clock at its completion.
     fn issue_sync(&mut self, slot: u32) -> u64 {
+        self.draw_prio(slot);
         let s = &self.slots[slot as usize];
         let io = IoUnit {
             slot,
@@ -252,6 +255,7 @@ impl Worker {
             offset: s.offset,
             len: s.len,
             buf: self.bufs.ptr(slot),
+            prio: s.prio,
         };
         self.res.depth.level[0] += 1;
         let t0 = sys::now_ns();

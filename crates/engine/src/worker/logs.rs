@@ -94,6 +94,7 @@ impl LogWindow {
                     bs: 0,
                     offset: 0,
                     max: None,
+                    prio: 0,
                 });
             }
             if logs.iops_log.is_some() {
@@ -104,6 +105,7 @@ impl LogWindow {
                     bs: 0,
                     offset: 0,
                     max: None,
+                    prio: 0,
                 });
             }
             if logs.lat_log.is_some() && self.lat_n[d] > 0 {
@@ -121,6 +123,7 @@ impl LogWindow {
                         bs: 0,
                         offset: 0,
                         max: (mode == 2).then_some(max),
+                        prio: 0,
                     });
                 }
             }
@@ -252,18 +255,19 @@ impl Worker {
         h.last_ns = now;
     }
 
+    /// One entry per I/O in each log asked for; `lats` are slat, clat and lat, `prio` the
+    /// request's priority value.
     #[cold]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn log_per_io(
         &mut self,
         dir: Dir,
         bytes: u64,
-        clat: u64,
-        lat: u64,
-        slat: u64,
+        lats: [u64; 3],
         now: u64,
         offset: u64,
+        prio: u16,
     ) {
+        let [slat, clat, lat] = lats;
         let t_ms = now.saturating_sub(self.meas_start_ns) / NS_PER_MS;
         let ddir = dir.idx() as u8;
         let series = &mut self.res.series;
@@ -276,6 +280,7 @@ impl Worker {
             bs: bytes,
             offset,
             max: None,
+            prio,
         };
         if logs.bw_log.is_some() {
             let v = if clat > 0 {
@@ -406,6 +411,7 @@ mod tests {
             bs: 0,
             offset: 0,
             max: None,
+            prio: 0,
         });
         res.total_err = 3;
         let copy = copy_for_report(&mut res);

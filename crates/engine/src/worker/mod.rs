@@ -12,6 +12,7 @@
 //! - `files`: which file the next I/O goes to (file_service_type);
 //! - `pause`: fsync every N writes, think time, flow control, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
+//! - `prio`: which reads and writes carry a request priority of their own;
 //! - `steady`: steady-state detection (a sample a second, ending the job once steady);
 //! - `trace`: recording the issued I/O into a trace file, replaying a trace;
 //! - `verify_hooks`: the worker's side of data verification;
@@ -28,6 +29,7 @@ mod pause;
 mod pick;
 #[cfg(test)]
 mod pick_tests;
+mod prio;
 mod setup;
 mod steady;
 mod trace;
@@ -160,6 +162,10 @@ struct Slot {
     start_ns: u64,
     issue_ns: u64,
     measured: bool,
+    /// The request's own priority, if it carries one.
+    prio: Option<u16>,
+    /// Its per-priority record (0: the job's own priority).
+    prio_rec: u8,
 }
 
 /// Run one worker to completion and return its results.
@@ -231,6 +237,10 @@ struct Worker {
     flow: Option<crate::flow::FlowSeat>,
     /// trimwrite: the write due after the last trim (file, offset, length).
     pair_write: Option<(u32, u64, usize)>,
+    /// The draw of request priorities, when requests carry their own.
+    prio: Option<Box<prio::PrioDraw>>,
+    /// The priority value of the job's own requests (0: none set).
+    job_prio: u16,
 }
 
 impl Worker {

@@ -38,6 +38,7 @@ impl Worker {
                 offset: 0,
                 len: 0,
                 buf: self.bufs.ptr(slot),
+                prio: None,
             };
             let t0 = sys::now_ns();
             let r = match self.engine.queue(&io) {

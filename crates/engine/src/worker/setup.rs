@@ -205,6 +205,8 @@ impl Worker {
                 start_ns: 0,
                 issue_ns: 0,
                 measured: false,
+                prio: None,
+                prio_rec: 0,
             })
             .collect();
         let free: Vec<u32> = (0..depth).rev().collect();
@@ -313,6 +315,8 @@ impl Worker {
         let region: u64 = s.files.iter().map(|f| f.region_len).sum();
         let dedupe =
             super::dedupe::Dedupe::new(&spec, s.thread_number, s.threads, region).map(Box::new);
+        let prio = super::prio::PrioDraw::for_job(&spec, s.thread_number, &mut res.dirs);
+        let job_prio = super::prio::job_prio(&spec);
         Ok(Worker {
             spec,
             res,
@@ -368,6 +372,8 @@ impl Worker {
             steady,
             flow: s.flow,
             pair_write: None,
+            prio,
+            job_prio,
         })
     }
 }

@@ -67,6 +67,8 @@ pub enum BuildError {
     Zone(#[from] super::zones::ZoneError),
     #[error("option 'log_store_compressed' with write_hist_log is not supported yet: iomark stores only the bw, iops and latency logs compressed")]
     CompressedHistLog,
+    #[error("cmdprio_percentage and cmdprio_bssplit are mutually exclusive: give one of them")]
+    CmdprioBoth,
     #[error("wait_for={q} does not name an earlier job", q = quote(.0))]
     WaitFor(String),
 }

@@ -30,6 +30,9 @@ pub(super) fn finish(
             n => n,
         });
     }
+    if spec.engine_options.prio_mix.is_ambiguous() {
+        return Err(BuildError::CmdprioBoth);
+    }
     let name = spec.name.clone();
     for p in [
         &mut spec.logs.bw_log,

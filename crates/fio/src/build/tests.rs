@@ -539,6 +539,7 @@ fn every_supported_option_has_a_handler() {
             "numa_cpu_nodes" => "0",
             "ignore_error" => "EIO",
             "numa_mem_policy" => "local",
+            "cmdprio_bssplit" => "4k/10",
             _ => v,
         };
         if d.name == "verify_only" {

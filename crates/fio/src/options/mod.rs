@@ -9,6 +9,7 @@ mod errors;
 mod kind;
 mod names;
 mod numa;
+mod prio_setters;
 mod setters;
 mod table;
 

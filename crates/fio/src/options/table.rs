@@ -8,7 +8,7 @@
 
 use super::apply::set_per_dir;
 use super::choice::{Choices, Words};
-use super::{o, setters, Layer, OptDef, OptKind};
+use super::{o, prio_setters, setters, Layer, OptDef, OptKind};
 use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
@@ -30,7 +30,6 @@ const STEADY: &str = "steady-state detection is not implemented in iomark yet";
 const IOU: &[&str] = &["io_uring"];
 const IOU_P2: &[&str] = &["io_uring", "pvsync2"];
 const AIO: &[&str] = &["libaio"];
-const PRIO_ENG: &[&str] = &["io_uring", "libaio"];
 
 /// Every option, in help order.
 #[rustfmt::skip]
@@ -118,10 +117,10 @@ pub static OPTIONS: &[OptDef] = &[
     o("force_async", OptKind::Int, "0", "Engine options", "io_uring: mark every Nth request for async punt.").eng(IOU).ny(ENGOPT),
     o("uncached", OptKind::Int, "0", "Engine options", "Use uncached buffered I/O (RWF_DONTCACHE).").eng(IOU_P2).ny(ENGOPT),
     o("hipri_percentage", OptKind::Int, "100", "Engine options", "pvsync2: share of I/O issued as high priority.").eng(&["pvsync2"]).ny(ENGOPT),
-    o("cmdprio_percentage", OptKind::PerDirInt, "", "Engine options", "Share of I/O sent with a higher priority.").eng(PRIO_ENG).ny(ENGOPT),
-    o("cmdprio_class", OptKind::PerDirInt, "", "Engine options", "Priority class for prioritised I/O.").eng(PRIO_ENG).ny(ENGOPT),
-    o("cmdprio", OptKind::PerDirInt, "", "Engine options", "Priority level for prioritised I/O.").eng(PRIO_ENG).ny(ENGOPT),
-    o("cmdprio_bssplit", OptKind::Str, "", "Engine options", "Priorities per block size.").eng(PRIO_ENG).ny(ENGOPT),
+    o("cmdprio_percentage", OptKind::PerDirInt, "", "Engine options", "Share (0-100%) of reads and writes sent with a priority of their own (cmdprio_class/cmdprio); per-priority latencies are reported.").reads(EngineOption::PrioPercent).set(prio_setters::percentage),
+    o("cmdprio_class", OptKind::PerDirInt, "", "Engine options", "Priority class (1 real-time, 2 best-effort, 3 idle) of the I/O sent with a priority of their own (default real-time).").reads(EngineOption::PrioClass).set(prio_setters::class),
+    o("cmdprio", OptKind::PerDirInt, "", "Engine options", "Priority level (0 highest to 7) of the I/O sent with a priority of their own (default 0).").reads(EngineOption::PrioLevel).set(prio_setters::level),
+    o("cmdprio_bssplit", OptKind::Str, "", "Engine options", "Shares of I/O sent with a priority per block size: bs/percent[/class/level]:..., per direction read,write.").reads(EngineOption::PrioBySize).set(prio_setters::bssplit),
     o("libaio_vectored", OptKind::Flag, "0", "Engine options", "libaio: use vectored commands.").eng(AIO).ny(ENGOPT),
     o("cmd_type", OptKind::Str, "nvme", "Engine options", "io_uring_cmd: pass-through command type.").eng(&["io_uring_cmd"]).ny(ENGOPT),
     o("thp", OptKind::Flag, "0", "Engine options", "mmap: use transparent huge pages.").eng(&["mmap"]).ny(ENGOPT),
@@ -241,7 +240,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("per_job_logs", OptKind::Bool, "1", "Logs", "Write one log file per job rather than per group.").set(|c, v| { c.spec.logs.per_job_logs = c.boolean(v)?; Ok(()) }),
     o("log_entries", OptKind::Int, "1024", "Logs", "Initial number of log entries.").ign("iomark sizes its logs itself"),
     o("log_hist_coarseness", OptKind::Int, "0", "Logs", "Merge histogram log bins.").ny(NYI),
-    o("log_prio", OptKind::Bool, "0", "Logs", "Add the I/O priority to each log entry.").ny(NYI),
+    o("log_prio", OptKind::Bool, "0", "Logs", "Log each I/O's priority value (0x%04x) instead of the real-time flag as the last column.").set(|c, v| { c.spec.logs.log_prio = c.boolean(v)?; Ok(()) }),
     o("log_issue_time", OptKind::Bool, "0", "Logs", "Add the issue time to each log entry.").ny(NYI),
     o("log_compression", OptKind::Size, "", "Logs", "Compress logs in chunks of this size; they are stored so with log_store_compressed, else written as text as usual.").set(|c, v| { c.pending.log_compression = c.size(v)?; Ok(()) }),
     o("log_compression_cpus", OptKind::CpuList, "", "Logs", "CPUs for log compression.").ny(NYI),

@@ -50,7 +50,7 @@ fn samples(entries: &[LogEntry], with_offset: bool) -> Vec<u8> {
         out.extend_from_slice(&e.value.to_ne_bytes());
         let ddir = u32::from(e.ddir) | if with_offset { OFFSET_BIT } else { 0 };
         out.extend_from_slice(&ddir.to_ne_bytes());
-        out.extend_from_slice(&0u16.to_ne_bytes());
+        out.extend_from_slice(&e.prio.to_ne_bytes());
         out.extend_from_slice(&[0, 0]);
         out.extend_from_slice(&e.bs.to_ne_bytes());
         if with_offset {
@@ -170,6 +170,7 @@ mod tests {
                 bs: 4096,
                 offset: i * 4096,
                 max: None,
+                prio: 0,
             })
             .collect()
     }

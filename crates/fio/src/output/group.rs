@@ -388,6 +388,7 @@ pub(crate) mod tests {
                 bs: 0,
                 offset: 0,
                 max: None,
+                prio: 0,
             });
             series.clat.push(LogEntry {
                 t_ms: *t,
@@ -396,6 +397,7 @@ pub(crate) mod tests {
                 bs: 4096,
                 offset: 8192 * k as u64,
                 max: None,
+                prio: 0,
             });
         }
         JobResult {

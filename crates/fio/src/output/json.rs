@@ -5,8 +5,8 @@
 use super::fmt::{depth_dist, f6, json_str, lat_floor, pct_key};
 use super::group::{self, Report, ReportUnit};
 use iomark_engine::hist::{Histogram, LatencyBuckets};
-use iomark_engine::job::Dir;
-use iomark_engine::result::{DiskUtil, LatRecord};
+use iomark_engine::job::{Dir, StatsSpec};
+use iomark_engine::result::{DirResult, DiskUtil, LatRecord};
 use iomark_engine::steady::{SteadyMetric, SteadyResult, SteadySpec};
 use iomark_engine::RunResult;
 
@@ -144,6 +144,26 @@ fn lat_obj(j: &mut J, key: &str, rec: &LatRecord, pcts: Option<&[f64]>, plus: bo
     j.end_obj();
 }
 
+/// fio's `prios` array: one object per priority with I/Os (class, level, and the latency
+/// the per-priority statistics keep), when at least two priorities had I/Os.
+fn prios_arr(j: &mut J, r: &DirResult, st: &StatsSpec, plus: bool) {
+    let used = || r.prios.iter().filter(|p| p.lat.stat.n > 0);
+    if used().count() < 2 {
+        return;
+    }
+    let key = super::prio_lat_key(st);
+    let pcts = (st.clat_percentiles || st.lat_percentiles).then_some(st.percentile_list.as_slice());
+    j.arr("prios");
+    for p in used() {
+        j.obj_in_array();
+        j.u("prioclass", u64::from(p.ioprio >> 13));
+        j.u("prio", u64::from(p.ioprio & 7));
+        lat_obj(j, &format!("{key}_ns"), &p.lat, pcts, plus);
+        j.end_obj();
+    }
+    j.end_arr();
+}
+
 fn dir_obj(j: &mut J, report: &Report, u: &ReportUnit, d: Dir, plus: bool) {
     let r = &u.job.dirs[d];
     let st = &u.spec.stats;
@@ -180,6 +200,7 @@ fn dir_obj(j: &mut J, report: &Report, u: &ReportUnit, d: Dir, plus: bool) {
         st.lat_percentiles.then_some(list),
         plus,
     );
+    prios_arr(j, r, st, plus);
     let bw = &r.bw_samples;
     j.u("bw_min", if bw.n > 0 { bw.min as u64 } else { 0 });
     j.u("bw_max", if bw.n > 0 { bw.max as u64 } else { 0 });

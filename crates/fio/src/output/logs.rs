@@ -31,7 +31,7 @@ fn write_log(path: &Path, entries: &[LogEntry], logs: &LogSpec) -> io::Result<()
             let z = super::compressed_log::deflate_log(entries, logs.log_offset, chunk);
             write_whole(path, |w| w.write_all(&z))
         }
-        None => write_whole(path, |w| write_log_to(w, entries, logs.log_offset)),
+        None => write_whole(path, |w| write_log_to(w, entries, logs)),
     }
 }
 
@@ -46,7 +46,18 @@ fn stored_path(p: PathBuf, logs: &LogSpec) -> PathBuf {
     }
 }
 
-fn write_log_to(w: &mut dyn Write, entries: &[LogEntry], with_offset: bool) -> io::Result<()> {
+/// The last column of an entry: the priority value in hex (`log_prio`), else 1 for a
+/// real-time request and 0 for any other.
+fn prio_column(w: &mut dyn Write, prio: u16, log_prio: bool) -> io::Result<()> {
+    if log_prio {
+        writeln!(w, "0x{prio:04x}")
+    } else {
+        writeln!(w, "{}", u8::from(prio >> 13 == 1))
+    }
+}
+
+fn write_log_to(w: &mut dyn Write, entries: &[LogEntry], logs: &LogSpec) -> io::Result<()> {
+    let with_offset = logs.log_offset;
     for e in entries {
         write!(w, "{}, {}, ", e.t_ms, e.value)?;
         if let Some(m) = e.max {
@@ -56,7 +67,7 @@ fn write_log_to(w: &mut dyn Write, entries: &[LogEntry], with_offset: bool) -> i
         if with_offset {
             write!(w, "{}, ", e.offset)?;
         }
-        writeln!(w, "0")?;
+        prio_column(w, e.prio, logs.log_prio)?;
     }
     Ok(())
 }

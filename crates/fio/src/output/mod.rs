@@ -11,7 +11,18 @@ pub mod normal;
 pub mod terse;
 
 pub use crate::cmdline::OutputFormat;
+use iomark_engine::job::StatsSpec;
 use iomark_engine::RunResult;
+
+/// The latency fio's per-priority statistics keep: total latency (`lat`) with
+/// `lat_percentiles`, else completion latency (`clat`).
+pub(crate) fn prio_lat_key(st: &StatsSpec) -> &'static str {
+    if st.lat_percentiles {
+        "lat"
+    } else {
+        "clat"
+    }
+}
 
 /// Render a run in one format (`terse_version`: 2 to 5, for terse).
 /// A result of many ranks is shown as fio's client shows its servers' ([`clients`]).

@@ -159,6 +159,13 @@ fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
     lat_line(out, "    clat", &r.clat);
     lat_line(out, "     lat", &r.lat);
     let st = &u.spec.stats;
+    let kind = super::prio_lat_key(st);
+    let prios: Vec<_> = r.prios.iter().filter(|p| p.lat.stat.n > 0).collect();
+    let prios = if prios.len() >= 2 { prios } else { Vec::new() };
+    for p in &prios {
+        let name = format!("    {kind} prio {}/{}", p.ioprio >> 13, p.ioprio & 7);
+        lat_line(out, &name, &p.lat);
+    }
     if st.slat_percentiles {
         percentiles(out, "slat", &r.slat.hist, &st.percentile_list);
     }
@@ -167,6 +174,22 @@ fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
     }
     if st.lat_percentiles {
         percentiles(out, " lat", &r.lat.hist, &st.percentile_list);
+    }
+    if st.clat_percentiles || st.lat_percentiles {
+        let all = if st.lat_percentiles {
+            r.lat.stat.n
+        } else {
+            r.clat.stat.n
+        };
+        for p in &prios {
+            let name = format!(
+                "{kind} prio {}/{} ({:.2}% of IOs)",
+                p.ioprio >> 13,
+                p.ioprio & 7,
+                100.0 * p.lat.stat.n as f64 / all as f64
+            );
+            percentiles(out, &name, &p.lat.hist, &st.percentile_list);
+        }
     }
     let b = &r.bw_samples;
     if b.n > 0 {

@@ -122,6 +122,8 @@ pub enum ValueError {
     ZeroBlockSize(String),
     #[error("{q_item}: {q_pct} is not a whole percentage; {}", Form::Bssplit, q_item = quote(.item), q_pct = quote(.pct))]
     NotAWholePercentage { item: String, pct: String },
+    #[error("{q}: expected block size/percentage or block size/percentage/class/level", q = quote(.0))]
+    PrioSplitForm(String),
     #[error("{q} has more than 64 entries", q = quote(.0))]
     TooManyEntries(String),
     #[error("percentages in {q} add up to {given}%, more than 100%", q = quote(.value))]

@@ -3,6 +3,7 @@
 mod distribution;
 mod error;
 mod expr;
+mod prio_split;
 #[cfg(test)]
 mod tests;
 
@@ -11,6 +12,7 @@ pub use error::{Form, Quantity, ValueError, SIZE_FORM};
 pub use expr::eval_expr;
 use expr::is_expr;
 use iomark_engine::job::{PerDir, SizeSpec};
+pub use prio_split::parse_prio_split;
 use std::time::Duration;
 
 /// The unit a bare number means for a time option.

@@ -46,6 +46,10 @@ pub const DECL: EngineDecl = EngineDecl {
         EngineOption::SqthreadPoll,
         EngineOption::SqthreadPollCpu,
         EngineOption::Nonvectored,
+        EngineOption::PrioPercent,
+        EngineOption::PrioClass,
+        EngineOption::PrioLevel,
+        EngineOption::PrioBySize,
     ],
     create: |_, setup| Ok(Box::new(UringEngine::new(setup)?)),
 };
@@ -96,18 +100,24 @@ macro_rules! rw_entry {
     ($self:ident, $io:ident, $t:expr) => {{
         let len = $io.len as u32;
         let slot = $io.slot as usize;
+        // The request's own priority; 0 leaves it to the thread's.
+        let prio = $io.prio.unwrap_or(0);
         match ($self.mode, $io.op) {
             (RwMode::Fixed, Op::Read) => opcode::ReadFixed::new($t, $io.buf, len, $io.slot as u16)
                 .offset($io.offset)
+                .ioprio(prio)
                 .build(),
             (RwMode::Fixed, _) => opcode::WriteFixed::new($t, $io.buf, len, $io.slot as u16)
                 .offset($io.offset)
+                .ioprio(prio)
                 .build(),
             (RwMode::Plain, Op::Read) => opcode::Read::new($t, $io.buf, len)
                 .offset($io.offset)
+                .ioprio(prio)
                 .build(),
             (RwMode::Plain, _) => opcode::Write::new($t, $io.buf, len)
                 .offset($io.offset)
+                .ioprio(prio)
                 .build(),
             (RwMode::Vectored, op) => {
                 $self.iovecs[slot] = libc::iovec {
@@ -116,9 +126,15 @@ macro_rules! rw_entry {
                 };
                 let iov: *const libc::iovec = &$self.iovecs[slot];
                 if op == Op::Read {
-                    opcode::Readv::new($t, iov, 1).offset($io.offset).build()
+                    opcode::Readv::new($t, iov, 1)
+                        .offset($io.offset)
+                        .ioprio(prio)
+                        .build()
                 } else {
-                    opcode::Writev::new($t, iov, 1).offset($io.offset).build()
+                    opcode::Writev::new($t, iov, 1)
+                        .offset($io.offset)
+                        .ioprio(prio)
+                        .build()
                 }
             }
         }

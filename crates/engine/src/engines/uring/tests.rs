@@ -248,6 +248,7 @@ fn hipri_completes_without_hanging() {
                     offset: slot as u64 * BS as u64,
                     len: BS,
                     buf: bufs.bufs[slot as usize].ptr,
+                    prio: None,
                 };
                 assert_eq!(eng.queue(&io), Queued::Pending);
             }
