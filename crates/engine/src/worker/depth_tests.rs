@@ -61,12 +61,12 @@ fn the_search_settles_at_the_deepest_queue_within_the_target_and_ends() {
     // The job ended once settled, long before its runtime, and its figures are those of the
     // final window alone: about 100 ms of a device serving one I/O per millisecond.
     assert!(
-        r.runtime_ms >= 100 && r.runtime_ms < 2000,
+        (100..2000).contains(&r.runtime_ms),
         "{}",
         r.runtime_ms
     );
     let ios = r.dirs.read.total_ios;
-    assert!(ios > 30 && ios <= 110, "{ios} I/Os in the final window");
+    assert!((31..=110).contains(&ios), "{ios} I/Os in the final window");
     assert_eq!(r.issued.read, ios);
 }
 
