@@ -73,7 +73,8 @@ impl Worker {
     #[inline(never)]
     pub(super) fn search_window(&mut self, now: u64) {
         let ios: u64 = self.ios.iter().sum();
-        let Some(search) = self.search.as_deref_mut() else {
+        let Some(search) = self.search.as_deref_mut().filter(|_| !self.error) else {
+            // A job that failed (its last depth stays as it was) or searches nothing.
             self.search_due_ns = u64::MAX;
             return;
         };
