@@ -60,11 +60,7 @@ fn the_search_settles_at_the_deepest_queue_within_the_target_and_ends() {
     assert!((2..=3).contains(&d), "settled at {d}");
     // The job ended once settled, long before its runtime, and its figures are those of the
     // final window alone: about 100 ms of a device serving one I/O per millisecond.
-    assert!(
-        (100..2000).contains(&r.runtime_ms),
-        "{}",
-        r.runtime_ms
-    );
+    assert!((100..2000).contains(&r.runtime_ms), "{}", r.runtime_ms);
     let ios = r.dirs.read.total_ios;
     assert!((31..=110).contains(&ios), "{ios} I/Os in the final window");
     assert_eq!(r.issued.read, ios);
