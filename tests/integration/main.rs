@@ -16,6 +16,7 @@ mod fio_compat;
 mod fio_errors;
 mod fio_exit;
 mod fio_iolog;
+mod fio_latency_target;
 mod fio_log_compressed;
 mod fio_offsets;
 mod fio_placement;

@@ -107,6 +107,18 @@ pub enum JobFailure {
         level: u8,
         errno: i32,
     },
+    /// An I/O took longer than the job allows: over its latency limit, or over its latency
+    /// target at queue depth 1 when every I/O must meet the target (`target`).
+    Latency {
+        job: String,
+        dir: Dir,
+        path: PathBuf,
+        offset: u64,
+        len: u64,
+        latency_ns: u64,
+        limit_ns: u64,
+        target: bool,
+    },
     /// The worker thread panicked.
     Panicked,
     /// A failure as text: from a result file written before failures were typed.
@@ -200,6 +212,28 @@ impl fmt::Display for JobFailure {
                 "{job}: setting the thread's I/O priority (class {class}, level {level}) failed: {}",
                 errno_words(*errno)
             ),
+            JobFailure::Latency {
+                job,
+                dir,
+                path,
+                offset,
+                len,
+                latency_ns,
+                limit_ns,
+                target,
+            } => {
+                write!(
+                    f,
+                    "{job}: a {} of {len} bytes at offset {offset} of {} took {latency_ns} ns, over the {} of {limit_ns} ns",
+                    dir.name(),
+                    path.display(),
+                    if *target { "latency target" } else { "latency limit" }
+                )?;
+                if *target {
+                    f.write_str(" even at queue depth 1")?;
+                }
+                Ok(())
+            }
             JobFailure::Panicked => f.write_str("worker thread panicked"),
             JobFailure::Text(t) => f.write_str(t),
         }

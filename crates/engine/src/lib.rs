@@ -29,6 +29,7 @@
 //! ([`rng`]).
 
 pub mod cluster;
+pub mod depth_search;
 pub mod echo;
 pub mod engines;
 pub mod failure;

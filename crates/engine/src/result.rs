@@ -352,6 +352,9 @@ pub struct JobResult {
     /// Steady-state detection, when the job asked for it.
     #[serde(default)]
     pub steady: Option<crate::steady::SteadyResult>,
+    /// The queue depth the job's latency-target search ended at, when it searched.
+    #[serde(default)]
+    pub search_depth: Option<u32>,
     pub targets: Vec<TargetInfo>,
     /// Honesty notes (e.g. the working set fits in the page cache), typed.
     pub notes: Vec<Note>,
@@ -424,6 +427,10 @@ impl JobResult {
                 self.notes.push(n.clone());
             }
         }
+        // As fio: a group shows the depth of the last job that searched.
+        if o.search_depth.is_some() {
+            self.search_depth = o.search_depth;
+        }
         self.ran |= o.ran;
     }
 
@@ -453,6 +460,7 @@ impl JobResult {
             series: TimeSeries::default(),
             verify: None,
             steady: self.steady.clone(),
+            search_depth: self.search_depth,
             targets: self.targets.clone(),
             notes: self.notes.clone(),
             ran: self.ran,

@@ -202,6 +202,20 @@ pub fn failure(f: &JobFailure) -> String {
             "{job}: ioprio_set (prioclass={class}, prio={level}) failed: {}",
             std::io::Error::from_raw_os_error(*errno)
         ),
+        // fio's words (its message for max_latency, and for latency_target at depth 1).
+        JobFailure::Latency {
+            dir,
+            path,
+            offset,
+            len,
+            latency_ns,
+            limit_ns,
+            ..
+        } => format!(
+            "fio: latency of {latency_ns} nsec exceeds specified max ({limit_ns} nsec): {} {} {offset} {len}",
+            path.display(),
+            dir.name()
+        ),
         _ => f.to_string(),
     }
 }

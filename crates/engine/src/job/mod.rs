@@ -127,6 +127,13 @@ pub struct JobSpec {
     /// Flow control between jobs (weight 0: none).
     #[serde(default)]
     pub flow: FlowSpec,
+    /// Search for the deepest queue that keeps latency within a target (target zero: none).
+    #[serde(default)]
+    pub depth_search: crate::depth_search::DepthSearchSpec,
+    /// Per direction, the total latency no I/O may exceed: one that does ends the job with
+    /// ETIMEDOUT (zero: no limit).
+    #[serde(default)]
+    pub latency_limit: PerDir<Duration>,
 
     // --- placement
     pub cpus_allowed: Option<Vec<usize>>,
@@ -241,6 +248,8 @@ impl Default for JobSpec {
             thinktime_spin: Duration::ZERO,
             thinktime_blocks: 1,
             flow: FlowSpec::default(),
+            depth_search: Default::default(),
+            latency_limit: PerDir::all(Duration::ZERO),
             cpus_allowed: None,
             cpus_allowed_policy: CpusAllowedPolicy::Shared,
             stats: StatsSpec::default(),

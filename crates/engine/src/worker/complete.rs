@@ -35,6 +35,11 @@ impl Worker {
             self.io_error(dir, file, offset, len, (-result) as i32);
             return;
         }
+        // Latency limit and target: one compare (u64::MAX when neither is set).
+        let lat = now.saturating_sub(start);
+        if lat > self.lat_bound_ns[d] {
+            self.latency_over(slot, lat);
+        }
         if dir == Dir::Read && self.verifier.as_ref().is_some_and(|v| v.read_side) {
             self.verify_read(slot, result as usize);
         }
@@ -49,7 +54,6 @@ impl Worker {
         self.ios[d] += 1;
         let st = &self.spec.stats;
         let clat = now.saturating_sub(issue);
-        let lat = now.saturating_sub(start);
         let slat = issue.saturating_sub(start);
         if self.sync_engine {
             // No submission stage: lat equals clat, so one record serves both (copied in

@@ -26,8 +26,7 @@ impl Worker {
             0 => self.slots.len(),
             n => n as usize,
         };
-        let depth = self.slots.len();
-        let low = (self.spec.iodepth_low as usize).min(depth);
+        let slots = self.slots.len();
         let mut draining_to_low = false;
         let mut queued_uncommitted = 0usize;
         let mut now = now;
@@ -35,12 +34,15 @@ impl Worker {
             if self.stop.load(Ordering::Relaxed) {
                 self.done_issuing = true;
             }
+            // The queue's size, or the depth a latency-target search runs at now.
+            let depth = self.depth_now;
+            let low = (self.spec.iodepth_low as usize).min(depth);
             // Issue as many as the queue allows.
             let mut batch_start = 0u64;
             // The stop flag is checked per I/O too: with a sync engine nothing stays in flight
             // and this loop runs until the job's end (a plain load; Relaxed costs nothing).
             while !self.done_issuing
-                && self.inflight < depth
+                && self.inflight < self.depth_now
                 && !draining_to_low
                 && !self.error
                 && !self.stop.load(Ordering::Relaxed)
@@ -150,6 +152,11 @@ impl Worker {
                     break;
                 }
                 draining_to_low = false;
+                if self.depth_now == 0 {
+                    // The depth search drained the queue to change depth.
+                    now = sys::now_ns();
+                    self.search_drained(now);
+                }
                 continue;
             }
             // Reap.
@@ -163,7 +170,7 @@ impl Worker {
                 (self.spec.iodepth_batch_complete_min as usize).min(self.inflight)
             };
             let max = match self.spec.iodepth_batch_complete_max as usize {
-                0 => depth,
+                0 => slots,
                 m => m.max(min),
             };
             self.comps.clear();

@@ -13,6 +13,7 @@
 //! - `pause`: fsync every N writes, think time, flow control, sleeping until a deadline;
 //! - `logs`: bw/iops samples, averaged and per-I/O log entries, histogram logs, progress;
 //! - `prio`: which reads and writes carry a request priority of their own;
+//! - `depth`: the latency limit, and the depth search under a latency target;
 //! - `steady`: steady-state detection (a sample a second, ending the job once steady);
 //! - `trace`: recording the issued I/O into a trace file, replaying a trace;
 //! - `verify_hooks`: the worker's side of data verification;
@@ -22,6 +23,9 @@ mod access;
 mod buffers;
 mod complete;
 mod dedupe;
+mod depth;
+#[cfg(test)]
+mod depth_tests;
 mod files;
 mod io_loop;
 mod logs;
@@ -235,6 +239,18 @@ struct Worker {
     /// When the next steady-state sample is due (u64::MAX: no detection).
     steady_next_ns: u64,
     flow: Option<crate::flow::FlowSeat>,
+    /// How many I/Os may be in flight now: the queue's size, or the depth search's depth (0
+    /// while the search drains the queue).
+    depth_now: usize,
+    /// Per direction, the total latency over which a completion is looked at (latency limit,
+    /// latency target; u64::MAX: neither).
+    lat_bound_ns: [u64; 3],
+    /// The depth search under a latency target, when the job has one.
+    search: Option<Box<crate::depth_search::DepthSearch>>,
+    /// When the search's window is due (u64::MAX: none due).
+    search_due_ns: u64,
+    /// The measurements restarted for the search's final window.
+    search_reset_done: bool,
     /// trimwrite: the write due after the last trim (file, offset, length).
     pair_write: Option<(u32, u64, usize)>,
     /// The draw of request priorities, when requests carry their own.
@@ -267,6 +283,15 @@ impl Worker {
         if let Some(rt) = self.spec.runtime {
             self.end_ns = now.saturating_add(rt.as_nanos() as u64);
         }
+        if let Some(s) = self.search.as_deref_mut() {
+            // The search starts again from depth 1 with the measured phase (not in its final
+            // window, whose measurements start here).
+            s.restart(now, 0);
+            if self.depth_now != 0 {
+                self.depth_now = (s.depth() as usize).clamp(1, self.slots.len());
+                self.search_due_ns = s.window_due_ns();
+            }
+        }
         self.progress.runtime_ms.store(
             self.spec.runtime.map_or(0, |r| r.as_millis() as u64),
             Ordering::Relaxed,
@@ -282,6 +307,9 @@ impl Worker {
         }
         if self.progress.snapshot_req.load(Ordering::Relaxed) {
             self.answer_snapshot();
+        }
+        if now >= self.search_due_ns {
+            self.search_window(now);
         }
         if now >= self.steady_next_ns && self.steady_sample(now) {
             self.done_issuing = true;
@@ -308,6 +336,7 @@ impl Worker {
         let mut res = std::mem::take(&mut self.res);
         self.fill_totals(&mut res, now);
         res.steady = self.steady.as_ref().map(|s| s.window.result());
+        res.search_depth = self.search.as_ref().map(|s| s.depth());
         self.res = res;
         if self.spec.fsync_on_close {
             self.fsync_files(FlushPoint::Close);

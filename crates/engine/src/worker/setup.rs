@@ -195,7 +195,7 @@ impl Worker {
         };
         res.notes.extend(engine.notes());
         let sync_engine = engine.is_sync();
-        let slots = (0..depth)
+        let slots: Vec<Slot> = (0..depth)
             .map(|_| Slot {
                 dir: Dir::Read,
                 op: Op::Read,
@@ -307,6 +307,18 @@ impl Worker {
             .steady
             .clone()
             .map(|sp| Box::new(super::steady::SteadyRun::new(sp, job_start_ns)));
+        let lat_bound_ns = super::depth::latency_bounds(&spec);
+        let search = spec.depth_search.enabled().then(|| {
+            Box::new(crate::depth_search::DepthSearch::new(
+                spec.depth_search,
+                // As fio, the search goes up to the job's iodepth even where the engine runs
+                // one I/O at a time (the queue is then never deeper than 1).
+                spec.iodepth.max(1),
+                job_start_ns,
+                0,
+            ))
+        });
+        let slots_len = slots.len();
         let total = match &replay {
             Some(r) => r.total_bytes(),
             None => s.io_bytes_per_loop * spec.loops as u64,
@@ -371,6 +383,11 @@ impl Worker {
             },
             steady,
             flow: s.flow,
+            depth_now: if search.is_some() { 1 } else { slots_len },
+            lat_bound_ns,
+            search,
+            search_due_ns: u64::MAX,
+            search_reset_done: false,
             pair_write: None,
             prio,
             job_prio,

@@ -369,3 +369,13 @@ pub fn prioclass(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     c.spec.io_priority.get_or_insert_default().class = n as u8;
     Ok(())
 }
+
+/// `latency_percentile`: one decimal number from 0 to 100, as fio's range for it.
+pub fn latency_percentile(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let p = values::parse_float(v).map_err(|e| c.invalid(v, e))?;
+    if !(0.0..=100.0).contains(&p) {
+        return Err(c.invalid(v, "expected a percentage from 0 to 100"));
+    }
+    c.spec.depth_search.percentile = p;
+    Ok(())
+}

@@ -22,7 +22,6 @@ const VERIFY: &str = "this verification option is not implemented in iomark yet 
 const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
 const IOLOG: &str = "merging blktrace files is not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
-const LATTGT: &str = "latency targets and limits are not implemented in iomark yet";
 const TRIM: &str = "trim verification is not implemented in iomark yet";
 const ENGOPT: &str = "this engine option is not implemented in iomark yet";
 const STEADY: &str = "steady-state detection is not implemented in iomark yet";
@@ -174,11 +173,11 @@ pub static OPTIONS: &[OptDef] = &[
     o("thinktime_blocks_type", OptKind::Enum(&Words(&["complete", "issue"])), "complete", "Rate and think time", "Count thinktime_blocks on completion or on issue.").ny(NYI),
     o("thinktime_iotime", OptKind::Time(TimeUnit::S), "0", "Rate and think time", "Do I/O for this long between think times.").ny(NYI),
     o("thinkcycles", OptKind::Int, "0", "Rate and think time", "CPU cycles to burn between I/Os.").ny(NYI),
-    o("latency_target", OptKind::Time(TimeUnit::Us), "", "Rate and think time", "Find the depth that keeps latency under this target.").ny(LATTGT),
-    o("latency_window", OptKind::Time(TimeUnit::Us), "", "Rate and think time", "Window for latency_target.").ny(LATTGT),
-    o("latency_percentile", OptKind::Float, "100", "Rate and think time", "Share of I/O that must meet latency_target.").ny(LATTGT),
-    o("latency_run", OptKind::Bool, "0", "Rate and think time", "Keep searching for the latency target.").ny(LATTGT),
-    o("max_latency", OptKind::Time(TimeUnit::Us), "", "Rate and think time", "Fail when an I/O takes longer than this.").ny(LATTGT),
+    o("latency_target", OptKind::Time(TimeUnit::Us), "", "Rate and think time", "Search for the highest queue depth (from 1 up to iodepth) at which total latency stays within this target, run one more window there and end (bare number in microseconds).").set(|c, v| { c.spec.depth_search.target = c.time(v)?; Ok(()) }),
+    o("latency_window", OptKind::Time(TimeUnit::Us), "", "Rate and think time", "How long each depth of the latency_target search runs before it is judged (bare number in microseconds).").set(|c, v| { c.spec.depth_search.window = c.time(v)?; Ok(()) }),
+    o("latency_percentile", OptKind::Float, "100", "Rate and think time", "Share of I/O, in percent (0 to 100), that must meet latency_target; at 100 one slower I/O lowers the depth at once.").set(setters::latency_percentile),
+    o("latency_run", OptKind::Bool, "0", "Rate and think time", "Keep adjusting the depth to latency_target for the whole run instead of ending once it settles.").set(|c, v| { c.spec.depth_search.keep_adjusting = c.boolean(v)?; Ok(()) }),
+    o("max_latency", OptKind::Time(TimeUnit::Us), "", "Rate and think time", "End the job with ETIMEDOUT when an I/O's total latency exceeds this, per direction (bare number in microseconds).").set(|c, v| { let l = c.per_dir(v, |s| values::parse_time(s, TimeUnit::Us))?; set_per_dir(&mut c.spec.latency_limit, l); Ok(()) }),
     o("flow", OptKind::Int, "0", "Rate and think time", "Weight for token-based flow control between jobs (0 to 1000): jobs of one flow_id keep their I/O counts in proportion to their weights.").set(|c, v| { let w = c.u32(v)?; if w > 1000 { return Err(c.invalid(v, "max value out of range (1000 max)")); } c.spec.flow.weight = w; Ok(()) }),
     o("flow_id", OptKind::Int, "0", "Rate and think time", "Flow-control group of the job: jobs with the same id share one flow.").set(|c, v| { let n = values::parse_int(v, c.kb()).map_err(|e| c.invalid(v, e))?; c.spec.flow.id = i32::try_from(n).map_err(|_| c.invalid(v, "number out of range"))?; Ok(()) }),
     o("flow_sleep", OptKind::Time(TimeUnit::Us), "0", "Rate and think time", "Sleep this long each time flow control holds the job back (bare number in microseconds; 0: retry at once).").set(|c, v| { c.spec.flow.sleep = c.time(v)?; Ok(()) }),

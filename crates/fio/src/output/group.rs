@@ -429,6 +429,7 @@ pub(crate) mod tests {
             series,
             verify: None,
             steady: None,
+            search_depth: None,
             targets: vec![TargetInfo {
                 path: "/tmp/t".into(),
                 kind: "file".into(),

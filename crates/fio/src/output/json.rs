@@ -304,10 +304,16 @@ pub(crate) fn job_obj(
         }
         j.end_obj();
     }
-    j.u("latency_depth", u.spec.iodepth as u64);
-    j.u("latency_target", 0);
-    j.f("latency_percentile", 100.0);
-    j.u("latency_window", 0);
+    // The search's final depth (the job's iodepth without a search), target in ns, window
+    // in µs, as fio.
+    let ds = &u.spec.depth_search;
+    j.u(
+        "latency_depth",
+        u.job.search_depth.unwrap_or(u.spec.iodepth) as u64,
+    );
+    j.u("latency_target", ds.target.as_nanos() as u64);
+    j.f("latency_percentile", ds.percentile);
+    j.u("latency_window", ds.window.as_micros() as u64);
     if u.spec.errors.goes_on() {
         j.u("total_err", u.job.total_err);
         j.i("first_error", u.job.first_error as i64);

@@ -296,10 +296,14 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
         u.job.dirs.write.drop_ios,
         u.job.dirs.trim.drop_ios
     );
+    let ds = &u.spec.depth_search;
     let _ = writeln!(
         out,
-        "     latency   : target=0, window=0, percentile=100.00%, depth={}",
-        u.spec.iodepth
+        "     latency   : target={}, window={}, percentile={:.2}%, depth={}",
+        ds.target.as_nanos(),
+        ds.window.as_micros(),
+        ds.percentile,
+        u.job.search_depth.unwrap_or(u.spec.iodepth)
     );
     if let (Some(sp), Some(ss)) = (&u.spec.steady, &u.job.steady) {
         let bw = ss.bw_mean();
