@@ -59,6 +59,8 @@ pub enum BuildError {
     Zone(#[from] super::zones::ZoneError),
     #[error("option 'log_store_compressed' with write_hist_log is not supported yet: iomark stores only the bw, iops and latency logs compressed")]
     CompressedHistLog,
+    #[error("io_submit_mode=offload cannot be used with ioengine={engine}, whose submissions are not safe from several threads; use a sync engine")]
+    OffloadEngine { engine: &'static str },
     #[error("wait_for={q} does not name an earlier job", q = quote(.0))]
     WaitFor(String),
 }
