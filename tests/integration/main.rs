@@ -14,6 +14,7 @@ mod fio_errors;
 mod fio_exit;
 mod fio_iolog;
 mod fio_log_compressed;
+mod fio_offload;
 mod fio_offsets;
 mod fio_placement;
 mod fio_prio;
