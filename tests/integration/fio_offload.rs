@@ -67,7 +67,7 @@ fn fio_suite_offload_jobs_do_fios_io() {
                     u(&fj[dir]["io_bytes"]),
                     "{args:?} {dir}"
                 );
-                // A sync engine has no submission stage, offloaded or not; null has one.
+                // One I/O at a time per submit thread: no submission stage with these engines.
                 let slat = |j: &Value| u(&j[dir]["slat_ns"]["N"]) > 0;
                 assert_eq!(slat(ij), slat(fj), "{args:?} {dir}: slat recorded");
             }

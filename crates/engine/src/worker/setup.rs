@@ -219,13 +219,9 @@ impl Worker {
         };
         res.notes.extend(engine.notes());
         let sync_engine = engine.is_sync();
-        // Sync engines have no submission stage: offloaded too, their total latency is their
-        // completion latency.
-        let one_stage = if offload {
-            kind.is_sync() && kind != EngineKind::Null
-        } else {
-            sync_engine
-        };
+        // Each submit thread runs one I/O at a time: an engine that completes it inside its
+        // queue call (a sync engine; null too) has no submission stage to time, as in fio.
+        let one_stage = if offload { kind.is_sync() } else { sync_engine };
         // In flight on this job's own queue: the job's thread checks for overlaps itself, when
         // the job changes data and more than one I/O can be in flight (offloaded, the submit
         // threads check, against every job of the run).
