@@ -18,6 +18,7 @@ mod fio_exit;
 mod fio_iolog;
 mod fio_latency_target;
 mod fio_log_compressed;
+mod fio_offload;
 mod fio_offsets;
 mod fio_placement;
 mod fio_prio;

@@ -39,6 +39,7 @@ pub(crate) mod gen;
 pub mod hist;
 pub mod job;
 pub mod note;
+pub mod offload;
 pub mod outfile;
 pub mod pass;
 pub mod result;

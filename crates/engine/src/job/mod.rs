@@ -82,6 +82,13 @@ pub struct JobSpec {
     pub iodepth_batch_complete_min: u32,
     pub iodepth_batch_complete_max: u32,
     pub iodepth_low: u32,
+    /// Who submits the I/Os: the job's thread, or a pool of submit threads.
+    #[serde(default)]
+    pub submit_mode: SubmitMode,
+    /// An I/O that overlaps one in flight waits for it to complete (with offloaded submission:
+    /// one in flight in any job of the run that also asks for it).
+    #[serde(default)]
+    pub serialize_overlap: bool,
 
     // --- files and caching
     pub direct: bool,
@@ -221,6 +228,8 @@ impl Default for JobSpec {
             iodepth_batch_complete_min: 1,
             iodepth_batch_complete_max: 1,
             iodepth_low: 1,
+            submit_mode: SubmitMode::Inline,
+            serialize_overlap: false,
             direct: false,
             sync: SyncMode::None,
             fsync: 0,

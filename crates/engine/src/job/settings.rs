@@ -15,6 +15,18 @@ pub enum FileServiceType {
     Sequential,
 }
 
+/// Where a job's I/Os are submitted and reaped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubmitMode {
+    /// By the job's own thread, through its engine.
+    #[default]
+    Inline,
+    /// By a pool of submit threads (one per queue slot), each running one I/O at a time on its
+    /// own engine; the job's thread prepares the I/Os and accounts their completions.
+    Offload,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileService {
     pub kind: FileServiceType,

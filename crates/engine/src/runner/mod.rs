@@ -207,6 +207,8 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             (f.weight > 0).then(|| flows.join(f.id, f.weight))
         })
         .collect();
+    // The ranges in flight of the jobs that serialize overlapping I/O on submit threads.
+    let overlap = Arc::new(crate::offload::InFlight::default());
     let mut last_job = usize::MAX;
     let mut group = 0;
     for (ui, unit) in units.into_iter().enumerate() {
@@ -272,6 +274,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             stop: stops.flag(ui),
             progress,
             flow: seats[ui].take(),
+            overlap: overlap.clone(),
         };
         let stop = stops.flag(ui);
         let unit_stops = stops.clone();

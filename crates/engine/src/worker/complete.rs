@@ -55,7 +55,7 @@ impl Worker {
         let st = &self.spec.stats;
         let clat = now.saturating_sub(issue);
         let slat = issue.saturating_sub(start);
-        if self.sync_engine {
+        if self.one_stage {
             // No submission stage: lat equals clat, so one record serves both (copied in
             // `finish`).
             if !st.disable_clat {

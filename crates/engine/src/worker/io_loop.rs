@@ -4,7 +4,7 @@
 
 use super::pick::Next;
 use super::Worker;
-use crate::engines::{IoUnit, Queued};
+use crate::engines::{Completion, IoUnit, Queued};
 use crate::failure::{FlushPoint, JobFailure};
 use crate::result::DepthStats;
 use crate::sys;
@@ -82,8 +82,17 @@ impl Worker {
                                 buf: self.bufs.ptr(slot),
                                 prio: s.prio,
                             };
+                            if self.serialize && self.overlaps_in_flight(slot) {
+                                if queued_uncommitted > 0 {
+                                    self.commit(&mut queued_uncommitted);
+                                }
+                                self.wait_overlap(slot);
+                            }
                             match self.engine.queue(&io) {
                                 Queued::Pending => {
+                                    if self.serialize {
+                                        self.in_flight[slot as usize] = true;
+                                    }
                                     self.inflight += 1;
                                     queued_uncommitted += 1;
                                     self.uncommitted.push(slot);
@@ -188,11 +197,7 @@ impl Worker {
             if got > 0 {
                 let t = sys::now_ns();
                 self.res.depth.complete[DepthStats::batch_bucket(got as u64)] += 1;
-                for c in comps.iter() {
-                    self.inflight -= 1;
-                    self.complete(c.slot, c.result, t);
-                    self.free.push(c.slot);
-                }
+                self.complete_reaped(&comps, t);
                 now = t;
                 self.check_time(now);
             } else if min == 0 {
@@ -208,14 +213,7 @@ impl Worker {
             self.comps.clear();
             let mut comps = std::mem::take(&mut self.comps);
             match self.engine.getevents(1, self.slots.len(), &mut comps) {
-                Ok(_) => {
-                    let t = sys::now_ns();
-                    for c in comps.iter() {
-                        self.inflight -= 1;
-                        self.complete(c.slot, c.result, t);
-                        self.free.push(c.slot);
-                    }
-                }
+                Ok(_) => self.complete_reaped(&comps, sys::now_ns()),
                 Err(_) => break,
             }
             self.comps = comps;
@@ -227,6 +225,57 @@ impl Worker {
         self.verify_at_end();
         if self.spec.end_fsync && !self.error {
             self.fsync_files(FlushPoint::End);
+        }
+    }
+
+    /// Account completions reaped at `t` (offloaded: at the times their submit thread stamped)
+    /// and free their slots.
+    #[inline]
+    fn complete_reaped(&mut self, comps: &[Completion], t: u64) {
+        for c in comps {
+            self.inflight -= 1;
+            let mut done = t;
+            if let Some(times) = &self.offload_times {
+                let (issue, at) = times.get(c.slot);
+                self.slots[c.slot as usize].issue_ns = issue;
+                done = at;
+            }
+            if self.serialize {
+                self.in_flight[c.slot as usize] = false;
+            }
+            self.complete(c.slot, c.result, done);
+            self.free.push(c.slot);
+        }
+    }
+
+    /// Whether the I/O prepared in `slot` overlaps one in flight (by offset and length, as
+    /// fio compares them: whatever the file).
+    fn overlaps_in_flight(&self, slot: u32) -> bool {
+        let s = &self.slots[slot as usize];
+        let (start, end) = (s.offset, s.offset + s.len as u64);
+        self.in_flight.iter().enumerate().any(|(i, &busy)| {
+            let o = &self.slots[i];
+            busy && i != slot as usize && start < o.offset + o.len as u64 && o.offset < end
+        })
+    }
+
+    /// Reap until nothing in flight overlaps the I/O prepared in `slot`.
+    #[cold]
+    fn wait_overlap(&mut self, slot: u32) {
+        while self.inflight > 0 && self.overlaps_in_flight(slot) {
+            self.comps.clear();
+            let mut comps = std::mem::take(&mut self.comps);
+            match self.engine.getevents(1, self.slots.len(), &mut comps) {
+                Ok(_) => self.complete_reaped(&comps, sys::now_ns()),
+                Err(e) => {
+                    let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                    self.fatal(errno, JobFailure::Reap { errno });
+                    comps.clear();
+                    self.comps = comps;
+                    return;
+                }
+            }
+            self.comps = comps;
         }
     }
 

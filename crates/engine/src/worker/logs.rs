@@ -294,7 +294,7 @@ impl Worker {
             series.iops.push(e(1));
         }
         if logs.lat_log.is_some() {
-            if !self.sync_engine {
+            if !self.one_stage {
                 series.slat.push(e(slat));
             }
             series.clat.push(e(clat));

@@ -152,6 +152,8 @@ pub struct WorkerSetup {
     pub progress: Arc<WorkerProgress>,
     /// The job's seat in its flow (flow control between jobs), if it has one.
     pub flow: Option<crate::flow::FlowSeat>,
+    /// The run's ranges in flight, for jobs that serialize overlapping I/O on submit threads.
+    pub overlap: Arc<crate::offload::InFlight>,
 }
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -191,6 +193,14 @@ struct Worker {
     /// kernel) is dropped first.
     engine: Box<dyn Engine>,
     sync_engine: bool,
+    /// No submission stage to time (a sync engine, also when offloaded): no slat, lat = clat.
+    one_stage: bool,
+    /// Offloaded: when the submit threads issued and completed each slot's I/O.
+    offload_times: Option<Arc<crate::offload::SlotTimes>>,
+    /// The job's thread keeps overlapping I/Os out of its queue.
+    serialize: bool,
+    /// With `serialize`: which slots are in flight (empty otherwise).
+    in_flight: Vec<bool>,
     bufs: Buffers,
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -384,7 +394,7 @@ impl Worker {
             r.total_ios = self.ios[d.idx()];
             r.runtime_ms = if r.total_ios > 0 { runtime_ms } else { 0 };
             // Sync engines record one histogram: their total latency is the completion latency.
-            if self.sync_engine && !self.spec.stats.disable_clat && !self.spec.stats.disable_lat {
+            if self.one_stage && !self.spec.stats.disable_clat && !self.spec.stats.disable_lat {
                 r.lat = r.clat.clone();
             }
         }

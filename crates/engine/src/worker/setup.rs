@@ -5,11 +5,12 @@ use super::buffers::{fill_buffer, Buffers};
 use super::files::FileChooser;
 use super::logs::{HistLog, Interval, LogWindow};
 use super::{trace, Slot, Worker, WorkerSetup};
-use crate::engines::{self, EngineFile, Op};
+use crate::engines::{self, Engine, EngineFile, Op};
 use crate::failure::JobFailure;
 use crate::gen::{BsPicker, DirMix, OffsetGen};
-use crate::job::{Dir, EngineKind, JobSpec};
+use crate::job::{Dir, EngineKind, JobSpec, SubmitMode};
 use crate::note::Note;
+use crate::offload::{OffloadPool, PoolSetup};
 use crate::result::{CpuUsage, JobResult};
 use crate::rng::Rng;
 use crate::sys;
@@ -122,7 +123,11 @@ impl Worker {
             });
         }
         // Buffers: one per slot, aligned to the logical block size (at least a page).
-        let depth = if kind.is_sync() && kind != EngineKind::Null {
+        // Offloaded: one submit thread per slot, each running one I/O at a time.
+        let offload = spec.submit_mode == SubmitMode::Offload;
+        let depth = if offload {
+            spec.iodepth.max(1)
+        } else if kind.is_sync() && kind != EngineKind::Null {
             1
         } else {
             spec.iodepth.max(1)
@@ -153,7 +158,26 @@ impl Worker {
             options: &spec.engine_options,
             direct: spec.direct,
         };
-        let engine = match engines::create(kind, &esetup) {
+        let mut offload_times = None;
+        let created = if offload {
+            let overlap = spec.serialize_overlap.then(|| s.overlap.clone());
+            OffloadPool::start(PoolSetup {
+                kind,
+                threads: depth,
+                files: &efiles,
+                buffers: &ebufs,
+                options: &spec.engine_options,
+                direct: spec.direct,
+                overlap,
+            })
+            .map(|p| {
+                offload_times = Some(p.times());
+                Box::new(p) as Box<dyn Engine>
+            })
+        } else {
+            engines::create(kind, &esetup)
+        };
+        let engine = match created {
             Ok(e) => e,
             Err(engines::EngineError::Unavailable(why)) if kind == EngineKind::IoUring => {
                 res.notes.push(Note::EngineFallback {
@@ -195,6 +219,21 @@ impl Worker {
         };
         res.notes.extend(engine.notes());
         let sync_engine = engine.is_sync();
+        // Each submit thread runs one I/O at a time: an engine that completes it inside its
+        // queue call (a sync engine; null too) has no submission stage to time, as in fio.
+        let one_stage = if offload { kind.is_sync() } else { sync_engine };
+        // In flight on this job's own queue: the job's thread checks for overlaps itself, when
+        // the job changes data and more than one I/O can be in flight (offloaded, the submit
+        // threads check, against every job of the run).
+        let serialize = spec.serialize_overlap
+            && !offload
+            && depth > 1
+            && (spec.rw.has_write() || spec.rw.has_trim() || spec.replay.is_some());
+        let in_flight = if serialize {
+            vec![false; depth as usize]
+        } else {
+            Vec::new()
+        };
         let slots: Vec<Slot> = (0..depth)
             .map(|_| Slot {
                 dir: Dir::Read,
@@ -336,6 +375,10 @@ impl Worker {
             efiles,
             engine,
             sync_engine,
+            one_stage,
+            offload_times,
+            serialize,
+            in_flight,
             bufs,
             slots,
             free,

@@ -69,6 +69,8 @@ pub enum BuildError {
     CompressedHistLog,
     #[error("cmdprio_percentage and cmdprio_bssplit are mutually exclusive: give one of them")]
     CmdprioBoth,
+    #[error("io_submit_mode=offload cannot be used with ioengine={engine}, whose submissions are not safe from several threads; use a sync engine")]
+    OffloadEngine { engine: &'static str },
     #[error("wait_for={q} does not name an earlier job", q = quote(.0))]
     WaitFor(String),
 }

@@ -3,7 +3,7 @@
 
 use super::BuildError;
 use crate::options::Pending;
-use iomark_engine::job::{BlockSize, DedupeMode, Dir, JobSpec, SizeSpec};
+use iomark_engine::job::{BlockSize, DedupeMode, Dir, EngineKind, JobSpec, SizeSpec, SubmitMode};
 
 /// Settle what depends on several options, and check the job as a whole.
 pub(super) fn finish(
@@ -82,6 +82,10 @@ pub(super) fn finish(
         }
     }
 
+    // As fio 3.33, which marks io_uring as unusable from submit threads.
+    if spec.submit_mode == SubmitMode::Offload && spec.ioengine == EngineKind::IoUring {
+        return Err(BuildError::OffloadEngine { engine });
+    }
     if let Some(SizeSpec::Bytes(size)) = spec.size {
         let bs = spec.min_bs();
         if bs > size {

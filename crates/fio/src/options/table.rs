@@ -13,7 +13,7 @@ use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
     ContinueOnError, CpusAllowedPolicy, DedupeMode, ExitScope, FadviseHint, FallocateMode, JobSpec,
-    RateProcess, SyncMode,
+    RateProcess, SubmitMode, SyncMode,
 };
 use std::path::PathBuf;
 
@@ -44,7 +44,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("percentage_random", OptKind::PerDirInt, "100,100,100", "I/O pattern", "Share of random I/O in a random workload; the rest is sequential.").set(setters::percentage_random),
     o("random_distribution", OptKind::Distribution, "random", "I/O pattern", "How random offsets are spread: random, zipf, pareto, normal, zoned, zoned_abs.").set(|c, v| { c.spec.distribution = values::parse_distribution(v, c.kb()).map_err(|e| c.invalid(v, e))?; Ok(()) }),
     o("number_ios", OptKind::Int, "0", "I/O pattern", "Stop the job after this many I/Os (0 = no limit).").set(|c, v| { c.spec.number_ios = c.uint(v)?; Ok(()) }),
-    o("io_submit_mode", OptKind::Enum(&Words(&["inline", "offload"])), "inline", "I/O pattern", "Submit I/O from the job thread or from a pool of offload threads.").ny(NYI),
+    o("io_submit_mode", OptKind::Enum(&Choices::<SubmitMode, JobSpec> { words: &[("inline", SubmitMode::Inline), ("offload", SubmitMode::Offload)], set: |j, v| j.submit_mode = v }), "inline", "I/O pattern", "Submit I/O from the job thread (inline) or from a pool of iodepth submit threads (offload)."),
     // --- Block size
     o("bs", OptKind::PerDirSize, "4096", "Block size", "Block size per I/O, optionally per direction (read,write,trim).").al(&["blocksize"]).set(setters::bs),
     o("bsrange", OptKind::PerDirRange, "", "Block size", "Range of block sizes, as multiples of the smallest.").al(&["blocksize_range"]).set(setters::bsrange),
@@ -103,7 +103,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("iodepth_batch_complete_min", OptKind::Int, "1", "Engine and queue depth", "Minimum completions to wait for per reap.").al(&["iodepth_batch_complete"]).set(|c, v| { c.spec.iodepth_batch_complete_min = c.u32(v)?; Ok(()) }),
     o("iodepth_batch_complete_max", OptKind::Int, "", "Engine and queue depth", "Maximum completions to take per reap (default: the minimum).").set(|c, v| { c.spec.iodepth_batch_complete_max = c.u32(v)?; c.pending.batch_complete_max_set = true; Ok(()) }),
     o("iodepth_low", OptKind::Int, "", "Engine and queue depth", "When the queue is full, drain it to this depth before refilling (default: iodepth).").set(|c, v| { c.spec.iodepth_low = c.u32(v)?; c.pending.iodepth_low_set = true; Ok(()) }),
-    o("serialize_overlap", OptKind::Bool, "0", "Engine and queue depth", "Never keep overlapping I/Os in flight together.").ny(NYI),
+    o("serialize_overlap", OptKind::Bool, "0", "Engine and queue depth", "Never keep overlapping I/Os in flight together (offloaded: across all jobs that ask for it).").set(|c, v| { c.spec.serialize_overlap = c.boolean(v)?; Ok(()) }),
     // --- Engine-specific options
     o("hipri", OptKind::Flag, "0", "Engine options", "Use polled completions (io_uring IOPOLL, pvsync2 RWF_HIPRI).").reads(EngineOption::Hipri).set(|c, v| { c.spec.engine_options.hipri = c.flag(v)?; Ok(()) }),
     o("nowait", OptKind::Flag, "0", "Engine options", "Fail rather than block when the I/O would wait (RWF_NOWAIT; pvsync2 only: io_uring and libaio accept it without effect).").reads(EngineOption::Nowait).inert_with(&["io_uring", "libaio"]).set(|c, v| { c.spec.engine_options.nowait = c.flag(v)?; Ok(()) }),
