@@ -4,16 +4,6 @@
 use crate::util::*;
 use serde_json::Value;
 
-/// (reads, writes) issued by each job of a JSON document.
-fn ios(v: &Value) -> Vec<(u64, u64)> {
-    v["jobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| (u(&j["read"]["total_ios"]), u(&j["write"]["total_ios"])))
-        .collect()
-}
-
 #[test]
 fn fio_suite_offload_jobs_do_fios_io() {
     // t0010 with 64 MiB instead of 10 GiB; t0013 with 4 jobs and a loop count instead of 8
@@ -53,8 +43,8 @@ fn fio_suite_offload_jobs_do_fios_io() {
     let want: [&[(u64, u64)]; 3] = [&[(16384, 0)], &[(500, 0); 4], &[(0, 256)]];
     for (args, want) in cases.iter().zip(want) {
         let (fv, iv) = both_json("offload", args);
-        assert_eq!(ios(&fv), want, "fio {args:?}");
-        assert_eq!(ios(&iv), ios(&fv), "{args:?}");
+        assert_eq!(job_ios(&fv), want, "fio {args:?}");
+        assert_eq!(job_ios(&iv), job_ios(&fv), "{args:?}");
         for (fj, ij) in fv["jobs"]
             .as_array()
             .unwrap()

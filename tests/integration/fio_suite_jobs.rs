@@ -5,16 +5,6 @@
 use crate::util::*;
 use serde_json::Value;
 
-/// (reads, writes) issued by each job of a JSON document.
-fn ios(v: &Value) -> Vec<(u64, u64)> {
-    v["jobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| (u(&j["read"]["total_ios"]), u(&j["write"]["total_ios"])))
-        .collect()
-}
-
 #[test]
 fn rwmix_draws_match_fio_io_for_io() {
     // fio's t0008 (smaller): a sequential mix with inline verification. fio counts the
@@ -64,7 +54,7 @@ fn rwmix_draws_match_fio_io_for_io() {
         ];
         a.extend_from_slice(extra);
         let (fv, iv) = both_json("mixc", &a);
-        let (fi, ii) = (ios(&fv), ios(&iv));
+        let (fi, ii) = (job_ios(&fv), job_ios(&iv));
         assert!(fi.iter().all(|&(r, w)| r > 0 && w > 0), "{extra:?}: {fi:?}");
         assert_eq!(ii, fi, "{extra:?}: (reads, writes) per job, iomark vs fio");
     }

@@ -165,6 +165,16 @@ pub fn u(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not an integer: {v}"))
 }
 
+/// (reads, writes) issued by each job of a fio or iomark JSON document.
+pub fn job_ios(v: &Value) -> Vec<(u64, u64)> {
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| (u(&j["read"]["total_ios"]), u(&j["write"]["total_ios"])))
+        .collect()
+}
+
 pub fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
 }

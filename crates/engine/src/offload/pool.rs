@@ -314,6 +314,7 @@ mod tests {
             offset,
             len: 4096,
             buf: std::ptr::null_mut(),
+            prio: None,
         }
     }
 
