@@ -4,6 +4,26 @@
 use crate::util::*;
 use serde_json::Value;
 
+/// fio 3.33's JSON for `args`, or None when fio hangs: fio 3.33 itself sometimes never ends an
+/// offloaded null job (seen here: a 64 MiB t0010 run still waiting after 15 minutes, while the
+/// same command passes other times). Its side gets 60 s; then only the expected counts are
+/// checked, and stderr says so.
+fn fio_unless_hung(args: &[&str], cwd: &std::path::Path) -> Option<Value> {
+    let o = std::process::Command::new("timeout")
+        .args(["-k", "5", "60", "fio", "--output-format=json"])
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("timeout (coreutils) and fio must be installed (scripts/test installs fio)");
+    if matches!(o.status.code(), Some(124) | Some(137) | None) {
+        eprintln!(
+            "fio 3.33 hung on {args:?} (killed after 60 s): compared with the expected counts only"
+        );
+        return None;
+    }
+    Some(fio_json(&o))
+}
+
 #[test]
 fn fio_suite_offload_jobs_do_fios_io() {
     // t0010 with 64 MiB instead of 10 GiB; t0013 with 4 jobs and a loop count instead of 8
@@ -42,7 +62,14 @@ fn fio_suite_offload_jobs_do_fios_io() {
     ];
     let want: [&[(u64, u64)]; 3] = [&[(16384, 0)], &[(500, 0); 4], &[(0, 256)]];
     for (args, want) in cases.iter().zip(want) {
-        let (fv, iv) = both_json("offload", args);
+        let cwd = Scratch::new("offload-run");
+        let mut ia = vec!["run", "--output-format=json"];
+        ia.extend_from_slice(args);
+        let iv = json(&iomark_in(&ia, &cwd.path));
+        assert_eq!(job_ios(&iv), want, "iomark {args:?}");
+        let Some(fv) = fio_unless_hung(args, &cwd.path) else {
+            continue;
+        };
         assert_eq!(job_ios(&fv), want, "fio {args:?}");
         assert_eq!(job_ios(&iv), job_ios(&fv), "{args:?}");
         for (fj, ij) in fv["jobs"]
