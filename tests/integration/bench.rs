@@ -19,7 +19,7 @@ fn number(cell: &str) -> f64 {
 
 #[test]
 fn bench_vs_fio_quick_prints_every_workload() {
-    let fio = Command::new("fio").arg("--version").output();
+    let fio = Command::new("fio").arg("--version").bounded_output();
     assert!(
         fio.is_ok_and(|o| o.status.success()),
         "fio is needed by scripts/bench-vs-fio and was not found on PATH: install fio (scripts/test does it as root)"
@@ -31,7 +31,7 @@ fn bench_vs_fio_quick_prints_every_workload() {
         .arg(bin())
         .arg("--dir")
         .arg(&d.path)
-        .output()
+        .bounded_output()
         .expect("run scripts/bench-vs-fio (needs python3)");
     ok(&o);
     let out = stdout(&o);

@@ -28,7 +28,7 @@ impl Loop {
         let out = Command::new("losetup")
             .args(["-f", "--show"])
             .arg(&img)
-            .output()
+            .bounded_output()
             .unwrap();
         assert!(
             out.status.success(),

@@ -15,7 +15,7 @@ fn traced(dir: &Scratch, prog: &str, args: &[&str]) -> (String, usize) {
         .arg(prog)
         .args(args)
         .current_dir(&dir.path)
-        .output()
+        .bounded_output()
         .expect("strace must be installed (scripts/test installs it)");
     ok(&o);
     let t = std::fs::read_to_string(&log).unwrap();

@@ -29,7 +29,7 @@ fn run_tool(tool: &str, args: &[&str], dev: &str) {
     let o = Command::new(tool)
         .args(args)
         .arg(dev)
-        .output()
+        .bounded_output()
         .unwrap_or_else(|e| {
             panic!("{tool} is needed by this test (scripts/test installs it): {e}")
         });
@@ -117,7 +117,7 @@ fn write_md_superblock(dev: &str, size: u64, version: &str) {
     f.sync_all().unwrap();
     let o = Command::new("mdadm")
         .args(["--examine", dev])
-        .output()
+        .bounded_output()
         .expect("mdadm is needed by this test (scripts/test installs it)");
     let text = stdout(&o);
     let want = format!(

@@ -13,7 +13,7 @@ fn into_head(args: &str, cwd: &std::path::Path) -> (i32, String) {
     let o = Command::new("bash")
         .args(["-c", &script])
         .current_dir(cwd)
-        .output()
+        .bounded_output()
         .unwrap();
     let code = stdout(&o).trim().parse().unwrap();
     let err = std::fs::read_to_string(cwd.join("stderr.txt")).unwrap_or_default();
@@ -222,7 +222,11 @@ fn bash_completion_is_valid_and_lists_the_options() {
     let dir = Scratch::new("compl");
     let f = dir.file("iomark.bash");
     std::fs::write(&f, &s).unwrap();
-    let o = Command::new("bash").arg("-n").arg(&f).output().unwrap();
+    let o = Command::new("bash")
+        .arg("-n")
+        .arg(&f)
+        .bounded_output()
+        .unwrap();
     assert!(o.status.success(), "bash -n: {}", stderr(&o));
     // Complete `iomark run --rw` and `iomark qu` in bash itself.
     let script = format!(
@@ -230,7 +234,10 @@ fn bash_completion_is_valid_and_lists_the_options() {
          COMP_WORDS=(iomark qu); COMP_CWORD=1; _iomark; echo \"${{COMPREPLY[@]}}\"",
         f.display()
     );
-    let o = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let o = Command::new("bash")
+        .args(["-c", &script])
+        .bounded_output()
+        .unwrap();
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].split(' ').any(|w| w == "--rw="), "{out}");
@@ -291,7 +298,7 @@ fn every_command_help_ends_quietly_on_a_closed_pipe() {
         let o = Command::new(bin())
             .args([c.as_str(), "--help"])
             .stdout(writer)
-            .output()
+            .bounded_output()
             .unwrap();
         assert_eq!(
             (o.status.code(), stderr(&o).as_str()),
@@ -309,7 +316,7 @@ fn every_command_help_ends_quietly_on_a_closed_pipe() {
 
 /// Runs `shell ARGS...`; fails naming the package when the shell is missing.
 fn shell(name: &str, args: &[&str]) -> std::process::Output {
-    Command::new(name).args(args).output().unwrap_or_else(|e| {
+    Command::new(name).args(args).bounded_output().unwrap_or_else(|e| {
         panic!("{name} is needed by this test ({e}); install the {name} package (scripts/test does as root)")
     })
 }

@@ -227,7 +227,7 @@ fn submitted_prios(tool: &str, d: &Path, args: &[&str]) -> Vec<String> {
         .args(args)
         .arg("--output=/dev/null")
         .current_dir(d)
-        .output()
+        .bounded_output()
         .expect("strace must be installed (scripts/test installs it)");
     ok(&o);
     let t = std::fs::read_to_string(&trace).unwrap();

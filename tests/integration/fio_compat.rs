@@ -216,7 +216,7 @@ fn fio_jsonplus_clat2csv_accepts_our_json_plus() {
         .arg(tool)
         .arg(d.file("r.json"))
         .arg(d.file("out.csv"))
-        .output()
+        .bounded_output()
         .unwrap();
     assert!(
         out.status.success(),

@@ -24,7 +24,7 @@ fn ioprio_calls(tool: &str, d: &Scratch, args: &[&str]) -> Vec<String> {
         ])
         .args(args)
         .current_dir(&d.path)
-        .output()
+        .bounded_output()
         .expect("strace must be installed (scripts/test installs it)");
     ok(&o);
     let t = std::fs::read_to_string(&trace).unwrap();

@@ -12,7 +12,7 @@ use std::time::Duration;
 fn state_of(path: &Path) -> (u64, u64, Vec<u64>) {
     let o = Command::new("fio-verify-state")
         .arg(path)
-        .output()
+        .bounded_output()
         .expect("fio-verify-state (installed with fio)");
     ok(&o);
     let text = stdout(&o);

@@ -32,7 +32,7 @@ open(sys.argv[1], 'w').write('%d %d' % (status, ru.ru_maxrss))\n";
         .arg(bin())
         .args(args)
         .current_dir(cwd)
-        .output()
+        .bounded_output()
         .expect("python3 (package python3) runs iomark to measure its memory");
     let text = std::fs::read_to_string(&report).unwrap_or_else(|e| {
         panic!(

@@ -6,6 +6,7 @@ mod cache;
 mod cli;
 mod cluster;
 mod data_loss;
+mod deadline;
 mod edges;
 mod engines;
 mod faultfs;

@@ -4,7 +4,7 @@
 //! one (`offset_increment`), stops every rank before any I/O when one refuses the plan, and ends
 //! with a message naming the rank and host when one is killed or stops answering.
 
-use crate::util::{bin, stderr, stdout, Scratch};
+use crate::util::{bin, stderr, stdout, BoundedOutput, Scratch};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -25,12 +25,12 @@ fn mpirun(np: usize, args: &[&str], cwd: &Path) -> Command {
 
 pub(crate) fn run(np: usize, args: &[&str], cwd: &Path) -> Output {
     mpirun(np, args, cwd)
-        .output()
+        .bounded_output()
         .expect("mpirun must be installed (scripts/test installs openmpi-bin)")
 }
 
 fn host() -> String {
-    let o = Command::new("uname").arg("-n").output().unwrap();
+    let o = Command::new("uname").arg("-n").bounded_output().unwrap();
     String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
 

@@ -91,7 +91,7 @@ pub(crate) fn chromium(args: &[&str], page: &Path) -> (String, String) {
         ])
         .args(args)
         .arg(format!("file://{}", page.display()))
-        .output()
+        .bounded_output()
         .expect("chromium must be installed (scripts/test installs it)");
     assert!(o.status.success(), "chromium failed: {}", stderr(&o));
     (stdout(&o), stderr(&o))

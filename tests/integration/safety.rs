@@ -149,7 +149,11 @@ fn signatures_on_an_unmounted_device_need_force_device_write() {
         ("mkfs.ext4", &["-q", "-F"][..], "ext4"),
         ("mkswap", &[][..], "swap"),
     ] {
-        let st = Command::new(tool).args(args).arg(&lp.dev).output().unwrap();
+        let st = Command::new(tool)
+            .args(args)
+            .arg(&lp.dev)
+            .bounded_output()
+            .unwrap();
         assert!(st.status.success(), "{tool}: {}", stderr(&st));
         let before = lp.checksum();
         let o = iomark(&["run", "--name=w", &f, "--rw=randwrite", "--size=2m"]);

@@ -16,7 +16,7 @@ fn bench_vs_peers_quick_prints_every_figure() {
         .arg(bin())
         .arg("--dir")
         .arg(&d.path)
-        .output()
+        .bounded_output()
         .expect("run scripts/bench-vs-peers (needs python3)");
     ok(&o);
     let out = stdout(&o);

@@ -1,7 +1,7 @@
 //! `iomark bonnie`: the seed line runs (shrunk), its CSV has bonnie++'s 50 fields and Debian's
 //! bon_csv2html and bon_csv2txt read it, text and CSV agree, -q and -x, bad input.
 
-use crate::util::{bin, is_root, seed_line, stderr, stdout, ReadOnlyDir, Scratch};
+use crate::util::{bin, is_root, seed_line, stderr, stdout, BoundedOutput, ReadOnlyDir, Scratch};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -9,7 +9,7 @@ fn bonnie(args: &[&str]) -> std::process::Output {
     Command::new(bin())
         .arg("bonnie")
         .args(args)
-        .output()
+        .bounded_output()
         .unwrap()
 }
 
@@ -239,7 +239,7 @@ fn bonnie_per_char_is_one_byte_syscalls_and_rewrite_reads_then_writes() {
             "bonnie", "-d", &dir, "-s", "1", "-r", "0", "-n", "0", "-m", "h",
         ])
         .arg("--char-size=32k")
-        .output()
+        .bounded_output()
         .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
     assert!(o.status.success(), "{}", stderr(&o));
     let t = std::fs::read_to_string(&log).unwrap();
@@ -273,7 +273,7 @@ fn original(dir: &str, args: &[&str]) -> std::process::Output {
     if is_root() {
         c.args(["-u", "root"]);
     }
-    c.output()
+    c.bounded_output()
         .unwrap_or_else(|e| panic!("bonnie++ (Debian's bonnie++ package): {e}"))
 }
 
@@ -283,7 +283,7 @@ fn traced(log: &str, calls: &str, prog: &std::path::Path, args: &[&str]) -> Vec<
         .args(["-f", "-e", &format!("trace={calls}"), "-o", log])
         .arg(prog)
         .args(args)
-        .output()
+        .bounded_output()
         .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
     assert!(o.status.success(), "{prog:?}: {}", stderr(&o));
     let t = std::fs::read_to_string(log).unwrap();
@@ -308,7 +308,7 @@ fn bonnie_seeks_have_bonnies_count_and_shape() {
     }
     let which = std::process::Command::new("sh")
         .args(["-c", "command -v bonnie++"])
-        .output()
+        .bounded_output()
         .unwrap();
     let bonnie_pp = std::path::PathBuf::from(stdout(&which).trim());
     assert!(bonnie_pp.is_file(), "bonnie++ (Debian's bonnie++ package)");
@@ -521,7 +521,7 @@ fn bonnie_file_names_and_directories_follow_bonnies() {
     }
     let which = Command::new("sh")
         .args(["-c", "command -v bonnie++"])
-        .output()
+        .bounded_output()
         .unwrap();
     let bonnie_pp = std::path::PathBuf::from(stdout(&which).trim());
     assert!(bonnie_pp.is_file(), "bonnie++ (Debian's bonnie++ package)");

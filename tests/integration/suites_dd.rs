@@ -1,7 +1,7 @@
 //! `iomark dd`: the seed dd lines run next to GNU dd with the same operands; records lines and
 //! byte counts must be identical, the summary line must parse as GNU dd's does.
 
-use crate::util::{bin, ReadOnlyDir, Scratch};
+use crate::util::{bin, BoundedOutput, ReadOnlyDir, Scratch};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -22,7 +22,7 @@ fn run(prog: &Path, pre: &[&str], line: &str, cwd: &Path) -> Output {
         .args(pre)
         .args(line.split_whitespace())
         .current_dir(cwd)
-        .output()
+        .bounded_output()
         .expect("run dd")
 }
 
@@ -159,7 +159,7 @@ fn dd_conv_fsync_fsyncs_and_direct_opens_o_direct() {
         .args(["dd", "if=/dev/zero", "of=out.dat", "bs=64K", "count=8"])
         .args(["oflag=direct", "conv=fsync"])
         .current_dir(&d.path)
-        .output()
+        .bounded_output()
         .expect("strace");
     assert!(o.status.success(), "{}", stderr(&o));
     let t = std::fs::read_to_string(d.file("trace")).unwrap();
@@ -176,7 +176,7 @@ fn dd_conv_fsync_fsyncs_and_direct_opens_o_direct() {
         .arg(bin())
         .args(["dd", "if=/dev/zero", "of=out2.dat", "bs=64K", "count=8"])
         .current_dir(&d.path)
-        .output()
+        .bounded_output()
         .expect("strace");
     assert!(o.status.success(), "{}", stderr(&o));
     let t = std::fs::read_to_string(d.file("trace2")).unwrap();

@@ -2,7 +2,7 @@
 //! with --direct, and bad input.
 
 use crate::blockdev::{root_required, Loop};
-use crate::util::{bin, seed_line, stderr, stdout, Scratch};
+use crate::util::{bin, seed_line, stderr, stdout, BoundedOutput, Scratch};
 use std::process::Command;
 
 /// ` Timing ... reads...: N MB in T seconds = R MB/sec` -> (label, N, T, R).
@@ -32,12 +32,12 @@ fn hdparm_on_a_loop_device_prints_hdparms_lines() {
     let mut args: Vec<&str> = seed.split_whitespace().collect();
     assert!(args.pop().unwrap().starts_with("/dev/"), "{seed}");
     args.push(&l.dev);
-    let h = Command::new("hdparm").args(&args).output().unwrap();
+    let h = Command::new("hdparm").args(&args).bounded_output().unwrap();
     assert!(h.status.success(), "{}", stderr(&h));
     let o = Command::new(bin())
         .arg("hdparm")
         .args(&args)
-        .output()
+        .bounded_output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let (hs, os) = (stdout(&h), stdout(&o));
@@ -73,7 +73,7 @@ fn hdparm_on_a_file_with_direct_opens_o_direct() {
         .arg(bin())
         .args(["hdparm", "-t", "--direct"])
         .arg(&f)
-        .output()
+        .bounded_output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -106,7 +106,7 @@ fn hdparm_bad_input_is_refused() {
             .arg("hdparm")
             .args(&args)
             .current_dir(&d.path)
-            .output()
+            .bounded_output()
             .unwrap();
         assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));

@@ -3,7 +3,7 @@
 //! tmpfs and ext4 with its bytes and system calls (and strace for the shapes of a few);
 //! throughput mode with and without the stonewall; refusals; Ctrl-C mid-matrix.
 
-use crate::util::{bin, soffice_convert, stderr, stdout, Scratch};
+use crate::util::{bin, soffice_convert, stderr, stdout, BoundedOutput, Scratch};
 use iomark_suites::iozone::excel;
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -14,7 +14,7 @@ pub(crate) fn iozone(args: &[&str], cwd: &std::path::Path) -> Output {
         .arg("iozone")
         .args(args)
         .current_dir(cwd)
-        .output()
+        .bounded_output()
         .unwrap()
 }
 
@@ -171,7 +171,7 @@ fn iozone_matrix_skip_rule_and_z() {
     std::fs::write(&r, v.to_string()).unwrap();
     let o = Command::new(bin())
         .args(["export", &r.display().to_string(), "--markdown"])
-        .output()
+        .bounded_output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -245,7 +245,7 @@ fn iozone_direct_io_on_ext4_every_call_kind() {
         ])
         .args(["-i", "0", "-i", "1", "-i", "6", "-i", "7", "-i", "12"])
         .current_dir(&d.path)
-        .output()
+        .bounded_output()
         .expect("strace must be installed (scripts/test installs it)");
     let v = json_of(&o);
     let fig = &cells(&v)[0]["figures"];
@@ -269,7 +269,7 @@ fn iozone_syscall_shapes_under_strace() {
         ])
         .args(["-f", &d.s("f")])
         .current_dir(&d.path)
-        .output()
+        .bounded_output()
         .expect("strace must be installed (scripts/test installs it)");
     assert!(o.status.success(), "{}", stderr(&o));
     let t = std::fs::read_to_string(&trace).unwrap();

@@ -5,7 +5,7 @@
 //! binding of the children (`-P`).
 
 use crate::suites_iozone::{iozone, json_of};
-use crate::util::{bin, stderr, stdout, Scratch};
+use crate::util::{bin, stderr, stdout, BoundedOutput, Scratch};
 use iomark_suites::iozone::excel;
 use serde_json::Value;
 use std::process::Command;
@@ -20,7 +20,7 @@ fn traced(calls: &str, args: &[&str], d: &Scratch) -> Vec<String> {
         .arg("iozone")
         .args(args)
         .current_dir(&d.path)
-        .output()
+        .bounded_output()
         .expect("strace must be installed (scripts/test installs it)");
     assert!(o.status.success(), "{}", stderr(&o));
     let t = std::fs::read_to_string(&trace).unwrap();

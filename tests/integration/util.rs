@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+pub use crate::deadline::{output_within, BoundedOutput};
+
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_iomark"))
 }
@@ -71,7 +73,7 @@ pub fn iomark_in(args: &[&str], cwd: &Path) -> Output {
     Command::new(bin())
         .args(args)
         .current_dir(cwd)
-        .output()
+        .bounded_output()
         .expect("run iomark")
 }
 
@@ -79,7 +81,7 @@ pub fn fio_in(args: &[&str], cwd: &Path) -> Output {
     Command::new("fio")
         .args(args)
         .current_dir(cwd)
-        .output()
+        .bounded_output()
         .expect("fio must be installed (scripts/test installs it)")
 }
 
@@ -217,7 +219,7 @@ pub fn soffice_convert(input: &Path, outdir: &Path, to: &str) -> Output {
             &outdir.display().to_string(),
             &input.display().to_string(),
         ])
-        .output()
+        .bounded_output()
         .expect("soffice must be installed (scripts/test installs libreoffice-calc-nogui)")
 }
 
