@@ -264,14 +264,21 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
     }
     let normal = out.formats.contains(&OutputFormat::Normal);
     let to_stdout = out.file.is_none();
+    // `--debug=random`: the seed lines, where fio prints them (before anything else, into
+    // the output, whatever its format).
+    let debug = if out.debug_random {
+        iomark_fio::debug_random::seed_lines(&cli.plan, std::process::id())
+    } else {
+        String::new()
+    };
     // The job header lines go where the normal output goes.
     let mut preamble = String::new();
     if normal {
         preamble = output::normal::preamble(&cli.plan);
-        if to_stdout {
-            print!("{preamble}");
-            let _ = std::io::stdout().flush();
-        }
+    }
+    if to_stdout && !(debug.is_empty() && preamble.is_empty()) {
+        print!("{debug}{preamble}");
+        let _ = std::io::stdout().flush();
     }
     // "Laying out IO file" goes where fio prints it: into the normal output on stdout.
     let layout_to_stdout = normal && to_stdout && out.status_interval.is_none();
@@ -302,7 +309,7 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
     if ndjson {
         if let periodic::Sink::File(p) = &sink {
             // Reports are appended: start the file with the job header lines (or empty).
-            let head = if normal { preamble.as_str() } else { "" };
+            let head = format!("{debug}{}", if normal { preamble.as_str() } else { "" });
             if let Err(e) = std::fs::write(p, head) {
                 eprintln!("iomark: cannot write {}: {e}", p.display());
                 return 1;
@@ -409,8 +416,11 @@ fn run_with(args: &[String], prepare: &dyn Fn(&mut iomark_engine::job::RunPlan))
     }
     report_bad_blocks(&result);
     let mut text = String::new();
-    if normal && !to_stdout && !ndjson {
-        text.push_str(&preamble);
+    if !to_stdout && !ndjson {
+        text.push_str(&debug);
+        if normal {
+            text.push_str(&preamble);
+        }
     }
     text.push_str(&periodic::render_all(
         &result,

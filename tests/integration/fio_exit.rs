@@ -59,11 +59,7 @@ fn exit_what_stops_the_jobs_fio_stops() {
         let args = ["--output-format=json", f.as_str()];
         for tool in ["fio", "iomark"] {
             let o = run_tool(tool, &args, &d.path);
-            let v = if tool == "fio" {
-                fio_json(&o)
-            } else {
-                json(&o)
-            };
+            let v = tool_json(tool, &o);
             let what = format!("{tool} exit_what={what}");
             assert_eq!(bytes(&v, "a"), 64 << 10, "{what}");
             assert_eq!(

@@ -5,16 +5,6 @@
 use crate::util::*;
 use std::io::{Seek, SeekFrom, Write};
 
-/// The JSON document of a successful run of `tool`.
-#[track_caller]
-fn doc(tool: &str, o: &std::process::Output) -> serde_json::Value {
-    if tool == "fio" {
-        fio_json(o)
-    } else {
-        json(o)
-    }
-}
-
 #[test]
 fn read_job_checks_blocks_written_earlier() {
     for tool in ["fio", "iomark"] {
@@ -47,7 +37,7 @@ fn read_job_checks_blocks_written_earlier() {
             .concat(),
             &d.path,
         );
-        let v = doc(tool, &o);
+        let v = tool_json(tool, &o);
         let j = job(&v, 0);
         assert_eq!(u(&j["error"]), 0, "{tool}");
         assert_eq!(u(&j["read"]["io_bytes"]), 1 << 20, "{tool}");
@@ -114,7 +104,7 @@ fn verify_backlog_reads_each_block_once() {
             ],
             &d.path,
         );
-        let v = doc(tool, &o);
+        let v = tool_json(tool, &o);
         let j = job(&v, 0);
         assert_eq!(u(&j["read"]["io_kbytes"]), 4096, "{tool}");
         assert_eq!(u(&j["write"]["io_kbytes"]), 4096, "{tool}");

@@ -205,6 +205,16 @@ pub fn fio_json(o: &Output) -> Value {
     })
 }
 
+/// The JSON document of a successful run of `tool` ("fio" or "iomark").
+#[track_caller]
+pub fn tool_json(tool: &str, o: &Output) -> Value {
+    if tool == "fio" {
+        fio_json(o)
+    } else {
+        json(o)
+    }
+}
+
 /// LibreOffice (headless, with a throw-away profile in `outdir`) converts `input` to `to`
 /// (e.g. "csv") in `outdir`.
 pub fn soffice_convert(input: &Path, outdir: &Path, to: &str) -> Output {

@@ -6,6 +6,7 @@ pub mod cluster_words;
 pub mod cmdline;
 #[cfg(test)]
 mod corpus;
+pub mod debug_random;
 pub mod doc;
 pub mod explain;
 pub mod iolog;

@@ -53,6 +53,10 @@ pub struct OutputOpts {
     pub warnings: bool,
     /// `--bandwidth-log`: write the run's aggregate bandwidth logs.
     pub bandwidth_log: bool,
+    /// `--debug=random`: print the seed lines of every job clone before the run.
+    pub debug_random: bool,
+    /// `--debug` classes that print nothing in iomark (a warning each).
+    pub debug_ignored: Vec<String>,
 }
 
 impl Default for OutputOpts {
@@ -70,6 +74,8 @@ impl Default for OutputOpts {
             showcmd: false,
             warnings: false,
             bandwidth_log: false,
+            debug_random: false,
+            debug_ignored: Vec::new(),
         }
     }
 }
@@ -190,6 +196,51 @@ impl SwitchDef {
     }
 }
 
+/// fio 3.33's debug classes.
+const DEBUG_CLASSES: &[&str] = &[
+    "process",
+    "file",
+    "io",
+    "mem",
+    "blktrace",
+    "verify",
+    "random",
+    "parse",
+    "diskutil",
+    "job",
+    "mutex",
+    "profile",
+    "time",
+    "net",
+    "rate",
+    "compress",
+    "steadystate",
+    "helperthread",
+    "zbd",
+    "all",
+];
+
+fn set_debug(s: &mut Switches, v: &str) -> Result<(), SwitchError> {
+    for class in v.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+        if !DEBUG_CLASSES.contains(&class) {
+            return Err(SwitchError(
+                format!(
+                    "no debug class '{class}': expected {}",
+                    crate::options::or_list(DEBUG_CLASSES)
+                )
+                .into(),
+            ));
+        }
+        if class == "random" || class == "all" {
+            s.output.debug_random = true;
+        }
+        if class != "random" {
+            s.output.debug_ignored.push(class.to_string());
+        }
+    }
+    Ok(())
+}
+
 /// Store the word's value through `choice`, or say which words are allowed.
 fn choose<T>(choice: &dyn Choice<T>, target: &mut T, v: &str) -> Result<(), SwitchError> {
     let w = v.trim().to_ascii_lowercase();
@@ -297,7 +348,7 @@ pub static SWITCHES: &[SwitchDef] = &[
     sw("version", V::None, "", "Print the version.", |s, _| { s.request = Some(Request::Version); Ok(()) }).short("v"),
     sw("cmdhelp", V::Optional, "OPTION", "Describe one job option, or all of them.", |s, v| { s.request = Some(Request::CmdHelp(optional(v).filter(|v| v != "all"))); Ok(()) }),
     sw("enghelp", V::Optional, "ENGINE", "List the I/O engines, or the options of one engine.", |s, v| { s.request = Some(Request::EngHelp(optional(v))); Ok(()) }),
-    sw_ign("debug", V::Required, "fio debug categories (ignored)."),
+    sw("debug", V::Required, "CLASS,...", "fio's debug classes; 'random' prints the random seeds of every job clone before the run (FIO_RAND_NR_OFFS=N, rand_seeds[i]=S), the others are accepted and print nothing.", set_debug),
     sw_ign("max-jobs", V::Required, "fio's job limit (ignored)."),
     sw_ign("alloc-size", V::Required, "fio's shared-memory pool size (ignored)."),
     sw("warnings-fatal", V::None, "", "Same as --strict.", |s, _| { s.strict = true; Ok(()) }),

@@ -17,6 +17,7 @@ use super::{
     EngineSetup, IoUnit, Op, Queued,
 };
 use std::io;
+use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 const IOCB_CMD_PREAD: u16 = 0;
@@ -299,6 +300,10 @@ impl Drop for LibaioEngine {
 impl Engine for LibaioEngine {
     fn name(&self) -> &'static str {
         "libaio"
+    }
+    fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
+        self.files[file as usize].fd = fd;
+        Ok(())
     }
     fn is_sync(&self) -> bool {
         false

@@ -6,6 +6,8 @@ use super::{
     Engine, EngineDecl, EngineError, EngineFile, EngineFlags, EngineKind, EngineSetup, IoUnit, Op,
     Queued,
 };
+use std::io;
+use std::os::fd::RawFd;
 use std::ptr;
 
 /// Memory-mapped files.
@@ -95,14 +97,21 @@ impl MmapEngine {
     }
 }
 
+impl Mapping {
+    /// Unmap, if mapped (written pages stay in the page cache, as after any munmap).
+    fn unmap(&mut self) {
+        if !self.ptr.is_null() {
+            // SAFETY: `ptr`/`len` describe a mapping created in `map` and not yet unmapped.
+            unsafe { libc::munmap(self.ptr as *mut libc::c_void, self.len) };
+            self.ptr = ptr::null_mut();
+        }
+    }
+}
+
 impl Drop for MmapEngine {
     fn drop(&mut self) {
         for m in &mut self.maps {
-            if !m.ptr.is_null() {
-                // SAFETY: `ptr`/`len` describe a mapping created in `map` and not yet unmapped.
-                unsafe { libc::munmap(m.ptr as *mut libc::c_void, m.len) };
-                m.ptr = ptr::null_mut();
-            }
+            m.unmap();
         }
     }
 }
@@ -110,6 +119,12 @@ impl Drop for MmapEngine {
 impl Engine for MmapEngine {
     fn name(&self) -> &'static str {
         "mmap"
+    }
+    /// A closed or reopened file loses its mapping; the next I/O maps the new descriptor.
+    fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
+        self.maps[file as usize].unmap();
+        self.files[file as usize].fd = fd;
+        Ok(())
     }
     fn is_sync(&self) -> bool {
         true

@@ -230,6 +230,12 @@ pub trait Engine {
     ) -> io::Result<usize> {
         Ok(0)
     }
+    /// The worker opened (`fd` >= 0) or closed (`fd` = -1) file `file` during the run
+    /// (`openfiles`): later I/Os on it go to `fd`. Called only with no I/O queued or in
+    /// flight. Engines that keep no descriptors need not act.
+    fn set_file(&mut self, _file: u32, _fd: RawFd) -> io::Result<()> {
+        Ok(())
+    }
     /// Notes for the user about how the engine was set up (e.g. "fixed buffers disabled:
     /// RLIMIT_MEMLOCK is 8 MiB").
     fn notes(&self) -> Vec<crate::note::Note> {

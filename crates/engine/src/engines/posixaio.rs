@@ -15,6 +15,7 @@ use super::{
     Queued,
 };
 use std::io;
+use std::os::fd::RawFd;
 
 /// POSIX AIO from the C library.
 pub const DECL: EngineDecl = EngineDecl {
@@ -152,6 +153,10 @@ impl Drop for PosixAioEngine {
 impl Engine for PosixAioEngine {
     fn name(&self) -> &'static str {
         "posixaio"
+    }
+    fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
+        self.files[file as usize].fd = fd;
+        Ok(())
     }
     fn is_sync(&self) -> bool {
         false

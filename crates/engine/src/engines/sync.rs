@@ -167,6 +167,11 @@ impl Engine for SyncEngine {
     fn name(&self) -> &'static str {
         self.kind.fio_name()
     }
+    fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
+        self.files[file as usize].fd = fd;
+        self.pos[file as usize] = POS_UNKNOWN;
+        Ok(())
+    }
     fn is_sync(&self) -> bool {
         true
     }

@@ -50,6 +50,11 @@ pub struct JobSpec {
     pub filesize: Option<(u64, u64)>,
     pub nrfiles: u32,
     pub file_service: FileService,
+    /// At most this many of the job's files open at once (0: all of them, for the whole run);
+    /// below the number of files, each is opened when first chosen and closed once it
+    /// finished its pass.
+    #[serde(default)]
+    pub open_files: u32,
     /// Explicit file names (fio's `filename`, `:` separated); all clones share them.
     pub filenames: Vec<PathBuf>,
     /// Directories for generated file names; clones are spread across them.
@@ -116,8 +121,13 @@ pub struct JobSpec {
     pub readonly: bool,
 
     // --- random numbers and data
+    /// Repeatable random streams, seeded again at every loop.
     pub randrepeat: bool,
     pub randseed: u64,
+    /// The streams derive from `randseed` alone even without `randrepeat` (fio: `randseed`
+    /// given, or `allrandrepeat`); they are then not seeded again at each loop.
+    #[serde(default)]
+    pub seeds_from_randseed: bool,
     pub norandommap: bool,
     /// `random_generator=lfsr`: every block once per pass, without a map (even with
     /// `norandommap`), as fio's LFSR does.
@@ -206,6 +216,7 @@ impl Default for JobSpec {
             filesize: None,
             nrfiles: 1,
             file_service: FileService::default(),
+            open_files: 0,
             filenames: Vec::new(),
             directories: Vec::new(),
             file_names: NameTemplate::default(),
@@ -248,6 +259,7 @@ impl Default for JobSpec {
             readonly: false,
             randrepeat: true,
             randseed: 0x89,
+            seeds_from_randseed: false,
             norandommap: false,
             lfsr: false,
             distribution: Distribution::Random,
@@ -291,6 +303,11 @@ impl JobSpec {
             .unwrap_or(4096)
     }
     /// The smallest block size over the directions this job uses.
+    /// Whether the job's random streams derive from `randseed` alone (the same on every run).
+    pub fn repeatable_seeds(&self) -> bool {
+        self.randrepeat || self.seeds_from_randseed
+    }
+
     pub fn min_bs(&self) -> u64 {
         let mut dirs = Vec::with_capacity(3);
         if self.rw.has_read() {

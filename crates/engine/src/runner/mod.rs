@@ -346,7 +346,7 @@ fn startdelay(job: &JobSpec, thread_number: u32) -> std::time::Duration {
     if hi > lo {
         let mut r = Rng::new(crate::rng::job_seed(
             job.randseed,
-            job.randrepeat,
+            job.repeatable_seeds(),
             thread_number,
             98,
         ));

@@ -3,7 +3,7 @@
 //! offset generators; a burst's delay waits as the rate limit does (completions are reaped,
 //! nothing new is issued).
 
-use super::pick::Next;
+use super::pick::{Next, Pause};
 use super::Worker;
 use crate::gen::{MixOffsets, MixPicker};
 use crate::job::AccessMix;
@@ -44,11 +44,13 @@ impl Worker {
             bs = bs.min(left).max(1);
         }
         let offsets = &mut m.offsets;
-        match self
+        let next = self
             .file_chooser
-            .next(&mut self.rng, |fi, rng| offsets[fi].next(&p, bs, rng))
-        {
+            .next(&mut self.rng, |fi, rng| offsets[fi].next(&p, bs, rng));
+        match next.filter(|_| self.open_picked()) {
             Some((file, offset)) => self.fill_slot(p.dir, file, offset, bs, now),
+            // `openfiles`: the files left open once finished ones are closed.
+            None if self.closes_pending() => Next::Drained(Pause::CloseFiles),
             // No file holds an aligned I/O of this size.
             None => Next::Done,
         }

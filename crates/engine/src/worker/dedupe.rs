@@ -43,7 +43,7 @@ impl Dedupe {
             mode: b.dedupe_mode,
             draw: Rng::new(crate::rng::job_seed(
                 spec.randseed,
-                spec.randrepeat,
+                spec.repeatable_seeds(),
                 thread,
                 12,
             )),

@@ -120,32 +120,11 @@ impl Worker {
                         }
                         break;
                     }
-                    Next::Sync => {
+                    Next::Drained(pause) => {
                         if self.inflight > 0 || queued_uncommitted > 0 {
                             break;
                         }
-                        self.do_sync();
-                        batch_start = 0;
-                    }
-                    Next::Think => {
-                        if self.inflight > 0 || queued_uncommitted > 0 {
-                            break;
-                        }
-                        self.think();
-                        batch_start = 0;
-                    }
-                    Next::Verify => {
-                        if self.inflight > 0 || queued_uncommitted > 0 {
-                            break;
-                        }
-                        self.verify_backlog();
-                        batch_start = 0;
-                    }
-                    Next::Flow => {
-                        if self.inflight > 0 || queued_uncommitted > 0 {
-                            break;
-                        }
-                        self.flow_pause();
+                        self.pause(pause);
                         batch_start = 0;
                     }
                     Next::Done => {

@@ -29,6 +29,7 @@ mod depth_tests;
 mod files;
 mod io_loop;
 mod logs;
+mod open_files;
 mod pause;
 mod pick;
 #[cfg(test)]
@@ -189,6 +190,8 @@ struct Worker {
     res: JobResult,
     files: Vec<WorkerFile>,
     efiles: Vec<EngineFile>,
+    /// The files are opened for writing (the job writes or trims).
+    writes: bool,
     /// Declared before `bufs`: the engine (which may have registered the buffers with the
     /// kernel) is dropped first.
     engine: Box<dyn Engine>,

@@ -2,6 +2,7 @@
 //! (end_fsync, fsync_on_close, before verifying), think time, and sleeping until a deadline
 //! (rate limiting).
 
+use super::pick::Pause;
 use super::Worker;
 use crate::engines::{IoUnit, Op, Queued};
 use crate::failure::{FlushPoint, JobFailure};
@@ -11,6 +12,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 impl Worker {
+    /// Do what waited for the queue to drain.
+    pub(super) fn pause(&mut self, pause: Pause) {
+        match pause {
+            Pause::Sync => self.do_sync(),
+            Pause::Think => self.think(),
+            Pause::Verify => self.verify_backlog(),
+            Pause::Flow => self.flow_pause(),
+            Pause::CloseFiles => self.close_finished(),
+        }
+    }
+
     /// fsync (fsync=N) or fdatasync (fdatasync=N) every file, with nothing in flight.
     pub(super) fn do_sync(&mut self) {
         self.writes_since_sync = 0;
@@ -22,6 +34,9 @@ impl Worker {
         let op = if datasync { Op::Fdatasync } else { Op::Fsync };
         let measured = self.measuring;
         for fi in files {
+            if self.efiles[fi].fd < 0 && self.file_chooser.open_files().is_some() {
+                continue; // Closed under `openfiles`: synced, if asked, when it was closed.
+            }
             if let Some(r) = &mut self.recorder {
                 let word = if datasync {
                     TraceAct::Datasync
@@ -109,8 +124,20 @@ impl Worker {
     /// fsync every open file; a failure is a job error, reported like a failed fsync=N.
     /// Returns false when one failed.
     pub(super) fn fsync_files(&mut self, when: FlushPoint) -> bool {
-        for i in 0..self.efiles.len() {
-            let fd = self.efiles[i].fd;
+        let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
+        self.fsync_fds(&fds, when)
+    }
+
+    /// fsync file `i` (open); false when it failed (the job has failed).
+    pub(super) fn fsync_file(&mut self, i: usize, when: FlushPoint) -> bool {
+        let mut fds = vec![-1; self.efiles.len()];
+        fds[i] = self.efiles[i].fd;
+        self.fsync_fds(&fds, when)
+    }
+
+    /// fsync the descriptors of `fds` (one per file, -1 for a file not open).
+    pub(super) fn fsync_fds(&mut self, fds: &[i32], when: FlushPoint) -> bool {
+        for (i, &fd) in fds.iter().enumerate() {
             if fd < 0 {
                 continue;
             }

@@ -9,18 +9,27 @@ use crate::job::{Dir, RateProcess, RwMode, TraceAct};
 use std::time::Duration;
 
 /// What the issue loop does next.
+/// What the worker does with its queue drained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pause {
+    /// An fsync/fdatasync is due.
+    Sync,
+    /// Think time is due.
+    Think,
+    /// An inline verification (verify_backlog) is due.
+    Verify,
+    /// Flow control holds the job back (it sleeps when it has a sleep time).
+    Flow,
+    /// Files that finished their pass are to be closed (`openfiles`).
+    CloseFiles,
+}
+
 pub(super) enum Next {
     Io(u32),
     /// Nothing may be issued before this time (rate limiting).
     Wait(u64),
-    /// An fsync/fdatasync is due (after draining).
-    Sync,
-    /// Think time is due (after draining).
-    Think,
-    /// An inline verification (verify_backlog) is due (after draining).
-    Verify,
-    /// Flow control holds the job back (it drains, then sleeps when it has a sleep time).
-    Flow,
+    /// Something to do once nothing is queued or in flight.
+    Drained(Pause),
     /// No more I/O to issue.
     Done,
 }
@@ -30,6 +39,9 @@ impl Worker {
     pub(super) fn prepare_next(&mut self, now: u64) -> Next {
         if self.replay.is_some() {
             return self.next_replayed(now);
+        }
+        if self.closes_pending() {
+            return Next::Drained(Pause::CloseFiles);
         }
         // Amount limits.
         if !self.spec.time_based {
@@ -41,6 +53,10 @@ impl Worker {
                 }
                 self.issued_bytes = 0;
                 self.reset_passes(false);
+                if self.closes_pending() {
+                    // `openfiles`: the files are closed between loops, before the next I/O.
+                    return Next::Drained(Pause::CloseFiles);
+                }
             }
         }
         if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
@@ -53,19 +69,19 @@ impl Worker {
             self.spec.fdatasync
         };
         if sync_every > 0 && self.writes_since_sync >= sync_every {
-            return Next::Sync;
+            return Next::Drained(Pause::Sync);
         }
         if self.spec.thinktime > Duration::ZERO
             && self.blocks_since_think >= self.spec.thinktime_blocks.max(1)
         {
-            return Next::Think;
+            return Next::Drained(Pause::Think);
         }
         if self.verify_due {
-            return Next::Verify;
+            return Next::Drained(Pause::Verify);
         }
         // Flow control: held back while ahead of the job's share of its flow.
         if self.flow.as_ref().is_some_and(|f| f.held_back()) {
-            return Next::Flow;
+            return Next::Drained(Pause::Flow);
         }
         if self.access.is_some() {
             return self.prepare_mixed(now);
@@ -99,11 +115,16 @@ impl Worker {
             }
         }
         let Some((file, offset)) = self.pick_offset(dir, bs) else {
+            if self.closes_pending() {
+                // `openfiles`: the files left open once finished ones are closed.
+                return Next::Drained(Pause::CloseFiles);
+            }
             // Every file finished its pass.
             if self.spec.time_based {
                 self.reset_passes(true);
                 match self.pick_offset(dir, bs) {
                     Some(x) => return self.fill_slot(dir, x.0, x.1, bs, now),
+                    None if self.closes_pending() => return Next::Drained(Pause::CloseFiles),
                     None => return Next::Done,
                 }
             }
@@ -113,8 +134,12 @@ impl Worker {
             }
             self.issued_bytes = 0;
             self.reset_passes(false);
+            if self.closes_pending() {
+                return Next::Drained(Pause::CloseFiles);
+            }
             return match self.pick_offset(dir, bs) {
                 Some(x) => self.fill_slot(dir, x.0, x.1, bs, now),
+                None if self.closes_pending() => Next::Drained(Pause::CloseFiles),
                 None => Next::Done,
             };
         };
@@ -281,8 +306,10 @@ impl Worker {
     #[inline]
     fn pick_offset(&mut self, dir: Dir, bs: u64) -> Option<(u32, u64)> {
         let gens = &mut self.gens;
-        self.file_chooser
-            .next(&mut self.rng, |fi, rng| gens[fi].next(dir, bs, rng))
+        let next = self
+            .file_chooser
+            .next(&mut self.rng, |fi, rng| gens[fi].next(dir, bs, rng));
+        next.filter(|_| self.open_picked())
     }
 
     /// Start a new pass over every file: a new loop, or (`time_wrap`) a time-based run going
@@ -297,7 +324,7 @@ impl Worker {
         if !time_wrap {
             self.mix.new_loop(self.spec.randrepeat);
         }
-        self.file_chooser.reset();
+        self.file_chooser.reset(!time_wrap);
         if self.spec.invalidate && !(time_wrap && self.spec.direct) {
             for (f, ef) in self.files.iter().zip(&self.efiles) {
                 if ef.fd >= 0 && !f.is_char {

@@ -49,7 +49,7 @@ impl PrioDraw {
                 })
                 .collect();
         }
-        let seed = if spec.randrepeat {
+        let seed = if spec.repeatable_seeds() {
             stream_seed(spec.randseed, thread_number + 1, Stream::PrioCmds)
         } else {
             crate::rng::job_seed(spec.randseed, false, thread_number, Stream::PrioCmds as u32)

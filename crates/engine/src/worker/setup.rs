@@ -15,7 +15,8 @@ use crate::result::{CpuUsage, JobResult};
 use crate::rng::Rng;
 use crate::sys;
 use crate::target;
-use std::os::fd::IntoRawFd;
+use crate::worker_file::WorkerFile;
+use std::os::fd::{IntoRawFd, RawFd};
 use std::sync::atomic::Ordering;
 
 /// A failed setup: the job's result, carrying the failure.
@@ -70,51 +71,21 @@ impl Worker {
         let kind = spec.ioengine;
         let verify_only = spec.verify.as_ref().is_some_and(|v| v.only);
         let writes = (spec.rw.has_write() && !verify_only) || spec.rw.has_trim();
-        // Open files.
+        // Open files; with `openfiles` below their number, each is opened when first chosen.
+        let lazy = open_limit(&spec, s.files.len()).is_some();
         let mut efiles = Vec::with_capacity(s.files.len());
         for f in &s.files {
-            let fd = if kind.is_metadata() || kind.is_diskless() {
+            let fd = if kind.is_metadata() || kind.is_diskless() || lazy {
                 -1
             } else {
-                match target::open_target(
-                    &f.path,
-                    true,
-                    writes,
-                    false,
-                    spec.direct && !f.is_char,
-                    spec.sync,
-                ) {
-                    Ok(file) => file.into_raw_fd(),
-                    Err(e) => {
-                        let errno = crate::sys::errno_of(&e);
+                match open_job_file(&spec, f, writes) {
+                    Ok(fd) => fd,
+                    Err((errno, failure)) => {
                         close_fds(&efiles);
-                        let failure = JobFailure::Open {
-                            job: spec.name.clone(),
-                            path: f.path.clone(),
-                            errno,
-                            reason: e.to_string(),
-                        };
                         return Err(fail(res, errno, failure));
                     }
                 }
             };
-            if fd >= 0 {
-                no_atime(fd);
-            }
-            if fd >= 0 && !f.is_char {
-                if spec.invalidate && !writes_only_fresh(&spec) {
-                    // Best effort: a cache that cannot be dropped only makes reads faster.
-                    let _ = target::invalidate_cache(fd, f.is_block);
-                }
-                // Best effort: a hint the kernel may ignore.
-                let _ = sys::fadvise(
-                    fd,
-                    f.region_start,
-                    f.region_len,
-                    spec.fadvise_hint,
-                    spec.rw.is_random(),
-                );
-            }
             efiles.push(EngineFile {
                 fd,
                 path: f.path.clone(),
@@ -140,10 +111,10 @@ impl Worker {
             .unwrap_or(512)
             .max(sys::page_size() as u64) as usize;
         let buf_len = (spec.max_bs() as usize).max(1);
-        let seed = crate::rng::job_seed(spec.randseed, spec.randrepeat, s.thread_number, 0);
+        let seed = crate::rng::job_seed(spec.randseed, spec.repeatable_seeds(), s.thread_number, 0);
         let mut data_rng = Rng::new(crate::rng::job_seed(
             spec.randseed,
-            spec.randrepeat,
+            spec.repeatable_seeds(),
             s.thread_number,
             1,
         ));
@@ -257,7 +228,7 @@ impl Worker {
             .map(|(i, f)| {
                 let seed = crate::rng::job_seed(
                     spec.randseed,
-                    spec.randrepeat,
+                    spec.repeatable_seeds(),
                     s.thread_number,
                     2 + i as u32,
                 );
@@ -271,13 +242,17 @@ impl Worker {
         let _ = rng.next_u64();
         let bs = spec.bs.map(BsPicker::new);
         // The mix draws as fio does: its stream seeded from randseed and the (1-based) thread.
-        let mix_seed = if spec.randrepeat {
+        let mix_seed = if spec.repeatable_seeds() {
             crate::gen::stream_seed(spec.randseed, s.thread_number + 1, crate::gen::Stream::Mix)
         } else {
             crate::rng::job_seed(spec.randseed, false, s.thread_number, 8)
         };
         let mix = DirMix::new(spec.rwmixread, mix_seed);
-        let file_chooser = FileChooser::new(&spec.file_service, s.files.len());
+        let file_chooser = FileChooser::new(
+            &spec.file_service,
+            s.files.len(),
+            open_limit(&spec, s.files.len()),
+        );
         let access = spec
             .access_mix
             .as_ref()
@@ -321,7 +296,8 @@ impl Worker {
         let recorder = match &spec.record {
             Some(rec) => {
                 let paths: Vec<_> = s.files.iter().map(|f| f.path.clone()).collect();
-                match trace::Recorder::open(rec, &paths, job_start_ns, sys::now_ns()) {
+                let now = sys::now_ns();
+                match trace::Recorder::open(rec, &paths, job_start_ns, now, lazy) {
                     Ok(r) => Some(Box::new(r)),
                     Err(e) => {
                         close_fds(&efiles);
@@ -373,6 +349,7 @@ impl Worker {
             res,
             files: s.files,
             efiles,
+            writes,
             engine,
             sync_engine,
             one_stage,
@@ -449,6 +426,61 @@ fn no_atime(fd: i32) {
             libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NOATIME);
         }
     }
+}
+
+/// The number of files a job keeps open at most, when `openfiles` is below its number of
+/// files (and the engine works on descriptors; offloaded jobs, refused by the front end, keep
+/// every file open for their submit threads).
+pub(super) fn open_limit(spec: &JobSpec, files: usize) -> Option<usize> {
+    let n = spec.open_files as usize;
+    let fds = !(spec.ioengine.is_metadata() || spec.ioengine.is_diskless());
+    let inline = spec.submit_mode == SubmitMode::Inline;
+    (fds && inline && n > 0 && n < files).then_some(n)
+}
+
+/// Open one of the job's files with its flags, then the best-effort hints: no atime updates,
+/// dropped cache (`invalidate`), the access pattern (`fadvise_hint`). A failure carries its
+/// errno.
+pub(super) fn open_job_file(
+    spec: &JobSpec,
+    f: &WorkerFile,
+    writes: bool,
+) -> Result<RawFd, (i32, JobFailure)> {
+    let fd = target::open_target(
+        &f.path,
+        true,
+        writes,
+        false,
+        spec.direct && !f.is_char,
+        spec.sync,
+    )
+    .map_err(|e| {
+        let errno = crate::sys::errno_of(&e);
+        let failure = JobFailure::Open {
+            job: spec.name.clone(),
+            path: f.path.clone(),
+            errno,
+            reason: e.to_string(),
+        };
+        (errno, failure)
+    })?
+    .into_raw_fd();
+    no_atime(fd);
+    if !f.is_char {
+        if spec.invalidate && !writes_only_fresh(spec) {
+            // Best effort: a cache that cannot be dropped only makes reads faster.
+            let _ = target::invalidate_cache(fd, f.is_block);
+        }
+        // Best effort: a hint the kernel may ignore.
+        let _ = sys::fadvise(
+            fd,
+            f.region_start,
+            f.region_len,
+            spec.fadvise_hint,
+            spec.rw.is_random(),
+        );
+    }
+    Ok(fd)
 }
 
 /// Close the descriptors the worker opened (the engine is dropped before).

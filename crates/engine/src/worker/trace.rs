@@ -1,7 +1,7 @@
 //! The worker's side of I/O traces: recording every issued I/O into the trace file, and taking
 //! the next I/O from a replayed trace (in order, honouring its delays unless told not to).
 
-use super::pick::Next;
+use super::pick::{Next, Pause};
 use super::Worker;
 use crate::job::{Dir, TraceAct, TraceEntry, TraceRecord};
 use std::fs::File;
@@ -20,18 +20,22 @@ pub(super) struct Recorder {
     buf: Vec<u8>,
     start_ns: u64,
     names: Vec<String>,
+    /// Which files have an `open` without a `close` yet.
+    open: Vec<bool>,
     /// The first write error (later lines are dropped).
     error: Option<io::Error>,
 }
 
 impl Recorder {
     /// Open (append to) the trace file and write its header and the file events (`add`, then
-    /// `open` for each file).
+    /// `open` for each file; with `lazy_open`, files opened during the run under `openfiles`,
+    /// their `open` and `close` when they happen).
     pub(super) fn open(
         rec: &TraceRecord,
         files: &[PathBuf],
         start_ns: u64,
         now: u64,
+        lazy_open: bool,
     ) -> io::Result<Recorder> {
         let file = std::fs::OpenOptions::new()
             .append(true)
@@ -44,11 +48,17 @@ impl Recorder {
             buf: Vec::with_capacity(FLUSH_AT * 2),
             start_ns,
             names: files.iter().map(|p| p.display().to_string()).collect(),
+            open: vec![false; files.len()],
             error: None,
         };
         r.buf.extend_from_slice(rec.header.as_bytes());
         r.buf.push(b'\n');
-        for word in ["add", "open"] {
+        let words: &[&str] = if lazy_open {
+            &["add"]
+        } else {
+            &["add", "open"]
+        };
+        for word in words {
             for i in 0..r.names.len() {
                 r.file_event(start_ns.max(now), i as u32, word);
             }
@@ -63,6 +73,11 @@ impl Recorder {
 
     /// A file event (`add`, `open`, `close`).
     pub(super) fn file_event(&mut self, now: u64, file: u32, word: &str) {
+        match word {
+            "open" => self.open[file as usize] = true,
+            "close" => self.open[file as usize] = false,
+            _ => {}
+        }
         let us = self.us(now);
         let name = &self.names[file as usize];
         let _ = writeln!(self.buf, "{us} {name} {word}");
@@ -88,11 +103,13 @@ impl Recorder {
         self.buf.clear();
     }
 
-    /// Write the `close` events and what is left; the first write error, if any.
-    /// Close the record; the error is the first write that failed (its errno).
+    /// Write the `close` events of the files still open and what is left; the error is the
+    /// first write that failed (its errno).
     pub(super) fn close(&mut self, now: u64) -> Result<(), (PathBuf, i32)> {
         for i in 0..self.names.len() {
-            self.file_event(now, i as u32, "close");
+            if self.open[i] {
+                self.file_event(now, i as u32, "close");
+            }
         }
         self.flush();
         match self.error.take() {
@@ -143,7 +160,7 @@ impl Worker {
             return Next::Done;
         };
         if c.pending_sync.is_some() {
-            return Next::Sync;
+            return Next::Drained(Pause::Sync);
         }
         loop {
             let Some(e) = c.entries.get(c.next).copied() else {
@@ -169,7 +186,7 @@ impl Worker {
                     c.next += 1;
                     c.last_issue_ns = now;
                     c.pending_sync = Some((e.file, e.act == TraceAct::Datasync));
-                    return Next::Sync;
+                    return Next::Drained(Pause::Sync);
                 }
                 TraceAct::Read | TraceAct::Write | TraceAct::Trim => {
                     let Some(slot) = self.free.pop() else {

@@ -2,6 +2,7 @@
 //! checks every verify_backlog writes, the read-back after the write phase, and turning bad
 //! blocks into job errors.
 
+use super::open_files::close_for_verify;
 use super::Worker;
 use crate::failure::{BadBlock, FlushPoint, JobFailure};
 use crate::job::{Dir, ErrorClass};
@@ -45,12 +46,16 @@ impl Worker {
         let Some(mut v) = self.verifier.take() else {
             return;
         };
-        let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
+        let Some((fds, extra)) = self.fds_for_verify() else {
+            self.verifier = Some(v);
+            return;
+        };
         // Called with no I/O in flight: slot 0's buffer is free to read into.
         let len = self.bufs.len();
         let before = self.verify_reads_before();
         let buf = self.bufs.slot_mut(0, len);
         let go_on = v.check_pending(&fds, &self.files, buf, &mut self.res.dirs.read);
+        close_for_verify(&extra);
         self.count_verify_reads(before);
         self.verifier = Some(v);
         if !go_on {
@@ -68,24 +73,29 @@ impl Worker {
             .verify
             .as_ref()
             .is_some_and(|s| s.do_verify || s.only);
-        if do_verify && !self.error && !self.stop.load(Ordering::Relaxed) {
+        let fds = if do_verify && !self.error && !self.stop.load(Ordering::Relaxed) {
+            self.fds_for_verify()
+        } else {
+            None
+        };
+        if let Some((fds, extra)) = fds {
             if !v.only && !self.spec.direct {
                 // Read back from the device where the OS allows it, not from the page cache.
-                if self.fsync_files(FlushPoint::BeforeVerify) {
-                    for f in &self.efiles {
-                        if f.fd >= 0 {
+                if self.fsync_fds(&fds, FlushPoint::BeforeVerify) {
+                    for (&fd, f) in fds.iter().zip(&self.efiles) {
+                        if fd >= 0 {
                             // Best effort: what stays cached is read from the cache.
-                            let _ = target::invalidate_cache(f.fd, f.is_block);
+                            let _ = target::invalidate_cache(fd, f.is_block);
                         }
                     }
                 }
             }
-            let fds: Vec<i32> = self.efiles.iter().map(|f| f.fd).collect();
             // No I/O in flight any more: slot 0's buffer is free to read into.
             let len = self.bufs.len();
             let before = self.verify_reads_before();
             let buf = self.bufs.slot_mut(0, len);
             v.check_all(&fds, &self.files, buf, &mut self.res.dirs.read, &self.stop);
+            close_for_verify(&extra);
             self.count_verify_reads(before);
         }
         self.verifier = Some(v);

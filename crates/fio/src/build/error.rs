@@ -71,6 +71,8 @@ pub enum BuildError {
     CmdprioBoth,
     #[error("io_submit_mode=offload cannot be used with ioengine={engine}, whose submissions are not safe from several threads; use a sync engine")]
     OffloadEngine { engine: &'static str },
+    #[error("option 'openfiles={open}' with io_submit_mode=offload is not supported yet: the submit threads keep every file open; drop openfiles or io_submit_mode")]
+    OpenFilesOffload { open: u32 },
     #[error("wait_for={q} does not name an earlier job", q = quote(.0))]
     WaitFor(String),
 }

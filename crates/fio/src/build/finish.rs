@@ -67,6 +67,12 @@ pub(super) fn finish(
     if spec.buffers.compress_percentage > 0 || spec.buffers.dedupe_percentage > 0 {
         spec.buffers.refill_buffers = true;
     }
+    // Streams that are not repeatable derive from a seed drawn now, so `--debug=random`
+    // prints the seeds the run uses.
+    if !spec.repeatable_seeds() {
+        spec.randseed = crate::debug_random::fresh_randseed();
+        spec.seeds_from_randseed = true;
+    }
     spec.stonewall |= implicit_stonewall;
     spec.readonly = readonly;
     finish_verify(spec, st)?;
@@ -85,6 +91,14 @@ pub(super) fn finish(
     // As fio 3.33, which marks io_uring as unusable from submit threads.
     if spec.submit_mode == SubmitMode::Offload && spec.ioengine == EngineKind::IoUring {
         return Err(BuildError::OffloadEngine { engine });
+    }
+    if spec.submit_mode == SubmitMode::Offload
+        && spec.open_files > 0
+        && spec.open_files < file_count(spec)
+    {
+        return Err(BuildError::OpenFilesOffload {
+            open: spec.open_files,
+        });
     }
     if let Some(SizeSpec::Bytes(size)) = spec.size {
         let bs = spec.min_bs();
@@ -117,6 +131,14 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
+/// The job's number of files: named files count as given (fio takes them over nrfiles).
+fn file_count(spec: &JobSpec) -> u32 {
+    match spec.filenames.len() {
+        0 => spec.nrfiles,
+        n => n as u32,
+    }
+}
+
 /// fio's checks of a dedupe working set: an explicit size, one file, and room to repeat.
 fn finish_dedupe(spec: &JobSpec) -> Result<(), BuildError> {
     let b = &spec.buffers;
@@ -126,12 +148,7 @@ fn finish_dedupe(spec: &JobSpec) -> Result<(), BuildError> {
     if spec.size.is_none() {
         return Err(BuildError::DedupeWorkingSetSize);
     }
-    // Named files count as given (fio takes them over nrfiles).
-    let files = if spec.filenames.is_empty() {
-        spec.nrfiles
-    } else {
-        spec.filenames.len() as u32
-    };
+    let files = file_count(spec);
     if files != 1 {
         return Err(BuildError::DedupeWorkingSetFiles { files });
     }

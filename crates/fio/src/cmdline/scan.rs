@@ -169,6 +169,11 @@ fn apply_switch(s: &SwitchDef, value: Option<String>, sc: &mut Scanned) -> Resul
         value: v.clone(),
         reason: e.0,
     })?;
+    for class in std::mem::take(&mut sc.switches.output.debug_ignored) {
+        sc.warnings.push(format!(
+            "switch '--debug={class}' prints nothing in iomark: only the 'random' class is printed"
+        ));
+    }
     if let Some(r) = sc.switches.request.take() {
         sc.action = Action::answer(r)?;
     }

@@ -353,6 +353,14 @@ impl Engine for UringEngine {
     fn name(&self) -> &'static str {
         "io_uring"
     }
+    fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
+        if self.fixed_files {
+            self.ring.submitter().register_files_update(file, &[fd])?;
+        }
+        self.fds[file as usize] = fd;
+        self.files[file as usize].fd = fd;
+        Ok(())
+    }
     fn is_sync(&self) -> bool {
         false
     }
