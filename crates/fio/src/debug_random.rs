@@ -84,9 +84,10 @@ mod tests {
     #[test]
     fn lines_per_clone_in_fios_layout() {
         let mut plan = RunPlan::default();
-        let mut job = iomark_engine::job::JobSpec::default();
-        job.numjobs = 2;
-        plan.jobs.push(job);
+        plan.jobs.push(iomark_engine::job::JobSpec {
+            numjobs: 2,
+            ..Default::default()
+        });
         let text = seed_lines(&plan, 42);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2 * (STREAMS + 1));
