@@ -6,7 +6,6 @@ use crate::util::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 /// The common part of the jobs: a 2 MiB file in the tool's directory, read and written at
 /// random, repeatable (fio's default seed), sized so the run ends after a fixed I/O count.
@@ -214,23 +213,7 @@ fn unified_and_numjobs_merge_per_priority() {
 
 /// The priorities of the iocbs `tool` hands to io_submit (strace decodes them), in order.
 fn submitted_prios(tool: &str, d: &Path, args: &[&str]) -> Vec<String> {
-    let trace = d.join(format!("{tool}.trace"));
-    let mut cmd = Command::new("strace");
-    cmd.args(["-f", "-qq", "-e", "trace=io_submit", "-o"])
-        .arg(&trace);
-    if tool == "fio" {
-        cmd.arg("fio");
-    } else {
-        cmd.arg(bin()).arg("run");
-    }
-    let o = cmd
-        .args(args)
-        .arg("--output=/dev/null")
-        .current_dir(d)
-        .bounded_output()
-        .expect("strace must be installed (scripts/test installs it)");
-    ok(&o);
-    let t = std::fs::read_to_string(&trace).unwrap();
+    let t = strace_tool(tool, "io_submit", d, args);
     let mut out = Vec::new();
     for iocb in t.split("aio_lio_opcode=").skip(1) {
         let prio = iocb

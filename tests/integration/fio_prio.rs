@@ -2,32 +2,11 @@
 //! ioprio_set for the thread before its engine starts), checked under strace beside fio.
 
 use crate::util::*;
-use std::process::Command;
 
 /// The ioprio_set calls of `fio ARGS` or `iomark run ARGS`, without their thread ids.
 fn ioprio_calls(tool: &str, d: &Scratch, args: &[&str]) -> Vec<String> {
-    let trace = d.file(&format!("{tool}.trace"));
-    let mut cmd = Command::new("strace");
-    cmd.args(["-f", "-qq", "-e", "trace=ioprio_set", "-o"])
-        .arg(&trace);
-    if tool == "fio" {
-        cmd.arg("fio");
-    } else {
-        cmd.arg(bin()).arg("run");
-    }
-    let o = cmd
-        .args([
-            "--name=p",
-            "--ioengine=null",
-            "--size=64k",
-            "--output=/dev/null",
-        ])
-        .args(args)
-        .current_dir(&d.path)
-        .bounded_output()
-        .expect("strace must be installed (scripts/test installs it)");
-    ok(&o);
-    let t = std::fs::read_to_string(&trace).unwrap();
+    let base = ["--name=p", "--ioengine=null", "--size=64k"];
+    let t = strace_tool(tool, "ioprio_set", &d.path, &[&base[..], args].concat());
     t.lines()
         .filter_map(|l| l.split_once("ioprio_set(").map(|(_, r)| r.to_string()))
         .collect()

@@ -205,6 +205,29 @@ pub fn fio_json(o: &Output) -> Value {
     })
 }
 
+/// The strace of `fio ARGS` or `iomark run ARGS` (`tool`), following threads, for the system
+/// calls `calls` (strace's `-e trace=` list), run in `cwd` with the report sent to /dev/null;
+/// the run must succeed.
+pub fn strace_tool(tool: &str, calls: &str, cwd: &Path, args: &[&str]) -> String {
+    let trace = cwd.join(format!("{tool}.trace"));
+    let mut cmd = Command::new("strace");
+    cmd.args(["-f", "-qq", "-e", &format!("trace={calls}"), "-o"])
+        .arg(&trace);
+    if tool == "fio" {
+        cmd.arg("fio");
+    } else {
+        cmd.arg(bin()).arg("run");
+    }
+    let o = cmd
+        .args(args)
+        .arg("--output=/dev/null")
+        .current_dir(cwd)
+        .bounded_output()
+        .expect("strace must be installed (scripts/test installs it)");
+    ok(&o);
+    std::fs::read_to_string(&trace).unwrap()
+}
+
 /// The JSON document of a successful run of `tool` ("fio" or "iomark").
 #[track_caller]
 pub fn tool_json(tool: &str, o: &Output) -> Value {
