@@ -34,13 +34,6 @@ pub(super) struct OpenFiles {
     pub(super) to_close: Vec<u32>,
 }
 
-/// Whether a picked file may take the I/O.
-enum Avail {
-    Yes,
-    /// At the limit of open files: pass over it.
-    Busy,
-}
-
 impl FileChooser {
     /// `open_limit`: at most that many files open at once (below `n`), else None.
     pub(super) fn new(service: &FileService, n: usize, open_limit: Option<usize>) -> FileChooser {
@@ -74,22 +67,23 @@ impl FileChooser {
         self.limit.as_deref().is_none_or(|l| l.open[fi])
     }
 
-    /// Under a limit: a picked file that is not open is opened if there is room.
+    /// Whether a picked file may take the I/O: under a limit, a file that is not open is
+    /// opened if there is room, else passed over.
     #[inline]
-    fn avail(&mut self, fi: usize) -> Avail {
+    fn usable(&mut self, fi: usize) -> bool {
         let Some(l) = self.limit.as_deref_mut() else {
-            return Avail::Yes;
+            return true;
         };
         if l.open[fi] {
-            return Avail::Yes;
+            return true;
         }
         if l.count >= l.limit {
-            return Avail::Busy;
+            return false;
         }
         l.open[fi] = true;
         l.count += 1;
         l.to_open.push(fi as u32);
-        Avail::Yes
+        true
     }
 
     /// File `fi` finished its pass: under a limit it is to be closed.
@@ -103,9 +97,9 @@ impl FileChooser {
         }
     }
 
-    /// The worker closed file `fi` (or kept it open because it was picked again, which
-    /// counted it a second time): it no longer counts against the limit.
-    pub(super) fn closed(&mut self, _fi: usize) {
+    /// The worker closed a file (or kept it open because it was picked again, which counted
+    /// it a second time): it no longer counts against the limit.
+    pub(super) fn closed(&mut self) {
         if let Some(l) = self.limit.as_deref_mut() {
             l.count -= 1;
         }
@@ -150,7 +144,7 @@ impl FileChooser {
         let n = self.done.len();
         for _ in 0..n {
             let fi = self.pick(rng);
-            if self.done[fi] || matches!(self.avail(fi), Avail::Busy) {
+            if self.done[fi] || !self.usable(fi) {
                 self.batch_left = 0;
                 if self.kind == FileServiceType::Sequential {
                     self.cursor = (self.cursor + 1) % n;
@@ -168,18 +162,14 @@ impl FileChooser {
                 self.cursor = (self.cursor + 1) % n;
             }
         }
-        // Check every file once more in order (random service may have missed one). With open
-        // files at their limit a file may be passed over; a second round finds it once the
-        // first closed every open file that had finished.
-        let rounds = if self.limit.is_some() { 2 } else { 1 };
-        for _ in 0..rounds {
-            for fi in 0..n {
-                if !self.done[fi] && matches!(self.avail(fi), Avail::Yes) {
-                    if let Some(off) = next_in(fi, rng) {
-                        return Some((fi as u32, off));
-                    }
-                    self.finished(fi);
+        // Check every file once more in order (random service may have missed one; under a
+        // limit only the open ones, or one there is room to open).
+        for fi in 0..n {
+            if !self.done[fi] && self.usable(fi) {
+                if let Some(off) = next_in(fi, rng) {
+                    return Some((fi as u32, off));
                 }
+                self.finished(fi);
             }
         }
         None
@@ -294,8 +284,8 @@ mod tests {
                     if closes.is_empty() {
                         break;
                     }
-                    for fi in closes {
-                        c.closed(fi as usize);
+                    for _ in closes {
+                        c.closed();
                         open -= 1;
                     }
                 }

@@ -15,7 +15,7 @@ impl Worker {
     pub(super) fn open_picked(&mut self) -> bool {
         match self.file_chooser.open_files() {
             Some(l) if !l.to_open.is_empty() => self.open_now(),
-            _ => !self.error,
+            _ => true,
         }
     }
 
@@ -81,7 +81,7 @@ impl Worker {
         for fi in to_close {
             let i = fi as usize;
             let fd = self.efiles[i].fd;
-            self.file_chooser.closed(i);
+            self.file_chooser.closed();
             // Picked again since (a new pass): it stays open.
             if fd < 0 || self.file_chooser.is_open(i) {
                 continue;
