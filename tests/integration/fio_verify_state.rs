@@ -66,12 +66,28 @@ fn a_finished_write_leaves_the_state_file_fio_leaves() {
             states.push(state_of(&p));
             bytes.push(std::fs::read(&p).unwrap());
         }
-        assert_eq!(states[1], states[0], "{extra:?}");
         assert_eq!(states[0].0, 256, "{extra:?}");
         if extra.len() == 1 {
             // Sequential at depth 1: fio keeps no random state, the files are equal byte for
             // byte (checksum included).
+            assert_eq!(states[1], states[0], "{extra:?}");
             assert_eq!(bytes[1], bytes[0]);
+        } else {
+            // At depth 4 the last four completions are usually the last four writes, but a
+            // write that the device holds back completes after later ones (seen on a loaded
+            // machine: 245, 246, 247 and 255), in either tool: same count and depth, and four
+            // distinct block offsets inside the file.
+            for (tool, s) in ["fio", "iomark"].iter().zip(&states) {
+                assert_eq!((s.0, s.1), (states[0].0, states[0].1), "{tool} {extra:?}");
+                let mut c = s.2.clone();
+                c.dedup();
+                assert_eq!(c.len(), 4, "{tool} {extra:?}: {:?}", s.2);
+                assert!(
+                    c.iter().all(|o| o % 4096 == 0 && *o < 1 << 20),
+                    "{tool} {extra:?}: {:?}",
+                    s.2
+                );
+            }
         }
     }
     // verify_state_save=0, or no verification: no file from either tool.
