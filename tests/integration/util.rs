@@ -328,3 +328,11 @@ impl Drop for ReadOnlyDir {
         }
     }
 }
+
+/// The message of a caught panic (`assert!` gives a `String`, `panic!("literal")` a `&str`).
+pub fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic without a message".into())
+}

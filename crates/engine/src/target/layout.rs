@@ -212,7 +212,8 @@ fn xorshift_fill(words: &mut [u64], state: &mut u64) {
 /// the file is created, or a smaller existing one extended (its bytes are kept: nothing is
 /// truncated), pre-allocated per `fallocate`, sized with ftruncate and, when `fill`, the new part
 /// written sequentially with pseudo-random data in 1 MiB writes (adding the bytes written to
-/// `progress`) and fsynced. Errors carry the path and keep their errno.
+/// `progress`) and fsynced; the new part's cached pages are then dropped. Errors carry the path
+/// and keep their errno.
 #[cfg(test)]
 pub(crate) fn layout_file(
     path: &Path,
@@ -296,6 +297,9 @@ pub fn layout_file_until(
         }
         f.sync_all().map_err(ctx)?;
     }
+    // As fio: the laid-out part leaves the page cache whatever the job's `invalidate`, so that
+    // a job with invalidate=0 does not read the layout's pages from memory.
+    let _ = posix_fadvise(fd, existing, size - existing, libc::POSIX_FADV_DONTNEED);
     Ok(true)
 }
 
