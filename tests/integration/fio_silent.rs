@@ -218,10 +218,14 @@ fn unified_rw_reporting_mixed_and_both() {
         let args = ["--name=u", &fname, "--size=1m", "--rw=randrw", &m];
         let (fv, iv) = both_json("unified", &args);
         let (fj, ij) = (job(&fv, 0), job(&iv, 0));
-        let dirs = |j: &Value| -> Vec<&str> {
-            ["read", "write", "trim", "mixed"]
-                .into_iter()
-                .filter(|k| j.get(*k).is_some())
+        // The direction blocks and `sync` (mixed: no `sync`).
+        let dirs = |j: &Value| -> Vec<String> {
+            let blocks = ["read", "write", "trim", "sync", "mixed"];
+            j.as_object()
+                .unwrap()
+                .keys()
+                .filter(|k| blocks.contains(&k.as_str()))
+                .cloned()
                 .collect()
         };
         assert_eq!(dirs(ij), dirs(fj), "{mode}");

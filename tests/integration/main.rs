@@ -28,6 +28,7 @@ mod fio_prio;
 mod fio_silent;
 mod fio_steady;
 mod fio_suite_jobs;
+mod fio_sync;
 mod fio_verify;
 mod fio_verify_state;
 mod fio_zones;

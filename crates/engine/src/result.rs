@@ -339,6 +339,8 @@ pub struct JobResult {
     pub dirs: PerDir<DirResult>,
     /// fsync / fdatasync latencies.
     pub sync: LatRecord,
+    /// fsyncs issued: fio's sync count (`issued rwts`, the JSON `sync` block's `total_ios`),
+    /// which leaves fdatasyncs out (they are in the latencies).
     pub sync_ios: u64,
     /// I/Os issued per direction (fio's `issued rwts: total=`).
     pub issued: PerDir<u64>,

@@ -24,6 +24,7 @@ impl Worker {
         let prio = s.prio.unwrap_or(self.job_prio);
         s.start_ns = 0;
         s.issue_ns = 0;
+        self.last_was_sync = false;
         if dir == Dir::Write {
             if let Some(v) = &mut self.verifier {
                 v.on_write_complete(s.file, s.offset, s.len as u64, result >= 0);

@@ -231,7 +231,11 @@ struct Worker {
     issued_bytes: u64,
     issued_ios: u64,
     loops_done: u32,
-    writes_since_sync: u64,
+    /// Writes issued since the job began measuring (fio's write issue count, which fsync=N
+    /// and fdatasync=N divide).
+    writes_issued: u64,
+    /// The last I/O to complete was a sync: no other sync until another I/O completed.
+    last_was_sync: bool,
     blocks_since_think: u32,
     next_issue_ns: [u64; 3],
     bytes: [u64; 3],
@@ -279,8 +283,10 @@ impl Worker {
         self.measuring = true;
         self.meas_start_ns = now;
         if !self.spec.ramp_time.is_zero() {
-            // As fio at the end of the ramp: the mix counts start again.
+            // As fio at the end of the ramp: the mix counts and the write count of
+            // fsync=N start again.
             self.mix.restart_counts();
+            self.writes_issued = 0;
         }
         self.cpu_start = sys::rusage_thread();
         self.bytes = [0; 3];

@@ -23,13 +23,23 @@ impl Worker {
         }
     }
 
-    /// fsync (fsync=N) or fdatasync (fdatasync=N) every file, with nothing in flight.
+    /// fsync (fsync=N) or fdatasync (fdatasync=N) of one file, with nothing in flight.
     pub(super) fn do_sync(&mut self) {
-        self.writes_since_sync = 0;
-        // A replayed sync names its file; fsync=N / fdatasync=N sync every file.
+        // As in fio, the sync counts as completed even when no file could take it, so the
+        // job goes on to the I/O that ends the pass.
+        self.last_was_sync = true;
+        // A replayed sync names its file; fsync=N / fdatasync=N sync the file whose turn it
+        // is (fio gives the sync a turn of file_service_type, as an I/O), fsync when both are
+        // due.
         let (files, datasync) = match self.replay.as_mut().and_then(|c| c.pending_sync.take()) {
             Some((f, datasync)) => (f as usize..f as usize + 1, datasync),
-            None => (0..self.efiles.len(), self.spec.fsync == 0),
+            None => {
+                let fsync = self.spec.fsync > 0 && self.writes_issued % self.spec.fsync == 0;
+                match self.sync_file() {
+                    Some(f) => (f..f + 1, !fsync),
+                    None => return,
+                }
+            }
         };
         let op = if datasync { Op::Fdatasync } else { Op::Fsync };
         let measured = self.measuring;
@@ -70,9 +80,16 @@ impl Worker {
             }
             if measured {
                 self.res.sync.add(t1 - t0);
-                self.res.sync_ios += 1;
+                self.res.sync_ios += u64::from(!datasync);
             }
         }
+    }
+
+    /// The file of an fsync=N / fdatasync=N sync: the next turn of the file chooser (opened
+    /// first under an `openfiles` limit); None when no file is left in this pass.
+    fn sync_file(&mut self) -> Option<usize> {
+        let next = self.file_chooser.next(&mut self.rng, |_, _| Some(0));
+        next.filter(|_| self.open_picked()).map(|(f, _)| f as usize)
     }
 
     /// thinktime: spin for thinktime_spin, then sleep for the rest.

@@ -62,13 +62,7 @@ impl Worker {
         if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
             return Next::Done;
         }
-        // fsync / fdatasync every N writes.
-        let sync_every = if self.spec.fsync > 0 {
-            self.spec.fsync
-        } else {
-            self.spec.fdatasync
-        };
-        if sync_every > 0 && self.writes_since_sync >= sync_every {
+        if self.sync_due() {
             return Next::Drained(Pause::Sync);
         }
         if self.spec.thinktime > Duration::ZERO
@@ -224,7 +218,7 @@ impl Worker {
             f.passed();
         }
         if dir == Dir::Write {
-            self.writes_since_sync += 1;
+            self.writes_issued += 1;
         }
         self.blocks_since_think += 1;
         if let Some(r) = &mut self.recorder {
@@ -312,6 +306,21 @@ impl Worker {
         next.filter(|_| self.open_picked())
     }
 
+    /// fsync=N / fdatasync=N, by fio's rule: a sync is due whenever the writes issued so far
+    /// are a multiple of N (and not zero) and the last I/O to complete was not a sync. So
+    /// the reads of a mixed job that follow the Nth write each get a sync too, until the next
+    /// write, as in fio (randrw with fsync=4 issues about twice the syncs of randwrite).
+    /// With both set, either count makes a sync due (an fsync when fsync=N's is).
+    #[inline]
+    fn sync_due(&self) -> bool {
+        let w = self.writes_issued;
+        let due = |every: u64| every > 0 && w % every == 0;
+        !self.last_was_sync
+            && w > 0
+            && (due(self.spec.fsync) || due(self.spec.fdatasync))
+            && self.spec.rw.has_write()
+    }
+
     /// Start a new pass over every file: a new loop, or (`time_wrap`) a time-based run going
     /// round again. As fio does with invalidate=1, each file's cached pages are dropped at the
     /// start of every pass, not only when it is opened, so a buffered run keeps measuring the
@@ -323,6 +332,7 @@ impl Worker {
         }
         if !time_wrap {
             self.mix.new_loop(self.spec.randrepeat);
+            self.last_was_sync = false;
         }
         self.file_chooser.reset(!time_wrap);
         if self.spec.invalidate && !(time_wrap && self.spec.direct) {

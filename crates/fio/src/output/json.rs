@@ -258,29 +258,29 @@ pub(crate) fn job_obj(
         }
     }
     j.end_obj();
-    // unified_rw_reporting=mixed: one `mixed` block; =both: the directions, then `mixed`.
-    let dirs: &[Dir] = if u.mixed_only {
-        &[Dir::Read]
+    // unified_rw_reporting=mixed: one `mixed` block and no `sync`; =both: the directions and
+    // `sync`, then `mixed` (fio's order).
+    if u.mixed_only {
+        dir_obj(j, report, u, Dir::Read, plus);
     } else {
-        &Dir::ALL
-    };
-    for &d in dirs {
-        dir_obj(j, report, u, d, plus);
+        for d in Dir::ALL {
+            dir_obj(j, report, u, d, plus);
+        }
+        j.obj("sync");
+        j.u("total_ios", u.job.sync_ios);
+        let st = &u.spec.stats;
+        lat_obj(
+            j,
+            "lat_ns",
+            &u.job.sync,
+            st.clat_percentiles.then_some(st.percentile_list.as_slice()),
+            plus,
+        );
+        j.end_obj();
     }
     if let Some(m) = u.mixed_block() {
         dir_obj(j, report, &m, Dir::Read, plus);
     }
-    j.obj("sync");
-    j.u("total_ios", u.job.sync_ios);
-    let st = &u.spec.stats;
-    lat_obj(
-        j,
-        "lat_ns",
-        &u.job.sync,
-        st.clat_percentiles.then_some(st.percentile_list.as_slice()),
-        plus,
-    );
-    j.end_obj();
     j.u("job_runtime", u.cpu_runtime_ms);
     let (usr, sys) = u.cpu_pct();
     j.f("usr_cpu", usr);

@@ -252,7 +252,7 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
     }
     let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     lat_buckets(out, &hists);
-    if u.job.sync_ios > 0 {
+    if u.job.sync.hist.count() > 0 {
         out.push_str("  fsync/fdatasync/sync_file_range:\n");
         lat_line(out, "    sync", &u.job.sync);
         if u.spec.stats.clat_percentiles {
