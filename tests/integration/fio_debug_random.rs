@@ -105,3 +105,66 @@ fn debug_classes_are_checked_and_the_others_print_nothing() {
     let o = iomark(&[&base[..], &["--debug=io", "--warnings"]].concat());
     assert!(stderr(&o).contains("--debug=io"), "{}", stderr(&o));
 }
+
+/// The I/Os of a two-loop randrw job's `write_iolog` (file, action, offset, length).
+fn two_loops(tool: &str, extra: &[&str]) -> Vec<[String; 4]> {
+    let d = Scratch::new("loops-repeat");
+    let mut a = vec![
+        "--name=j",
+        "--directory=.",
+        "--size=1m",
+        "--bs=4k",
+        "--rw=randrw",
+        "--loops=2",
+        "--write_iolog=io.log",
+        "--output=/dev/null",
+    ];
+    a.extend_from_slice(extra);
+    ok(&run_tool(tool, &a, &d.path));
+    std::fs::read_to_string(d.file("io.log"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            l.split_whitespace()
+                .skip(1)
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| w.len() == 4 && (w[1] == "read" || w[1] == "write"))
+        .map(|w| [w[0].clone(), w[1].clone(), w[2].clone(), w[3].clone()])
+        .collect()
+}
+
+#[test]
+fn a_second_loop_repeats_the_first_unless_randseed_is_given() {
+    // fio: randrepeat (the default) seeds every stream again at each loop, so the second
+    // loop does the first one's I/O again (offsets, directions, files); a given randseed
+    // turns randrepeat off, and the directions go on drawing (258 reads of 512 with seed 5).
+    for extra in [
+        &[][..],
+        &["--randseed=5"][..],
+        &["--nrfiles=3"][..],
+        &["--nrfiles=3", "--file_service_type=random"][..],
+    ] {
+        let mut seen = Vec::new();
+        for tool in ["fio", "iomark"] {
+            let l = two_loops(tool, extra);
+            let h = l.len() / 2;
+            let reads = l.iter().filter(|x| x[1] == "read").count();
+            let sizes = l.iter().all(|x| x[3] == "4096");
+            seen.push((l.len(), l[..h] == l[h..], sizes, reads));
+        }
+        let (f, i) = (seen[0], seen[1]);
+        assert_eq!(
+            (i.0, i.1, i.2),
+            (f.0, f.1, f.2),
+            "{extra:?}: fio {f:?}, iomark {i:?}"
+        );
+        assert_eq!(f.1, extra != ["--randseed=5"], "{extra:?}: {f:?}");
+        if extra.len() < 2 {
+            // Fixed seeds for the directions: fio's draws (random file service draws from
+            // a stream iomark does not share with fio).
+            assert_eq!(i.3, f.3, "{extra:?}");
+        }
+    }
+}

@@ -42,7 +42,12 @@ impl FileChooser {
             kind: service.kind,
             batch,
             cursor: 0,
-            batch_left: batch,
+            // Random service draws the first file too (as it does at every new loop).
+            batch_left: if service.kind == FileServiceType::Random {
+                0
+            } else {
+                batch
+            },
             done: vec![false; n],
             limit: open_limit.map(|limit| {
                 Box::new(OpenFiles {
@@ -175,10 +180,24 @@ impl FileChooser {
         None
     }
 
+    /// The choice starts again as at the first loop (from the first file, or a draw for the
+    /// first file), for a loop that repeats the first.
+    pub(super) fn restart(&mut self) {
+        self.cursor = 0;
+        self.batch_left = if self.kind == FileServiceType::Random {
+            0
+        } else {
+            self.batch
+        };
+    }
+
     /// Start a new pass over every file. `new_loop`: under a limit every open file is closed
     /// first (fio closes the files between loops and opens them again as it picks them).
     pub(super) fn reset(&mut self, new_loop: bool) {
         self.done.fill(false);
+        if new_loop && self.kind == FileServiceType::Random {
+            self.batch_left = 0;
+        }
         if let Some(l) = self.limit.as_deref_mut().filter(|_| new_loop) {
             for fi in 0..l.open.len() {
                 if l.open[fi] {

@@ -216,6 +216,9 @@ struct Worker {
     mix: DirMix,
     /// Offset generator per file.
     gens: Vec<OffsetGen>,
+    /// The offset generators and the job's stream as the first loop began, when every loop
+    /// repeats the first (fio's `randrepeat` without `randseed`, over several loops).
+    loop_start: Option<Box<(Vec<OffsetGen>, Rng)>>,
     /// The access mix's picker and offsets, when the job has one.
     access: Option<Box<access::MixRun>>,
     file_chooser: FileChooser,

@@ -131,6 +131,11 @@ impl Worker {
             if self.closes_pending() {
                 return Next::Drained(Pause::CloseFiles);
             }
+            // The new loop's first I/O is drawn in the new loop (direction and size: the ones
+            // drawn for the last loop's remainder, less than a block, are dropped as fio ends
+            // the loop there).
+            let dir = self.pick_dir();
+            let bs = self.bs[dir].pick(&mut self.rng);
             return match self.pick_offset(dir, bs) {
                 Some(x) => self.fill_slot(dir, x.0, x.1, bs, now),
                 None if self.closes_pending() => Next::Drained(Pause::CloseFiles),
@@ -326,9 +331,16 @@ impl Worker {
     /// start of every pass, not only when it is opened, so a buffered run keeps measuring the
     /// device rather than the page cache: at every loop (fio reopens the files), and at every
     /// wrap of a buffered time-based run.
+    /// With `randrepeat` (and no `randseed`: fio then seeds nothing again), a new loop
+    /// draws the first loop's offsets, sizes and files again, as fio seeds its streams again.
     pub(super) fn reset_passes(&mut self, time_wrap: bool) {
-        for g in &mut self.gens {
-            g.reset();
+        match self.loop_start.as_deref().filter(|_| !time_wrap) {
+            Some((gens, rng)) => {
+                self.gens.clone_from(gens);
+                self.rng = rng.clone();
+                self.file_chooser.restart();
+            }
+            None => self.gens.iter_mut().for_each(|g| g.reset()),
         }
         if !time_wrap {
             self.mix.new_loop(self.spec.randrepeat);

@@ -221,7 +221,7 @@ impl Worker {
             .collect();
         let free: Vec<u32> = (0..depth).rev().collect();
         let mut rng = Rng::new(seed);
-        let gens = s
+        let gens: Vec<OffsetGen> = s
             .files
             .iter()
             .enumerate()
@@ -240,6 +240,8 @@ impl Worker {
             })
             .collect();
         let _ = rng.next_u64();
+        let loop_start = (spec.randrepeat && spec.loops > 1 && !spec.time_based)
+            .then(|| Box::new((gens.clone(), rng.clone())));
         let bs = spec.bs.map(BsPicker::new);
         // The mix draws as fio does: its stream seeded from randseed and the (1-based) thread.
         let mix_seed = if spec.repeatable_seeds() {
@@ -366,6 +368,7 @@ impl Worker {
             bs,
             mix,
             gens,
+            loop_start,
             access,
             file_chooser,
             stop: s.stop,

@@ -67,6 +67,10 @@ pub(super) fn finish(
     if spec.buffers.compress_percentage > 0 || spec.buffers.dedupe_percentage > 0 {
         spec.buffers.refill_buffers = true;
     }
+    // As fio: a given randseed overrides randrepeat (no new seeding at each loop).
+    if st.randseed_set {
+        spec.randrepeat = false;
+    }
     // Streams that are not repeatable derive from a seed drawn now, so `--debug=random`
     // prints the seeds the run uses.
     if !spec.repeatable_seeds() {

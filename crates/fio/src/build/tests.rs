@@ -592,9 +592,13 @@ fn table_defaults_match_the_job_model() {
         pre.push((d.name, d.default));
         if d.name == "randseed" {
             // As in fio, a given randseed counts although it is the default: it makes the
-            // streams repeatable even with randrepeat=0.
-            assert!(!before.seeds_from_randseed && base(&pre).seeds_from_randseed);
+            // streams repeatable even with randrepeat=0, and turns off their new seeding
+            // at each loop (randrepeat).
+            let given = base(&pre);
+            assert!(!before.seeds_from_randseed && given.seeds_from_randseed);
+            assert!(before.randrepeat && !given.randrepeat);
             before.seeds_from_randseed = true;
+            before.randrepeat = false;
         }
         assert_eq!(
             base(&pre),

@@ -53,6 +53,9 @@ pub struct Pending {
     pub bssplit: PerDir<Option<Vec<(u64, u32)>>>,
     pub batch_complete_max_set: bool,
     pub iodepth_low_set: bool,
+    /// `randseed` was given: as in fio it turns `randrepeat` off (the streams still derive
+    /// from it, but are not seeded again at each loop).
+    pub randseed_set: bool,
     /// Engine options given, checked against the final engine.
     pub engine_opts: Vec<&'static OptDef>,
     /// `verify=` as given (canonical fio name, "" for off), None = not given.

@@ -140,7 +140,7 @@ pub static OPTIONS: &[OptDef] = &[
     // --- Random numbers
     o("randrepeat", OptKind::Bool, "1", "Random numbers", "Use the same random sequence on every run.").set(|c, v| { c.spec.randrepeat = c.boolean(v)?; Ok(()) }),
     o("allrandrepeat", OptKind::Bool, "0", "Random numbers", "Make every random generator repeatable, also without randrepeat (then not seeded again at each loop).").set(|c, v| { if c.boolean(v)? { c.spec.seeds_from_randseed = true; } Ok(()) }),
-    o("randseed", OptKind::Int, "0x89", "Random numbers", "Seed for the random generators; given, the streams are repeatable even with randrepeat=0 (as in fio).").set(|c, v| { c.spec.randseed = c.uint(v)?; c.spec.seeds_from_randseed = true; Ok(()) }),
+    o("randseed", OptKind::Int, "0x89", "Random numbers", "Seed for the random generators; given, the streams are repeatable even with randrepeat=0 (as in fio).").set(|c, v| { c.spec.randseed = c.uint(v)?; c.spec.seeds_from_randseed = true; c.pending.randseed_set = true; Ok(()) }),
     o("norandommap", OptKind::Flag, "0", "Random numbers", "Do not track which blocks were done; offsets may repeat.").set(|c, v| { c.spec.norandommap = c.flag(v)?; Ok(()) }),
     o("softrandommap", OptKind::Bool, "0", "Random numbers", "Continue without a random map if it cannot be allocated.").ign("iomark's random map always fits: a permutation, or one bit per block with mixed block sizes"),
     o("random_generator", OptKind::Enum(&Words(&["tausworthe", "lfsr", "tausworthe64"])), "tausworthe", "Random numbers", "fio's random number generator type; lfsr visits every block once per pass, even with norandommap (iomark draws its numbers from its own generator either way).").set(|c, v| { c.spec.lfsr = c.word(v)? == "lfsr"; Ok(()) }),
