@@ -37,17 +37,11 @@ pub(super) struct OpenFiles {
 impl FileChooser {
     /// `open_limit`: at most that many files open at once (below `n`), else None.
     pub(super) fn new(service: &FileService, n: usize, open_limit: Option<usize>) -> FileChooser {
-        let batch = service.batch.max(1);
-        FileChooser {
+        let mut c = FileChooser {
             kind: service.kind,
-            batch,
+            batch: service.batch.max(1),
             cursor: 0,
-            // Random service draws the first file too (as it does at every new loop).
-            batch_left: if service.kind == FileServiceType::Random {
-                0
-            } else {
-                batch
-            },
+            batch_left: 0,
             done: vec![false; n],
             limit: open_limit.map(|limit| {
                 Box::new(OpenFiles {
@@ -58,7 +52,9 @@ impl FileChooser {
                     to_close: Vec::new(),
                 })
             }),
-        }
+        };
+        c.restart();
+        c
     }
 
     /// The opens and closes to make, with an `openfiles` limit.
@@ -180,8 +176,8 @@ impl FileChooser {
         None
     }
 
-    /// The choice starts again as at the first loop (from the first file, or a draw for the
-    /// first file), for a loop that repeats the first.
+    /// The choice starts as at the first loop: from the first file, or (random service) with
+    /// a draw for the first file. At the start, and for a loop that repeats the first.
     pub(super) fn restart(&mut self) {
         self.cursor = 0;
         self.batch_left = if self.kind == FileServiceType::Random {
