@@ -219,8 +219,9 @@ fn roff_escape(s: &str) -> String {
     }
 }
 
-/// The man page (roff, section 1).
-pub fn man_page() -> String {
+/// The man page (roff, section 1); `commands` are the binary's commands with a summary each
+/// (already in roff).
+pub fn man_page(commands: &[(&str, &str)]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -230,7 +231,10 @@ pub fn man_page() -> String {
     s.push_str(".SH NAME\niomark \\- storage benchmark that runs fio jobs and writes fio\\-compatible output\n");
     s.push_str(".SH SYNOPSIS\n.B iomark run\n[\\fISWITCHES\\fR] [\\fB\\-\\-OPTION\\fR=\\fIVALUE\\fR ...] [\\fB\\-\\-name\\fR=\\fIJOB\\fR \\fB\\-\\-OPTION\\fR=\\fIVALUE\\fR ...] [\\fIJOBFILE\\fR ...]\n.br\n.B iomark quick\n[\\fITARGET\\fR]\n");
     s.push_str(".SH DESCRIPTION\niomark runs storage workloads described with fio's options, on the command line or in\nfio job files, and reports latency, bandwidth and IOPS in fio's normal, JSON and terse\nformats. Options before the first \\fB\\-\\-name\\fR apply to every job; \\fB\\-\\-name\\fR starts a job\nand the options after it belong to that job. Sizes accept k, m, g, t, p suffixes\n(powers of 1024 unless \\fBkb_base\\fR=1000); times accept d, h, m, s, ms, us.\n");
-    s.push_str(".SH COMMANDS\n.TP\n.B run\nRun the jobs given by options and job files.\n.TP\n.B quick\nRun a short preset set of jobs against a target and summarise the results.\n.TP\n.B merge\nMerge result files written by \\fBiomark run \\-\\-result\\fR on several hosts into one run of many\nclients: fio's client output (\\fBclient_stats\\fR with an \\fBAll clients\\fR entry whose percentiles\ncome from the merged histograms), stonewall and all\\-done figures, the slowest ranks, a result\nfile with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host charts (\\fB\\-\\-report\\fR).\n");
+    s.push_str(".SH COMMANDS\n");
+    for (name, summary) in commands {
+        let _ = writeln!(s, ".TP\n.B {}\n{summary}", roff_escape(name));
+    }
     s.push_str(".SH SWITCHES\n");
     for sw in SWITCHES.iter().filter(|s| s.supported && !s.ignored) {
         let _ = writeln!(
@@ -347,8 +351,9 @@ mod tests {
 
     #[test]
     fn man_page_shape() {
-        let m = man_page();
+        let m = man_page(&[("run", "Run the jobs."), ("rbd-bench", "Ceph's rbd bench.")]);
         assert!(m.starts_with(".TH IOMARK 1"));
+        assert!(m.contains(".TP\n.B run\nRun the jobs.\n.TP\n.B rbd\\-bench\nCeph's rbd bench.\n"));
         for sec in [
             ".SH SYNOPSIS",
             ".SH DESCRIPTION",

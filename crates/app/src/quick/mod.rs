@@ -1,7 +1,10 @@
 //! `iomark quick [PATH]`: the binary's side of the quick preset (iomark-scenarios builds the
 //! plan and formats the results): messages on stderr, signals, the status line, and the run.
 
-use crate::signals;
+mod live;
+mod words;
+
+use crate::session::signals;
 use iomark_engine::note;
 use iomark_engine::result::JobResult;
 use iomark_engine::runner::{self, RunCtl, RunError};
@@ -25,14 +28,14 @@ mod wording {
 
     /// The engine refused the run (bad target, no space, ...).
     pub fn run_refused(e: &RunError) -> String {
-        format!("iomark quick: {}", crate::quick_words::run_error(e))
+        format!("iomark quick: {}", crate::quick::words::run_error(e))
     }
 
     /// The write tests were refused after the read tests ran.
     pub fn write_refused(e: &RunError) -> String {
         format!(
             "iomark quick: the write tests were not run: {}",
-            crate::quick_words::run_error(e)
+            crate::quick::words::run_error(e)
         )
     }
 
@@ -60,7 +63,7 @@ pub fn main(args: &[String]) -> i32 {
     };
     match quick::parse(&args) {
         Ok(Parsed::Run(o)) => run(o, report),
-        Ok(Parsed::Help) => crate::pipe::print_text(quick::USAGE),
+        Ok(Parsed::Help) => crate::session::pipe::print_text(quick::USAGE),
         Err(e) => {
             // Every message names the program, as `iomark quick: ...`.
             let e = e.to_string();
@@ -118,7 +121,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     for n in &p.notices {
         eprintln!("iomark quick: {n}");
     }
-    let tty = crate::status::stderr_is_tty();
+    let tty = crate::progress::status::stderr_is_tty();
     // On a terminal an event first clears the live line it would otherwise run into.
     let ctl = Arc::new(if tty {
         RunCtl::new(|e| eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e)))
@@ -146,7 +149,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     }
     let done = Arc::new(AtomicBool::new(false));
     let status = if tty {
-        let view = crate::quick_live::Plan {
+        let view = crate::quick::live::Plan {
             tests: p
                 .labels
                 .iter()
@@ -155,7 +158,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
             per_test: o.runtime + o.ramp,
             layout_bytes: if p.temp { p.size } else { 0 },
         };
-        Some(crate::quick_live::spawn(view, ctl.clone(), done.clone()))
+        Some(crate::quick::live::spawn(view, ctl.clone(), done.clone()))
     } else {
         Some(finished_lines(ctl.clone(), done.clone(), p.plan.jobs.len()))
     };
@@ -197,11 +200,11 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     }
     let rows = quick::rows(&res, &p.labels);
     if o.json {
-        let notes = note::worded(&res.notes, crate::quick_words::note);
+        let notes = note::worded(&res.notes, crate::quick::words::note);
         println!("{}", quick::to_json(&rows, &res, &notes, &p));
     } else {
         print!("{}", quick::table(&rows));
-        for n in note::worded(&res.notes, crate::quick_words::note) {
+        for n in note::worded(&res.notes, crate::quick::words::note) {
             eprintln!("note: {n}");
         }
     }

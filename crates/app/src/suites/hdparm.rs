@@ -17,7 +17,7 @@ pub fn main(args: &[String]) -> i32 {
     };
     if a.help {
         // A reader that stops early (`| head -1`) ends it quietly, status 0.
-        return crate::pipe::print_text(hdparm::USAGE);
+        return crate::session::pipe::print_text(hdparm::USAGE);
     }
     let mut code = 0;
     let mut all: Option<RunResult> = None;
@@ -104,11 +104,11 @@ fn run_phases(p: &hdparm::HdparmPlan) -> anyhow::Result<RunResult> {
             // SAFETY: sync(2) takes no arguments and cannot fail.
             unsafe { libc::sync() };
             let until = std::time::Instant::now() + pause;
-            while std::time::Instant::now() < until && !crate::signals::interrupted() {
+            while std::time::Instant::now() < until && !crate::session::signals::interrupted() {
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
         }
-        if crate::signals::interrupted() {
+        if crate::session::signals::interrupted() {
             break;
         }
         let r = run_plan("hdparm", &plan, None)?;
@@ -121,7 +121,7 @@ fn run_phases(p: &hdparm::HdparmPlan) -> anyhow::Result<RunResult> {
         }
     }
     if let Some(r) = &mut all {
-        r.interrupted |= crate::signals::interrupted();
+        r.interrupted |= crate::session::signals::interrupted();
     }
     all.ok_or_else(|| anyhow::anyhow!("iomark hdparm: interrupted before the first timing"))
 }

@@ -2,7 +2,7 @@
 //! stdout, then iomark's latency per operation type.
 
 use super::write_result;
-use crate::signals;
+use crate::session::signals;
 use iomark_engine::fileops::blogtree::{self, Counts, Tree};
 use iomark_engine::fileops::Phase;
 use iomark_engine::job::Dir;
@@ -40,7 +40,7 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     if a.help {
-        return crate::pipe::print_text(blogbench::USAGE);
+        return crate::session::pipe::print_text(blogbench::USAGE);
     }
     let dir = a.dir.clone().unwrap_or_default();
     let p = match blogbench::plan(&a, dir_state(&dir)) {

@@ -125,7 +125,7 @@ pub fn repeat_as(
         let c = run(&a);
         if many {
             code = code.max(c);
-            if crate::signals::interrupted() {
+            if crate::session::signals::interrupted() {
                 break;
             }
             if !shows {
@@ -175,7 +175,9 @@ pub fn repeat_as(
             runs: &results,
         };
         let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-        if let Err(e) = crate::outputs::write_after(path, &bytes, results.iter().map(|r| &r.plan)) {
+        if let Err(e) =
+            crate::session::outputs::write_after(path, &bytes, results.iter().map(|r| &r.plan))
+        {
             eprintln!("iomark: {e}");
             code = code.max(1);
         }

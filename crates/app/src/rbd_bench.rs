@@ -1,7 +1,7 @@
 //! `iomark rbd-bench`: the binary's side (iomark-scenarios parses, plans and formats): the
 //! target, the run, and the output from the result model.
 
-use crate::signals;
+use crate::session::signals;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_scenarios::preset::target;
@@ -17,7 +17,7 @@ pub fn main(a: &[String]) -> i32 {
     let o = match args::parse(a) {
         Ok(Some(o)) => o,
         Ok(None) => {
-            return crate::pipe::print_text(args::USAGE);
+            return crate::session::pipe::print_text(args::USAGE);
         }
         Err(e) => {
             eprintln!("iomark {e}");

@@ -3,7 +3,7 @@
 //! whole run (not of the one test). Drawn on stderr a few times a second, only on a TTY
 //! (without one, quick prints a line per finished test instead).
 
-use crate::status::{eta, Meter};
+use crate::progress::status::{eta, Meter};
 use iomark_engine::runner::RunCtl;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -2,7 +2,7 @@
 //! stderr with -q) and one CSV line per run (stdout).
 
 use super::{failure, run_plan, write_result};
-use crate::signals;
+use crate::session::signals;
 use iomark_engine::fileops::{bytewise, fileset, seeks, Phase};
 use iomark_engine::job::Dir;
 use iomark_engine::result::JobResult;
@@ -23,7 +23,7 @@ pub fn main(args: &[String]) -> i32 {
     };
     if a.help {
         // A reader that stops early (`| head -1`) ends it quietly, status 0.
-        return crate::pipe::print_text(bonnie::USAGE);
+        return crate::session::pipe::print_text(bonnie::USAGE);
     }
     let facts = Facts {
         ram_bytes: iomark_engine::sys::mem_total(),

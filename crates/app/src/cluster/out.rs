@@ -106,10 +106,11 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
             code = 1;
         }
     }
-    let text = crate::periodic::render_all(&result, &out.formats, out.terse_version, false);
+    let text =
+        crate::progress::periodic::render_all(&result, &out.formats, out.terse_version, false);
     match &out.output {
         Some(p) => {
-            if let Err(e) = crate::outputs::write(p, text.as_bytes()) {
+            if let Err(e) = crate::session::outputs::write(p, text.as_bytes()) {
                 eprintln!("iomark: {e}");
                 code = 1;
             }
@@ -128,7 +129,7 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
     if let Some(p) = &out.result {
         let written = serde_json::to_vec_pretty(&result)
             .map_err(|e| anyhow!("cannot encode the result: {e}"))
-            .and_then(|bytes| crate::outputs::write_after(p, &bytes, &plans));
+            .and_then(|bytes| crate::session::outputs::write_after(p, &bytes, &plans));
         if let Err(e) = written {
             eprintln!("iomark: {e}");
             code = 1;

@@ -1,7 +1,7 @@
 //! `iomark iometer`: an Iometer access specification run as one iomark job (workers ×
 //! outstanding I/Os on one target), through `iomark run` so the output is the usual one.
 
-use crate::signals;
+use crate::session::signals;
 use iomark_engine::job::RunPlan;
 use iomark_engine::result::RunResult;
 use iomark_scenarios::iometer::{csv, mix, spec, spec_file};
@@ -85,7 +85,7 @@ fn parse(a: &[String]) -> anyhow::Result<Option<Opts>> {
                 for (n, lines, from) in spec::NAMED {
                     s.push_str(&format!("{n:<16} {lines}\n{:<16} from {from}\n", ""));
                 }
-                crate::pipe::print_text(&s);
+                crate::session::pipe::print_text(&s);
                 return Ok(None);
             }
             "--allow-write" => {
@@ -162,7 +162,7 @@ pub fn main(a: &[String], run: Run) -> i32 {
             if a.iter().any(|x| x == "--list") {
                 return 0;
             }
-            return crate::pipe::print_text(USAGE);
+            return crate::session::pipe::print_text(USAGE);
         }
         Err(e) => {
             eprintln!("iomark {e}");

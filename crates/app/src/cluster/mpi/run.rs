@@ -3,7 +3,7 @@
 //! rank 0 writes the outputs.
 
 use super::{regions, Outcome, RankVars, Session};
-use crate::signals;
+use crate::session::signals;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::RunPlan;
@@ -86,8 +86,12 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
                         .map_err(|e| explain::run_error(&e))
                         .and_then(|_| {
                             if rank == 0 {
-                                crate::outputs::check(&cli.plan, &cli.output, report.as_deref())
-                                    .map_err(|e| e.to_string())
+                                crate::session::outputs::check(
+                                    &cli.plan,
+                                    &cli.output,
+                                    report.as_deref(),
+                                )
+                                .map_err(|e| e.to_string())
                             } else {
                                 Ok(())
                             }
@@ -102,15 +106,15 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     let out = s.run(&plan, refusal, ctl(&stop));
     match (out, output) {
         (Outcome::Gathered(mut ranks), Some(o)) => {
-            let outputs = crate::cluster_out::ClusterOutputs {
+            let outputs = crate::cluster::out::ClusterOutputs {
                 report,
-                ..crate::cluster_out::ClusterOutputs::from_switches(&o)
+                ..crate::cluster::out::ClusterOutputs::from_switches(&o)
             };
             // The result names only the logs that were asked for.
             for r in &mut ranks {
                 crate::report_cmd::restore_logs(&mut r.result.plan, saved_logs.clone());
             }
-            crate::cluster_out::finish_cluster(ranks, &outputs)
+            crate::cluster::out::finish_cluster(ranks, &outputs)
         }
         (Outcome::Stopped(m), _) if rank == 0 => {
             eprintln!("iomark: {m}");
@@ -137,7 +141,7 @@ impl crate::preset::Runs for PresetRuns<'_> {
     fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> anyhow::Result<Option<RunResult>> {
         let refusal = runner::check(plan).err().map(|e| explain::run_error(&e));
         match self.session.run(plan, refusal, self::ctl(&ctl.stop)) {
-            Outcome::Gathered(ranks) => crate::cluster_out::merge(ranks).map(Some),
+            Outcome::Gathered(ranks) => crate::cluster::out::merge(ranks).map(Some),
             Outcome::Sent(_) => Ok(None),
             Outcome::Stopped(m) if self.shows() => Err(anyhow::Error::msg(m)),
             Outcome::Stopped(_) => Err(anyhow::Error::msg(String::new())),

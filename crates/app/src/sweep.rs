@@ -1,7 +1,7 @@
 //! `iomark sweep`: the binary's side (iomark-scenarios parses, plans and tabulates): the target,
 //! the run, the output and the latency-target search's measurements.
 
-use crate::signals;
+use crate::session::signals;
 use iomark_engine::job::{Dir, RunPlan};
 use iomark_engine::result::{LatRecord, RunResult};
 use iomark_engine::runner::{self, RunCtl};
@@ -23,7 +23,7 @@ pub fn main(a: &[String]) -> i32 {
 pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
     let mut o = match args::parse(a) {
         Ok(o) if o.help => {
-            return crate::pipe::print_text(args::USAGE);
+            return crate::session::pipe::print_text(args::USAGE);
         }
         Ok(o) => o,
         Err(e) => {
@@ -152,7 +152,7 @@ fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>, prepare: Prepare) -> i32 {
     let mut code = 0;
     if let Some(rf) = &o.result {
         let bytes = serde_json::to_vec_pretty(&res).unwrap_or_default();
-        if let Err(e) = crate::outputs::write_after(rf, &bytes, [&res.plan]) {
+        if let Err(e) = crate::session::outputs::write_after(rf, &bytes, [&res.plan]) {
             eprintln!("iomark sweep: {e}");
             code = 1;
         }

@@ -8,7 +8,7 @@ pub mod dd;
 pub mod hdparm;
 pub mod iozone;
 
-use crate::signals;
+use crate::session::signals;
 use anyhow::{anyhow, Result};
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::{RunPlan, RunResult};
@@ -56,7 +56,8 @@ pub fn run_plan(
 pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<()> {
     let bytes =
         serde_json::to_vec_pretty(r).map_err(|e| anyhow!("iomark {tool}: encoding: {e}"))?;
-    crate::outputs::write_after(path, &bytes, [&r.plan]).map_err(|e| anyhow!("iomark {tool}: {e}"))
+    crate::session::outputs::write_after(path, &bytes, [&r.plan])
+        .map_err(|e| anyhow!("iomark {tool}: {e}"))
 }
 
 /// The first failed job's message, if any.

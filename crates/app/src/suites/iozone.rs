@@ -1,7 +1,7 @@
 //! `iomark iozone`: iozone's command line on iomark's engine; iozone's text output as the
 //! matrix grows, its `-R` report, the `-b` workbook, throughput mode, and iomark's result.
 
-use crate::signals;
+use crate::session::signals;
 use anyhow::{anyhow, bail, Result};
 use iomark_suites::iozone::{self, excel, record, run, text, throughput, xlsx};
 use std::io::Write;
@@ -31,7 +31,9 @@ pub fn parse_args(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf
         Early::Refused(2, format!("{e}\nTry 'iomark iozone --help' for the flags."))
     })?;
     if a.help {
-        return Err(Early::Done(crate::pipe::print_text(&iozone::usage())));
+        return Err(Early::Done(crate::session::pipe::print_text(
+            &iozone::usage(),
+        )));
     }
     if a.version {
         println!("iomark iozone {}", iomark_engine::VERSION);
@@ -267,7 +269,7 @@ pub fn finish(
             let _ = o.write_all(b"\n");
         }
         if let Some(path) = &a.result {
-            if let Err(e) = crate::outputs::write(path, &bytes) {
+            if let Err(e) = crate::session::outputs::write(path, &bytes) {
                 eprintln!("iomark iozone: {e}");
                 code = code.max(1);
             }

@@ -16,7 +16,8 @@ mod session;
 
 pub use session::{Outcome, Session};
 
-use crate::cluster_args::ClusterOpts;
+use crate::cluster::args::ClusterOpts;
+use crate::commands::Role;
 use iomark_fio::cluster_words::Place;
 use iomark_fio::jobfile::{HostVars, Vars};
 
@@ -58,39 +59,6 @@ impl Vars for RankVars {
     }
 }
 
-/// What a command does when launched as many ranks.
-enum Role {
-    /// Runs on every rank, merged on rank 0.
-    Cluster,
-    /// Reads or prints only: rank 0 runs it, the others end at once.
-    RankZero,
-    /// Does I/O with no cluster mode.
-    Refused,
-}
-
-fn role(args: &[String]) -> Role {
-    let informative = |a: &String| {
-        matches!(
-            a.as_str(),
-            "--help" | "-h" | "--version" | "--showcmd" | "--parse-only"
-        ) || a.starts_with("--cmdhelp")
-    };
-    match args.first().map(String::as_str) {
-        Some("run") if args[1..].iter().any(informative) => Role::RankZero,
-        Some("run") => Role::Cluster,
-        Some(a) if a.starts_with('-') && args.iter().any(informative) => Role::RankZero,
-        Some("preset") if args.get(1).map(String::as_str) == Some("run") => Role::Cluster,
-        Some("iozone") if args[1..].iter().any(|a| informative(a) || a == "-v") => Role::RankZero,
-        Some("iozone") => Role::Cluster,
-        Some(
-            "quick" | "sweep" | "rbd-bench" | "iometer" | "dd" | "hdparm" | "bonnie" | "bonnie++"
-            | "blogbench",
-        ) => Role::Refused,
-        Some(a) if a.starts_with('-') => Role::Cluster,
-        _ => Role::RankZero,
-    }
-}
-
 /// Runs `args` as a rank when launched as many; None to run it as usual (alone, or on rank 0
 /// for a command that only reads or prints).
 pub fn main(args: &[String], opts: &ClusterOpts) -> Option<i32> {
@@ -99,7 +67,7 @@ pub fn main(args: &[String], opts: &ClusterOpts) -> Option<i32> {
     }
     let (_, env_rank) = launched()?;
     let command = args.first().map(String::as_str).unwrap_or("");
-    match role(args) {
+    match crate::commands::role(args) {
         Role::RankZero => return (env_rank != 0).then_some(0),
         Role::Refused => {
             if env_rank == 0 {
@@ -152,30 +120,4 @@ pub fn main(args: &[String], opts: &ClusterOpts) -> Option<i32> {
     // MPI_Finalize, before the process exits.
     drop(universe);
     Some(code)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
-    }
-
-    #[test]
-    fn commands_find_their_role() {
-        assert!(matches!(role(&v(&["run", "--name=a"])), Role::Cluster));
-        assert!(matches!(
-            role(&v(&["--name=a", "--rw=read"])),
-            Role::Cluster
-        ));
-        assert!(matches!(role(&v(&["run", "jobs.fio"])), Role::Cluster));
-        assert!(matches!(role(&v(&["preset", "run", "x"])), Role::Cluster));
-        assert!(matches!(role(&v(&["preset", "list"])), Role::RankZero));
-        assert!(matches!(role(&v(&["run", "--help"])), Role::RankZero));
-        assert!(matches!(role(&v(&["report", "r.json"])), Role::RankZero));
-        assert!(matches!(role(&v(&["dd", "if=/dev/zero"])), Role::Refused));
-        assert!(matches!(role(&v(&["iozone", "-t", "2"])), Role::Cluster));
-        assert!(matches!(role(&v(&["iozone", "-h"])), Role::RankZero));
-    }
 }

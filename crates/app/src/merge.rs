@@ -2,7 +2,7 @@
 //! pdsh, clush, ssh loops, a scheduler) merged as one run of many ranks: the file's position is
 //! its rank, its host the one it was written on. A file that is itself a merge brings its ranks.
 
-use crate::cluster_out::{finish_cluster, ClusterOutputs};
+use crate::cluster::out::{finish_cluster, ClusterOutputs};
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::RunResult;
@@ -127,7 +127,7 @@ fn read_ranks(files: &[PathBuf]) -> Result<Vec<RankResult>> {
 /// `iomark merge`.
 pub fn main(args: &[String]) -> i32 {
     let a = match parse(args) {
-        Ok(a) if a.help => return crate::pipe::print_text(USAGE),
+        Ok(a) if a.help => return crate::session::pipe::print_text(USAGE),
         Ok(a) if a.files.is_empty() => {
             eprintln!("iomark merge: no result files given\n\n{USAGE}");
             return 2;

@@ -254,7 +254,7 @@ fn write_images(a: &Args, charts: &[charts::Chart]) -> Result<(), ReportError> {
 pub fn report_main(args: &[String]) -> i32 {
     let a = match parse(args, &["-o", "--output", "--label", "--png", "--svg"]) {
         Ok(a) if a.help => {
-            return crate::pipe::print_text(REPORT_USAGE);
+            return crate::session::pipe::print_text(REPORT_USAGE);
         }
         Ok(a) if a.inputs.is_empty() => {
             eprintln!("iomark report: no result files given\n\n{REPORT_USAGE}");
@@ -316,7 +316,7 @@ pub fn compare_main(args: &[String]) -> i32 {
         &["--label", "--fail-if", "--report", "--png", "--svg"],
     ) {
         Ok(a) if a.help => {
-            return crate::pipe::print_text(COMPARE_USAGE);
+            return crate::session::pipe::print_text(COMPARE_USAGE);
         }
         Ok(a) if a.inputs.len() < 2 => {
             eprintln!("iomark compare: give at least two results to compare\n\n{COMPARE_USAGE}");
@@ -395,7 +395,7 @@ pub fn compare_main(args: &[String]) -> i32 {
 pub fn export_main(args: &[String]) -> i32 {
     let a = match parse(args, &["--label", "--csv", "--xlsx", "--markdown"]) {
         Ok(a) if a.help => {
-            return crate::pipe::print_text(EXPORT_USAGE);
+            return crate::session::pipe::print_text(EXPORT_USAGE);
         }
         Ok(a) if a.inputs.is_empty() => {
             eprintln!("iomark export: no result files given\n\n{EXPORT_USAGE}");

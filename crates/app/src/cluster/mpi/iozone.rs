@@ -11,7 +11,7 @@ use super::link::{Kind, Received};
 use super::preflight::name;
 use super::session::decode_u32;
 use super::Session;
-use crate::signals;
+use crate::session::signals;
 use crate::suites::iozone::{self as front, Early, End};
 use iomark_engine::pass::group::GroupHooks;
 use iomark_fio::cluster_words::{self, Place};

@@ -16,7 +16,7 @@ pub fn main(args: &[String]) -> i32 {
     };
     if a.help {
         // A reader that stops early (`| head -1`) ends it quietly, status 0.
-        return crate::pipe::print_text(dd::USAGE);
+        return crate::session::pipe::print_text(dd::USAGE);
     }
     let p = match dd::plan(&a, &Probe::of) {
         Ok(p) => p,

@@ -2,7 +2,7 @@
 //! (iomark-scenarios holds them as data, builds their plans and summaries): the target's
 //! lifetime, signals, the runs, and where the output goes.
 
-use crate::signals;
+use crate::session::signals;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::RunPlan;
@@ -46,7 +46,7 @@ pub fn main(a: &[String]) -> i32 {
 /// [`main`] with the plans run by `runs`.
 pub fn main_with(a: &[String], exec: &mut dyn Runs) -> i32 {
     match args::parse(a) {
-        Ok(Command::Help) => crate::pipe::print_text(args::USAGE),
+        Ok(Command::Help) => crate::session::pipe::print_text(args::USAGE),
         Ok(Command::List) => {
             print!("{}", args::list());
             0
@@ -247,7 +247,9 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
             runs: &runs,
         };
         let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-        if let Err(e) = crate::outputs::write_after(rf, &bytes, runs.iter().map(|r| &r.plan)) {
+        if let Err(e) =
+            crate::session::outputs::write_after(rf, &bytes, runs.iter().map(|r| &r.plan))
+        {
             eprintln!("iomark preset: {e}");
             code = 1;
         }

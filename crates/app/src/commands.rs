@@ -1,0 +1,349 @@
+//! The command table: every command of iomark once, with its lines in the usage, its summary in
+//! the manual page, what it does when launched as many ranks (mpirun, srun) and the function
+//! that runs it. The dispatcher, the usage text, the manual page, the shell completions and the
+//! cluster launcher all read this table, so a new command is one row here.
+
+use crate::suites::{blogbench, bonnie, dd, hdparm, iozone};
+use crate::{
+    completions, iometer, merge, preset, quick, rbd_bench, repeat, report_cmd, run, sweep,
+};
+
+/// What a command does when it is launched as many ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Runs on every rank, merged on rank 0.
+    Cluster,
+    /// Reads or prints only: rank 0 runs it, the others end at once.
+    RankZero,
+    /// Does I/O with no cluster mode: refused under a launcher.
+    Refused,
+}
+
+/// One command of the binary.
+pub struct Command {
+    /// The word after `iomark`.
+    pub name: &'static str,
+    /// Other words for it (`bonnie++`).
+    pub aliases: &'static [&'static str],
+    /// Its lines in the usage, indented and aligned as printed.
+    pub usage: &'static str,
+    /// One sentence for the manual page.
+    pub summary: &'static str,
+    /// Its role under a launcher, from its arguments (after the command word).
+    pub role: fn(&[String]) -> Role,
+    /// Runs it with the arguments after the command word; returns the exit status.
+    pub run: fn(&[String]) -> i32,
+}
+
+/// Help, version and parse-only calls only print: rank 0 answers them alone.
+fn informative(a: &String) -> bool {
+    matches!(
+        a.as_str(),
+        "--help" | "-h" | "--version" | "--showcmd" | "--parse-only"
+    ) || a.starts_with("--cmdhelp")
+}
+
+fn cluster_unless_informative(args: &[String]) -> Role {
+    if args.iter().any(informative) {
+        Role::RankZero
+    } else {
+        Role::Cluster
+    }
+}
+
+fn rank_zero(_: &[String]) -> Role {
+    Role::RankZero
+}
+
+fn refused(_: &[String]) -> Role {
+    Role::Refused
+}
+
+fn preset_role(args: &[String]) -> Role {
+    if args.first().map(String::as_str) == Some("run") {
+        Role::Cluster
+    } else {
+        Role::RankZero
+    }
+}
+
+fn iozone_role(args: &[String]) -> Role {
+    if args.iter().any(|a| informative(a) || a == "-v") {
+        Role::RankZero
+    } else {
+        Role::Cluster
+    }
+}
+
+fn print_manual(_: &[String]) -> i32 {
+    let rows: Vec<(&str, &str)> = COMMANDS.iter().map(|c| (c.name, c.summary)).collect();
+    crate::session::pipe::print_text(&iomark_fio::doc::man_page(&rows))
+}
+
+/// Every command, in the order of the usage.
+pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "quick",
+        aliases: &[],
+        usage: "  iomark quick [PATH] [--json]           quick benchmark (SEQ1M/RND4K, read and write) of a
+                                         temporary file in PATH (default: current directory)
+",
+        summary: "Run a short preset set of jobs against a target and summarise the results.",
+        role: refused,
+        run: quick::main,
+    },
+    Command {
+        name: "preset",
+        aliases: &[],
+        usage: "  iomark preset list|show NAME|run NAME [TARGET]
+                                         ready-made benchmarks (backup repository, cloud
+                                         disk, Ceph RBD, CrystalDiskMark profiles, ...)
+",
+        summary: "List, show and run ready-made benchmarks (backup repository, cloud disk, Ceph RBD, CrystalDiskMark profiles).",
+        role: preset_role,
+        run: preset::main,
+    },
+    Command {
+        name: "sweep",
+        aliases: &[],
+        usage: "  iomark sweep --bs=4k,64k --iodepth=1..64x4 [--rw=randread ...] [--show=iops|bw|p99]
+                                         run the cross product of the swept options; matrix
+",
+        summary: "Run the cross product of swept job options and print a matrix of one figure.",
+        role: refused,
+        run: |a| repeat::run_maybe_repeated(a, sweep::main),
+    },
+    Command {
+        name: "rbd-bench",
+        aliases: &[],
+        usage: "  iomark rbd-bench TARGET --io-type write [--io-size 4K --io-threads 16 --io-total 1G ...]
+                                         Ceph's rbd bench on a file or device, with latency
+",
+        summary: "Ceph's rbd bench workload and per\\-second table, with latency.",
+        role: refused,
+        run: rbd_bench::main,
+    },
+    Command {
+        name: "iometer",
+        aliases: &[],
+        usage: "  iomark iometer [TARGET] --spec 4k,70,100 [--outstanding 16 --workers 2 ...]
+                                         an Iometer access specification (--list: named ones)
+",
+        summary: "Run an Iometer access specification.",
+        role: refused,
+        run: |a| iometer::main(a, run::run_with),
+    },
+    Command {
+        name: "run",
+        aliases: &[],
+        usage: "  iomark run [SWITCHES] [--name=JOB --OPTION=VALUE ...]
+                                         run fio-style jobs given as command-line options
+  iomark run --repeat=N [--repeat-pause=TIME] [--repeat-agg=mean|median|best] ...
+                                         run the jobs N times; statistics of every figure
+                                         (also on sweep, dd, hdparm and bonnie)
+  iomark run --help                      the switches and every job option
+  iomark run --cmdhelp=OPTION            help for one option
+",
+        summary: "Run the jobs given by options and job files.",
+        role: cluster_unless_informative,
+        run: |a| repeat::run_maybe_repeated(a, run::run),
+    },
+    Command {
+        name: "report",
+        aliases: &[],
+        usage: "  iomark report RESULT... [-o FILE.html] HTML report with charts of iomark results or fio JSON
+                                         (`--report FILE.html` on quick and run charts that run)
+",
+        summary: "Write an HTML report with charts of iomark result files or fio JSON output.",
+        role: rank_zero,
+        run: report_cmd::report_main,
+    },
+    Command {
+        name: "compare",
+        aliases: &[],
+        usage: "  iomark compare A B [C...] [--fail-if RULE] [--report FILE.html]
+                                         compare results: deltas, spread test, CI rules
+",
+        summary: "Compare results: deltas, a spread test and rules that fail a CI job.",
+        role: rank_zero,
+        run: report_cmd::compare_main,
+    },
+    Command {
+        name: "export",
+        aliases: &[],
+        usage: "  iomark export RESULT... --csv FILE | --xlsx FILE | --markdown
+                                         export results as CSV, XLSX or Markdown tables
+",
+        summary: "Export results as CSV, XLSX or Markdown tables.",
+        role: rank_zero,
+        run: report_cmd::export_main,
+    },
+    Command {
+        name: "merge",
+        aliases: &[],
+        usage: "  iomark merge RESULT... [--output-format=FMT] [--result FILE] [--report FILE.html|DIR]
+                                         merge result files of several hosts as one run of
+                                         many clients (exact percentiles, stonewall figures)
+",
+        summary: "Merge result files written by \\fBiomark run \\-\\-result\\fR on several hosts into one run of many
+clients: fio's client output (\\fBclient_stats\\fR with an \\fBAll clients\\fR entry whose percentiles
+come from the merged histograms), stonewall and all\\-done figures, the slowest ranks, a result
+file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host charts (\\fB\\-\\-report\\fR).",
+        role: rank_zero,
+        run: merge::main,
+    },
+    Command {
+        name: "man",
+        aliases: &[],
+        usage: "  iomark man                             print the manual page (roff)
+",
+        summary: "Print this manual page (roff).",
+        role: rank_zero,
+        run: print_manual,
+    },
+    Command {
+        name: "dd",
+        aliases: &[],
+        usage: "  iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
+",
+        summary: "GNU dd's operands and output.",
+        role: refused,
+        run: |a| repeat::maybe_repeated(a, dd::main, "result-file"),
+    },
+    Command {
+        name: "hdparm",
+        aliases: &[],
+        usage: "  iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
+",
+        summary: "hdparm's cached and device read timings, on devices and files.",
+        role: refused,
+        run: |a| repeat::maybe_repeated(a, hdparm::main, "result-file"),
+    },
+    Command {
+        name: "bonnie",
+        aliases: &["bonnie++"],
+        usage: "  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s tests, text tables and CSV
+",
+        summary: "bonnie++'s tests, with its text tables and CSV line.",
+        role: refused,
+        run: |a| repeat::maybe_repeated(a, bonnie::main, "result-file"),
+    },
+    Command {
+        name: "iozone",
+        aliases: &[],
+        usage: "  iomark iozone [-a] [-i N] [-s -r] ...  iozone's tests, matrix, -R report, workbook, -t mode
+",
+        summary: "iozone's tests, its automatic matrix, \\-R report, workbook and throughput mode.",
+        role: iozone_role,
+        run: iozone::main,
+    },
+    Command {
+        name: "blogbench",
+        aliases: &[],
+        usage: "  iomark blogbench -d DIR [-w N] ...     blogbench's workload, table and scores
+",
+        summary: "blogbench's file-server workload, its table and scores.",
+        role: refused,
+        run: blogbench::main,
+    },
+    Command {
+        name: "completions",
+        aliases: &[],
+        usage: "  iomark completions bash|zsh|fish     shell completion script (e.g. >> ~/.bashrc)
+",
+        summary: "Print the completion script for bash, zsh or fish.",
+        role: rank_zero,
+        run: completions::main,
+    },
+];
+
+/// The command named `word` (by its name or an alias).
+pub fn find(word: &str) -> Option<&'static Command> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == word || c.aliases.contains(&word))
+}
+
+/// A fio command line without a command word (`iomark --name=x --rw=read`) runs as `iomark run`.
+pub fn fio_style(args: &[String]) -> bool {
+    args.first().is_some_and(|a| a.starts_with('-'))
+}
+
+/// The role of a whole command line (command word included) under a launcher.
+#[cfg(any(test, feature = "mpi"))]
+pub fn role(args: &[String]) -> Role {
+    match args.first().map(String::as_str) {
+        _ if fio_style(args) => cluster_unless_informative(args),
+        Some(w) => find(w).map_or(Role::RankZero, |c| (c.role)(&args[1..])),
+        None => Role::RankZero,
+    }
+}
+
+const HEAD: &str = "iomark: measure storage, run fio workloads, compare results
+
+Usage:
+";
+
+const TAIL: &str = "  iomark --version | -v
+
+Under mpirun or srun (a build with the mpi feature), run and preset run on every rank at once,
+merged on rank 0 (see README, Running on a cluster):
+  --no-mpi                               run alone even when launched as many ranks
+  --mpi-timeout=TIME                     how long a rank may stay silent (default 60s)
+  --mpi-verbose                          each phase and the gather's cost on stderr
+
+A fio command line runs unchanged with `iomark run` in place of `fio`:
+  iomark run --name=rr --filename=/data/t --size=1g --rw=randread --bs=4k \\
+             --ioengine=io_uring --iodepth=32 --direct=1 --runtime=30 --time_based
+";
+
+/// The usage text: the head, every command's lines, the launcher's switches and an example.
+pub fn usage() -> String {
+    let mut s = String::from(HEAD);
+    for c in COMMANDS {
+        s.push_str(c.usage);
+    }
+    s.push_str(TAIL);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn commands_find_their_role() {
+        assert_eq!(role(&v(&["run", "--name=a"])), Role::Cluster);
+        assert_eq!(role(&v(&["--name=a", "--rw=read"])), Role::Cluster);
+        assert_eq!(role(&v(&["--name=a", "--parse-only"])), Role::RankZero);
+        assert_eq!(role(&v(&["run", "jobs.fio"])), Role::Cluster);
+        assert_eq!(role(&v(&["preset", "run", "x"])), Role::Cluster);
+        assert_eq!(role(&v(&["preset", "list"])), Role::RankZero);
+        assert_eq!(role(&v(&["run", "--help"])), Role::RankZero);
+        assert_eq!(role(&v(&["report", "r.json"])), Role::RankZero);
+        assert_eq!(role(&v(&["dd", "if=/dev/zero"])), Role::Refused);
+        assert_eq!(role(&v(&["bonnie++", "-d", "x"])), Role::Refused);
+        assert_eq!(role(&v(&["iozone", "-t", "2"])), Role::Cluster);
+        assert_eq!(role(&v(&["iozone", "-h"])), Role::RankZero);
+        assert_eq!(role(&v(&["nonsense"])), Role::RankZero);
+    }
+
+    /// Every command has its lines in the usage, starting with its name, and names are unique.
+    #[test]
+    fn every_command_is_in_the_usage_once() {
+        let text = usage();
+        for c in COMMANDS {
+            assert!(
+                c.usage.starts_with(&format!("  iomark {}", c.name)),
+                "{}",
+                c.name
+            );
+            assert!(text.contains(c.usage));
+            assert_eq!(COMMANDS.iter().filter(|d| d.name == c.name).count(), 1);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! iomark's application layer: the command table and what every command runs in (signals,
+//! progress, output writing, exit codes), over the front ends (fio, suites, scenarios), the
+//! engine and the back ends (fio outputs, reports). The binary calls [`main`].
+
+mod cluster;
+mod commands;
+mod completions;
+mod iometer;
+mod merge;
+mod preset;
+mod progress;
+mod quick;
+mod rbd_bench;
+mod repeat;
+mod report_cmd;
+mod run;
+mod session;
+mod suites;
+mod sweep;
+
+pub use commands::{Command, Role, COMMANDS};
+
+/// Runs the command line `argv` (the program's name first); returns the exit status.
+pub fn main(argv: Vec<String>) -> i32 {
+    session::pipe::default_sigpipe();
+    // Recorded in every result: the program by its name, not the path it was started from.
+    let mut line = argv.clone();
+    if let Some(first) = line.first_mut() {
+        if let Some(n) = std::path::Path::new(first.as_str()).file_name() {
+            *first = n.to_string_lossy().into_owned();
+        }
+    }
+    iomark_engine::result::set_command_line(line);
+    let (args, cluster) = match cluster::args::take(argv.into_iter().skip(1).collect()) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    };
+    // Launched as many ranks (mpirun, srun): this process runs as one of them.
+    #[cfg(feature = "mpi")]
+    if let Some(code) = cluster::mpi::main(&args, &cluster) {
+        return code;
+    }
+    #[cfg(not(feature = "mpi"))]
+    let _ = cluster;
+    dispatch(&args)
+}
+
+/// Runs one command line (without the program's name) in this process.
+fn dispatch(args: &[String]) -> i32 {
+    let usage = commands::usage;
+    match args.first().map(String::as_str) {
+        // No arguments is a usage error: the usage goes to stderr, status 2 (as for an unknown
+        // command); asking for it (`--help`) prints it on stdout, status 0.
+        None => {
+            eprint!("{}", usage());
+            2
+        }
+        Some("-h" | "--help" | "help") => session::pipe::print_text(&usage()),
+        Some("--version" | "-V" | "-v" | "version") => {
+            session::pipe::print_text(&format!("iomark-{}", iomark_engine::VERSION))
+        }
+        // fio style without a subcommand: `iomark --name=x --rw=read ...`
+        _ if commands::fio_style(args) => run::run(args),
+        Some(word) => match commands::find(word) {
+            Some(c) => (c.run)(&args[1..]),
+            None => {
+                eprintln!(
+                    "iomark: unknown command {}\n\n{}",
+                    iomark_engine::echo::quote(word),
+                    usage()
+                );
+                2
+            }
+        },
+    }
+}
