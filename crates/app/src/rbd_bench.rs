@@ -1,6 +1,7 @@
 //! `iomark rbd-bench`: the binary's side (iomark-scenarios parses, plans and formats): the
 //! target, the run, and the output from the result model.
 
+use crate::progress::source::{self as progress, Observer, Progress};
 use crate::session::signals;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
@@ -8,7 +9,7 @@ use iomark_scenarios::preset::target;
 use iomark_scenarios::rbd_bench::args::{self, RbdOpts};
 use iomark_scenarios::rbd_bench::window::{self, Sample};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -77,12 +78,16 @@ pub fn main(a: &[String]) -> i32 {
         )
     );
     let _ = std::io::stdout().flush();
-    let done = Arc::new(AtomicBool::new(false));
     let printed = Arc::new(Mutex::new(Vec::new()));
-    let live = spawn_live(o.io_size, ctl.clone(), done.clone(), printed.clone());
+    let live = PerSecond {
+        io_size: o.io_size,
+        start: None,
+        next: 1,
+        printed: printed.clone(),
+    };
+    let progress = Progress::start(ctl.clone(), vec![Box::new(live)]);
     let res = runner::run(&plan, &ctl);
-    done.store(true, Ordering::Relaxed);
-    let _ = live.join();
+    progress.stop();
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
@@ -106,49 +111,51 @@ pub fn main(a: &[String]) -> i32 {
     }
 }
 
-/// Print one `SEC OPS OPS/SEC BYTES/SEC` line a second while the run goes, as rbd bench does:
+/// Prints one `SEC OPS OPS/SEC BYTES/SEC` line a second while the run goes, as rbd bench does:
 /// the operations done so far by every slot (the workers' published counters) and the rates
 /// over the rolling window. The clock starts when the first worker starts (after any layout).
 /// The samples printed are left in `printed`.
-fn spawn_live(
+struct PerSecond {
     io_size: u64,
-    ctl: Arc<RunCtl>,
-    done: Arc<AtomicBool>,
+    start: Option<Instant>,
+    /// The second of the next line.
+    next: u64,
     printed: Arc<Mutex<Vec<Sample>>>,
-) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        let mut start = None;
-        let mut next = 1u64;
-        while !done.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(20));
-            let workers = ctl.workers.lock().map(|w| w.clone()).unwrap_or_default();
-            if workers.is_empty() {
-                continue;
-            }
-            let t0 = *start.get_or_insert_with(Instant::now);
-            if t0.elapsed() < Duration::from_secs(next) {
-                continue;
-            }
-            let ops: u64 = workers
-                .iter()
-                .map(|w| w.ios.iter().map(|i| i.load(Ordering::Relaxed)).sum::<u64>())
-                .sum();
-            let Ok(mut samples) = printed.lock() else {
-                return;
-            };
-            samples.push(Sample {
-                t: next as f64,
-                ops,
-                bytes: ops * io_size,
-            });
-            if let Some(l) = window::lines(&samples).last() {
-                let mut out = std::io::stdout().lock();
-                let _ = out.write_all(window::format_line(l).as_bytes());
-                let _ = out.flush();
-            }
-            next += 1;
+}
+
+impl Observer for PerSecond {
+    fn every(&self) -> Duration {
+        Duration::from_millis(20)
+    }
+
+    fn sample(&mut self, s: &progress::Sample) {
+        if s.workers.is_empty() {
+            return;
         }
-    })
+        let t0 = *self.start.get_or_insert_with(Instant::now);
+        if t0.elapsed() < Duration::from_secs(self.next) {
+            return;
+        }
+        let ops: u64 = s
+            .workers
+            .iter()
+            .map(|w| w.ios.iter().map(|i| i.load(Ordering::Relaxed)).sum::<u64>())
+            .sum();
+        let Ok(mut samples) = self.printed.lock() else {
+            return;
+        };
+        samples.push(Sample {
+            t: self.next as f64,
+            ops,
+            bytes: ops * self.io_size,
+        });
+        if let Some(l) = window::lines(&samples).last() {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(window::format_line(l).as_bytes());
+            let _ = out.flush();
+        }
+        self.next += 1;
+    }
 }
 
 /// After the run: a last per-second line with the exact count when the live lines did not

@@ -1,11 +1,11 @@
 //! The live status line on a terminal (like fio's `Jobs: 1 (f=1): [r(1)][45.0%][r=368MiB/s]...`),
 //! drawn a few times a second from the workers' counters. Nothing is drawn when not a TTY.
 
+use super::source::{Observer, Sample};
 use iomark_engine::job::RwMode;
-use iomark_engine::runner::{RunCtl, WorkerState};
+use iomark_engine::runner::{WorkerProgress, WorkerState};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 pub fn stderr_is_tty() -> bool {
@@ -110,73 +110,89 @@ pub fn state_letter(state: WorkerState, rw: RwMode) -> char {
     }
 }
 
-/// Draw the status line until `done` is set; clears the line at the end.
-pub fn spawn(ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        let mut meters: Vec<Meter> = Vec::new();
-        let mut drawn = false;
-        while !done.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(250));
-            let workers = ctl.workers.lock().unwrap().clone();
-            if workers.is_empty() {
-                continue;
-            }
-            meters.resize(workers.len(), Meter::default());
-            let now = iomark_engine::sys::now_ns();
-            let mut bw = [0f64; 3];
-            let mut iops = [0f64; 3];
-            let mut letters = String::new();
-            let mut running = 0;
-            let mut pct: f64 = 0.0;
-            let mut eta_s: f64 = 0.0;
-            for (w, m) in workers.iter().zip(meters.iter_mut()) {
-                let st = w.state();
-                let live = !st.finished();
-                if live {
-                    running += 1;
-                }
-                letters.push(state_letter(st, w.rw));
-                let ns = w.published_ns.load(Ordering::Acquire);
-                let bytes: [u64; 3] = std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
-                let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
-                m.update(ns, bytes, ios, now, live);
-                for i in 0..3 {
-                    bw[i] += m.bw[i];
-                    iops[i] += m.iops[i];
-                }
-                let done_b: u64 = bytes.iter().sum();
-                let rt = w.runtime_ms.load(Ordering::Relaxed);
-                let el = w.elapsed_ms.load(Ordering::Relaxed);
-                let total = w.total_bytes.load(Ordering::Relaxed);
-                let p = if rt > 0 {
-                    el as f64 / rt as f64
-                } else if total > 0 {
-                    done_b as f64 / total as f64
-                } else {
-                    0.0
-                };
-                pct = pct.max(p.min(1.0));
-                if rt > 0 {
-                    eta_s = eta_s.max(rt.saturating_sub(el).div_ceil(1000) as f64);
-                }
-            }
-            let line = format!(
-                "Jobs: {running} (f={running}): [{letters}][{:.1}%]{}[eta {}]",
-                pct * 100.0,
-                rate_fields(&bw, &iops),
-                eta(eta_s as u64)
-            );
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r{line}\x1b[K");
-            let _ = err.flush();
-            drawn = true;
+/// fio's status line on stderr, redrawn four times a second; cleared at the end.
+#[derive(Default)]
+pub struct StatusLine {
+    meters: Vec<Meter>,
+    drawn: bool,
+}
+
+impl Observer for StatusLine {
+    fn every(&self) -> Duration {
+        Duration::from_millis(250)
+    }
+
+    fn sample(&mut self, s: &Sample) {
+        let workers = s.workers;
+        if workers.is_empty() {
+            return;
         }
-        if drawn {
+        self.meters.resize(workers.len(), Meter::default());
+        let mut bw = [0f64; 3];
+        let mut iops = [0f64; 3];
+        let mut letters = String::new();
+        let mut running = 0;
+        let mut pct: f64 = 0.0;
+        let mut eta_s: f64 = 0.0;
+        for (w, m) in workers.iter().zip(self.meters.iter_mut()) {
+            let st = w.state();
+            let live = !st.finished();
+            if live {
+                running += 1;
+            }
+            letters.push(state_letter(st, w.rw));
+            let ns = w.published_ns.load(Ordering::Acquire);
+            let bytes: [u64; 3] = std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
+            let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
+            m.update(ns, bytes, ios, s.now_ns, live);
+            for i in 0..3 {
+                bw[i] += m.bw[i];
+                iops[i] += m.iops[i];
+            }
+            let (p, left) = done_and_left(w, bytes.iter().sum());
+            pct = pct.max(p);
+            eta_s = eta_s.max(left);
+        }
+        let line = format!(
+            "Jobs: {running} (f={running}): [{letters}][{:.1}%]{}[eta {}]",
+            pct * 100.0,
+            rate_fields(&bw, &iops),
+            eta(eta_s as u64)
+        );
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{line}\x1b[K");
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
+    fn end(&mut self, _: &Sample) {
+        if self.drawn {
             let mut err = std::io::stderr().lock();
             let _ = write!(err, "\r\x1b[K");
             let _ = err.flush();
         }
-    })
+    }
+}
+
+/// A worker's share done (0 to 1: of its runtime when time-based, else of its bytes) and the
+/// seconds it has left (0 when not time-based).
+fn done_and_left(w: &WorkerProgress, done_bytes: u64) -> (f64, f64) {
+    let rt = w.runtime_ms.load(Ordering::Relaxed);
+    let el = w.elapsed_ms.load(Ordering::Relaxed);
+    let total = w.total_bytes.load(Ordering::Relaxed);
+    let p = if rt > 0 {
+        el as f64 / rt as f64
+    } else if total > 0 {
+        done_bytes as f64 / total as f64
+    } else {
+        0.0
+    };
+    let left = if rt > 0 {
+        rt.saturating_sub(el).div_ceil(1000) as f64
+    } else {
+        0.0
+    };
+    (p.min(1.0), left)
 }
 
 /// `[r=10.0MiB/s][r=2560 IOPS]` for the directions that move data (empty when none does).

@@ -3,11 +3,10 @@
 //! whole run (not of the one test). Drawn on stderr a few times a second, only on a TTY
 //! (without one, quick prints a line per finished test instead).
 
+use crate::progress::source::{Observer, Sample};
 use crate::progress::status::{eta, Meter};
-use iomark_engine::runner::RunCtl;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// What the view knows of the run before it starts.
@@ -72,54 +71,78 @@ fn draw(line: &str) {
     let _ = err.flush();
 }
 
-/// Draw until `done` is set; clears the line at the end. A file to lay out shows its bar at
-/// once (drawn before this returns), so even a short layout is seen.
-pub fn spawn(plan: Plan, ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
-    let mut drawn = false;
-    if plan.layout_bytes > 0 {
-        draw(&layout_line(0, plan.layout_bytes));
-        drawn = true;
-    }
-    std::thread::spawn(move || {
-        let mut meter = Meter::default();
-        let mut current = 0usize;
-        let mut since = Instant::now();
-        while !done.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(250));
-            let workers = ctl.workers.lock().map(|w| w.clone()).unwrap_or_default();
-            let line = match workers.last() {
-                None => {
-                    if plan.layout_bytes == 0 {
-                        continue;
-                    }
-                    let laid = ctl.layout_bytes.load(Ordering::Relaxed);
-                    layout_line(laid, plan.layout_bytes)
-                }
-                Some(w) => {
-                    if workers.len() != current {
-                        current = workers.len();
-                        since = Instant::now();
-                        meter = Meter::default();
-                    }
-                    let st = w.state();
-                    let now = iomark_engine::sys::now_ns();
-                    let ns = w.published_ns.load(Ordering::Acquire);
-                    let bytes: [u64; 3] =
-                        std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
-                    let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
-                    meter.update(ns, bytes, ios, now, !st.finished());
-                    test_line(&plan, current, since.elapsed(), &meter.fields())
-                }
-            };
-            draw(&line);
+/// The live view: a layout bar, then the running test; cleared at the end.
+pub struct LiveView {
+    plan: Plan,
+    meter: Meter,
+    /// How many tests have started.
+    current: usize,
+    since: Instant,
+    drawn: bool,
+}
+
+impl LiveView {
+    /// A file to lay out shows its bar at once (drawn before this returns), so even a short
+    /// layout is seen.
+    pub fn new(plan: Plan) -> LiveView {
+        let mut drawn = false;
+        if plan.layout_bytes > 0 {
+            draw(&layout_line(0, plan.layout_bytes));
             drawn = true;
         }
-        if drawn {
+        LiveView {
+            plan,
+            meter: Meter::default(),
+            current: 0,
+            since: Instant::now(),
+            drawn,
+        }
+    }
+}
+
+impl Observer for LiveView {
+    fn every(&self) -> Duration {
+        Duration::from_millis(250)
+    }
+
+    fn sample(&mut self, s: &Sample) {
+        let line = match s.workers.last() {
+            None => {
+                if self.plan.layout_bytes == 0 {
+                    return;
+                }
+                layout_line(s.layout_bytes, self.plan.layout_bytes)
+            }
+            Some(w) => {
+                if s.workers.len() != self.current {
+                    self.current = s.workers.len();
+                    self.since = Instant::now();
+                    self.meter = Meter::default();
+                }
+                let ns = w.published_ns.load(Ordering::Acquire);
+                let bytes: [u64; 3] = std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
+                let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
+                self.meter
+                    .update(ns, bytes, ios, s.now_ns, !w.state().finished());
+                test_line(
+                    &self.plan,
+                    self.current,
+                    self.since.elapsed(),
+                    &self.meter.fields(),
+                )
+            }
+        };
+        draw(&line);
+        self.drawn = true;
+    }
+
+    fn end(&mut self, _: &Sample) {
+        if self.drawn {
             let mut err = std::io::stderr().lock();
             let _ = write!(err, "\r\x1b[K");
             let _ = err.flush();
         }
-    })
+    }
 }
 
 #[cfg(test)]

@@ -4,12 +4,13 @@
 mod live;
 mod words;
 
+use crate::progress::source::{Observer, Progress, Sample};
 use crate::session::signals;
 use iomark_engine::note;
 use iomark_engine::result::JobResult;
 use iomark_engine::runner::{self, RunCtl, RunError};
 use iomark_scenarios::quick::{self, Parsed, PrepareError};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// How quick words what stops it or a test. Every message that reports an engine refusal or a
@@ -147,8 +148,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
             o.ramp.as_secs_f64()
         );
     }
-    let done = Arc::new(AtomicBool::new(false));
-    let status = if tty {
+    let view: Box<dyn Observer> = if tty {
         let view = crate::quick::live::Plan {
             tests: p
                 .labels
@@ -158,18 +158,19 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
             per_test: o.runtime + o.ramp,
             layout_bytes: if p.temp { p.size } else { 0 },
         };
-        Some(crate::quick::live::spawn(view, ctl.clone(), done.clone()))
+        Box::new(live::LiveView::new(view))
     } else {
-        Some(finished_lines(ctl.clone(), done.clone(), p.plan.jobs.len()))
+        Box::new(FinishedLines {
+            told: 0,
+            total: p.plan.jobs.len(),
+        })
     };
+    let progress = Progress::start(ctl.clone(), vec![view]);
     if report.is_some() {
         crate::report_cmd::collect_series(&mut p.plan);
     }
     let res = runner::run(&p.plan, &ctl);
-    done.store(true, Ordering::Relaxed);
-    if let Some(h) = status {
-        let _ = h.join();
-    }
+    progress.stop();
     if signals::interrupted() {
         ctl.interrupted.store(true, Ordering::Relaxed);
     }
@@ -229,35 +230,43 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
 
 /// Without a terminal, one line on stderr per finished test, so a log shows progress rather
 /// than a long silence.
-fn finished_lines(
-    ctl: Arc<RunCtl>,
-    done: Arc<AtomicBool>,
+struct FinishedLines {
+    /// How many finished tests were told.
+    told: usize,
     total: usize,
-) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        let mut told = 0;
-        loop {
-            let stop = done.load(Ordering::Relaxed);
-            let workers = ctl.workers.lock().unwrap().clone();
-            for w in workers.iter().skip(told) {
-                if !w.state().finished() {
-                    break;
-                }
-                told += 1;
-                let ms = w.elapsed_ms.load(Ordering::Relaxed).max(1);
-                let bytes: u64 = w.bytes.iter().map(|b| b.load(Ordering::Relaxed)).sum();
-                let ios: u64 = w.ios.iter().map(|b| b.load(Ordering::Relaxed)).sum();
-                eprintln!(
-                    "iomark quick: test {told} of {total} done: {} ({:.1} MB/s, {:.0} IOPS)",
-                    w.name,
-                    bytes as f64 / ms as f64 / 1000.0,
-                    ios as f64 * 1000.0 / ms as f64
-                );
-            }
-            if stop {
+}
+
+impl FinishedLines {
+    /// Tells the tests that finished since the last call, in order.
+    fn tell(&mut self, s: &Sample) {
+        for w in s.workers.iter().skip(self.told) {
+            if !w.state().finished() {
                 break;
             }
-            std::thread::sleep(std::time::Duration::from_millis(200));
+            self.told += 1;
+            let ms = w.elapsed_ms.load(Ordering::Relaxed).max(1);
+            let bytes: u64 = w.bytes.iter().map(|b| b.load(Ordering::Relaxed)).sum();
+            let ios: u64 = w.ios.iter().map(|b| b.load(Ordering::Relaxed)).sum();
+            eprintln!(
+                "iomark quick: test {} of {} done: {} ({:.1} MB/s, {:.0} IOPS)",
+                self.told,
+                self.total,
+                w.name,
+                bytes as f64 / ms as f64 / 1000.0,
+                ios as f64 * 1000.0 / ms as f64
+            );
         }
-    })
+    }
+}
+
+impl Observer for FinishedLines {
+    fn every(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(200)
+    }
+    fn sample(&mut self, s: &Sample) {
+        self.tell(s);
+    }
+    fn end(&mut self, last: &Sample) {
+        self.tell(last);
+    }
 }

@@ -1,9 +1,11 @@
 //! The threads that watch a run of `iomark run`: fio's status line on a terminal, the interim
 //! reports (SIGUSR1 at any time, `--status-interval`) and the aggregate bandwidth log
-//! (`--bandwidth-log`). They start before the run and are stopped, in order, after it.
+//! (`--bandwidth-log`); the status line and the log observe the run's one progress source. They start before the run and are stopped, in order, after it.
 
+use crate::progress::agg_bw::{AggBwLog, Samples};
 use crate::progress::periodic::{self, Sink};
-use crate::progress::{agg_bw, status};
+use crate::progress::source::{Observer, Progress};
+use crate::progress::status::{self, StatusLine};
 use crate::session::signals;
 use iomark_engine::runner::RunCtl;
 use iomark_fio::cmdline::{CliRun, Eta};
@@ -14,9 +16,9 @@ use std::thread::JoinHandle;
 
 pub struct Observers {
     done: Arc<AtomicBool>,
-    status: Option<JoinHandle<()>>,
+    progress: Progress,
     reporter: JoinHandle<()>,
-    agg_bw: Option<JoinHandle<AggBw>>,
+    agg_bw: Option<Samples>,
 }
 
 impl Observers {
@@ -30,7 +32,16 @@ impl Observers {
             Eta::Never => false,
             Eta::Auto => status::stderr_is_tty(),
         };
-        let status = show_status.then(|| status::spawn(ctl.clone(), done.clone()));
+        let mut observers: Vec<Box<dyn Observer>> = Vec::new();
+        if show_status {
+            observers.push(Box::<StatusLine>::default());
+        }
+        let agg_bw = out.bandwidth_log.then(|| {
+            let (log, samples) = AggBwLog::new(&cli.plan);
+            observers.push(Box::new(log));
+            samples
+        });
+        let progress = Progress::start(ctl.clone(), observers);
         let ndjson = out.status_interval.is_some();
         // Always running: SIGUSR1 asks for an interim report at any time, as with fio.
         let reporter = periodic::spawn(
@@ -48,12 +59,9 @@ impl Observers {
             ctl.clone(),
             done.clone(),
         );
-        let agg_bw = out
-            .bandwidth_log
-            .then(|| agg_bw::spawn(&cli.plan, ctl.clone(), done.clone()));
         Observers {
             done,
-            status,
+            progress,
             reporter,
             agg_bw,
         }
@@ -62,15 +70,10 @@ impl Observers {
     /// Ends every observer (the run is over); the aggregate bandwidth samples, when asked for.
     pub fn stop(self) -> Option<AggBw> {
         self.done.store(true, Ordering::Relaxed);
-        let agg_bw = self.agg_bw.and_then(|h| {
-            h.thread().unpark();
-            h.join().ok()
-        });
+        self.progress.stop();
         signals::wake_reporter();
-        if let Some(h) = self.status {
-            let _ = h.join();
-        }
         let _ = self.reporter.join();
-        agg_bw
+        self.agg_bw
+            .and_then(|s| s.lock().ok().map(|mut a| std::mem::take(&mut *a)))
     }
 }

@@ -1,10 +1,11 @@
 //! `iomark dd OPERAND...`: GNU dd's command line on iomark's engine, GNU dd's lines on stderr.
 
 use super::{failure, open_failure, run_plan, write_result};
-use iomark_engine::runner::RunCtl;
+use crate::progress::source::{Observer, Sample};
 use iomark_suites::dd::{self, args::Status, human, Probe};
 use std::io::Write;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 pub fn main(args: &[String]) -> i32 {
     let a = match dd::parse(args) {
@@ -28,26 +29,10 @@ pub fn main(args: &[String]) -> i32 {
     for n in &p.notes {
         eprintln!("iomark dd: {n}");
     }
-    let progress = |ctl: &RunCtl| {
-        let Ok(ws) = ctl.workers.lock() else { return };
-        let bytes: u64 = ws
-            .iter()
-            .map(|w| w.bytes[p.dir.idx()].load(Ordering::Relaxed))
-            .sum();
-        let ms: u64 = ws
-            .iter()
-            .map(|w| w.elapsed_ms.load(Ordering::Relaxed))
-            .sum();
-        let line = human::summary(bytes, ms as f64 / 1000.0);
-        eprint!("\r{line}");
-        let _ = std::io::stderr().flush();
-    };
     let show_progress = a.status == Status::Progress;
-    let mut r = match run_plan(
-        "dd",
-        &p.run,
-        show_progress.then_some(&progress as &(dyn Fn(&RunCtl) + Sync)),
-    ) {
+    let progress =
+        show_progress.then(|| Box::new(Progress { dir: p.dir.idx() }) as Box<dyn Observer>);
+    let mut r = match run_plan("dd", &p.run, progress) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");
@@ -84,4 +69,31 @@ pub fn main(args: &[String]) -> i32 {
 /// Whether a job moved any data.
 fn ran_io(j: &iomark_engine::result::JobResult) -> bool {
     j.dirs.read.total_ios + j.dirs.write.total_ios > 0
+}
+
+/// `status=progress`: the bytes copied so far and the rate, redrawn once a second on stderr.
+struct Progress {
+    /// The direction that moves the data (read or write).
+    dir: usize,
+}
+
+impl Observer for Progress {
+    fn every(&self) -> Duration {
+        Duration::from_secs(1)
+    }
+
+    fn sample(&mut self, s: &Sample) {
+        let bytes: u64 = s
+            .workers
+            .iter()
+            .map(|w| w.bytes[self.dir].load(Ordering::Relaxed))
+            .sum();
+        let ms: u64 = s
+            .workers
+            .iter()
+            .map(|w| w.elapsed_ms.load(Ordering::Relaxed))
+            .sum();
+        eprint!("\r{}", human::summary(bytes, ms as f64 / 1000.0));
+        let _ = std::io::stderr().flush();
+    }
 }

@@ -8,43 +8,26 @@ pub mod dd;
 pub mod hdparm;
 pub mod iozone;
 
+use crate::progress::source::{Observer, Progress};
 use crate::session::signals;
 use anyhow::{anyhow, Result};
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::{RunPlan, RunResult};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Run `plan`; `progress` (if any) is called about once a second with the run's control block
-/// while it runs. Errors are the engine's refusal, worded for `tool`.
+/// Run `plan`; `progress` (if any) observes it while it runs. Errors are the engine's
+/// refusal, worded for `tool`.
 pub fn run_plan(
     tool: &str,
     plan: &RunPlan,
-    progress: Option<&(dyn Fn(&RunCtl) + Sync)>,
+    progress: Option<Box<dyn Observer>>,
 ) -> Result<RunResult> {
     let ctl = Arc::new(RunCtl::new(|_| {}));
     signals::install(ctl.stop.clone());
-    let done = AtomicBool::new(false);
-    let res = std::thread::scope(|s| {
-        if let Some(f) = progress {
-            let ctl = ctl.clone();
-            let done = &done;
-            s.spawn(move || {
-                let mut last = std::time::Instant::now();
-                while !done.load(Ordering::Relaxed) {
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                    if last.elapsed().as_secs() >= 1 {
-                        last = std::time::Instant::now();
-                        f(&ctl);
-                    }
-                }
-            });
-        }
-        let r = runner::run(plan, &ctl);
-        done.store(true, Ordering::Relaxed);
-        r
-    });
+    let source = Progress::start(ctl.clone(), progress.into_iter().collect());
+    let res = runner::run(plan, &ctl);
+    source.stop();
     let mut r = res.map_err(|e| anyhow!("iomark {tool}: {e}"))?;
     if signals::interrupted() {
         r.interrupted = true;

@@ -24,7 +24,8 @@ mod buffers;
 mod complete;
 mod dedupe;
 mod depth;
-#[cfg(test)]
+// Whole timed runs on the modelled device: the end-to-end tier (they need a quiet clock).
+#[cfg(all(test, feature = "end-to-end"))]
 mod depth_tests;
 mod files;
 mod io_loop;

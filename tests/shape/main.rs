@@ -1,0 +1,118 @@
+//! The shape of the code, kept by tests (the fast tier: no root, no system tools):
+//! - within every crate, the modules at each level of the tree (the top-level modules, the
+//!   modules of one folder) name each other without a cycle, so a reader can take them in
+//!   order, leaves first. A file that names `crate::a::X`, `super::b`, a child module of its own
+//!   or an item that its parent re-exports (`pub use a::X`) depends on the module defining it;
+//!   the dependency counts between the two siblings that hold the two files;
+//! - the binary reaches the product through the application layer alone.
+
+mod modules;
+
+use modules::{find_cycle, sibling_dependencies, witnessed_dependencies, Crate};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn no_crate_has_a_cycle_between_its_modules() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        let src = entry.unwrap().path().join("src");
+        if !src.join("lib.rs").exists() {
+            continue;
+        }
+        let krate = Crate::read(&src);
+        let (deps, why) = witnessed_dependencies(&krate);
+        if let Some(c) = find_cycle(&deps) {
+            let steps: Vec<String> = c
+                .windows(2)
+                .map(|w| {
+                    format!(
+                        "  {} -> {}: {}",
+                        w[0],
+                        w[1],
+                        why[&(w[0].clone(), w[1].clone())]
+                    )
+                })
+                .collect();
+            panic!(
+                "the modules of {} depend on each other in a cycle:\n{}",
+                src.display(),
+                steps.join("\n")
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} crates found");
+}
+
+/// The engine's known shape is seen: the worker depends on the job model, and the check follows
+/// re-exports (`crate::Dir` is the job model's).
+#[test]
+fn the_engines_dependencies_are_seen() {
+    let krate = Crate::read(&root().join("crates/engine/src"));
+    let deps = sibling_dependencies(&krate);
+    assert!(deps["worker"].contains("job"), "{:?}", deps["worker"]);
+    assert!(deps["runner"].contains("worker"), "{:?}", deps["runner"]);
+}
+
+#[test]
+fn a_cycle_through_a_re_export_and_a_child_module_is_found() {
+    let krate = Crate::from_files(&[
+        (
+            "lib.rs",
+            "pub mod job;\npub mod engines;\npub use job::Spec;\n",
+        ),
+        (
+            "job/mod.rs",
+            "mod settings;\npub use settings::Priority;\npub use crate::engines::Kind;\n",
+        ),
+        ("job/settings.rs", "pub struct Priority;\n"),
+        (
+            "engines/mod.rs",
+            "mod decl;\nmod mix;\npub use decl::Kind;\n",
+        ),
+        (
+            "engines/decl.rs",
+            "use super::mix::Mix;\npub struct Kind;\n",
+        ),
+        (
+            "engines/mix.rs",
+            "use crate::job::Priority;\npub struct Mix;\n",
+        ),
+    ]);
+    let deps = sibling_dependencies(&krate);
+    assert!(deps["engines"].contains("job"), "{deps:?}");
+    let c = find_cycle(&deps).expect("the cycle job -> engines -> job");
+    assert_eq!(c.first(), c.last());
+    // Within a folder, a child naming its parent's items is no cycle.
+    let krate = Crate::from_files(&[
+        ("lib.rs", "mod worker;\n"),
+        (
+            "worker/mod.rs",
+            "mod pick;\nuse pick::next;\npub struct Worker;\n",
+        ),
+        ("worker/pick.rs", "use super::Worker;\npub fn next() {}\n"),
+    ]);
+    assert_eq!(find_cycle(&sibling_dependencies(&krate)), None);
+}
+
+/// `src/` is the entry point only: it names no crate but the application layer.
+#[test]
+fn the_binary_uses_only_the_application_layer() {
+    let main = std::fs::read_to_string(root().join("src/main.rs")).unwrap();
+    for krate in [
+        "iomark_engine",
+        "iomark_fio",
+        "iomark_suites",
+        "iomark_scenarios",
+        "iomark_report",
+    ] {
+        assert!(!main.contains(krate), "src/main.rs names {krate}");
+    }
+    assert!(main.contains("iomark_app::main"));
+    let files = std::fs::read_dir(root().join("src")).unwrap().count();
+    assert_eq!(files, 1, "src/ holds the entry point alone");
+}
