@@ -112,115 +112,156 @@ pub fn parse(path: &str, text: &str, opts: &ReplayOpts) -> Result<ReadLog, Iolog
             first: first.chars().take(60).collect(),
         });
     };
-    let mut files: Vec<PathBuf> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut entries = Vec::new();
-    // Version 3: the previous timestamp, and the delay carried from skipped lines.
-    let mut last_t = 0u64;
-    let mut carried = 0u64;
+    let mut log = LogReader {
+        opts,
+        v3,
+        files: Vec::new(),
+        names: Vec::new(),
+        entries: Vec::new(),
+        last_t: 0,
+        carried: 0,
+    };
     for (i, line) in lines {
-        let bad = |why: &str| IologError::Line {
+        log.line(line).map_err(|why| IologError::Line {
             path: path.to_string(),
             line: i + 1,
             why: why.to_string(),
             text: line.to_string(),
-        };
-        let mut w: Vec<&str> = line.split_whitespace().collect();
-        if w.is_empty() {
-            continue;
-        }
-        let mut delay = 0u64;
-        if v3 {
-            let t: u64 = w[0]
-                .parse()
-                .map_err(|_| bad("expected a timestamp first"))?;
-            if last_t != 0 && !opts.no_stall && t >= last_t {
-                delay = (t - last_t) * 100 / opts.time_scale.max(1) as u64;
-            }
-            last_t = t;
-            w.remove(0);
-        }
-        let name = match &opts.redirect {
-            Some(r) => r.display().to_string(),
-            None => w[0].to_string(),
-        };
-        match w.len() {
-            2 => {
-                match w[1] {
-                    "add" => {
-                        if !names.contains(&name) {
-                            names.push(name.clone());
-                            files.push(PathBuf::from(&name));
-                        }
-                    }
-                    "open" | "close" => {
-                        if !names.contains(&name) {
-                            return Err(bad("the file was not added before"));
-                        }
-                    }
-                    _ => return Err(bad("unknown file action (add, open, close)")),
-                }
-                carried += delay;
-            }
-            4 => {
-                let act = match w[1] {
-                    "read" => TraceAct::Read,
-                    "write" => TraceAct::Write,
-                    "trim" => TraceAct::Trim,
-                    "sync" => TraceAct::Sync,
-                    "datasync" => TraceAct::Datasync,
-                    "wait" => TraceAct::Wait,
-                    _ => {
-                        return Err(bad(
-                            "unknown action (read, write, trim, sync, datasync, wait)",
-                        ))
-                    }
-                };
-                let offset: u64 = w[2].parse().map_err(|_| bad("expected an offset"))?;
-                let len: u64 = w[3].parse().map_err(|_| bad("expected a length"))?;
-                let skipped = opts
-                    .skip
-                    .iter()
-                    .any(|&s| s == act || (s == TraceAct::Sync && act == TraceAct::Datasync));
-                if (act == TraceAct::Wait && (v3 || opts.no_stall)) || skipped {
-                    carried += delay;
-                    continue;
-                }
-                let Some(file) = names.iter().position(|n| *n == name) else {
-                    return Err(bad("the file was not added before"));
-                };
-                let (delay_us, offset, len) = if act == TraceAct::Wait {
-                    (offset * 1000, 0, 0)
-                } else {
-                    let mut off = offset / opts.scale.max(1);
-                    if opts.align > 0 {
-                        off &= !(opts.align - 1);
-                    }
-                    (delay + carried, off, len)
-                };
-                carried = 0;
-                entries.push(TraceEntry {
-                    delay_us,
-                    file: file as u32,
-                    act,
-                    offset,
-                    len,
-                });
-            }
-            _ => return Err(bad("expected 'path action' or 'path action offset length'")),
-        }
+        })?;
     }
-    if !entries.iter().any(|e| e.act.dir().is_some()) {
+    if !log.entries.iter().any(|e| e.act.dir().is_some()) {
         return Err(IologError::Empty {
             path: path.to_string(),
         });
     }
     Ok(ReadLog {
-        files,
+        files: log.files,
         replay: Replay {
-            entries,
+            entries: log.entries,
             stall: !opts.no_stall,
         },
+    })
+}
+
+/// The state of reading a log's lines after the header.
+struct LogReader<'a> {
+    opts: &'a ReplayOpts,
+    v3: bool,
+    /// The files added, in order, and their names as written (or redirected).
+    files: Vec<PathBuf>,
+    names: Vec<String>,
+    entries: Vec<TraceEntry>,
+    /// Version 3: the previous timestamp, and the delay carried from skipped lines.
+    last_t: u64,
+    carried: u64,
+}
+
+impl LogReader<'_> {
+    /// Take one line (blank lines are skipped); the reason when it is wrong.
+    fn line(&mut self, line: &str) -> Result<(), &'static str> {
+        let mut w: Vec<&str> = line.split_whitespace().collect();
+        if w.is_empty() {
+            return Ok(());
+        }
+        let mut delay = 0u64;
+        if self.v3 {
+            delay = self.timestamp(w[0])?;
+            w.remove(0);
+        }
+        let name = match &self.opts.redirect {
+            Some(r) => r.display().to_string(),
+            None => w[0].to_string(),
+        };
+        match w.len() {
+            2 => {
+                self.file_action(w[1], name)?;
+                self.carried += delay;
+            }
+            4 => self.io_action(&w, &name, delay)?,
+            _ => return Err("expected 'path action' or 'path action offset length'"),
+        }
+        Ok(())
+    }
+
+    /// Version 3: the delay before an entry stamped `word` (µs, scaled by `replay_time_scale`).
+    fn timestamp(&mut self, word: &str) -> Result<u64, &'static str> {
+        let t: u64 = word.parse().map_err(|_| "expected a timestamp first")?;
+        let mut delay = 0u64;
+        if self.last_t != 0 && !self.opts.no_stall && t >= self.last_t {
+            delay = (t - self.last_t) * 100 / self.opts.time_scale.max(1) as u64;
+        }
+        self.last_t = t;
+        Ok(delay)
+    }
+
+    /// `path add|open|close`: add the file once; open and close only name an added file.
+    fn file_action(&mut self, action: &str, name: String) -> Result<(), &'static str> {
+        match action {
+            "add" => {
+                if !self.names.contains(&name) {
+                    self.names.push(name.clone());
+                    self.files.push(PathBuf::from(&name));
+                }
+            }
+            "open" | "close" => {
+                if !self.names.contains(&name) {
+                    return Err("the file was not added before");
+                }
+            }
+            _ => return Err("unknown file action (add, open, close)"),
+        }
+        Ok(())
+    }
+
+    /// `path action offset length`: an entry to replay, unless its action is skipped (then its
+    /// delay carries to the next entry).
+    fn io_action(&mut self, w: &[&str], name: &str, delay: u64) -> Result<(), &'static str> {
+        let act = io_act(w[1])?;
+        let offset: u64 = w[2].parse().map_err(|_| "expected an offset")?;
+        let len: u64 = w[3].parse().map_err(|_| "expected a length")?;
+        let opts = self.opts;
+        let skipped = opts
+            .skip
+            .iter()
+            .any(|&s| s == act || (s == TraceAct::Sync && act == TraceAct::Datasync));
+        if (act == TraceAct::Wait && (self.v3 || opts.no_stall)) || skipped {
+            self.carried += delay;
+            return Ok(());
+        }
+        let Some(file) = self.names.iter().position(|n| *n == name) else {
+            return Err("the file was not added before");
+        };
+        let (delay_us, offset, len) = if act == TraceAct::Wait {
+            (offset * 1000, 0, 0)
+        } else {
+            let mut off = offset / opts.scale.max(1);
+            if opts.align > 0 {
+                off &= !(opts.align - 1);
+            }
+            (delay + self.carried, off, len)
+        };
+        self.carried = 0;
+        self.entries.push(TraceEntry {
+            delay_us,
+            file: file as u32,
+            act,
+            offset,
+            len,
+        });
+        Ok(())
+    }
+}
+
+/// The action word of an I/O line.
+fn io_act(word: &str) -> Result<TraceAct, &'static str> {
+    Ok(match word {
+        "read" => TraceAct::Read,
+        "write" => TraceAct::Write,
+        "trim" => TraceAct::Trim,
+        "sync" => TraceAct::Sync,
+        "datasync" => TraceAct::Datasync,
+        "wait" => TraceAct::Wait,
+        _ => return Err("unknown action (read, write, trim, sync, datasync, wait)"),
     })
 }
 

@@ -5,6 +5,8 @@
 
 use crate::charts::{Chart, Kind};
 use crate::ReportError;
+use plotters::coord::cartesian::Cartesian3d;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -72,126 +74,15 @@ fn short(v: f64) -> String {
 
 type DrawErr = Box<dyn std::error::Error>;
 
+/// Draw one chart on `root`, as its kind asks.
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let tx = |x: f64| if c.log_x { x.max(1e-9).log10() } else { x };
     match c.kind {
-        Kind::Lines | Kind::Histogram => {
-            let pts: Vec<(f64, f64)> = c
-                .traces
-                .iter()
-                .flat_map(|t| t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)))
-                .filter(|p| p.0.is_finite() && p.1.is_finite())
-                .collect();
-            let (x0, x1) = bounds(pts.iter().map(|p| p.0));
-            let (_, y1) = bounds(pts.iter().map(|p| p.1).chain([0.0]));
-            let mut ch = ChartBuilder::on(&root)
-                .caption(&c.title, ("sans-serif", 22))
-                .margin(12)
-                .x_label_area_size(45)
-                .y_label_area_size(70)
-                .build_cartesian_2d(x0..x1, 0.0..y1 * 1.05)?;
-            let log = c.log_x;
-            ch.configure_mesh()
-                .x_desc(c.x_title.as_str())
-                .y_desc(c.y_title.as_str())
-                .x_label_formatter(&|v| {
-                    if log {
-                        short(10f64.powf(*v))
-                    } else {
-                        short(*v)
-                    }
-                })
-                .y_label_formatter(&|v| short(*v))
-                .draw()?;
-            for (i, t) in c.traces.iter().enumerate() {
-                let col = color(i);
-                let pts: Vec<(f64, f64)> =
-                    t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)).collect();
-                if c.kind == Kind::Histogram {
-                    let w = pts
-                        .windows(2)
-                        .map(|p| p[1].0 - p[0].0)
-                        .fold(f64::INFINITY, f64::min)
-                        .min((x1 - x0) / 50.0)
-                        .max((x1 - x0) / 2000.0);
-                    ch.draw_series(pts.iter().map(|&(x, y)| {
-                        Rectangle::new([(x - w / 2.0, 0.0), (x + w / 2.0, y)], col.filled())
-                    }))?
-                    .label(&t.name)
-                    .legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled())
-                    });
-                } else {
-                    ch.draw_series(LineSeries::new(pts, col.stroke_width(2)))?
-                        .label(&t.name)
-                        .legend(move |(x, y)| {
-                            PathElement::new([(x, y), (x + 16, y)], col.stroke_width(2))
-                        });
-                }
-            }
-            if c.traces.len() > 1 {
-                ch.configure_series_labels()
-                    .background_style(WHITE.mix(0.8))
-                    .border_style(BLACK)
-                    .draw()?;
-            }
-        }
-        Kind::Bars => {
-            let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
-            let n = cats.len().max(1);
-            let (_, y1) = bounds(
-                c.traces
-                    .iter()
-                    .flat_map(|t| t.y.iter().copied())
-                    .filter(|v| v.is_finite())
-                    .chain([0.0]),
-            );
-            let mut ch = ChartBuilder::on(&root)
-                .caption(&c.title, ("sans-serif", 22))
-                .margin(12)
-                .x_label_area_size(60)
-                .y_label_area_size(70)
-                .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-            let fmt = |v: &f64| {
-                let i = v.round();
-                if (v - i).abs() < 1e-6 && i >= 0.0 {
-                    cats.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            };
-            ch.configure_mesh()
-                .x_labels(n)
-                .x_desc(c.x_title.as_str())
-                .y_desc(c.y_title.as_str())
-                .x_label_formatter(&fmt)
-                .y_label_formatter(&|v| short(*v))
-                .disable_x_mesh()
-                .draw()?;
-            let k = c.traces.len().max(1) as f64;
-            let bw = 0.8 / k;
-            for (i, t) in c.traces.iter().enumerate() {
-                let col = color(i);
-                ch.draw_series(t.y.iter().enumerate().filter(|(_, y)| y.is_finite()).map(
-                    |(j, &y)| {
-                        let x = j as f64 - 0.4 + bw * i as f64;
-                        Rectangle::new([(x, 0.0), (x + bw * 0.95, y)], col.filled())
-                    },
-                ))?
-                .label(&t.name)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
-            }
-            if c.traces.len() > 1 {
-                ch.configure_series_labels()
-                    .background_style(WHITE.mix(0.8))
-                    .border_style(BLACK)
-                    .draw()?;
-            }
-        }
+        Kind::Lines | Kind::Histogram => draw_xy(&root, c)?,
+        Kind::Bars => draw_bars(&root, c)?,
         Kind::Surface => {
             if let Some(t) = c.traces.first() {
                 surface(&root, c, t)?;
@@ -201,36 +92,174 @@ where
             let Some(t) = c.traces.first() else {
                 return Ok(());
             };
-            let (nx, ny) = (t.cats.len().max(1), t.rows.len().max(1));
-            let (z0, z1) = bounds(t.z.iter().flatten().copied().filter(|v| v.is_finite()));
-            let mut ch = ChartBuilder::on(&root)
-                .caption(&c.title, ("sans-serif", 22))
-                .margin(12)
-                .x_label_area_size(45)
-                .y_label_area_size(70)
-                .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)?;
-            let xl = |v: &f64| t.cats.get(v.floor() as usize).cloned().unwrap_or_default();
-            let yl = |v: &f64| t.rows.get(v.floor() as usize).cloned().unwrap_or_default();
-            ch.configure_mesh()
-                .x_desc(c.x_title.as_str())
-                .y_desc(c.y_title.as_str())
-                .x_label_formatter(&xl)
-                .y_label_formatter(&yl)
-                .draw()?;
-            ch.draw_series(t.z.iter().enumerate().flat_map(|(r, row)| {
-                row.iter()
-                    .enumerate()
-                    .filter(|(_, v)| v.is_finite())
-                    .map(move |(cc, &v)| {
-                        Rectangle::new(
-                            [(cc as f64, r as f64), (cc as f64 + 1.0, r as f64 + 1.0)],
-                            scale(v, z0, z1, 0.0).filled(),
-                        )
-                    })
-            }))?;
+            heatmap(&root, c, t)?;
         }
     }
     root.present()?;
+    Ok(())
+}
+
+/// Lines or histogram bars over a numeric x axis (log10 when the chart asks), one colour and
+/// legend entry per trace.
+fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
+where
+    DB::ErrorType: 'static,
+{
+    let tx = |x: f64| if c.log_x { x.max(1e-9).log10() } else { x };
+    let pts: Vec<(f64, f64)> = c
+        .traces
+        .iter()
+        .flat_map(|t| t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)))
+        .filter(|p| p.0.is_finite() && p.1.is_finite())
+        .collect();
+    let (x0, x1) = bounds(pts.iter().map(|p| p.0));
+    let (_, y1) = bounds(pts.iter().map(|p| p.1).chain([0.0]));
+    let mut ch = ChartBuilder::on(root)
+        .caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, 0.0..y1 * 1.05)?;
+    let log = c.log_x;
+    ch.configure_mesh()
+        .x_desc(c.x_title.as_str())
+        .y_desc(c.y_title.as_str())
+        .x_label_formatter(&|v| {
+            if log {
+                short(10f64.powf(*v))
+            } else {
+                short(*v)
+            }
+        })
+        .y_label_formatter(&|v| short(*v))
+        .draw()?;
+    for (i, t) in c.traces.iter().enumerate() {
+        let col = color(i);
+        let pts: Vec<(f64, f64)> = t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)).collect();
+        if c.kind == Kind::Histogram {
+            let w = pts
+                .windows(2)
+                .map(|p| p[1].0 - p[0].0)
+                .fold(f64::INFINITY, f64::min)
+                .min((x1 - x0) / 50.0)
+                .max((x1 - x0) / 2000.0);
+            ch.draw_series(pts.iter().map(|&(x, y)| {
+                Rectangle::new([(x - w / 2.0, 0.0), (x + w / 2.0, y)], col.filled())
+            }))?
+            .label(&t.name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
+        } else {
+            ch.draw_series(LineSeries::new(pts, col.stroke_width(2)))?
+                .label(&t.name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], col.stroke_width(2)));
+        }
+    }
+    if c.traces.len() > 1 {
+        ch.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// Bars per category (the first trace's categories), the traces side by side in each.
+fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
+where
+    DB::ErrorType: 'static,
+{
+    let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
+    let n = cats.len().max(1);
+    let (_, y1) = bounds(
+        c.traces
+            .iter()
+            .flat_map(|t| t.y.iter().copied())
+            .filter(|v| v.is_finite())
+            .chain([0.0]),
+    );
+    let mut ch = ChartBuilder::on(root)
+        .caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(60)
+        .y_label_area_size(70)
+        .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
+    let fmt = |v: &f64| {
+        let i = v.round();
+        if (v - i).abs() < 1e-6 && i >= 0.0 {
+            cats.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    ch.configure_mesh()
+        .x_labels(n)
+        .x_desc(c.x_title.as_str())
+        .y_desc(c.y_title.as_str())
+        .x_label_formatter(&fmt)
+        .y_label_formatter(&|v| short(*v))
+        .disable_x_mesh()
+        .draw()?;
+    let k = c.traces.len().max(1) as f64;
+    let bw = 0.8 / k;
+    for (i, t) in c.traces.iter().enumerate() {
+        let col = color(i);
+        ch.draw_series(
+            t.y.iter()
+                .enumerate()
+                .filter(|(_, y)| y.is_finite())
+                .map(|(j, &y)| {
+                    let x = j as f64 - 0.4 + bw * i as f64;
+                    Rectangle::new([(x, 0.0), (x + bw * 0.95, y)], col.filled())
+                }),
+        )?
+        .label(&t.name)
+        .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
+    }
+    if c.traces.len() > 1 {
+        ch.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// A heat map: one cell per category (x) and row (y), coloured by its value.
+fn heatmap<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Chart,
+    t: &crate::charts::Trace,
+) -> Result<(), DrawErr>
+where
+    DB::ErrorType: 'static,
+{
+    let (nx, ny) = (t.cats.len().max(1), t.rows.len().max(1));
+    let (z0, z1) = bounds(t.z.iter().flatten().copied().filter(|v| v.is_finite()));
+    let mut ch = ChartBuilder::on(root)
+        .caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)?;
+    let xl = |v: &f64| t.cats.get(v.floor() as usize).cloned().unwrap_or_default();
+    let yl = |v: &f64| t.rows.get(v.floor() as usize).cloned().unwrap_or_default();
+    ch.configure_mesh()
+        .x_desc(c.x_title.as_str())
+        .y_desc(c.y_title.as_str())
+        .x_label_formatter(&xl)
+        .y_label_formatter(&yl)
+        .draw()?;
+    ch.draw_series(t.z.iter().enumerate().flat_map(|(r, row)| {
+        row.iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_finite())
+            .map(move |(cc, &v)| {
+                Rectangle::new(
+                    [(cc as f64, r as f64), (cc as f64 + 1.0, r as f64 + 1.0)],
+                    scale(v, z0, z1, 0.0).filled(),
+                )
+            })
+    }))?;
     Ok(())
 }
 
@@ -244,6 +273,12 @@ fn scale(v: f64, z0: f64, z1: f64, shade: f64) -> HSLColor {
     )
 }
 
+/// The coordinates of a 3-D surface: categories across, values up, rows deep.
+type Coords3d = Cartesian3d<RangedCoordf64, RangedCoordf64, RangedCoordf64>;
+
+/// One patch of a surface: its projected depth, corners, mean value and slope (0 to 1).
+type Quad = (i32, Vec<(f64, f64, f64)>, f64, f64);
+
 /// A 3-D surface: one quadrilateral per four neighbouring cells, coloured by its mean value and
 /// shaded by its slope, drawn back to front; categories (x) and rows (depth) are evenly spaced
 /// and labelled with their values, the height is the value. A single row or column is drawn as
@@ -256,15 +291,7 @@ fn surface<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let mut g: Vec<Vec<f64>> = t.z.clone();
-    for row in &mut g {
-        if row.len() == 1 {
-            row.push(row[0]);
-        }
-    }
-    if g.len() == 1 {
-        g.push(g[0].clone());
-    }
+    let g = surface_grid(t);
     let ny = g.len();
     let nx = g.iter().map(Vec::len).max().unwrap_or(0);
     if nx < 2 {
@@ -287,50 +314,8 @@ where
         p.scale = 0.75;
         p.into_matrix()
     });
-    let label = |names: &[String], v: f64| {
-        let i = v.round();
-        if (v - i).abs() < 1e-6 && i >= 0.0 {
-            names.get(i as usize).cloned().unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
-    let xl = |v: &f64| label(&t.cats, *v);
-    let zl = |v: &f64| label(&t.rows, *v);
-    ch.configure_axes()
-        .x_labels(nx)
-        .z_labels(ny)
-        .x_formatter(&xl)
-        .z_formatter(&zl)
-        .y_formatter(&|v| short(*v))
-        .label_style(("sans-serif", 13))
-        .draw()?;
-    type Quad = (i32, Vec<(f64, f64, f64)>, f64, f64);
-    let mut quads: Vec<Quad> = Vec::new();
-    for r in 0..ny - 1 {
-        for x in 0..nx - 1 {
-            let corners = [(r, x), (r, x + 1), (r + 1, x + 1), (r + 1, x)];
-            let vals: Vec<f64> = corners
-                .iter()
-                .filter_map(|&(a, b)| g[a].get(b).copied().filter(|v| v.is_finite()))
-                .collect();
-            if vals.len() < 4 {
-                continue;
-            }
-            let pts: Vec<(f64, f64, f64)> = corners
-                .iter()
-                .zip(&vals)
-                .map(|(&(a, b), &v)| (b as f64, v, a as f64))
-                .collect();
-            let mean = vals.iter().sum::<f64>() / 4.0;
-            // Light from above: the steeper the patch, the darker.
-            let slope = ((vals[1] - vals[0]).abs() + (vals[3] - vals[0]).abs()) / (2.0 * span);
-            let depth =
-                ch.as_coord_spec()
-                    .projected_depth(&(x as f64 + 0.5), &mean, &(r as f64 + 0.5));
-            quads.push((depth, pts, mean, slope.min(1.0)));
-        }
-    }
+    surface_axes(&mut ch, t, nx, ny)?;
+    let mut quads = surface_quads(ch.as_coord_spec(), &g, span);
     // Farthest (smallest projected depth) first, so nearer patches cover them.
     quads.sort_by_key(|q| q.0);
     for (_, pts, mean, slope) in &quads {
@@ -353,6 +338,81 @@ where
         (12, h as i32 - 22),
     )?;
     Ok(())
+}
+
+/// The surface's values, a single column or row repeated so that it has patches to draw.
+fn surface_grid(t: &crate::charts::Trace) -> Vec<Vec<f64>> {
+    let mut g: Vec<Vec<f64>> = t.z.clone();
+    for row in &mut g {
+        if row.len() == 1 {
+            row.push(row[0]);
+        }
+    }
+    if g.len() == 1 {
+        g.push(g[0].clone());
+    }
+    g
+}
+
+/// Draw the surface's axes: categories across and rows deep, labelled with their names.
+fn surface_axes<DB: DrawingBackend>(
+    ch: &mut ChartContext<'_, DB, Coords3d>,
+    t: &crate::charts::Trace,
+    nx: usize,
+    ny: usize,
+) -> Result<(), DrawErr>
+where
+    DB::ErrorType: 'static,
+{
+    let label = |names: &[String], v: f64| {
+        let i = v.round();
+        if (v - i).abs() < 1e-6 && i >= 0.0 {
+            names.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let xl = |v: &f64| label(&t.cats, *v);
+    let zl = |v: &f64| label(&t.rows, *v);
+    ch.configure_axes()
+        .x_labels(nx)
+        .z_labels(ny)
+        .x_formatter(&xl)
+        .z_formatter(&zl)
+        .y_formatter(&|v| short(*v))
+        .label_style(("sans-serif", 13))
+        .draw()?;
+    Ok(())
+}
+
+/// The patches of the surface `g`, one per four neighbouring cells all measured, unsorted.
+fn surface_quads(coords: &Coords3d, g: &[Vec<f64>], span: f64) -> Vec<Quad> {
+    let ny = g.len();
+    let nx = g.iter().map(Vec::len).max().unwrap_or(0);
+    let mut quads: Vec<Quad> = Vec::new();
+    for r in 0..ny - 1 {
+        for x in 0..nx - 1 {
+            let corners = [(r, x), (r, x + 1), (r + 1, x + 1), (r + 1, x)];
+            let vals: Vec<f64> = corners
+                .iter()
+                .filter_map(|&(a, b)| g[a].get(b).copied().filter(|v| v.is_finite()))
+                .collect();
+            if vals.len() < 4 {
+                continue;
+            }
+            let pts: Vec<(f64, f64, f64)> = corners
+                .iter()
+                .zip(&vals)
+                .map(|(&(a, b), &v)| (b as f64, v, a as f64))
+                .collect();
+            let mean = vals.iter().sum::<f64>() / 4.0;
+            // Light from above: the steeper the patch, the darker.
+            let slope = ((vals[1] - vals[0]).abs() + (vals[3] - vals[0]).abs()) / (2.0 * span);
+            let depth = coords.projected_depth(&(x as f64 + 0.5), &mean, &(r as f64 + 0.5));
+            quads.push((depth, pts, mean, slope.min(1.0)));
+        }
+    }
+    quads
 }
 
 fn bounds(it: impl Iterator<Item = f64>) -> (f64, f64) {

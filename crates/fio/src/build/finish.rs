@@ -20,6 +20,26 @@ pub(super) fn finish(
     super::replay::finish_replay(spec, st)?;
     finish_steady(spec, st)?;
     super::zones::finish_zones(spec, &st.zones)?;
+    finish_compressed_logs(spec, st)?;
+    if spec.engine_options.prio_mix.is_ambiguous() {
+        return Err(BuildError::CmdprioBoth);
+    }
+    default_log_prefixes(spec);
+    finish_depths(spec, st)?;
+    finish_dedupe(spec)?;
+    if spec.buffers.compress_percentage > 0 || spec.buffers.dedupe_percentage > 0 {
+        spec.buffers.refill_buffers = true;
+    }
+    finish_seeds(spec, st);
+    spec.stonewall |= implicit_stonewall;
+    spec.readonly = readonly;
+    finish_verify(spec, st)?;
+    check_engine_options(spec, st)?;
+    check_whole_job(spec, readonly)
+}
+
+/// `log_store_compressed`: no histogram log, and the chunk the logs are compressed by.
+fn finish_compressed_logs(spec: &mut JobSpec, st: &Pending) -> Result<(), BuildError> {
     if st.log_store_compressed {
         if spec.logs.hist_log.is_some() {
             return Err(BuildError::CompressedHistLog);
@@ -30,9 +50,11 @@ pub(super) fn finish(
             n => n,
         });
     }
-    if spec.engine_options.prio_mix.is_ambiguous() {
-        return Err(BuildError::CmdprioBoth);
-    }
+    Ok(())
+}
+
+/// A log asked for without a prefix is named after the job.
+fn default_log_prefixes(spec: &mut JobSpec) {
     let name = spec.name.clone();
     for p in [
         &mut spec.logs.bw_log,
@@ -47,7 +69,10 @@ pub(super) fn finish(
             *p = name.clone();
         }
     }
+}
 
+/// The batch and low-water queue depths, defaulted and bounded by `iodepth`.
+fn finish_depths(spec: &mut JobSpec, st: &Pending) -> Result<(), BuildError> {
     let depth = spec.iodepth;
     if spec.iodepth_batch_submit == 0 || spec.iodepth_batch_submit > depth {
         spec.iodepth_batch_submit = depth;
@@ -63,10 +88,11 @@ pub(super) fn finish(
     if !st.iodepth_low_set || spec.iodepth_low == 0 || spec.iodepth_low > depth {
         spec.iodepth_low = depth;
     }
-    finish_dedupe(spec)?;
-    if spec.buffers.compress_percentage > 0 || spec.buffers.dedupe_percentage > 0 {
-        spec.buffers.refill_buffers = true;
-    }
+    Ok(())
+}
+
+/// Settle `randrepeat` and draw the seed of streams that are not repeatable.
+fn finish_seeds(spec: &mut JobSpec, st: &Pending) {
     // As fio: a given randseed overrides randrepeat (no new seeding at each loop).
     if st.randseed_set {
         spec.randrepeat = false;
@@ -77,10 +103,10 @@ pub(super) fn finish(
         spec.randseed = crate::debug_random::fresh_randseed();
         spec.seeds_from_randseed = true;
     }
-    spec.stonewall |= implicit_stonewall;
-    spec.readonly = readonly;
-    finish_verify(spec, st)?;
+}
 
+/// Every engine option given belongs to the job's final `ioengine`.
+fn check_engine_options(spec: &JobSpec, st: &Pending) -> Result<(), BuildError> {
     let engine = spec.ioengine.fio_name();
     for d in &st.engine_opts {
         if !d.engines.contains(&engine) {
@@ -91,7 +117,12 @@ pub(super) fn finish(
             });
         }
     }
+    Ok(())
+}
 
+/// The checks across options of the finished job: submit mode, sizes, fill and readonly.
+fn check_whole_job(spec: &JobSpec, readonly: bool) -> Result<(), BuildError> {
+    let engine = spec.ioengine.fio_name();
     // As fio 3.33, which marks io_uring as unusable from submit threads.
     if spec.submit_mode == SubmitMode::Offload && spec.ioengine == EngineKind::IoUring {
         return Err(BuildError::OffloadEngine { engine });

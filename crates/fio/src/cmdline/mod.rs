@@ -15,8 +15,8 @@ pub use crate::switches::{Eta, OutputFormat, OutputOpts, SwitchDef, SwitchValue,
 pub use error::CliError;
 pub use showcmd::showcmd;
 
-use crate::build::{self, RawJob, RawPlan};
-use crate::jobfile::{Diag, Entry, HostVars, Loc, Reader, Severity, Vars};
+use crate::build::{self, Built, RawJob, RawPlan};
+use crate::jobfile::{Diag, Entry, HostVars, Loc, Reader, Section, Severity, Vars};
 use crate::options;
 use crate::switches::{Request, Switches};
 use iomark_engine::job::RunPlan;
@@ -110,10 +110,10 @@ pub fn parse_run_args_until(
     let Scanned {
         switches,
         action,
-        mut warnings,
+        warnings,
         job_files,
         globals,
-        mut jobs,
+        jobs,
     } = scan(args)?;
     let Switches {
         output,
@@ -127,125 +127,18 @@ pub fn parse_run_args_until(
         strict,
         ..
     } = switches;
-    let mut global_options = globals.clone();
-    // Where each job's options were written: (section header, one entry per inherited-then-own
-    // option), and whether the reader found errors in its lines or in the globals it inherits.
-    let mut locs: Vec<JobLocs> = jobs
-        .iter()
-        .map(|j| JobLocs {
-            section: None,
-            options: vec![None; j.inherited.len() + j.options.len()],
-            clean: true,
-        })
-        .collect();
-    let mut diags: Vec<Diag> = Vec::new();
-    let mut seen_sections: Vec<String> = Vec::new();
-    for (fi, path) in job_files.iter().enumerate() {
-        let mut reader = Reader::new(vars).with_stop(stop.clone());
-        reader.read_file(path);
-        diags.append(&mut reader.diags);
-        let mut file_globals: Vec<Entry> = Vec::new();
-        let mut globals_clean = true;
-        let mut first = true;
-        for sec in reader.sections {
-            if sec.name == "global" {
-                global_options.extend(sec.entries.iter().map(Entry::pair));
-                file_globals.extend(sec.entries);
-                globals_clean &= sec.errors == 0;
-                continue;
-            }
-            seen_sections.push(sec.name.clone());
-            if !sections.is_empty() && !sections.contains(&sec.name) {
-                continue;
-            }
-            // A section names its job: a name= of [global] is only the default, never used.
-            let file_globals_here: Vec<&Entry> = file_globals
-                .iter()
-                .filter(|e| options::lookup(&e.key).map(|d| d.name) != Some("name"))
-                .collect();
-            let mut inherited = globals.clone();
-            inherited.extend(file_globals_here.iter().map(|e| e.pair()));
-            let mut option_locs = vec![None; globals.len()];
-            option_locs.extend(file_globals_here.iter().map(|e| Some(e.loc.clone())));
-            option_locs.extend(sec.entries.iter().map(|e| Some(e.loc.clone())));
-            jobs.push(RawJob {
-                name: sec.name.clone(),
-                inherited,
-                options: sec.entries.iter().map(Entry::pair).collect(),
-                implicit_stonewall: fi > 0 && first,
-                overrides: 0,
-            });
-            locs.push(JobLocs {
-                section: Some(sec.loc),
-                options: option_locs,
-                clean: globals_clean && sec.errors == 0,
-            });
-            first = false;
-        }
-    }
-    for wanted in &sections {
-        if !seen_sections.contains(wanted) {
-            let have = if seen_sections.is_empty() {
-                "the job files have no job sections".to_string()
-            } else {
-                format!("sections: {}", seen_sections.join(", "))
-            };
-            let hint = options::nearest(wanted, seen_sections.iter().map(String::as_str))
-                .map(|n| format!(" (did you mean '{n}'?)"))
-                .unwrap_or_default();
-            diags.push(Diag::error(
-                None,
-                None,
-                format!("--section={wanted} names no section of the job files{hint}; {have}"),
-            ));
-        }
-    }
-
+    let mut gathered = Gathered::from_command_line(&globals, jobs);
+    let seen_sections = gathered.read_job_files(&job_files, vars, &stop, &globals, &sections);
+    check_sections(&sections, &seen_sections, &mut gathered.diags);
     // --override KEY=VALUE: checked, then applied to every job after everything else.
-    let mut override_pairs: Vec<(String, String)> = Vec::new();
-    for o in &overrides {
-        let Some((k, v)) = o.split_once('=') else {
-            diags.push(Diag::error(
-                None,
-                None,
-                format!(
-                    "--override {q_o}: expected KEY=VALUE (a job option and its value)",
-                    q_o = iomark_engine::echo::quote(o)
-                ),
-            ));
-            continue;
-        };
-        let (k, v) = (k.trim(), v.trim());
-        let def = match options::lookup(k) {
-            Some(d) if d.name == "name" => {
-                diags.push(Diag::error(
-                    None,
-                    None,
-                    "--override cannot rename jobs (name=...)",
-                ));
-                continue;
-            }
-            Some(d) => d,
-            None => {
-                diags.push(Diag::error(
-                    None,
-                    None,
-                    format!("--override: {}", build::unknown_option_message(k)),
-                ));
-                continue;
-            }
-        };
-        if let Err(e) = build::check_option(def, v, 1024) {
-            diags.push(Diag::error(None, None, format!("--override: {e}")));
-            continue;
-        }
-        override_pairs.push((k.to_string(), v.to_string()));
-    }
-    for (j, l) in jobs.iter_mut().zip(locs.iter_mut()) {
-        j.options.extend(override_pairs.iter().cloned());
-        j.overrides = override_pairs.len();
-        l.options.extend(override_pairs.iter().map(|_| None));
-    }
+    let override_pairs = check_overrides(&overrides, &mut gathered.diags);
+    gathered.apply_overrides(&override_pairs);
+    let Gathered {
+        global_options,
+        mut jobs,
+        locs,
+        mut diags,
+    } = gathered;
     let place = vars.place();
     let own_targets: Vec<bool> = jobs
         .iter_mut()
@@ -278,35 +171,263 @@ pub fn parse_run_args_until(
         allow_unlink_existing,
         overrides: override_pairs,
     };
-    let locate = |e: build::PlanError| -> Diag {
-        let l = &locs[e.job_index()];
-        let at = e.option().and_then(|i| l.options.get(i).cloned().flatten());
-        match at.or_else(|| l.section.clone()) {
-            // Placed in the job: the message without the job's name.
-            Some(loc) => Diag::error(Some(loc), Some(&raw.jobs[e.job_index()].name), e.cause()),
-            None => Diag::error(None, None, e.to_string()),
+    let built = type_jobs(&raw, &locs, &mut diags);
+    let warnings = sort_diagnostics(warnings, built.as_ref(), diags, strict)?;
+    let mut plan = built.expect("built when there is no error").plan;
+    set_dump_dirs(&mut plan, &output, &dump_dir);
+    Ok(CliRun {
+        plan,
+        raw,
+        output,
+        action,
+        warnings,
+        job_files,
+        own_targets,
+    })
+}
+
+/// The jobs of the command line and of the job files, with where each was written.
+struct Gathered {
+    /// The global options: the command line's, then those of every file's `[global]`.
+    global_options: Vec<(String, String)>,
+    jobs: Vec<RawJob>,
+    /// Where each job's options were written: (section header, one entry per
+    /// inherited-then-own option), and whether the reader found errors in its lines or in the
+    /// globals it inherits.
+    locs: Vec<JobLocs>,
+    /// The problems found so far, in the order met.
+    diags: Vec<Diag>,
+}
+
+impl Gathered {
+    /// Start from the command line's globals and jobs (whose options have no file place).
+    fn from_command_line(globals: &[(String, String)], jobs: Vec<RawJob>) -> Self {
+        let locs = jobs
+            .iter()
+            .map(|j| JobLocs {
+                section: None,
+                options: vec![None; j.inherited.len() + j.options.len()],
+                clean: true,
+            })
+            .collect();
+        Gathered {
+            global_options: globals.to_vec(),
+            jobs,
+            locs,
+            diags: Vec::new(),
+        }
+    }
+
+    /// Read the job files in order and add their jobs (only the `--section` ones when some are
+    /// named); returns the names of every job section seen.
+    fn read_job_files(
+        &mut self,
+        job_files: &[PathBuf],
+        vars: &dyn Vars,
+        stop: &Option<Arc<AtomicBool>>,
+        cli_globals: &[(String, String)],
+        sections: &[String],
+    ) -> Vec<String> {
+        let mut seen_sections: Vec<String> = Vec::new();
+        for (fi, path) in job_files.iter().enumerate() {
+            let mut reader = Reader::new(vars).with_stop(stop.clone());
+            reader.read_file(path);
+            self.diags.append(&mut reader.diags);
+            let mut file_globals: Vec<Entry> = Vec::new();
+            let mut globals_clean = true;
+            let mut first = true;
+            for sec in reader.sections {
+                if sec.name == "global" {
+                    self.global_options
+                        .extend(sec.entries.iter().map(Entry::pair));
+                    file_globals.extend(sec.entries);
+                    globals_clean &= sec.errors == 0;
+                    continue;
+                }
+                seen_sections.push(sec.name.clone());
+                if !sections.is_empty() && !sections.contains(&sec.name) {
+                    continue;
+                }
+                let file = FileGlobals {
+                    entries: &file_globals,
+                    clean: globals_clean,
+                };
+                self.add_section(sec, cli_globals, file, fi > 0 && first);
+                first = false;
+            }
+        }
+        seen_sections
+    }
+
+    /// Add the job of one section of a job file, which inherits the command line's globals and
+    /// the `[global]` entries of its file read so far.
+    fn add_section(
+        &mut self,
+        sec: Section,
+        cli_globals: &[(String, String)],
+        file_globals: FileGlobals<'_>,
+        implicit_stonewall: bool,
+    ) {
+        // A section names its job: a name= of [global] is only the default, never used.
+        let file_globals_here: Vec<&Entry> = file_globals
+            .entries
+            .iter()
+            .filter(|e| options::lookup(&e.key).map(|d| d.name) != Some("name"))
+            .collect();
+        let mut inherited = cli_globals.to_vec();
+        inherited.extend(file_globals_here.iter().map(|e| e.pair()));
+        let mut option_locs = vec![None; cli_globals.len()];
+        option_locs.extend(file_globals_here.iter().map(|e| Some(e.loc.clone())));
+        option_locs.extend(sec.entries.iter().map(|e| Some(e.loc.clone())));
+        self.jobs.push(RawJob {
+            name: sec.name.clone(),
+            inherited,
+            options: sec.entries.iter().map(Entry::pair).collect(),
+            implicit_stonewall,
+            overrides: 0,
+        });
+        self.locs.push(JobLocs {
+            section: Some(sec.loc),
+            options: option_locs,
+            clean: file_globals.clean && sec.errors == 0,
+        });
+    }
+
+    /// Append the checked `--override` pairs to every job's options (they have no file place).
+    fn apply_overrides(&mut self, override_pairs: &[(String, String)]) {
+        for (j, l) in self.jobs.iter_mut().zip(self.locs.iter_mut()) {
+            j.options.extend(override_pairs.iter().cloned());
+            j.overrides = override_pairs.len();
+            l.options.extend(override_pairs.iter().map(|_| None));
+        }
+    }
+}
+
+/// The `[global]` entries of a job file read so far, and whether their lines had no error.
+struct FileGlobals<'a> {
+    entries: &'a [Entry],
+    clean: bool,
+}
+
+/// An error for each `--section` that names no job section of the job files.
+fn check_sections(sections: &[String], seen_sections: &[String], diags: &mut Vec<Diag>) {
+    for wanted in sections {
+        if !seen_sections.contains(wanted) {
+            let have = if seen_sections.is_empty() {
+                "the job files have no job sections".to_string()
+            } else {
+                format!("sections: {}", seen_sections.join(", "))
+            };
+            let hint = options::nearest(wanted, seen_sections.iter().map(String::as_str))
+                .map(|n| format!(" (did you mean '{n}'?)"))
+                .unwrap_or_default();
+            diags.push(Diag::error(
+                None,
+                None,
+                format!("--section={wanted} names no section of the job files{hint}; {have}"),
+            ));
+        }
+    }
+}
+
+/// The `--override KEY=VALUE` pairs that check out (trimmed); an error for each other one.
+fn check_overrides(overrides: &[String], diags: &mut Vec<Diag>) -> Vec<(String, String)> {
+    let mut override_pairs: Vec<(String, String)> = Vec::new();
+    for o in overrides {
+        match check_override(o) {
+            Ok(pair) => override_pairs.push(pair),
+            Err(d) => diags.push(d),
+        }
+    }
+    override_pairs
+}
+
+/// Check one `--override KEY=VALUE`: a known job option other than `name`, with a valid value.
+fn check_override(o: &str) -> Result<(String, String), Diag> {
+    let Some((k, v)) = o.split_once('=') else {
+        return Err(Diag::error(
+            None,
+            None,
+            format!(
+                "--override {q_o}: expected KEY=VALUE (a job option and its value)",
+                q_o = iomark_engine::echo::quote(o)
+            ),
+        ));
+    };
+    let (k, v) = (k.trim(), v.trim());
+    let def = match options::lookup(k) {
+        Some(d) if d.name == "name" => {
+            return Err(Diag::error(
+                None,
+                None,
+                "--override cannot rename jobs (name=...)",
+            ));
+        }
+        Some(d) => d,
+        None => {
+            return Err(Diag::error(
+                None,
+                None,
+                format!("--override: {}", build::unknown_option_message(k)),
+            ));
         }
     };
-    let mut built = None;
+    if let Err(e) = build::check_option(def, v, 1024) {
+        return Err(Diag::error(None, None, format!("--override: {e}")));
+    }
+    Ok((k.to_string(), v.to_string()))
+}
+
+/// Type the jobs, adding their problems to `diags` where they were written; the built plan when
+/// no line was dropped and every job typed.
+fn type_jobs(raw: &RawPlan, locs: &[JobLocs], diags: &mut Vec<Diag>) -> Option<Built> {
     if diags.iter().any(Diag::is_error) {
         // Lines were dropped: type only the jobs they do not touch, for their own problems.
         for (ji, rj) in raw.jobs.iter().enumerate() {
             if locs[ji].clean {
-                if let Err(error) = build::build_job(rj, readonly, &mut Vec::new()) {
-                    diags.push(locate(build::PlanError::Job { index: ji, error }));
+                if let Err(error) = build::build_job(rj, raw.readonly, &mut Vec::new()) {
+                    diags.push(locate(
+                        raw,
+                        locs,
+                        build::PlanError::Job { index: ji, error },
+                    ));
                 }
             }
         }
+        None
     } else {
-        match build::build_plan_all(&raw) {
-            Ok(b) => built = Some(b),
-            Err(errs) => diags.extend(errs.into_iter().map(locate)),
+        match build::build_plan_all(raw) {
+            Ok(b) => Some(b),
+            Err(errs) => {
+                diags.extend(errs.into_iter().map(|e| locate(raw, locs, e)));
+                None
+            }
         }
     }
+}
 
+/// A plan error as a diagnostic at the line of the option (or else the section) it is about.
+fn locate(raw: &RawPlan, locs: &[JobLocs], e: build::PlanError) -> Diag {
+    let l = &locs[e.job_index()];
+    let at = e.option().and_then(|i| l.options.get(i).cloned().flatten());
+    match at.or_else(|| l.section.clone()) {
+        // Placed in the job: the message without the job's name.
+        Some(loc) => Diag::error(Some(loc), Some(&raw.jobs[e.job_index()].name), e.cause()),
+        None => Diag::error(None, None, e.to_string()),
+    }
+}
+
+/// The warnings to print, or the errors when there is one (with `--strict` every warning is
+/// one).
+fn sort_diagnostics(
+    warnings: Vec<String>,
+    built: Option<&Built>,
+    mut diags: Vec<Diag>,
+    strict: bool,
+) -> Result<Vec<CliWarning>, CliError> {
     // Warnings: the located ones from the files, then the rest (command-line options, switches).
-    let mut extra: Vec<String> = std::mem::take(&mut warnings);
-    if let Some(b) = &built {
+    let mut extra: Vec<String> = warnings;
+    if let Some(b) = built {
         for w in &b.warnings {
             if !diags.iter().any(|d| !d.is_error() && &d.message == w) && !extra.contains(w) {
                 extra.push(w.clone());
@@ -322,16 +443,18 @@ pub fn parse_run_args_until(
         }
     }
     let (errors, located): (Vec<Diag>, Vec<Diag>) = diags.into_iter().partition(Diag::is_error);
-    let warnings: Vec<CliWarning> = located
-        .into_iter()
-        .map(CliWarning::Located)
-        .chain(extra.into_iter().map(CliWarning::Plain))
-        .collect();
     if !errors.is_empty() {
         return Err(CliError::Diagnostics(errors));
     }
-    let built = built.expect("built when there is no error");
-    let mut plan = built.plan;
+    Ok(located
+        .into_iter()
+        .map(CliWarning::Located)
+        .chain(extra.into_iter().map(CliWarning::Plain))
+        .collect())
+}
+
+/// Tell each verifying job where its verify_dump files go.
+fn set_dump_dirs(plan: &mut RunPlan, output: &OutputOpts, dump_dir: &Option<PathBuf>) {
     // verify_dump files of a device go where the report goes (never beside the device node).
     let fallback = output.file.as_ref().and_then(|f| f.parent()).map(|p| {
         if p.as_os_str().is_empty() {
@@ -341,18 +464,9 @@ pub fn parse_run_args_until(
         }
     });
     for v in plan.jobs.iter_mut().filter_map(|j| j.verify.as_mut()) {
-        v.dump_dir.clone_from(&dump_dir);
+        v.dump_dir.clone_from(dump_dir);
         v.dump_fallback_dir.clone_from(&fallback);
     }
-    Ok(CliRun {
-        plan,
-        raw,
-        output,
-        action,
-        warnings,
-        job_files,
-        own_targets,
-    })
 }
 
 /// Where the options of one job were written.

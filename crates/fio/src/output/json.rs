@@ -237,6 +237,7 @@ pub(crate) struct Client<'a> {
     pub port: u64,
 }
 
+/// One job entry of fio's `jobs` array, with iomark's block and, in a run of many, its client.
 pub(crate) fn job_obj(
     j: &mut J,
     result: &RunResult,
@@ -246,6 +247,34 @@ pub(crate) fn job_obj(
     client: Option<Client>,
 ) {
     j.obj_in_array();
+    job_head(j, u);
+    job_dirs(j, report, u, plus);
+    job_cpu(j, u);
+    dist_obj(j, "iodepth_level", &LEVEL_KEYS, &u.job.depth.level);
+    dist_obj(j, "iodepth_submit", &BATCH_KEYS, &u.job.depth.submit);
+    dist_obj(j, "iodepth_complete", &BATCH_KEYS, &u.job.depth.complete);
+    latency_buckets(j, u);
+    latency_target(j, u);
+    if u.spec.errors.goes_on() {
+        j.u("total_err", u.job.total_err);
+        j.i("first_error", u.job.first_error as i64);
+    }
+    if let Some(desc) = &u.spec.description {
+        j.s("desc", desc);
+    }
+    if let (Some(sp), Some(ss)) = (&u.spec.steady, &u.job.steady) {
+        steady_json(j, sp, ss);
+    }
+    job_iomark_obj(j, result, u);
+    if let Some(c) = client {
+        j.s("hostname", c.hostname);
+        j.u("port", c.port);
+    }
+    j.end_obj();
+}
+
+/// A job entry's first keys: its name, group, error, times and the options as written.
+fn job_head(j: &mut J, u: &ReportUnit) {
     j.s("jobname", &u.job.name);
     j.u("groupid", u.job.group_id as u64);
     j.i("error", u.reported_error() as i64);
@@ -258,6 +287,10 @@ pub(crate) fn job_obj(
         }
     }
     j.end_obj();
+}
+
+/// A job entry's blocks per direction, `sync` and `mixed`, as `unified_rw_reporting` asks.
+fn job_dirs(j: &mut J, report: &Report, u: &ReportUnit, plus: bool) {
     // unified_rw_reporting=mixed: one `mixed` block and no `sync`; =both: the directions and
     // `sync`, then `mixed` (fio's order).
     if u.mixed_only {
@@ -281,6 +314,10 @@ pub(crate) fn job_obj(
     if let Some(m) = u.mixed_block() {
         dir_obj(j, report, &m, Dir::Read, plus);
     }
+}
+
+/// A job entry's CPU keys: runtime, user and system shares, context switches and faults.
+fn job_cpu(j: &mut J, u: &ReportUnit) {
     j.u("job_runtime", u.cpu_runtime_ms);
     let (usr, sys) = u.cpu_pct();
     j.f("usr_cpu", usr);
@@ -288,9 +325,11 @@ pub(crate) fn job_obj(
     j.u("ctx", u.job.cpu.ctx);
     j.u("majf", u.job.cpu.majf);
     j.u("minf", u.job.cpu.minf);
-    dist_obj(j, "iodepth_level", &LEVEL_KEYS, &u.job.depth.level);
-    dist_obj(j, "iodepth_submit", &BATCH_KEYS, &u.job.depth.submit);
-    dist_obj(j, "iodepth_complete", &BATCH_KEYS, &u.job.depth.complete);
+}
+
+/// fio's `latency_ns`, `latency_us` and `latency_ms` blocks: the completion latency
+/// distribution over all directions.
+fn latency_buckets(j: &mut J, u: &ReportUnit) {
     let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
     let lb = LatencyBuckets::from_hists(&hists);
     for (key, labels, vals) in [
@@ -304,6 +343,10 @@ pub(crate) fn job_obj(
         }
         j.end_obj();
     }
+}
+
+/// fio's `latency_depth`, `latency_target`, `latency_percentile` and `latency_window` keys.
+fn latency_target(j: &mut J, u: &ReportUnit) {
     // The search's final depth (the job's iodepth without a search), target in ns, window
     // in µs, as fio.
     let ds = &u.spec.depth_search;
@@ -314,17 +357,10 @@ pub(crate) fn job_obj(
     j.u("latency_target", ds.target.as_nanos() as u64);
     j.f("latency_percentile", ds.percentile);
     j.u("latency_window", ds.window.as_micros() as u64);
-    if u.spec.errors.goes_on() {
-        j.u("total_err", u.job.total_err);
-        j.i("first_error", u.job.first_error as i64);
-    }
-    if let Some(desc) = &u.spec.description {
-        j.s("desc", desc);
-    }
-    if let (Some(sp), Some(ss)) = (&u.spec.steady, &u.job.steady) {
-        steady_json(j, sp, ss);
-    }
-    // iomark's additions.
+}
+
+/// The `iomark` block of a job entry: iomark's additions, which fio tools ignore.
+fn job_iomark_obj(j: &mut J, result: &RunResult, u: &ReportUnit) {
     j.obj("iomark");
     j.u("jobs", u.members as u64);
     j.raw(
@@ -362,11 +398,6 @@ pub(crate) fn job_obj(
             "verify",
             &serde_json::to_string(&verify).unwrap_or_else(|_| "[]".into()),
         );
-    }
-    j.end_obj();
-    if let Some(c) = client {
-        j.s("hostname", c.hostname);
-        j.u("port", c.port);
     }
     j.end_obj();
 }

@@ -9,6 +9,7 @@ use super::group::{self, GroupStats, Report, ReportUnit};
 use iomark_engine::hist::{Histogram, LatencyBuckets};
 use iomark_engine::job::{BlockSize, Dir, JobSpec, RunPlan};
 use iomark_engine::result::LatRecord;
+use iomark_engine::steady::{SteadyResult, SteadySpec};
 use iomark_engine::RunResult;
 use std::fmt::Write as _;
 
@@ -227,7 +228,43 @@ fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
     }
 }
 
+/// One unit's block: its header, directions, latency buckets, CPU, depths and the rest.
 fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
+    unit_header(out, u);
+    for d in Dir::ALL {
+        if u.has_io(d) {
+            dir_block(out, report, u, d);
+        }
+    }
+    if let Some(m) = u.mixed_block() {
+        dir_block(out, report, &m, Dir::Read);
+    }
+    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
+    lat_buckets(out, &hists);
+    sync_block(out, u);
+    let (usr, sys) = u.cpu_pct();
+    let _ = writeln!(
+        out,
+        "  cpu          : usr={usr:3.2}%, sys={sys:3.2}%, ctx={}, majf={}, minf={}",
+        u.job.cpu.ctx, u.job.cpu.majf, u.job.cpu.minf
+    );
+    depths_block(out, u);
+    if let (Some(sp), Some(ss)) = (&u.spec.steady, &u.job.steady) {
+        steady_line(out, sp, ss);
+    }
+    if u.spec.errors.goes_on() || u.job.total_err > 0 {
+        let _ = writeln!(
+            out,
+            "     errors    : total={}, first_error={}/<{}>",
+            u.job.total_err,
+            u.job.first_error,
+            crate::explain::strerror(u.job.first_error)
+        );
+    }
+}
+
+/// A unit's first line (name, group, error, pid, start time) and its description.
+fn unit_header(out: &mut String, u: &ReportUnit) {
     let secs = (u.job.start_unix_ms / 1000) as i64;
     let _ = writeln!(
         out,
@@ -242,16 +279,10 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
     if let Some(desc) = &u.spec.description {
         let _ = writeln!(out, "  Description  : [{desc}]");
     }
-    for d in Dir::ALL {
-        if u.has_io(d) {
-            dir_block(out, report, u, d);
-        }
-    }
-    if let Some(m) = u.mixed_block() {
-        dir_block(out, report, &m, Dir::Read);
-    }
-    let hists: Vec<&Histogram> = Dir::ALL.iter().map(|&d| &u.job.dirs[d].clat.hist).collect();
-    lat_buckets(out, &hists);
+}
+
+/// The latency of the unit's syncs, when it issued any.
+fn sync_block(out: &mut String, u: &ReportUnit) {
     if u.job.sync.hist.count() > 0 {
         out.push_str("  fsync/fdatasync/sync_file_range:\n");
         lat_line(out, "    sync", &u.job.sync);
@@ -259,12 +290,10 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
             percentiles(out, "sync", &u.job.sync.hist, &u.spec.stats.percentile_list);
         }
     }
-    let (usr, sys) = u.cpu_pct();
-    let _ = writeln!(
-        out,
-        "  cpu          : usr={usr:3.2}%, sys={sys:3.2}%, ctx={}, majf={}, minf={}",
-        u.job.cpu.ctx, u.job.cpu.majf, u.job.cpu.minf
-    );
+}
+
+/// fio's `IO depths`, `submit`, `complete`, `issued rwts` and `latency` lines.
+fn depths_block(out: &mut String, u: &ReportUnit) {
     let lv = depth_dist(&u.job.depth.level, u.job.depth.level.iter().sum());
     let _ = writeln!(
         out,
@@ -305,33 +334,26 @@ fn unit_block(out: &mut String, report: &Report, u: &ReportUnit) {
         ds.percentile,
         u.job.search_depth.unwrap_or(u.spec.iodepth)
     );
-    if let (Some(sp), Some(ss)) = (&u.spec.steady, &u.job.steady) {
-        let bw = ss.bw_mean();
-        let _ = writeln!(
-            out,
-            "  steadystate  : attained={}, bw={} ({}), iops={}, {}{}={:.3}{}",
-            if ss.attained { "yes" } else { "no" },
-            num2str(bw, 4, true, Unit::BytePerSec),
-            num2str(bw, 4, false, Unit::BytePerSec),
-            num2str(ss.iops_mean(), 4, false, Unit::None),
-            match sp.metric {
-                iomark_engine::steady::SteadyMetric::Iops => "iops",
-                iomark_engine::steady::SteadyMetric::Bw => "bw",
-            },
-            if sp.slope { " slope" } else { " mean dev" },
-            ss.criterion,
-            if sp.percent { "%" } else { "" }
-        );
-    }
-    if u.spec.errors.goes_on() || u.job.total_err > 0 {
-        let _ = writeln!(
-            out,
-            "     errors    : total={}, first_error={}/<{}>",
-            u.job.total_err,
-            u.job.first_error,
-            crate::explain::strerror(u.job.first_error)
-        );
-    }
+}
+
+/// fio's `steadystate` line: whether the criterion was met, the means and the last value.
+fn steady_line(out: &mut String, sp: &SteadySpec, ss: &SteadyResult) {
+    let bw = ss.bw_mean();
+    let _ = writeln!(
+        out,
+        "  steadystate  : attained={}, bw={} ({}), iops={}, {}{}={:.3}{}",
+        if ss.attained { "yes" } else { "no" },
+        num2str(bw, 4, true, Unit::BytePerSec),
+        num2str(bw, 4, false, Unit::BytePerSec),
+        num2str(ss.iops_mean(), 4, false, Unit::None),
+        match sp.metric {
+            iomark_engine::steady::SteadyMetric::Iops => "iops",
+            iomark_engine::steady::SteadyMetric::Bw => "bw",
+        },
+        if sp.slope { " slope" } else { " mean dev" },
+        ss.criterion,
+        if sp.percent { "%" } else { "" }
+    );
 }
 
 fn group_block(out: &mut String, g: &GroupStats) {

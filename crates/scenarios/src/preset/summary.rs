@@ -196,11 +196,21 @@ impl Summary {
 
     /// The summary table and the lines under it.
     pub fn table(&self) -> String {
-        let p = self.preset;
         let n = self.figures.first().map_or(0, |f| f.samples.len());
+        let mut out = self.title(n);
+        out.push_str(&header_row(n));
+        for f in &self.figures {
+            out.push_str(&figure_row(f, n));
+        }
+        self.lines_under(&mut out);
+        out
+    }
+
+    /// The title line (with how many runs and how they are combined) and the warm-up lines.
+    fn title(&self, n: usize) -> String {
         let mut out = format!(
             "\n{} summary ({} run{}{})\n",
-            p.name,
+            self.preset.name,
             n,
             if n == 1 { "" } else { "s" },
             if n > 1 {
@@ -222,55 +232,13 @@ impl Summary {
                 }
             ));
         }
-        out.push_str(&format!(
-            "{:<40} {:>12} {:<5} {:>10}",
-            "figure", "value", "unit", "MiB/s"
-        ));
-        if n > 1 {
-            out.push_str(&format!(
-                " {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}",
-                "mean", "sd", "min", "max", "±95% CI", "CV %"
-            ));
-        }
-        out.push('\n');
-        for f in &self.figures {
-            let m = f.metric;
-            let prec = |v: f64| {
-                if m == Metric::Iops {
-                    format!("{:.0}", shown(m, v))
-                } else {
-                    format!("{:.1}", shown(m, v))
-                }
-            };
-            let mib = if m == Metric::Bw {
-                format!("{:.1}", f.headline / (1024.0 * 1024.0))
-            } else {
-                String::new()
-            };
-            out.push_str(&format!(
-                "{:<40} {:>12} {:<5} {:>10}",
-                f.label,
-                prec(f.headline),
-                unit(m),
-                mib
-            ));
-            if n > 1 {
-                let s = &f.stats;
-                out.push_str(&format!(
-                    " {:>10} {:>10} {:>10} {:>10} {:>10} {:>6.1}",
-                    prec(s.mean),
-                    prec(s.sd),
-                    prec(s.min),
-                    prec(s.max),
-                    prec(s.ci95),
-                    s.cv * 100.0
-                ));
-                if s.noisy() {
-                    out.push_str("  noisy");
-                }
-            }
-            out.push('\n');
-        }
+        out
+    }
+
+    /// The lines under the table: ranges, explanations, checks, the noise note and the reading
+    /// advice.
+    fn lines_under(&self, out: &mut String) {
+        let p = self.preset;
         for (label, lo, hi) in p.ranges {
             if let (Some(lo), Some(hi)) = (self.find(lo), self.find(hi)) {
                 out.push_str(&format!(
@@ -301,7 +269,6 @@ impl Summary {
         for r in p.reading {
             out.push_str(&format!("{r}\n"));
         }
-        out
     }
 
     /// The summary as JSON (figures with every sample and their statistics).
@@ -348,6 +315,63 @@ impl Summary {
             "checks": checks,
         })
     }
+}
+
+/// The table's header row; with more than one run, the statistics columns too.
+fn header_row(n: usize) -> String {
+    let mut out = format!(
+        "{:<40} {:>12} {:<5} {:>10}",
+        "figure", "value", "unit", "MiB/s"
+    );
+    if n > 1 {
+        out.push_str(&format!(
+            " {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}",
+            "mean", "sd", "min", "max", "±95% CI", "CV %"
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// One figure's row of the table (`n` runs).
+fn figure_row(f: &FigureResult, n: usize) -> String {
+    let m = f.metric;
+    let prec = |v: f64| {
+        if m == Metric::Iops {
+            format!("{:.0}", shown(m, v))
+        } else {
+            format!("{:.1}", shown(m, v))
+        }
+    };
+    let mib = if m == Metric::Bw {
+        format!("{:.1}", f.headline / (1024.0 * 1024.0))
+    } else {
+        String::new()
+    };
+    let mut out = format!(
+        "{:<40} {:>12} {:<5} {:>10}",
+        f.label,
+        prec(f.headline),
+        unit(m),
+        mib
+    );
+    if n > 1 {
+        let s = &f.stats;
+        out.push_str(&format!(
+            " {:>10} {:>10} {:>10} {:>10} {:>10} {:>6.1}",
+            prec(s.mean),
+            prec(s.sd),
+            prec(s.min),
+            prec(s.max),
+            prec(s.ci95),
+            s.cv * 100.0
+        ));
+        if s.noisy() {
+            out.push_str("  noisy");
+        }
+    }
+    out.push('\n');
+    out
 }
 
 #[cfg(test)]
