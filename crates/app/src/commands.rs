@@ -8,16 +8,7 @@ use crate::{
     completions, iometer, merge, preset, quick, rbd_bench, repeat, report_cmd, run, sweep,
 };
 
-/// What a command does when it is launched as many ranks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// Runs on every rank, merged on rank 0.
-    Cluster,
-    /// Reads or prints only: rank 0 runs it, the others end at once.
-    RankZero,
-    /// Does I/O with no cluster mode: refused under a launcher.
-    Refused,
-}
+pub use crate::cluster::Role;
 
 /// One command of the binary.
 pub struct Command {
@@ -36,15 +27,15 @@ pub struct Command {
 }
 
 /// Help, version and parse-only calls only print: rank 0 answers them alone.
-fn informative(a: &String) -> bool {
+fn informative(a: &str) -> bool {
     matches!(
-        a.as_str(),
+        a,
         "--help" | "-h" | "--version" | "--showcmd" | "--parse-only"
     ) || a.starts_with("--cmdhelp")
 }
 
 fn cluster_unless_informative(args: &[String]) -> Role {
-    if args.iter().any(informative) {
+    if args.iter().any(|a| informative(a)) {
         Role::RankZero
     } else {
         Role::Cluster

@@ -40,7 +40,7 @@ pub fn main(argv: Vec<String>) -> i32 {
     };
     // Launched as many ranks (mpirun, srun): this process runs as one of them.
     #[cfg(feature = "mpi")]
-    if let Some(code) = cluster::mpi::main(&args, &cluster) {
+    if let Some(code) = cluster::mpi::main(&args, &cluster, commands::role(&args)) {
         return code;
     }
     #[cfg(not(feature = "mpi"))]

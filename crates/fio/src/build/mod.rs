@@ -9,13 +9,11 @@ mod job;
 mod replay;
 #[cfg(test)]
 mod tests;
-mod words;
 mod zones;
 
 pub use error::{BuildError, JobError, PlanError};
 pub use job::{build_job, check_option};
-pub use words::{name_template, verify_kind};
-pub use zones::ZoneOpts;
+pub use crate::options::{name_template, verify_kind, ZoneOpts};
 
 use crate::options::{self, OptDef, Support};
 use iomark_engine::job::{JobSpec, RunPlan};

@@ -1,6 +1,7 @@
 //! `zonemode` with `zonesize`, `zonerange` and `zoneskip`: fio's rules for strided zones, and
 //! the refusal of zoned-block-device mode with the reason read from the target.
 
+use crate::options::ZoneOpts;
 use iomark_engine::job::{JobSpec, StridedZones};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -20,16 +21,6 @@ pub enum ZoneError {
         target: Option<PathBuf>,
         zoned: Option<(String, String)>,
     },
-}
-
-/// The zone options as given.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ZoneOpts {
-    /// `zonemode` as given (None = fio's default, none).
-    pub mode: Option<String>,
-    pub size: u64,
-    pub range: u64,
-    pub skip: u64,
 }
 
 /// Settle the zone options into `spec.zones`, with fio 3.33's rules: `zonesize` needs

@@ -79,7 +79,7 @@ pub struct Pending {
     pub steady_dur: Duration,
     pub steady_ramp: Duration,
     /// `zonemode`, `zonesize`, `zonerange`, `zoneskip`.
-    pub zones: crate::build::ZoneOpts,
+    pub zones: super::ZoneOpts,
     /// `log_compression` (bytes, 0 = not given) and `log_store_compressed`.
     pub log_compression: u64,
     pub log_store_compressed: bool,

@@ -12,6 +12,8 @@ mod numa;
 mod prio_setters;
 mod setters;
 mod table;
+mod words;
+mod zones;
 
 pub use apply::{set_per_dir, Ctx, OptionError, Pending, Reason, SetFn, Setter};
 pub use choice::{did_you_mean, or_list, Choice, Choices, Words};
@@ -19,6 +21,8 @@ pub use kind::OptKind;
 pub use names::{NOT_YET_ENGINES, RW_MODES, SUPPORTED_ENGINES};
 pub use setters::VERIFY_METHODS;
 pub use table::OPTIONS;
+pub use words::{name_template, verify_kind};
+pub use zones::ZoneOpts;
 
 use iomark_engine::engines::EngineOption;
 

@@ -64,7 +64,7 @@ pub static OPTIONS: &[OptDef] = &[
     // --- Files
     o("filename", OptKind::PathList, "", "Files", "File or device to use; several separated by ':' (\\: escapes a colon).").set(setters::filename),
     o("directory", OptKind::PathList, "", "Files", "Directory for generated files; several separated by ':' spread the clones.").set(|c, v| { c.spec.directories = values::parse_path_list(v).into_iter().map(PathBuf::from).collect(); Ok(()) }),
-    o("filename_format", OptKind::Str, "$jobname.$jobnum.$filenum", "Files", "Template for generated file names.").set(|c, v| { if v.trim().is_empty() { return Err(c.invalid(v, "expected a file name template")); } c.spec.file_names = crate::build::name_template(v.trim()); Ok(()) }),
+    o("filename_format", OptKind::Str, "$jobname.$jobnum.$filenum", "Files", "Template for generated file names.").set(|c, v| { if v.trim().is_empty() { return Err(c.invalid(v, "expected a file name template")); } c.spec.file_names = super::name_template(v.trim()); Ok(()) }),
     o("nrfiles", OptKind::Int, "1", "Files", "Number of files per job.").al(&["nr_files"]).set(|c, v| { c.spec.nrfiles = c.count(v)?; Ok(()) }),
     o("file_service_type", OptKind::ServiceType, "roundrobin", "Files", "How the next file is picked: random, roundrobin, sequential (':N' I/Os per pick).").set(setters::file_service_type),
     o("openfiles", OptKind::Int, "", "Files", "Maximum number of files open at the same time (default: nrfiles); each is opened when first chosen and closed once its I/O is done.").set(|c, v| { c.spec.open_files = c.u32(v)?; Ok(()) }),

@@ -8,7 +8,7 @@
 //! `$hostname` in `-F`/`-f` names, else the suffix `.RANK`.
 
 use super::link::{Kind, Received};
-use super::preflight::name;
+use super::name;
 use super::session::decode_u32;
 use super::Session;
 use crate::session::signals;

@@ -17,7 +17,7 @@ mod session;
 pub use session::{Outcome, Session};
 
 use crate::cluster::args::ClusterOpts;
-use crate::commands::Role;
+use crate::cluster::Role;
 use iomark_fio::cluster_words::Place;
 use iomark_fio::jobfile::{HostVars, Vars};
 
@@ -36,6 +36,14 @@ pub fn launched() -> Option<(usize, usize)> {
         .iter()
         .find_map(|(s, r)| Some((get(s)?, get(r).unwrap_or(0))))
         .filter(|(size, _)| *size > 1)
+}
+
+/// "rank R on HOST", or that its host is unknown.
+fn name(hosts: &[Option<String>], r: usize) -> String {
+    match &hosts[r] {
+        Some(h) => format!("rank {r} on {h}"),
+        None => format!("rank {r} (host unknown: it never answered)"),
+    }
 }
 
 /// `$rank`, `$nranks` and `$hostname` of this rank, the rest of the host's variables as they are.
@@ -60,14 +68,15 @@ impl Vars for RankVars {
 }
 
 /// Runs `args` as a rank when launched as many; None to run it as usual (alone, or on rank 0
-/// for a command that only reads or prints).
-pub fn main(args: &[String], opts: &ClusterOpts) -> Option<i32> {
+/// for a command that only reads or prints). `role` is the command line's role under a
+/// launcher (from the command table).
+pub fn main(args: &[String], opts: &ClusterOpts, role: Role) -> Option<i32> {
     if opts.no_mpi {
         return None;
     }
     let (_, env_rank) = launched()?;
     let command = args.first().map(String::as_str).unwrap_or("");
-    match crate::commands::role(args) {
+    match role {
         Role::RankZero => return (env_rank != 0).then_some(0),
         Role::Refused => {
             if env_rank == 0 {

@@ -4,16 +4,8 @@
 //! any I/O. Waits are bounded by the session's timeout.
 
 use super::link::{Kind, Received};
-use super::Session;
+use super::{name, Session};
 use std::time::{Duration, Instant};
-
-/// "rank R on HOST", or that its host is unknown.
-pub(super) fn name(hosts: &[Option<String>], r: usize) -> String {
-    match &hosts[r] {
-        Some(h) => format!("rank {r} on {h}"),
-        None => format!("rank {r} (host unknown: it never answered)"),
-    }
-}
 
 impl Session {
     /// Rank 0: every rank's host (in rank order), or the verdict that stops the run.

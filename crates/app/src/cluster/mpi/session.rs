@@ -6,7 +6,7 @@
 //! naming it and its host, on every rank, through MPI_Abort.
 
 use super::link::{Kind, Link, Received};
-use super::preflight::name;
+use super::name;
 use iomark_engine::cluster::RankResult;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
