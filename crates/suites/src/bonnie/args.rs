@@ -110,6 +110,7 @@ fn size(flag: &str, v: &str, unit: u64) -> Result<u64, BonnieError> {
     Ok(n * mult / unit)
 }
 
+/// Parse bonnie++'s command line (the words after `iomark bonnie`).
 pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
     let mut a = BonnieArgs::default();
     let mut it = args.iter();
@@ -132,121 +133,13 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
             "-h" | "--help" => a.help = true,
             "--result-file" => a.result_file = Some(PathBuf::from(value(flag)?)),
             "-d" => a.dir = PathBuf::from(value(flag)?),
-            "-s" => {
-                let v = value(flag)?;
-                let parts: Vec<&str> = v.split(':').collect();
-                a.size_mib = Some(size(flag, parts[0], 1 << 20)?);
-                if let Some(c) = parts.get(1).filter(|s| !s.is_empty()) {
-                    let c = size(flag, c, 1)?;
-                    if !(256..=1 << 20).contains(&c) || !c.is_power_of_two() {
-                        return Err(bad(
-                            flag,
-                            &v,
-                            "the chunk size is a power of 2 from 256 to 1M",
-                        ));
-                    }
-                    a.chunk = c;
-                }
-                if let Some(s) = parts.get(2).filter(|s| !s.is_empty()) {
-                    a.seeks = s.parse().map_err(|_| bad(flag, &v, "seeks is a count"))?;
-                }
-                if let Some(s) = parts.get(3).filter(|s| !s.is_empty()) {
-                    a.seekers = s.parse().map_err(|_| bad(flag, &v, "seekers is a count"))?;
-                    if a.seekers == 0 {
-                        return Err(bad(flag, &v, "at least one seeker"));
-                    }
-                }
-            }
-            "-n" => {
-                let v = value(flag)?;
-                let parts: Vec<&str> = v.split(':').collect();
-                a.files = parts[0]
-                    .parse()
-                    .map_err(|_| bad(flag, &v, "the number of files (in 1024s)"))?;
-                let part = |i: usize| parts.get(i).copied().filter(|s| !s.is_empty());
-                match part(1) {
-                    Some("-1") => a.file_links = Links::Hard,
-                    Some("-2") => a.file_links = Links::Symbolic,
-                    Some(m) if m.starts_with('-') => {
-                        return Err(bad(
-                            flag,
-                            &v,
-                            "max is a size, -1 (hard links) or -2 (symbolic links)",
-                        ))
-                    }
-                    Some(m) => a.file_max = size(flag, m, 1)?,
-                    None => {}
-                }
-                if let Some(m) = part(2) {
-                    a.file_min = size(flag, m, 1)?;
-                }
-                if a.file_links != Links::Files {
-                    // As bonnie++: the links all name one empty file, min has no meaning.
-                    a.file_min = 0;
-                } else if a.file_min > a.file_max {
-                    return Err(bad(flag, &v, "min is larger than max"));
-                }
-                if let Some(d) = part(3) {
-                    a.file_dirs = d
-                        .parse()
-                        .map_err(|_| bad(flag, &v, "the number of directories"))?;
-                    if !(1..100_000).contains(&a.file_dirs) {
-                        return Err(bad(flag, &v, "from 1 to 99999 directories"));
-                    }
-                }
-                if let Some(c) = part(4) {
-                    a.file_chunk = size(flag, c, 1)?;
-                    if a.file_chunk == 0 {
-                        return Err(bad(flag, &v, "the chunk size is at least 1 byte"));
-                    }
-                }
-                a.file_spec = v;
-            }
+            "-s" => size_spec(&mut a, &value(flag)?)?,
+            "-n" => file_spec(&mut a, value(flag)?)?,
             "-m" => a.machine = Some(value(flag)?),
-            "-r" => {
+            "-r" | "-x" | "-c" | "-z" => number(&mut a, flag, &value(flag)?)?,
+            "-u" | "-g" | "-Z" | "-p" | "-y" => {
                 let v = value(flag)?;
-                a.ram_mib = Some(v.parse().map_err(|_| bad(flag, &v, "MiB of RAM"))?);
-            }
-            "-x" => {
-                let v = value(flag)?;
-                a.runs = v.parse().map_err(|_| bad(flag, &v, "a number of runs"))?;
-                if a.runs == 0 {
-                    return Err(bad(flag, &v, "at least one run"));
-                }
-            }
-            "-c" => {
-                let v = value(flag)?;
-                a.concurrency = v.parse().map_err(|_| bad(flag, &v, "a count"))?;
-                if !(1..=200).contains(&a.concurrency) {
-                    return Err(bad(flag, &v, "from 1 to 200, as bonnie++"));
-                }
-                if a.concurrency > 1 {
-                    a.notes.push(format!(
-                        "-c {v}: as bonnie++ 2.00a, the concurrency goes into the CSV line and the RAM check (size x {v} >= 2 x RAM); each test runs once, as bonnie++ 2.00a runs it"
-                    ));
-                }
-            }
-            "-z" => {
-                let v = value(flag)?;
-                a.seed = Some(v.parse().map_err(|_| bad(flag, &v, "a number"))?);
-            }
-            "-u" | "-g" => {
-                let v = value(flag)?;
-                a.notes.push(format!(
-                    "{flag} {v} accepted: iomark does not change user or group"
-                ));
-            }
-            "-Z" => {
-                let v = value(flag)?;
-                a.notes.push(format!(
-                    "-Z {v} accepted: iomark's random numbers come from its own seeded generator (-z)"
-                ));
-            }
-            "-p" | "-y" => {
-                let v = value(flag)?;
-                a.notes.push(format!(
-                    "{flag} {v} accepted: semaphores synchronise bonnie++ processes on one host; iomark runs one process"
-                ));
+                a.notes.push(accepted_note(flag, &v));
             }
             "-q" => a.quiet = true,
             "-f" => a.fast = true,
@@ -264,6 +157,129 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
         }
     }
     Ok(a)
+}
+
+/// `-s size[:chunk[:seeks[:seekers]]]`: the test file's size in MiB, the chunk size (a power
+/// of 2 from 256 to 1M), the number of seeks and of seeker threads; empty fields keep theirs.
+fn size_spec(a: &mut BonnieArgs, v: &str) -> Result<(), BonnieError> {
+    let flag = "-s";
+    let parts: Vec<&str> = v.split(':').collect();
+    a.size_mib = Some(size(flag, parts[0], 1 << 20)?);
+    if let Some(c) = parts.get(1).filter(|s| !s.is_empty()) {
+        let c = size(flag, c, 1)?;
+        if !(256..=1 << 20).contains(&c) || !c.is_power_of_two() {
+            return Err(bad(
+                flag,
+                v,
+                "the chunk size is a power of 2 from 256 to 1M",
+            ));
+        }
+        a.chunk = c;
+    }
+    if let Some(s) = parts.get(2).filter(|s| !s.is_empty()) {
+        a.seeks = s.parse().map_err(|_| bad(flag, v, "seeks is a count"))?;
+    }
+    if let Some(s) = parts.get(3).filter(|s| !s.is_empty()) {
+        a.seekers = s.parse().map_err(|_| bad(flag, v, "seekers is a count"))?;
+        if a.seekers == 0 {
+            return Err(bad(flag, v, "at least one seeker"));
+        }
+    }
+    Ok(())
+}
+
+/// `-n num[:max[:min[:dirs[:chunk]]]]`: the file tests' count (in 1024s), file sizes (or
+/// max -1 / -2 for hard / symbolic links), subdirectories and write chunk.
+fn file_spec(a: &mut BonnieArgs, v: String) -> Result<(), BonnieError> {
+    let flag = "-n";
+    let parts: Vec<&str> = v.split(':').collect();
+    a.files = parts[0]
+        .parse()
+        .map_err(|_| bad(flag, &v, "the number of files (in 1024s)"))?;
+    let part = |i: usize| parts.get(i).copied().filter(|s| !s.is_empty());
+    match part(1) {
+        Some("-1") => a.file_links = Links::Hard,
+        Some("-2") => a.file_links = Links::Symbolic,
+        Some(m) if m.starts_with('-') => {
+            return Err(bad(
+                flag,
+                &v,
+                "max is a size, -1 (hard links) or -2 (symbolic links)",
+            ))
+        }
+        Some(m) => a.file_max = size(flag, m, 1)?,
+        None => {}
+    }
+    if let Some(m) = part(2) {
+        a.file_min = size(flag, m, 1)?;
+    }
+    if a.file_links != Links::Files {
+        // As bonnie++: the links all name one empty file, min has no meaning.
+        a.file_min = 0;
+    } else if a.file_min > a.file_max {
+        return Err(bad(flag, &v, "min is larger than max"));
+    }
+    if let Some(d) = part(3) {
+        a.file_dirs = d
+            .parse()
+            .map_err(|_| bad(flag, &v, "the number of directories"))?;
+        if !(1..100_000).contains(&a.file_dirs) {
+            return Err(bad(flag, &v, "from 1 to 99999 directories"));
+        }
+    }
+    if let Some(c) = part(4) {
+        a.file_chunk = size(flag, c, 1)?;
+        if a.file_chunk == 0 {
+            return Err(bad(flag, &v, "the chunk size is at least 1 byte"));
+        }
+    }
+    a.file_spec = v;
+    Ok(())
+}
+
+/// The flags that take a number: `-r` (MiB of RAM), `-x` (runs), `-c` (concurrency, with
+/// a note on what it does) and `-z` (seed).
+fn number(a: &mut BonnieArgs, flag: &str, v: &str) -> Result<(), BonnieError> {
+    match flag {
+        "-r" => {
+            a.ram_mib = Some(v.parse().map_err(|_| bad(flag, v, "MiB of RAM"))?);
+        }
+        "-x" => {
+            a.runs = v.parse().map_err(|_| bad(flag, v, "a number of runs"))?;
+            if a.runs == 0 {
+                return Err(bad(flag, v, "at least one run"));
+            }
+        }
+        "-c" => {
+            a.concurrency = v.parse().map_err(|_| bad(flag, v, "a count"))?;
+            if !(1..=200).contains(&a.concurrency) {
+                return Err(bad(flag, v, "from 1 to 200, as bonnie++"));
+            }
+            if a.concurrency > 1 {
+                a.notes.push(format!(
+                    "-c {v}: as bonnie++ 2.00a, the concurrency goes into the CSV line and the RAM check (size x {v} >= 2 x RAM); each test runs once, as bonnie++ 2.00a runs it"
+                ));
+            }
+        }
+        "-z" => {
+            a.seed = Some(v.parse().map_err(|_| bad(flag, v, "a number"))?);
+        }
+        _ => unreachable!("{flag} is not a number flag"),
+    }
+    Ok(())
+}
+
+/// The note for a flag accepted without effect (`-u`, `-g`, `-Z`, `-p`, `-y`), with why.
+fn accepted_note(flag: &str, v: &str) -> String {
+    match flag {
+        "-u" | "-g" => format!("{flag} {v} accepted: iomark does not change user or group"),
+        "-Z" => format!(
+            "-Z {v} accepted: iomark's random numbers come from its own seeded generator (-z)"
+        ),
+        _ => format!(
+            "{flag} {v} accepted: semaphores synchronise bonnie++ processes on one host; iomark runs one process"
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -92,7 +92,52 @@ impl BonniePlan {
     }
 }
 
+/// Build the plan from the flags and what `f` says about the machine and the directory.
 pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
+    let free = check_dir(a, f)?;
+    let size_mib = test_size(a, f, free)?;
+    check_file_tests(a, free)?;
+    let mut notes = a.notes.clone();
+    if a.direct {
+        notes.push("-D: O_DIRECT for block output, rewrite, block input and seeks; the per-char tests cannot use it (one-byte I/O)".into());
+    }
+    let file = a.dir.join(format!("Bonnie.{}", f.pid));
+    let bytes = size_mib << 20;
+    let seed = a.seed.unwrap_or(0x89);
+    let char_bytes = bytes.min(a.char_bytes.unwrap_or(CHAR_BYTES_MAX));
+    let mut steps = if size_mib > 0 {
+        big_file_steps(a, &file, bytes, char_bytes, seed)
+    } else {
+        Vec::new()
+    };
+    if a.files > 0 {
+        steps.push(Step::Files(FileSetSpec {
+            root: file.clone(),
+            count: a.files * 1024,
+            min: a.file_min,
+            max: a.file_max,
+            dirs: a.file_dirs,
+            chunk: a.file_chunk as usize,
+            sync: a.fsync,
+            seed,
+            links: a.file_links,
+        }));
+    }
+    Ok(BonniePlan {
+        steps,
+        file,
+        size_mib,
+        chunk: a.chunk,
+        seeks: a.seeks,
+        seekers: a.seekers,
+        char_bytes,
+        concurrency: a.concurrency,
+        notes,
+    })
+}
+
+/// The free bytes of `-d`, which must exist and, when a test writes, take new files.
+fn check_dir(a: &BonnieArgs, f: Facts) -> Result<u64, BonnieError> {
     let Some(free) = f.free_bytes else {
         return Err(BonnieError::Refused(format!(
             "-d {}: no such directory",
@@ -108,6 +153,12 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
             )));
         }
     }
+    Ok(free)
+}
+
+/// The test file's size in MiB (`-s`, or 2 x RAM), refused when it is under 2 x RAM (unless
+/// `-r 0`), does not fit in the `free` bytes or is smaller than a chunk.
+fn test_size(a: &BonnieArgs, f: Facts, free: u64) -> Result<u64, BonnieError> {
     let ram_mib = a.ram_mib.unwrap_or(f.ram_bytes >> 20);
     let size_mib = a.size_mib.unwrap_or(2 * (f.ram_bytes >> 20));
     // As bonnie++: -c multiplies the size in the check (its copies would share the RAM).
@@ -131,15 +182,22 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
             a.chunk
         )));
     }
+    Ok(size_mib)
+}
+
+/// The file tests' refusals: their largest files must fit in the `free` bytes, and symbolic
+/// links cannot be spread over several directories.
+fn check_file_tests(a: &BonnieArgs, free: u64) -> Result<(), BonnieError> {
     let count = a.files * 1024;
     let file_bytes = count.saturating_mul(a.file_max);
     if file_bytes > free {
         return Err(BonnieError::Refused(format!(
-            "-n {}: {count} files of up to {} bytes need {} MiB, {} has {fits} MiB free",
+            "-n {}: {count} files of up to {} bytes need {} MiB, {} has {} MiB free",
             a.file_spec,
             a.file_max,
             file_bytes >> 20,
-            a.dir.display()
+            a.dir.display(),
+            free >> 20
         )));
     }
     if a.file_links == Links::Symbolic && a.file_dirs > 1 && a.files > 0 {
@@ -148,19 +206,72 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
             a.file_spec
         )));
     }
-    let mut notes = a.notes.clone();
-    if a.direct {
-        notes.push("-D: O_DIRECT for block output, rewrite, block input and seeks; the per-char tests cannot use it (one-byte I/O)".into());
+    Ok(())
+}
+
+/// The tests of the `bytes`-byte test file, in bonnie++'s order: per-char output (unless
+/// `-f`), block output, rewrite, per-char input (unless `-f`), block input, random seeks.
+fn big_file_steps(
+    a: &BonnieArgs,
+    file: &Path,
+    bytes: u64,
+    char_bytes: u64,
+    seed: u64,
+) -> Vec<Step> {
+    let job = |name: &str, rw: RwMode| block_job(a, file, bytes, seed, name, rw);
+    let mut steps = Vec::new();
+    if !a.fast {
+        steps.push(Step::PerCharOut { bytes: char_bytes });
     }
-    let file = a.dir.join(format!("Bonnie.{}", f.pid));
-    let bytes = size_mib << 20;
-    let seed = a.seed.unwrap_or(0x89);
-    let job = |name: &str, rw: RwMode| JobSpec {
+    // bonnie++ writes a new file and fsyncs it before its clock stops.
+    steps.push(Step::Engine(RunPlan {
+        jobs: vec![JobSpec {
+            grow_file: true,
+            end_fsync: true,
+            ..job(BLOCK_OUT, RwMode::Write)
+        }],
+        ..Default::default()
+    }));
+    steps.push(Step::Rewrite {
+        chunk: a.chunk as usize,
+        opts: RewriteOpts {
+            direct: a.direct,
+            fsync_each: a.fsync,
+        },
+    });
+    if !a.fast {
+        steps.push(Step::PerCharIn { bytes: char_bytes });
+    }
+    steps.push(Step::Engine(RunPlan {
+        jobs: vec![job(BLOCK_IN, RwMode::Read)],
+        ..Default::default()
+    }));
+    steps.push(Step::Seeks(SeekOpts {
+        chunk: a.chunk as usize,
+        count: a.seeks,
+        seekers: a.seekers.max(1),
+        direct: a.direct,
+        sync: a.fsync,
+        seed,
+    }));
+    steps
+}
+
+/// An engine job of chunk-size `rw` calls over the whole test file (block output, input).
+fn block_job(
+    a: &BonnieArgs,
+    file: &Path,
+    bytes: u64,
+    seed: u64,
+    name: &str,
+    rw: RwMode,
+) -> JobSpec {
+    JobSpec {
         name: name.to_string(),
         rw,
         bs: PerDir::all(BlockSize::Fixed(a.chunk)),
         size: Some(SizeSpec::Bytes(bytes)),
-        filenames: vec![file.clone()],
+        filenames: vec![file.to_path_buf()],
         ioengine: EngineKind::Sync,
         direct: a.direct,
         fsync: u64::from(a.fsync),
@@ -170,69 +281,7 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
         stonewall: true,
         randseed: seed,
         ..Default::default()
-    };
-    let char_bytes = bytes.min(a.char_bytes.unwrap_or(CHAR_BYTES_MAX));
-    let mut steps = Vec::new();
-    if size_mib > 0 {
-        if !a.fast {
-            steps.push(Step::PerCharOut { bytes: char_bytes });
-        }
-        // bonnie++ writes a new file and fsyncs it before its clock stops.
-        steps.push(Step::Engine(RunPlan {
-            jobs: vec![JobSpec {
-                grow_file: true,
-                end_fsync: true,
-                ..job(BLOCK_OUT, RwMode::Write)
-            }],
-            ..Default::default()
-        }));
-        steps.push(Step::Rewrite {
-            chunk: a.chunk as usize,
-            opts: RewriteOpts {
-                direct: a.direct,
-                fsync_each: a.fsync,
-            },
-        });
-        if !a.fast {
-            steps.push(Step::PerCharIn { bytes: char_bytes });
-        }
-        steps.push(Step::Engine(RunPlan {
-            jobs: vec![job(BLOCK_IN, RwMode::Read)],
-            ..Default::default()
-        }));
-        steps.push(Step::Seeks(SeekOpts {
-            chunk: a.chunk as usize,
-            count: a.seeks,
-            seekers: a.seekers.max(1),
-            direct: a.direct,
-            sync: a.fsync,
-            seed,
-        }));
     }
-    if a.files > 0 {
-        steps.push(Step::Files(FileSetSpec {
-            root: file.clone(),
-            count,
-            min: a.file_min,
-            max: a.file_max,
-            dirs: a.file_dirs,
-            chunk: a.file_chunk as usize,
-            sync: a.fsync,
-            seed,
-            links: a.file_links,
-        }));
-    }
-    Ok(BonniePlan {
-        steps,
-        file,
-        size_mib,
-        chunk: a.chunk,
-        seeks: a.seeks,
-        seekers: a.seekers,
-        char_bytes,
-        concurrency: a.concurrency,
-        notes,
-    })
 }
 
 /// Whether `dir` looks usable (exists, is a directory); the engine reports what else fails.

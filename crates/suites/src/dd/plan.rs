@@ -4,7 +4,7 @@
 //! length is not a multiple of the block size gets a second job for the last partial block,
 //! buffered, as GNU dd drops O_DIRECT for it.
 
-use super::args::{DdArgs, DdError};
+use super::args::{DdArgs, DdError, Flags};
 pub use crate::common::probe::Probe;
 use iomark_engine::job::{
     BlockSize, Dir, EngineKind, FadviseHint, FallocateMode, JobSpec, PerDir, RunPlan, RwMode,
@@ -50,6 +50,20 @@ fn refused(msg: impl Into<String>) -> DdError {
     DdError::Refused(msg.into())
 }
 
+/// The engine's side of the copy: what it reads or writes, in which blocks, from where, how
+/// much, and with which of the operand's flags.
+struct Target<'a> {
+    dir: Dir,
+    path: PathBuf,
+    /// `ibs` for a read, `obs` for a write.
+    block: u64,
+    /// The first byte (`skip=` for a read, `seek=` for a write).
+    start: u64,
+    bytes: u64,
+    /// `iflag=` for a read, `oflag=` for a write.
+    flags: &'a Flags,
+}
+
 /// Build the plan. `probe` says what a path is (the engine's target probe in the binary; a
 /// table in tests).
 pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdError> {
@@ -61,7 +75,7 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
     })?;
     let (src, dst) = (end(input), end(output));
     let mut notes = Vec::new();
-    let (dir, target, block, start, bytes, side) = match (&src, &dst) {
+    let target = match (&src, &dst) {
         (End::Path(_), End::Path(_)) => {
             return Err(refused(
                 "copying a file to a file is not measured by iomark dd: measure the read (of=/dev/null) and the write (if=/dev/zero) separately",
@@ -74,102 +88,10 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
         }
         (End::Path(_), End::Null | End::Zero) | (End::Zero | End::Random, End::Null) => {
             // The target is the input: a read job.
-            let p = input.to_path_buf();
-            let start = a.skip_bytes();
-            let bytes = match probe(&p) {
-                Probe::Missing => {
-                    return Err(refused(format!(
-                        "if={}: no such file or directory",
-                        p.display()
-                    )))
-                }
-                Probe::Directory => {
-                    return Err(refused(format!("if={}: is a directory", p.display())))
-                }
-                Probe::Char => a.count_bytes().ok_or_else(|| {
-                    refused(format!(
-                        "count= is needed when reading {}: it never ends",
-                        p.display()
-                    ))
-                })?,
-                Probe::File { size } | Probe::Block { size } => {
-                    if start > size {
-                        notes.push(format!(
-                            "'{}': cannot skip to specified offset",
-                            p.display()
-                        ));
-                    }
-                    let avail = size.saturating_sub(start);
-                    a.count_bytes().map_or(avail, |c| c.min(avail))
-                }
-            };
-            (Dir::Read, p, a.ibs, start, bytes, &a.iflag)
+            read_target(a, input, probe, &mut notes)?
         }
         (End::Zero | End::Random, End::Path(p)) => {
-            let start = a.seek_bytes();
-            let existing = probe(p);
-            match existing {
-                Probe::Directory => {
-                    return Err(refused(format!("of={}: is a directory", p.display())))
-                }
-                Probe::Char => {
-                    return Err(refused(format!(
-                        "of={}: writing a character device is not measured by iomark dd",
-                        p.display()
-                    )))
-                }
-                Probe::Missing if a.conv.nocreat => {
-                    return Err(refused(format!(
-                        "of={}: no such file (conv=nocreat)",
-                        p.display()
-                    )))
-                }
-                Probe::File { .. } | Probe::Block { .. } if a.conv.excl => {
-                    return Err(refused(format!("of={}: file exists (conv=excl)", p.display())))
-                }
-                Probe::Missing => {
-                    let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-                    let d = parent.unwrap_or(Path::new("."));
-                    if !d.is_dir() {
-                        return Err(refused(format!(
-                            "of={}: directory {} does not exist",
-                            p.display(),
-                            d.display()
-                        )));
-                    }
-                    if let Err(e) = iomark_engine::target::dir_writable(d) {
-                        return Err(refused(format!(
-                            "of={}: cannot create it in {}: {e}",
-                            p.display(),
-                            d.display()
-                        )));
-                    }
-                }
-                _ => {}
-            }
-            let bytes = match (a.count_bytes(), existing) {
-                (Some(c), _) => c,
-                (None, Probe::Block { size }) => size.saturating_sub(start),
-                (None, _) => {
-                    return Err(refused(
-                        "count= is needed to write a file: the source never ends and iomark dd does not fill file systems",
-                    ))
-                }
-            };
-            if let Probe::File { size } = existing {
-                if size > start + bytes && !a.conv.notrunc {
-                    notes.push(format!(
-                        "{} keeps its size of {size} bytes: iomark dd never truncates an existing file (GNU dd would, without conv=notrunc)",
-                        p.display()
-                    ));
-                }
-            }
-            if src == End::Random {
-                notes.push(
-                    "if=/dev/urandom is not read: the engine writes pseudo-random data, so the time does not include the kernel's random generator".into(),
-                );
-            }
-            (Dir::Write, p.clone(), a.obs, start, bytes, &a.oflag)
+            write_target(a, p, &src, probe, &mut notes)?
         }
         _ => {
             return Err(refused(format!(
@@ -179,16 +101,165 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
             )))
         }
     };
+    Ok(DdPlan {
+        run: run_plan(a, &target, &src),
+        dir: target.dir,
+        ibs: a.ibs,
+        obs: a.obs,
+        bs_given: a.bs_given,
+        bytes: target.bytes,
+        notes,
+    })
+}
+
+/// The input as the engine's target (a read job): from `skip=`, up to `count=` and the end
+/// of a file or block device; a character device never ends, so it needs `count=`.
+fn read_target<'a>(
+    a: &'a DdArgs,
+    input: &Path,
+    probe: &dyn Fn(&Path) -> Probe,
+    notes: &mut Vec<String>,
+) -> Result<Target<'a>, DdError> {
+    let p = input.to_path_buf();
+    let start = a.skip_bytes();
+    let bytes = match probe(&p) {
+        Probe::Missing => {
+            return Err(refused(format!(
+                "if={}: no such file or directory",
+                p.display()
+            )))
+        }
+        Probe::Directory => return Err(refused(format!("if={}: is a directory", p.display()))),
+        Probe::Char => a.count_bytes().ok_or_else(|| {
+            refused(format!(
+                "count= is needed when reading {}: it never ends",
+                p.display()
+            ))
+        })?,
+        Probe::File { size } | Probe::Block { size } => {
+            if start > size {
+                notes.push(format!(
+                    "'{}': cannot skip to specified offset",
+                    p.display()
+                ));
+            }
+            let avail = size.saturating_sub(start);
+            a.count_bytes().map_or(avail, |c| c.min(avail))
+        }
+    };
+    Ok(Target {
+        dir: Dir::Read,
+        path: p,
+        block: a.ibs,
+        start,
+        bytes,
+        flags: &a.iflag,
+    })
+}
+
+/// The output as the engine's target (a write job) of `src`'s data: from `seek=`, `count=`
+/// bytes (or to the end of a block device), with notes on what differs from GNU dd.
+fn write_target<'a>(
+    a: &'a DdArgs,
+    p: &Path,
+    src: &End,
+    probe: &dyn Fn(&Path) -> Probe,
+    notes: &mut Vec<String>,
+) -> Result<Target<'a>, DdError> {
+    let start = a.seek_bytes();
+    let existing = probe(p);
+    check_output(a, p, existing)?;
+    let bytes = match (a.count_bytes(), existing) {
+        (Some(c), _) => c,
+        (None, Probe::Block { size }) => size.saturating_sub(start),
+        (None, _) => {
+            return Err(refused(
+                "count= is needed to write a file: the source never ends and iomark dd does not fill file systems",
+            ))
+        }
+    };
+    if let Probe::File { size } = existing {
+        if size > start + bytes && !a.conv.notrunc {
+            notes.push(format!(
+                "{} keeps its size of {size} bytes: iomark dd never truncates an existing file (GNU dd would, without conv=notrunc)",
+                p.display()
+            ));
+        }
+    }
+    if *src == End::Random {
+        notes.push(
+            "if=/dev/urandom is not read: the engine writes pseudo-random data, so the time does not include the kernel's random generator".into(),
+        );
+    }
+    Ok(Target {
+        dir: Dir::Write,
+        path: p.to_path_buf(),
+        block: a.obs,
+        start,
+        bytes,
+        flags: &a.oflag,
+    })
+}
+
+/// The refusals of an output that is now `existing`: a directory, a character device,
+/// conv=nocreat and conv=excl, and a new file whose directory is missing or not writable.
+fn check_output(a: &DdArgs, p: &Path, existing: Probe) -> Result<(), DdError> {
+    match existing {
+        Probe::Directory => return Err(refused(format!("of={}: is a directory", p.display()))),
+        Probe::Char => {
+            return Err(refused(format!(
+                "of={}: writing a character device is not measured by iomark dd",
+                p.display()
+            )))
+        }
+        Probe::Missing if a.conv.nocreat => {
+            return Err(refused(format!(
+                "of={}: no such file (conv=nocreat)",
+                p.display()
+            )))
+        }
+        Probe::File { .. } | Probe::Block { .. } if a.conv.excl => {
+            return Err(refused(format!(
+                "of={}: file exists (conv=excl)",
+                p.display()
+            )))
+        }
+        Probe::Missing => {
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+            let d = parent.unwrap_or(Path::new("."));
+            if !d.is_dir() {
+                return Err(refused(format!(
+                    "of={}: directory {} does not exist",
+                    p.display(),
+                    d.display()
+                )));
+            }
+            if let Err(e) = iomark_engine::target::dir_writable(d) {
+                return Err(refused(format!(
+                    "of={}: cannot create it in {}: {e}",
+                    p.display(),
+                    d.display()
+                )));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The engine's jobs: the whole blocks (direct when the flags say so), then the last partial
+/// block buffered, as GNU dd drops O_DIRECT for it.
+fn run_plan(a: &DdArgs, t: &Target, src: &End) -> RunPlan {
     let mut run = RunPlan {
         force_device_write: a.force_device_write,
         ..Default::default()
     };
-    let full = bytes / block * block;
-    let tail = bytes - full;
+    let full = t.bytes / t.block * t.block;
+    let tail = t.bytes - full;
     let base = |name: &str, bs: u64, offset: u64, size: u64, direct: bool| {
         let mut j = JobSpec {
             name: name.to_string(),
-            rw: if dir == Dir::Read {
+            rw: if t.dir == Dir::Read {
                 RwMode::Read
             } else {
                 RwMode::Write
@@ -196,55 +267,54 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
             bs: PerDir::all(BlockSize::Fixed(bs)),
             size: Some(SizeSpec::Bytes(size)),
             offset: SizeSpec::Bytes(offset),
-            filenames: vec![target.clone()],
+            filenames: vec![t.path.clone()],
             ioengine: EngineKind::Sync,
             direct,
-            invalidate: side.nocache,
+            invalidate: t.flags.nocache,
             fadvise_hint: FadviseHint::Off,
             fallocate: FallocateMode::None,
-            readonly: dir == Dir::Read,
+            readonly: t.dir == Dir::Read,
             stonewall: true,
             options: a.raw.clone(),
             ..Default::default()
         };
-        if dir == Dir::Write {
-            j.sync = if side.sync {
-                SyncMode::Sync
-            } else if side.dsync {
-                SyncMode::Dsync
-            } else {
-                SyncMode::None
-            };
-            // A new output file grows with the writes, as GNU dd's does (on ext4, writes that
-            // extend the file cost more than writes into a file already at its size).
-            j.grow_file = true;
-            j.buffers.zero_buffers = src == End::Zero;
-            j.buffers.scramble_buffers = src != End::Zero;
+        if t.dir == Dir::Write {
+            write_settings(&mut j, t.flags, src);
         }
         j
     };
     if full > 0 {
-        run.jobs.push(base("dd", block, start, full, side.direct));
+        run.jobs
+            .push(base("dd", t.block, t.start, full, t.flags.direct));
     }
     if tail > 0 {
         run.jobs
-            .push(base("dd-tail", tail, start + full, tail, false));
+            .push(base("dd-tail", tail, t.start + full, tail, false));
     }
     // conv=fsync / fdatasync: one fsync after the last write, inside the timing.
-    if dir == Dir::Write && (a.conv.fsync || a.conv.fdatasync) {
+    if t.dir == Dir::Write && (a.conv.fsync || a.conv.fdatasync) {
         if let Some(last) = run.jobs.last_mut() {
             last.end_fsync = true;
         }
     }
-    Ok(DdPlan {
-        run,
-        dir,
-        ibs: a.ibs,
-        obs: a.obs,
-        bs_given: a.bs_given,
-        bytes,
-        notes,
-    })
+    run
+}
+
+/// What a write job adds: oflag='s sync or dsync, a file that grows with the writes, and
+/// buffers of zeros (from /dev/zero) or pseudo-random data.
+fn write_settings(j: &mut JobSpec, flags: &Flags, src: &End) {
+    j.sync = if flags.sync {
+        SyncMode::Sync
+    } else if flags.dsync {
+        SyncMode::Dsync
+    } else {
+        SyncMode::None
+    };
+    // A new output file grows with the writes, as GNU dd's does (on ext4, writes that
+    // extend the file cost more than writes into a file already at its size).
+    j.grow_file = true;
+    j.buffers.zero_buffers = *src == End::Zero;
+    j.buffers.scramble_buffers = *src != End::Zero;
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! names a two-character flag, and a later flag wins over an earlier one (`-g 4g ... -g 64m`).
 //! iomark's own options are long: `--json`, `--result FILE`, `--help`.
 
-use super::flags::{self, Arg, Support};
+use super::flags::{self, Arg, Flag, Support};
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -134,6 +134,7 @@ fn num(flag: &str, v: &str, meaning: &'static str) -> Result<u64, IozoneError> {
     })
 }
 
+/// Parse iozone's command line (the words after `iomark iozone`).
 pub fn parse(args: &[String]) -> Result<IozoneArgs, IozoneError> {
     let mut a = IozoneArgs {
         command_line: std::iter::once("iozone".to_string())
@@ -147,29 +148,7 @@ pub fn parse(args: &[String]) -> Result<IozoneArgs, IozoneError> {
         let w = &args[i];
         i += 1;
         if let Some(long) = w.strip_prefix("--") {
-            let (k, inline) = match long.split_once('=') {
-                Some((k, v)) => (k, Some(v.to_string())),
-                None => (long, None),
-            };
-            match k {
-                "json" => a.json = true,
-                "help" => a.help = true,
-                "result" | "result-file" => {
-                    let v = inline.or_else(|| {
-                        let v = args.get(i).cloned();
-                        i += 1;
-                        v
-                    });
-                    a.result = Some(PathBuf::from(v.ok_or_else(|| {
-                        IozoneError::Invalid("--result needs a file name".into())
-                    })?));
-                }
-                _ => {
-                    return Err(IozoneError::Invalid(format!(
-                        "unknown option '--{k}' (iomark iozone's own options: --json, --result FILE, --help)"
-                    )))
-                }
-            }
+            long_option(&mut a, long, args, &mut i)?;
             continue;
         }
         let Some(body) = w.strip_prefix('-').filter(|b| !b.is_empty()) else {
@@ -177,88 +156,224 @@ pub fn parse(args: &[String]) -> Result<IozoneArgs, IozoneError> {
                 "unexpected word '{w}' (iozone takes only flags; a file name goes after -f or -F)"
             )));
         };
-        let chars: Vec<char> = body.chars().collect();
-        let mut c = 0;
-        while c < chars.len() {
-            let name: String = if chars[c] == '+' {
-                c += 2;
-                chars[c - 2..c.min(chars.len())].iter().collect()
-            } else {
-                c += 1;
-                chars[c - 1].to_string()
-            };
-            let Some(f) = flags::find(&name) else {
-                return Err(IozoneError::Unknown {
-                    nearest: flags::nearest(&name),
-                    flag: name,
-                });
-            };
-            if let Support::Refused(why) = f.support {
-                return Err(IozoneError::Refused {
-                    flag: name,
-                    meaning: f.meaning,
-                    why,
-                });
-            }
-            let value = match f.arg {
-                Arg::None => None,
-                Arg::Paths => {
-                    let mut v = Vec::new();
-                    if c < chars.len() {
-                        v.push(chars[c..].iter().collect::<String>());
-                        c = chars.len();
-                    }
-                    while i < args.len() && !args[i].starts_with('-') {
-                        v.push(args[i].clone());
-                        i += 1;
-                    }
-                    if v.is_empty() {
-                        return Err(IozoneError::Missing {
-                            flag: name,
-                            meaning: f.meaning,
-                        });
-                    }
-                    a.files.extend(v.into_iter().map(PathBuf::from));
-                    continue;
-                }
-                _ if c < chars.len() => {
-                    let v: String = chars[c..].iter().collect();
-                    c = chars.len();
-                    Some(v)
-                }
-                _ => {
-                    let v = args.get(i).cloned().ok_or_else(|| IozoneError::Missing {
-                        flag: name.clone(),
-                        meaning: f.meaning,
-                    })?;
-                    i += 1;
-                    Some(v)
-                }
-            };
-            apply(&mut a, &name, f.meaning, value.as_deref().unwrap_or(""))?;
-        }
+        flag_word(&mut a, body, args, &mut i)?;
     }
     Ok(a)
 }
 
+/// One of iomark's own options (`long` is the word without its `--`): `--json`, `--help`,
+/// `--result FILE` or `--result=FILE`. `i` is the index of the next word, moved past a value
+/// taken from it.
+fn long_option(
+    a: &mut IozoneArgs,
+    long: &str,
+    args: &[String],
+    i: &mut usize,
+) -> Result<(), IozoneError> {
+    let (k, inline) = match long.split_once('=') {
+        Some((k, v)) => (k, Some(v.to_string())),
+        None => (long, None),
+    };
+    match k {
+        "json" => a.json = true,
+        "help" => a.help = true,
+        "result" | "result-file" => {
+            let v = inline.or_else(|| {
+                let v = args.get(*i).cloned();
+                *i += 1;
+                v
+            });
+            a.result = Some(PathBuf::from(v.ok_or_else(|| {
+                IozoneError::Invalid("--result needs a file name".into())
+            })?));
+        }
+        _ => return Err(IozoneError::Invalid(format!(
+            "unknown option '--{k}' (iomark iozone's own options: --json, --result FILE, --help)"
+        ))),
+    }
+    Ok(())
+}
+
+/// One word of iozone flags after its dash (`Rab`, `i0`, `+n`), flag by flag: a flag that
+/// takes a value takes the rest of the word, or else the next word (`i` is the index of the
+/// next word, moved past the words taken); `-F` takes every word up to the next flag.
+fn flag_word(
+    a: &mut IozoneArgs,
+    body: &str,
+    args: &[String],
+    i: &mut usize,
+) -> Result<(), IozoneError> {
+    let chars: Vec<char> = body.chars().collect();
+    let mut c = 0;
+    while c < chars.len() {
+        let name: String = if chars[c] == '+' {
+            c += 2;
+            chars[c - 2..c.min(chars.len())].iter().collect()
+        } else {
+            c += 1;
+            chars[c - 1].to_string()
+        };
+        let f = supported(&name)?;
+        let value = match f.arg {
+            Arg::None => None,
+            Arg::Paths => {
+                let mut v = Vec::new();
+                if c < chars.len() {
+                    v.push(chars[c..].iter().collect::<String>());
+                    c = chars.len();
+                }
+                while *i < args.len() && !args[*i].starts_with('-') {
+                    v.push(args[*i].clone());
+                    *i += 1;
+                }
+                if v.is_empty() {
+                    return Err(IozoneError::Missing {
+                        flag: name,
+                        meaning: f.meaning,
+                    });
+                }
+                a.files.extend(v.into_iter().map(PathBuf::from));
+                continue;
+            }
+            _ if c < chars.len() => {
+                let v: String = chars[c..].iter().collect();
+                c = chars.len();
+                Some(v)
+            }
+            _ => {
+                let v = args.get(*i).cloned().ok_or_else(|| IozoneError::Missing {
+                    flag: name.clone(),
+                    meaning: f.meaning,
+                })?;
+                *i += 1;
+                Some(v)
+            }
+        };
+        apply(a, &name, f.meaning, value.as_deref().unwrap_or(""))?;
+    }
+    Ok(())
+}
+
+/// The flag `-name` from the table; an unknown flag (with the nearest name) and a refused one
+/// (with the reason) are errors.
+fn supported(name: &str) -> Result<&'static Flag, IozoneError> {
+    let Some(f) = flags::find(name) else {
+        return Err(IozoneError::Unknown {
+            nearest: flags::nearest(name),
+            flag: name.into(),
+        });
+    };
+    if let Support::Refused(why) = f.support {
+        return Err(IozoneError::Refused {
+            flag: name.into(),
+            meaning: f.meaning,
+            why,
+        });
+    }
+    Ok(f)
+}
+
+/// A value of `-name` that iozone would not take, with why.
+fn bad_value(name: &str, v: &str, meaning: &'static str, why: impl Into<String>) -> IozoneError {
+    IozoneError::Bad {
+        flag: name.into(),
+        value: v.into(),
+        meaning,
+        why: why.into(),
+    }
+}
+
+/// Set what `-name` says, with its value `v` ("" for a flag that takes none).
 fn apply(
     a: &mut IozoneArgs,
     name: &str,
     meaning: &'static str,
     v: &str,
 ) -> Result<(), IozoneError> {
-    let size = || {
-        parse_size(v).map_err(|why| IozoneError::Bad {
-            flag: name.into(),
-            value: v.into(),
-            meaning,
-            why: why.to_string(),
-        })
-    };
-    let n = || num(name, v, meaning);
+    match name {
+        "b" => a.workbook = Some(PathBuf::from(v)),
+        "f" => a.file = Some(PathBuf::from(v)),
+        "g" | "n" | "q" | "r" | "s" | "y" => apply_size(a, name, meaning, v)?,
+        "d" | "i" | "j" | "l" | "P" | "t" | "u" | "+A" | "+p" | "+q" | "+x" => {
+            apply_number(a, name, meaning, v)?
+        }
+        _ => apply_switch(a, name),
+    }
+    Ok(())
+}
+
+/// The flags whose value is a size: the `-a` bounds (`-n`, `-g`, `-y`, `-q`) and the `-s`,
+/// `-r` lists.
+fn apply_size(
+    a: &mut IozoneArgs,
+    name: &str,
+    meaning: &'static str,
+    v: &str,
+) -> Result<(), IozoneError> {
+    let size = parse_size(v).map_err(|why| bad_value(name, v, meaning, why.to_string()))?;
+    match name {
+        "g" => a.max_file = Some(size),
+        "n" => a.min_file = Some(size),
+        "q" => a.max_record = Some(size),
+        "r" => a.records.push(size),
+        "s" => a.sizes.push(size),
+        "y" => a.min_record = Some(size),
+        _ => unreachable!("flag -{name} is not a size"),
+    }
+    Ok(())
+}
+
+/// The flags whose value is a whole number, with the ranges iozone takes.
+fn apply_number(
+    a: &mut IozoneArgs,
+    name: &str,
+    meaning: &'static str,
+    v: &str,
+) -> Result<(), IozoneError> {
+    let n = num(name, v, meaning)?;
+    match name {
+        "d" => a.delay_us = n,
+        "i" => {
+            if n > 12 {
+                return Err(bad_value(name, v, meaning, "tests are numbered 0 to 12"));
+            }
+            if !a.tests.contains(&(n as u32)) {
+                a.tests.push(n as u32);
+            }
+        }
+        "j" => a.stride = Some(n.max(1)),
+        "l" => a.min_children = Some(n as u32),
+        "P" => a.cpu = Some(n as usize),
+        "t" => a.children = Some(n.max(1) as u32),
+        "u" => a.max_children = Some(n as u32),
+        "+A" => {
+            if n > 4 {
+                return Err(bad_value(name, v, meaning, "madvise modes are 0 to 4"));
+            }
+            a.madvise = Some(n as u32);
+        }
+        "+p" => a.pct_read = Some(n.clamp(1, 100) as u32),
+        "+q" => a.test_delay_s = n,
+        "+x" => {
+            if n < 2 {
+                return Err(bad_value(
+                    name,
+                    v,
+                    meaning,
+                    "the multiplier must be 2 or more",
+                ));
+            }
+            a.multiplier = Some(n);
+        }
+        _ => unreachable!("flag -{name} is not a number"),
+    }
+    Ok(())
+}
+
+/// The flags that take no value: each turns one setting on.
+fn apply_switch(a: &mut IozoneArgs, name: &str) {
     match name {
         "a" => a.auto = true,
-        "b" => a.workbook = Some(PathBuf::from(v)),
         "B" => a.mmap = true,
         "D" => {
             a.mmap = true;
@@ -267,83 +382,29 @@ fn apply(
         "G" => a.msync_sync = true,
         "c" => a.close_timed = true,
         "C" => a.child_bytes = true,
-        "d" => a.delay_us = n()?,
         "e" => a.fsync_timed = true,
         "E" => a.extension = true,
-        "f" => a.file = Some(PathBuf::from(v)),
-        "g" => a.max_file = Some(size()?),
         "h" => a.help = true,
-        "i" => {
-            let t = n()?;
-            if t > 12 {
-                return Err(IozoneError::Bad {
-                    flag: name.into(),
-                    value: v.into(),
-                    meaning,
-                    why: "tests are numbered 0 to 12".into(),
-                });
-            }
-            if !a.tests.contains(&(t as u32)) {
-                a.tests.push(t as u32);
-            }
-        }
         "I" => a.direct = true,
-        "j" => a.stride = Some(n()?.max(1)),
-        "l" => a.min_children = Some(n()? as u32),
         "M" => a.uname = true,
-        "n" => a.min_file = Some(size()?),
         "N" => a.us_per_op = true,
         "o" => a.osync = true,
         "O" => a.ops_per_sec = true,
-        "P" => a.cpu = Some(n()? as usize),
-        "q" => a.max_record = Some(size()?),
-        "r" => a.records.push(size()?),
         "R" => a.excel = true,
-        "s" => a.sizes.push(size()?),
-        "t" => a.children = Some(n()?.max(1) as u32),
         "T" => a.threads = true,
-        "u" => a.max_children = Some(n()? as u32),
         "v" => a.version = true,
         "w" => a.keep = true,
         "x" => a.no_stonewall = true,
-        "y" => a.min_record = Some(size()?),
         "z" => a.all_records = true,
-        "+A" => {
-            let m = n()?;
-            if m > 4 {
-                return Err(IozoneError::Bad {
-                    flag: name.into(),
-                    value: v.into(),
-                    meaning,
-                    why: "madvise modes are 0 to 4".into(),
-                });
-            }
-            a.madvise = Some(m as u32);
-        }
         "+B" => a.seq_mix = true,
         "+d" => a.diag = true,
         "+D" => a.dsync = true,
-        "+p" => a.pct_read = Some(n()?.clamp(1, 100) as u32),
         "+u" => a.cpu_util = true,
         "+n" => a.no_retest = true,
-        "+q" => a.test_delay_s = n()?,
         "+r" => a.rsync = true,
-        "+x" => {
-            let m = n()?;
-            if m < 2 {
-                return Err(IozoneError::Bad {
-                    flag: name.into(),
-                    value: v.into(),
-                    meaning,
-                    why: "the multiplier must be 2 or more".into(),
-                });
-            }
-            a.multiplier = Some(m);
-        }
         "+z" => a.latency_hist = true,
         _ => unreachable!("flag -{name} is in the table but not handled"),
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -95,25 +95,61 @@ pub struct Timing {
 /// iozone's pwritev/preadv move up to 16 records per call.
 const VECTORS: u64 = 16;
 
+/// What every pass of one cell shares: its file, record size, number of records and timing.
+struct PassBase<'a> {
+    path: &'a Path,
+    record: u64,
+    /// Records in the file.
+    n: u64,
+    t: Timing,
+}
+
+impl PassBase<'_> {
+    /// A pass of `op` on every record of the file in `order`, through `calls`.
+    fn pass(&self, op: PassOp, order: Order, calls: Calls) -> PassSpec {
+        PassSpec {
+            path: self.path.to_path_buf(),
+            op,
+            order,
+            calls,
+            record: self.record,
+            file_records: self.n,
+            ops: self.n,
+            open: self.t.open,
+            create: false,
+            fsync_timed: self.t.fsync_timed,
+            close_timed: self.t.close_timed,
+            latency: true,
+            seed: 0x10_20_30,
+            verify: self.t.verify,
+        }
+    }
+
+    /// The pwritev (`op` Write) or preadv pass: each call carries up to 16 consecutive
+    /// records (at most 16m, and a number that divides the file's records), one buffer each.
+    fn vectored(&self, op: PassOp) -> PassSpec {
+        let n = self.n;
+        let mut k = VECTORS.min(n).min((16 << 20) / self.record).max(1);
+        while n % k != 0 {
+            k -= 1;
+        }
+        PassSpec {
+            record: self.record * k,
+            file_records: n / k,
+            ops: n / k,
+            ..self.pass(op, Order::Forward, Calls::Vectored { pieces: k as u32 })
+        }
+    }
+}
+
 /// The passes of `test` on one file of `file` bytes with `record`-byte records, each with the
 /// index of the column it fills, in the order iozone runs them.
 pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<(usize, PassSpec)> {
-    let n = file / record;
-    let base = |op, order, calls| PassSpec {
-        path: path.to_path_buf(),
-        op,
-        order,
-        calls,
+    let b = PassBase {
+        path,
         record,
-        file_records: n,
-        ops: n,
-        open: t.open,
-        create: false,
-        fsync_timed: t.fsync_timed,
-        close_timed: t.close_timed,
-        latency: true,
-        seed: 0x10_20_30,
-        verify: t.verify,
+        n: file / record,
+        t,
     };
     let c = first_column(test);
     let pair = |first: PassSpec, second: PassSpec| {
@@ -131,7 +167,7 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
         // Write: the file is removed and created anew before the clock starts; rewrite
         // overwrites it in place (no allocation).
         0 => {
-            let w = base(Write, Order::Forward, rw);
+            let w = b.pass(Write, Order::Forward, rw);
             pair(
                 PassSpec {
                     create: true,
@@ -142,23 +178,23 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
         }
         // Read and reread: read(2) of each record in order.
         1 => pair(
-            base(Read, Order::Forward, rw),
-            base(Read, Order::Forward, rw),
+            b.pass(Read, Order::Forward, rw),
+            b.pass(Read, Order::Forward, rw),
         ),
         // Random read, then random write: every record once, in a shuffled order that is the
         // same for both (lseek + read/write), whatever -+n says (as iozone).
         2 => vec![
-            (c, base(Read, Order::Shuffled { seed: 0 }, rw)),
-            (c + 1, base(Write, Order::Shuffled { seed: 0 }, rw)),
+            (c, b.pass(Read, Order::Shuffled { seed: 0 }, rw)),
+            (c + 1, b.pass(Write, Order::Shuffled { seed: 0 }, rw)),
         ],
         // Backwards read: from the last record to the first, a seek before every read.
-        3 => vec![(c, base(Read, Order::Backward, rw))],
+        3 => vec![(c, b.pass(Read, Order::Backward, rw))],
         // Record rewrite: the first record written over and over (write, seek back).
-        4 => vec![(c, base(Write, Order::SameRecord, rw))],
+        4 => vec![(c, b.pass(Write, Order::SameRecord, rw))],
         // Stride read: every `-j` records, wrapping one record further each time.
         5 => vec![(
             c,
-            base(
+            b.pass(
                 Read,
                 Order::Stride {
                     stride: t.stride.max(1),
@@ -169,34 +205,24 @@ pub fn passes(test: u32, path: &Path, file: u64, record: u64, t: Timing) -> Vec<
         // fwrite/frewrite and fread/freread: a user-space stream whose buffer is one record
         // (iozone's setvbuf); the existing file is written in place.
         6 => {
-            let s = base(Write, Order::Forward, Stream { buffer: record });
+            let s = b.pass(Write, Order::Forward, Stream { buffer: record });
             pair(s.clone(), s)
         }
         7 => {
-            let s = base(Read, Order::Forward, Stream { buffer: record });
+            let s = b.pass(Read, Order::Forward, Stream { buffer: record });
             pair(s.clone(), s)
         }
         9 => {
-            let s = base(Write, Order::Forward, Positional);
+            let s = b.pass(Write, Order::Forward, Positional);
             pair(s.clone(), s)
         }
         10 => {
-            let s = base(Read, Order::Forward, Positional);
+            let s = b.pass(Read, Order::Forward, Positional);
             pair(s.clone(), s)
         }
         // pwritev/preadv: each call carries up to 16 consecutive records, one buffer each.
         11 | 12 => {
-            let mut k = VECTORS.min(n).min((16 << 20) / record).max(1);
-            while n % k != 0 {
-                k -= 1;
-            }
-            let op = if test == 11 { Write } else { Read };
-            let s = PassSpec {
-                record: record * k,
-                file_records: n / k,
-                ops: n / k,
-                ..base(op, Order::Forward, Vectored { pieces: k as u32 })
-            };
+            let s = b.vectored(if test == 11 { Write } else { Read });
             pair(s.clone(), s)
         }
         _ => Vec::new(),

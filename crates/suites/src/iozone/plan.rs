@@ -104,30 +104,101 @@ pub fn size_word(b: u64) -> String {
     }
 }
 
+/// A refusal of the command line, as iozone's plan reports it.
+fn bad(s: String) -> IozoneError {
+    IozoneError::Invalid(s)
+}
+
 /// Build the plan. `free` gives the free bytes of a directory (None when it does not exist).
 pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan, IozoneError> {
-    let bad = |s: String| IozoneError::Invalid(s);
     let mut notes = Vec::new();
-    let extension = a.extension || a.tests.iter().any(|&t| t >= 9);
     let children = a.children.or(a.max_children).or(a.min_children);
-    let mut tests: Vec<u32> = if a.tests.is_empty() {
-        // Throughput mode has no record rewrite (nor vectored tests) but has the mix, as in
-        // iozone; mapped files drop the positional and vectored tests (they are system calls).
-        let mut t: Vec<u32> = (0..=8)
-            .filter(|&t| (t != 4 && t != 8) || (children.is_some() == (t == 8)))
-            .collect();
-        if extension && a.mmap {
-            notes.push(
-                "-E with -B: pwrite/pread and pwritev/preadv are system calls, not mapped; they are not run (nor by iozone)".into(),
-            );
-        } else if extension {
-            t.extend(if children.is_some() { 9..=10 } else { 9..=12 });
+    let tests = select_tests(a, children.is_some(), &mut notes)?;
+    let columns: Vec<usize> = (0..COLUMNS.len())
+        .filter(|&c| tests.contains(&COLUMNS[c].test))
+        .collect();
+    let mult = a.multiplier.unwrap_or(2);
+    let (cells, record_axis) = if a.auto && children.is_none() {
+        auto_matrix(a, mult)?
+    } else {
+        given_cells(a)?
+    };
+    check_records(a, &cells)?;
+    let file = a
+        .file
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("iozone.tmp"));
+    let throughput = match children {
+        None => None,
+        Some(t) => Some(throughput_mode(a, t, &tests, &file)?),
+    };
+    check_free_space(a, &cells, &file, throughput.as_ref(), mult, free)?;
+    if let Some(w) = &a.workbook {
+        if w.extension().is_some_and(|e| e.eq_ignore_ascii_case("xls")) {
+            notes.push(format!(
+                "-b {}: the workbook is written in XLSX format (the .xls name is kept)",
+                w.display()
+            ));
         }
-        t
+    }
+    Ok(Plan {
+        tests,
+        columns,
+        cells,
+        record_axis,
+        file,
+        timing: timing(a),
+        throughput,
+        notes,
+    })
+}
+
+/// The tests to run, sorted: the `-i` values (or iozone's defaults) checked against the
+/// other flags, with `-i 0` added when missing; notes say what was added or left out.
+fn select_tests(
+    a: &IozoneArgs,
+    throughput: bool,
+    notes: &mut Vec<String>,
+) -> Result<Vec<u32>, IozoneError> {
+    let mut tests: Vec<u32> = if a.tests.is_empty() {
+        default_tests(a, throughput, notes)
     } else {
         a.tests.clone()
     };
-    if tests.contains(&8) && children.is_none() {
+    check_tests(a, &tests, throughput)?;
+    if !tests.contains(&8) && (a.pct_read.is_some() || a.seq_mix) {
+        notes.push("-+p and -+B shape the mix test, which is not run (-i 8 with -t N)".into());
+    }
+    if !tests.contains(&0) {
+        notes.push("-i 0 added: the write test creates the file the other tests use".into());
+        tests.push(0);
+    }
+    tests.sort_unstable();
+    Ok(tests)
+}
+
+/// The tests run without `-i`: 0 to 7 (the mix instead of record rewrite in throughput
+/// mode), and with `-E` the extension tests that fit the mode.
+fn default_tests(a: &IozoneArgs, throughput: bool, notes: &mut Vec<String>) -> Vec<u32> {
+    // Throughput mode has no record rewrite (nor vectored tests) but has the mix, as in
+    // iozone; mapped files drop the positional and vectored tests (they are system calls).
+    let mut t: Vec<u32> = (0..=8)
+        .filter(|&t| (t != 4 && t != 8) || (throughput == (t == 8)))
+        .collect();
+    if a.extension && a.mmap {
+        notes.push(
+            "-E with -B: pwrite/pread and pwritev/preadv are system calls, not mapped; they are not run (nor by iozone)".into(),
+        );
+    } else if a.extension {
+        t.extend(if throughput { 9..=10 } else { 9..=12 });
+    }
+    t
+}
+
+/// The refusals that depend on the tests: the mix needs throughput mode, mapped files have no
+/// positional or vectored tests, and `-G` / `-+A` need mapped files.
+fn check_tests(a: &IozoneArgs, tests: &[u32], throughput: bool) -> Result<(), IozoneError> {
+    if tests.contains(&8) && !throughput {
         return Err(bad(
             "-i 8 (random mix) is a throughput test: give -t N (iozone measures nothing for it without -t)".into(),
         ));
@@ -147,90 +218,92 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
             }
         }
     }
-    if !tests.contains(&8) && (a.pct_read.is_some() || a.seq_mix) {
-        notes.push("-+p and -+B shape the mix test, which is not run (-i 8 with -t N)".into());
+    Ok(())
+}
+
+/// The `-a` matrix and its record axis: file sizes from `-n` (or the first `-s`) to `-g` (or
+/// the last `-s`), records from `-y` (or the first `-r`) to `-q` (or the last `-r`), each
+/// `mult` times the one before; large files skip small records unless sizes were given.
+fn auto_matrix(a: &IozoneArgs, mult: u64) -> Result<(Vec<Cell>, Vec<u64>), IozoneError> {
+    let lo = a
+        .min_file
+        .or(a.sizes.first().copied())
+        .unwrap_or(AUTO_MIN_FILE);
+    let hi = a
+        .max_file
+        .or(a.sizes.last().copied())
+        .unwrap_or(AUTO_MAX_FILE);
+    let rlo = a
+        .min_record
+        .or(a.records.first().copied())
+        .unwrap_or(AUTO_MIN_RECORD);
+    let rhi = a
+        .max_record
+        .or(a.records.last().copied())
+        .unwrap_or(AUTO_MAX_RECORD);
+    if lo > hi {
+        return Err(bad(format!(
+            "-n {} is larger than -g {}",
+            size_word(lo),
+            size_word(hi)
+        )));
     }
-    if !tests.contains(&0) {
-        notes.push("-i 0 added: the write test creates the file the other tests use".into());
-        tests.push(0);
+    if rlo > rhi {
+        return Err(bad(format!(
+            "-y {} is larger than -q {}",
+            size_word(rlo),
+            size_word(rhi)
+        )));
     }
-    tests.sort_unstable();
-    let columns: Vec<usize> = (0..COLUMNS.len())
-        .filter(|&c| tests.contains(&COLUMNS[c].test))
-        .collect();
-    let mult = a.multiplier.unwrap_or(2);
-    let (cells, record_axis) = if a.auto && children.is_none() {
-        let lo = a
-            .min_file
-            .or(a.sizes.first().copied())
-            .unwrap_or(AUTO_MIN_FILE);
-        let hi = a
-            .max_file
-            .or(a.sizes.last().copied())
-            .unwrap_or(AUTO_MAX_FILE);
-        let rlo = a
-            .min_record
-            .or(a.records.first().copied())
-            .unwrap_or(AUTO_MIN_RECORD);
-        let rhi = a
-            .max_record
-            .or(a.records.last().copied())
-            .unwrap_or(AUTO_MAX_RECORD);
-        if lo > hi {
-            return Err(bad(format!(
-                "-n {} is larger than -g {}",
-                size_word(lo),
-                size_word(hi)
-            )));
-        }
-        if rlo > rhi {
-            return Err(bad(format!(
-                "-y {} is larger than -q {}",
-                size_word(rlo),
-                size_word(rhi)
-            )));
-        }
-        if rlo > lo {
-            return Err(bad(format!(
-                "record length {} is greater than the smallest file {} (iozone's error 23)",
-                size_word(rlo),
-                size_word(lo)
-            )));
-        }
-        let explicit = !a.sizes.is_empty()
-            || !a.records.is_empty()
-            || a.min_record.is_some()
-            || a.max_record.is_some();
-        let skip = !a.all_records && !explicit;
-        let records = ladder(rlo, rhi, mult);
-        (auto_cells(&ladder(lo, hi, mult), &records, skip), records)
+    if rlo > lo {
+        return Err(bad(format!(
+            "record length {} is greater than the smallest file {} (iozone's error 23)",
+            size_word(rlo),
+            size_word(lo)
+        )));
+    }
+    let explicit = !a.sizes.is_empty()
+        || !a.records.is_empty()
+        || a.min_record.is_some()
+        || a.max_record.is_some();
+    let skip = !a.all_records && !explicit;
+    let records = ladder(rlo, rhi, mult);
+    Ok((auto_cells(&ladder(lo, hi, mult), &records, skip), records))
+}
+
+/// Without `-a` (or in throughput mode): every `-s` size with every `-r` record (iozone's
+/// defaults when not given), and the records as the record axis.
+fn given_cells(a: &IozoneArgs) -> Result<(Vec<Cell>, Vec<u64>), IozoneError> {
+    let sizes = if a.sizes.is_empty() {
+        vec![DEFAULT_FILE]
     } else {
-        let sizes = if a.sizes.is_empty() {
-            vec![DEFAULT_FILE]
-        } else {
-            a.sizes.clone()
-        };
-        let recs = if a.records.is_empty() {
-            vec![DEFAULT_RECORD]
-        } else {
-            a.records.clone()
-        };
-        let mut cells = Vec::new();
-        for &file in &sizes {
-            for &record in &recs {
-                if record > file {
-                    return Err(bad(format!(
-                        "record length {} is greater than the file size {}",
-                        size_word(record),
-                        size_word(file)
-                    )));
-                }
-                cells.push(Cell { file, record });
-            }
-        }
-        (cells, recs)
+        a.sizes.clone()
     };
-    for c in &cells {
+    let recs = if a.records.is_empty() {
+        vec![DEFAULT_RECORD]
+    } else {
+        a.records.clone()
+    };
+    let mut cells = Vec::new();
+    for &file in &sizes {
+        for &record in &recs {
+            if record > file {
+                return Err(bad(format!(
+                    "record length {} is greater than the file size {}",
+                    size_word(record),
+                    size_word(file)
+                )));
+            }
+            cells.push(Cell { file, record });
+        }
+    }
+    Ok((cells, recs))
+}
+
+/// Every cell's record must be one iozone takes (128 bytes to 16m) and, with `-I`, a
+/// multiple of 512 bytes.
+fn check_records(a: &IozoneArgs, cells: &[Cell]) -> Result<(), IozoneError> {
+    for c in cells {
         if c.record < 128 || c.record > AUTO_MAX_RECORD {
             return Err(bad(format!(
                 "record size {} bytes: iozone's records are 128 bytes to 16m",
@@ -244,51 +317,86 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
             )));
         }
     }
-    let file = a
-        .file
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("iozone.tmp"));
-    let throughput = match children {
-        None => None,
-        Some(t) => {
-            let lo = a.min_children.unwrap_or(t).max(1);
-            let hi = a.max_children.unwrap_or(t).max(lo);
-            if let Some(&x) = tests.iter().find(|&&x| [4, 11, 12].contains(&x)) {
-                return Err(bad(format!(
-                    "-i {x} has no throughput form (iozone's throughput mode has none either)"
-                )));
-            }
-            let files: Vec<PathBuf> = if a.files.is_empty() {
-                let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-                (0..hi)
-                    .map(|i| dir.join(format!("iozone.DUMMY.{i}")))
-                    .collect()
-            } else if a.files.len() < hi as usize {
-                return Err(bad(format!(
-                    "-F names {} files for {hi} children: give one file per child",
-                    a.files.len()
-                )));
-            } else {
-                a.files[..hi as usize].to_vec()
-            };
-            Some(Throughput {
-                counts: (lo..=hi).collect(),
-                files,
-                stonewall: !a.no_stonewall,
-                delay_us: a.delay_us,
-                pct_read: a.pct_read,
-                seq_mix: a.seq_mix,
-                first_cpu: a.cpu,
-            })
-        }
+    Ok(())
+}
+
+/// Throughput mode with `t` children (`-t`, or `-l` to `-u`): the child counts and one file
+/// per child (`-F`, or iozone.DUMMY.i beside the `-f` file).
+fn throughput_mode(
+    a: &IozoneArgs,
+    t: u32,
+    tests: &[u32],
+    file: &Path,
+) -> Result<Throughput, IozoneError> {
+    let lo = a.min_children.unwrap_or(t).max(1);
+    let hi = a.max_children.unwrap_or(t).max(lo);
+    if let Some(&x) = tests.iter().find(|&&x| [4, 11, 12].contains(&x)) {
+        return Err(bad(format!(
+            "-i {x} has no throughput form (iozone's throughput mode has none either)"
+        )));
+    }
+    let files: Vec<PathBuf> = if a.files.is_empty() {
+        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        (0..hi)
+            .map(|i| dir.join(format!("iozone.DUMMY.{i}")))
+            .collect()
+    } else if a.files.len() < hi as usize {
+        return Err(bad(format!(
+            "-F names {} files for {hi} children: give one file per child",
+            a.files.len()
+        )));
+    } else {
+        a.files[..hi as usize].to_vec()
     };
-    // Free space: the largest file (or every child's file) must fit before anything is written.
+    Ok(Throughput {
+        counts: (lo..=hi).collect(),
+        files,
+        stonewall: !a.no_stonewall,
+        delay_us: a.delay_us,
+        pct_read: a.pct_read,
+        seq_mix: a.seq_mix,
+        first_cpu: a.cpu,
+    })
+}
+
+/// Free space: the largest file (or every child's file) must fit before anything is written;
+/// the refusal says the largest size that would fit.
+fn check_free_space(
+    a: &IozoneArgs,
+    cells: &[Cell],
+    file: &Path,
+    throughput: Option<&Throughput>,
+    mult: u64,
+    free: &dyn Fn(&Path) -> Option<u64>,
+) -> Result<(), IozoneError> {
     let largest = cells.iter().map(|c| c.file).max().unwrap_or(0);
-    let mut by_dir: Vec<(PathBuf, u64)> = Vec::new();
-    let targets: Vec<&PathBuf> = match &throughput {
-        Some(t) => t.files.iter().collect(),
-        None => vec![&file],
+    let targets: Vec<&Path> = match throughput {
+        Some(t) => t.files.iter().map(PathBuf::as_path).collect(),
+        None => vec![file],
     };
+    for (dir, need) in &need_by_dir(&targets, largest) {
+        let Some(have) = free(dir) else {
+            return Err(bad(format!("{}: no such directory", dir.display())));
+        };
+        if *need > have {
+            let per = *need / largest.max(1);
+            let fit = have / per.max(1);
+            let hint = fit_hint(a.auto && throughput.is_none(), cells, fit, mult);
+            return Err(bad(format!(
+                "{} needs {} but has {} free{hint}",
+                dir.display(),
+                size_word(*need),
+                size_word(have)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The bytes each directory needs: `largest` for every target file in it (a file without a
+/// directory is in `.`), directories in the order first met.
+fn need_by_dir(targets: &[&Path], largest: u64) -> Vec<(PathBuf, u64)> {
+    let mut by_dir: Vec<(PathBuf, u64)> = Vec::new();
     for f in targets {
         let dir = match f.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -299,79 +407,64 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
             None => by_dir.push((dir, largest)),
         }
     }
-    for (dir, need) in &by_dir {
-        let Some(have) = free(dir) else {
-            return Err(bad(format!("{}: no such directory", dir.display())));
-        };
-        if *need > have {
-            let per = *need / largest.max(1);
-            let fit = have / per.max(1);
-            let hint = if a.auto && throughput.is_none() {
-                let lo = cells.first().map(|c| c.file).unwrap_or(AUTO_MIN_FILE);
-                match ladder(lo, fit, mult).last() {
-                    Some(&g) => format!("; the largest -g that fits is -g {}", size_word(g)),
-                    None => "; not even the smallest file fits".into(),
-                }
-            } else {
-                format!(
-                    "; the largest -s that fits is -s {}",
-                    size_word(fit.max(1024) & !1023)
-                )
-            };
-            return Err(bad(format!(
-                "{} needs {} but has {} free{hint}",
-                dir.display(),
-                size_word(*need),
-                size_word(have)
-            )));
+    by_dir
+}
+
+/// The end of the free-space refusal: the largest `-g` of the auto ladder (`auto_rows`) or
+/// the largest `-s` whose files fit in `fit` bytes each.
+fn fit_hint(auto_rows: bool, cells: &[Cell], fit: u64, mult: u64) -> String {
+    if auto_rows {
+        let lo = cells.first().map(|c| c.file).unwrap_or(AUTO_MIN_FILE);
+        match ladder(lo, fit, mult).last() {
+            Some(&g) => format!("; the largest -g that fits is -g {}", size_word(g)),
+            None => "; not even the smallest file fits".into(),
         }
+    } else {
+        format!(
+            "; the largest -s that fits is -s {}",
+            size_word(fit.max(1024) & !1023)
+        )
     }
-    if let Some(w) = &a.workbook {
-        if w.extension().is_some_and(|e| e.eq_ignore_ascii_case("xls")) {
-            notes.push(format!(
-                "-b {}: the workbook is written in XLSX format (the .xls name is kept)",
-                w.display()
-            ));
-        }
-    }
-    Ok(Plan {
-        tests,
-        columns,
-        cells,
-        record_axis,
-        file,
-        timing: Timing {
-            open: OpenFlags {
-                direct: a.direct,
-                sync: a.osync,
-                dsync: a.dsync,
-                rsync: a.rsync,
-            },
-            fsync_timed: a.fsync_timed,
-            close_timed: a.close_timed,
-            no_retest: a.no_retest,
-            stride: a.stride.unwrap_or(DEFAULT_STRIDE),
-            mapped: a.mmap.then_some(Calls::Mapped {
-                sync: if a.msync_sync {
-                    MapSync::Sync
-                } else if a.msync_async {
-                    MapSync::Async
-                } else {
-                    MapSync::None
-                },
-                advice: a.madvise.map(|m| match m {
-                    0 => MapAdvice::Normal,
-                    1 => MapAdvice::Random,
-                    2 => MapAdvice::Sequential,
-                    3 => MapAdvice::DontNeed,
-                    _ => MapAdvice::WillNeed,
-                }),
-            }),
-            verify: a.diag,
+}
+
+/// How every pass opens and times its file: the open flags, `-e`, `-c`, `-+n`, `-j`, the
+/// mapped calls of `-B` and `-+d`.
+fn timing(a: &IozoneArgs) -> Timing {
+    Timing {
+        open: OpenFlags {
+            direct: a.direct,
+            sync: a.osync,
+            dsync: a.dsync,
+            rsync: a.rsync,
         },
-        throughput,
-        notes,
-    })
+        fsync_timed: a.fsync_timed,
+        close_timed: a.close_timed,
+        no_retest: a.no_retest,
+        stride: a.stride.unwrap_or(DEFAULT_STRIDE),
+        mapped: a.mmap.then_some(mapped_calls(a)),
+        verify: a.diag,
+    }
+}
+
+/// The mapped calls of `-B`: msync after each record (`-G` sync, `-D` async) and `-+A`'s
+/// madvise.
+fn mapped_calls(a: &IozoneArgs) -> Calls {
+    Calls::Mapped {
+        sync: if a.msync_sync {
+            MapSync::Sync
+        } else if a.msync_async {
+            MapSync::Async
+        } else {
+            MapSync::None
+        },
+        advice: a.madvise.map(|m| match m {
+            0 => MapAdvice::Normal,
+            1 => MapAdvice::Random,
+            2 => MapAdvice::Sequential,
+            3 => MapAdvice::DontNeed,
+            _ => MapAdvice::WillNeed,
+        }),
+    }
 }
 
 /// What the files of the plan are now: anything but a regular file (a device, a directory) is

@@ -38,115 +38,132 @@ pub fn header(a: &IozoneArgs, plan: &Plan, began: &str, uname: Option<&str>) -> 
         s.push_str(&format!("\tMachine = {u}\n"));
     }
     s.push_str(&format!("\tRun began: {began}\n\n"));
-    let mut line = |t: String| s.push_str(&format!("\t{t}\n"));
-    if a.auto {
-        line("Auto Mode".into());
+    let lines = [
+        timing_lines(a),
+        workload_lines(a),
+        size_lines(a),
+        run_lines(a, plan),
+    ];
+    for t in lines.concat() {
+        s.push_str(&format!("\t{t}\n"));
     }
-    if a.all_records {
-        line("Cross over of record size disabled.".into());
-    }
-    if a.fsync_timed {
-        line("Include fsync in write timing".into());
-    }
-    if a.close_timed {
-        line("Include close in write timing".into());
-    }
-    if a.direct {
-        line("O_DIRECT feature enabled".into());
-    }
-    if a.osync {
-        line("SYNC Mode. ".into());
-    }
-    if a.dsync {
-        line("O_DSYNC mode enabled.".into());
-    }
-    if a.rsync {
-        line("Read & Write sync mode active.".into());
-    }
-    if a.no_retest {
-        line("No retest option selected".into());
-    }
-    if a.mmap {
-        line("Using mmap files".into());
-    }
-    if a.msync_async {
-        line("Using msync(MS_ASYNC) on mmap files".into());
-    }
-    if a.msync_sync {
-        line("Using msync(MS_SYNC) on mmap files".into());
-    }
+    s
+}
+
+/// The header lines of the modes that change how files are opened, timed and moved (`-a`,
+/// `-z`, `-e`, `-c`, `-I`, `-o`, `-+D`, `-+r`, `-+n`, `-B`, `-D`, `-G`, `-+A`).
+fn timing_lines(a: &IozoneArgs) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    let mut line = |on: bool, t: &str| {
+        if on {
+            v.push(t.into());
+        }
+    };
+    line(a.auto, "Auto Mode");
+    line(a.all_records, "Cross over of record size disabled.");
+    line(a.fsync_timed, "Include fsync in write timing");
+    line(a.close_timed, "Include close in write timing");
+    line(a.direct, "O_DIRECT feature enabled");
+    line(a.osync, "SYNC Mode. ");
+    line(a.dsync, "O_DSYNC mode enabled.");
+    line(a.rsync, "Read & Write sync mode active.");
+    line(a.no_retest, "No retest option selected");
+    line(a.mmap, "Using mmap files");
+    line(a.msync_async, "Using msync(MS_ASYNC) on mmap files");
+    line(a.msync_sync, "Using msync(MS_SYNC) on mmap files");
     if let Some(m) = a.madvise {
-        line(format!("Madvise enabled: {m}"));
+        v.push(format!("Madvise enabled: {m}"));
     }
+    v
+}
+
+/// The header lines of what the tests do besides timing: `-+d` verification, the mix (`-+p`,
+/// `-+B`), `-P` binding and `-+u` CPU utilization.
+fn workload_lines(a: &IozoneArgs) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
     if a.diag {
-        line(">>> I/O Diagnostic mode enabled. <<<".into());
-        line("Every record written is stamped and every record read is verified (inside the timing).".into());
+        v.push(">>> I/O Diagnostic mode enabled. <<<".into());
+        v.push("Every record written is stamped and every record read is verified (inside the timing).".into());
     }
     if let Some(p) = a.pct_read {
-        line(format!("Percent read in mix test is {p}"));
+        v.push(format!("Percent read in mix test is {p}"));
     }
     if a.seq_mix {
-        line(">>> Sequential Mixed workload. <<<".into());
+        v.push(">>> Sequential Mixed workload. <<<".into());
     }
     if let Some(c) = a.cpu {
-        line(format!("Binding of processors beginning with {c} "));
+        v.push(format!("Binding of processors beginning with {c} "));
     }
     if a.cpu_util {
-        line(format!(
+        v.push(format!(
             "CPU utilization Resolution = {:8.6} seconds.",
             iomark_engine::sys::cpu_time_resolution_ns() as f64 / 1e9
         ));
-        line("CPU utilization Excel chart enabled".into());
+        v.push("CPU utilization Excel chart enabled".into());
     }
+    v
+}
+
+/// The header lines of the matrix's sizes (`-n`, `-g`, `-y`, `-q`, every `-s` and `-r`) and
+/// `-R`.
+fn size_lines(a: &IozoneArgs) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
     if let Some(n) = a.min_file {
-        line(format!("Using minimum file size of {} kilobytes.", n >> 10));
+        v.push(format!("Using minimum file size of {} kilobytes.", n >> 10));
     }
     if let Some(g) = a.max_file {
-        line(format!("Using maximum file size of {} kilobytes.", g >> 10));
+        v.push(format!("Using maximum file size of {} kilobytes.", g >> 10));
     }
     if let Some(y) = a.min_record {
-        line(format!("Using Minimum Record Size {} kB", y >> 10));
+        v.push(format!("Using Minimum Record Size {} kB", y >> 10));
     }
     if let Some(q) = a.max_record {
-        line(format!("Using Maximum Record Size {} kB", q >> 10));
+        v.push(format!("Using Maximum Record Size {} kB", q >> 10));
     }
     for &f in &a.sizes {
-        line(format!("File size set to {} kB", f >> 10));
+        v.push(format!("File size set to {} kB", f >> 10));
     }
     for &r in &a.records {
-        line(format!("Record Size {} kB", r >> 10));
+        v.push(format!("Record Size {} kB", r >> 10));
     }
     if a.excel {
-        line("Excel chart generation enabled".into());
+        v.push("Excel chart generation enabled".into());
     }
+    v
+}
+
+/// The header lines that close the block: `-x`, the command line, the unit, the timer, the
+/// stride and, in throughput mode, the children and their files.
+fn run_lines(a: &IozoneArgs, plan: &Plan) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
     if let Some(t) = &plan.throughput {
         if !t.stonewall {
-            line("Stonewall disabled".into());
+            v.push("Stonewall disabled".into());
         }
     }
-    line(format!("Command line used: {}", a.command_line));
-    line(format!("Output is in {}", unit(a).words()));
-    line("Time Resolution = 0.000001 seconds.".into());
-    line(format!(
+    v.push(format!("Command line used: {}", a.command_line));
+    v.push(format!("Output is in {}", unit(a).words()));
+    v.push("Time Resolution = 0.000001 seconds.".into());
+    v.push(format!(
         "File stride size set to {} * record size.",
         plan.timing.stride
     ));
     if let Some(t) = &plan.throughput {
         let port = "threads";
         if t.counts.len() > 1 {
-            line(format!("Min {port} = {} ", t.counts[0]));
-            line(format!("Max {port} = {} ", t.counts[t.counts.len() - 1]));
+            v.push(format!("Min {port} = {} ", t.counts[0]));
+            v.push(format!("Max {port} = {} ", t.counts[t.counts.len() - 1]));
         } else {
-            line(format!("Throughput test with {} {port}", t.counts[0]));
+            v.push(format!("Throughput test with {} {port}", t.counts[0]));
         }
-        line(format!(
+        v.push(format!(
             "Each {} writes a {} kByte file in {} kByte records",
             "thread",
             plan.cells.first().map_or(0, |c| c.file >> 10),
             plan.cells.first().map_or(0, |c| c.record >> 10)
         ));
     }
-    s
+    v
 }
 
 /// The two header lines of the matrix.
