@@ -138,13 +138,13 @@ pub fn sibling_dependencies(krate: &Crate) -> BTreeMap<String, BTreeSet<String>>
     witnessed_dependencies(krate).0
 }
 
-/// The sibling dependencies and, for each (from, to), the first module and path that make it.
-pub fn witnessed_dependencies(
-    krate: &Crate,
-) -> (
-    BTreeMap<String, BTreeSet<String>>,
-    BTreeMap<(String, String), String>,
-) {
+/// Which sibling depends on which.
+pub type Deps = BTreeMap<String, BTreeSet<String>>;
+/// For each (from, to), the first module and path that make the dependency.
+pub type Witnesses = BTreeMap<(String, String), String>;
+
+/// The sibling dependencies and what makes each.
+pub fn witnessed_dependencies(krate: &Crate) -> (Deps, Witnesses) {
     let mut deps: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut why = BTreeMap::new();
     for (module, code) in &krate.modules {

@@ -6,7 +6,7 @@
 //! process ran ([`RankShare`]) for the per-process breakdown of the result file.
 
 use super::run::Measure;
-use super::throughput::TpFigure;
+use super::throughput::{RankShare, TpFigure};
 use serde::{Deserialize, Serialize};
 
 /// One process's figures of one pass, as it sends them.
@@ -28,18 +28,6 @@ impl TpPart {
             parent_ns: f.parent_ns,
         }
     }
-}
-
-/// Which children of a merged pass one process ran.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RankShare {
-    pub rank: usize,
-    pub host: String,
-    /// Its children are `first_child..first_child + children` of the merged figure.
-    pub first_child: usize,
-    pub children: u32,
-    /// From its release to its last child's end (ns).
-    pub parent_ns: u64,
 }
 
 /// The merged figure of one pass: `like` (this process's own figure of it) gives the test's

@@ -14,6 +14,7 @@ use super::plan::Plan;
 use super::run::{Measure, Unit};
 use iomark_engine::pass::group::{run_group_with, GroupHooks, GroupOptions};
 use iomark_engine::pass::PassOp;
+use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -34,7 +35,19 @@ pub struct TpFigure {
     /// Spread of the children's start times (ns).
     pub start_spread_ns: u64,
     /// Over many processes: which children each ran (empty for a run of one process).
-    pub ranks: Vec<super::cluster::RankShare>,
+    pub ranks: Vec<RankShare>,
+}
+
+/// Which children of a merged pass one process ran.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RankShare {
+    pub rank: usize,
+    pub host: String,
+    /// Its children are `first_child..first_child + children` of the merged figure.
+    pub first_child: usize,
+    pub children: u32,
+    /// From its release to its last child's end (ns).
+    pub parent_ns: u64,
 }
 
 /// The labels of a test's passes in throughput mode (iozone runs one pass of the stdio and
