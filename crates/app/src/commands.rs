@@ -36,15 +36,15 @@ pub struct Command {
 }
 
 /// Help, version and parse-only calls only print: rank 0 answers them alone.
-fn informative(a: &String) -> bool {
+fn informative(a: &str) -> bool {
     matches!(
-        a.as_str(),
+        a,
         "--help" | "-h" | "--version" | "--showcmd" | "--parse-only"
     ) || a.starts_with("--cmdhelp")
 }
 
 fn cluster_unless_informative(args: &[String]) -> Role {
-    if args.iter().any(informative) {
+    if args.iter().map(String::as_str).any(informative) {
         Role::RankZero
     } else {
         Role::Cluster
