@@ -156,25 +156,74 @@ pub type Run = fn(&[String], &dyn Fn(&mut RunPlan)) -> i32;
 /// I/Os or workers run as a sweep over iodepth and numjobs, one point per value. A spec that
 /// job options cannot express runs as an access mix added to every job of the plan.
 pub fn main(a: &[String], run: Run) -> i32 {
-    let o = match parse(a) {
-        Ok(Some(o)) => o,
+    let o = match options(a) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let spec = match read_spec(&o) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let t = match choose_target(&o) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut args = run_args(&o, &t, &spec);
+    let access = spec.tr.mix.clone();
+    let prepare = move |plan: &mut RunPlan| {
+        for j in &mut plan.jobs {
+            j.access_mix.clone_from(&access);
+        }
+    };
+    let tmp = temp_result();
+    let result = result_path(&o, &tmp);
+    if let Some(r) = &result {
+        args.push(format!("--result={}", r.display()));
+    }
+    let mut code = run_or_sweep(&o, &t, &args, &prepare, run);
+    if let (Some(c), Some(r)) = (&o.csv, &result) {
+        if !write_csv(c, r, &spec.name) {
+            code = code.max(1);
+        }
+    }
+    if o.result.is_none() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    code
+}
+
+/// The options of the command line; the exit status once help or the list is printed, or
+/// when they are refused.
+fn options(a: &[String]) -> Result<Opts, i32> {
+    match parse(a) {
+        Ok(Some(o)) => Ok(o),
         Ok(None) => {
             if a.iter().any(|x| x == "--list") {
-                return 0;
+                return Err(0);
             }
-            return crate::session::pipe::print_text(USAGE);
+            Err(crate::session::pipe::print_text(USAGE))
         }
         Err(e) => {
             eprintln!("iomark {e}");
-            return 2;
+            Err(2)
         }
-    };
+    }
+}
+
+/// The access specification to run: its name (the job's and the CSV's) and its translation.
+struct Spec {
+    name: String,
+    tr: mix::Translation,
+}
+
+/// Reads the spec of `--spec` or `--spec-file` and translates it; exit status 2 when invalid.
+fn read_spec(o: &Opts) -> Result<Spec, i32> {
     let from_file = match &o.spec_file {
         Some(f) => match spec_file::read(f) {
             Ok(x) => Some(x),
             Err(e) => {
                 eprintln!("iomark iometer: {e}");
-                return 2;
+                return Err(2);
             }
         },
         None => None,
@@ -187,15 +236,40 @@ pub fn main(a: &[String], run: Run) -> i32 {
         Ok(x) => x,
         Err(e) => {
             eprintln!("iomark iometer: {e}");
-            return 2;
+            return Err(2);
         }
     };
+    Ok(Spec {
+        name: spec_name(o, from_file.as_ref()),
+        tr,
+    })
+}
+
+/// The spec's name: the spec file's own (else the file's name without its extension), the
+/// named spec's, or "iometer" for lines given on the command line.
+fn spec_name(o: &Opts, from_file: Option<&spec_file::FileSpec>) -> String {
+    match &o.spec_file {
+        Some(f) => from_file.and_then(|s| s.name.clone()).unwrap_or_else(|| {
+            std::path::Path::new(f)
+                .file_stem()
+                .map_or("iometer".into(), |s| s.to_string_lossy().into_owned())
+        }),
+        None => spec::NAMED
+            .iter()
+            .find(|n| n.0 == o.spec)
+            .map_or("iometer", |n| n.0)
+            .to_string(),
+    }
+}
+
+/// The target of `--size` (default 256 MiB), its notices said; exit status 2 when refused.
+fn choose_target(o: &Opts) -> Result<target::Target, i32> {
     let size = match &o.size {
         Some(v) => match iomark_fio::values::parse_size(v, 1024) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("iomark iometer: --size={v}: {e}");
-                return 2;
+                return Err(2);
             }
         },
         None => 256 << 20,
@@ -210,31 +284,19 @@ pub fn main(a: &[String], run: Run) -> i32 {
         Ok(t) => t,
         Err(e) => {
             eprintln!("iomark iometer: {e}");
-            return 2;
+            return Err(2);
         }
     };
     for n in &t.notices {
         eprintln!("iomark iometer: {n}");
     }
-    let file_name = o.spec_file.as_ref().map(|f| {
-        from_file
-            .as_ref()
-            .and_then(|s| s.name.clone())
-            .unwrap_or_else(|| {
-                std::path::Path::new(f)
-                    .file_stem()
-                    .map_or("iometer".into(), |s| s.to_string_lossy().into_owned())
-            })
-    });
-    let name: &str = match &file_name {
-        Some(n) => n,
-        None => spec::NAMED
-            .iter()
-            .find(|n| n.0 == o.spec)
-            .map_or("iometer", |n| n.0),
-    };
+    Ok(t)
+}
+
+/// `iomark run`'s arguments for the spec on the target (all but `--result`).
+fn run_args(o: &Opts, t: &target::Target, spec: &Spec) -> Vec<String> {
     let mut args: Vec<String> = vec![
-        format!("--name={name}"),
+        format!("--name={}", spec.name),
         format!("--filename={}", t.path.display()),
         format!("--size={}", t.size),
         format!("--ioengine={}", o.ioengine),
@@ -246,67 +308,80 @@ pub fn main(a: &[String], run: Run) -> i32 {
         "--group_reporting".into(),
         format!("--direct={}", u8::from(t.direct)),
     ];
-    args.extend(tr.options.iter().map(|(k, v)| format!("--{k}={v}")));
+    args.extend(spec.tr.options.iter().map(|(k, v)| format!("--{k}={v}")));
     if let Some(f) = &o.iolog {
         args.push(format!("--write_iolog={f}"));
     }
-    let access = tr.mix.clone();
-    let prepare = move |plan: &mut RunPlan| {
-        for j in &mut plan.jobs {
-            j.access_mix.clone_from(&access);
-        }
-    };
-    // The CSV is made from the result: a temporary one when no --result is kept.
-    let tmp = std::env::temp_dir().join(format!("iomark-iometer.{}.json", std::process::id()));
-    let result = match (&o.result, &o.csv) {
+    args
+}
+
+/// The temporary result the CSV is made from when no `--result` is kept.
+fn temp_result() -> PathBuf {
+    std::env::temp_dir().join(format!("iomark-iometer.{}.json", std::process::id()))
+}
+
+/// Where the run writes its result: `--result`, else `tmp` when `--csv` needs one.
+fn result_path(o: &Opts, tmp: &std::path::Path) -> Option<PathBuf> {
+    match (&o.result, &o.csv) {
         (Some(r), _) => Some(PathBuf::from(r)),
-        (None, Some(_)) => Some(tmp.clone()),
+        (None, Some(_)) => Some(tmp.to_path_buf()),
         _ => None,
-    };
-    if let Some(r) = &result {
-        args.push(format!("--result={}", r.display()));
     }
+}
+
+/// Runs `args` (a sweep when the outstanding I/Os or the workers cycle), with a temporary
+/// target file removed after, even on SIGINT; the exit status.
+fn run_or_sweep(
+    o: &Opts,
+    t: &target::Target,
+    args: &[String],
+    prepare: &dyn Fn(&mut RunPlan),
+    run: Run,
+) -> i32 {
     if t.temp {
         signals::register_temp(&t.path);
     }
     let cycle = cycled(&o.outstanding) || cycled(&o.workers);
-    let mut code = if cycle {
-        // The sweep names its points and takes every option as KEY=VALUE; the target was
-        // checked above (a temporary file, or --allow-write given).
-        let mut sw: Vec<String> = args
-            .iter()
-            .filter(|x| !x.starts_with("--name="))
-            .map(|x| match x.as_str() {
-                "--time_based" | "--group_reporting" => format!("{x}=1"),
-                _ => x.clone(),
-            })
-            .collect();
-        if !t.temp {
-            sw.push("--allow-write".into());
-        }
-        crate::sweep::main_with(&sw, &prepare)
+    let code = if cycle {
+        crate::sweep::main_with(&sweep_args(args, t), prepare)
     } else {
-        run(&args, &prepare)
+        run(args, prepare)
     };
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
     }
-    if let (Some(c), Some(r)) = (&o.csv, &result) {
-        let read = std::fs::read(r)
-            .map_err(|e| e.to_string())
-            .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let written = read.and_then(|res| {
-            std::fs::write(c, csv::csv(&res, name, cpus)).map_err(|e| e.to_string())
-        });
-        if let Err(e) = written {
-            eprintln!("iomark iometer: --csv {c}: {e}");
-            code = code.max(1);
-        }
-    }
-    if o.result.is_none() {
-        let _ = std::fs::remove_file(&tmp);
-    }
     code
+}
+
+/// `iomark sweep`'s arguments for `args`: the sweep names its points and takes every option
+/// as KEY=VALUE; the target was checked already (a temporary file, or --allow-write given).
+fn sweep_args(args: &[String], t: &target::Target) -> Vec<String> {
+    let mut sw: Vec<String> = args
+        .iter()
+        .filter(|x| !x.starts_with("--name="))
+        .map(|x| match x.as_str() {
+            "--time_based" | "--group_reporting" => format!("{x}=1"),
+            _ => x.clone(),
+        })
+        .collect();
+    if !t.temp {
+        sw.push("--allow-write".into());
+    }
+    sw
+}
+
+/// `--csv FILE`: Iometer's columns made from the result at `r`; false once the failure is said.
+fn write_csv(c: &str, r: &std::path::Path, name: &str) -> bool {
+    let read = std::fs::read(r)
+        .map_err(|e| e.to_string())
+        .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let written = read
+        .and_then(|res| std::fs::write(c, csv::csv(&res, name, cpus)).map_err(|e| e.to_string()));
+    if let Err(e) = written {
+        eprintln!("iomark iometer: --csv {c}: {e}");
+        return false;
+    }
+    true
 }

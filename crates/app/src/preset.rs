@@ -12,7 +12,7 @@ use iomark_scenarios::preset::jobfile::{self, Settings};
 use iomark_scenarios::preset::summary::{Expected, Summary};
 use iomark_scenarios::preset::{plan, target, Preset};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How a preset's plans run: here, or (feature `mpi`) on every rank of a launch at once.
@@ -86,8 +86,52 @@ fn settings(p: &Preset, o: &RunOpts, path: PathBuf, size: Option<u64>, direct: b
     s
 }
 
+/// `iomark preset run NAME`: the target, the plan, the runs, then the summary and `--result`.
 fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
     let shows = exec.shows();
+    let t = match choose_target(p, o, exec) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let s = settings(p, o, t.path.clone(), Some(t.size), t.direct);
+    let plan = match build_plan(p, &s, exec) {
+        Ok(plan) => plan,
+        Err(code) => return code,
+    };
+    let loops = o.repeat.unwrap_or(p.loops);
+    if !o.json && shows {
+        announce(p, &t, loops);
+    }
+    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    signals::install(ctl.stop.clone());
+    if t.temp {
+        signals::register_temp(&t.path);
+    }
+    let done = run_loops(p, o, &plan, loops, &ctl, exec);
+    if t.temp {
+        let _ = std::fs::remove_file(&t.path);
+        signals::clear_temp();
+    }
+    if !shows {
+        return if signals::interrupted() {
+            130
+        } else {
+            done.code
+        };
+    }
+    if done.runs.is_empty() {
+        return if signals::interrupted() {
+            130
+        } else {
+            done.code.max(1)
+        };
+    }
+    summarize(p, o, &s, done)
+}
+
+/// The preset's target, its notices said; the exit status when it cannot run there (the
+/// other processes are told).
+fn choose_target(p: &Preset, o: &RunOpts, exec: &mut dyn Runs) -> Result<target::Target, i32> {
     let t = match target::choose(
         p.name,
         o.target.as_deref(),
@@ -99,50 +143,73 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
         Err(e) => {
             eprintln!("iomark preset: {e}");
             exec.refuse(&e.to_string());
-            return match e {
+            return Err(match e {
                 target::TargetError::Missing(_) | target::TargetError::NeedsAllowWrite { .. } => 2,
                 _ => 1,
-            };
+            });
         }
     };
     for n in &t.notices {
         eprintln!("iomark preset: {n}");
     }
-    let s = settings(p, o, t.path.clone(), Some(t.size), t.direct);
-    let (plan, _) = match plan::build(p, &s) {
-        Ok(x) => x,
+    Ok(t)
+}
+
+/// The plan of the preset with settings `s`; exit status 2 when it cannot be made (the other
+/// processes are told).
+fn build_plan(p: &Preset, s: &Settings, exec: &mut dyn Runs) -> Result<RunPlan, i32> {
+    match plan::build(p, s) {
+        Ok((plan, _)) => Ok(plan),
         Err(e) => {
             eprintln!("iomark {e}");
             exec.refuse(&e.to_string());
-            return 2;
+            Err(2)
         }
+    }
+}
+
+/// Says on stderr what is about to run: the preset, the target, its size, the I/O and the runs.
+fn announce(p: &Preset, t: &target::Target, loops: u32) {
+    eprintln!(
+        "iomark preset {}: {} on {} ({} MiB, {}, {} run{})",
+        p.name,
+        p.title,
+        t.path.display(),
+        t.size >> 20,
+        if t.direct {
+            "direct I/O"
+        } else {
+            "buffered I/O"
+        },
+        loops,
+        if loops == 1 { "" } else { "s" }
+    );
+}
+
+/// What the runs of a preset left for the summary.
+struct Done {
+    /// The results shown here, in order.
+    runs: Vec<RunResult>,
+    /// Each run's text as printed (or as it would be without `--json`).
+    outputs: Vec<String>,
+    /// The exit status so far: 1 once a run or a job failed.
+    code: i32,
+}
+
+/// Runs the plan `loops` times, pausing between runs, until the last, a failure or SIGINT.
+fn run_loops(
+    p: &Preset,
+    o: &RunOpts,
+    plan: &RunPlan,
+    loops: u32,
+    ctl: &Arc<RunCtl>,
+    exec: &mut dyn Runs,
+) -> Done {
+    let mut done = Done {
+        runs: Vec::new(),
+        outputs: Vec::new(),
+        code: 0,
     };
-    let loops = o.repeat.unwrap_or(p.loops);
-    let agg = o.agg.unwrap_or(p.agg);
-    if !o.json && shows {
-        eprintln!(
-            "iomark preset {}: {} on {} ({} MiB, {}, {} run{})",
-            p.name,
-            p.title,
-            t.path.display(),
-            t.size >> 20,
-            if t.direct {
-                "direct I/O"
-            } else {
-                "buffered I/O"
-            },
-            loops,
-            if loops == 1 { "" } else { "s" }
-        );
-    }
-    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
-    signals::install(ctl.stop.clone());
-    if t.temp {
-        signals::register_temp(&t.path);
-    }
-    let mut runs: Vec<RunResult> = Vec::new();
-    let mut outputs: Vec<String> = Vec::new();
-    let mut code = 0;
     for i in 0..loops {
         if i > 0 && !o.repeat_pause.is_zero() {
             std::thread::sleep(o.repeat_pause);
@@ -150,7 +217,7 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
         if signals::interrupted() {
             break;
         }
-        let res = match exec.run(&plan, &ctl) {
+        let res = match exec.run(plan, ctl) {
             Ok(Some(r)) => r,
             // Shown elsewhere (rank 0 of a launch).
             Ok(None) => continue,
@@ -158,57 +225,69 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
                 if !e.to_string().is_empty() {
                     eprintln!("iomark preset {}: {e}", p.name);
                 }
-                code = 1;
+                done.code = 1;
                 break;
             }
         };
-        let mut text = String::new();
-        if loops > 1 {
-            text.push_str(&format!("run {} of {loops}\n", i + 1));
+        let text = show_run(plan, &res, i, loops, o.json);
+        if say_failed_jobs(p, &res) {
+            done.code = 1;
         }
-        text.push_str(&output::normal::preamble(&plan));
-        text.push_str(&output::normal::render(&res));
-        if !o.json {
-            print!("{text}");
-            let _ = std::io::stdout().flush();
-        }
-        for j in res.jobs.iter().filter(|j| j.error != 0) {
-            eprintln!(
-                "iomark preset {}: job {} failed: {}",
-                p.name,
-                j.name,
-                j.failure
-                    .as_ref()
-                    .map(|f| f.to_string())
-                    .unwrap_or_default()
-            );
-            code = 1;
-        }
-        outputs.push(text);
+        done.outputs.push(text);
         let stop = res.interrupted || signals::interrupted();
-        runs.push(res);
+        done.runs.push(res);
         if stop {
             break;
         }
     }
-    if t.temp {
-        let _ = std::fs::remove_file(&t.path);
-        signals::clear_temp();
+    done
+}
+
+/// Run `i`'s text in fio's normal output, printed on stdout unless `json`.
+fn show_run(plan: &RunPlan, res: &RunResult, i: u32, loops: u32, json: bool) -> String {
+    let mut text = String::new();
+    if loops > 1 {
+        text.push_str(&format!("run {} of {loops}\n", i + 1));
     }
-    if !shows {
-        return if signals::interrupted() { 130 } else { code };
+    text.push_str(&output::normal::preamble(plan));
+    text.push_str(&output::normal::render(res));
+    if !json {
+        print!("{text}");
+        let _ = std::io::stdout().flush();
     }
-    if runs.is_empty() {
-        return if signals::interrupted() {
-            130
-        } else {
-            code.max(1)
-        };
+    text
+}
+
+/// Says on stderr each job of the run that failed; true when one did.
+fn say_failed_jobs(p: &Preset, res: &RunResult) -> bool {
+    let mut failed = false;
+    for j in res.jobs.iter().filter(|j| j.error != 0) {
+        eprintln!(
+            "iomark preset {}: job {} failed: {}",
+            p.name,
+            j.name,
+            j.failure
+                .as_ref()
+                .map(|f| f.to_string())
+                .unwrap_or_default()
+        );
+        failed = true;
     }
+    failed
+}
+
+/// The summary of the runs on stdout (table or JSON), then `--result`; the exit status (3
+/// when a figure misses its expected value).
+fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
+    let Done {
+        mut runs,
+        outputs,
+        mut code,
+    } = done;
     let summary = Summary::of(
         p,
         &runs,
-        agg,
+        o.agg.unwrap_or(p.agg),
         Expected {
             iops: o.expect_iops,
             mbps: o.expect_mbps,
@@ -223,34 +302,7 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
         print!("{}", summary.table());
     }
     if let Some(rf) = &o.result {
-        if let Some(first) = runs.first_mut() {
-            first.tables = iomark_scenarios::preset::table::tables(&summary);
-        }
-        // Serialised directly: the runs hold 128-bit sums a serde_json::Value cannot.
-        #[derive(serde::Serialize)]
-        struct Doc<'a> {
-            format: &'static str,
-            preset: &'static str,
-            job_file: String,
-            summary: serde_json::Value,
-            summary_text: String,
-            outputs: &'a [String],
-            runs: &'a [RunResult],
-        }
-        let doc = Doc {
-            format: "iomark-preset/1",
-            preset: p.name,
-            job_file: jobfile::render(p, &s),
-            summary: summary.to_json(),
-            summary_text: summary.table(),
-            outputs: &outputs,
-            runs: &runs,
-        };
-        let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-        if let Err(e) =
-            crate::session::outputs::write_after(rf, &bytes, runs.iter().map(|r| &r.plan))
-        {
-            eprintln!("iomark preset: {e}");
+        if !write_result(rf, p, s, &summary, &mut runs, &outputs) {
             code = 1;
         }
     }
@@ -264,4 +316,45 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
         return 3;
     }
     code
+}
+
+/// `--result FILE`: the preset's job file, summary, printed texts and runs (the first holding
+/// the summary's tables); false once the failure is said.
+fn write_result(
+    rf: &Path,
+    p: &Preset,
+    s: &Settings,
+    summary: &Summary,
+    runs: &mut [RunResult],
+    outputs: &[String],
+) -> bool {
+    if let Some(first) = runs.first_mut() {
+        first.tables = iomark_scenarios::preset::table::tables(summary);
+    }
+    // Serialised directly: the runs hold 128-bit sums a serde_json::Value cannot.
+    #[derive(serde::Serialize)]
+    struct Doc<'a> {
+        format: &'static str,
+        preset: &'static str,
+        job_file: String,
+        summary: serde_json::Value,
+        summary_text: String,
+        outputs: &'a [String],
+        runs: &'a [RunResult],
+    }
+    let doc = Doc {
+        format: "iomark-preset/1",
+        preset: p.name,
+        job_file: jobfile::render(p, s),
+        summary: summary.to_json(),
+        summary_text: summary.table(),
+        outputs,
+        runs,
+    };
+    let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    if let Err(e) = crate::session::outputs::write_after(rf, &bytes, runs.iter().map(|r| &r.plan)) {
+        eprintln!("iomark preset: {e}");
+        return false;
+    }
+    true
 }

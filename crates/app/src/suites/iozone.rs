@@ -68,19 +68,56 @@ pub fn check(
     Ok(p.notes.iter().chain(&existing).cloned().collect())
 }
 
+/// `iomark iozone ARGS`: the checks, iozone's header, the runs of either mode, then the end
+/// (the `-R` report and the results); returns the exit status.
 pub fn main(args: &[String]) -> i32 {
+    let (a, html, p) = match prepare(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let host = iomark_engine::sys::host_info();
+    if let Some(n) = text::cache_note(&p, a.direct, host.mem_bytes) {
+        eprintln!("iomark iozone: note: {n}");
+    }
+    let start_ms = iomark_engine::sys::unix_ms();
+    out(&header(&a, &p, &host, start_ms), a.json);
+    let stop = Arc::new(AtomicBool::new(false));
+    signals::install(stop.clone());
+    let ran = match &p.throughput {
+        Some(tp) => throughput_mode(&a, &p, tp, &host, &stop),
+        None => matrix_mode(&a, &p, &host, &stop),
+    };
+    let end = End {
+        html: html.as_deref(),
+        host,
+        start_ms,
+        report: ran.report,
+    };
+    finish(
+        &a,
+        p.throughput.is_some(),
+        end,
+        ran.matrix,
+        &ran.figs,
+        ran.code,
+    )
+}
+
+/// The command line parsed, its plan made and checked, the notes said; the exit status when
+/// it ends there (help, version, or refused).
+fn prepare(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>, iozone::Plan), i32> {
     let refused = |code: i32, e: String| {
         eprintln!("iomark iozone: {e}");
         code
     };
     let (a, html) = match parse_args(args) {
         Ok(x) => x,
-        Err(Early::Done(code)) => return code,
-        Err(Early::Refused(code, e)) => return refused(code, e),
+        Err(Early::Done(code)) => return Err(code),
+        Err(Early::Refused(code, e)) => return Err(refused(code, e)),
     };
     let p = match make_plan(&a) {
         Ok(p) => p,
-        Err(e) => return refused(1, e.to_string()),
+        Err(e) => return Err(refused(1, e.to_string())),
     };
     match check(&p, &a, html.as_deref()) {
         Ok(notes) => {
@@ -88,88 +125,128 @@ pub fn main(args: &[String]) -> i32 {
                 eprintln!("iomark iozone: note: {n}");
             }
         }
-        Err(e) => return refused(1, e.to_string()),
+        Err(e) => return Err(refused(1, e.to_string())),
     }
+    Ok((a, html, p))
+}
+
+/// What the runs of either mode leave for [`finish`].
+struct Ran {
+    /// The matrix mode's rows (empty in throughput mode).
+    matrix: run::Matrix,
+    /// Throughput mode's figures (none in the matrix mode).
+    figs: Vec<throughput::TpFigure>,
+    /// The `-R` report, printed last.
+    report: String,
+    /// The exit status so far.
+    code: i32,
+}
+
+/// Throughput mode (`-t N`, `-l N -u M`): each child count in turn, each figure's block printed
+/// as it comes, until the last, an error or SIGINT; then the `-R` report and the `-b` workbook.
+fn throughput_mode(
+    a: &iozone::IozoneArgs,
+    p: &iozone::Plan,
+    tp: &iozone::plan::Throughput,
+    host: &iomark_engine::result::HostInfo,
+    stop: &Arc<AtomicBool>,
+) -> Ran {
     let quiet = a.json;
-    let host = iomark_engine::sys::host_info();
-    if let Some(n) = text::cache_note(&p, a.direct, host.mem_bytes) {
-        eprintln!("iomark iozone: note: {n}");
-    }
-    let start_ms = iomark_engine::sys::unix_ms();
-    out(&header(&a, &p, &host, start_ms), quiet);
-    let stop = Arc::new(AtomicBool::new(false));
-    signals::install(stop.clone());
-    let unit = text::unit(&a);
+    let unit = text::unit(a);
     let mut code = 0;
-    let mut matrix = run::Matrix::default();
     let mut figs = Vec::new();
-    let report;
-    if let Some(tp) = &p.throughput {
-        out("\n", quiet);
-        for &n in &tp.counts {
-            let mut show = |f: &throughput::TpFigure| {
-                out(
-                    &throughput::block(f, unit, a.child_bytes, a.cpu_util),
-                    quiet,
-                );
-            };
-            match throughput::run_count(&p, n, a.keep, &stop, &mut show) {
-                Ok(v) => figs.extend(v),
-                Err(e) => {
-                    eprintln!("iomark iozone: {e}");
-                    code = 1;
-                    break;
-                }
-            }
-            if signals::interrupted() {
+    out("\n", quiet);
+    for &n in &tp.counts {
+        let mut show = |f: &throughput::TpFigure| {
+            out(
+                &throughput::block(f, unit, a.child_bytes, a.cpu_util),
+                quiet,
+            );
+        };
+        match throughput::run_count(p, n, a.keep, stop, &mut show) {
+            Ok(v) => figs.extend(v),
+            Err(e) => {
+                eprintln!("iomark iozone: {e}");
+                code = 1;
                 break;
             }
         }
-        report = throughput_reports(&a, &p, &figs, &host, &mut code);
-    } else {
-        out(&text::matrix_head(&p), quiet);
-        signals::register_temp(&p.file);
-        let mut show = |r: &run::Row| out(&text::row_line(&p, r, unit), quiet);
-        let (m, err) = run::run_matrix(&p, a.keep, a.test_delay_s, &stop, &mut show);
-        signals::clear_temp();
-        if let Some(e) = err {
-            eprintln!("iomark iozone: {e}");
-            code = 1;
+        if signals::interrupted() {
+            break;
         }
-        if m.interrupted {
-            out(&text::interrupted_note(&p, m.rows.len(), a.keep), quiet);
-        }
-        let blocks = excel::blocks(&p, &m, unit);
-        let cpu = if a.cpu_util {
-            excel::cpu_blocks(&p, &m)
-        } else {
-            Vec::new()
-        };
-        let mut r = String::new();
-        if a.excel {
-            r = excel::render(&blocks);
-            r.push_str(&excel::render_cpu(&cpu));
-        }
-        if let Some(path) = &a.workbook {
-            let sheets = xlsx::Sheets::Matrix {
-                figures: &blocks,
-                cpu: &cpu,
-            };
-            if let Err(e) = xlsx::write(path, &a.command_line, &host, unit.words(), &sheets) {
-                eprintln!("iomark iozone: -b {e}");
-                code = code.max(1);
-            }
-        }
-        report = r;
-        matrix = m;
     }
-    let end = End {
-        html: html.as_deref(),
-        host,
-        start_ms,
+    let report = throughput_reports(a, p, &figs, host, &mut code);
+    Ran {
+        matrix: run::Matrix::default(),
+        figs,
         report,
+        code,
+    }
+}
+
+/// The matrix mode: every cell, each row printed as it ends, the test file removed on SIGINT;
+/// then the `-R` report and the `-b` workbook.
+fn matrix_mode(
+    a: &iozone::IozoneArgs,
+    p: &iozone::Plan,
+    host: &iomark_engine::result::HostInfo,
+    stop: &Arc<AtomicBool>,
+) -> Ran {
+    let quiet = a.json;
+    let unit = text::unit(a);
+    let mut code = 0;
+    out(&text::matrix_head(p), quiet);
+    signals::register_temp(&p.file);
+    let mut show = |r: &run::Row| out(&text::row_line(p, r, unit), quiet);
+    let (m, err) = run::run_matrix(p, a.keep, a.test_delay_s, stop, &mut show);
+    signals::clear_temp();
+    if let Some(e) = err {
+        eprintln!("iomark iozone: {e}");
+        code = 1;
+    }
+    if m.interrupted {
+        out(&text::interrupted_note(p, m.rows.len(), a.keep), quiet);
+    }
+    let report = matrix_reports(a, p, &m, host, &mut code);
+    Ran {
+        matrix: m,
+        figs: Vec::new(),
+        report,
+        code,
+    }
+}
+
+/// The `-R` report (returned, to print after the run) and the `-b` workbook of the matrix mode.
+fn matrix_reports(
+    a: &iozone::IozoneArgs,
+    p: &iozone::Plan,
+    m: &run::Matrix,
+    host: &iomark_engine::result::HostInfo,
+    code: &mut i32,
+) -> String {
+    let unit = text::unit(a);
+    let blocks = excel::blocks(p, m, unit);
+    let cpu = if a.cpu_util {
+        excel::cpu_blocks(p, m)
+    } else {
+        Vec::new()
     };
-    finish(&a, p.throughput.is_some(), end, matrix, &figs, code)
+    let mut report = String::new();
+    if a.excel {
+        report = excel::render(&blocks);
+        report.push_str(&excel::render_cpu(&cpu));
+    }
+    if let Some(path) = &a.workbook {
+        let sheets = xlsx::Sheets::Matrix {
+            figures: &blocks,
+            cpu: &cpu,
+        };
+        if let Err(e) = xlsx::write(path, &a.command_line, host, unit.words(), &sheets) {
+            eprintln!("iomark iozone: -b {e}");
+            *code = (*code).max(1);
+        }
+    }
+    report
 }
 
 /// iozone's header: the command line, the options in words, when the run began.

@@ -230,158 +230,282 @@ fn lead_run(
     hosts: &[String],
     show: &mut dyn FnMut(&TpFigure),
 ) -> (Vec<TpFigure>, Option<String>) {
-    let n = s.link.size();
-    let names: Vec<Option<String>> = hosts.iter().cloned().map(Some).collect();
-    let (events, go) = start(a, p, stop, wall);
-    let mut ready: Vec<Option<usize>> = vec![None; n];
-    let mut finished = vec![false; n];
-    let mut last_seen = vec![Instant::now(); n];
-    let mut own: Vec<Option<TpFigure>> = Vec::new();
-    let mut parts: Vec<Vec<Option<TpPart>>> = Vec::new();
-    let mut merged = Vec::new();
-    let mut released: Option<usize> = None;
-    let mut walled: Option<usize> = None;
-    let mut failure: Option<String> = None;
-    let mut next_beat = Instant::now();
-    let slot = |parts: &mut Vec<Vec<Option<TpPart>>>, g: usize| {
-        while parts.len() <= g {
-            parts.push(vec![None; n]);
-        }
-    };
+    let mut lead = Lead::start(s, a, p, stop, wall, hosts);
     loop {
-        let mut walls = Vec::new();
-        let mut failed: Option<String> = None;
-        while let Ok(e) = events.try_recv() {
+        let mut heard = Heard::default();
+        lead.own_events(&mut heard);
+        let got = lead.messages(&mut heard);
+        if let Some(f) = heard.failed {
+            lead.fail(f);
+        }
+        lead.spread_walls(heard.walls);
+        lead.release_next_pass();
+        lead.merge_figures(show);
+        if lead.over() {
+            break;
+        }
+        lead.beat();
+        lead.check_silence();
+        if !got {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    lead.end()
+}
+
+/// Rank 0's side of the passes under way: what every rank said, and the figures so far.
+struct Lead<'a> {
+    s: &'a mut Session,
+    /// The ranks of the launch.
+    n: usize,
+    /// Every rank's host, and the same as [`name`] takes them.
+    hosts: &'a [String],
+    names: Vec<Option<String>>,
+    /// This rank's children's stop and stonewall.
+    stop: &'a Arc<AtomicBool>,
+    wall: &'a Arc<AtomicBool>,
+    /// The run thread's word, and the word to it at each gate.
+    events: Receiver<Event>,
+    go: Sender<bool>,
+    /// The pass each rank is ready for.
+    ready: Vec<Option<usize>>,
+    /// The ranks done with every pass (or failed).
+    finished: Vec<bool>,
+    /// When each rank was last heard from.
+    last_seen: Vec<Instant>,
+    /// This rank's own figure of each pass, the model of the merged one.
+    own: Vec<Option<TpFigure>>,
+    /// Per pass, each rank's share of the figure.
+    parts: Vec<Vec<Option<TpPart>>>,
+    /// The merged figures, in pass order.
+    merged: Vec<TpFigure>,
+    /// The last pass released, and the last one stonewalled.
+    released: Option<usize>,
+    walled: Option<usize>,
+    /// The first failure of any rank.
+    failure: Option<String>,
+    next_beat: Instant,
+}
+
+/// What one turn of rank 0's loop heard: the stonewalls to spread and the last failure.
+#[derive(Default)]
+struct Heard {
+    walls: Vec<usize>,
+    failed: Option<String>,
+}
+
+/// Makes room for pass `g`'s parts from `n` ranks.
+fn slot(parts: &mut Vec<Vec<Option<TpPart>>>, g: usize, n: usize) {
+    while parts.len() <= g {
+        parts.push(vec![None; n]);
+    }
+}
+
+impl<'a> Lead<'a> {
+    /// Starts rank 0's children on their thread, with nothing heard yet from the other ranks.
+    fn start(
+        s: &'a mut Session,
+        a: &IozoneArgs,
+        p: &Plan,
+        stop: &'a Arc<AtomicBool>,
+        wall: &'a Arc<AtomicBool>,
+        hosts: &'a [String],
+    ) -> Self {
+        let n = s.link.size();
+        let names: Vec<Option<String>> = hosts.iter().cloned().map(Some).collect();
+        let (events, go) = start(a, p, stop, wall);
+        Lead {
+            s,
+            n,
+            hosts,
+            names,
+            stop,
+            wall,
+            events,
+            go,
+            ready: vec![None; n],
+            finished: vec![false; n],
+            last_seen: vec![Instant::now(); n],
+            own: Vec::new(),
+            parts: Vec::new(),
+            merged: Vec::new(),
+            released: None,
+            walled: None,
+            failure: None,
+            next_beat: Instant::now(),
+        }
+    }
+
+    /// Takes the run thread's word: ready for a pass, a stonewall, a figure, or the end.
+    fn own_events(&mut self, heard: &mut Heard) {
+        while let Ok(e) = self.events.try_recv() {
             match e {
-                Event::Ready(g) => ready[0] = Some(g),
-                Event::Wall(g) => walls.push(g),
+                Event::Ready(g) => self.ready[0] = Some(g),
+                Event::Wall(g) => heard.walls.push(g),
                 Event::Figure(g, f) => {
-                    slot(&mut parts, g);
-                    parts[g][0] = Some(TpPart::of(&f));
-                    while own.len() <= g {
-                        own.push(None);
+                    slot(&mut self.parts, g, self.n);
+                    self.parts[g][0] = Some(TpPart::of(&f));
+                    while self.own.len() <= g {
+                        self.own.push(None);
                     }
-                    own[g] = Some(*f);
+                    self.own[g] = Some(*f);
                 }
                 Event::Done(r) => {
-                    finished[0] = true;
+                    self.finished[0] = true;
                     if let Err(m) = r {
-                        failed = Some(format!("{}: {m}", name(&names, 0)));
+                        heard.failed = Some(format!("{}: {m}", name(&self.names, 0)));
                     }
                 }
             }
         }
+    }
+
+    /// Takes the other ranks' words that have arrived; true when there was any.
+    fn messages(&mut self, heard: &mut Heard) -> bool {
         let mut got = false;
-        while let Some(Received { from, kind, body }) = s.link.recv() {
+        while let Some(Received { from, kind, body }) = self.s.link.recv() {
             got = true;
-            last_seen[from] = Instant::now();
+            self.last_seen[from] = Instant::now();
             let step = decode_u32(&body) as usize;
             match kind {
-                Kind::Ready => ready[from] = Some(step),
-                Kind::Wall => walls.push(step),
+                Kind::Ready => self.ready[from] = Some(step),
+                Kind::Wall => heard.walls.push(step),
                 Kind::Figure => {
                     match serde_json::from_slice::<TpPart>(&body[4.min(body.len())..]) {
                         Ok(part) => {
-                            slot(&mut parts, step);
-                            parts[step][from] = Some(part);
+                            slot(&mut self.parts, step, self.n);
+                            self.parts[step][from] = Some(part);
                         }
                         Err(e) => {
-                            failed = Some(format!(
+                            heard.failed = Some(format!(
                                 "{}: its figures are unreadable: {e}",
-                                name(&names, from)
+                                name(&self.names, from)
                             ))
                         }
                     }
                 }
-                Kind::Finished => finished[from] = true,
+                Kind::Finished => self.finished[from] = true,
                 Kind::Failed => {
-                    finished[from] = true;
-                    failed = Some(format!(
+                    self.finished[from] = true;
+                    heard.failed = Some(format!(
                         "{}: {}",
-                        name(&names, from),
+                        name(&self.names, from),
                         String::from_utf8_lossy(&body)
                     ));
                 }
                 _ => {}
             }
         }
-        if let Some(f) = failed {
-            if failure.is_none() {
-                failure = Some(f.clone());
-                stop.store(true, Ordering::Relaxed);
-                for r in 1..n {
-                    s.link.send(r, Kind::Stop, f.clone().into_bytes());
-                }
+        got
+    }
+
+    /// A rank failed: the first failure is kept and stops every rank.
+    fn fail(&mut self, f: String) {
+        if self.failure.is_none() {
+            self.failure = Some(f.clone());
+            self.stop.store(true, Ordering::Relaxed);
+            for r in 1..self.n {
+                self.s.link.send(r, Kind::Stop, f.clone().into_bytes());
             }
         }
-        // The stonewall of the pass running, once, to every rank.
+    }
+
+    /// The stonewall of the pass running, once, to every rank.
+    fn spread_walls(&mut self, walls: Vec<usize>) {
         for g in walls {
-            if released == Some(g) && walled != Some(g) {
-                walled = Some(g);
-                wall.store(true, Ordering::Relaxed);
-                for r in 1..n {
-                    s.link.send(r, Kind::Wall, step_body(g, &[]));
+            if self.released == Some(g) && self.walled != Some(g) {
+                self.walled = Some(g);
+                self.wall.store(true, Ordering::Relaxed);
+                for r in 1..self.n {
+                    self.s.link.send(r, Kind::Wall, step_body(g, &[]));
                 }
             }
         }
-        // A pass starts when every rank still running has its children prepared for it.
-        let next = released.map_or(0, |g| g + 1);
-        let waiting = (0..n).all(|r| finished[r] || ready[r] == Some(next));
-        if waiting && (0..n).any(|r| ready[r] == Some(next)) {
-            let open = failure.is_none() && !stop.load(Ordering::Relaxed);
-            wall.store(false, Ordering::Relaxed);
-            released = Some(next);
-            s.say(&format!("pass {next} starts"));
-            for r in (1..n).filter(|&r| ready[r] == Some(next)) {
-                s.link
-                    .send(r, Kind::Go, u32::from(open).to_le_bytes().to_vec());
-            }
-            if ready[0] == Some(next) {
-                let _ = go.send(open);
-            }
+    }
+
+    /// Starts the next pass when every rank still running has its children prepared for it
+    /// (the gates open only while no rank failed and no stop was asked).
+    fn release_next_pass(&mut self) {
+        let n = self.n;
+        let next = self.released.map_or(0, |g| g + 1);
+        let waiting = (0..n).all(|r| self.finished[r] || self.ready[r] == Some(next));
+        if !(waiting && (0..n).any(|r| self.ready[r] == Some(next))) {
+            return;
         }
-        // Each pass's figures, in order, once every rank's are in.
-        while let Some(Some(like)) = own.get(merged.len()) {
-            let g = merged.len();
-            slot(&mut parts, g);
-            if !(0..n).all(|r| parts[g][r].is_some() || finished[r]) {
+        let open = self.failure.is_none() && !self.stop.load(Ordering::Relaxed);
+        self.wall.store(false, Ordering::Relaxed);
+        self.released = Some(next);
+        self.s.say(&format!("pass {next} starts"));
+        for r in (1..n).filter(|&r| self.ready[r] == Some(next)) {
+            self.s
+                .link
+                .send(r, Kind::Go, u32::from(open).to_le_bytes().to_vec());
+        }
+        if self.ready[0] == Some(next) {
+            let _ = self.go.send(open);
+        }
+    }
+
+    /// Merges and shows each pass's figures, in order, once every rank's are in.
+    fn merge_figures(&mut self, show: &mut dyn FnMut(&TpFigure)) {
+        let n = self.n;
+        while let Some(Some(like)) = self.own.get(self.merged.len()) {
+            let g = self.merged.len();
+            slot(&mut self.parts, g, n);
+            if !(0..n).all(|r| self.parts[g][r].is_some() || self.finished[r]) {
                 break;
             }
             let all: Vec<(usize, String, TpPart)> = (0..n)
-                .filter_map(|r| Some((r, hosts[r].clone(), parts[g][r].clone()?)))
+                .filter_map(|r| Some((r, self.hosts[r].clone(), self.parts[g][r].clone()?)))
                 .collect();
             let f = merge(like, &all);
             show(&f);
-            merged.push(f);
+            self.merged.push(f);
         }
-        if finished.iter().all(|&f| f) {
-            let more = own.get(merged.len()).is_some_and(Option::is_some);
+    }
+
+    /// Every rank finished and every figure of this rank is merged.
+    fn over(&self) -> bool {
+        if self.finished.iter().all(|&f| f) {
+            let more = self.own.get(self.merged.len()).is_some_and(Option::is_some);
             if !more {
-                break;
+                return true;
             }
         }
-        if Instant::now() >= next_beat {
-            for r in 1..n {
-                s.link.send(r, Kind::Beat, Vec::new());
+        false
+    }
+
+    /// Beats to every rank when one is due.
+    fn beat(&mut self) {
+        if Instant::now() >= self.next_beat {
+            for r in 1..self.n {
+                self.s.link.send(r, Kind::Beat, Vec::new());
             }
-            next_beat = Instant::now() + s.beat_every();
+            self.next_beat = Instant::now() + self.s.beat_every();
         }
-        if let Some(r) = (1..n).find(|&r| !finished[r] && last_seen[r].elapsed() > s.timeout) {
-            s.abort(&format!(
-                "{} stopped answering (nothing from it for {:?}); the run is abandoned",
-                name(&names, r),
-                s.timeout
+    }
+
+    /// Ends the launch when a rank still running is silent past the timeout.
+    fn check_silence(&self) {
+        let timeout = self.s.timeout;
+        if let Some(r) =
+            (1..self.n).find(|&r| !self.finished[r] && self.last_seen[r].elapsed() > timeout)
+        {
+            self.s.abort(&format!(
+                "{} stopped answering (nothing from it for {timeout:?}); the run is abandoned",
+                name(&self.names, r),
             ));
         }
-        if !got {
-            std::thread::sleep(Duration::from_millis(1));
+    }
+
+    /// The end: Done to every rank, the sends completed; the merged figures and the failure.
+    fn end(self) -> (Vec<TpFigure>, Option<String>) {
+        for r in 1..self.n {
+            self.s.link.send(r, Kind::Done, Vec::new());
         }
+        self.s.drain();
+        (self.merged, self.failure)
     }
-    for r in 1..n {
-        s.link.send(r, Kind::Done, Vec::new());
-    }
-    s.drain();
-    (merged, failure)
 }
 
 /// Another rank: runs its children as rank 0 says, sends each pass's figures.

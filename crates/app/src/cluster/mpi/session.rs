@@ -125,170 +125,29 @@ impl Session {
         (ev_rx, go_tx, ctl)
     }
 
+    /// Rank 0: the preflight, then turns of listening to the run thread and the other ranks,
+    /// releasing each group when all are ready and watching the deadlines, until every rank's
+    /// result is in.
     fn lead(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
-        let n = self.link.size();
         let hosts = match self.lead_preflight(refusal) {
             Ok(h) => h,
             Err(verdict) => return Outcome::Stopped(verdict.to_string()),
         };
-        let mut last_seen = vec![Instant::now(); n];
-        let mut next_beat = Instant::now();
-        let bounds = group_bounds(plan);
-        let (events, go, ctl) = self.start(plan, ctl);
-        let mut ready: Vec<Option<usize>> = vec![None; n];
-        let mut results: Vec<Option<RunResult>> = vec![None; n];
-        let mut sizes = vec![0usize; n];
-        let mut decoding = Duration::ZERO;
-        let mut failure: Option<String> = None;
-        let mut stopped = false;
-        // The group running and when it must be over (time-bounded groups).
-        let mut group: Option<(usize, Option<Instant>)> = None;
-        let mut own_done_at: Option<Instant> = None;
-        let stop_all = |link: &mut Link, why: &str, stopped: &mut bool| {
-            if !*stopped {
-                *stopped = true;
-                ctl.stop.store(true, Ordering::Relaxed);
-                for r in 1..n {
-                    link.send(r, Kind::Stop, why.as_bytes().to_vec());
-                }
-            }
-        };
+        let mut lead = Lead::start(self, plan, hosts, ctl);
         loop {
-            // The run thread's word.
-            while let Ok(e) = events.try_recv() {
-                match e {
-                    Event::Ready(g) => {
-                        self.ready(g);
-                        ready[0] = Some(g);
-                    }
-                    Event::Done(Ok(r)) => {
-                        own_done_at = Some(Instant::now());
-                        results[0] = Some(*r);
-                    }
-                    Event::Done(Err(m)) => {
-                        let why = format!("{}: {m}", name(&hosts, 0));
-                        failure.get_or_insert(why.clone());
-                        stop_all(&mut self.link, &why, &mut stopped);
-                        results[0] = Some(RunResult::default());
-                    }
-                }
-            }
-            // The other ranks' words.
-            let mut got = false;
-            while let Some(Received { from, kind, body }) = self.link.recv() {
-                got = true;
-                last_seen[from] = Instant::now();
-                match kind {
-                    Kind::Ready => ready[from] = Some(decode_u32(&body) as usize),
-                    Kind::Result => {
-                        sizes[from] = body.len();
-                        let t = Instant::now();
-                        let decoded = serde_json::from_slice::<RunResult>(&body);
-                        decoding += t.elapsed();
-                        match decoded {
-                            Ok(r) => results[from] = Some(r),
-                            Err(e) => {
-                                let why = format!(
-                                    "{}: its result is unreadable: {e}",
-                                    name(&hosts, from)
-                                );
-                                failure.get_or_insert(why.clone());
-                                stop_all(&mut self.link, &why, &mut stopped);
-                                results[from] = Some(RunResult::default());
-                            }
-                        }
-                    }
-                    Kind::Failed => {
-                        let why =
-                            format!("{}: {}", name(&hosts, from), String::from_utf8_lossy(&body));
-                        failure.get_or_insert(why.clone());
-                        stop_all(&mut self.link, &why, &mut stopped);
-                        results[from] = Some(RunResult::default());
-                    }
-                    _ => {}
-                }
-            }
-            // A group starts when every rank still running is at its gate.
-            let next = group.map_or(0, |(g, _)| g + 1);
-            let waiting = (0..n).all(|r| results[r].is_some() || ready[r] == Some(next));
-            if waiting && (0..n).any(|r| ready[r] == Some(next)) {
-                let open = !stopped;
-                for r in (1..n).filter(|&r| ready[r] == Some(next)) {
-                    self.link
-                        .send(r, Kind::Go, u32::from(open).to_le_bytes().to_vec());
-                }
-                if ready[0] == Some(next) {
-                    self.starts(next);
-                    let _ = go.send(open);
-                }
-                let end = bounds
-                    .get(next)
-                    .copied()
-                    .flatten()
-                    .map(|b| Instant::now() + b + self.timeout);
-                self.say(&format!("group {next} starts"));
-                group = Some((next, end));
-            }
-            if results.iter().all(Option::is_some) {
+            lead.own_events();
+            let got = lead.messages();
+            lead.release_next_group();
+            if lead.all_in() {
                 break;
             }
-            // Beats to every rank, also those done (they wait for the end).
-            if Instant::now() >= next_beat {
-                for r in 1..n {
-                    self.link.send(r, Kind::Beat, Vec::new());
-                }
-                next_beat = Instant::now() + self.beat_every();
-            }
-            // Who is silent, or late past a time-bounded group's end.
-            for r in (0..n).filter(|&r| results[r].is_none()) {
-                if r > 0 && last_seen[r].elapsed() > self.timeout {
-                    self.abort(&format!(
-                        "{} stopped answering (nothing from it for {:?}); the run is abandoned",
-                        name(&hosts, r),
-                        self.timeout
-                    ));
-                }
-                if let Some((g, Some(end))) = group {
-                    let past = ready[r].is_none_or(|x| x <= g);
-                    if past && Instant::now() > end {
-                        self.abort(&format!(
-                            "{} has not finished group {g} {:?} past its expected end; the run is abandoned",
-                            name(&hosts, r),
-                            self.timeout
-                        ));
-                    }
-                }
-            }
+            lead.beat();
+            lead.check_deadlines();
             if !got {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
-        let gather = own_done_at.map(|t| t.elapsed());
-        for r in 1..n {
-            self.link.send(r, Kind::Done, Vec::new());
-        }
-        self.drain();
-        self.say(&format!(
-            "gathered the results of {} ranks: {} bytes in all, largest {} bytes; decoded in {decoding:?}; the last came {:?} after rank 0's own end",
-            n - 1,
-            sizes.iter().sum::<usize>(),
-            sizes.iter().max().unwrap_or(&0),
-            gather.unwrap_or_default()
-        ));
-        if let Some(f) = failure {
-            return Outcome::Stopped(f);
-        }
-        Outcome::Gathered(
-            results
-                .into_iter()
-                .enumerate()
-                .map(|(rank, r)| RankResult {
-                    rank,
-                    host: hosts[rank].clone().unwrap_or_default(),
-                    result: r.unwrap_or_default(),
-                })
-                .collect(),
-        )
+        lead.gather()
     }
 
     /// Waits (bounded) for the sends under way to complete.
@@ -384,6 +243,247 @@ impl Session {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
+    }
+}
+
+/// Rank 0's side of a session under way: what every rank said, and the group running.
+struct Lead<'s> {
+    s: &'s mut Session,
+    /// The ranks of the launch.
+    n: usize,
+    /// Every rank's host, from the preflight.
+    hosts: Vec<Option<String>>,
+    /// Per group, how long it runs at most ([`group_bounds`]).
+    bounds: Vec<Option<Duration>>,
+    /// The run thread's word, and the word to it at each gate.
+    events: Receiver<Event>,
+    go: Sender<bool>,
+    /// This rank's run, stopped when any rank fails.
+    ctl: Arc<RunCtl>,
+    /// When each rank was last heard from.
+    last_seen: Vec<Instant>,
+    next_beat: Instant,
+    /// The group each rank is ready for.
+    ready: Vec<Option<usize>>,
+    /// Each rank's result once in (an empty one for a rank that failed).
+    results: Vec<Option<RunResult>>,
+    /// The size of each rank's result as sent, and the time spent decoding them all.
+    sizes: Vec<usize>,
+    decoding: Duration,
+    /// The first failure of any rank.
+    failure: Option<String>,
+    /// Every rank was told to stop.
+    stopped: bool,
+    /// The group running and when it must be over (time-bounded groups).
+    group: Option<(usize, Option<Instant>)>,
+    /// When this rank's own run ended.
+    own_done_at: Option<Instant>,
+}
+
+impl<'s> Lead<'s> {
+    /// Starts the plan on rank 0's run thread, with nothing heard yet from the other ranks.
+    fn start(s: &'s mut Session, plan: &RunPlan, hosts: Vec<Option<String>>, ctl: RunCtl) -> Self {
+        let n = s.link.size();
+        let last_seen = vec![Instant::now(); n];
+        let next_beat = Instant::now();
+        let bounds = group_bounds(plan);
+        let (events, go, ctl) = s.start(plan, ctl);
+        Lead {
+            s,
+            n,
+            hosts,
+            bounds,
+            events,
+            go,
+            ctl,
+            last_seen,
+            next_beat,
+            ready: vec![None; n],
+            results: vec![None; n],
+            sizes: vec![0; n],
+            decoding: Duration::ZERO,
+            failure: None,
+            stopped: false,
+            group: None,
+            own_done_at: None,
+        }
+    }
+
+    /// Takes the run thread's word: ready for a group, or its result.
+    fn own_events(&mut self) {
+        while let Ok(e) = self.events.try_recv() {
+            match e {
+                Event::Ready(g) => {
+                    self.s.ready(g);
+                    self.ready[0] = Some(g);
+                }
+                Event::Done(Ok(r)) => {
+                    self.own_done_at = Some(Instant::now());
+                    self.results[0] = Some(*r);
+                }
+                Event::Done(Err(m)) => {
+                    let why = format!("{}: {m}", name(&self.hosts, 0));
+                    self.failed(0, why);
+                }
+            }
+        }
+    }
+
+    /// Takes the other ranks' words that have arrived; true when there was any.
+    fn messages(&mut self) -> bool {
+        let mut got = false;
+        while let Some(Received { from, kind, body }) = self.s.link.recv() {
+            got = true;
+            self.last_seen[from] = Instant::now();
+            match kind {
+                Kind::Ready => self.ready[from] = Some(decode_u32(&body) as usize),
+                Kind::Result => self.result_of(from, &body),
+                Kind::Failed => {
+                    let why = format!(
+                        "{}: {}",
+                        name(&self.hosts, from),
+                        String::from_utf8_lossy(&body)
+                    );
+                    self.failed(from, why);
+                }
+                _ => {}
+            }
+        }
+        got
+    }
+
+    /// Decodes the whole result rank `from` sent (the time it takes counted).
+    fn result_of(&mut self, from: usize, body: &[u8]) {
+        self.sizes[from] = body.len();
+        let t = Instant::now();
+        let decoded = serde_json::from_slice::<RunResult>(body);
+        self.decoding += t.elapsed();
+        match decoded {
+            Ok(r) => self.results[from] = Some(r),
+            Err(e) => {
+                let why = format!("{}: its result is unreadable: {e}", name(&self.hosts, from));
+                self.failed(from, why);
+            }
+        }
+    }
+
+    /// Rank `r` failed: the first failure is kept, every rank is stopped, `r` counts as done.
+    fn failed(&mut self, r: usize, why: String) {
+        self.failure.get_or_insert(why.clone());
+        self.stop_all(&why);
+        self.results[r] = Some(RunResult::default());
+    }
+
+    /// Stops the run, once: this rank's, and the others' with a Stop saying why.
+    fn stop_all(&mut self, why: &str) {
+        if !self.stopped {
+            self.stopped = true;
+            self.ctl.stop.store(true, Ordering::Relaxed);
+            for r in 1..self.n {
+                self.s.link.send(r, Kind::Stop, why.as_bytes().to_vec());
+            }
+        }
+    }
+
+    /// Starts the next group when every rank still running is at its gate (the gates open
+    /// only while no rank failed), with its deadline when it is time-bounded.
+    fn release_next_group(&mut self) {
+        let n = self.n;
+        let next = self.group.map_or(0, |(g, _)| g + 1);
+        let waiting = (0..n).all(|r| self.results[r].is_some() || self.ready[r] == Some(next));
+        if !(waiting && (0..n).any(|r| self.ready[r] == Some(next))) {
+            return;
+        }
+        let open = !self.stopped;
+        for r in (1..n).filter(|&r| self.ready[r] == Some(next)) {
+            self.s
+                .link
+                .send(r, Kind::Go, u32::from(open).to_le_bytes().to_vec());
+        }
+        if self.ready[0] == Some(next) {
+            self.s.starts(next);
+            let _ = self.go.send(open);
+        }
+        let end = self
+            .bounds
+            .get(next)
+            .copied()
+            .flatten()
+            .map(|b| Instant::now() + b + self.s.timeout);
+        self.s.say(&format!("group {next} starts"));
+        self.group = Some((next, end));
+    }
+
+    /// Every rank's result is in.
+    fn all_in(&self) -> bool {
+        self.results.iter().all(Option::is_some)
+    }
+
+    /// Beats to every rank when one is due, also to those done (they wait for the end).
+    fn beat(&mut self) {
+        if Instant::now() >= self.next_beat {
+            for r in 1..self.n {
+                self.s.link.send(r, Kind::Beat, Vec::new());
+            }
+            self.next_beat = Instant::now() + self.s.beat_every();
+        }
+    }
+
+    /// Ends the launch when a rank still running is silent, or late past a time-bounded
+    /// group's end.
+    fn check_deadlines(&self) {
+        let timeout = self.s.timeout;
+        for r in (0..self.n).filter(|&r| self.results[r].is_none()) {
+            if r > 0 && self.last_seen[r].elapsed() > timeout {
+                self.s.abort(&format!(
+                    "{} stopped answering (nothing from it for {timeout:?}); the run is abandoned",
+                    name(&self.hosts, r),
+                ));
+            }
+            if let Some((g, Some(end))) = self.group {
+                let past = self.ready[r].is_none_or(|x| x <= g);
+                if past && Instant::now() > end {
+                    self.s.abort(&format!(
+                        "{} has not finished group {g} {timeout:?} past its expected end; the run is abandoned",
+                        name(&self.hosts, r),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The end: Done to every rank, the sends completed, then every rank's result in rank
+    /// order, or the first failure.
+    fn gather(self) -> Outcome {
+        let n = self.n;
+        let gather = self.own_done_at.map(|t| t.elapsed());
+        for r in 1..n {
+            self.s.link.send(r, Kind::Done, Vec::new());
+        }
+        self.s.drain();
+        self.s.say(&format!(
+            "gathered the results of {} ranks: {} bytes in all, largest {} bytes; decoded in {:?}; the last came {:?} after rank 0's own end",
+            n - 1,
+            self.sizes.iter().sum::<usize>(),
+            self.sizes.iter().max().unwrap_or(&0),
+            self.decoding,
+            gather.unwrap_or_default()
+        ));
+        if let Some(f) = self.failure {
+            return Outcome::Stopped(f);
+        }
+        let hosts = self.hosts;
+        Outcome::Gathered(
+            self.results
+                .into_iter()
+                .enumerate()
+                .map(|(rank, r)| RankResult {
+                    rank,
+                    host: hosts[rank].clone().unwrap_or_default(),
+                    result: r.unwrap_or_default(),
+                })
+                .collect(),
+        )
     }
 }
 
