@@ -244,9 +244,18 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
 ",
         summary: "Print the completion script for bash, zsh or fish.",
         role: rank_zero,
-        run: completions::main,
+        run: |a| completions::main(a, &words()),
     },
 ];
+
+/// Every command word: the names and their aliases.
+fn words() -> Vec<&'static str> {
+    COMMANDS
+        .iter()
+        .flat_map(|c| std::iter::once(&c.name).chain(c.aliases))
+        .copied()
+        .collect()
+}
 
 /// The command named `word` (by its name or an alias).
 pub fn find(word: &str) -> Option<&'static Command> {

@@ -27,15 +27,11 @@ fn run_words() -> Vec<String> {
     w
 }
 
-/// The script for `shell`, or None for a shell iomark does not know.
-pub fn script(shell: &str) -> Option<String> {
+/// The script for `shell` completing `commands` (every command word), or None for a shell
+/// iomark does not know.
+pub fn script(shell: &str, commands: &[&str]) -> Option<String> {
     let words = run_words().join(" ");
-    let cmds = crate::COMMANDS
-        .iter()
-        .flat_map(|c| std::iter::once(&c.name).chain(c.aliases))
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let cmds = commands.join(" ");
     Some(match shell {
         "bash" => format!(
             "# bash completion for iomark (iomark completions bash)\n\
@@ -93,12 +89,15 @@ Prints the completion script for the shell, generated from iomark's option table
   zsh:  iomark completions zsh > ~/.zfunc/_iomark      (a directory in $fpath)
   fish: iomark completions fish > ~/.config/fish/completions/iomark.fish";
 
-/// `iomark completions SHELL`: prints the script; returns the exit code.
-pub fn main(args: &[String]) -> i32 {
+/// `iomark completions SHELL`: prints the script completing `commands`; returns the exit code.
+pub fn main(args: &[String], commands: &[&str]) -> i32 {
     if matches!(args.first().map(String::as_str), Some("-h" | "--help")) {
         return crate::session::pipe::print_text(USAGE);
     }
-    match args.first().map(String::as_str).and_then(script) {
+    match args
+        .first()
+        .and_then(|shell| script(shell, commands))
+    {
         Some(s) => crate::session::pipe::print_text(&s),
         None => {
             eprintln!("iomark completions: give a shell: bash, zsh or fish");

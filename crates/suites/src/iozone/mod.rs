@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod cluster;
 pub mod excel;
 pub mod flags;
+mod latency;
 pub mod plan;
 pub mod record;
 pub mod run;

@@ -5,20 +5,14 @@
 //! throughput-mode figures; the run result's `tables` hold the matrix per column (`table`).
 
 use super::catalog::COLUMNS;
+pub use super::latency::LatSummary;
+use super::latency::summary;
 use super::run::{Matrix, Measure, Unit};
 use super::throughput::TpFigure;
 use iomark_engine::pass::CallCounts;
 use iomark_engine::result::{HostInfo, JobResult, RunResult};
 use iomark_engine::{Dir, RunPlan};
 use serde::Serialize;
-
-#[derive(Serialize)]
-pub struct LatSummary {
-    pub mean_ns: f64,
-    pub p50_ns: u64,
-    pub p99_ns: u64,
-    pub max_ns: u64,
-}
 
 #[derive(Serialize)]
 pub struct Figure {
@@ -96,17 +90,6 @@ pub struct IozoneResult {
     pub iozone: IozoneTable,
 }
 
-pub(super) fn summary(m: &Measure) -> LatSummary {
-    let max = m.lat.stat.max_or_zero();
-    let p = m.lat.hist.percentiles(&[50.0, 99.0]);
-    let get = |i: usize| p.get(i).map_or(0, |x| x.1.min(max));
-    LatSummary {
-        mean_ns: m.lat.stat.mean(),
-        p50_ns: get(0),
-        p99_ns: get(1),
-        max_ns: max,
-    }
-}
 
 fn figure(m: &Measure, unit: Unit) -> Figure {
     Figure {

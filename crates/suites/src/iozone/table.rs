@@ -3,7 +3,7 @@
 //! each as a heatmap and a 3-D surface over file size and record size.
 
 use super::catalog::COLUMNS;
-use super::record::summary;
+use super::latency::summary;
 use super::run::Matrix;
 use iomark_engine::result::{SuiteTable, TableCell};
 
