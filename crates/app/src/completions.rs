@@ -94,10 +94,7 @@ pub fn main(args: &[String], commands: &[&str]) -> i32 {
     if matches!(args.first().map(String::as_str), Some("-h" | "--help")) {
         return crate::session::pipe::print_text(USAGE);
     }
-    match args
-        .first()
-        .and_then(|shell| script(shell, commands))
-    {
+    match args.first().and_then(|shell| script(shell, commands)) {
         Some(s) => crate::session::pipe::print_text(&s),
         None => {
             eprintln!("iomark completions: give a shell: bash, zsh or fish");

@@ -79,46 +79,10 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
-    let mut p = match quick::prepare(&o) {
-        Ok(p) => p,
-        Err(e) => {
-            let (msg, code) = wording::prepare_error(&e);
-            eprintln!("{msg}");
-            return code;
-        }
+    let (mut p, write_refused) = match prepare(&o) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    // A device that may not be written (it holds data, it is mounted): the read tests still
-    // run and print their figures; the write half is refused after them.
-    let mut write_refused: Option<RunError> = None;
-    if o.allow_write && !p.temp {
-        if let Err(
-            e @ (RunError::DeviceHoldsData { .. }
-            | RunError::DeviceMounted { .. }
-            | RunError::DeviceUnreadable { .. }),
-        ) = runner::check(&p.plan)
-        {
-            let read_only = quick::QuickOpts {
-                allow_write: false,
-                ..o.clone()
-            };
-            match quick::prepare(&read_only) {
-                Ok(mut ro) => {
-                    ro.notices
-                        .retain(|n| !matches!(n, quick::Notice::ReadOnly(_)));
-                    p = ro;
-                    eprintln!(
-                        "iomark quick: running the read tests only; the write tests are refused (see below)"
-                    );
-                    write_refused = Some(e);
-                }
-                Err(e) => {
-                    let (msg, code) = wording::prepare_error(&e);
-                    eprintln!("{msg}");
-                    return code;
-                }
-            }
-        }
-    }
     for n in &p.notices {
         eprintln!("iomark quick: {n}");
     }
@@ -134,38 +98,9 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
         signals::register_temp(&p.path);
     }
     if !o.json {
-        eprintln!(
-            "iomark quick: {} on {} ({} MiB, {}, {} s per test after {} s warm-up)",
-            p.engine.fio_name(),
-            p.path.display(),
-            p.size >> 20,
-            if p.direct {
-                "direct I/O"
-            } else {
-                "buffered I/O"
-            },
-            o.runtime.as_secs_f64(),
-            o.ramp.as_secs_f64()
-        );
+        announce(&o, &p);
     }
-    let view: Box<dyn Observer> = if tty {
-        let view = crate::quick::live::Plan {
-            tests: p
-                .labels
-                .iter()
-                .map(|l| format!("{} {}", l.label, if l.write { "write" } else { "read" }))
-                .collect(),
-            per_test: o.runtime + o.ramp,
-            layout_bytes: if p.temp { p.size } else { 0 },
-        };
-        Box::new(live::LiveView::new(view))
-    } else {
-        Box::new(FinishedLines {
-            told: 0,
-            total: p.plan.jobs.len(),
-        })
-    };
-    let progress = Progress::start(ctl.clone(), vec![view]);
+    let progress = Progress::start(ctl.clone(), vec![view(&o, &p, tty)]);
     if report.is_some() {
         crate::report_cmd::collect_series(&mut p.plan);
     }
@@ -175,18 +110,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
         ctl.interrupted.store(true, Ordering::Relaxed);
     }
     if p.temp {
-        match std::fs::remove_file(&p.path) {
-            Ok(()) => eprintln!(
-                "iomark quick: removed the temporary file {}",
-                p.path.display()
-            ),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => eprintln!(
-                "iomark quick: could not remove the temporary file {}: {e}",
-                p.path.display()
-            ),
-        }
-        signals::clear_temp();
+        remove_temp(&p.path);
     }
     let mut res = match res {
         Ok(r) => r,
@@ -199,10 +123,106 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     if signals::interrupted() {
         res.interrupted = true;
     }
-    let rows = quick::rows(&res, &p.labels);
+    finish(&o, &p, &res, report.as_deref(), write_refused)
+}
+
+/// The plan of the run, and why the write tests are refused when only the reads run: a device
+/// that may not be written (it holds data, it is mounted) still runs the read tests and prints
+/// their figures; the write half is refused after them. The exit status when nothing can run.
+fn prepare(o: &quick::QuickOpts) -> Result<(quick::Prepared, Option<RunError>), i32> {
+    let fail = |e: &PrepareError| {
+        let (msg, code) = wording::prepare_error(e);
+        eprintln!("{msg}");
+        code
+    };
+    let p = quick::prepare(o).map_err(|e| fail(&e))?;
+    if !o.allow_write || p.temp {
+        return Ok((p, None));
+    }
+    let Err(
+        e @ (RunError::DeviceHoldsData { .. }
+        | RunError::DeviceMounted { .. }
+        | RunError::DeviceUnreadable { .. }),
+    ) = runner::check(&p.plan)
+    else {
+        return Ok((p, None));
+    };
+    let read_only = quick::QuickOpts {
+        allow_write: false,
+        ..o.clone()
+    };
+    let mut ro = quick::prepare(&read_only).map_err(|e| fail(&e))?;
+    ro.notices
+        .retain(|n| !matches!(n, quick::Notice::ReadOnly(_)));
+    eprintln!("iomark quick: running the read tests only; the write tests are refused (see below)");
+    Ok((ro, Some(e)))
+}
+
+/// What runs where, on stderr before the run.
+fn announce(o: &quick::QuickOpts, p: &quick::Prepared) {
+    eprintln!(
+        "iomark quick: {} on {} ({} MiB, {}, {} s per test after {} s warm-up)",
+        p.engine.fio_name(),
+        p.path.display(),
+        p.size >> 20,
+        if p.direct {
+            "direct I/O"
+        } else {
+            "buffered I/O"
+        },
+        o.runtime.as_secs_f64(),
+        o.ramp.as_secs_f64()
+    );
+}
+
+/// The live view on a terminal, else a line per finished test.
+fn view(o: &quick::QuickOpts, p: &quick::Prepared, tty: bool) -> Box<dyn Observer> {
+    if !tty {
+        return Box::new(FinishedLines {
+            told: 0,
+            total: p.plan.jobs.len(),
+        });
+    }
+    Box::new(live::LiveView::new(live::Plan {
+        tests: p
+            .labels
+            .iter()
+            .map(|l| format!("{} {}", l.label, if l.write { "write" } else { "read" }))
+            .collect(),
+        per_test: o.runtime + o.ramp,
+        layout_bytes: if p.temp { p.size } else { 0 },
+    }))
+}
+
+/// Removes the temporary test file and says so.
+fn remove_temp(path: &std::path::Path) {
+    match std::fs::remove_file(path) {
+        Ok(()) => eprintln!(
+            "iomark quick: removed the temporary file {}",
+            path.display()
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => eprintln!(
+            "iomark quick: could not remove the temporary file {}: {e}",
+            path.display()
+        ),
+    }
+    signals::clear_temp();
+}
+
+/// The table (or JSON) and notes, the report, then the exit status: 130 when interrupted, 1
+/// when the write tests were refused or a test failed.
+fn finish(
+    o: &quick::QuickOpts,
+    p: &quick::Prepared,
+    res: &iomark_engine::RunResult,
+    report: Option<&std::path::Path>,
+    write_refused: Option<RunError>,
+) -> i32 {
+    let rows = quick::rows(res, &p.labels);
     if o.json {
         let notes = note::worded(&res.notes, crate::quick::words::note);
-        println!("{}", quick::to_json(&rows, &res, &notes, &p));
+        println!("{}", quick::to_json(&rows, res, &notes, p));
     } else {
         print!("{}", quick::table(&rows));
         for n in note::worded(&res.notes, crate::quick::words::note) {
@@ -210,8 +230,8 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
         }
     }
     let mut failed = res.jobs.iter().any(|j| j.error != 0);
-    if let Some(path) = &report {
-        failed |= !crate::report_cmd::report_run(&res, path, "iomark quick");
+    if let Some(path) = report {
+        failed |= !crate::report_cmd::report_run(res, path, "iomark quick");
     }
     if res.interrupted || signals::interrupted() {
         130

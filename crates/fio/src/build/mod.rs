@@ -11,9 +11,9 @@ mod replay;
 mod tests;
 mod zones;
 
+pub use crate::options::{name_template, verify_kind, ZoneOpts};
 pub use error::{BuildError, JobError, PlanError};
 pub use job::{build_job, check_option};
-pub use crate::options::{name_template, verify_kind, ZoneOpts};
 
 use crate::options::{self, OptDef, Support};
 use iomark_engine::job::{JobSpec, RunPlan};

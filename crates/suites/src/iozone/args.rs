@@ -187,9 +187,11 @@ fn long_option(
                 IozoneError::Invalid("--result needs a file name".into())
             })?));
         }
-        _ => return Err(IozoneError::Invalid(format!(
+        _ => {
+            return Err(IozoneError::Invalid(format!(
             "unknown option '--{k}' (iomark iozone's own options: --json, --result FILE, --help)"
-        ))),
+        )))
+        }
     }
     Ok(())
 }

@@ -5,8 +5,8 @@
 //! throughput-mode figures; the run result's `tables` hold the matrix per column (`table`).
 
 use super::catalog::COLUMNS;
-pub use super::latency::LatSummary;
 use super::latency::summary;
+pub use super::latency::LatSummary;
 use super::run::{Matrix, Measure, Unit};
 use super::throughput::TpFigure;
 use iomark_engine::pass::CallCounts;
@@ -89,7 +89,6 @@ pub struct IozoneResult {
     pub run: RunResult,
     pub iozone: IozoneTable,
 }
-
 
 fn figure(m: &Measure, unit: Unit) -> Figure {
     Figure {
