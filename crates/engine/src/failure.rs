@@ -185,16 +185,7 @@ impl fmt::Display for JobFailure {
                 bad_blocks,
                 checked,
                 first,
-            } => {
-                write!(
-                    f,
-                    "{job}: verify: {bad_blocks} bad block(s) of {checked} checked; first: "
-                )?;
-                match first {
-                    Some(b) => write!(f, "{}: {}", b.file, b.reason),
-                    None => Ok(()),
-                }
-            }
+            } => write_verify(f, job, *bad_blocks, *checked, first.as_ref()),
             JobFailure::Phase { job, reason } => write!(f, "{job}: {reason}"),
             JobFailure::Trace { job, path, errno } => write!(
                 f,
@@ -237,6 +228,24 @@ impl fmt::Display for JobFailure {
             JobFailure::Panicked => f.write_str("worker thread panicked"),
             JobFailure::Text(t) => f.write_str(t),
         }
+    }
+}
+
+/// The words of a failed verification: the counts, then the first bad block when known.
+fn write_verify(
+    f: &mut fmt::Formatter<'_>,
+    job: &str,
+    bad_blocks: u64,
+    checked: u64,
+    first: Option<&BadBlock>,
+) -> fmt::Result {
+    write!(
+        f,
+        "{job}: verify: {bad_blocks} bad block(s) of {checked} checked; first: "
+    )?;
+    match first {
+        Some(b) => write!(f, "{}: {}", b.file, b.reason),
+        None => Ok(()),
     }
 }
 

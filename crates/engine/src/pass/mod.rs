@@ -260,7 +260,9 @@ impl Prepared {
         // What was done when a stonewall fell: (bytes, ops, ns). Writers go on to complete the
         // file (later passes read it) without counting; readers stop there.
         let mut frozen: Option<(u64, u64, u64)> = None;
-        for &r in &self.order {
+        // Taken out of `self` so each record can be moved through `&mut self`.
+        let order = std::mem::take(&mut self.order);
+        for &r in &order {
             if stops.stop.load(Ordering::Relaxed) {
                 res.cut = true;
                 break;
@@ -272,40 +274,7 @@ impl Prepared {
                     break;
                 }
             }
-            let off = r * rec;
-            if self.spec.verify && self.spec.op == PassOp::Write {
-                stamp(self.buf.as_mut_slice(), off, unit);
-            }
-            let n = match self.spec.op {
-                PassOp::Read => self.h.read_at(off, self.buf.as_mut_slice()),
-                PassOp::Write => self.h.write_at(off, self.buf.as_slice()),
-            }
-            .map_err(|e| ctx(e, "I/O on", &self.spec))?;
-            if n as u64 != rec {
-                return Err(ctx(
-                    io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        format!("short transfer: {n} of {rec} bytes at offset {off}"),
-                    ),
-                    "I/O on",
-                    &self.spec,
-                ));
-            }
-            if let Some(e) = &mut self.expected {
-                stamp(e, off, unit);
-                if self.buf.as_slice() != &e[..] {
-                    return Err(ctx(
-                        io::Error::new(
-                            io::ErrorKind::InvalidData,
-                            format!(
-                                "verify: the record at offset {off} differs from what was written"
-                            ),
-                        ),
-                        "read",
-                        &self.spec,
-                    ));
-                }
-            }
+            self.transfer(r, unit)?;
             if frozen.is_some() {
                 continue;
             }
@@ -317,14 +286,7 @@ impl Prepared {
                 last = now;
             }
         }
-        if self.spec.fsync_timed {
-            self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
-            self.h.sync().map_err(|e| ctx(e, "fsync", &self.spec))?;
-        }
-        if self.spec.close_timed {
-            self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
-            self.h.close().map_err(|e| ctx(e, "close", &self.spec))?;
-        }
+        self.timed_close()?;
         let end = sys::now_ns();
         res.cpu_ns = sys::thread_cpu_ns() - cpu0_ns;
         res.cpu = sys::cpu_delta(&sys::rusage_thread(), &cpu0);
@@ -339,6 +301,66 @@ impl Prepared {
             }
             None => end - start,
         };
+        self.untimed_close(&mut res)?;
+        Ok(res)
+    }
+
+    /// Move record `r` (stamping a verifying writer's pieces first) and check it: a short
+    /// transfer, or a verifying reader's record that differs from what was written, fails.
+    #[inline]
+    fn transfer(&mut self, r: u64, unit: usize) -> io::Result<()> {
+        let rec = self.spec.record;
+        let off = r * rec;
+        if self.spec.verify && self.spec.op == PassOp::Write {
+            stamp(self.buf.as_mut_slice(), off, unit);
+        }
+        let n = match self.spec.op {
+            PassOp::Read => self.h.read_at(off, self.buf.as_mut_slice()),
+            PassOp::Write => self.h.write_at(off, self.buf.as_slice()),
+        }
+        .map_err(|e| ctx(e, "I/O on", &self.spec))?;
+        if n as u64 != rec {
+            return Err(ctx(
+                io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!("short transfer: {n} of {rec} bytes at offset {off}"),
+                ),
+                "I/O on",
+                &self.spec,
+            ));
+        }
+        if let Some(e) = &mut self.expected {
+            stamp(e, off, unit);
+            if self.buf.as_slice() != &e[..] {
+                return Err(ctx(
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("verify: the record at offset {off} differs from what was written"),
+                    ),
+                    "read",
+                    &self.spec,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Inside the timing, when asked: fsync (after flushing a stream) and close.
+    fn timed_close(&mut self) -> io::Result<()> {
+        if self.spec.fsync_timed {
+            self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
+            self.h.sync().map_err(|e| ctx(e, "fsync", &self.spec))?;
+        }
+        if self.spec.close_timed {
+            self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
+            self.h.close().map_err(|e| ctx(e, "close", &self.spec))?;
+        }
+        Ok(())
+    }
+
+    /// After the clock stopped: flush, fsync writes not synced in the timing, count the calls
+    /// into `res` and close.
+    fn untimed_close(&mut self, res: &mut PassResult) -> io::Result<()> {
         // Untimed: what is left of the writes reaches the device before the next pass starts.
         self.h.flush().map_err(|e| ctx(e, "flush", &self.spec))?;
         if self.spec.op == PassOp::Write && !self.spec.close_timed && !self.spec.fsync_timed {
@@ -346,7 +368,7 @@ impl Prepared {
         }
         res.calls = self.h.counts;
         self.h.close().map_err(|e| ctx(e, "close", &self.spec))?;
-        Ok(res)
+        Ok(())
     }
 }
 

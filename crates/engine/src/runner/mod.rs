@@ -4,6 +4,7 @@
 mod error;
 mod notice;
 mod plan;
+mod start;
 mod stops;
 
 pub use crate::failure::JobFailure;
@@ -12,18 +13,16 @@ pub use crate::worker::{WorkerProgress, WorkerState};
 pub use error::RunError;
 pub use notice::Event;
 
-use crate::job::{JobSpec, RunPlan};
+use crate::job::RunPlan;
 use crate::result::{JobResult, RunResult};
-use crate::rng::Rng;
 use crate::sys;
 use crate::target;
-use crate::worker::{run_worker, WorkerSetup};
 pub use plan::MAX_JOBS;
-use plan::{check_free_space, claim_devices, plan_units};
+use plan::{check_free_space, claim_devices, plan_units, Layout, Unit};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 /// Shared control of a run: the stop flag (Ctrl-C, exitall), live progress for a status
 /// display, and a sink for progress events (the CLI words them on stderr).
@@ -88,19 +87,53 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     // Held until the run ends: nothing mounts or builds on a device while it is written.
     let claims = claim_devices(plan, &units)?;
     check_free_space(plan, &layouts)?;
-    // Files of unlink jobs that exist before the run: unlink keeps them.
-    let pre_existing: std::collections::HashSet<PathBuf> = units
+    let pre_existing = pre_existing_files(plan, &units);
+    let created = lay_out(&layouts, ctl)?;
+    // A stop during layout still ends in a result: every job is reported as not run (zero
+    // I/O), so the outputs stay valid and say the run was interrupted.
+    let mut plan_notes = plan_notes;
+    if ctl.stop.load(Ordering::Relaxed) {
+        plan_notes.push(Note::StoppedDuringLayout);
+    }
+    let disks = disks_under(plan, &units);
+    let sampler = target::DiskStatsSampler::start(&disks);
+    let results = start::start_workers(plan, ctl, units)?;
+    let disk_util = sampler.finish();
+    drop(claims);
+    unlink_files(plan, &results, &pre_existing, &mut plan_notes);
+    let _ = created;
+    let jobs: Vec<JobResult> = results.into_iter().map(|r| r.unwrap_or_default()).collect();
+    let mut notes = plan_notes;
+    for j in &jobs {
+        notes.extend(j.notes.iter().cloned());
+    }
+    notes.dedup();
+    Ok(RunResult {
+        disk_util,
+        interrupted: ctl.interrupted.load(Ordering::Relaxed),
+        notes,
+        ..RunResult::assemble(plan, start_unix_ms, sys::host_info(), jobs)
+    })
+}
+
+/// Files of unlink jobs that exist before the run: unlink keeps them.
+fn pre_existing_files(plan: &RunPlan, units: &[Unit]) -> HashSet<PathBuf> {
+    units
         .iter()
         .filter(|u| plan.jobs[u.job_index].unlink && !plan.allow_unlink_existing)
         .flat_map(|u| u.files.iter())
         .filter(|f| std::fs::symlink_metadata(&f.path).is_ok())
         .map(|f| f.path.clone())
-        .collect();
-    // Lay out files (fio's "Laying out IO file").
+        .collect()
+}
+
+/// Lay out files (fio's "Laying out IO file"), announcing each job once, until the run is
+/// stopped; the files that did not exist before.
+fn lay_out(layouts: &[Layout], ctl: &RunCtl) -> Result<Vec<PathBuf>, RunError> {
     let mut created: Vec<PathBuf> = Vec::new();
     // One line per job, however many files it lays out.
     let mut announced: Vec<&str> = Vec::new();
-    for l in &layouts {
+    for l in layouts {
         if ctl.stop.load(Ordering::Relaxed) {
             break;
         }
@@ -139,13 +172,11 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             }
         }
     }
-    // A stop during layout still ends in a result: every job is reported as not run (zero
-    // I/O), so the outputs stay valid and say the run was interrupted.
-    let mut plan_notes = plan_notes;
-    if ctl.stop.load(Ordering::Relaxed) {
-        plan_notes.push(Note::StoppedDuringLayout);
-    }
-    // Disk stats for every device under the targets.
+    Ok(created)
+}
+
+/// Disk stats for every device under the targets (of jobs that use a disk), each once.
+fn disks_under(plan: &RunPlan, units: &[Unit]) -> Vec<String> {
     let mut disks: Vec<String> = Vec::new();
     for u in units
         .iter()
@@ -159,149 +190,17 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             }
         }
     }
-    let sampler = target::DiskStatsSampler::start(&disks);
-    // Start workers in order, honouring stonewall and wait_for.
-    let mut results: Vec<Option<JobResult>> = (0..units.len()).map(|_| None).collect();
-    let threads = units.len() as u32;
-    let mut running: Vec<(usize, JoinHandle<JobResult>)> = Vec::new();
-    let mut finished_jobs: Vec<bool> = vec![false; plan.jobs.len()];
-    let unit_job: Vec<usize> = units.iter().map(|u| u.job_index).collect();
-    let join_all = |running: &mut Vec<(usize, JoinHandle<JobResult>)>,
-                    results: &mut Vec<Option<JobResult>>| {
-        for (i, h) in running.drain(..) {
-            let r = h.join().unwrap_or_else(|_| JobResult {
-                error: libc::EIO,
-                failure: Some(JobFailure::Panicked),
-                ..Default::default()
-            });
-            results[i] = Some(r);
-        }
-    };
-    let mut section = 0;
-    let sections = units
-        .iter()
-        .enumerate()
-        .map(|(i, u)| {
-            let first_clone = i > 0 && units[i - 1].job_index != u.job_index;
-            if first_clone && plan.jobs[u.job_index].stonewall {
-                section += 1;
-            }
-            section
-        })
-        .collect();
-    let stops = stops::Stops::new(
-        units
-            .iter()
-            .map(|u| plan.jobs[u.job_index].group_id)
-            .collect(),
-        sections,
-        ctl.stop.clone(),
-    );
-    let watcher = stops.watch();
-    // Every job of a flow counts in its weight from the start (also jobs of later groups).
-    let mut flows = crate::flow::Flows::default();
-    let mut seats: Vec<Option<crate::flow::FlowSeat>> = units
-        .iter()
-        .map(|u| {
-            let f = plan.jobs[u.job_index].flow;
-            (f.weight > 0).then(|| flows.join(f.id, f.weight))
-        })
-        .collect();
-    // The ranges in flight of the jobs that serialize overlapping I/O on submit threads.
-    let overlap = Arc::new(crate::offload::InFlight::default());
-    let mut last_job = usize::MAX;
-    let mut group = 0;
-    for (ui, unit) in units.into_iter().enumerate() {
-        let job = &plan.jobs[unit.job_index];
-        if unit.job_index != last_job {
-            let new_group = last_job == usize::MAX || job.stonewall;
-            last_job = unit.job_index;
-            if job.stonewall && !running.is_empty() {
-                join_all(&mut running, &mut results);
-            }
-            if new_group {
-                if let Some(gate) = &ctl.group_gate {
-                    if !gate(group) {
-                        ctl.stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                stops.release(group as u32);
-                group += 1;
-            }
-            if let Some(w) = &job.wait_for {
-                if let Some(target_ji) = plan.jobs.iter().position(|j| &j.name == w) {
-                    if target_ji < unit.job_index && !finished_jobs[target_ji] {
-                        let mut keep = Vec::new();
-                        for (i, h) in running.drain(..) {
-                            if unit_job[i] == target_ji {
-                                results[i] = Some(h.join().unwrap_or_default());
-                            } else {
-                                keep.push((i, h));
-                            }
-                        }
-                        running = keep;
-                        finished_jobs[target_ji] = true;
-                    }
-                }
-            }
-        }
-        if ctl.stop.load(Ordering::Relaxed) {
-            results[ui] = Some(JobResult {
-                name: job.name.clone(),
-                job_index: unit.job_index,
-                clone: unit.clone,
-                thread_number: unit.thread_number,
-                group_id: job.group_id,
-                ran: false,
-                ..Default::default()
-            });
-            continue;
-        }
-        let progress = Arc::new(WorkerProgress::new(&job.name, job.rw));
-        progress.keep_final.store(
-            ctl.keep_snapshots.load(Ordering::Relaxed),
-            Ordering::Relaxed,
-        );
-        ctl.workers.lock().unwrap().push(progress.clone());
-        let setup = WorkerSetup {
-            spec: job.clone(),
-            job_index: unit.job_index,
-            clone: unit.clone,
-            thread_number: unit.thread_number,
-            threads,
-            files: unit.files,
-            io_bytes_per_loop: unit.io_bytes_per_loop,
-            stop: stops.flag(ui),
-            progress,
-            flow: seats[ui].take(),
-            overlap: overlap.clone(),
-        };
-        let stop = stops.flag(ui);
-        let unit_stops = stops.clone();
-        let spec = job.clone();
-        let delay = startdelay(job, unit.thread_number);
-        let h = std::thread::Builder::new()
-            .name(format!("iomark-{}", job.name))
-            .spawn(move || {
-                if !delay.is_zero() {
-                    let until = sys::now_ns() + delay.as_nanos() as u64;
-                    while sys::now_ns() < until && !stop.load(Ordering::Relaxed) {
-                        std::thread::sleep(std::time::Duration::from_millis(5));
-                    }
-                }
-                let r = run_worker(setup);
-                unit_stops.finished(ui, &spec, r.error != 0);
-                r
-            })
-            .map_err(RunError::ThreadSpawn)?;
-        running.push((ui, h));
-    }
-    join_all(&mut running, &mut results);
-    drop(watcher);
-    let disk_util = sampler.finish();
-    drop(claims);
-    // Remove files of jobs that asked for it: regular files this run created (or any regular
-    // file with allow_unlink_existing).
+    disks
+}
+
+/// Remove files of jobs that asked for it: regular files this run created (or any regular
+/// file with allow_unlink_existing); one that existed before is kept, with a note.
+fn unlink_files(
+    plan: &RunPlan,
+    results: &[Option<JobResult>],
+    pre_existing: &HashSet<PathBuf>,
+    plan_notes: &mut Vec<Note>,
+) {
     for (ji, job) in plan.jobs.iter().enumerate() {
         if job.unlink {
             for r in results.iter().flatten().filter(|r| r.job_index == ji) {
@@ -326,41 +225,12 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
             }
         }
     }
-    let _ = created;
-    let jobs: Vec<JobResult> = results.into_iter().map(|r| r.unwrap_or_default()).collect();
-    let mut notes = plan_notes;
-    for j in &jobs {
-        notes.extend(j.notes.iter().cloned());
-    }
-    notes.dedup();
-    Ok(RunResult {
-        disk_util,
-        interrupted: ctl.interrupted.load(Ordering::Relaxed),
-        notes,
-        ..RunResult::assemble(plan, start_unix_ms, sys::host_info(), jobs)
-    })
-}
-
-fn startdelay(job: &JobSpec, thread_number: u32) -> std::time::Duration {
-    let (lo, hi) = job.startdelay;
-    if hi > lo {
-        let mut r = Rng::new(crate::rng::job_seed(
-            job.randseed,
-            job.repeatable_seeds(),
-            thread_number,
-            98,
-        ));
-        let span = (hi - lo).as_nanos() as u64;
-        lo + std::time::Duration::from_nanos(r.below(span + 1))
-    } else {
-        lo
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::{BlockSize, EngineKind, PerDir, RwMode, SizeSpec};
+    use crate::job::{BlockSize, EngineKind, JobSpec, PerDir, RwMode, SizeSpec};
     use std::path::Path;
 
     fn scratch(tag: &str) -> PathBuf {

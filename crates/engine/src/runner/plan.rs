@@ -3,6 +3,7 @@
 
 use super::{Note, RunError};
 use crate::job::{EngineKind, JobSpec, RunPlan, SizeSpec};
+use crate::result::TargetInfo;
 use crate::rng::Rng;
 use crate::sys;
 use crate::target;
@@ -90,6 +91,8 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
     Ok((units, layouts.into_values().collect(), notes))
 }
 
+/// Resolve one clone of `job`: each of its files, then the amount it moves per loop and, for
+/// the first clone, notes on a working set the page cache would hold.
 fn plan_clone(
     plan: &RunPlan,
     job: &JobSpec,
@@ -99,250 +102,22 @@ fn plan_clone(
     layouts: &mut BTreeMap<PathBuf, Layout>,
     notes: &mut Vec<Note>,
 ) -> Result<Unit, RunError> {
-    let name = &job.name;
     let paths = job.clone_paths(clone);
     let nfiles = paths.len() as u64;
     let mut size_rng = Rng::new(crate::rng::job_seed(job.randseed, true, thread_number, 99));
-    let writes = job.writes();
     let meta = job.ioengine.is_metadata();
     let diskless = job.ioengine.is_diskless();
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
-        let probe = target::probe(&path).ok();
-        let kind = probe.as_ref().map(|p| p.kind.as_str()).unwrap_or("missing");
-        if kind == "directory" {
-            return Err(RunError::IsDirectory {
-                job: name.clone(),
-                path,
-            });
-        }
-        if meta && (kind == "block" || kind == "char") {
-            return Err(RunError::MetadataOnSpecial {
-                job: name.clone(),
-                engine: job.ioengine,
-                what: target::special_kind(&path),
-                path,
-            });
-        }
-        if kind == "missing" && !diskless && target::missing_device_path(&path) {
-            return Err(RunError::NoSuchDevice {
-                job: name.clone(),
-                path,
-            });
-        }
-        if !diskless {
-            let what = match kind {
-                "fifo" => Some("a FIFO (named pipe)".to_string()),
-                "socket" => Some("a socket".to_string()),
-                "pseudo" => Some(format!(
-                    "a file of the kernel's {} filesystem",
-                    probe
-                        .as_ref()
-                        .and_then(|p| p.fs_type.as_deref())
-                        .unwrap_or("pseudo")
-                )),
-                _ => None,
-            };
-            if let Some(what) = what {
-                return Err(RunError::NotFileOrDevice {
-                    job: name.clone(),
-                    path,
-                    what,
-                });
-            }
-        }
-        if kind == "missing" && job.verify.as_ref().is_some_and(|v| v.only) {
-            return Err(RunError::VerifyOnlyMissing {
-                job: name.clone(),
-                path,
-            });
-        }
-        let is_block = kind == "block";
-        let is_char = kind == "char";
-        let real_size = probe
-            .as_ref()
-            .map(|p| p.size_bytes)
-            .filter(|_| kind != "missing");
-        let lbs = probe
-            .as_ref()
-            .map(|p| p.logical_block_size)
-            .filter(|&b| b > 0)
-            .or_else(|| {
-                path.parent()
-                    .and_then(|d| {
-                        target::probe(if d.as_os_str().is_empty() {
-                            Path::new(".")
-                        } else {
-                            d
-                        })
-                        .ok()
-                    })
-                    .map(|p| p.logical_block_size)
-            })
-            .unwrap_or(512)
-            .max(1);
-        // Per-file size.
-        let per_file = if let Some((lo, hi)) = job.filesize {
-            if hi > lo {
-                lo + size_rng.below(hi - lo + 1)
-            } else {
-                lo
-            }
-        } else {
-            match job.size {
-                Some(SizeSpec::Bytes(b)) => b / nfiles.max(1),
-                Some(SizeSpec::Percent(p)) => match real_size {
-                    Some(r) => ((r as f64) * p / 100.0) as u64,
-                    None => {
-                        return Err(RunError::PercentOfMissing {
-                            job: name.clone(),
-                            path,
-                            percent: p,
-                        })
-                    }
-                },
-                None if job.fill_device && !is_block && !is_char => {
-                    // The free space of the filesystem (plus what the file already holds),
-                    // shared by the job's files: the writes meet ENOSPC before the end.
-                    let dir = path
-                        .parent()
-                        .filter(|d| !d.as_os_str().is_empty())
-                        .unwrap_or(Path::new("."));
-                    let free = target::free_space(dir).map_err(|e| RunError::FreeSpaceUnknown {
-                        job: name.clone(),
-                        dir: dir.to_path_buf(),
-                        source: e,
-                    })?;
-                    // A margin past the free space makes ENOSPC, not the region, end the job.
-                    (free + free / 16 + (1 << 20) + real_size.unwrap_or(0)) / nfiles.max(1)
-                }
-                None => match real_size {
-                    Some(r) if !is_char => r,
-                    _ if meta => 0,
-                    _ => {
-                        return Err(RunError::NoSize {
-                            job: name.clone(),
-                            path,
-                            char_device: is_char,
-                        })
-                    }
-                },
-            }
-        };
-        let base = real_size.unwrap_or(per_file);
-        let offset = job.offset.resolve(base)
-            + job.offset_increment.resolve(base)
-                * (u64::from(job.clones_before) + u64::from(clone));
-        // Without an explicit size, an existing file or device is used from the offset to its end.
-        let per_file = if job.size.is_none() && job.filesize.is_none() && real_size.is_some() {
-            per_file.saturating_sub(offset)
-        } else {
-            per_file
-        };
-        let (region_start, region_len, size) = if is_block {
-            let r = real_size.unwrap_or(0);
-            if offset >= r {
-                return Err(RunError::OffsetBeyondEnd {
-                    job: name.clone(),
-                    path,
-                    offset,
-                    size: r,
-                });
-            }
-            (offset, per_file.min(r - offset), r)
-        } else if job.filesize.is_some() && offset > 0 && offset < per_file {
-            // A file of the size given: the region is what lies past the offset in it.
-            (
-                offset,
-                per_file - offset,
-                real_size.unwrap_or(0).max(per_file),
-            )
-        } else {
-            (
-                offset,
-                per_file,
-                real_size.unwrap_or(0).max(offset + per_file),
-            )
-        };
-        if !meta && region_len == 0 {
-            return Err(RunError::EmptyRegion {
-                job: name.clone(),
-                path,
-                size: per_file,
-                offset,
-            });
-        }
-        let min_bs = job.min_bs();
-        if !meta && min_bs > region_len {
-            return Err(RunError::BlockLargerThanRegion {
-                job: name.clone(),
-                path,
-                block_size: min_bs,
-                region: region_len,
-            });
-        }
-        if job.direct && !is_char && !meta && !diskless {
-            check_direct_alignment(job, &path, lbs, region_start)?;
-        }
-        if writes && is_block && !diskless {
-            check_device_write(plan, job, &path)?;
-        }
-        // Layout of regular files that do not exist or are too small.
-        let need = region_start + region_len;
-        let is_file = !is_block && !is_char;
-        let grows = real_size.is_some_and(|r| r < need);
-        if is_file && !diskless && !meta && (writes || grows) && !job.allow_mounted_write {
-            if let Some((loop_dev, reason)) = target::backed_loop_in_use(&path) {
-                return Err(RunError::BackingFileInUse {
-                    job: name.clone(),
-                    path,
-                    loop_dev,
-                    reason,
-                });
-            }
-        }
-        if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
-            // A replayed trace reads what it wrote before (or past the end, as the trace says).
-            let grow = job.grow_file && (!job.rw.has_read() || job.replay.is_some());
-            let too_small = if grow {
-                real_size.is_none()
-            } else {
-                real_size.is_none_or(|r| r < need)
-            };
-            if too_small {
-                if plan.readonly || job.readonly {
-                    return Err(RunError::ReadonlyLayout {
-                        job: name.clone(),
-                        path,
-                        bytes: need,
-                    });
-                }
-                let fill = (job.rw.has_read() || job.overwrite) && !meta;
-                let e = layouts.entry(path.clone()).or_insert(Layout {
-                    path: path.clone(),
-                    size: if grow { 0 } else { need },
-                    fill,
-                    job: name.clone(),
-                    fallocate: if job.fill_device || grow {
-                        crate::job::FallocateMode::None
-                    } else {
-                        job.fallocate
-                    },
-                    sparse: job.fill_device,
-                });
-                e.size = e.size.max(if grow { 0 } else { need });
-                e.fill |= fill;
-            }
-        }
-        files.push(WorkerFile {
+        files.push(plan_file(
+            plan,
+            job,
+            clone,
             path,
-            is_block,
-            is_char,
-            size: size.max(need),
-            region_start,
-            region_len,
-            logical_block_size: lbs,
-        });
+            nfiles,
+            &mut size_rng,
+            layouts,
+        )?);
     }
     let total_region: u64 = files.iter().map(|f| f.region_len).sum();
     let io_bytes_per_loop = if meta {
@@ -369,6 +144,335 @@ fn plan_clone(
         files,
         io_bytes_per_loop,
     })
+}
+
+/// Resolve one file of a clone: what is at the path, its size and region, every check that
+/// can be made before I/O, and its layout when it must be created or extended.
+fn plan_file(
+    plan: &RunPlan,
+    job: &JobSpec,
+    clone: u32,
+    path: PathBuf,
+    nfiles: u64,
+    size_rng: &mut Rng,
+    layouts: &mut BTreeMap<PathBuf, Layout>,
+) -> Result<WorkerFile, RunError> {
+    let writes = job.writes();
+    let meta = job.ioengine.is_metadata();
+    let diskless = job.ioengine.is_diskless();
+    let probe = target::probe(&path).ok();
+    let kind = probe.as_ref().map(|p| p.kind.as_str()).unwrap_or("missing");
+    check_kind(job, &path, kind, probe.as_ref())?;
+    let is_block = kind == "block";
+    let is_char = kind == "char";
+    let real_size = probe
+        .as_ref()
+        .map(|p| p.size_bytes)
+        .filter(|_| kind != "missing");
+    let lbs = logical_block_size(probe.as_ref(), &path);
+    let found = Found {
+        is_block,
+        is_char,
+        real_size,
+    };
+    let per_file = file_size(job, &path, &found, nfiles, size_rng)?;
+    let (region_start, region_len, size) = resolve_region(job, clone, &path, &found, per_file)?;
+    if job.direct && !is_char && !meta && !diskless {
+        check_direct_alignment(job, &path, lbs, region_start)?;
+    }
+    if writes && is_block && !diskless {
+        check_device_write(plan, job, &path)?;
+    }
+    // Layout of regular files that do not exist or are too small.
+    let need = region_start + region_len;
+    let is_file = !is_block && !is_char;
+    let grows = real_size.is_some_and(|r| r < need);
+    if is_file && !diskless && !meta && (writes || grows) && !job.allow_mounted_write {
+        if let Some((loop_dev, reason)) = target::backed_loop_in_use(&path) {
+            return Err(RunError::BackingFileInUse {
+                job: job.name.clone(),
+                path,
+                loop_dev,
+                reason,
+            });
+        }
+    }
+    if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
+        plan_layout(plan, job, &path, real_size, need, layouts)?;
+    }
+    Ok(WorkerFile {
+        path,
+        is_block,
+        is_char,
+        size: size.max(need),
+        region_start,
+        region_len,
+        logical_block_size: lbs,
+    })
+}
+
+/// What the probe found at a file's path.
+struct Found {
+    is_block: bool,
+    is_char: bool,
+    /// The size of what is there (None: nothing is).
+    real_size: Option<u64>,
+}
+
+/// Refuse what the job cannot use at `path` (of the probed `kind`): a directory, a device
+/// under a metadata engine, a missing device, a FIFO, socket or pseudo-filesystem file, a
+/// missing file to verify.
+fn check_kind(
+    job: &JobSpec,
+    path: &Path,
+    kind: &str,
+    probe: Option<&TargetInfo>,
+) -> Result<(), RunError> {
+    let name = &job.name;
+    let meta = job.ioengine.is_metadata();
+    let diskless = job.ioengine.is_diskless();
+    if kind == "directory" {
+        return Err(RunError::IsDirectory {
+            job: name.clone(),
+            path: path.to_path_buf(),
+        });
+    }
+    if meta && (kind == "block" || kind == "char") {
+        return Err(RunError::MetadataOnSpecial {
+            job: name.clone(),
+            engine: job.ioengine,
+            what: target::special_kind(path),
+            path: path.to_path_buf(),
+        });
+    }
+    if kind == "missing" && !diskless && target::missing_device_path(path) {
+        return Err(RunError::NoSuchDevice {
+            job: name.clone(),
+            path: path.to_path_buf(),
+        });
+    }
+    if !diskless {
+        let what = match kind {
+            "fifo" => Some("a FIFO (named pipe)".to_string()),
+            "socket" => Some("a socket".to_string()),
+            "pseudo" => Some(format!(
+                "a file of the kernel's {} filesystem",
+                probe.and_then(|p| p.fs_type.as_deref()).unwrap_or("pseudo")
+            )),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Err(RunError::NotFileOrDevice {
+                job: name.clone(),
+                path: path.to_path_buf(),
+                what,
+            });
+        }
+    }
+    if kind == "missing" && job.verify.as_ref().is_some_and(|v| v.only) {
+        return Err(RunError::VerifyOnlyMissing {
+            job: name.clone(),
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// The logical block size at `path`: the probe's, else that of the directory it would be
+/// created in, else 512.
+fn logical_block_size(probe: Option<&TargetInfo>, path: &Path) -> u64 {
+    probe
+        .map(|p| p.logical_block_size)
+        .filter(|&b| b > 0)
+        .or_else(|| {
+            path.parent()
+                .and_then(|d| {
+                    target::probe(if d.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        d
+                    })
+                    .ok()
+                })
+                .map(|p| p.logical_block_size)
+        })
+        .unwrap_or(512)
+        .max(1)
+}
+
+/// The size of one of the job's `nfiles` files: drawn from its size range, its share of the
+/// job's size, the free space it may fill, or the size of what is there.
+fn file_size(
+    job: &JobSpec,
+    path: &Path,
+    found: &Found,
+    nfiles: u64,
+    size_rng: &mut Rng,
+) -> Result<u64, RunError> {
+    let name = &job.name;
+    let meta = job.ioengine.is_metadata();
+    let Found {
+        is_block,
+        is_char,
+        real_size,
+    } = *found;
+    if let Some((lo, hi)) = job.filesize {
+        return Ok(if hi > lo {
+            lo + size_rng.below(hi - lo + 1)
+        } else {
+            lo
+        });
+    }
+    Ok(match job.size {
+        Some(SizeSpec::Bytes(b)) => b / nfiles.max(1),
+        Some(SizeSpec::Percent(p)) => match real_size {
+            Some(r) => ((r as f64) * p / 100.0) as u64,
+            None => {
+                return Err(RunError::PercentOfMissing {
+                    job: name.clone(),
+                    path: path.to_path_buf(),
+                    percent: p,
+                })
+            }
+        },
+        None if job.fill_device && !is_block && !is_char => {
+            // The free space of the filesystem (plus what the file already holds),
+            // shared by the job's files: the writes meet ENOSPC before the end.
+            let dir = path
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let free = target::free_space(dir).map_err(|e| RunError::FreeSpaceUnknown {
+                job: name.clone(),
+                dir: dir.to_path_buf(),
+                source: e,
+            })?;
+            // A margin past the free space makes ENOSPC, not the region, end the job.
+            (free + free / 16 + (1 << 20) + real_size.unwrap_or(0)) / nfiles.max(1)
+        }
+        None => match real_size {
+            Some(r) if !is_char => r,
+            _ if meta => 0,
+            _ => {
+                return Err(RunError::NoSize {
+                    job: name.clone(),
+                    path: path.to_path_buf(),
+                    char_device: is_char,
+                })
+            }
+        },
+    })
+}
+
+/// The region the clone's I/O covers in a file of `per_file` bytes, as (start, length, size
+/// of the file); refused when empty, past a device's end, or smaller than a block.
+fn resolve_region(
+    job: &JobSpec,
+    clone: u32,
+    path: &Path,
+    found: &Found,
+    per_file: u64,
+) -> Result<(u64, u64, u64), RunError> {
+    let name = &job.name;
+    let meta = job.ioengine.is_metadata();
+    let real_size = found.real_size;
+    let base = real_size.unwrap_or(per_file);
+    let offset = job.offset.resolve(base)
+        + job.offset_increment.resolve(base) * (u64::from(job.clones_before) + u64::from(clone));
+    // Without an explicit size, an existing file or device is used from the offset to its end.
+    let per_file = if job.size.is_none() && job.filesize.is_none() && real_size.is_some() {
+        per_file.saturating_sub(offset)
+    } else {
+        per_file
+    };
+    let (region_start, region_len, size) = if found.is_block {
+        let r = real_size.unwrap_or(0);
+        if offset >= r {
+            return Err(RunError::OffsetBeyondEnd {
+                job: name.clone(),
+                path: path.to_path_buf(),
+                offset,
+                size: r,
+            });
+        }
+        (offset, per_file.min(r - offset), r)
+    } else if job.filesize.is_some() && offset > 0 && offset < per_file {
+        // A file of the size given: the region is what lies past the offset in it.
+        (
+            offset,
+            per_file - offset,
+            real_size.unwrap_or(0).max(per_file),
+        )
+    } else {
+        (
+            offset,
+            per_file,
+            real_size.unwrap_or(0).max(offset + per_file),
+        )
+    };
+    if !meta && region_len == 0 {
+        return Err(RunError::EmptyRegion {
+            job: name.clone(),
+            path: path.to_path_buf(),
+            size: per_file,
+            offset,
+        });
+    }
+    let min_bs = job.min_bs();
+    if !meta && min_bs > region_len {
+        return Err(RunError::BlockLargerThanRegion {
+            job: name.clone(),
+            path: path.to_path_buf(),
+            block_size: min_bs,
+            region: region_len,
+        });
+    }
+    Ok((region_start, region_len, size))
+}
+
+/// Add the layout a regular file needs when it is missing or smaller than `need` bytes (a
+/// file that grows as written only when missing); refused for read-only runs.
+fn plan_layout(
+    plan: &RunPlan,
+    job: &JobSpec,
+    path: &Path,
+    real_size: Option<u64>,
+    need: u64,
+    layouts: &mut BTreeMap<PathBuf, Layout>,
+) -> Result<(), RunError> {
+    let meta = job.ioengine.is_metadata();
+    // A replayed trace reads what it wrote before (or past the end, as the trace says).
+    let grow = job.grow_file && (!job.rw.has_read() || job.replay.is_some());
+    let too_small = if grow {
+        real_size.is_none()
+    } else {
+        real_size.is_none_or(|r| r < need)
+    };
+    if too_small {
+        if plan.readonly || job.readonly {
+            return Err(RunError::ReadonlyLayout {
+                job: job.name.clone(),
+                path: path.to_path_buf(),
+                bytes: need,
+            });
+        }
+        let fill = (job.rw.has_read() || job.overwrite) && !meta;
+        let e = layouts.entry(path.to_path_buf()).or_insert(Layout {
+            path: path.to_path_buf(),
+            size: if grow { 0 } else { need },
+            fill,
+            job: job.name.clone(),
+            fallocate: if job.fill_device || grow {
+                crate::job::FallocateMode::None
+            } else {
+                job.fallocate
+            },
+            sparse: job.fill_device,
+        });
+        e.size = e.size.max(if grow { 0 } else { need });
+        e.fill |= fill;
+    }
+    Ok(())
 }
 
 fn check_direct_alignment(

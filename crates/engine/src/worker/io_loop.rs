@@ -11,10 +11,58 @@ use crate::sys;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+/// The issue/complete loop's state between its steps.
+struct LoopState {
+    /// I/Os queued before they are submitted together (iodepth_batch_submit; 0: the queue).
+    batch_submit: usize,
+    /// The queue's size.
+    slots: usize,
+    /// The queue filled up: reap down to iodepth_low before issuing again.
+    draining_to_low: bool,
+    /// The clock as last read.
+    now: u64,
+}
+
 impl Worker {
     /// The issue/complete loop: issue while the queue allows, reap, until the job is done,
     /// then drain, verify and end_fsync.
     pub(super) fn run(&mut self) {
+        let mut st = self.start_loop();
+        // I/Os queued and not yet submitted; apart from `st`, as `commit` takes its address.
+        let mut queued_uncommitted = 0usize;
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                self.done_issuing = true;
+            }
+            // The queue's size, or the depth a latency-target search runs at now.
+            let depth = self.depth_now;
+            let low = (self.spec.iodepth_low as usize).min(depth);
+            self.fill_queue(&mut st, &mut queued_uncommitted);
+            if queued_uncommitted > 0 {
+                self.commit(&mut queued_uncommitted);
+            }
+            if self.inflight == 0 {
+                if self.done_issuing || self.error {
+                    break;
+                }
+                st.draining_to_low = false;
+                if self.depth_now == 0 {
+                    // The depth search drained the queue to change depth.
+                    st.now = sys::now_ns();
+                    self.search_drained(st.now);
+                }
+                continue;
+            }
+            if !self.reap(&mut st, depth, low) {
+                break;
+            }
+        }
+        self.end_loop();
+    }
+
+    /// Mark the worker running and start the ramp (or the measured phase); the loop's state.
+    #[inline]
+    fn start_loop(&mut self) -> LoopState {
         let now = sys::now_ns();
         self.progress.set_state(super::WorkerState::Running);
         if self.spec.ramp_time > Duration::ZERO {
@@ -26,167 +74,173 @@ impl Worker {
             0 => self.slots.len(),
             n => n as usize,
         };
-        let slots = self.slots.len();
-        let mut draining_to_low = false;
-        let mut queued_uncommitted = 0usize;
-        let mut now = now;
-        loop {
-            if self.stop.load(Ordering::Relaxed) {
-                self.done_issuing = true;
+        LoopState {
+            batch_submit,
+            slots: self.slots.len(),
+            draining_to_low: false,
+            now,
+        }
+    }
+
+    /// Issue as many I/Os as the queue allows (a sync engine performs each at once).
+    #[inline]
+    fn fill_queue(&mut self, st: &mut LoopState, queued_uncommitted: &mut usize) {
+        let mut batch_start = 0u64;
+        // The stop flag is checked per I/O too: with a sync engine nothing stays in flight
+        // and this loop runs until the job's end (a plain load; Relaxed costs nothing).
+        while !self.done_issuing
+            && self.inflight < self.depth_now
+            && !st.draining_to_low
+            && !self.error
+            && !self.stop.load(Ordering::Relaxed)
+        {
+            if batch_start == 0 {
+                batch_start = sys::now_ns();
+                st.now = batch_start;
+                if !self.check_time(st.now) {
+                    break;
+                }
             }
-            // The queue's size, or the depth a latency-target search runs at now.
-            let depth = self.depth_now;
-            let low = (self.spec.iodepth_low as usize).min(depth);
-            // Issue as many as the queue allows.
-            let mut batch_start = 0u64;
-            // The stop flag is checked per I/O too: with a sync engine nothing stays in flight
-            // and this loop runs until the job's end (a plain load; Relaxed costs nothing).
-            while !self.done_issuing
-                && self.inflight < self.depth_now
-                && !draining_to_low
-                && !self.error
-                && !self.stop.load(Ordering::Relaxed)
-            {
-                if batch_start == 0 {
-                    batch_start = sys::now_ns();
-                    now = batch_start;
-                    if !self.check_time(now) {
+            match self.prepare_next(st.now) {
+                Next::Io(slot) if self.verify_only_write(slot) => {
+                    self.skip_write(slot);
+                }
+                Next::Io(slot) if self.read_back_ends(slot) => {
+                    self.free.push(slot);
+                    self.done_issuing = true;
+                }
+                Next::Io(slot) if self.sync_engine => {
+                    st.now = self.issue_sync(slot);
+                    batch_start = st.now;
+                    if !self.check_time(st.now) {
                         break;
                     }
                 }
-                match self.prepare_next(now) {
-                    Next::Io(slot) if self.verify_only_write(slot) => {
-                        self.skip_write(slot);
-                    }
-                    Next::Io(slot) if self.read_back_ends(slot) => {
-                        self.free.push(slot);
-                        self.done_issuing = true;
-                    }
-                    Next::Io(slot) => {
-                        if self.sync_engine {
-                            now = self.issue_sync(slot);
-                            batch_start = now;
-                            if !self.check_time(now) {
-                                break;
-                            }
-                        } else {
-                            self.slots[slot as usize].start_ns = batch_start;
-                            self.draw_prio(slot);
-                            let s = &self.slots[slot as usize];
-                            let io = IoUnit {
-                                slot,
-                                file: s.file,
-                                op: s.op,
-                                offset: s.offset,
-                                len: s.len,
-                                buf: self.bufs.ptr(slot),
-                                prio: s.prio,
-                            };
-                            if self.serialize && self.overlaps_in_flight(slot) {
-                                if queued_uncommitted > 0 {
-                                    self.commit(&mut queued_uncommitted);
-                                }
-                                self.wait_overlap(slot);
-                            }
-                            match self.engine.queue(&io) {
-                                Queued::Pending => {
-                                    if self.serialize {
-                                        self.in_flight[slot as usize] = true;
-                                    }
-                                    self.inflight += 1;
-                                    queued_uncommitted += 1;
-                                    self.uncommitted.push(slot);
-                                    let lvl = DepthStats::level_bucket(self.inflight as u64);
-                                    self.res.depth.level[lvl] += 1;
-                                    if queued_uncommitted >= batch_submit {
-                                        now = self.commit(&mut queued_uncommitted);
-                                        batch_start = now;
-                                    }
-                                }
-                                Queued::Done(r) => {
-                                    let t = sys::now_ns();
-                                    self.slots[slot as usize].issue_ns = batch_start;
-                                    self.complete(slot, r, t);
-                                    self.free.push(slot);
-                                }
-                            }
-                        }
-                    }
-                    Next::Wait(until) => {
-                        if self.inflight == 0 && queued_uncommitted == 0 {
-                            self.wait_until(until);
-                            batch_start = 0;
-                            continue;
-                        }
-                        break;
-                    }
-                    Next::Drained(pause) => {
-                        if self.inflight > 0 || queued_uncommitted > 0 {
-                            break;
-                        }
-                        self.pause(pause);
+                Next::Io(slot) => self.queue_io(slot, &mut batch_start, queued_uncommitted, st),
+                Next::Wait(until) => {
+                    if self.inflight == 0 && *queued_uncommitted == 0 {
+                        self.wait_until(until);
                         batch_start = 0;
+                        continue;
                     }
-                    Next::Done => {
-                        self.done_issuing = true;
-                    }
-                }
-            }
-            if queued_uncommitted > 0 {
-                self.commit(&mut queued_uncommitted);
-            }
-            if self.inflight == 0 {
-                if self.done_issuing || self.error {
                     break;
                 }
-                draining_to_low = false;
-                if self.depth_now == 0 {
-                    // The depth search drained the queue to change depth.
-                    now = sys::now_ns();
-                    self.search_drained(now);
+                Next::Drained(pause) => {
+                    if self.inflight > 0 || *queued_uncommitted > 0 {
+                        break;
+                    }
+                    self.pause(pause);
+                    batch_start = 0;
                 }
-                continue;
-            }
-            // Reap.
-            let full = self.inflight >= depth;
-            if full && low < depth {
-                draining_to_low = true;
-            }
-            let min = if full || self.done_issuing || draining_to_low {
-                (self.spec.iodepth_batch_complete_min as usize).clamp(1, self.inflight)
-            } else {
-                (self.spec.iodepth_batch_complete_min as usize).min(self.inflight)
-            };
-            let max = match self.spec.iodepth_batch_complete_max as usize {
-                0 => slots,
-                m => m.max(min),
-            };
-            self.comps.clear();
-            let mut comps = std::mem::take(&mut self.comps);
-            let got = match self.engine.getevents(min, max, &mut comps) {
-                Ok(n) => n,
-                Err(e) => {
-                    let errno = e.raw_os_error().unwrap_or(libc::EIO);
-                    self.fatal(errno, JobFailure::Reap { errno });
-                    comps.clear();
-                    self.comps = comps;
-                    break;
+                Next::Done => {
+                    self.done_issuing = true;
                 }
-            };
-            if got > 0 {
-                let t = sys::now_ns();
-                self.res.depth.complete[DepthStats::batch_bucket(got as u64)] += 1;
-                self.complete_reaped(&comps, t);
-                now = t;
-                self.check_time(now);
-            } else if min == 0 {
-                std::hint::spin_loop();
-            }
-            self.comps = comps;
-            if draining_to_low && self.inflight <= low {
-                draining_to_low = false;
             }
         }
+    }
+
+    /// Queue the I/O prepared in `slot` on an async engine (after what it overlaps, when the
+    /// job serializes overlaps), submitting the batch once it is full.
+    #[inline]
+    fn queue_io(
+        &mut self,
+        slot: u32,
+        batch_start: &mut u64,
+        queued_uncommitted: &mut usize,
+        st: &mut LoopState,
+    ) {
+        self.slots[slot as usize].start_ns = *batch_start;
+        self.draw_prio(slot);
+        let s = &self.slots[slot as usize];
+        let io = IoUnit {
+            slot,
+            file: s.file,
+            op: s.op,
+            offset: s.offset,
+            len: s.len,
+            buf: self.bufs.ptr(slot),
+            prio: s.prio,
+        };
+        if self.serialize && self.overlaps_in_flight(slot) {
+            if *queued_uncommitted > 0 {
+                self.commit(queued_uncommitted);
+            }
+            self.wait_overlap(slot);
+        }
+        match self.engine.queue(&io) {
+            Queued::Pending => {
+                if self.serialize {
+                    self.in_flight[slot as usize] = true;
+                }
+                self.inflight += 1;
+                *queued_uncommitted += 1;
+                self.uncommitted.push(slot);
+                let lvl = DepthStats::level_bucket(self.inflight as u64);
+                self.res.depth.level[lvl] += 1;
+                if *queued_uncommitted >= st.batch_submit {
+                    st.now = self.commit(queued_uncommitted);
+                    *batch_start = st.now;
+                }
+            }
+            Queued::Done(r) => {
+                let t = sys::now_ns();
+                self.slots[slot as usize].issue_ns = *batch_start;
+                self.complete(slot, r, t);
+                self.free.push(slot);
+            }
+        }
+    }
+
+    /// Reap one batch of completions (at least one when the queue is full, the job done
+    /// issuing or draining to iodepth_low; iodepth_batch_complete_min/max); false when reaping
+    /// failed and the loop must end.
+    #[inline]
+    fn reap(&mut self, st: &mut LoopState, depth: usize, low: usize) -> bool {
+        let full = self.inflight >= depth;
+        if full && low < depth {
+            st.draining_to_low = true;
+        }
+        let min = if full || self.done_issuing || st.draining_to_low {
+            (self.spec.iodepth_batch_complete_min as usize).clamp(1, self.inflight)
+        } else {
+            (self.spec.iodepth_batch_complete_min as usize).min(self.inflight)
+        };
+        let max = match self.spec.iodepth_batch_complete_max as usize {
+            0 => st.slots,
+            m => m.max(min),
+        };
+        self.comps.clear();
+        let mut comps = std::mem::take(&mut self.comps);
+        let got = match self.engine.getevents(min, max, &mut comps) {
+            Ok(n) => n,
+            Err(e) => {
+                let errno = e.raw_os_error().unwrap_or(libc::EIO);
+                self.fatal(errno, JobFailure::Reap { errno });
+                comps.clear();
+                self.comps = comps;
+                return false;
+            }
+        };
+        if got > 0 {
+            let t = sys::now_ns();
+            self.res.depth.complete[DepthStats::batch_bucket(got as u64)] += 1;
+            self.complete_reaped(&comps, t);
+            st.now = t;
+            self.check_time(st.now);
+        } else if min == 0 {
+            std::hint::spin_loop();
+        }
+        self.comps = comps;
+        if st.draining_to_low && self.inflight <= low {
+            st.draining_to_low = false;
+        }
+        true
+    }
+
+    /// After the loop: drain anything left in flight (stop or error), end a ramp that never
+    /// ended, verify, and end_fsync.
+    #[inline]
+    fn end_loop(&mut self) {
         // Drain anything left (stop or error).
         while self.inflight > 0 {
             self.comps.clear();

@@ -4,7 +4,8 @@
 //! around the system call).
 //!
 //! The parts, each in its own file:
-//! - `setup`: opening the files, buffers, engine and generators (`Worker::new`);
+//! - `setup`: the steps of `Worker::new`: affinity, the generators, logs, verifier and trace;
+//! - `queue_setup`: opening the files, the buffers and the engine, for `setup`;
 //! - `io_loop`: the issue/complete loop, submission and reaping;
 //! - `complete`: accounting one completion, I/O errors;
 //! - `pick`: the next I/O's direction, block size and offset, rate limiting;
@@ -36,6 +37,7 @@ mod pick;
 #[cfg(test)]
 mod pick_tests;
 mod prio;
+mod queue_setup;
 mod setup;
 mod steady;
 mod trace;
@@ -376,7 +378,7 @@ impl Worker {
             WorkerState::Done
         });
         drop(self.engine);
-        setup::close_fds(&self.efiles);
+        queue_setup::close_fds(&self.efiles);
         if self.progress.keep_final.load(Ordering::Relaxed) {
             let r = logs::copy_for_report(&mut self.res);
             if let Ok(mut slot) = self.progress.snapshot.lock() {

@@ -3,7 +3,7 @@
 //! pass); the worker opens a file before its first I/O and closes one once nothing is queued
 //! or in flight, since the next open may reuse its descriptor number.
 
-use super::setup::open_job_file;
+use super::queue_setup::open_job_file;
 use super::Worker;
 use crate::failure::{FlushPoint, JobFailure};
 use std::os::fd::RawFd;

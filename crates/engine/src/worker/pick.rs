@@ -43,39 +43,11 @@ impl Worker {
         if self.closes_pending() {
             return Next::Drained(Pause::CloseFiles);
         }
-        // Amount limits.
-        if !self.spec.time_based {
-            let total = self.io_bytes_per_loop;
-            if self.issued_bytes >= total {
-                self.loops_done += 1;
-                if self.loops_done >= self.spec.loops {
-                    return Next::Done;
-                }
-                self.issued_bytes = 0;
-                self.reset_passes(false);
-                if self.closes_pending() {
-                    // `openfiles`: the files are closed between loops, before the next I/O.
-                    return Next::Drained(Pause::CloseFiles);
-                }
-            }
+        if let Some(next) = self.amount_reached() {
+            return next;
         }
-        if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
-            return Next::Done;
-        }
-        if self.sync_due() {
-            return Next::Drained(Pause::Sync);
-        }
-        if self.spec.thinktime > Duration::ZERO
-            && self.blocks_since_think >= self.spec.thinktime_blocks.max(1)
-        {
-            return Next::Drained(Pause::Think);
-        }
-        if self.verify_due {
-            return Next::Drained(Pause::Verify);
-        }
-        // Flow control: held back while ahead of the job's share of its flow.
-        if self.flow.as_ref().is_some_and(|f| f.held_back()) {
-            return Next::Drained(Pause::Flow);
+        if let Some(pause) = self.pause_due() {
+            return Next::Drained(pause);
         }
         if self.access.is_some() {
             return self.prepare_mixed(now);
@@ -101,6 +73,63 @@ impl Worker {
                 return self.load_slot(slot, dir, file, offset, len, now);
             }
         }
+        let bs = self.pick_bs(dir);
+        let Some((file, offset)) = self.pick_offset(dir, bs) else {
+            return self.pass_ended(dir, bs, now);
+        };
+        self.fill_slot(dir, file, offset, bs, now)
+    }
+
+    /// The amount limits: at the end of a loop's bytes, the next loop starts (`Done` after the
+    /// last one; `openfiles` first closes the files); `Done` once `number_ios` were issued.
+    #[inline]
+    fn amount_reached(&mut self) -> Option<Next> {
+        if !self.spec.time_based {
+            let total = self.io_bytes_per_loop;
+            if self.issued_bytes >= total {
+                self.loops_done += 1;
+                if self.loops_done >= self.spec.loops {
+                    return Some(Next::Done);
+                }
+                self.issued_bytes = 0;
+                self.reset_passes(false);
+                if self.closes_pending() {
+                    // `openfiles`: the files are closed between loops, before the next I/O.
+                    return Some(Next::Drained(Pause::CloseFiles));
+                }
+            }
+        }
+        if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
+            return Some(Next::Done);
+        }
+        None
+    }
+
+    /// What must happen with the queue drained before the next I/O: a sync, think time, an
+    /// inline verification, or flow control holding the job back.
+    #[inline]
+    fn pause_due(&self) -> Option<Pause> {
+        if self.sync_due() {
+            return Some(Pause::Sync);
+        }
+        if self.spec.thinktime > Duration::ZERO
+            && self.blocks_since_think >= self.spec.thinktime_blocks.max(1)
+        {
+            return Some(Pause::Think);
+        }
+        if self.verify_due {
+            return Some(Pause::Verify);
+        }
+        // Flow control: held back while ahead of the job's share of its flow.
+        if self.flow.as_ref().is_some_and(|f| f.held_back()) {
+            return Some(Pause::Flow);
+        }
+        None
+    }
+
+    /// The next block size in `dir`, cut to what is left of the loop's amount.
+    #[inline(always)]
+    fn pick_bs(&mut self, dir: Dir) -> u64 {
         let mut bs = self.bs[dir].pick(&mut self.rng);
         if !self.spec.time_based {
             let left = self.io_bytes_per_loop - self.issued_bytes;
@@ -108,41 +137,46 @@ impl Worker {
                 bs = left.max(self.spec.min_bs().min(left).max(1));
             }
         }
-        let Some((file, offset)) = self.pick_offset(dir, bs) else {
-            if self.closes_pending() {
-                // `openfiles`: the files left open once finished ones are closed.
-                return Next::Drained(Pause::CloseFiles);
+        bs
+    }
+
+    /// No offset for a block of `bs` in `dir`: every file finished its pass (or, with
+    /// `openfiles`, the files open did). Close files, go round again (time based) or start the
+    /// next loop, and pick the I/O there; `Done` when nothing is left.
+    #[inline]
+    fn pass_ended(&mut self, dir: Dir, bs: u64, now: u64) -> Next {
+        if self.closes_pending() {
+            // `openfiles`: the files left open once finished ones are closed.
+            return Next::Drained(Pause::CloseFiles);
+        }
+        // Every file finished its pass.
+        if self.spec.time_based {
+            self.reset_passes(true);
+            match self.pick_offset(dir, bs) {
+                Some(x) => return self.fill_slot(dir, x.0, x.1, bs, now),
+                None if self.closes_pending() => return Next::Drained(Pause::CloseFiles),
+                None => return Next::Done,
             }
-            // Every file finished its pass.
-            if self.spec.time_based {
-                self.reset_passes(true);
-                match self.pick_offset(dir, bs) {
-                    Some(x) => return self.fill_slot(dir, x.0, x.1, bs, now),
-                    None if self.closes_pending() => return Next::Drained(Pause::CloseFiles),
-                    None => return Next::Done,
-                }
-            }
-            self.loops_done += 1;
-            if self.loops_done >= self.spec.loops {
-                return Next::Done;
-            }
-            self.issued_bytes = 0;
-            self.reset_passes(false);
-            if self.closes_pending() {
-                return Next::Drained(Pause::CloseFiles);
-            }
-            // The new loop's first I/O is drawn in the new loop (direction and size: the ones
-            // drawn for the last loop's remainder, less than a block, are dropped as fio ends
-            // the loop there).
-            let dir = self.pick_dir();
-            let bs = self.bs[dir].pick(&mut self.rng);
-            return match self.pick_offset(dir, bs) {
-                Some(x) => self.fill_slot(dir, x.0, x.1, bs, now),
-                None if self.closes_pending() => Next::Drained(Pause::CloseFiles),
-                None => Next::Done,
-            };
-        };
-        self.fill_slot(dir, file, offset, bs, now)
+        }
+        self.loops_done += 1;
+        if self.loops_done >= self.spec.loops {
+            return Next::Done;
+        }
+        self.issued_bytes = 0;
+        self.reset_passes(false);
+        if self.closes_pending() {
+            return Next::Drained(Pause::CloseFiles);
+        }
+        // The new loop's first I/O is drawn in the new loop (direction and size: the ones
+        // drawn for the last loop's remainder, less than a block, are dropped as fio ends
+        // the loop there).
+        let dir = self.pick_dir();
+        let bs = self.bs[dir].pick(&mut self.rng);
+        match self.pick_offset(dir, bs) {
+            Some(x) => self.fill_slot(dir, x.0, x.1, bs, now),
+            None if self.closes_pending() => Next::Drained(Pause::CloseFiles),
+            None => Next::Done,
+        }
     }
 
     pub(super) fn fill_slot(

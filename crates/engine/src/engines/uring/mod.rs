@@ -26,10 +26,7 @@ use std::os::fd::RawFd;
 
 mod setup;
 
-use setup::{
-    buffer_iovecs, build_ring, is_errno, memlock_limit, unavailable_reason, AUTO_FIXED_MAX_BYTES,
-    LEVEL_COOP, LEVEL_DEFER, LEVEL_NONE,
-};
+use setup::{choose_rw_mode, first_ring, is_errno, register_files, LEVEL_DEFER};
 
 /// io_uring.
 pub const DECL: EngineDecl = EngineDecl {
@@ -144,96 +141,12 @@ macro_rules! rw_entry {
 impl UringEngine {
     pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let depth = setup.depth.max(1);
-        let opts = setup.options;
-        let levels: &[u8] = if opts.sqthread_poll {
-            &[LEVEL_NONE]
-        } else {
-            &[LEVEL_DEFER, LEVEL_COOP, LEVEL_NONE]
-        };
-        let mut built = None;
-        for &level in levels {
-            match build_ring(depth, setup, level) {
-                Ok(r) => {
-                    built = Some((r, level));
-                    break;
-                }
-                Err(e) if level != LEVEL_NONE && is_errno(&e, &[libc::EINVAL]) => continue,
-                Err(e) if is_errno(&e, &[libc::EPERM, libc::ENOSYS, libc::EACCES]) => {
-                    return Err(EngineError::Unavailable(format!(
-                        "io_uring is not available: {}; use libaio or psync instead",
-                        unavailable_reason(&e)
-                    )));
-                }
-                Err(e) => {
-                    return Err(EngineError::Io(io::Error::new(
-                        e.kind(),
-                        format!("io_uring_setup({depth} entries) failed: {e}"),
-                    )));
-                }
-            }
-        }
-        let (ring, level) = built.expect("the last level either builds or returns");
+        let (ring, level) = first_ring(depth, setup)?;
         let mut notes = Vec::new();
 
         let fds: Vec<RawFd> = setup.files.iter().map(|f| f.fd).collect();
-        // Registered files spare the kernel a file lookup and reference per I/O; they are used
-        // even when not asked for (silently skipped if registration fails), as they change
-        // nothing the job can observe.
-        let mut fixed_files = false;
-        if !fds.is_empty() && fds.iter().all(|&fd| fd >= 0) {
-            match ring.submitter().register_files(&fds) {
-                Ok(()) => fixed_files = true,
-                Err(e) if opts.registerfiles => notes.push(Note::RegisteredFilesOff {
-                    files: fds.len(),
-                    reason: e.to_string(),
-                }),
-                Err(_) => {}
-            }
-        }
-
-        let mut mode = if opts.nonvectored {
-            RwMode::Plain
-        } else {
-            RwMode::Vectored
-        };
-        // Direct I/O on registered buffers skips pinning the user pages per I/O. Without
-        // fixedbufs=1 this is tried only for plain direct reads/writes on modest buffers and is
-        // dropped silently when the memlock limit refuses it.
-        let auto_fixed = !opts.fixedbufs
-            && setup.direct
-            && mode == RwMode::Plain
-            && setup.buffers.len() >= depth as usize
-            && setup.buffers.iter().map(|b| b.len as u64).sum::<u64>() <= AUTO_FIXED_MAX_BYTES;
-        if auto_fixed {
-            let iov = buffer_iovecs(setup);
-            // SAFETY: as for fixedbufs below.
-            if unsafe { ring.submitter().register_buffers(&iov) }.is_ok() {
-                mode = RwMode::Fixed;
-            }
-        }
-        if opts.fixedbufs {
-            if setup.buffers.len() < depth as usize {
-                notes.push(Note::FixedBuffersTooFew {
-                    buffers: setup.buffers.len(),
-                    slots: depth,
-                });
-            } else {
-                let iov = buffer_iovecs(setup);
-                // SAFETY: the worker keeps these buffers alive (and in place) for the engine's
-                // lifetime; the ring is dropped, unregistering them, before they are freed.
-                match unsafe { ring.submitter().register_buffers(&iov) } {
-                    Ok(()) => mode = RwMode::Fixed,
-                    Err(e) => {
-                        let total: u64 = setup.buffers.iter().map(|b| b.len as u64).sum();
-                        notes.push(Note::FixedBuffersOff {
-                            bytes: total,
-                            reason: e.to_string(),
-                            memlock: is_errno(&e, &[libc::ENOMEM]).then(memlock_limit),
-                        });
-                    }
-                }
-            }
-        }
+        let fixed_files = register_files(&ring, &fds, setup, &mut notes);
+        let mode = choose_rw_mode(&ring, setup, depth, &mut notes);
 
         let params = ring.params();
         let sqpoll = params.is_setup_sqpoll();
