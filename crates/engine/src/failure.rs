@@ -3,8 +3,8 @@
 //! words it for its users. A result file written before failures were typed holds the text
 //! instead, read back as [`JobFailure::Text`].
 
-use crate::engines::kind::EngineKind;
 use crate::job::io::Dir;
+use crate::job::EngineKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;

@@ -56,8 +56,6 @@ pub(crate) mod worker;
 pub mod worker_file;
 
 #[cfg(test)]
-mod module_cycles;
-#[cfg(test)]
 mod speaks_no_fio;
 
 pub use job::{Dir, JobSpec, PerDir, RunPlan};

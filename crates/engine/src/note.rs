@@ -4,9 +4,9 @@
 //! its users. Notes a front end adds itself, and those of result files written before notes were
 //! typed, are held as [`Note::Text`].
 
-use crate::engines::kind::EngineKind;
 use crate::failure::JobFailure;
 use crate::job::io::Dir;
+use crate::job::EngineKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;

@@ -13,13 +13,11 @@ use std::os::fd::RawFd;
 use std::path::PathBuf;
 
 mod decl;
-pub(crate) mod kind;
 pub mod libaio;
 pub mod meta;
 pub mod mmap;
 pub mod null;
 pub mod posixaio;
-pub mod prio_mix;
 pub mod sync;
 pub mod sysio;
 pub mod uring;
@@ -29,6 +27,7 @@ mod conformance;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+pub use crate::job::prio_mix;
 pub use decl::{CreateFn, EngineDecl, EngineFlags, EngineKind, EngineOption, EngineOptions};
 pub use sysio::last_errno;
 

@@ -2,19 +2,20 @@
 //! engine runs. It knows nothing of fio syntax; every field is typed and already validated by the
 //! front end (the engine still re-checks what depends on the target, e.g. alignment).
 
-/// Engines are declared in `engines`; the job model names them by kind.
-pub use crate::engines::{EngineKind, EngineOptions};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
 mod access;
+mod engine;
 mod errors;
 pub(crate) mod io;
+pub mod prio_mix;
 mod settings;
 mod trace;
 
 pub use access::*;
+pub use engine::{EngineKind, EngineOption, EngineOptions};
 pub use errors::*;
 pub use io::*;
 pub use settings::*;

@@ -3,8 +3,8 @@
 //! priority stream), and the latency records per priority value.
 
 use super::Worker;
-use crate::engines::prio_mix::{pick, share, PrioRule};
 use crate::gen::{stream_seed, Stream, Taus88};
+use crate::job::prio_mix::{pick, share, PrioRule};
 use crate::job::{Dir, JobSpec};
 use crate::result::{DirResult, PrioLat};
 
@@ -107,7 +107,7 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::prio_mix::{IoPrioMix, PrioSplit};
+    use crate::job::prio_mix::{IoPrioMix, PrioSplit};
     use crate::job::{IoPriority, PerDir, RwMode};
 
     fn spec(mix: IoPrioMix, rw: RwMode) -> JobSpec {

@@ -3,8 +3,31 @@
 //! carries one priority, or shares are given per block size, each with its own priority.
 //! Trims never carry one.
 
-use crate::job::IoPriority;
 use serde::{Deserialize, Serialize};
+
+/// An I/O priority as the kernel takes it: a scheduling class (0 none, which the kernel and
+/// iomark treat as best-effort; 1 real-time; 2 best-effort; 3 idle) and a level within it
+/// (0 highest to 7 lowest).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IoPriority {
+    pub class: u8,
+    pub level: u8,
+}
+
+impl IoPriority {
+    /// Class 0 taken as best-effort, as the kernel's default for a thread.
+    pub const CLASS_BEST_EFFORT: u8 = 2;
+
+    /// The 16-bit value of ioprio_set and of a request's priority: class in the top 3 bits.
+    pub fn value(self) -> u16 {
+        let class = if self.class == 0 {
+            Self::CLASS_BEST_EFFORT
+        } else {
+            self.class
+        };
+        (u16::from(class) << 13) | u16::from(self.level & 7)
+    }
+}
 
 /// The priority class a share takes when none is given: real-time.
 pub const CLASS_REAL_TIME: u8 = 1;

@@ -1,0 +1,122 @@
+//! The engine a job uses and the values of the engines' own options: plain values of the job
+//! model, which notes and failures name too. What each engine can do (its capabilities, the
+//! options it reads, how it is created) is declared by the engines (`crate::engines`).
+
+use super::prio_mix::IoPrioMix;
+use serde::{Deserialize, Serialize};
+
+/// Which engine a job uses. The discriminant is the engine's index in `engines::ENGINES`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    Sync,
+    Psync,
+    Vsync,
+    Pvsync,
+    Pvsync2,
+    Libaio,
+    IoUring,
+    PosixAio,
+    Mmap,
+    Null,
+    FileCreate,
+    FileStat,
+    FileDelete,
+}
+
+/// An engine-specific option (fio's FIO_OPT_C_ENGINE options) an engine reads from
+/// [`EngineOptions`]. Front ends map their own option names onto these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineOption {
+    /// Polled completions: RWF_HIPRI (pvsync2), IORING_SETUP_IOPOLL (io_uring).
+    Hipri,
+    /// RWF_NOWAIT.
+    Nowait,
+    /// Registered I/O buffers.
+    Fixedbufs,
+    /// Registered files.
+    Registerfiles,
+    /// A kernel thread polls the submission queue.
+    SqthreadPoll,
+    /// CPU of the submission polling thread.
+    SqthreadPollCpu,
+    /// Non-vectored read/write commands.
+    Nonvectored,
+    /// Completions reaped from the user-space ring.
+    UserspaceReap,
+    /// The share of reads and writes sent with a priority of their own.
+    PrioPercent,
+    /// The class of that priority.
+    PrioClass,
+    /// The level of that priority.
+    PrioLevel,
+    /// Shares and priorities per block size.
+    PrioBySize,
+}
+
+impl EngineOption {
+    pub const ALL: [EngineOption; 12] = [
+        EngineOption::Hipri,
+        EngineOption::Nowait,
+        EngineOption::Fixedbufs,
+        EngineOption::Registerfiles,
+        EngineOption::SqthreadPoll,
+        EngineOption::SqthreadPollCpu,
+        EngineOption::Nonvectored,
+        EngineOption::UserspaceReap,
+        EngineOption::PrioPercent,
+        EngineOption::PrioClass,
+        EngineOption::PrioLevel,
+        EngineOption::PrioBySize,
+    ];
+}
+
+/// Engine-specific option values (fio's FIO_OPT_C_ENGINE options).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EngineOptions {
+    /// pvsync2/io_uring: RWF_HIPRI / IORING_SETUP_IOPOLL.
+    pub hipri: bool,
+    /// pvsync2: RWF_NOWAIT.
+    pub nowait: bool,
+    /// io_uring: registered buffers (READ_FIXED/WRITE_FIXED).
+    pub fixedbufs: bool,
+    /// io_uring: registered files.
+    pub registerfiles: bool,
+    /// io_uring: SQPOLL kernel thread.
+    pub sqthread_poll: bool,
+    pub sqthread_poll_cpu: Option<u32>,
+    /// io_uring: use IORING_OP_READ/WRITE rather than READV/WRITEV (default true where supported).
+    pub nonvectored: bool,
+    /// libaio: reap completions from the user-space ring.
+    pub userspace_reap: bool,
+    /// libaio/io_uring: reads and writes sent with a priority of their own.
+    #[serde(default, skip_serializing_if = "IoPrioMix::is_off")]
+    pub prio_mix: IoPrioMix,
+    /// null: the modelled device's service time per I/O in ns (0: none, no delay).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub null_service_ns: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+impl EngineOptions {
+    /// Whether `opt` differs from its default here.
+    pub fn is_set(&self, opt: EngineOption) -> bool {
+        match opt {
+            EngineOption::Hipri => self.hipri,
+            EngineOption::Nowait => self.nowait,
+            EngineOption::Fixedbufs => self.fixedbufs,
+            EngineOption::Registerfiles => self.registerfiles,
+            EngineOption::SqthreadPoll => self.sqthread_poll,
+            EngineOption::SqthreadPollCpu => self.sqthread_poll_cpu.is_some(),
+            EngineOption::Nonvectored => self.nonvectored,
+            EngineOption::UserspaceReap => self.userspace_reap,
+            EngineOption::PrioPercent => self.prio_mix.percent != [0, 0],
+            EngineOption::PrioClass => self.prio_mix.class != [0, 0],
+            EngineOption::PrioLevel => self.prio_mix.level != [0, 0],
+            EngineOption::PrioBySize => self.prio_mix.by_size.iter().any(|v| !v.is_empty()),
+        }
+    }
+}
