@@ -60,6 +60,15 @@ pub struct Meter {
 impl Meter {
     /// Take a reading: `ns` is when the worker published `bytes`/`ios`, `now` the reader's
     /// clock, `running` false once the worker is done.
+    /// Reads `w`'s published counters at `now`; returns its bytes per direction.
+    pub fn read(&mut self, w: &WorkerProgress, now: u64, running: bool) -> [u64; 3] {
+        let ns = w.published_ns.load(Ordering::Acquire);
+        let bytes: [u64; 3] = std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
+        let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
+        self.update(ns, bytes, ios, now, running);
+        bytes
+    }
+
     pub fn update(&mut self, ns: u64, bytes: [u64; 3], ios: [u64; 3], now: u64, running: bool) {
         if ns > self.ns {
             if self.ns > 0 {
@@ -141,10 +150,7 @@ impl Observer for StatusLine {
                 running += 1;
             }
             letters.push(state_letter(st, w.rw));
-            let ns = w.published_ns.load(Ordering::Acquire);
-            let bytes: [u64; 3] = std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
-            let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
-            m.update(ns, bytes, ios, s.now_ns, live);
+            let bytes = m.read(w, s.now_ns, live);
             for i in 0..3 {
                 bw[i] += m.bw[i];
                 iops[i] += m.iops[i];
@@ -159,19 +165,29 @@ impl Observer for StatusLine {
             rate_fields(&bw, &iops),
             eta(eta_s as u64)
         );
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{line}\x1b[K");
-        let _ = err.flush();
+        draw_line(&line);
         self.drawn = true;
     }
 
     fn end(&mut self, _: &Sample) {
         if self.drawn {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[K");
-            let _ = err.flush();
+            clear_line();
         }
     }
+}
+
+/// Draws `line` over the current terminal line on stderr.
+pub fn draw_line(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\r{line}\x1b[K");
+    let _ = err.flush();
+}
+
+/// Clears the current terminal line on stderr.
+pub fn clear_line() {
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\r\x1b[K");
+    let _ = err.flush();
 }
 
 /// A worker's share done (0 to 1: of its runtime when time-based, else of its bytes) and the

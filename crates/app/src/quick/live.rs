@@ -4,9 +4,7 @@
 //! (without one, quick prints a line per finished test instead).
 
 use crate::progress::source::{Observer, Sample};
-use crate::progress::status::{eta, Meter};
-use std::io::Write;
-use std::sync::atomic::Ordering;
+use crate::progress::status::{clear_line, draw_line, eta, Meter};
 use std::time::{Duration, Instant};
 
 /// What the view knows of the run before it starts.
@@ -65,12 +63,6 @@ pub fn test_line(plan: &Plan, i: usize, in_test: Duration, rates: &str) -> Strin
     )
 }
 
-fn draw(line: &str) {
-    let mut err = std::io::stderr().lock();
-    let _ = write!(err, "\r{line}\x1b[K");
-    let _ = err.flush();
-}
-
 /// The live view: a layout bar, then the running test; cleared at the end.
 pub struct LiveView {
     plan: Plan,
@@ -87,7 +79,7 @@ impl LiveView {
     pub fn new(plan: Plan) -> LiveView {
         let mut drawn = false;
         if plan.layout_bytes > 0 {
-            draw(&layout_line(0, plan.layout_bytes));
+            draw_line(&layout_line(0, plan.layout_bytes));
             drawn = true;
         }
         LiveView {
@@ -119,11 +111,7 @@ impl Observer for LiveView {
                     self.since = Instant::now();
                     self.meter = Meter::default();
                 }
-                let ns = w.published_ns.load(Ordering::Acquire);
-                let bytes: [u64; 3] = std::array::from_fn(|i| w.bytes[i].load(Ordering::Relaxed));
-                let ios: [u64; 3] = std::array::from_fn(|i| w.ios[i].load(Ordering::Relaxed));
-                self.meter
-                    .update(ns, bytes, ios, s.now_ns, !w.state().finished());
+                self.meter.read(w, s.now_ns, !w.state().finished());
                 test_line(
                     &self.plan,
                     self.current,
@@ -132,15 +120,13 @@ impl Observer for LiveView {
                 )
             }
         };
-        draw(&line);
+        draw_line(&line);
         self.drawn = true;
     }
 
     fn end(&mut self, _: &Sample) {
         if self.drawn {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[K");
-            let _ = err.flush();
+            clear_line();
         }
     }
 }

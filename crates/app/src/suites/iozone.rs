@@ -241,12 +241,24 @@ fn matrix_reports(
             figures: &blocks,
             cpu: &cpu,
         };
-        if let Err(e) = xlsx::write(path, &a.command_line, host, unit.words(), &sheets) {
-            eprintln!("iomark iozone: -b {e}");
-            *code = (*code).max(1);
-        }
+        write_workbook(path, a, host, unit, &sheets, code);
     }
     report
+}
+
+/// `-b FILE`: the workbook; a failure is said and makes the status at least 1.
+fn write_workbook(
+    path: &std::path::Path,
+    a: &iozone::IozoneArgs,
+    host: &iomark_engine::result::HostInfo,
+    unit: run::Unit,
+    sheets: &xlsx::Sheets<'_>,
+    code: &mut i32,
+) {
+    if let Err(e) = xlsx::write(path, &a.command_line, host, unit.words(), sheets) {
+        eprintln!("iomark iozone: -b {e}");
+        *code = (*code).max(1);
+    }
 }
 
 /// iozone's header: the command line, the options in words, when the run began.
@@ -286,10 +298,7 @@ pub fn throughput_reports(
             counts: &counts,
             rows: &rows,
         };
-        if let Err(e) = xlsx::write(path, &a.command_line, host, unit.words(), &sheets) {
-            eprintln!("iomark iozone: -b {e}");
-            *code = (*code).max(1);
-        }
+        write_workbook(path, a, host, unit, &sheets, code);
     }
     report
 }

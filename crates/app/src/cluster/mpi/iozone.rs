@@ -477,12 +477,7 @@ impl<'a> Lead<'a> {
 
     /// Beats to every rank when one is due.
     fn beat(&mut self) {
-        if Instant::now() >= self.next_beat {
-            for r in 1..self.n {
-                self.s.link.send(r, Kind::Beat, Vec::new());
-            }
-            self.next_beat = Instant::now() + self.s.beat_every();
-        }
+        self.s.beat_others(&mut self.next_beat, self.n);
     }
 
     /// Ends the launch when a rank still running is silent past the timeout.

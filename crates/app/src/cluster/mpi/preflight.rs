@@ -25,12 +25,7 @@ impl Session {
         let mut heard = 1;
         let mut next_beat = Instant::now();
         while heard < n {
-            if Instant::now() >= next_beat {
-                for r in 1..n {
-                    self.link.send(r, Kind::Beat, Vec::new());
-                }
-                next_beat = Instant::now() + self.beat_every();
-            }
+            self.beat_others(&mut next_beat, n);
             match self.link.recv() {
                 Some(Received { from, kind, body }) => {
                     last_seen[from] = Instant::now();

@@ -64,6 +64,17 @@ impl Session {
         (self.timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1))
     }
 
+    /// Rank 0: a beat to every other rank of `n` when one is due at `next` (then due again a
+    /// beat later), so ranks that wait know rank 0 is alive.
+    pub(super) fn beat_others(&mut self, next: &mut Instant, n: usize) {
+        if Instant::now() >= *next {
+            for r in 1..n {
+                self.link.send(r, Kind::Beat, Vec::new());
+            }
+            *next = Instant::now() + self.beat_every();
+        }
+    }
+
     pub(super) fn say(&self, m: &str) {
         if self.verbose {
             line(&format!(
@@ -421,12 +432,7 @@ impl<'s> Lead<'s> {
 
     /// Beats to every rank when one is due, also to those done (they wait for the end).
     fn beat(&mut self) {
-        if Instant::now() >= self.next_beat {
-            for r in 1..self.n {
-                self.s.link.send(r, Kind::Beat, Vec::new());
-            }
-            self.next_beat = Instant::now() + self.s.beat_every();
-        }
+        self.s.beat_others(&mut self.next_beat, self.n);
     }
 
     /// Ends the launch when a rank still running is silent, or late past a time-bounded
