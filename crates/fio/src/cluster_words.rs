@@ -3,7 +3,7 @@
 //! run (the ranks of an MPI launch); rank 0 of 1 in a run of one process. In `filename_format`,
 //! `$clientuid` is the rank too.
 
-use crate::build::RawJob;
+use crate::job_builder::RawJob;
 use crate::options;
 
 /// This process's place in a run of many processes.

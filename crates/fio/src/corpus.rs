@@ -58,11 +58,11 @@ fn parse(args: &[String]) -> Result<CliRun, CliError> {
 /// Each job's fields that differ from the defaults, one per line.
 fn model_text(plan: &RunPlan) -> String {
     // The model of a job given no options at all.
-    let bare = crate::build::RawJob {
+    let bare = crate::job_builder::RawJob {
         name: "bare".into(),
         ..Default::default()
     };
-    let bare = crate::build::build_job(&bare, false, &mut Vec::new()).unwrap();
+    let bare = crate::job_builder::build_job(&bare, false, &mut Vec::new()).unwrap();
     let default = serde_json::to_value(bare).unwrap();
     let mut out = String::new();
     if !plan.overrides.is_empty() {

@@ -166,9 +166,9 @@ fn describe(d: &OptDef) -> String {
 pub struct UnknownEngine(pub String);
 
 /// fio's `--cmdhelp`: one option in detail, or (None) every option on one line each.
-pub fn cmdhelp(name: Option<&str>) -> Result<String, crate::build::UnknownOption> {
+pub fn cmdhelp(name: Option<&str>) -> Result<String, crate::job_builder::UnknownOption> {
     match name {
-        Some(n) => Ok(describe(crate::build::find_option(n)?)),
+        Some(n) => Ok(describe(crate::job_builder::find_option(n)?)),
         None => {
             let mut s = String::new();
             for cat in categories() {

@@ -12,7 +12,7 @@
 //! Reading never stops at the first problem: every line is checked, and all diagnostics of all
 //! files are returned together.
 
-use crate::build;
+use crate::job_builder;
 use crate::jobfile_source::read_job_text;
 use crate::options;
 use std::fmt;
@@ -426,7 +426,7 @@ impl<'a> Reader<'a> {
                     q_line = iomark_engine::echo::quote(line)
                 )
             } else {
-                build::unknown_option_message(key)
+                job_builder::unknown_option_message(key)
             };
             self.push_error(Diag::error(Some(kloc), sec, m));
             return;
@@ -464,7 +464,7 @@ impl<'a> Reader<'a> {
         }
         // A value checked on its own: context-free mistakes point at their line.
         let kb = self.kb_base();
-        match build::check_option(def, &value, kb) {
+        match job_builder::check_option(def, &value, kb) {
             Ok(Some(w)) => self.diags.push(Diag::warning(Some(kloc.clone()), sec, w)),
             Ok(None) => {}
             Err(e) => {

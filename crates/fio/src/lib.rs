@@ -1,7 +1,6 @@
 //! iomark's fio front end (options, command lines, job files) and back ends (normal, JSON, terse
 //! output and logs).
 
-pub mod build;
 pub mod cluster_words;
 pub mod cmdline;
 #[cfg(test)]
@@ -10,6 +9,7 @@ pub mod debug_random;
 pub mod doc;
 pub mod explain;
 pub mod iolog;
+pub mod job_builder;
 pub mod jobfile;
 pub mod jobfile_source;
 pub mod options;

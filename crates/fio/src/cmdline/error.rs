@@ -37,7 +37,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::UnknownOption { name, suggestion } => f.write_str(
-                &crate::build::unknown_option_words(name, suggestion.as_deref()),
+                &crate::job_builder::unknown_option_words(name, suggestion.as_deref()),
             ),
             CliError::MissingValue { option, form } => {
                 write!(f, "option '{option}' needs a value: {form}")

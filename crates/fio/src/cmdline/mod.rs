@@ -15,7 +15,7 @@ pub use crate::switches::{Eta, OutputFormat, OutputOpts, SwitchDef, SwitchValue,
 pub use error::CliError;
 pub use showcmd::showcmd;
 
-use crate::build::{self, Built, RawJob, RawPlan};
+use crate::job_builder::{self, Built, RawJob, RawPlan};
 use crate::jobfile::{Diag, Entry, HostVars, Loc, Reader, Section, Severity, Vars};
 use crate::options;
 use crate::switches::{Request, Switches};
@@ -368,11 +368,11 @@ fn check_override(o: &str) -> Result<(String, String), Diag> {
             return Err(Diag::error(
                 None,
                 None,
-                format!("--override: {}", build::unknown_option_message(k)),
+                format!("--override: {}", job_builder::unknown_option_message(k)),
             ));
         }
     };
-    if let Err(e) = build::check_option(def, v, 1024) {
+    if let Err(e) = job_builder::check_option(def, v, 1024) {
         return Err(Diag::error(None, None, format!("--override: {e}")));
     }
     Ok((k.to_string(), v.to_string()))
@@ -385,18 +385,18 @@ fn type_jobs(raw: &RawPlan, locs: &[JobLocs], diags: &mut Vec<Diag>) -> Option<B
         // Lines were dropped: type only the jobs they do not touch, for their own problems.
         for (ji, rj) in raw.jobs.iter().enumerate() {
             if locs[ji].clean {
-                if let Err(error) = build::build_job(rj, raw.readonly, &mut Vec::new()) {
+                if let Err(error) = job_builder::build_job(rj, raw.readonly, &mut Vec::new()) {
                     diags.push(locate(
                         raw,
                         locs,
-                        build::PlanError::Job { index: ji, error },
+                        job_builder::PlanError::Job { index: ji, error },
                     ));
                 }
             }
         }
         None
     } else {
-        match build::build_plan_all(raw) {
+        match job_builder::build_plan_all(raw) {
             Ok(b) => Some(b),
             Err(errs) => {
                 diags.extend(errs.into_iter().map(|e| locate(raw, locs, e)));
@@ -407,7 +407,7 @@ fn type_jobs(raw: &RawPlan, locs: &[JobLocs], diags: &mut Vec<Diag>) -> Option<B
 }
 
 /// A plan error as a diagnostic at the line of the option (or else the section) it is about.
-fn locate(raw: &RawPlan, locs: &[JobLocs], e: build::PlanError) -> Diag {
+fn locate(raw: &RawPlan, locs: &[JobLocs], e: job_builder::PlanError) -> Diag {
     let l = &locs[e.job_index()];
     let at = e.option().and_then(|i| l.options.get(i).cloned().flatten());
     match at.or_else(|| l.section.clone()) {

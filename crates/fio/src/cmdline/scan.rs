@@ -3,7 +3,7 @@
 
 use super::error::CliError;
 use super::Action;
-use crate::build::RawJob;
+use crate::job_builder::RawJob;
 use crate::options::{self, OptKind};
 use crate::switches::{find_switch, SwitchDef, SwitchValue, Switches, SWITCHES};
 use crate::values;

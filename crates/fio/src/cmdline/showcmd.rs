@@ -1,6 +1,6 @@
 //! `--showcmd`: the jobs as one command line.
 
-use crate::build::RawPlan;
+use crate::job_builder::RawPlan;
 use crate::options;
 
 fn quote_arg(s: &str) -> String {

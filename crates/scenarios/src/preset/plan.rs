@@ -3,7 +3,7 @@
 use super::jobfile::{sections, Settings};
 use super::Preset;
 use iomark_engine::job::RunPlan;
-use iomark_fio::build::{self, RawJob, RawPlan};
+use iomark_fio::job_builder::{self, RawJob, RawPlan};
 
 /// The preset's options did not make a plan (a bug in the preset's data, or a setting such as a
 /// size too small for its jobs).
@@ -11,7 +11,7 @@ use iomark_fio::build::{self, RawJob, RawPlan};
 #[error("preset {preset}: {error}")]
 pub struct PlanError {
     pub preset: &'static str,
-    pub error: iomark_fio::build::PlanError,
+    pub error: iomark_fio::job_builder::PlanError,
 }
 
 /// The plan of `p` under `s`, and which of its jobs are warm-ups (one flag per plan job).
@@ -30,7 +30,7 @@ pub fn build(p: &Preset, s: &Settings) -> Result<(RunPlan, Vec<bool>), PlanError
             .collect(),
         ..Default::default()
     };
-    let built = build::build_plan(&raw).map_err(|e| PlanError {
+    let built = job_builder::build_plan(&raw).map_err(|e| PlanError {
         preset: p.name,
         error: e,
     })?;

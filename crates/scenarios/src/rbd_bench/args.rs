@@ -6,7 +6,7 @@
 //! - `--io-total` is the amount moved in all; `--io-size` each I/O's size.
 
 use iomark_engine::job::RunPlan;
-use iomark_fio::build::{self, RawJob, RawPlan};
+use iomark_fio::job_builder::{self, RawJob, RawPlan};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "Usage: iomark rbd-bench TARGET --io-type read|write|readwrite [--io-size SIZE] [--io-threads N]
@@ -191,7 +191,7 @@ impl RbdOpts {
 
     /// The plan on `path` (a file of `size` bytes, or a device): one job per slot for `seq`,
     /// one job at depth io-threads otherwise; per-second IOPS samples for the output.
-    pub fn plan(&self, path: &str, size: Option<u64>) -> Result<RunPlan, build::PlanError> {
+    pub fn plan(&self, path: &str, size: Option<u64>) -> Result<RunPlan, job_builder::PlanError> {
         let rw = match (self.pattern.as_str(), self.io_type.as_str()) {
             ("rand", "read") => "randread",
             ("rand", "write") => "randwrite",
@@ -240,7 +240,7 @@ impl RbdOpts {
             }],
             ..Default::default()
         };
-        build::build_plan(&raw).map(|b| b.plan)
+        job_builder::build_plan(&raw).map(|b| b.plan)
     }
 }
 

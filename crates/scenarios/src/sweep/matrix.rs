@@ -4,7 +4,7 @@
 use super::axes::Axis;
 use iomark_engine::job::{Dir, RunPlan};
 use iomark_engine::result::{LatRecord, RunResult};
-use iomark_fio::build::{self, RawJob, RawPlan};
+use iomark_fio::job_builder::{self, RawJob, RawPlan};
 
 /// The figure a matrix shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -50,7 +50,7 @@ pub fn plan(
     axes: &[Axis],
     points: &[Vec<String>],
     fixed: &[(String, String)],
-) -> Result<RunPlan, build::PlanError> {
+) -> Result<RunPlan, job_builder::PlanError> {
     let raw = RawPlan {
         global_options: fixed.to_vec(),
         jobs: points
@@ -72,7 +72,7 @@ pub fn plan(
             .collect(),
         ..Default::default()
     };
-    build::build_plan(&raw).map(|b| b.plan)
+    job_builder::build_plan(&raw).map(|b| b.plan)
 }
 
 /// The figure of plan job `i` in `res` (all clones, both directions): IOPS and MB/s add up over
