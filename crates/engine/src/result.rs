@@ -123,7 +123,7 @@ pub struct DepthStats {
 
 impl DepthStats {
     #[inline]
-    pub fn level_bucket(depth: u64) -> usize {
+    pub(crate) fn level_bucket(depth: u64) -> usize {
         match depth {
             0..=1 => 0,
             2..=3 => 1,
@@ -135,7 +135,7 @@ impl DepthStats {
         }
     }
     #[inline]
-    pub fn batch_bucket(n: u64) -> usize {
+    pub(crate) fn batch_bucket(n: u64) -> usize {
         match n {
             0 => 0,
             1..=4 => 1,
@@ -295,7 +295,7 @@ pub struct VerifyResult {
 
 impl VerifyResult {
     /// How many bad blocks a result lists one by one.
-    pub const MAX_FAILURES: usize = 100;
+    pub(crate) const MAX_FAILURES: usize = 100;
 
     /// Combine with another job's verification: counts add, the listed failures are `self`'s
     /// then `o`'s, up to [`VerifyResult::MAX_FAILURES`]. The method is `self`'s (or `o`'s when

@@ -9,14 +9,14 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// One splitmix64 step: advances `state` and returns the mixed output.
 #[inline]
-pub fn splitmix64(state: &mut u64) -> u64 {
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(GOLDEN);
     mix64(*state)
 }
 
 /// splitmix64's output function: a bijective 64-bit mixer.
 #[inline]
-pub fn mix64(mut z: u64) -> u64 {
+pub(crate) fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -59,13 +59,13 @@ impl Rng {
     }
 
     #[inline]
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
 
     /// Uniform in [0, 1) with 53 bits of precision.
     #[inline]
-    pub fn next_f64(&mut self) -> f64 {
+    pub(crate) fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
@@ -158,7 +158,7 @@ static SEED_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// With `randrepeat` the result depends only on (`randseed`, `thread_number`, `stream`), and
 /// distinct (thread, stream) pairs give distinct seeds. Without it, time, process id and a
 /// per-process counter are mixed in so every call differs.
-pub fn job_seed(randseed: u64, randrepeat: bool, thread_number: u32, stream: u32) -> u64 {
+pub(crate) fn job_seed(randseed: u64, randrepeat: bool, thread_number: u32, stream: u32) -> u64 {
     let mut st = randseed ^ 0x6A09_E667_F3BC_C909;
     let base = splitmix64(&mut st);
     let id = ((thread_number as u64) << 32) | stream as u64;

@@ -66,7 +66,7 @@ fn mean_u64(v: &[u64]) -> u64 {
 
 /// The window of samples and the judgement.
 #[derive(Debug)]
-pub struct SteadyWindow {
+pub(crate) struct SteadyWindow {
     spec: SteadySpec,
     window: VecDeque<(u64, u64)>,
     res: SteadyResult,

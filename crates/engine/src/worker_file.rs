@@ -3,7 +3,7 @@
 
 /// A file of a worker with its I/O region.
 #[derive(Clone, Debug)]
-pub struct WorkerFile {
+pub(crate) struct WorkerFile {
     pub path: std::path::PathBuf,
     pub is_block: bool,
     pub is_char: bool,

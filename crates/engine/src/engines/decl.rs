@@ -8,7 +8,7 @@ pub use crate::job::{EngineKind, EngineOption, EngineOptions};
 
 /// Capabilities of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineFlags {
+pub(crate) struct EngineFlags {
     /// Every I/O completes inside `queue` (fio's FIO_SYNCIO): no slat.
     pub sync: bool,
     /// Does its I/O through a descriptor the worker opens on the job's file or device.
@@ -23,7 +23,7 @@ pub struct EngineFlags {
 
 impl EngineFlags {
     /// A data engine doing I/O on an open file: the defaults the declarations start from.
-    pub const FILE_IO: EngineFlags = EngineFlags {
+    pub(crate) const FILE_IO: EngineFlags = EngineFlags {
         sync: true,
         opens_file: true,
         diskless: false,
@@ -33,11 +33,11 @@ impl EngineFlags {
 }
 
 /// Creates an engine of the declared kind.
-pub type CreateFn = fn(EngineKind, &EngineSetup) -> Result<Box<dyn Engine>, EngineError>;
+pub(crate) type CreateFn = fn(EngineKind, &EngineSetup) -> Result<Box<dyn Engine>, EngineError>;
 
 /// One engine as it declares itself.
 #[derive(Clone, Copy)]
-pub struct EngineDecl {
+pub(crate) struct EngineDecl {
     pub kind: EngineKind,
     /// fio's name of the engine (`ioengine=`).
     pub name: &'static str,
@@ -119,7 +119,7 @@ impl EngineKind {
 
     /// The engine's declaration.
     #[inline]
-    pub fn decl(self) -> &'static EngineDecl {
+    pub(crate) fn decl(self) -> &'static EngineDecl {
         &ENGINES[self as usize]
     }
     pub fn fio_name(self) -> &'static str {

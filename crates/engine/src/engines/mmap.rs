@@ -11,7 +11,7 @@ use std::os::fd::RawFd;
 use std::ptr;
 
 /// Memory-mapped files.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Mmap,
     name: "mmap",
     flags: EngineFlags {
@@ -30,7 +30,7 @@ struct Mapping {
     writable: bool,
 }
 
-pub struct MmapEngine {
+pub(crate) struct MmapEngine {
     files: Vec<EngineFile>,
     maps: Vec<Mapping>,
 }
@@ -117,6 +117,7 @@ impl Drop for MmapEngine {
 }
 
 impl Engine for MmapEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "mmap"
     }

@@ -12,7 +12,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 /// No I/O at all.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Null,
     name: "null",
     flags: EngineFlags {
@@ -26,7 +26,7 @@ pub const DECL: EngineDecl = EngineDecl {
     create: |_, setup| Ok(Box::new(NullEngine::new(setup))),
 };
 
-pub struct NullEngine {
+pub(crate) struct NullEngine {
     depth: u32,
     /// Slots queued but not yet committed.
     queued: Vec<u32>,
@@ -72,6 +72,7 @@ fn sleep_until(t: Instant) {
 }
 
 impl Engine for NullEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "null"
     }

@@ -18,7 +18,7 @@ use std::io;
 use std::os::fd::RawFd;
 
 /// POSIX AIO from the C library.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::PosixAio,
     name: "posixaio",
     flags: EngineFlags {
@@ -29,7 +29,7 @@ pub const DECL: EngineDecl = EngineDecl {
     create: |_, setup| Ok(Box::new(PosixAioEngine::new(setup)?)),
 };
 
-pub struct PosixAioEngine {
+pub(crate) struct PosixAioEngine {
     /// One control block per slot; boxed so its address stays fixed while the request runs.
     cbs: Box<[libc::aiocb]>,
     /// The slot's request is with the C library.
@@ -151,6 +151,7 @@ impl Drop for PosixAioEngine {
 }
 
 impl Engine for PosixAioEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "posixaio"
     }

@@ -12,12 +12,13 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-pub use crate::test_support::{bases, temp_dirs, TempDir};
+pub use crate::test_support::TempDir;
+pub(crate) use crate::test_support::{bases, temp_dirs};
 
 pub const BS: usize = 4096;
 
 /// A zeroed buffer aligned to 4096 bytes.
-pub struct AlignedBuf {
+pub(crate) struct AlignedBuf {
     ptr: *mut u8,
     layout: Layout,
 }
@@ -40,11 +41,11 @@ impl AlignedBuf {
         // SAFETY: the allocation is `len` bytes and initialised.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len()) }
     }
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
         // SAFETY: as above, and `&mut self` makes the access exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len()) }
     }
-    pub fn engine_buf(&self) -> EngineBuf {
+    pub(crate) fn engine_buf(&self) -> EngineBuf {
         EngineBuf {
             ptr: self.ptr,
             len: self.len(),
@@ -60,7 +61,7 @@ impl Drop for AlignedBuf {
 }
 
 /// A descriptor closed on drop.
-pub struct Fd(pub RawFd);
+pub(crate) struct Fd(pub RawFd);
 
 impl Fd {
     /// Open `path` with `flags` (O_CLOEXEC added); the raw -errno on failure.
@@ -83,7 +84,7 @@ impl Drop for Fd {
     }
 }
 
-pub fn efile(fd: RawFd, path: &Path, size: u64, is_block: bool) -> EngineFile {
+pub(crate) fn efile(fd: RawFd, path: &Path, size: u64, is_block: bool) -> EngineFile {
     EngineFile {
         fd,
         path: path.to_path_buf(),
@@ -131,7 +132,7 @@ pub fn fill(buf: &mut [u8], seed: u64) {
 }
 
 /// Whether `fd` lives on tmpfs.
-pub fn is_tmpfs(fd: RawFd) -> bool {
+pub(crate) fn is_tmpfs(fd: RawFd) -> bool {
     // SAFETY: `st` is written by fstatfs before it is read.
     unsafe {
         let mut st: libc::statfs = std::mem::zeroed();
@@ -141,7 +142,7 @@ pub fn is_tmpfs(fd: RawFd) -> bool {
 }
 
 /// Size of the file behind `fd`.
-pub fn fsize(fd: RawFd) -> u64 {
+pub(crate) fn fsize(fd: RawFd) -> u64 {
     // SAFETY: `st` is written by fstat before it is read.
     unsafe {
         let mut st: libc::stat = std::mem::zeroed();
@@ -151,7 +152,7 @@ pub fn fsize(fd: RawFd) -> u64 {
 }
 
 /// `n` separately allocated, 4096-aligned buffers of `len` bytes.
-pub struct Buffers {
+pub(crate) struct Buffers {
     pub bufs: Vec<EngineBuf>,
     _owned: Vec<AlignedBuf>,
 }
@@ -176,7 +177,7 @@ unsafe impl Send for Buffers {}
 unsafe impl Sync for Buffers {}
 
 /// Creates a `size`-byte file, opened with O_DIRECT when the file system allows it.
-pub fn open_file(dir: &Path, name: &str, size: u64) -> (File, EngineFile, bool) {
+pub(crate) fn open_file(dir: &Path, name: &str, size: u64) -> (File, EngineFile, bool) {
     let path = dir.join(name);
     let direct = OpenOptions::new()
         .read(true)
@@ -209,7 +210,7 @@ pub fn open_file(dir: &Path, name: &str, size: u64) -> (File, EngineFile, bool) 
     (f, ef, is_direct)
 }
 
-pub fn fill_block(buf: &mut [u8], seed: u64, block: u64) {
+pub(crate) fn fill_block(buf: &mut [u8], seed: u64, block: u64) {
     for (i, w) in buf.chunks_exact_mut(8).enumerate() {
         let v = seed
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -246,7 +247,7 @@ pub fn drive(
 }
 
 /// [`drive`], checking read data only with `verify` (engines that move no data).
-pub fn drive_checked(
+pub(crate) fn drive_checked(
     eng: &mut dyn Engine,
     bufs: &Buffers,
     qd: usize,
@@ -344,7 +345,7 @@ pub fn drive_checked(
 
 /// Writes every block of a `blocks`-block file at `wqd`, then reads them all back in a random
 /// order at `rqd`, verifying each.
-pub fn write_then_verify(
+pub(crate) fn write_then_verify(
     eng: &mut dyn Engine,
     bufs: &Buffers,
     blocks: u64,

@@ -24,7 +24,7 @@ use std::sync::Barrier;
 pub const SEEK: &str = "seek";
 
 /// One ticket in this many (the ticket divisible by it) writes its chunk back.
-pub const UPDATE_EVERY: u32 = 10;
+pub(crate) const UPDATE_EVERY: u32 = 10;
 
 /// How the seeks run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use crate::rng::Rng;
 
 /// What the next I/O of an access mix is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MixPick {
+pub(crate) struct MixPick {
     /// The index of the line.
     pub line: usize,
     pub dir: Dir,
@@ -20,7 +20,7 @@ pub struct MixPick {
 
 /// The line and direction choices of one worker.
 #[derive(Clone, Debug)]
-pub struct MixPicker {
+pub(crate) struct MixPicker {
     mix: AccessMix,
     /// The lines' cumulative weights.
     cum: Vec<u64>,
@@ -97,7 +97,7 @@ impl MixPicker {
 
 /// The offsets of an access mix in one file's region `[start, end)`.
 #[derive(Clone, Copy, Debug)]
-pub struct MixOffsets {
+pub(crate) struct MixOffsets {
     start: u64,
     end: u64,
     /// Where the previous I/O ended.

@@ -5,7 +5,7 @@ use crate::rng::Rng;
 
 /// Picks the block size of each I/O.
 #[derive(Clone, Debug)]
-pub enum BsPicker {
+pub(crate) enum BsPicker {
     Fixed(u64),
     /// A uniformly chosen multiple of `min` in [min, max].
     Range {
@@ -59,7 +59,7 @@ impl BsPicker {
     }
 
     #[cfg(test)]
-    pub fn is_fixed(&self) -> bool {
+    pub(crate) fn is_fixed(&self) -> bool {
         matches!(self, BsPicker::Fixed(_))
     }
 }

@@ -11,7 +11,7 @@ use crate::job::Dir;
 
 /// Chooses read or write for mixed workloads.
 #[derive(Clone, Debug)]
-pub struct DirMix {
+pub(crate) struct DirMix {
     read_pct: u32,
     seed: u64,
     taus: Taus88,
@@ -74,7 +74,7 @@ impl DirMix {
     /// Make `d` the current direction (the chosen one was ahead of its rate); with `hold`
     /// the next `choose` returns it without a draw (the I/O waits for its issue time).
     #[inline]
-    pub fn switch_to(&mut self, d: Dir, hold: bool) {
+    pub(crate) fn switch_to(&mut self, d: Dir, hold: bool) {
         self.cur = d;
         self.held = hold;
     }
@@ -87,7 +87,7 @@ impl DirMix {
 
     /// A new loop over the files: the allowance starts again, and a repeatable run draws the
     /// same sequence again.
-    pub fn new_loop(&mut self, reseed: bool) {
+    pub(crate) fn new_loop(&mut self, reseed: bool) {
         self.allowance = 0;
         if reseed {
             self.taus = Taus88::new(self.seed);
@@ -95,7 +95,7 @@ impl DirMix {
     }
 
     /// The measured phase begins (after the ramp): the counts start from zero.
-    pub fn restart_counts(&mut self) {
+    pub(crate) fn restart_counts(&mut self) {
         self.issued = [0; 3];
         self.allowance = 0;
     }

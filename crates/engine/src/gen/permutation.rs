@@ -11,7 +11,7 @@ use crate::rng::splitmix64;
 /// than 2^k, so cycle walking is rare even just above a power of two (a plain power-of-two
 /// domain would need two encryptions on average there, with unpredictable branches).
 #[derive(Clone, Debug)]
-pub struct BlockPermutation {
+pub(crate) struct BlockPermutation {
     n: u64,
     /// Modulus of the high half.
     hi_mod: u64,

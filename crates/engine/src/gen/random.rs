@@ -51,7 +51,7 @@ enum Kind {
 /// where it ends inside the region. With `RandomMap` a block whose I/O would not fit is skipped
 /// for this pass; with the other modes the block is moved to the last position that fits.
 #[derive(Clone, Debug)]
-pub struct RandGen {
+pub(crate) struct RandGen {
     start: u64,
     len: u64,
     align: u64,
@@ -206,7 +206,7 @@ impl RandGen {
 
     /// Number of block positions (per pass for the random map).
     #[cfg(test)]
-    pub fn nblocks(&self) -> u64 {
+    pub(crate) fn nblocks(&self) -> u64 {
         self.nblocks
     }
 
@@ -218,14 +218,14 @@ impl RandGen {
 
     /// Whether `next` can return None at the end of a pass.
     #[cfg(test)]
-    pub fn has_passes(&self) -> bool {
+    pub(crate) fn has_passes(&self) -> bool {
         matches!(self.kind, Kind::Map { .. } | Kind::Blocks(_))
     }
 
     /// How many bytes the I/O at the last offset may take: less than its block size where it
     /// ran into blocks already done in this pass (mixed block sizes with the random map).
     #[inline]
-    pub fn granted(&self) -> u64 {
+    pub(crate) fn granted(&self) -> u64 {
         self.granted
     }
 

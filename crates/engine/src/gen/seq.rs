@@ -11,7 +11,7 @@
 /// length plus `add` (backwards); a position past the region length, or an I/O that ended at the
 /// end of the file, ends the pass. The job's amount of I/O ends it otherwise.
 #[derive(Clone, Debug)]
-pub struct SeqGen {
+pub(crate) struct SeqGen {
     start: u64,
     len: u64,
     end: u64,
@@ -35,7 +35,7 @@ impl SeqGen {
     }
 
     /// The size of the file the region lies in (the region end unless told).
-    pub fn set_file_size(&mut self, size: u64) {
+    pub(crate) fn set_file_size(&mut self, size: u64) {
         self.file_size = size.max(self.end);
     }
 

@@ -18,7 +18,7 @@ pub enum Stream {
 
 /// The seed of `stream` for the clone numbered `thread_number` (1 for the first clone of the
 /// first job) when the run is repeatable: the job's seed multiplied into each stream in turn.
-pub fn stream_seed(randseed: u64, thread_number: u32, stream: Stream) -> u64 {
+pub(crate) fn stream_seed(randseed: u64, thread_number: u32, stream: Stream) -> u64 {
     let mut seed = randseed;
     for _ in 0..4 {
         seed = seed.wrapping_mul(SEED_MUL);
@@ -32,7 +32,7 @@ pub fn stream_seed(randseed: u64, thread_number: u32, stream: Stream) -> u64 {
 
 /// taus88: three Tausworthe components combined by exclusive or (period about 2^88).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Taus88 {
+pub(crate) struct Taus88 {
     s1: u32,
     s2: u32,
     s3: u32,
@@ -63,7 +63,7 @@ impl Taus88 {
     }
 
     #[inline]
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         self.s1 = step(self.s1, 13, 19, 0xffff_fffe, 12);
         self.s2 = step(self.s2, 2, 25, 0xffff_fff8, 4);
         self.s3 = step(self.s3, 3, 11, 0xffff_fff0, 17);

@@ -39,7 +39,7 @@ impl TraceAct {
     }
 
     /// The action of an I/O in a data direction.
-    pub fn of_dir(d: Dir) -> TraceAct {
+    pub(crate) fn of_dir(d: Dir) -> TraceAct {
         match d {
             Dir::Read => TraceAct::Read,
             Dir::Write => TraceAct::Write,

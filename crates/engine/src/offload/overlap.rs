@@ -7,7 +7,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The ranges in flight, with a wake-up for the I/Os waiting on one of them.
 #[derive(Debug, Default)]
-pub struct InFlight {
+pub(crate) struct InFlight {
     ranges: Mutex<Ranges>,
     freed: Condvar,
 }
@@ -27,7 +27,7 @@ impl Ranges {
 
 /// A range in the set; it leaves the set when dropped.
 #[derive(Debug)]
-pub struct Entered<'a> {
+pub(crate) struct Entered<'a> {
     set: &'a InFlight,
     key: u64,
 }
@@ -51,11 +51,13 @@ impl InFlight {
     }
 
     /// How many ranges are in flight.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.lock().live.len()
     }
 
     /// Whether no range is in flight.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 
 /// When each slot's last I/O was issued and completed by its submit thread (ns, `sys::now_ns`).
 #[derive(Debug)]
-pub struct SlotTimes {
+pub(crate) struct SlotTimes {
     times: Vec<[AtomicU64; 2]>,
 }
 
@@ -62,7 +62,7 @@ struct Bufs(Vec<EngineBuf>);
 unsafe impl Send for Bufs {}
 
 /// What the submit threads' engines are made of.
-pub struct PoolSetup<'a> {
+pub(crate) struct PoolSetup<'a> {
     pub kind: EngineKind,
     /// Submit threads, and slots of the job's queue.
     pub threads: u32,
@@ -75,11 +75,12 @@ pub struct PoolSetup<'a> {
 }
 
 /// A pool of submit threads, used by the worker as its engine.
-pub struct OffloadPool {
+pub(crate) struct OffloadPool {
     work: Option<Sender<Work>>,
     done: Receiver<Done>,
     threads: Vec<JoinHandle<()>>,
     times: Arc<SlotTimes>,
+    #[cfg(test)]
     name: &'static str,
 }
 
@@ -97,6 +98,7 @@ impl OffloadPool {
             done: done_rx,
             threads: Vec::with_capacity(n as usize),
             times: times.clone(),
+            #[cfg(test)]
             name: s.kind.decl().name,
         };
         for _ in 0..n {
@@ -157,6 +159,7 @@ impl OffloadPool {
     }
 
     /// How many submit threads run.
+    #[cfg(test)]
     pub fn threads(&self) -> usize {
         self.threads.len()
     }
@@ -170,6 +173,7 @@ impl OffloadPool {
 }
 
 impl Engine for OffloadPool {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         self.name
     }

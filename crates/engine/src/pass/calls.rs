@@ -139,7 +139,7 @@ impl Handle {
     }
 
     /// Read one record at `off` into `buf`; the bytes read (short only at the end of the file).
-    pub fn read_at(&mut self, off: u64, buf: &mut [u8]) -> io::Result<usize> {
+    pub(crate) fn read_at(&mut self, off: u64, buf: &mut [u8]) -> io::Result<usize> {
         match self.calls {
             Calls::Plain => {
                 self.seek(off)?;
@@ -171,7 +171,7 @@ impl Handle {
     }
 
     /// Write one record at `off` from `buf`; the bytes accepted.
-    pub fn write_at(&mut self, off: u64, buf: &[u8]) -> io::Result<usize> {
+    pub(crate) fn write_at(&mut self, off: u64, buf: &[u8]) -> io::Result<usize> {
         match self.calls {
             Calls::Plain => {
                 self.seek(off)?;

@@ -84,13 +84,13 @@ impl Mapping {
         })
     }
 
-    pub fn advise(&self, a: MapAdvice) -> io::Result<()> {
+    pub(crate) fn advise(&self, a: MapAdvice) -> io::Result<()> {
         // SAFETY: the range is this mapping.
         cvt(unsafe { libc::madvise(self.ptr.cast(), self.len, a.raw()) })
     }
 
     /// Copy out up to `buf.len()` bytes at `off`; the bytes copied (short at the end).
-    pub fn copy_out(&self, off: u64, buf: &mut [u8]) -> usize {
+    pub(crate) fn copy_out(&self, off: u64, buf: &mut [u8]) -> usize {
         let off = (off as usize).min(self.len);
         let n = buf.len().min(self.len - off);
         // SAFETY: off + n <= len, inside the mapping; buf is a distinct allocation.
@@ -99,7 +99,7 @@ impl Mapping {
     }
 
     /// Copy `buf` in at `off`; the bytes copied (short at the end).
-    pub fn copy_in(&mut self, off: u64, buf: &[u8]) -> usize {
+    pub(crate) fn copy_in(&mut self, off: u64, buf: &[u8]) -> usize {
         let off = (off as usize).min(self.len);
         let n = buf.len().min(self.len - off);
         // SAFETY: off + n <= len, inside a writable mapping; buf is a distinct allocation.

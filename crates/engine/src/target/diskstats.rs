@@ -16,7 +16,7 @@ use std::path::Path;
 /// Block devices whose statistics describe I/O to `path`: the whole disk under a file's
 /// filesystem or the device itself, plus (recursively) the slaves of device-mapper and md
 /// devices, as whole disks. Empty for filesystems without a block device (tmpfs, ...).
-pub fn disks_for(path: &Path) -> Vec<String> {
+pub(crate) fn disks_for(path: &Path) -> Vec<String> {
     let Some(anc) = existing_ancestor(path) else {
         return Vec::new();
     };
@@ -87,7 +87,7 @@ fn counter_delta(after: u64, before: u64) -> u64 {
 
 /// Samples /sys/block/<name>/stat at the start and end of a run.
 #[derive(Clone, Debug)]
-pub struct DiskStatsSampler {
+pub(crate) struct DiskStatsSampler {
     start_ns: u64,
     start: Vec<(String, [u64; STAT_FIELDS])>,
 }

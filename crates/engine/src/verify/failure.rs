@@ -6,7 +6,7 @@ use super::{BlockId, Expect, HeaderView, VerifyKind, BASE_HEADER_LEN, HEADER_VER
 
 /// Which check a block failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FailureKind {
+pub(crate) enum FailureKind {
     /// No header of ours (or an unknown header version): never written, zeroed, or overwritten by
     /// something else.
     BadMagic,
@@ -53,7 +53,7 @@ impl fmt::Display for FailureKind {
 
 /// A failed block check: what failed, what was expected, what the header says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VerifyFailure {
+pub(crate) struct VerifyFailure {
     pub kind: FailureKind,
     /// The verify kind the block was checked as.
     pub verify_kind: VerifyKind,
@@ -70,7 +70,7 @@ impl VerifyFailure {
     /// The block that should have been read here, for regenerating it with [`fill_block`] (for
     /// `verify_dump`): the expected offset and length, with job, seed and generation taken from
     /// the expectation where it fixes them and from the stored header otherwise.
-    pub fn expected_id(&self) -> BlockId {
+    pub(crate) fn expected_id(&self) -> BlockId {
         let f = self.found.as_ref();
         let gen = self
             .expected

@@ -17,7 +17,7 @@ pub(super) const OFF_CSUM: usize = 48;
 
 /// What a block is written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BlockId {
+pub(crate) struct BlockId {
     /// Offset of the block in the file (bytes).
     pub offset: u64,
     /// Block length in bytes, header included.
@@ -33,7 +33,7 @@ pub struct BlockId {
 /// What a block read back should be. `job` and `seed` set to `None` accept any writer (a job
 /// that only reads data written by another run); the generation bounds are both optional.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// Offset the block was read from.
     pub offset: u64,
     /// Block length.
@@ -75,7 +75,7 @@ impl Expect {
 
 /// A block header decoded as stored, without any check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeaderView {
+pub(crate) struct HeaderView {
     pub magic: u32,
     pub version: u16,
     /// Raw kind code (see [`VerifyKind::from_code`]).
@@ -112,7 +112,7 @@ fn rd_u64(b: &[u8], at: usize) -> u64 {
 
 /// Decodes the header at the start of `buf` without checking anything (`None` if `buf` is
 /// shorter than [`BASE_HEADER_LEN`]).
-pub fn describe(buf: &[u8]) -> Option<HeaderView> {
+pub(crate) fn describe(buf: &[u8]) -> Option<HeaderView> {
     if buf.len() < BASE_HEADER_LEN {
         return None;
     }

@@ -22,7 +22,7 @@ impl WriteProgress {
     /// `offset` of file `file`. The first `issued - depth` writes are known to be complete, so
     /// their reads go on; within the last `depth`, only a block whose write was seen completed
     /// is read, and the first one that was not ends the read-back.
-    pub fn read_back_ends(&self, reads_done: u64, file: u32, offset: u64) -> bool {
+    pub(crate) fn read_back_ends(&self, reads_done: u64, file: u32, offset: u64) -> bool {
         let depth = u64::from(self.depth);
         let before_window = reads_done < depth || self.issued.wrapping_sub(reads_done) > depth;
         if before_window && self.issued > depth {
@@ -38,7 +38,7 @@ impl WriteProgress {
 /// The last completed writes of each file, kept while a job runs: a ring of `depth` offsets per
 /// file (no allocation per write).
 #[derive(Clone, Debug)]
-pub struct RecentWrites {
+pub(crate) struct RecentWrites {
     depth: usize,
     /// Writes completed, all files together.
     completed: u64,

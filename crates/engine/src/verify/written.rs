@@ -9,7 +9,7 @@
 /// with `min_generation` set to the oldest write that was in flight instead of
 /// `exact_generation`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WrittenMap {
+pub(crate) struct WrittenMap {
     gens: Vec<u32>,
 }
 
@@ -22,21 +22,25 @@ impl WrittenMap {
     }
 
     /// Bytes of memory a map of `blocks` blocks takes.
-    pub fn memory_bytes(blocks: usize) -> usize {
+    #[cfg(test)]
+    pub(crate) fn memory_bytes(blocks: usize) -> usize {
         blocks * std::mem::size_of::<u32>()
     }
 
     /// Number of blocks covered.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.gens.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.gens.is_empty()
     }
 
     /// Sets the last generation written to `block`. Panics if `block` is out of range.
     #[inline]
+    #[cfg(test)]
     pub fn record(&mut self, block: u64, generation: u32) {
         self.gens[block as usize] = generation;
     }
@@ -44,7 +48,7 @@ impl WrittenMap {
     /// Allocates the next generation of `block` (the last one plus one, saturating), records it
     /// and returns it. Panics if `block` is out of range.
     #[inline]
-    pub fn bump(&mut self, block: u64) -> u32 {
+    pub(crate) fn bump(&mut self, block: u64) -> u32 {
         let g = &mut self.gens[block as usize];
         *g = g.saturating_add(1);
         *g
@@ -60,6 +64,7 @@ impl WrittenMap {
     }
 
     /// Written blocks in index order, with their last generation.
+    #[cfg(test)]
     pub fn written(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.gens
             .iter()
@@ -69,6 +74,7 @@ impl WrittenMap {
     }
 
     /// Forgets every write.
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.gens.fill(0);
     }

@@ -43,7 +43,7 @@ mod steady;
 mod trace;
 mod verify_hooks;
 
-pub use crate::worker_file::WorkerFile;
+pub(crate) use crate::worker_file::WorkerFile;
 
 use crate::engines::{Completion, Engine, EngineFile, Op};
 use crate::failure::{FlushPoint, JobFailure};
@@ -142,7 +142,7 @@ impl WorkerProgress {
 }
 
 /// Everything a worker needs, prepared by the runner.
-pub struct WorkerSetup {
+pub(crate) struct WorkerSetup {
     pub spec: JobSpec,
     pub job_index: usize,
     pub clone: u32,
@@ -179,7 +179,7 @@ struct Slot {
 }
 
 /// Run one worker to completion and return its results.
-pub fn run_worker(setup: WorkerSetup) -> JobResult {
+pub(crate) fn run_worker(setup: WorkerSetup) -> JobResult {
     let mut w = match Worker::new(setup) {
         Ok(w) => w,
         Err(res) => return *res,
