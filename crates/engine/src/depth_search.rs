@@ -43,7 +43,7 @@ impl Default for DepthSearchSpec {
 
 impl DepthSearchSpec {
     /// Whether the job searches at all.
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         !self.target.is_zero()
     }
     /// Whether each I/O over the target lowers the depth at once (a share of 100%).
@@ -89,7 +89,7 @@ pub(crate) struct DepthSearch {
 impl DepthSearch {
     /// A search from depth 1 up to `max`, its first window starting at `now_ns` when the job
     /// had completed `ios` I/Os.
-    pub fn new(spec: DepthSearchSpec, max: u32, now_ns: u64, ios: u64) -> DepthSearch {
+    pub(crate) fn new(spec: DepthSearchSpec, max: u32, now_ns: u64, ios: u64) -> DepthSearch {
         let mut s = DepthSearch {
             spec,
             max: max.max(1),
@@ -115,7 +115,7 @@ impl DepthSearch {
     }
 
     /// The depth to run at now.
-    pub fn depth(&self) -> u32 {
+    pub(crate) fn depth(&self) -> u32 {
         self.depth
     }
 

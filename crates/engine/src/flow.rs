@@ -36,7 +36,7 @@ pub(crate) struct Flows {
 
 impl Flows {
     /// Register a job (clone) of weight `weight` in flow `id`: its seat in the flow.
-    pub fn join(&mut self, id: i32, weight: u32) -> FlowSeat {
+    pub(crate) fn join(&mut self, id: i32, weight: u32) -> FlowSeat {
         let shared = self
             .by_id
             .entry(id)
@@ -74,7 +74,7 @@ impl FlowSeat {
 
     /// An I/O went: count it in the job's and the flow's counts.
     #[inline]
-    pub fn passed(&mut self) {
+    pub(crate) fn passed(&mut self) {
         self.shared.counter.fetch_add(1, Ordering::Relaxed);
         self.own += 1;
     }

@@ -90,7 +90,7 @@ impl Rng {
 
     /// Uniform in [lo, hi] (inclusive). If `hi < lo` the bounds are swapped.
     #[inline]
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+    pub(crate) fn range(&mut self, lo: u64, hi: u64) -> u64 {
         let (lo, hi) = if hi < lo { (hi, lo) } else { (lo, hi) };
         let span = hi - lo;
         if span == u64::MAX {
@@ -101,7 +101,7 @@ impl Rng {
 
     /// True with probability `pct` percent (0 never, >= 100 always).
     #[inline]
-    pub fn percent(&mut self, pct: u32) -> bool {
+    pub(crate) fn percent(&mut self, pct: u32) -> bool {
         if pct == 0 {
             false
         } else if pct >= 100 {
@@ -112,7 +112,7 @@ impl Rng {
     }
 
     /// Fill `buf` with random bytes, eight per generator step.
-    pub fn fill(&mut self, buf: &mut [u8]) {
+    pub(crate) fn fill(&mut self, buf: &mut [u8]) {
         let mut chunks = buf.chunks_exact_mut(8);
         for c in &mut chunks {
             c.copy_from_slice(&self.next_u64().to_le_bytes());
@@ -127,14 +127,14 @@ impl Rng {
 
     /// Exponentially distributed with the given mean (inter-arrival times of a Poisson process).
     #[inline]
-    pub fn exp(&mut self, mean: f64) -> f64 {
+    pub(crate) fn exp(&mut self, mean: f64) -> f64 {
         // 1 - u lies in (0, 1], so the logarithm is finite.
         -mean * (1.0 - self.next_f64()).ln()
     }
 
     /// Standard normal (mean 0, standard deviation 1), Marsaglia's polar method.
     #[inline]
-    pub fn normal(&mut self) -> f64 {
+    pub(crate) fn normal(&mut self) -> f64 {
         if let Some(v) = self.spare.take() {
             return v;
         }

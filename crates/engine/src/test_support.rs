@@ -14,7 +14,7 @@ impl TempDir {
     }
 
     /// A new directory under `base` (e.g. /dev/shm for tmpfs).
-    pub fn new_in(base: &Path, tag: &str) -> TempDir {
+    pub(crate) fn new_in(base: &Path, tag: &str) -> TempDir {
         static N: AtomicU64 = AtomicU64::new(0);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -100,7 +100,7 @@ pub(crate) struct Verifier {
 }
 
 impl Verifier {
-    pub fn new(
+    pub(crate) fn new(
         spec: &VerifySpec,
         job_name: &str,
         thread_number: u32,
@@ -196,12 +196,12 @@ impl Verifier {
     }
 
     /// Keep the last `depth` completed writes of each file (`keep_progress`).
-    pub fn keep_progress(&mut self, depth: u32) {
+    pub(crate) fn keep_progress(&mut self, depth: u32) {
         self.recent = Some(RecentWrites::new(depth, self.files.len()));
     }
 
     /// The writes issued and the last completed ones, when they were kept.
-    pub fn progress(&self) -> Option<WriteProgress> {
+    pub(crate) fn progress(&self) -> Option<WriteProgress> {
         self.recent.as_ref().map(|r| r.snapshot(self.writes_issued))
     }
 

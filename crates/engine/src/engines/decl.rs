@@ -49,7 +49,7 @@ pub(crate) struct EngineDecl {
 
 impl EngineDecl {
     /// Whether the engine reads `opt`.
-    pub const fn reads(&self, opt: EngineOption) -> bool {
+    pub(crate) const fn reads(&self, opt: EngineOption) -> bool {
         let mut i = 0;
         while i < self.options.len() {
             if self.options[i] as u8 == opt as u8 {

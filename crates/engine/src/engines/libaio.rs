@@ -157,7 +157,7 @@ fn aio_limit_words(depth: u32) -> String {
 }
 
 impl LibaioEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let depth = setup.depth.max(1);
         let mut ctx: AioContext = 0;
         if let Err(e) = io_setup(depth, &mut ctx) {

@@ -40,7 +40,7 @@ pub(crate) struct MetaEngine {
 }
 
 impl MetaEngine {
-    pub fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
         if !kind.is_metadata() {
             return Err(EngineError::Io(io::Error::new(
                 io::ErrorKind::InvalidInput,

@@ -36,7 +36,7 @@ pub(crate) struct MmapEngine {
 }
 
 impl MmapEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         Ok(MmapEngine {
             files: setup.files.to_vec(),
             maps: setup

@@ -41,7 +41,7 @@ pub(crate) struct NullEngine {
 }
 
 impl NullEngine {
-    pub fn new(setup: &EngineSetup) -> Self {
+    pub(crate) fn new(setup: &EngineSetup) -> Self {
         let d = setup.depth.max(1) as usize;
         let ns = setup.options.null_service_ns;
         NullEngine {

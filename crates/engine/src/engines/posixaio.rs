@@ -50,7 +50,7 @@ pub(crate) struct PosixAioEngine {
 unsafe impl Send for PosixAioEngine {}
 
 impl PosixAioEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let d = setup.depth.max(1) as usize;
         // SAFETY: aiocb is a plain C structure for which all-zero is a valid (idle) value.
         let zero: libc::aiocb = unsafe { std::mem::zeroed() };

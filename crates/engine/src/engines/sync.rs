@@ -59,7 +59,7 @@ pub(crate) struct SyncEngine {
 }
 
 impl SyncEngine {
-    pub fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
         match kind {
             EngineKind::Sync
             | EngineKind::Psync

@@ -15,7 +15,7 @@ use std::path::Path;
 pub use crate::test_support::TempDir;
 pub(crate) use crate::test_support::{bases, temp_dirs};
 
-pub const BS: usize = 4096;
+pub(crate) const BS: usize = 4096;
 
 /// A zeroed buffer aligned to 4096 bytes.
 pub(crate) struct AlignedBuf {
@@ -24,20 +24,20 @@ pub(crate) struct AlignedBuf {
 }
 
 impl AlignedBuf {
-    pub fn new(len: usize) -> AlignedBuf {
+    pub(crate) fn new(len: usize) -> AlignedBuf {
         let layout = Layout::from_size_align(len.max(1), 4096).unwrap();
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         assert!(!ptr.is_null());
         AlignedBuf { ptr, layout }
     }
-    pub fn ptr(&self) -> *mut u8 {
+    pub(crate) fn ptr(&self) -> *mut u8 {
         self.ptr
     }
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.layout.size()
     }
-    pub fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         // SAFETY: the allocation is `len` bytes and initialised.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len()) }
     }
@@ -65,7 +65,7 @@ pub(crate) struct Fd(pub RawFd);
 
 impl Fd {
     /// Open `path` with `flags` (O_CLOEXEC added); the raw -errno on failure.
-    pub fn open(path: &Path, flags: libc::c_int) -> Result<Fd, i32> {
+    pub(crate) fn open(path: &Path, flags: libc::c_int) -> Result<Fd, i32> {
         let c = CString::new(path.as_os_str().as_bytes()).unwrap();
         // SAFETY: `c` is a valid NUL-terminated string.
         let fd = unsafe { libc::open(c.as_ptr(), flags | libc::O_CLOEXEC, 0o644) };
@@ -93,7 +93,7 @@ pub(crate) fn efile(fd: RawFd, path: &Path, size: u64, is_block: bool) -> Engine
     }
 }
 
-pub fn setup<'a>(
+pub(crate) fn setup<'a>(
     files: &'a [EngineFile],
     buffers: &'a [EngineBuf],
     options: &'a EngineOptions,
@@ -108,7 +108,7 @@ pub fn setup<'a>(
     }
 }
 
-pub fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit {
+pub(crate) fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit {
     IoUnit {
         slot: 0,
         file,
@@ -121,7 +121,7 @@ pub fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit 
 }
 
 /// A deterministic byte pattern that differs per `seed`.
-pub fn fill(buf: &mut [u8], seed: u64) {
+pub(crate) fn fill(buf: &mut [u8], seed: u64) {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     for b in buf.iter_mut() {
         x ^= x << 13;
@@ -158,7 +158,7 @@ pub(crate) struct Buffers {
 }
 
 impl Buffers {
-    pub fn new(n: usize, len: usize) -> Self {
+    pub(crate) fn new(n: usize, len: usize) -> Self {
         let owned: Vec<AlignedBuf> = (0..n).map(|_| AlignedBuf::new(len)).collect();
         Buffers {
             bufs: owned.iter().map(AlignedBuf::engine_buf).collect(),
@@ -166,7 +166,7 @@ impl Buffers {
         }
     }
     #[allow(clippy::mut_from_ref)]
-    pub fn slice(&self, i: usize) -> &mut [u8] {
+    pub(crate) fn slice(&self, i: usize) -> &mut [u8] {
         // SAFETY: each buffer is a live allocation of `len` bytes; tests use one at a time.
         unsafe { std::slice::from_raw_parts_mut(self.bufs[i].ptr, self.bufs[i].len) }
     }
@@ -220,7 +220,7 @@ pub(crate) fn fill_block(buf: &mut [u8], seed: u64, block: u64) {
     }
 }
 
-pub fn shuffled(n: u64, seed: u64) -> Vec<u64> {
+pub(crate) fn shuffled(n: u64, seed: u64) -> Vec<u64> {
     let mut v: Vec<u64> = (0..n).collect();
     let mut x = seed | 1;
     for i in (1..v.len()).rev() {
@@ -235,7 +235,7 @@ pub fn shuffled(n: u64, seed: u64) -> Vec<u64> {
 /// Runs `ops` (op, block) at `qd` in flight: queue up to qd, commit, reap, refill. Writes
 /// carry the pattern of (`seed`, block); every read is checked against it. With `poll` the
 /// reaps never block (min = 0). Returns the number of completions seen.
-pub fn drive(
+pub(crate) fn drive(
     eng: &mut dyn Engine,
     bufs: &Buffers,
     qd: usize,
@@ -367,7 +367,7 @@ pub(crate) fn write_then_verify(
 }
 
 /// Queues one I/O and returns its completion, whether the engine completes it in `queue` or later.
-pub fn single(eng: &mut dyn Engine, io: IoUnit) -> Completion {
+pub(crate) fn single(eng: &mut dyn Engine, io: IoUnit) -> Completion {
     match eng.queue(&io) {
         Queued::Done(result) => Completion {
             slot: io.slot,

@@ -27,8 +27,8 @@ use std::time::Duration;
 
 /// Operation types.
 pub(crate) const MKDIR: &str = "mkdir";
-pub const CREATE: &str = "create";
-pub const WRITE: &str = "write";
+pub(crate) const CREATE: &str = "create";
+pub(crate) const WRITE: &str = "write";
 pub(crate) const RENAME: &str = "rename";
 pub const OPEN: &str = "open";
 pub const READ: &str = "read";

@@ -41,7 +41,7 @@ pub struct SeekOpts {
 }
 
 /// The tickets as bonnie++ draws them: non-negative 31-bit random numbers.
-pub fn tickets(count: u64, seed: u64) -> Vec<u32> {
+pub(crate) fn tickets(count: u64, seed: u64) -> Vec<u32> {
     let mut rng = Rng::new(seed);
     (0..count).map(|_| rng.next_u32() >> 1).collect()
 }

@@ -19,7 +19,7 @@ pub(crate) enum BsPicker {
 }
 
 impl BsPicker {
-    pub fn new(bs: &BlockSize) -> BsPicker {
+    pub(crate) fn new(bs: &BlockSize) -> BsPicker {
         match bs {
             BlockSize::Fixed(v) => BsPicker::Fixed(*v),
             BlockSize::Range { min, max } => {
@@ -50,7 +50,7 @@ impl BsPicker {
     }
 
     #[inline]
-    pub fn pick(&self, rng: &mut Rng) -> u64 {
+    pub(crate) fn pick(&self, rng: &mut Rng) -> u64 {
         match self {
             BsPicker::Fixed(v) => *v,
             BsPicker::Range { min, max_mult } => min * rng.range(1, *max_mult),

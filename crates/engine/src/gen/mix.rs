@@ -27,7 +27,7 @@ pub(crate) struct DirMix {
 
 impl DirMix {
     /// A mix reading `rwmixread` percent of the time, drawing from the stream `seed`.
-    pub fn new(rwmixread: u32, seed: u64) -> DirMix {
+    pub(crate) fn new(rwmixread: u32, seed: u64) -> DirMix {
         DirMix {
             read_pct: rwmixread.min(100),
             seed,
@@ -41,7 +41,7 @@ impl DirMix {
 
     /// The share of `d` in percent.
     #[inline]
-    pub fn share(&self, d: Dir) -> u32 {
+    pub(crate) fn share(&self, d: Dir) -> u32 {
         match d {
             Dir::Read => self.read_pct,
             Dir::Write => 100 - self.read_pct,
@@ -51,7 +51,7 @@ impl DirMix {
 
     /// The direction of the next I/O.
     #[inline]
-    pub fn choose(&mut self) -> Dir {
+    pub(crate) fn choose(&mut self) -> Dir {
         if self.held {
             self.held = false;
             return self.cur;
@@ -81,7 +81,7 @@ impl DirMix {
 
     /// One I/O of `d` was issued.
     #[inline]
-    pub fn count(&mut self, d: Dir) {
+    pub(crate) fn count(&mut self, d: Dir) {
         self.issued[d.idx()] += 1;
     }
 

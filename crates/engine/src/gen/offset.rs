@@ -104,7 +104,7 @@ impl OffsetGen {
     /// The offset of the next I/O of `bs` bytes in direction `dir`; None at the end of the pass
     /// (sequential, random with the random map, or the metadata engines' one operation).
     #[inline]
-    pub fn next(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
+    pub(crate) fn next(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
         if self.zones.is_some() {
             return self.next_zoned(dir, bs, rng);
         }
@@ -201,7 +201,7 @@ impl OffsetGen {
     }
 
     /// Start a new pass.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.restart_generators();
         if let Some(z) = &mut self.zones {
             z.reset();

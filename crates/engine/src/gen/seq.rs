@@ -22,7 +22,7 @@ pub(crate) struct SeqGen {
 }
 
 impl SeqGen {
-    pub fn new(start: u64, len: u64, add: i64) -> SeqGen {
+    pub(crate) fn new(start: u64, len: u64, add: i64) -> SeqGen {
         let end = start.saturating_add(len);
         SeqGen {
             start,
@@ -42,7 +42,7 @@ impl SeqGen {
     /// The next offset whose I/O of `bs` bytes ends within the region; None once the pass is
     /// complete.
     #[inline]
-    pub fn next(&mut self, bs: u64) -> Option<u64> {
+    pub(crate) fn next(&mut self, bs: u64) -> Option<u64> {
         if self.add != 0 {
             return self.next_with_add(bs);
         }
@@ -87,13 +87,13 @@ impl SeqGen {
     }
 
     /// Start a new pass at the region start.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.pos = self.start;
     }
 
     /// Where the next I/O would start (without `add`).
     #[cfg(test)]
-    pub fn pos(&self) -> u64 {
+    pub(crate) fn pos(&self) -> u64 {
         self.pos
     }
 }

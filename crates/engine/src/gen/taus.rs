@@ -47,7 +47,7 @@ impl Taus88 {
     /// A generator seeded as fio seeds its 32-bit streams (only the low 32 bits of `seed`
     /// count): an LCG fills the three components, kept above their minimums, then six
     /// draws are discarded.
-    pub fn new(seed: u64) -> Taus88 {
+    pub(crate) fn new(seed: u64) -> Taus88 {
         let seed = seed as u32;
         let lcg = |x: u32| x.wrapping_mul(69069) ^ seed;
         let floor = |x: u32, m: u32| if x < m { x + m } else { x };
@@ -72,7 +72,7 @@ impl Taus88 {
 
     /// A value in [lo, hi] (both included), scaled as fio scales it: through a double.
     #[inline]
-    pub fn between(&mut self, lo: u32, hi: u32) -> u32 {
+    pub(crate) fn between(&mut self, lo: u32, hi: u32) -> u32 {
         let r = self.next_u32();
         let span = (hi - lo) as f64 + 1.0;
         lo + (span * (r as f64 / 4_294_967_296.0)) as u32

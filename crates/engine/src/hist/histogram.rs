@@ -49,7 +49,7 @@ impl std::fmt::Debug for SparseCounts<'_> {
 
 impl Histogram {
     /// An empty histogram (its counters are allocated when the first value is recorded).
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -105,7 +105,7 @@ impl Histogram {
 
     /// Count one value in ns.
     #[inline]
-    pub fn record(&mut self, ns: u64) {
+    pub(crate) fn record(&mut self, ns: u64) {
         let i = Self::bucket_index(ns);
         self.slots_mut()[i] += 1;
     }
@@ -149,7 +149,8 @@ impl Histogram {
     }
 
     /// Reset every count to 0 (keeps the allocation).
-    pub fn clear(&mut self) {
+    #[cfg(test)]
+    pub(crate) fn clear(&mut self) {
         self.counts.fill(0);
     }
 
@@ -164,7 +165,8 @@ impl Histogram {
     }
 
     /// Raw bucket counts: [`HIST_BUCKETS`] of them, or none when nothing was recorded.
-    pub fn counts(&self) -> &[u64] {
+    #[cfg(test)]
+    pub(crate) fn counts(&self) -> &[u64] {
         &self.counts[..]
     }
 

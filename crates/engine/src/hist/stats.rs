@@ -34,7 +34,7 @@ fn wide_to_f64(hi: u128, lo: u128) -> f64 {
 impl LatStat {
     /// Add one value in ns.
     #[inline]
-    pub fn add(&mut self, v: u64) {
+    pub(crate) fn add(&mut self, v: u64) {
         if self.n == 0 {
             self.min = v;
             self.max = v;

@@ -17,7 +17,7 @@ pub(crate) enum ErrorClass {
 
 impl ErrorClass {
     /// The class of error `errno` on an I/O of direction `dir`.
-    pub fn of(dir: Dir, errno: i32) -> ErrorClass {
+    pub(crate) fn of(dir: Dir, errno: i32) -> ErrorClass {
         if errno == libc::EILSEQ {
             ErrorClass::Check
         } else if dir == Dir::Read {

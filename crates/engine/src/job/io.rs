@@ -52,7 +52,7 @@ impl<T> PerDir<T> {
             Dir::Trim => &self.trim,
         }
     }
-    pub fn get_mut(&mut self, d: Dir) -> &mut T {
+    pub(crate) fn get_mut(&mut self, d: Dir) -> &mut T {
         match d {
             Dir::Read => &mut self.read,
             Dir::Write => &mut self.write,

@@ -19,7 +19,7 @@ impl IoPriority {
     pub(crate) const CLASS_BEST_EFFORT: u8 = 2;
 
     /// The 16-bit value of ioprio_set and of a request's priority: class in the top 3 bits.
-    pub fn value(self) -> u16 {
+    pub(crate) fn value(self) -> u16 {
         let class = if self.class == 0 {
             Self::CLASS_BEST_EFFORT
         } else {

@@ -27,7 +27,7 @@ pub enum TraceAct {
 
 impl TraceAct {
     /// The word a recorded trace uses for the action.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             TraceAct::Read => "read",
             TraceAct::Write => "write",

@@ -38,7 +38,7 @@ impl InFlight {
     }
 
     /// Enter `[offset, offset + len)`, first waiting until no range in flight overlaps it.
-    pub fn enter(&self, offset: u64, len: u64) -> Entered<'_> {
+    pub(crate) fn enter(&self, offset: u64, len: u64) -> Entered<'_> {
         let end = offset.saturating_add(len);
         let mut g = self.lock();
         while g.overlaps(offset, end) {
@@ -52,13 +52,13 @@ impl InFlight {
 
     /// How many ranges are in flight.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lock().live.len()
     }
 
     /// Whether no range is in flight.
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }

@@ -31,7 +31,7 @@ impl SlotTimes {
 
     /// The issue and completion times of the slot's last I/O.
     #[inline]
-    pub fn get(&self, slot: u32) -> (u64, u64) {
+    pub(crate) fn get(&self, slot: u32) -> (u64, u64) {
         let t = &self.times[slot as usize];
         (t[0].load(Ordering::Relaxed), t[1].load(Ordering::Relaxed))
     }
@@ -86,7 +86,7 @@ pub(crate) struct OffloadPool {
 
 impl OffloadPool {
     /// Start the threads, each creating its engine; fails with the first engine's error.
-    pub fn start(s: PoolSetup<'_>) -> Result<OffloadPool, EngineError> {
+    pub(crate) fn start(s: PoolSetup<'_>) -> Result<OffloadPool, EngineError> {
         let n = s.threads.max(1);
         let (work_tx, work_rx) = mpsc::channel::<Work>();
         let work_rx = Arc::new(Mutex::new(work_rx));
@@ -154,13 +154,13 @@ impl OffloadPool {
     }
 
     /// Where the submit threads stamp each slot's issue and completion times.
-    pub fn times(&self) -> Arc<SlotTimes> {
+    pub(crate) fn times(&self) -> Arc<SlotTimes> {
         self.times.clone()
     }
 
     /// How many submit threads run.
     #[cfg(test)]
-    pub fn threads(&self) -> usize {
+    pub(crate) fn threads(&self) -> usize {
         self.threads.len()
     }
 

@@ -66,7 +66,7 @@ fn cvt(r: libc::c_int) -> io::Result<()> {
 impl Mapping {
     /// Map `len` bytes of `fd`: shared and writable for a writer, private and read-only for a
     /// reader.
-    pub fn new(fd: RawFd, len: usize, write: bool) -> io::Result<Mapping> {
+    pub(crate) fn new(fd: RawFd, len: usize, write: bool) -> io::Result<Mapping> {
         let (prot, flags) = if write {
             (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED)
         } else {
@@ -108,7 +108,7 @@ impl Mapping {
     }
 
     /// msync of the pages holding `off .. off + len` (the start rounded down to a page).
-    pub fn msync(&self, off: u64, len: usize, sync: bool) -> io::Result<()> {
+    pub(crate) fn msync(&self, off: u64, len: usize, sync: bool) -> io::Result<()> {
         let off = (off as usize).min(self.len);
         let start = off - off % self.page;
         let end = (off + len).min(self.len);
@@ -117,7 +117,7 @@ impl Mapping {
         cvt(unsafe { libc::msync(self.ptr.add(start).cast(), end - start, flags) })
     }
 
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         self.len
     }
 }

@@ -94,7 +94,7 @@ pub(crate) struct DiskStatsSampler {
 
 impl DiskStatsSampler {
     /// Takes the first sample. Devices without statistics are ignored.
-    pub fn start(names: &[String]) -> Self {
+    pub(crate) fn start(names: &[String]) -> Self {
         let mut start = Vec::new();
         for n in names {
             if start.iter().any(|(s, _): &(String, _)| s == n) {
@@ -117,7 +117,7 @@ impl DiskStatsSampler {
     }
 
     /// Takes the second sample and reports the differences; devices that vanished are skipped.
-    pub fn finish(&self) -> Vec<DiskUtil> {
+    pub(crate) fn finish(&self) -> Vec<DiskUtil> {
         let elapsed_ms = now_ns().saturating_sub(self.start_ns) / 1_000_000;
         let mut out = Vec::new();
         for (name, a) in &self.start {

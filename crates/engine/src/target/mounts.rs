@@ -73,7 +73,7 @@ fn parse_mountinfo(text: &str) -> Vec<MountEntry> {
 }
 
 /// The mounts of this process's mount namespace, in mount order.
-pub fn mounts() -> Vec<MountEntry> {
+pub(crate) fn mounts() -> Vec<MountEntry> {
     fs::read_to_string("/proc/self/mountinfo")
         .map(|t| parse_mountinfo(&t))
         .unwrap_or_default()

@@ -30,7 +30,7 @@ pub(crate) enum FailureKind {
 
 impl FailureKind {
     /// A short name for reports.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FailureKind::BadMagic => "bad magic",
             FailureKind::HeaderChecksum => "header checksum",

@@ -49,7 +49,7 @@ pub(crate) struct Expect {
 
 impl Expect {
     /// Expect exactly the block `id` describes.
-    pub fn exact(id: &BlockId) -> Expect {
+    pub(crate) fn exact(id: &BlockId) -> Expect {
         Expect {
             offset: id.offset,
             len: id.len,
@@ -61,7 +61,7 @@ impl Expect {
     }
 
     /// Expect any valid block of this offset and length, whoever wrote it.
-    pub fn any(offset: u64, len: u32) -> Expect {
+    pub(crate) fn any(offset: u64, len: u32) -> Expect {
         Expect {
             offset,
             len,
@@ -90,7 +90,7 @@ pub(crate) struct HeaderView {
 
 impl HeaderView {
     /// The kind the header names, if the code is known.
-    pub fn verify_kind(&self) -> Option<VerifyKind> {
+    pub(crate) fn verify_kind(&self) -> Option<VerifyKind> {
         VerifyKind::from_code(self.kind)
     }
 }

@@ -54,7 +54,7 @@ impl VerifyKind {
     }
 
     /// The code stored in the header's kind field (0 for `Null`, which writes no header).
-    pub fn code(self) -> u16 {
+    pub(crate) fn code(self) -> u16 {
         match self {
             VerifyKind::Null => 0,
             VerifyKind::Crc32c => 1,

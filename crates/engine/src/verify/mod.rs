@@ -216,7 +216,8 @@ pub(crate) fn check_block(
 /// Splits an I/O of `total` bytes into verify blocks of `interval` bytes: `(start, len)` pairs.
 /// Every block starts at a multiple of `interval`; the last block takes any remainder (so no
 /// block is shorter than `interval`). `interval == 0` or `interval >= total` gives one block.
-pub fn blocks(total: usize, interval: usize) -> impl Iterator<Item = (usize, usize)> {
+#[cfg(test)]
+pub(crate) fn blocks(total: usize, interval: usize) -> impl Iterator<Item = (usize, usize)> {
     let interval = if interval == 0 || interval > total {
         total
     } else {

@@ -15,7 +15,7 @@ pub(crate) struct WrittenMap {
 
 impl WrittenMap {
     /// A map for `blocks` blocks, none written.
-    pub fn new(blocks: usize) -> WrittenMap {
+    pub(crate) fn new(blocks: usize) -> WrittenMap {
         WrittenMap {
             gens: vec![0; blocks],
         }
@@ -29,19 +29,19 @@ impl WrittenMap {
 
     /// Number of blocks covered.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.gens.len()
     }
 
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.gens.is_empty()
     }
 
     /// Sets the last generation written to `block`. Panics if `block` is out of range.
     #[inline]
     #[cfg(test)]
-    pub fn record(&mut self, block: u64, generation: u32) {
+    pub(crate) fn record(&mut self, block: u64, generation: u32) {
         self.gens[block as usize] = generation;
     }
 
@@ -56,7 +56,7 @@ impl WrittenMap {
 
     /// The last generation written to `block`; `None` if never written or out of range.
     #[inline]
-    pub fn get(&self, block: u64) -> Option<u32> {
+    pub(crate) fn get(&self, block: u64) -> Option<u32> {
         match self.gens.get(usize::try_from(block).ok()?) {
             Some(&g) if g != 0 => Some(g),
             _ => None,
@@ -65,7 +65,7 @@ impl WrittenMap {
 
     /// Written blocks in index order, with their last generation.
     #[cfg(test)]
-    pub fn written(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+    pub(crate) fn written(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.gens
             .iter()
             .enumerate()
@@ -75,7 +75,7 @@ impl WrittenMap {
 
     /// Forgets every write.
     #[cfg(test)]
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.gens.fill(0);
     }
 }

@@ -113,7 +113,7 @@ pub struct WorkerProgress {
 }
 
 impl WorkerProgress {
-    pub fn new(name: &str, rw: RwMode) -> Self {
+    pub(crate) fn new(name: &str, rw: RwMode) -> Self {
         WorkerProgress {
             name: name.to_string(),
             bytes: Default::default(),

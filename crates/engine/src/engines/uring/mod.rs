@@ -140,7 +140,7 @@ macro_rules! rw_entry {
 }
 
 impl UringEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let depth = setup.depth.max(1);
         let (ring, level) = first_ring(depth, setup)?;
         let mut notes = Vec::new();
