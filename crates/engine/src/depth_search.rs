@@ -54,7 +54,7 @@ impl DepthSearchSpec {
 
 /// What the worker does after the search changed its mind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Nothing changes; the window goes on.
     Keep,
     /// A new depth, to run from a new window. `drain`: let the I/O in flight complete first

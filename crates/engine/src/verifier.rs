@@ -71,19 +71,19 @@ pub(crate) struct Verifier {
     job: u32,
     seed: u64,
     files: Vec<FileMap>,
-    pub result: VerifyResult,
-    pub fatal: bool,
+    pub(crate) result: VerifyResult,
+    pub(crate) fatal: bool,
     dump: bool,
     /// `--dump-dir`, and where dumps of non-regular targets go.
     dump_dir: Option<PathBuf>,
     dump_fallback_dir: Option<PathBuf>,
-    pub only: bool,
+    pub(crate) only: bool,
     backlog: u64,
     /// Completed writes not yet checked inline: (file, offset, len).
     pending: Vec<(u32, u64, u64)>,
     /// A job that only reads: every block it reads is checked as it completes, against a
     /// header written by any job (fio's read-side verification of data written earlier).
-    pub read_side: bool,
+    pub(crate) read_side: bool,
     /// Where in each block the header is stored (`verify_offset`), and a block with it moved
     /// back to the start, for checking.
     header_offset: usize,

@@ -10,15 +10,15 @@ pub use crate::job::{EngineKind, EngineOption, EngineOptions};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct EngineFlags {
     /// Every I/O completes inside `queue` (fio's FIO_SYNCIO): no slat.
-    pub sync: bool,
+    pub(crate) sync: bool,
     /// Does its I/O through a descriptor the worker opens on the job's file or device.
-    pub opens_file: bool,
+    pub(crate) opens_file: bool,
     /// Moves no data and opens no file (fio's diskless engines): nothing is laid out.
-    pub diskless: bool,
+    pub(crate) diskless: bool,
     /// Each I/O is a metadata operation (create, stat, unlink) on the path of its own file.
-    pub metadata: bool,
+    pub(crate) metadata: bool,
     /// Honours O_DIRECT: `direct=1` bypasses the page cache for its reads and writes.
-    pub direct: bool,
+    pub(crate) direct: bool,
 }
 
 impl EngineFlags {
@@ -38,13 +38,13 @@ pub(crate) type CreateFn = fn(EngineKind, &EngineSetup) -> Result<Box<dyn Engine
 /// One engine as it declares itself.
 #[derive(Clone, Copy)]
 pub(crate) struct EngineDecl {
-    pub kind: EngineKind,
+    pub(crate) kind: EngineKind,
     /// fio's name of the engine (`ioengine=`).
-    pub name: &'static str,
-    pub flags: EngineFlags,
+    pub(crate) name: &'static str,
+    pub(crate) flags: EngineFlags,
     /// The engine-specific options the engine reads.
-    pub options: &'static [EngineOption],
-    pub create: CreateFn,
+    pub(crate) options: &'static [EngineOption],
+    pub(crate) create: CreateFn,
 }
 
 impl EngineDecl {

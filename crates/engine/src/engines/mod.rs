@@ -152,44 +152,44 @@ pub(crate) enum Op {
 /// (0..depth) and is also the index of its buffer in `EngineSetup::buffers`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IoUnit {
-    pub slot: u32,
+    pub(crate) slot: u32,
     /// Index into `EngineSetup::files`.
-    pub file: u32,
-    pub op: Op,
-    pub offset: u64,
-    pub len: usize,
-    pub buf: *mut u8,
+    pub(crate) file: u32,
+    pub(crate) op: Op,
+    pub(crate) offset: u64,
+    pub(crate) len: usize,
+    pub(crate) buf: *mut u8,
     /// The request's own priority (ioprio value), if it carries one.
-    pub prio: Option<u16>,
+    pub(crate) prio: Option<u16>,
 }
 
 /// A file the engine may do I/O on. `fd` is opened by the worker with the job's flags
 /// (O_DIRECT, O_SYNC, read/write); -1 for the metadata engines, which work on `path`.
 #[derive(Clone, Debug)]
 pub(crate) struct EngineFile {
-    pub fd: RawFd,
-    pub path: PathBuf,
+    pub(crate) fd: RawFd,
+    pub(crate) path: PathBuf,
     /// Size of the file or device in bytes.
-    pub size: u64,
-    pub is_block: bool,
+    pub(crate) size: u64,
+    pub(crate) is_block: bool,
 }
 
 /// One I/O buffer (aligned to the target's logical block size).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EngineBuf {
-    pub ptr: *mut u8,
-    pub len: usize,
+    pub(crate) ptr: *mut u8,
+    pub(crate) len: usize,
 }
 
 /// What an engine is given when it is created.
 pub(crate) struct EngineSetup<'a> {
     /// Maximum number of I/Os in flight.
-    pub depth: u32,
-    pub files: &'a [EngineFile],
+    pub(crate) depth: u32,
+    pub(crate) files: &'a [EngineFile],
     /// `depth` buffers; buffer i belongs to slot i.
-    pub buffers: &'a [EngineBuf],
-    pub options: &'a EngineOptions,
-    pub direct: bool,
+    pub(crate) buffers: &'a [EngineBuf],
+    pub(crate) options: &'a EngineOptions,
+    pub(crate) direct: bool,
 }
 
 /// Result of queueing one I/O.
@@ -205,8 +205,8 @@ pub(crate) enum Queued {
 /// A completed I/O: its slot and the result (bytes, or -errno).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Completion {
-    pub slot: u32,
-    pub result: i64,
+    pub(crate) slot: u32,
+    pub(crate) result: i64,
 }
 
 pub(crate) trait Engine {

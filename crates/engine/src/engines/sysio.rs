@@ -91,8 +91,8 @@ pub(crate) fn do_sync(fd: RawFd, datasync: bool) -> i64 {
 /// A file the engine may touch synchronously (sync ops and trims).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SyncFile {
-    pub fd: RawFd,
-    pub is_block: bool,
+    pub(crate) fd: RawFd,
+    pub(crate) is_block: bool,
 }
 
 pub(super) fn sync_files(setup: &EngineSetup) -> Vec<SyncFile> {

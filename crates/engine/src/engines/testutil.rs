@@ -153,7 +153,7 @@ pub(crate) fn fsize(fd: RawFd) -> u64 {
 
 /// `n` separately allocated, 4096-aligned buffers of `len` bytes.
 pub(crate) struct Buffers {
-    pub bufs: Vec<EngineBuf>,
+    pub(crate) bufs: Vec<EngineBuf>,
     _owned: Vec<AlignedBuf>,
 }
 

@@ -102,7 +102,7 @@ pub struct Phase {
 }
 
 /// Times a phase: wall clock and process CPU from `start` to [`Clock::finish`].
-pub struct Clock {
+pub(crate) struct Clock {
     t0: u64,
     cpu0: CpuUsage,
 }

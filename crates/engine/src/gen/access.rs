@@ -11,11 +11,11 @@ use crate::rng::Rng;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MixPick {
     /// The index of the line.
-    pub line: usize,
-    pub dir: Dir,
-    pub size: u64,
-    pub random: bool,
-    pub align: u64,
+    pub(crate) line: usize,
+    pub(crate) dir: Dir,
+    pub(crate) size: u64,
+    pub(crate) random: bool,
+    pub(crate) align: u64,
 }
 
 /// The line and direction choices of one worker.

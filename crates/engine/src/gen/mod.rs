@@ -29,5 +29,5 @@ pub(crate) use access::{MixOffsets, MixPicker};
 pub(crate) use bs::BsPicker;
 pub(crate) use mix::DirMix;
 pub(crate) use offset::OffsetGen;
-pub use taus::Stream;
+pub(crate) use taus::Stream;
 pub(crate) use taus::{stream_seed, Taus88};

@@ -9,7 +9,7 @@ const SEED_MUL: u64 = 0x9e37_0001;
 
 /// The streams of a job, in fio's order (only those iomark draws like fio are named).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
+pub(crate) enum Stream {
     /// The read/write mix.
     Mix = 4,
     /// Which requests carry a priority of their own.

@@ -62,10 +62,10 @@ pub struct IoPrioMix {
 /// records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PrioRule {
-    pub bs: Option<u64>,
-    pub percent: u8,
-    pub value: u16,
-    pub slot: u8,
+    pub(crate) bs: Option<u64>,
+    pub(crate) percent: u8,
+    pub(crate) value: u16,
+    pub(crate) slot: u8,
 }
 
 impl IoPrioMix {

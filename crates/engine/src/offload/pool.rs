@@ -63,15 +63,15 @@ unsafe impl Send for Bufs {}
 
 /// What the submit threads' engines are made of.
 pub(crate) struct PoolSetup<'a> {
-    pub kind: EngineKind,
+    pub(crate) kind: EngineKind,
     /// Submit threads, and slots of the job's queue.
-    pub threads: u32,
-    pub files: &'a [EngineFile],
-    pub buffers: &'a [EngineBuf],
-    pub options: &'a EngineOptions,
-    pub direct: bool,
+    pub(crate) threads: u32,
+    pub(crate) files: &'a [EngineFile],
+    pub(crate) buffers: &'a [EngineBuf],
+    pub(crate) options: &'a EngineOptions,
+    pub(crate) direct: bool,
     /// Wait for overlapping I/O in flight (in any pool sharing the set) before each I/O.
-    pub overlap: Option<Arc<InFlight>>,
+    pub(crate) overlap: Option<Arc<InFlight>>,
 }
 
 /// A pool of submit threads, used by the worker as its engine.

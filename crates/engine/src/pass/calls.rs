@@ -45,7 +45,7 @@ pub struct CallCounts {
 
 /// One open file and the state of its calls.
 pub(super) struct Handle {
-    pub fd: RawFd,
+    pub(crate) fd: RawFd,
     calls: Calls,
     /// Where the kernel's file position is.
     pos: u64,
@@ -60,7 +60,7 @@ pub(super) struct Handle {
     dirty: bool,
     /// The file's mapping (mapped passes, once `map` was called).
     map: Option<Mapping>,
-    pub counts: CallCounts,
+    pub(crate) counts: CallCounts,
 }
 
 fn cvt(r: isize) -> io::Result<usize> {

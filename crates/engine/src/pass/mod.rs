@@ -119,8 +119,8 @@ pub struct PassResult {
 /// a writer completes its file without counting, as iozone's children do).
 #[derive(Clone, Copy)]
 pub(crate) struct PassStops<'a> {
-    pub stop: &'a AtomicBool,
-    pub wall: Option<&'a AtomicBool>,
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) wall: Option<&'a AtomicBool>,
 }
 
 /// A pass with its file open and its buffer ready: what is left is the timed part.

@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 /// One line of /proc/self/mountinfo.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct MountEntry {
-    pub major: u32,
-    pub minor: u32,
-    pub mount_point: String,
-    pub fs_type: String,
-    pub source: String,
+    pub(crate) major: u32,
+    pub(crate) minor: u32,
+    pub(crate) mount_point: String,
+    pub(crate) fs_type: String,
+    pub(crate) source: String,
 }
 
 fn unescape_mount(s: &str) -> String {

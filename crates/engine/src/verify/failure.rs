@@ -54,16 +54,16 @@ impl fmt::Display for FailureKind {
 /// A failed block check: what failed, what was expected, what the header says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct VerifyFailure {
-    pub kind: FailureKind,
+    pub(crate) kind: FailureKind,
     /// The verify kind the block was checked as.
-    pub verify_kind: VerifyKind,
-    pub expected: Expect,
+    pub(crate) verify_kind: VerifyKind,
+    pub(crate) expected: Expect,
     /// The stored header, decoded without checks (`None` when the buffer is shorter than
     /// [`BASE_HEADER_LEN`]).
-    pub found: Option<HeaderView>,
+    pub(crate) found: Option<HeaderView>,
     /// For `DataChecksum`: index in the block of the first byte that differs from what the
     /// header's write would have produced (`None` when it cannot be located).
-    pub first_bad_byte: Option<usize>,
+    pub(crate) first_bad_byte: Option<usize>,
 }
 
 impl VerifyFailure {

@@ -19,15 +19,15 @@ pub(super) const OFF_CSUM: usize = 48;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BlockId {
     /// Offset of the block in the file (bytes).
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// Block length in bytes, header included.
-    pub len: u32,
+    pub(crate) len: u32,
     /// Job id (for example a hash of the job name and thread number).
-    pub job: u32,
+    pub(crate) job: u32,
     /// The job's verify seed.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Which write of this block this is (1 for the first; higher for later writes).
-    pub generation: u64,
+    pub(crate) generation: u64,
 }
 
 /// What a block read back should be. `job` and `seed` set to `None` accept any writer (a job
@@ -35,16 +35,16 @@ pub(crate) struct BlockId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Expect {
     /// Offset the block was read from.
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// Block length.
-    pub len: u32,
-    pub job: Option<u32>,
-    pub seed: Option<u64>,
+    pub(crate) len: u32,
+    pub(crate) job: Option<u32>,
+    pub(crate) seed: Option<u64>,
     /// The block must have been written by this generation or a later one. Used when several
     /// writes to the block were in flight together (any of them may have landed last).
-    pub min_generation: Option<u64>,
+    pub(crate) min_generation: Option<u64>,
     /// The block must hold exactly this generation: the normal case, the last one written.
-    pub exact_generation: Option<u64>,
+    pub(crate) exact_generation: Option<u64>,
 }
 
 impl Expect {
@@ -76,16 +76,16 @@ impl Expect {
 /// A block header decoded as stored, without any check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct HeaderView {
-    pub magic: u32,
-    pub version: u16,
+    pub(crate) magic: u32,
+    pub(crate) version: u16,
     /// Raw kind code (see [`VerifyKind::from_code`]).
-    pub kind: u16,
-    pub len: u32,
-    pub job: u32,
-    pub offset: u64,
-    pub seed: u64,
-    pub generation: u64,
-    pub header_crc: u32,
+    pub(crate) kind: u16,
+    pub(crate) len: u32,
+    pub(crate) job: u32,
+    pub(crate) offset: u64,
+    pub(crate) seed: u64,
+    pub(crate) generation: u64,
+    pub(crate) header_crc: u32,
 }
 
 impl HeaderView {

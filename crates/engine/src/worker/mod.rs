@@ -143,21 +143,21 @@ impl WorkerProgress {
 
 /// Everything a worker needs, prepared by the runner.
 pub(crate) struct WorkerSetup {
-    pub spec: JobSpec,
-    pub job_index: usize,
-    pub clone: u32,
-    pub thread_number: u32,
+    pub(crate) spec: JobSpec,
+    pub(crate) job_index: usize,
+    pub(crate) clone: u32,
+    pub(crate) thread_number: u32,
     /// Job clones in the run (all jobs).
-    pub threads: u32,
-    pub files: Vec<WorkerFile>,
+    pub(crate) threads: u32,
+    pub(crate) files: Vec<WorkerFile>,
     /// Total bytes to move per loop (io_size or the sum of regions).
-    pub io_bytes_per_loop: u64,
-    pub stop: Arc<AtomicBool>,
-    pub progress: Arc<WorkerProgress>,
+    pub(crate) io_bytes_per_loop: u64,
+    pub(crate) stop: Arc<AtomicBool>,
+    pub(crate) progress: Arc<WorkerProgress>,
     /// The job's seat in its flow (flow control between jobs), if it has one.
-    pub flow: Option<crate::flow::FlowSeat>,
+    pub(crate) flow: Option<crate::flow::FlowSeat>,
     /// The run's ranges in flight, for jobs that serialize overlapping I/O on submit threads.
-    pub overlap: Arc<crate::offload::InFlight>,
+    pub(crate) overlap: Arc<crate::offload::InFlight>,
 }
 
 const NS_PER_MS: u64 = 1_000_000;
