@@ -43,18 +43,18 @@ impl Default for DepthSearchSpec {
 
 impl DepthSearchSpec {
     /// Whether the job searches at all.
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         !self.target.is_zero()
     }
     /// Whether each I/O over the target lowers the depth at once (a share of 100%).
-    pub fn every_io(&self) -> bool {
+    pub(crate) fn every_io(&self) -> bool {
         self.percentile >= 100.0
     }
 }
 
 /// What the worker does after the search changed its mind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Nothing changes; the window goes on.
     Keep,
     /// A new depth, to run from a new window. `drain`: let the I/O in flight complete first
@@ -70,7 +70,7 @@ pub enum Step {
 
 /// The search's state.
 #[derive(Clone, Debug)]
-pub struct DepthSearch {
+pub(crate) struct DepthSearch {
     spec: DepthSearchSpec,
     max: u32,
     depth: u32,
@@ -89,7 +89,7 @@ pub struct DepthSearch {
 impl DepthSearch {
     /// A search from depth 1 up to `max`, its first window starting at `now_ns` when the job
     /// had completed `ios` I/Os.
-    pub fn new(spec: DepthSearchSpec, max: u32, now_ns: u64, ios: u64) -> DepthSearch {
+    pub(crate) fn new(spec: DepthSearchSpec, max: u32, now_ns: u64, ios: u64) -> DepthSearch {
         let mut s = DepthSearch {
             spec,
             max: max.max(1),
@@ -108,37 +108,37 @@ impl DepthSearch {
 
     /// Start again from depth 1 (the measured phase begins after a ramp), unless the final
     /// window is under way.
-    pub fn restart(&mut self, now_ns: u64, ios: u64) {
+    pub(crate) fn restart(&mut self, now_ns: u64, ios: u64) {
         if !self.final_window {
             *self = DepthSearch::new(self.spec, self.max, now_ns, ios);
         }
     }
 
     /// The depth to run at now.
-    pub fn depth(&self) -> u32 {
+    pub(crate) fn depth(&self) -> u32 {
         self.depth
     }
 
     /// Whether the search has settled and runs its final window.
-    pub fn in_final_window(&self) -> bool {
+    pub(crate) fn in_final_window(&self) -> bool {
         self.final_window
     }
 
     /// When the current window is due to be judged.
-    pub fn window_due_ns(&self) -> u64 {
+    pub(crate) fn window_due_ns(&self) -> u64 {
         self.window_start_ns
             .saturating_add(self.spec.window.as_nanos() as u64)
     }
 
     /// A new window from `now_ns`, the job having completed `ios` I/Os.
-    pub fn new_window(&mut self, now_ns: u64, ios: u64) {
+    pub(crate) fn new_window(&mut self, now_ns: u64, ios: u64) {
         self.window_start_ns = now_ns;
         self.window_ios = ios;
         self.slow = 0;
     }
 
     /// An I/O took longer than the target.
-    pub fn slow_io(&mut self) -> Step {
+    pub(crate) fn slow_io(&mut self) -> Step {
         if self.spec.every_io() {
             self.lower()
         } else {
@@ -152,7 +152,7 @@ impl DepthSearch {
     /// lower depth's window starts when the caller has drained the queue
     /// ([`DepthSearch::new_window`]); a window missed at depth 1 goes on (judged again at the
     /// next look).
-    pub fn window_end(&mut self, now_ns: u64, ios: u64) -> Step {
+    pub(crate) fn window_end(&mut self, now_ns: u64, ios: u64) -> Step {
         let n = ios.saturating_sub(self.window_ios);
         let met = if n == 0 {
             false

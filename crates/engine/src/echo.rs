@@ -2,7 +2,7 @@
 //! readable length, so a stray binary file or a megabyte-long argument gives a one-line error.
 
 /// The most characters of the user's text an error repeats.
-pub const ECHO_MAX_CHARS: usize = 80;
+pub(crate) const ECHO_MAX_CHARS: usize = 80;
 
 /// `s` between single quotes, with control characters (and quotes and backslashes) escaped as
 /// `\n`, `\t`, `\x1b`, ..., cut after [`ECHO_MAX_CHARS`] characters with the full length stated.

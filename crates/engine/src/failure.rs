@@ -23,7 +23,7 @@ pub enum FlushPoint {
 
 impl FlushPoint {
     /// The engine's neutral name of the moment.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FlushPoint::BeforeVerify => "verify",
             FlushPoint::End => "end of job",

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// The counters one flow shares between its jobs.
 #[derive(Debug)]
-pub struct FlowShared {
+pub(crate) struct FlowShared {
     counter: AtomicU64,
     total_weight: AtomicU64,
 }
@@ -30,13 +30,13 @@ impl FlowShared {
 
 /// The flows of one run, by id.
 #[derive(Debug, Default)]
-pub struct Flows {
+pub(crate) struct Flows {
     by_id: BTreeMap<i32, Arc<FlowShared>>,
 }
 
 impl Flows {
     /// Register a job (clone) of weight `weight` in flow `id`: its seat in the flow.
-    pub fn join(&mut self, id: i32, weight: u32) -> FlowSeat {
+    pub(crate) fn join(&mut self, id: i32, weight: u32) -> FlowSeat {
         let shared = self
             .by_id
             .entry(id)
@@ -55,7 +55,7 @@ impl Flows {
 
 /// One job's place in its flow. Leaving the flow (drop) takes its weight and count back.
 #[derive(Debug)]
-pub struct FlowSeat {
+pub(crate) struct FlowSeat {
     shared: Arc<FlowShared>,
     weight: u32,
     own: u64,
@@ -64,7 +64,7 @@ pub struct FlowSeat {
 impl FlowSeat {
     /// Whether the next I/O must wait.
     #[inline]
-    pub fn held_back(&self) -> bool {
+    pub(crate) fn held_back(&self) -> bool {
         let flow = self.shared.counter.load(Ordering::Relaxed).max(1);
         let total = self.shared.total_weight.load(Ordering::Relaxed).max(1);
         let counter_ratio = self.own as f64 / flow as f64;
@@ -74,7 +74,7 @@ impl FlowSeat {
 
     /// An I/O went: count it in the job's and the flow's counts.
     #[inline]
-    pub fn passed(&mut self) {
+    pub(crate) fn passed(&mut self) {
         self.shared.counter.fetch_add(1, Ordering::Relaxed);
         self.own += 1;
     }

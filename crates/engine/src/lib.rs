@@ -34,12 +34,12 @@ pub mod echo;
 pub mod engines;
 pub mod failure;
 pub mod fileops;
-pub mod flow;
+pub(crate) mod flow;
 pub(crate) mod gen;
 pub mod hist;
 pub mod job;
 pub mod note;
-pub mod offload;
+pub(crate) mod offload;
 pub mod outfile;
 pub mod pass;
 pub mod result;
@@ -53,7 +53,7 @@ pub mod test_support;
 pub(crate) mod verifier;
 pub mod verify;
 pub(crate) mod worker;
-pub mod worker_file;
+pub(crate) mod worker_file;
 
 #[cfg(test)]
 mod speaks_no_fio;

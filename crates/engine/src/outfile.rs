@@ -14,7 +14,7 @@ use std::path::{Component, Path, PathBuf};
 impl JobSpec {
     /// The files clone `clone` of this job uses: its filenames, or its generated names in its
     /// directory (`directory=`, else the working directory).
-    pub fn clone_paths(&self, clone: u32) -> Vec<PathBuf> {
+    pub(crate) fn clone_paths(&self, clone: u32) -> Vec<PathBuf> {
         if !self.filenames.is_empty() {
             return self.filenames.clone();
         }

@@ -9,14 +9,14 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// One splitmix64 step: advances `state` and returns the mixed output.
 #[inline]
-pub fn splitmix64(state: &mut u64) -> u64 {
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(GOLDEN);
     mix64(*state)
 }
 
 /// splitmix64's output function: a bijective 64-bit mixer.
 #[inline]
-pub fn mix64(mut z: u64) -> u64 {
+pub(crate) fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -59,13 +59,13 @@ impl Rng {
     }
 
     #[inline]
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
 
     /// Uniform in [0, 1) with 53 bits of precision.
     #[inline]
-    pub fn next_f64(&mut self) -> f64 {
+    pub(crate) fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
@@ -90,7 +90,7 @@ impl Rng {
 
     /// Uniform in [lo, hi] (inclusive). If `hi < lo` the bounds are swapped.
     #[inline]
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+    pub(crate) fn range(&mut self, lo: u64, hi: u64) -> u64 {
         let (lo, hi) = if hi < lo { (hi, lo) } else { (lo, hi) };
         let span = hi - lo;
         if span == u64::MAX {
@@ -101,7 +101,7 @@ impl Rng {
 
     /// True with probability `pct` percent (0 never, >= 100 always).
     #[inline]
-    pub fn percent(&mut self, pct: u32) -> bool {
+    pub(crate) fn percent(&mut self, pct: u32) -> bool {
         if pct == 0 {
             false
         } else if pct >= 100 {
@@ -112,7 +112,7 @@ impl Rng {
     }
 
     /// Fill `buf` with random bytes, eight per generator step.
-    pub fn fill(&mut self, buf: &mut [u8]) {
+    pub(crate) fn fill(&mut self, buf: &mut [u8]) {
         let mut chunks = buf.chunks_exact_mut(8);
         for c in &mut chunks {
             c.copy_from_slice(&self.next_u64().to_le_bytes());
@@ -127,14 +127,14 @@ impl Rng {
 
     /// Exponentially distributed with the given mean (inter-arrival times of a Poisson process).
     #[inline]
-    pub fn exp(&mut self, mean: f64) -> f64 {
+    pub(crate) fn exp(&mut self, mean: f64) -> f64 {
         // 1 - u lies in (0, 1], so the logarithm is finite.
         -mean * (1.0 - self.next_f64()).ln()
     }
 
     /// Standard normal (mean 0, standard deviation 1), Marsaglia's polar method.
     #[inline]
-    pub fn normal(&mut self) -> f64 {
+    pub(crate) fn normal(&mut self) -> f64 {
         if let Some(v) = self.spare.take() {
             return v;
         }
@@ -158,7 +158,7 @@ static SEED_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// With `randrepeat` the result depends only on (`randseed`, `thread_number`, `stream`), and
 /// distinct (thread, stream) pairs give distinct seeds. Without it, time, process id and a
 /// per-process counter are mixed in so every call differs.
-pub fn job_seed(randseed: u64, randrepeat: bool, thread_number: u32, stream: u32) -> u64 {
+pub(crate) fn job_seed(randseed: u64, randrepeat: bool, thread_number: u32, stream: u32) -> u64 {
     let mut st = randseed ^ 0x6A09_E667_F3BC_C909;
     let base = splitmix64(&mut st);
     let id = ((thread_number as u64) << 32) | stream as u64;

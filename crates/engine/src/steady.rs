@@ -66,14 +66,14 @@ fn mean_u64(v: &[u64]) -> u64 {
 
 /// The window of samples and the judgement.
 #[derive(Debug)]
-pub struct SteadyWindow {
+pub(crate) struct SteadyWindow {
     spec: SteadySpec,
     window: VecDeque<(u64, u64)>,
     res: SteadyResult,
 }
 
 impl SteadyWindow {
-    pub fn new(spec: SteadySpec) -> SteadyWindow {
+    pub(crate) fn new(spec: SteadySpec) -> SteadyWindow {
         let n = spec.duration_s.max(1) as usize;
         SteadyWindow {
             spec,
@@ -83,7 +83,7 @@ impl SteadyWindow {
     }
 
     /// Add one second's IOPS and bandwidth; true once the state is steady.
-    pub fn add(&mut self, iops: u64, bw: u64) -> bool {
+    pub(crate) fn add(&mut self, iops: u64, bw: u64) -> bool {
         let n = self.spec.duration_s.max(1) as usize;
         if self.window.len() == n {
             self.window.pop_front();
@@ -135,7 +135,7 @@ impl SteadyWindow {
     }
 
     /// The result so far.
-    pub fn result(&self) -> SteadyResult {
+    pub(crate) fn result(&self) -> SteadyResult {
         let n = self.spec.duration_s.max(1) as usize;
         let mut r = self.res.clone();
         if r.criterion.is_infinite() {

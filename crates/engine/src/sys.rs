@@ -154,7 +154,7 @@ pub(crate) fn rusage_thread() -> CpuUsage {
 
 /// CPU time (user + system) of the calling thread so far, in ns, from the scheduler's own
 /// count (CLOCK_THREAD_CPUTIME_ID): exact, where getrusage's split may move in ticks.
-pub fn thread_cpu_ns() -> u64 {
+pub(crate) fn thread_cpu_ns() -> u64 {
     // SAFETY: zeroed timespec is a valid out value.
     let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
     // SAFETY: ts is a valid out pointer.
@@ -308,7 +308,7 @@ pub fn numa_nodes() -> Vec<u32> {
     nodes
 }
 
-pub fn cpus_configured() -> usize {
+pub(crate) fn cpus_configured() -> usize {
     // SAFETY: sysconf has no memory-safety preconditions.
     let v = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };
     if v > 0 {
@@ -323,7 +323,7 @@ pub fn cpus_configured() -> usize {
 // ---------------------------------------------------------------------------------------------
 
 /// Sets the I/O priority of the calling thread (ioprio_set for the thread itself).
-pub fn set_io_priority(prio: crate::job::IoPriority) -> io::Result<()> {
+pub(crate) fn set_io_priority(prio: crate::job::IoPriority) -> io::Result<()> {
     const IOPRIO_WHO_PROCESS: libc::c_long = 1;
     // SAFETY: ioprio_set takes three integers; who = 0 is the calling thread.
     let rc = unsafe {

@@ -14,7 +14,7 @@ impl TempDir {
     }
 
     /// A new directory under `base` (e.g. /dev/shm for tmpfs).
-    pub fn new_in(base: &Path, tag: &str) -> TempDir {
+    pub(crate) fn new_in(base: &Path, tag: &str) -> TempDir {
         static N: AtomicU64 = AtomicU64::new(0);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -47,7 +47,8 @@ impl Drop for TempDir {
 
 /// The bases every data test runs on: the default temp dir (a real file system, ext4 here) and,
 /// when present, tmpfs.
-pub fn bases() -> Vec<PathBuf> {
+#[cfg(test)]
+pub(crate) fn bases() -> Vec<PathBuf> {
     let mut v = vec![std::env::temp_dir()];
     let shm = PathBuf::from("/dev/shm");
     if shm.is_dir() {
@@ -57,7 +58,8 @@ pub fn bases() -> Vec<PathBuf> {
 }
 
 /// One temporary directory on each of [`bases`].
-pub fn temp_dirs(tag: &str) -> Vec<TempDir> {
+#[cfg(test)]
+pub(crate) fn temp_dirs(tag: &str) -> Vec<TempDir> {
     bases().iter().map(|b| TempDir::new_in(b, tag)).collect()
 }
 

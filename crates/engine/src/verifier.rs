@@ -17,7 +17,7 @@ const MAX_REPORTS: usize = 100;
 
 /// Verification settings that cannot work.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum VerifierError {
+pub(crate) enum VerifierError {
     /// The verify block cannot hold the header of its kind.
     #[error(
         "{kind}: the verify block ({block} bytes) is smaller than its header ({header} bytes)"
@@ -64,26 +64,26 @@ struct FileMap {
     checked: Vec<bool>,
 }
 
-pub struct Verifier {
+pub(crate) struct Verifier {
     kind: VerifyKind,
     interval: u64,
     pattern: Option<Vec<u8>>,
     job: u32,
     seed: u64,
     files: Vec<FileMap>,
-    pub result: VerifyResult,
-    pub fatal: bool,
+    pub(crate) result: VerifyResult,
+    pub(crate) fatal: bool,
     dump: bool,
     /// `--dump-dir`, and where dumps of non-regular targets go.
     dump_dir: Option<PathBuf>,
     dump_fallback_dir: Option<PathBuf>,
-    pub only: bool,
+    pub(crate) only: bool,
     backlog: u64,
     /// Completed writes not yet checked inline: (file, offset, len).
     pending: Vec<(u32, u64, u64)>,
     /// A job that only reads: every block it reads is checked as it completes, against a
     /// header written by any job (fio's read-side verification of data written earlier).
-    pub read_side: bool,
+    pub(crate) read_side: bool,
     /// Where in each block the header is stored (`verify_offset`), and a block with it moved
     /// back to the start, for checking.
     header_offset: usize,
@@ -100,7 +100,7 @@ pub struct Verifier {
 }
 
 impl Verifier {
-    pub fn new(
+    pub(crate) fn new(
         spec: &VerifySpec,
         job_name: &str,
         thread_number: u32,
@@ -196,19 +196,19 @@ impl Verifier {
     }
 
     /// Keep the last `depth` completed writes of each file (`keep_progress`).
-    pub fn keep_progress(&mut self, depth: u32) {
+    pub(crate) fn keep_progress(&mut self, depth: u32) {
         self.recent = Some(RecentWrites::new(depth, self.files.len()));
     }
 
     /// The writes issued and the last completed ones, when they were kept.
-    pub fn progress(&self) -> Option<WriteProgress> {
+    pub(crate) fn progress(&self) -> Option<WriteProgress> {
         self.recent.as_ref().map(|r| r.snapshot(self.writes_issued))
     }
 
     /// Whether a read-back limited by an earlier job's record must end before reading
     /// `offset` of `file`.
     #[inline]
-    pub fn read_back_ends(&self, file: u32, offset: u64) -> bool {
+    pub(crate) fn read_back_ends(&self, file: u32, offset: u64) -> bool {
         self.written_before
             .as_ref()
             .is_some_and(|p| p.read_back_ends(self.reads_done, file, offset))
@@ -239,7 +239,7 @@ impl Verifier {
     }
 
     /// Stamp a write: assign each verify block its generation and fill the buffer.
-    pub fn on_write_issue(&mut self, file: u32, offset: u64, buf: &mut [u8]) {
+    pub(crate) fn on_write_issue(&mut self, file: u32, offset: u64, buf: &mut [u8]) {
         self.writes_issued += 1;
         let iv = self.interval as usize;
         let mut start = 0;
@@ -274,7 +274,7 @@ impl Verifier {
     }
 
     /// A write completed (`ok`: successfully).
-    pub fn on_write_complete(&mut self, file: u32, offset: u64, len: u64, ok: bool) {
+    pub(crate) fn on_write_complete(&mut self, file: u32, offset: u64, len: u64, ok: bool) {
         if let (Some(r), true) = (&mut self.recent, ok) {
             r.record(file, offset);
         }
@@ -291,7 +291,7 @@ impl Verifier {
     }
 
     /// Whether enough writes completed for an inline check.
-    pub fn backlog_due(&self) -> bool {
+    pub(crate) fn backlog_due(&self) -> bool {
         self.backlog > 0 && self.pending.len() as u64 >= self.backlog
     }
 
@@ -318,7 +318,7 @@ impl Verifier {
     }
 
     /// Check the writes completed since the last inline check. Returns false to stop the job.
-    pub fn check_pending(
+    pub(crate) fn check_pending(
         &mut self,
         fds: &[RawFd],
         files: &[WorkerFile],
@@ -342,7 +342,7 @@ impl Verifier {
     }
 
     /// Read back and check every block written in this run. Returns false if stopped early.
-    pub fn check_all(
+    pub(crate) fn check_all(
         &mut self,
         fds: &[RawFd],
         files: &[WorkerFile],
@@ -499,7 +499,7 @@ impl Verifier {
 
     /// Read-side verification: check the verify blocks of a completed read of the job (its
     /// accounting is the job's own). Returns false to stop the job.
-    pub fn on_read_complete(
+    pub(crate) fn on_read_complete(
         &mut self,
         files: &[WorkerFile],
         file: u32,

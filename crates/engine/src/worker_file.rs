@@ -3,16 +3,16 @@
 
 /// A file of a worker with its I/O region.
 #[derive(Clone, Debug)]
-pub struct WorkerFile {
-    pub path: std::path::PathBuf,
-    pub is_block: bool,
-    pub is_char: bool,
+pub(crate) struct WorkerFile {
+    pub(crate) path: std::path::PathBuf,
+    pub(crate) is_block: bool,
+    pub(crate) is_char: bool,
     /// Size of the file or device.
-    pub size: u64,
+    pub(crate) size: u64,
     /// I/O region inside the file.
-    pub region_start: u64,
-    pub region_len: u64,
+    pub(crate) region_start: u64,
+    pub(crate) region_len: u64,
     /// Logical block size of the file's device (of its directory's for a regular file; 512 when
     /// unknown); I/O buffers are aligned to it.
-    pub logical_block_size: u64,
+    pub(crate) logical_block_size: u64,
 }

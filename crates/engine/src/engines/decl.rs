@@ -8,22 +8,22 @@ pub use crate::job::{EngineKind, EngineOption, EngineOptions};
 
 /// Capabilities of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineFlags {
+pub(crate) struct EngineFlags {
     /// Every I/O completes inside `queue` (fio's FIO_SYNCIO): no slat.
-    pub sync: bool,
+    pub(crate) sync: bool,
     /// Does its I/O through a descriptor the worker opens on the job's file or device.
-    pub opens_file: bool,
+    pub(crate) opens_file: bool,
     /// Moves no data and opens no file (fio's diskless engines): nothing is laid out.
-    pub diskless: bool,
+    pub(crate) diskless: bool,
     /// Each I/O is a metadata operation (create, stat, unlink) on the path of its own file.
-    pub metadata: bool,
+    pub(crate) metadata: bool,
     /// Honours O_DIRECT: `direct=1` bypasses the page cache for its reads and writes.
-    pub direct: bool,
+    pub(crate) direct: bool,
 }
 
 impl EngineFlags {
     /// A data engine doing I/O on an open file: the defaults the declarations start from.
-    pub const FILE_IO: EngineFlags = EngineFlags {
+    pub(crate) const FILE_IO: EngineFlags = EngineFlags {
         sync: true,
         opens_file: true,
         diskless: false,
@@ -33,23 +33,23 @@ impl EngineFlags {
 }
 
 /// Creates an engine of the declared kind.
-pub type CreateFn = fn(EngineKind, &EngineSetup) -> Result<Box<dyn Engine>, EngineError>;
+pub(crate) type CreateFn = fn(EngineKind, &EngineSetup) -> Result<Box<dyn Engine>, EngineError>;
 
 /// One engine as it declares itself.
 #[derive(Clone, Copy)]
-pub struct EngineDecl {
-    pub kind: EngineKind,
+pub(crate) struct EngineDecl {
+    pub(crate) kind: EngineKind,
     /// fio's name of the engine (`ioengine=`).
-    pub name: &'static str,
-    pub flags: EngineFlags,
+    pub(crate) name: &'static str,
+    pub(crate) flags: EngineFlags,
     /// The engine-specific options the engine reads.
-    pub options: &'static [EngineOption],
-    pub create: CreateFn,
+    pub(crate) options: &'static [EngineOption],
+    pub(crate) create: CreateFn,
 }
 
 impl EngineDecl {
     /// Whether the engine reads `opt`.
-    pub const fn reads(&self, opt: EngineOption) -> bool {
+    pub(crate) const fn reads(&self, opt: EngineOption) -> bool {
         let mut i = 0;
         while i < self.options.len() {
             if self.options[i] as u8 == opt as u8 {
@@ -119,7 +119,7 @@ impl EngineKind {
 
     /// The engine's declaration.
     #[inline]
-    pub fn decl(self) -> &'static EngineDecl {
+    pub(crate) fn decl(self) -> &'static EngineDecl {
         &ENGINES[self as usize]
     }
     pub fn fio_name(self) -> &'static str {

@@ -98,7 +98,7 @@ fn io_destroy(ctx: AioContext) {
 }
 
 /// Linux native AIO.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Libaio,
     name: "libaio",
     flags: EngineFlags {
@@ -115,7 +115,7 @@ pub const DECL: EngineDecl = EngineDecl {
     create: |_, setup| Ok(Box::new(LibaioEngine::new(setup)?)),
 };
 
-pub struct LibaioEngine {
+pub(crate) struct LibaioEngine {
     ctx: AioContext,
     /// One iocb per slot; the kernel reads it during io_submit.
     iocbs: Box<[Iocb]>,
@@ -129,6 +129,7 @@ pub struct LibaioEngine {
     /// The kernel's completion ring, when user-space reaping was requested and the ring is usable.
     ring: Option<*mut AioRing>,
     /// userspace_reap=1 was asked for (the ring is read first either way when it is usable).
+    #[cfg(test)]
     userspace_reap: bool,
 }
 
@@ -156,7 +157,7 @@ fn aio_limit_words(depth: u32) -> String {
 }
 
 impl LibaioEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let depth = setup.depth.max(1);
         let mut ctx: AioContext = 0;
         if let Err(e) = io_setup(depth, &mut ctx) {
@@ -198,12 +199,14 @@ impl LibaioEngine {
             failed: Vec::with_capacity(d),
             files: sync_files(setup),
             ring,
+            #[cfg(test)]
             userspace_reap: setup.options.userspace_reap,
         })
     }
 
     /// Whether non-blocking reaps read the kernel's completion ring directly.
-    pub fn userspace_reap_active(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn userspace_reap_active(&self) -> bool {
         self.userspace_reap && self.ring.is_some()
     }
 
@@ -298,6 +301,7 @@ impl Drop for LibaioEngine {
 }
 
 impl Engine for LibaioEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "libaio"
     }

@@ -27,20 +27,20 @@ const fn decl(kind: EngineKind, name: &'static str) -> EngineDecl {
 }
 
 /// Creates (and closes) each file.
-pub const FILECREATE: EngineDecl = decl(EngineKind::FileCreate, "filecreate");
+pub(crate) const FILECREATE: EngineDecl = decl(EngineKind::FileCreate, "filecreate");
 /// Stats each file.
-pub const FILESTAT: EngineDecl = decl(EngineKind::FileStat, "filestat");
+pub(crate) const FILESTAT: EngineDecl = decl(EngineKind::FileStat, "filestat");
 /// Unlinks each file.
-pub const FILEDELETE: EngineDecl = decl(EngineKind::FileDelete, "filedelete");
+pub(crate) const FILEDELETE: EngineDecl = decl(EngineKind::FileDelete, "filedelete");
 
-pub struct MetaEngine {
+pub(crate) struct MetaEngine {
     kind: EngineKind,
     /// NUL-terminated paths, one per file, built once so `queue` never allocates.
     paths: Vec<CString>,
 }
 
 impl MetaEngine {
-    pub fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
         if !kind.is_metadata() {
             return Err(EngineError::Io(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -64,6 +64,7 @@ impl MetaEngine {
 }
 
 impl Engine for MetaEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         self.kind.fio_name()
     }

@@ -11,7 +11,7 @@ use std::os::fd::RawFd;
 use std::ptr;
 
 /// Memory-mapped files.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Mmap,
     name: "mmap",
     flags: EngineFlags {
@@ -30,13 +30,13 @@ struct Mapping {
     writable: bool,
 }
 
-pub struct MmapEngine {
+pub(crate) struct MmapEngine {
     files: Vec<EngineFile>,
     maps: Vec<Mapping>,
 }
 
 impl MmapEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         Ok(MmapEngine {
             files: setup.files.to_vec(),
             maps: setup
@@ -117,6 +117,7 @@ impl Drop for MmapEngine {
 }
 
 impl Engine for MmapEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "mmap"
     }

@@ -13,14 +13,14 @@ use std::os::fd::RawFd;
 use std::path::PathBuf;
 
 mod decl;
-pub mod libaio;
-pub mod meta;
-pub mod mmap;
-pub mod null;
-pub mod posixaio;
-pub mod sync;
-pub mod sysio;
-pub mod uring;
+pub(crate) mod libaio;
+pub(crate) mod meta;
+pub(crate) mod mmap;
+pub(crate) mod null;
+pub(crate) mod posixaio;
+pub(crate) mod sync;
+pub(crate) mod sysio;
+pub(crate) mod uring;
 
 #[cfg(test)]
 mod conformance;
@@ -28,11 +28,11 @@ mod conformance;
 pub(crate) mod testutil;
 
 pub use crate::job::prio_mix;
-pub use decl::{CreateFn, EngineDecl, EngineFlags, EngineKind, EngineOption, EngineOptions};
-pub use sysio::last_errno;
+pub(crate) use decl::{EngineDecl, EngineFlags};
+pub use decl::{EngineKind, EngineOption, EngineOptions};
 
 /// Every engine iomark implements, in the order of [`EngineKind`]'s variants.
-pub const ENGINES: &[EngineDecl] = &[
+pub(crate) const ENGINES: &[EngineDecl] = &[
     sync::SYNC,
     sync::PSYNC,
     sync::VSYNC,
@@ -72,12 +72,13 @@ const fn names<const N: usize>() -> [&'static str; N] {
 pub const NAMES: &[&str] = &names::<{ ENGINES.len() }>();
 
 /// The engine called `name` (fio's name, exact).
-pub fn by_name(name: &str) -> Option<&'static EngineDecl> {
+pub(crate) fn by_name(name: &str) -> Option<&'static EngineDecl> {
     ENGINES.iter().find(|d| d.name == name)
 }
 
 /// The engines that read `opt`.
-pub fn readers(opt: EngineOption) -> impl Iterator<Item = &'static EngineDecl> {
+#[cfg(test)]
+pub(crate) fn readers(opt: EngineOption) -> impl Iterator<Item = &'static EngineDecl> {
     ENGINES.iter().filter(move |d| d.reads(opt))
 }
 
@@ -138,7 +139,7 @@ pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
 
 /// The operation of one I/O unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
+pub(crate) enum Op {
     Read,
     Write,
     Trim,
@@ -150,50 +151,50 @@ pub enum Op {
 /// touched by the worker until the I/O completes. `slot` identifies the request while in flight
 /// (0..depth) and is also the index of its buffer in `EngineSetup::buffers`.
 #[derive(Clone, Copy, Debug)]
-pub struct IoUnit {
-    pub slot: u32,
+pub(crate) struct IoUnit {
+    pub(crate) slot: u32,
     /// Index into `EngineSetup::files`.
-    pub file: u32,
-    pub op: Op,
-    pub offset: u64,
-    pub len: usize,
-    pub buf: *mut u8,
+    pub(crate) file: u32,
+    pub(crate) op: Op,
+    pub(crate) offset: u64,
+    pub(crate) len: usize,
+    pub(crate) buf: *mut u8,
     /// The request's own priority (ioprio value), if it carries one.
-    pub prio: Option<u16>,
+    pub(crate) prio: Option<u16>,
 }
 
 /// A file the engine may do I/O on. `fd` is opened by the worker with the job's flags
 /// (O_DIRECT, O_SYNC, read/write); -1 for the metadata engines, which work on `path`.
 #[derive(Clone, Debug)]
-pub struct EngineFile {
-    pub fd: RawFd,
-    pub path: PathBuf,
+pub(crate) struct EngineFile {
+    pub(crate) fd: RawFd,
+    pub(crate) path: PathBuf,
     /// Size of the file or device in bytes.
-    pub size: u64,
-    pub is_block: bool,
+    pub(crate) size: u64,
+    pub(crate) is_block: bool,
 }
 
 /// One I/O buffer (aligned to the target's logical block size).
 #[derive(Clone, Copy, Debug)]
-pub struct EngineBuf {
-    pub ptr: *mut u8,
-    pub len: usize,
+pub(crate) struct EngineBuf {
+    pub(crate) ptr: *mut u8,
+    pub(crate) len: usize,
 }
 
 /// What an engine is given when it is created.
-pub struct EngineSetup<'a> {
+pub(crate) struct EngineSetup<'a> {
     /// Maximum number of I/Os in flight.
-    pub depth: u32,
-    pub files: &'a [EngineFile],
+    pub(crate) depth: u32,
+    pub(crate) files: &'a [EngineFile],
     /// `depth` buffers; buffer i belongs to slot i.
-    pub buffers: &'a [EngineBuf],
-    pub options: &'a EngineOptions,
-    pub direct: bool,
+    pub(crate) buffers: &'a [EngineBuf],
+    pub(crate) options: &'a EngineOptions,
+    pub(crate) direct: bool,
 }
 
 /// Result of queueing one I/O.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Queued {
+pub(crate) enum Queued {
     /// Accepted; it completes later through `commit` + `getevents`.
     Pending,
     /// Completed inside `queue` (sync engines; also sync ops and trims on async engines):
@@ -203,12 +204,13 @@ pub enum Queued {
 
 /// A completed I/O: its slot and the result (bytes, or -errno).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Completion {
-    pub slot: u32,
-    pub result: i64,
+pub(crate) struct Completion {
+    pub(crate) slot: u32,
+    pub(crate) result: i64,
 }
 
-pub trait Engine {
+pub(crate) trait Engine {
+    #[cfg(test)]
     fn name(&self) -> &'static str;
     /// Completes every I/O inside `queue` (fio's FIO_SYNCIO: no slat).
     fn is_sync(&self) -> bool;
@@ -244,7 +246,7 @@ pub trait Engine {
 
 /// Why an engine could not be created.
 #[derive(Debug)]
-pub enum EngineError {
+pub(crate) enum EngineError {
     /// The kernel or a security policy refused the mechanism (e.g. io_uring disabled); the caller
     /// may fall back to another engine.
     Unavailable(String),
@@ -268,8 +270,25 @@ impl From<io::Error> for EngineError {
     }
 }
 
+/// Whether an engine of `kind` can be created here (with default options and no files): the
+/// kernel or a security policy may refuse its mechanism (e.g. io_uring disabled).
+pub fn available(kind: EngineKind) -> bool {
+    let options = EngineOptions::default();
+    let setup = EngineSetup {
+        depth: 1,
+        files: &[],
+        buffers: &[],
+        options: &options,
+        direct: false,
+    };
+    create(kind, &setup).is_ok()
+}
+
 /// Create an engine of the given kind.
-pub fn create(kind: EngineKind, setup: &EngineSetup) -> Result<Box<dyn Engine>, EngineError> {
+pub(crate) fn create(
+    kind: EngineKind,
+    setup: &EngineSetup,
+) -> Result<Box<dyn Engine>, EngineError> {
     (kind.decl().create)(kind, setup)
 }
 

@@ -12,7 +12,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 /// No I/O at all.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Null,
     name: "null",
     flags: EngineFlags {
@@ -26,7 +26,7 @@ pub const DECL: EngineDecl = EngineDecl {
     create: |_, setup| Ok(Box::new(NullEngine::new(setup))),
 };
 
-pub struct NullEngine {
+pub(crate) struct NullEngine {
     depth: u32,
     /// Slots queued but not yet committed.
     queued: Vec<u32>,
@@ -41,7 +41,7 @@ pub struct NullEngine {
 }
 
 impl NullEngine {
-    pub fn new(setup: &EngineSetup) -> Self {
+    pub(crate) fn new(setup: &EngineSetup) -> Self {
         let d = setup.depth.max(1) as usize;
         let ns = setup.options.null_service_ns;
         NullEngine {
@@ -72,6 +72,7 @@ fn sleep_until(t: Instant) {
 }
 
 impl Engine for NullEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "null"
     }

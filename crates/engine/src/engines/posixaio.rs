@@ -18,7 +18,7 @@ use std::io;
 use std::os::fd::RawFd;
 
 /// POSIX AIO from the C library.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::PosixAio,
     name: "posixaio",
     flags: EngineFlags {
@@ -29,7 +29,7 @@ pub const DECL: EngineDecl = EngineDecl {
     create: |_, setup| Ok(Box::new(PosixAioEngine::new(setup)?)),
 };
 
-pub struct PosixAioEngine {
+pub(crate) struct PosixAioEngine {
     /// One control block per slot; boxed so its address stays fixed while the request runs.
     cbs: Box<[libc::aiocb]>,
     /// The slot's request is with the C library.
@@ -50,7 +50,7 @@ pub struct PosixAioEngine {
 unsafe impl Send for PosixAioEngine {}
 
 impl PosixAioEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let d = setup.depth.max(1) as usize;
         // SAFETY: aiocb is a plain C structure for which all-zero is a valid (idle) value.
         let zero: libc::aiocb = unsafe { std::mem::zeroed() };
@@ -151,6 +151,7 @@ impl Drop for PosixAioEngine {
 }
 
 impl Engine for PosixAioEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "posixaio"
     }

@@ -35,21 +35,21 @@ const fn decl(
 }
 
 /// lseek + read/write.
-pub const SYNC: EngineDecl = decl(EngineKind::Sync, "sync", &[]);
+pub(crate) const SYNC: EngineDecl = decl(EngineKind::Sync, "sync", &[]);
 /// pread/pwrite.
-pub const PSYNC: EngineDecl = decl(EngineKind::Psync, "psync", &[]);
+pub(crate) const PSYNC: EngineDecl = decl(EngineKind::Psync, "psync", &[]);
 /// lseek + readv/writev.
-pub const VSYNC: EngineDecl = decl(EngineKind::Vsync, "vsync", &[]);
+pub(crate) const VSYNC: EngineDecl = decl(EngineKind::Vsync, "vsync", &[]);
 /// preadv/pwritev.
-pub const PVSYNC: EngineDecl = decl(EngineKind::Pvsync, "pvsync", &[]);
+pub(crate) const PVSYNC: EngineDecl = decl(EngineKind::Pvsync, "pvsync", &[]);
 /// preadv2/pwritev2 with RWF_HIPRI / RWF_NOWAIT.
-pub const PVSYNC2: EngineDecl = decl(
+pub(crate) const PVSYNC2: EngineDecl = decl(
     EngineKind::Pvsync2,
     "pvsync2",
     &[EngineOption::Hipri, EngineOption::Nowait],
 );
 
-pub struct SyncEngine {
+pub(crate) struct SyncEngine {
     kind: EngineKind,
     files: Vec<EngineFile>,
     /// Current descriptor position per file (sync and vsync only).
@@ -59,7 +59,7 @@ pub struct SyncEngine {
 }
 
 impl SyncEngine {
-    pub fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(kind: EngineKind, setup: &EngineSetup) -> Result<Self, EngineError> {
         match kind {
             EngineKind::Sync
             | EngineKind::Psync
@@ -164,6 +164,7 @@ impl SyncEngine {
 }
 
 impl Engine for SyncEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         self.kind.fio_name()
     }

@@ -14,7 +14,7 @@ const EINTR: i64 = -(libc::EINTR as i64);
 
 /// The negated errno of the last OS error, as engines report failures.
 #[inline]
-pub fn last_errno() -> i64 {
+pub(crate) fn last_errno() -> i64 {
     -(io::Error::last_os_error()
         .raw_os_error()
         .unwrap_or(libc::EIO) as i64)
@@ -37,12 +37,12 @@ pub(super) fn retry<F: FnMut() -> isize>(mut call: F) -> i64 {
 
 /// Discard `len` bytes at `off`: BLKDISCARD on a block device, a punched hole (size kept) on a
 /// regular file. Returns `len` on success, -errno on failure.
-pub fn do_trim(file: &EngineFile, off: u64, len: u64) -> i64 {
+pub(crate) fn do_trim(file: &EngineFile, off: u64, len: u64) -> i64 {
     trim_fd(file.fd, file.is_block, off, len)
 }
 
 /// [`do_trim`] on a bare descriptor.
-pub fn trim_fd(fd: RawFd, is_block: bool, off: u64, len: u64) -> i64 {
+pub(crate) fn trim_fd(fd: RawFd, is_block: bool, off: u64, len: u64) -> i64 {
     if fd < 0 {
         return EBADF;
     }
@@ -69,7 +69,7 @@ pub fn trim_fd(fd: RawFd, is_block: bool, off: u64, len: u64) -> i64 {
 }
 
 /// fsync (or fdatasync when `datasync`) the descriptor. Returns 0 or -errno.
-pub fn do_sync(fd: RawFd, datasync: bool) -> i64 {
+pub(crate) fn do_sync(fd: RawFd, datasync: bool) -> i64 {
     if fd < 0 {
         return EBADF;
     }
@@ -91,8 +91,8 @@ pub fn do_sync(fd: RawFd, datasync: bool) -> i64 {
 /// A file the engine may touch synchronously (sync ops and trims).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SyncFile {
-    pub fd: RawFd,
-    pub is_block: bool,
+    pub(crate) fd: RawFd,
+    pub(crate) is_block: bool,
 }
 
 pub(super) fn sync_files(setup: &EngineSetup) -> Vec<SyncFile> {

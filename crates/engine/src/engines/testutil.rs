@@ -12,39 +12,40 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-pub use crate::test_support::{bases, temp_dirs, TempDir};
+pub use crate::test_support::TempDir;
+pub(crate) use crate::test_support::{bases, temp_dirs};
 
-pub const BS: usize = 4096;
+pub(crate) const BS: usize = 4096;
 
 /// A zeroed buffer aligned to 4096 bytes.
-pub struct AlignedBuf {
+pub(crate) struct AlignedBuf {
     ptr: *mut u8,
     layout: Layout,
 }
 
 impl AlignedBuf {
-    pub fn new(len: usize) -> AlignedBuf {
+    pub(crate) fn new(len: usize) -> AlignedBuf {
         let layout = Layout::from_size_align(len.max(1), 4096).unwrap();
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         assert!(!ptr.is_null());
         AlignedBuf { ptr, layout }
     }
-    pub fn ptr(&self) -> *mut u8 {
+    pub(crate) fn ptr(&self) -> *mut u8 {
         self.ptr
     }
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.layout.size()
     }
-    pub fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         // SAFETY: the allocation is `len` bytes and initialised.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len()) }
     }
-    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
         // SAFETY: as above, and `&mut self` makes the access exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len()) }
     }
-    pub fn engine_buf(&self) -> EngineBuf {
+    pub(crate) fn engine_buf(&self) -> EngineBuf {
         EngineBuf {
             ptr: self.ptr,
             len: self.len(),
@@ -60,11 +61,11 @@ impl Drop for AlignedBuf {
 }
 
 /// A descriptor closed on drop.
-pub struct Fd(pub RawFd);
+pub(crate) struct Fd(pub RawFd);
 
 impl Fd {
     /// Open `path` with `flags` (O_CLOEXEC added); the raw -errno on failure.
-    pub fn open(path: &Path, flags: libc::c_int) -> Result<Fd, i32> {
+    pub(crate) fn open(path: &Path, flags: libc::c_int) -> Result<Fd, i32> {
         let c = CString::new(path.as_os_str().as_bytes()).unwrap();
         // SAFETY: `c` is a valid NUL-terminated string.
         let fd = unsafe { libc::open(c.as_ptr(), flags | libc::O_CLOEXEC, 0o644) };
@@ -83,7 +84,7 @@ impl Drop for Fd {
     }
 }
 
-pub fn efile(fd: RawFd, path: &Path, size: u64, is_block: bool) -> EngineFile {
+pub(crate) fn efile(fd: RawFd, path: &Path, size: u64, is_block: bool) -> EngineFile {
     EngineFile {
         fd,
         path: path.to_path_buf(),
@@ -92,7 +93,7 @@ pub fn efile(fd: RawFd, path: &Path, size: u64, is_block: bool) -> EngineFile {
     }
 }
 
-pub fn setup<'a>(
+pub(crate) fn setup<'a>(
     files: &'a [EngineFile],
     buffers: &'a [EngineBuf],
     options: &'a EngineOptions,
@@ -107,7 +108,7 @@ pub fn setup<'a>(
     }
 }
 
-pub fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit {
+pub(crate) fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit {
     IoUnit {
         slot: 0,
         file,
@@ -120,7 +121,7 @@ pub fn unit(file: u32, op: Op, offset: u64, len: usize, buf: *mut u8) -> IoUnit 
 }
 
 /// A deterministic byte pattern that differs per `seed`.
-pub fn fill(buf: &mut [u8], seed: u64) {
+pub(crate) fn fill(buf: &mut [u8], seed: u64) {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     for b in buf.iter_mut() {
         x ^= x << 13;
@@ -131,7 +132,7 @@ pub fn fill(buf: &mut [u8], seed: u64) {
 }
 
 /// Whether `fd` lives on tmpfs.
-pub fn is_tmpfs(fd: RawFd) -> bool {
+pub(crate) fn is_tmpfs(fd: RawFd) -> bool {
     // SAFETY: `st` is written by fstatfs before it is read.
     unsafe {
         let mut st: libc::statfs = std::mem::zeroed();
@@ -141,7 +142,7 @@ pub fn is_tmpfs(fd: RawFd) -> bool {
 }
 
 /// Size of the file behind `fd`.
-pub fn fsize(fd: RawFd) -> u64 {
+pub(crate) fn fsize(fd: RawFd) -> u64 {
     // SAFETY: `st` is written by fstat before it is read.
     unsafe {
         let mut st: libc::stat = std::mem::zeroed();
@@ -151,13 +152,13 @@ pub fn fsize(fd: RawFd) -> u64 {
 }
 
 /// `n` separately allocated, 4096-aligned buffers of `len` bytes.
-pub struct Buffers {
-    pub bufs: Vec<EngineBuf>,
+pub(crate) struct Buffers {
+    pub(crate) bufs: Vec<EngineBuf>,
     _owned: Vec<AlignedBuf>,
 }
 
 impl Buffers {
-    pub fn new(n: usize, len: usize) -> Self {
+    pub(crate) fn new(n: usize, len: usize) -> Self {
         let owned: Vec<AlignedBuf> = (0..n).map(|_| AlignedBuf::new(len)).collect();
         Buffers {
             bufs: owned.iter().map(AlignedBuf::engine_buf).collect(),
@@ -165,7 +166,7 @@ impl Buffers {
         }
     }
     #[allow(clippy::mut_from_ref)]
-    pub fn slice(&self, i: usize) -> &mut [u8] {
+    pub(crate) fn slice(&self, i: usize) -> &mut [u8] {
         // SAFETY: each buffer is a live allocation of `len` bytes; tests use one at a time.
         unsafe { std::slice::from_raw_parts_mut(self.bufs[i].ptr, self.bufs[i].len) }
     }
@@ -176,7 +177,7 @@ unsafe impl Send for Buffers {}
 unsafe impl Sync for Buffers {}
 
 /// Creates a `size`-byte file, opened with O_DIRECT when the file system allows it.
-pub fn open_file(dir: &Path, name: &str, size: u64) -> (File, EngineFile, bool) {
+pub(crate) fn open_file(dir: &Path, name: &str, size: u64) -> (File, EngineFile, bool) {
     let path = dir.join(name);
     let direct = OpenOptions::new()
         .read(true)
@@ -209,7 +210,7 @@ pub fn open_file(dir: &Path, name: &str, size: u64) -> (File, EngineFile, bool) 
     (f, ef, is_direct)
 }
 
-pub fn fill_block(buf: &mut [u8], seed: u64, block: u64) {
+pub(crate) fn fill_block(buf: &mut [u8], seed: u64, block: u64) {
     for (i, w) in buf.chunks_exact_mut(8).enumerate() {
         let v = seed
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -219,7 +220,7 @@ pub fn fill_block(buf: &mut [u8], seed: u64, block: u64) {
     }
 }
 
-pub fn shuffled(n: u64, seed: u64) -> Vec<u64> {
+pub(crate) fn shuffled(n: u64, seed: u64) -> Vec<u64> {
     let mut v: Vec<u64> = (0..n).collect();
     let mut x = seed | 1;
     for i in (1..v.len()).rev() {
@@ -234,7 +235,7 @@ pub fn shuffled(n: u64, seed: u64) -> Vec<u64> {
 /// Runs `ops` (op, block) at `qd` in flight: queue up to qd, commit, reap, refill. Writes
 /// carry the pattern of (`seed`, block); every read is checked against it. With `poll` the
 /// reaps never block (min = 0). Returns the number of completions seen.
-pub fn drive(
+pub(crate) fn drive(
     eng: &mut dyn Engine,
     bufs: &Buffers,
     qd: usize,
@@ -246,7 +247,7 @@ pub fn drive(
 }
 
 /// [`drive`], checking read data only with `verify` (engines that move no data).
-pub fn drive_checked(
+pub(crate) fn drive_checked(
     eng: &mut dyn Engine,
     bufs: &Buffers,
     qd: usize,
@@ -344,7 +345,7 @@ pub fn drive_checked(
 
 /// Writes every block of a `blocks`-block file at `wqd`, then reads them all back in a random
 /// order at `rqd`, verifying each.
-pub fn write_then_verify(
+pub(crate) fn write_then_verify(
     eng: &mut dyn Engine,
     bufs: &Buffers,
     blocks: u64,
@@ -366,7 +367,7 @@ pub fn write_then_verify(
 }
 
 /// Queues one I/O and returns its completion, whether the engine completes it in `queue` or later.
-pub fn single(eng: &mut dyn Engine, io: IoUnit) -> Completion {
+pub(crate) fn single(eng: &mut dyn Engine, io: IoUnit) -> Completion {
     match eng.queue(&io) {
         Queued::Done(result) => Completion {
             slot: io.slot,

@@ -26,10 +26,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Operation types.
-pub const MKDIR: &str = "mkdir";
-pub const CREATE: &str = "create";
-pub const WRITE: &str = "write";
-pub const RENAME: &str = "rename";
+pub(crate) const MKDIR: &str = "mkdir";
+pub(crate) const CREATE: &str = "create";
+pub(crate) const WRITE: &str = "write";
+pub(crate) const RENAME: &str = "rename";
 pub const OPEN: &str = "open";
 pub const READ: &str = "read";
 /// An open of a file that does not exist (how readers find the end of a list).

@@ -112,7 +112,8 @@ impl FileSet {
     }
 
     /// The name of file `i` of the set (as it is after [`FileSet::create`]).
-    pub fn names(&self) -> impl Iterator<Item = PathBuf> + '_ {
+    #[cfg(test)]
+    pub(crate) fn names(&self) -> impl Iterator<Item = PathBuf> + '_ {
         self.names.iter().map(|(d, n)| self.dir_path(*d).join(n))
     }
 

@@ -61,12 +61,13 @@ impl OpStats {
     }
 
     /// Operations of type `op` (0 when none).
-    pub fn ops(&self, op: &str) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn ops(&self, op: &str) -> u64 {
         self.get(op).map_or(0, |s| s.ops)
     }
 
     /// Add `o`'s counts and latencies to these.
-    pub fn merge(&mut self, o: &OpStats) {
+    pub(crate) fn merge(&mut self, o: &OpStats) {
         for (n, s) in &o.by_op {
             let d = self.slot(n);
             d.ops += s.ops;
@@ -78,7 +79,7 @@ impl OpStats {
 
 /// Run `f` as one operation of type `op` into `stats`; a success returns the bytes it moved
 /// and is recorded, a failure is not.
-pub fn timed(
+pub(crate) fn timed(
     stats: &mut OpStats,
     op: &'static str,
     f: impl FnOnce() -> io::Result<u64>,
@@ -101,13 +102,13 @@ pub struct Phase {
 }
 
 /// Times a phase: wall clock and process CPU from `start` to [`Clock::finish`].
-pub struct Clock {
+pub(crate) struct Clock {
     t0: u64,
     cpu0: CpuUsage,
 }
 
 impl Clock {
-    pub fn start() -> Clock {
+    pub(crate) fn start() -> Clock {
         Clock {
             t0: sys::now_ns(),
             cpu0: sys::rusage_self(),
@@ -115,7 +116,7 @@ impl Clock {
     }
 
     /// The phase with `stats` and the outcome `r` (an error is kept as the phase's error).
-    pub fn finish(self, stats: OpStats, r: io::Result<()>, stop: &AtomicBool) -> Phase {
+    pub(crate) fn finish(self, stats: OpStats, r: io::Result<()>, stop: &AtomicBool) -> Phase {
         Phase {
             stats,
             elapsed_ns: sys::now_ns().saturating_sub(self.t0),

@@ -24,7 +24,7 @@ use std::sync::Barrier;
 pub const SEEK: &str = "seek";
 
 /// One ticket in this many (the ticket divisible by it) writes its chunk back.
-pub const UPDATE_EVERY: u32 = 10;
+pub(crate) const UPDATE_EVERY: u32 = 10;
 
 /// How the seeks run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ pub struct SeekOpts {
 }
 
 /// The tickets as bonnie++ draws them: non-negative 31-bit random numbers.
-pub fn tickets(count: u64, seed: u64) -> Vec<u32> {
+pub(crate) fn tickets(count: u64, seed: u64) -> Vec<u32> {
     let mut rng = Rng::new(seed);
     (0..count).map(|_| rng.next_u32() >> 1).collect()
 }

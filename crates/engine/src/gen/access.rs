@@ -9,18 +9,18 @@ use crate::rng::Rng;
 
 /// What the next I/O of an access mix is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MixPick {
+pub(crate) struct MixPick {
     /// The index of the line.
-    pub line: usize,
-    pub dir: Dir,
-    pub size: u64,
-    pub random: bool,
-    pub align: u64,
+    pub(crate) line: usize,
+    pub(crate) dir: Dir,
+    pub(crate) size: u64,
+    pub(crate) random: bool,
+    pub(crate) align: u64,
 }
 
 /// The line and direction choices of one worker.
 #[derive(Clone, Debug)]
-pub struct MixPicker {
+pub(crate) struct MixPicker {
     mix: AccessMix,
     /// The lines' cumulative weights.
     cum: Vec<u64>,
@@ -34,7 +34,7 @@ pub struct MixPicker {
 impl MixPicker {
     /// The picker of `mix` (lines with a zero weight are never picked; alignments and bursts
     /// under 1 count as 1).
-    pub fn new(mix: &AccessMix) -> MixPicker {
+    pub(crate) fn new(mix: &AccessMix) -> MixPicker {
         let mut mix = mix.clone();
         for l in &mut mix.lines {
             l.align = l.align.max(1);
@@ -62,7 +62,7 @@ impl MixPicker {
     /// The next I/O's line, direction and kind at `now` (ns); `Err(t)`: nothing before `t`
     /// (the delay before a burst), ask again then.
     #[inline]
-    pub fn next(&mut self, now: u64, rng: &mut Rng) -> Result<MixPick, u64> {
+    pub(crate) fn next(&mut self, now: u64, rng: &mut Rng) -> Result<MixPick, u64> {
         if self.left == 0 {
             let total = self.cum.last().copied().unwrap_or(0);
             self.cur = if self.cum.len() <= 1 || total == 0 {
@@ -97,7 +97,7 @@ impl MixPicker {
 
 /// The offsets of an access mix in one file's region `[start, end)`.
 #[derive(Clone, Copy, Debug)]
-pub struct MixOffsets {
+pub(crate) struct MixOffsets {
     start: u64,
     end: u64,
     /// Where the previous I/O ended.
@@ -109,7 +109,7 @@ fn align_up(x: u64, a: u64) -> u64 {
 }
 
 impl MixOffsets {
-    pub fn new(start: u64, len: u64) -> MixOffsets {
+    pub(crate) fn new(start: u64, len: u64) -> MixOffsets {
         MixOffsets {
             start,
             end: start.saturating_add(len),
@@ -120,7 +120,7 @@ impl MixOffsets {
     /// The offset of an I/O of `bs` bytes for `p`; None when no aligned I/O of that size fits
     /// in the region. Offsets are multiples of the alignment (from the start of the file).
     #[inline]
-    pub fn next(&mut self, p: &MixPick, bs: u64, rng: &mut Rng) -> Option<u64> {
+    pub(crate) fn next(&mut self, p: &MixPick, bs: u64, rng: &mut Rng) -> Option<u64> {
         let first = align_up(self.start, p.align);
         if first.saturating_add(bs) > self.end {
             return None;

@@ -5,7 +5,7 @@ use crate::rng::Rng;
 
 /// Picks the block size of each I/O.
 #[derive(Clone, Debug)]
-pub enum BsPicker {
+pub(crate) enum BsPicker {
     Fixed(u64),
     /// A uniformly chosen multiple of `min` in [min, max].
     Range {
@@ -19,7 +19,7 @@ pub enum BsPicker {
 }
 
 impl BsPicker {
-    pub fn new(bs: &BlockSize) -> BsPicker {
+    pub(crate) fn new(bs: &BlockSize) -> BsPicker {
         match bs {
             BlockSize::Fixed(v) => BsPicker::Fixed(*v),
             BlockSize::Range { min, max } => {
@@ -50,7 +50,7 @@ impl BsPicker {
     }
 
     #[inline]
-    pub fn pick(&self, rng: &mut Rng) -> u64 {
+    pub(crate) fn pick(&self, rng: &mut Rng) -> u64 {
         match self {
             BsPicker::Fixed(v) => *v,
             BsPicker::Range { min, max_mult } => min * rng.range(1, *max_mult),
@@ -59,7 +59,7 @@ impl BsPicker {
     }
 
     #[cfg(test)]
-    pub fn is_fixed(&self) -> bool {
+    pub(crate) fn is_fixed(&self) -> bool {
         matches!(self, BsPicker::Fixed(_))
     }
 }

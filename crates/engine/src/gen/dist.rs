@@ -7,7 +7,7 @@ use crate::rng::Rng;
 
 /// How `RandGen` picks blocks.
 #[derive(Clone, Debug, PartialEq)]
-pub enum RandMode {
+pub(crate) enum RandMode {
     /// Every aligned block exactly once per pass (a permutation stands in for fio's random map).
     RandomMap,
     /// fio's random map with mixed block sizes: every block of the smallest size covered once
@@ -24,7 +24,7 @@ impl RandMode {
     /// random map off, as does `norandommap`. `random_generator=lfsr` visits every block once per
     /// pass without a map, with or without `norandommap`; mixed block sizes (`mixed_bs`) need
     /// the block map to shorten I/Os as fio does.
-    pub fn for_job(
+    pub(crate) fn for_job(
         norandommap: bool,
         blockalign_set: bool,
         dist: &Distribution,
@@ -129,7 +129,7 @@ impl ZipfSampler {
 
 /// Share of accesses that the hottest `top_fraction` of `n` blocks receive under zipf(theta).
 #[cfg(test)]
-pub fn zipf_hot_share(theta: f64, n: u64, top_fraction: f64) -> f64 {
+pub(crate) fn zipf_hot_share(theta: f64, n: u64, top_fraction: f64) -> f64 {
     let top = ((n as f64) * top_fraction).round() as u64;
     let mut hot = 0.0;
     let mut all = 0.0;
@@ -145,7 +145,7 @@ pub fn zipf_hot_share(theta: f64, n: u64, top_fraction: f64) -> f64 {
 
 /// Share of accesses that the hottest `top_fraction` of blocks receive under pareto(h).
 #[cfg(test)]
-pub fn pareto_hot_share(h: f64, top_fraction: f64) -> f64 {
+pub(crate) fn pareto_hot_share(h: f64, top_fraction: f64) -> f64 {
     1.0 - (1.0 - top_fraction).powf((1.0 - h).ln() / h.ln())
 }
 

@@ -11,7 +11,7 @@ use crate::job::Dir;
 
 /// Chooses read or write for mixed workloads.
 #[derive(Clone, Debug)]
-pub struct DirMix {
+pub(crate) struct DirMix {
     read_pct: u32,
     seed: u64,
     taus: Taus88,
@@ -27,7 +27,7 @@ pub struct DirMix {
 
 impl DirMix {
     /// A mix reading `rwmixread` percent of the time, drawing from the stream `seed`.
-    pub fn new(rwmixread: u32, seed: u64) -> DirMix {
+    pub(crate) fn new(rwmixread: u32, seed: u64) -> DirMix {
         DirMix {
             read_pct: rwmixread.min(100),
             seed,
@@ -41,7 +41,7 @@ impl DirMix {
 
     /// The share of `d` in percent.
     #[inline]
-    pub fn share(&self, d: Dir) -> u32 {
+    pub(crate) fn share(&self, d: Dir) -> u32 {
         match d {
             Dir::Read => self.read_pct,
             Dir::Write => 100 - self.read_pct,
@@ -51,7 +51,7 @@ impl DirMix {
 
     /// The direction of the next I/O.
     #[inline]
-    pub fn choose(&mut self) -> Dir {
+    pub(crate) fn choose(&mut self) -> Dir {
         if self.held {
             self.held = false;
             return self.cur;
@@ -74,20 +74,20 @@ impl DirMix {
     /// Make `d` the current direction (the chosen one was ahead of its rate); with `hold`
     /// the next `choose` returns it without a draw (the I/O waits for its issue time).
     #[inline]
-    pub fn switch_to(&mut self, d: Dir, hold: bool) {
+    pub(crate) fn switch_to(&mut self, d: Dir, hold: bool) {
         self.cur = d;
         self.held = hold;
     }
 
     /// One I/O of `d` was issued.
     #[inline]
-    pub fn count(&mut self, d: Dir) {
+    pub(crate) fn count(&mut self, d: Dir) {
         self.issued[d.idx()] += 1;
     }
 
     /// A new loop over the files: the allowance starts again, and a repeatable run draws the
     /// same sequence again.
-    pub fn new_loop(&mut self, reseed: bool) {
+    pub(crate) fn new_loop(&mut self, reseed: bool) {
         self.allowance = 0;
         if reseed {
             self.taus = Taus88::new(self.seed);
@@ -95,7 +95,7 @@ impl DirMix {
     }
 
     /// The measured phase begins (after the ramp): the counts start from zero.
-    pub fn restart_counts(&mut self) {
+    pub(crate) fn restart_counts(&mut self) {
         self.issued = [0; 3];
         self.allowance = 0;
     }

@@ -25,8 +25,9 @@ mod seq;
 mod strided;
 mod taus;
 
-pub use access::{MixOffsets, MixPicker};
-pub use bs::BsPicker;
-pub use mix::DirMix;
-pub use offset::OffsetGen;
-pub use taus::{stream_seed, Stream, Taus88};
+pub(crate) use access::{MixOffsets, MixPicker};
+pub(crate) use bs::BsPicker;
+pub(crate) use mix::DirMix;
+pub(crate) use offset::OffsetGen;
+pub(crate) use taus::Stream;
+pub(crate) use taus::{stream_seed, Taus88};

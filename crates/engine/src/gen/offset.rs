@@ -17,7 +17,7 @@ use crate::rng::Rng;
 /// after it while they fit in the region. A sequential I/O of a random job, and every I/O of a
 /// sequential job, comes from the direction's own sequential stream.
 #[derive(Clone, Debug)]
-pub struct OffsetGen {
+pub(crate) struct OffsetGen {
     seq: [SeqGen; 3],
     /// One random generator, or one per direction (read, write, trim) when the distribution
     /// differs by direction.
@@ -47,7 +47,7 @@ pub struct OffsetGen {
 impl OffsetGen {
     /// The generator `job` asks for over `[start, start + len)`; `seed` seeds its random
     /// offsets.
-    pub fn for_job(job: &JobSpec, start: u64, len: u64, seed: u64) -> OffsetGen {
+    pub(crate) fn for_job(job: &JobSpec, start: u64, len: u64, seed: u64) -> OffsetGen {
         // With strided zones the generators cover one zone.
         let len = job.zones.map_or(len, |z| z.range);
         let random = job.rw.is_random();
@@ -104,7 +104,7 @@ impl OffsetGen {
     /// The offset of the next I/O of `bs` bytes in direction `dir`; None at the end of the pass
     /// (sequential, random with the random map, or the metadata engines' one operation).
     #[inline]
-    pub fn next(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
+    pub(crate) fn next(&mut self, dir: Dir, bs: u64, rng: &mut Rng) -> Option<u64> {
         if self.zones.is_some() {
             return self.next_zoned(dir, bs, rng);
         }
@@ -178,19 +178,19 @@ impl OffsetGen {
     /// size where a random pass with mixed block sizes met blocks already done (as fio's
     /// random map shortens such an I/O).
     #[inline]
-    pub fn granted(&self) -> u64 {
+    pub(crate) fn granted(&self) -> u64 {
         self.granted
     }
 
     /// Whether the last offset came from the random generator (the start of a run).
     #[cfg(test)]
-    pub fn last_was_random(&self) -> bool {
+    pub(crate) fn last_was_random(&self) -> bool {
         self.last_random
     }
 
     /// The size of the file the region lies in (sequential offsets with `rw=read:N` wrap
     /// and end at the file's end, as fio's do).
-    pub fn set_file_size(&mut self, size: u64) {
+    pub(crate) fn set_file_size(&mut self, size: u64) {
         if let Some(z) = &mut self.zones {
             z.set_file_end(size);
             return;
@@ -201,7 +201,7 @@ impl OffsetGen {
     }
 
     /// Start a new pass.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.restart_generators();
         if let Some(z) = &mut self.zones {
             z.reset();

@@ -11,7 +11,7 @@ use crate::rng::splitmix64;
 /// than 2^k, so cycle walking is rare even just above a power of two (a plain power-of-two
 /// domain would need two encryptions on average there, with unpredictable branches).
 #[derive(Clone, Debug)]
-pub struct BlockPermutation {
+pub(crate) struct BlockPermutation {
     n: u64,
     /// Modulus of the high half.
     hi_mod: u64,
@@ -31,7 +31,7 @@ fn round_fn(x: u64, key: u64) -> u64 {
 
 impl BlockPermutation {
     /// A permutation of [0, n). `n == 0` is treated as 1.
-    pub fn new(n: u64, seed: u64) -> BlockPermutation {
+    pub(crate) fn new(n: u64, seed: u64) -> BlockPermutation {
         let n = n.max(1);
         let bits = if n <= 2 {
             1
@@ -84,7 +84,7 @@ impl BlockPermutation {
 
     /// The image of `i` (`i < len()`).
     #[inline]
-    pub fn get(&self, i: u64) -> u64 {
+    pub(crate) fn get(&self, i: u64) -> u64 {
         debug_assert!(i < self.n, "permutation index {i} out of range {}", self.n);
         if self.n == 1 {
             return 0;
@@ -98,7 +98,7 @@ impl BlockPermutation {
         }
     }
 
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         self.n
     }
 }

@@ -51,7 +51,7 @@ enum Kind {
 /// where it ends inside the region. With `RandomMap` a block whose I/O would not fit is skipped
 /// for this pass; with the other modes the block is moved to the last position that fits.
 #[derive(Clone, Debug)]
-pub struct RandGen {
+pub(crate) struct RandGen {
     start: u64,
     len: u64,
     align: u64,
@@ -78,7 +78,7 @@ fn center_fraction(c: f64) -> Option<f64> {
 }
 
 impl RandGen {
-    pub fn new(start: u64, len: u64, align: u64, seed: u64, mode: RandMode) -> RandGen {
+    pub(crate) fn new(start: u64, len: u64, align: u64, seed: u64, mode: RandMode) -> RandGen {
         let align = align.max(1);
         let full = len / align;
         let partial = len % align != 0;
@@ -206,33 +206,33 @@ impl RandGen {
 
     /// Number of block positions (per pass for the random map).
     #[cfg(test)]
-    pub fn nblocks(&self) -> u64 {
+    pub(crate) fn nblocks(&self) -> u64 {
         self.nblocks
     }
 
     /// Blocks skipped so far in this pass because an I/O there would cross the region end.
     #[cfg(test)]
-    pub fn skipped(&self) -> u64 {
+    pub(crate) fn skipped(&self) -> u64 {
         self.skipped
     }
 
     /// Whether `next` can return None at the end of a pass.
     #[cfg(test)]
-    pub fn has_passes(&self) -> bool {
+    pub(crate) fn has_passes(&self) -> bool {
         matches!(self.kind, Kind::Map { .. } | Kind::Blocks(_))
     }
 
     /// How many bytes the I/O at the last offset may take: less than its block size where it
     /// ran into blocks already done in this pass (mixed block sizes with the random map).
     #[inline]
-    pub fn granted(&self) -> u64 {
+    pub(crate) fn granted(&self) -> u64 {
         self.granted
     }
 
     /// The next offset for an I/O of `bs` bytes. None at the end of a random-map pass, or when
     /// `bs` does not fit in the region at all.
     #[inline]
-    pub fn next(&mut self, bs: u64) -> Option<u64> {
+    pub(crate) fn next(&mut self, bs: u64) -> Option<u64> {
         if bs > self.len {
             return None;
         }
@@ -320,7 +320,7 @@ impl RandGen {
     }
 
     /// Start a new pass: the random map is re-keyed so the next pass has a new order.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.skipped = 0;
         if let Kind::Map { perm, idx } = &mut self.kind {
             *perm = BlockPermutation::new(perm.len(), self.rng.next_u64());

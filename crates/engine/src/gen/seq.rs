@@ -11,7 +11,7 @@
 /// length plus `add` (backwards); a position past the region length, or an I/O that ended at the
 /// end of the file, ends the pass. The job's amount of I/O ends it otherwise.
 #[derive(Clone, Debug)]
-pub struct SeqGen {
+pub(crate) struct SeqGen {
     start: u64,
     len: u64,
     end: u64,
@@ -22,7 +22,7 @@ pub struct SeqGen {
 }
 
 impl SeqGen {
-    pub fn new(start: u64, len: u64, add: i64) -> SeqGen {
+    pub(crate) fn new(start: u64, len: u64, add: i64) -> SeqGen {
         let end = start.saturating_add(len);
         SeqGen {
             start,
@@ -35,14 +35,14 @@ impl SeqGen {
     }
 
     /// The size of the file the region lies in (the region end unless told).
-    pub fn set_file_size(&mut self, size: u64) {
+    pub(crate) fn set_file_size(&mut self, size: u64) {
         self.file_size = size.max(self.end);
     }
 
     /// The next offset whose I/O of `bs` bytes ends within the region; None once the pass is
     /// complete.
     #[inline]
-    pub fn next(&mut self, bs: u64) -> Option<u64> {
+    pub(crate) fn next(&mut self, bs: u64) -> Option<u64> {
         if self.add != 0 {
             return self.next_with_add(bs);
         }
@@ -87,13 +87,13 @@ impl SeqGen {
     }
 
     /// Start a new pass at the region start.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.pos = self.start;
     }
 
     /// Where the next I/O would start (without `add`).
     #[cfg(test)]
-    pub fn pos(&self) -> u64 {
+    pub(crate) fn pos(&self) -> u64 {
         self.pos
     }
 }

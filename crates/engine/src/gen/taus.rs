@@ -9,7 +9,7 @@ const SEED_MUL: u64 = 0x9e37_0001;
 
 /// The streams of a job, in fio's order (only those iomark draws like fio are named).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
+pub(crate) enum Stream {
     /// The read/write mix.
     Mix = 4,
     /// Which requests carry a priority of their own.
@@ -18,7 +18,7 @@ pub enum Stream {
 
 /// The seed of `stream` for the clone numbered `thread_number` (1 for the first clone of the
 /// first job) when the run is repeatable: the job's seed multiplied into each stream in turn.
-pub fn stream_seed(randseed: u64, thread_number: u32, stream: Stream) -> u64 {
+pub(crate) fn stream_seed(randseed: u64, thread_number: u32, stream: Stream) -> u64 {
     let mut seed = randseed;
     for _ in 0..4 {
         seed = seed.wrapping_mul(SEED_MUL);
@@ -32,7 +32,7 @@ pub fn stream_seed(randseed: u64, thread_number: u32, stream: Stream) -> u64 {
 
 /// taus88: three Tausworthe components combined by exclusive or (period about 2^88).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Taus88 {
+pub(crate) struct Taus88 {
     s1: u32,
     s2: u32,
     s3: u32,
@@ -47,7 +47,7 @@ impl Taus88 {
     /// A generator seeded as fio seeds its 32-bit streams (only the low 32 bits of `seed`
     /// count): an LCG fills the three components, kept above their minimums, then six
     /// draws are discarded.
-    pub fn new(seed: u64) -> Taus88 {
+    pub(crate) fn new(seed: u64) -> Taus88 {
         let seed = seed as u32;
         let lcg = |x: u32| x.wrapping_mul(69069) ^ seed;
         let floor = |x: u32, m: u32| if x < m { x + m } else { x };
@@ -63,7 +63,7 @@ impl Taus88 {
     }
 
     #[inline]
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         self.s1 = step(self.s1, 13, 19, 0xffff_fffe, 12);
         self.s2 = step(self.s2, 2, 25, 0xffff_fff8, 4);
         self.s3 = step(self.s3, 3, 11, 0xffff_fff0, 17);
@@ -72,7 +72,7 @@ impl Taus88 {
 
     /// A value in [lo, hi] (both included), scaled as fio scales it: through a double.
     #[inline]
-    pub fn between(&mut self, lo: u32, hi: u32) -> u32 {
+    pub(crate) fn between(&mut self, lo: u32, hi: u32) -> u32 {
         let r = self.next_u32();
         let span = (hi - lo) as f64 + 1.0;
         lo + (span * (r as f64 / 4_294_967_296.0)) as u32

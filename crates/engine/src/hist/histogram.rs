@@ -49,7 +49,7 @@ impl std::fmt::Debug for SparseCounts<'_> {
 
 impl Histogram {
     /// An empty histogram (its counters are allocated when the first value is recorded).
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -64,7 +64,7 @@ impl Histogram {
 
     /// Bucket index of a value in ns (values beyond the top group map to the last bucket).
     #[inline]
-    pub fn bucket_index(v: u64) -> usize {
+    pub(crate) fn bucket_index(v: u64) -> usize {
         let msb = 63 - (v | 1).leading_zeros();
         let shift = msb.saturating_sub(HIST_BITS);
         let idx = ((shift as usize) << HIST_BITS) + (v >> shift) as usize;
@@ -77,7 +77,7 @@ impl Histogram {
 
     /// Reported value (midpoint, truncated to an integer) of a bucket in ns. Indices past the
     /// last bucket are treated as the last bucket.
-    pub fn bucket_value(idx: usize) -> u64 {
+    pub(crate) fn bucket_value(idx: usize) -> u64 {
         let idx = idx.min(HIST_BUCKETS - 1);
         if idx < 2 * HIST_GROUP_BUCKETS {
             return idx as u64;
@@ -90,7 +90,8 @@ impl Histogram {
 
     /// Half-open value range `[lo, hi)` in ns covered by a bucket (the last bucket also holds
     /// every larger value).
-    pub fn bucket_range(idx: usize) -> (u64, u64) {
+    #[cfg(test)]
+    pub(crate) fn bucket_range(idx: usize) -> (u64, u64) {
         let idx = idx.min(HIST_BUCKETS - 1);
         if idx < 2 * HIST_GROUP_BUCKETS {
             return (idx as u64, idx as u64 + 1);
@@ -104,14 +105,15 @@ impl Histogram {
 
     /// Count one value in ns.
     #[inline]
-    pub fn record(&mut self, ns: u64) {
+    pub(crate) fn record(&mut self, ns: u64) {
         let i = Self::bucket_index(ns);
         self.slots_mut()[i] += 1;
     }
 
     /// Count `n` occurrences of a value in ns.
     #[inline]
-    pub fn record_n(&mut self, ns: u64, n: u64) {
+    #[cfg(test)]
+    pub(crate) fn record_n(&mut self, ns: u64, n: u64) {
         let i = Self::bucket_index(ns);
         let slot = &mut self.slots_mut()[i];
         *slot = slot.saturating_add(n);
@@ -129,7 +131,7 @@ impl Histogram {
 
     /// Counts recorded since `earlier` (a previous snapshot of this histogram), bucket by bucket;
     /// buckets that went down count as 0.
-    pub fn delta_since(&self, earlier: &Histogram) -> Histogram {
+    pub(crate) fn delta_since(&self, earlier: &Histogram) -> Histogram {
         let mut out = Histogram::new();
         if self.counts.is_empty() {
             return out;
@@ -147,7 +149,8 @@ impl Histogram {
     }
 
     /// Reset every count to 0 (keeps the allocation).
-    pub fn clear(&mut self) {
+    #[cfg(test)]
+    pub(crate) fn clear(&mut self) {
         self.counts.fill(0);
     }
 
@@ -162,7 +165,8 @@ impl Histogram {
     }
 
     /// Raw bucket counts: [`HIST_BUCKETS`] of them, or none when nothing was recorded.
-    pub fn counts(&self) -> &[u64] {
+    #[cfg(test)]
+    pub(crate) fn counts(&self) -> &[u64] {
         &self.counts[..]
     }
 

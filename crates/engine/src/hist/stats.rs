@@ -34,7 +34,7 @@ fn wide_to_f64(hi: u128, lo: u128) -> f64 {
 impl LatStat {
     /// Add one value in ns.
     #[inline]
-    pub fn add(&mut self, v: u64) {
+    pub(crate) fn add(&mut self, v: u64) {
         if self.n == 0 {
             self.min = v;
             self.max = v;
@@ -141,7 +141,7 @@ impl SampleStat {
 
     /// fio's group "pure sum": min, max, mean, m2 and samples are added (a stat without samples
     /// is copied / ignored).
-    pub fn sum_merge(&mut self, o: &SampleStat) {
+    pub(crate) fn sum_merge(&mut self, o: &SampleStat) {
         if o.n == 0 {
             return;
         }
@@ -158,7 +158,8 @@ impl SampleStat {
 
     /// Statistically correct merge (parallel variance formula), as if all samples had been
     /// added to one stat.
-    pub fn merge_welford(&mut self, o: &SampleStat) {
+    #[cfg(test)]
+    pub(crate) fn merge_welford(&mut self, o: &SampleStat) {
         if o.n == 0 {
             return;
         }

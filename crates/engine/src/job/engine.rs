@@ -103,7 +103,8 @@ fn is_zero(v: &u64) -> bool {
 
 impl EngineOptions {
     /// Whether `opt` differs from its default here.
-    pub fn is_set(&self, opt: EngineOption) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_set(&self, opt: EngineOption) -> bool {
         match opt {
             EngineOption::Hipri => self.hipri,
             EngineOption::Nowait => self.nowait,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// Kept beside the other settings of a job; defined with the priority mixes it is part of.
 pub use super::prio_mix::IoPriority;
-use super::{Dir, PerDir};
+use super::PerDir;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -53,7 +53,7 @@ pub enum SizeSpec {
 }
 
 impl SizeSpec {
-    pub fn resolve(self, total: u64) -> u64 {
+    pub(crate) fn resolve(self, total: u64) -> u64 {
         match self {
             SizeSpec::Bytes(b) => b,
             SizeSpec::Percent(p) => ((total as f64) * p / 100.0) as u64,
@@ -103,14 +103,6 @@ impl Default for RateSpec {
             process: RateProcess::Linear,
             cycle: Duration::from_millis(1000),
         }
-    }
-}
-
-impl RateSpec {
-    pub fn is_limited(&self) -> bool {
-        Dir::ALL
-            .iter()
-            .any(|&d| self.bps[d] > 0 || self.iops[d] > 0)
     }
 }
 

@@ -6,5 +6,5 @@
 mod overlap;
 mod pool;
 
-pub use overlap::{Entered, InFlight};
-pub use pool::{OffloadPool, PoolSetup, SlotTimes};
+pub(crate) use overlap::InFlight;
+pub(crate) use pool::{OffloadPool, PoolSetup, SlotTimes};

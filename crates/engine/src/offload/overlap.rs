@@ -7,7 +7,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The ranges in flight, with a wake-up for the I/Os waiting on one of them.
 #[derive(Debug, Default)]
-pub struct InFlight {
+pub(crate) struct InFlight {
     ranges: Mutex<Ranges>,
     freed: Condvar,
 }
@@ -27,7 +27,7 @@ impl Ranges {
 
 /// A range in the set; it leaves the set when dropped.
 #[derive(Debug)]
-pub struct Entered<'a> {
+pub(crate) struct Entered<'a> {
     set: &'a InFlight,
     key: u64,
 }
@@ -38,7 +38,7 @@ impl InFlight {
     }
 
     /// Enter `[offset, offset + len)`, first waiting until no range in flight overlaps it.
-    pub fn enter(&self, offset: u64, len: u64) -> Entered<'_> {
+    pub(crate) fn enter(&self, offset: u64, len: u64) -> Entered<'_> {
         let end = offset.saturating_add(len);
         let mut g = self.lock();
         while g.overlaps(offset, end) {
@@ -51,12 +51,14 @@ impl InFlight {
     }
 
     /// How many ranges are in flight.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.lock().live.len()
     }
 
     /// Whether no range is in flight.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }

@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 
 /// When each slot's last I/O was issued and completed by its submit thread (ns, `sys::now_ns`).
 #[derive(Debug)]
-pub struct SlotTimes {
+pub(crate) struct SlotTimes {
     times: Vec<[AtomicU64; 2]>,
 }
 
@@ -31,7 +31,7 @@ impl SlotTimes {
 
     /// The issue and completion times of the slot's last I/O.
     #[inline]
-    pub fn get(&self, slot: u32) -> (u64, u64) {
+    pub(crate) fn get(&self, slot: u32) -> (u64, u64) {
         let t = &self.times[slot as usize];
         (t[0].load(Ordering::Relaxed), t[1].load(Ordering::Relaxed))
     }
@@ -62,30 +62,31 @@ struct Bufs(Vec<EngineBuf>);
 unsafe impl Send for Bufs {}
 
 /// What the submit threads' engines are made of.
-pub struct PoolSetup<'a> {
-    pub kind: EngineKind,
+pub(crate) struct PoolSetup<'a> {
+    pub(crate) kind: EngineKind,
     /// Submit threads, and slots of the job's queue.
-    pub threads: u32,
-    pub files: &'a [EngineFile],
-    pub buffers: &'a [EngineBuf],
-    pub options: &'a EngineOptions,
-    pub direct: bool,
+    pub(crate) threads: u32,
+    pub(crate) files: &'a [EngineFile],
+    pub(crate) buffers: &'a [EngineBuf],
+    pub(crate) options: &'a EngineOptions,
+    pub(crate) direct: bool,
     /// Wait for overlapping I/O in flight (in any pool sharing the set) before each I/O.
-    pub overlap: Option<Arc<InFlight>>,
+    pub(crate) overlap: Option<Arc<InFlight>>,
 }
 
 /// A pool of submit threads, used by the worker as its engine.
-pub struct OffloadPool {
+pub(crate) struct OffloadPool {
     work: Option<Sender<Work>>,
     done: Receiver<Done>,
     threads: Vec<JoinHandle<()>>,
     times: Arc<SlotTimes>,
+    #[cfg(test)]
     name: &'static str,
 }
 
 impl OffloadPool {
     /// Start the threads, each creating its engine; fails with the first engine's error.
-    pub fn start(s: PoolSetup<'_>) -> Result<OffloadPool, EngineError> {
+    pub(crate) fn start(s: PoolSetup<'_>) -> Result<OffloadPool, EngineError> {
         let n = s.threads.max(1);
         let (work_tx, work_rx) = mpsc::channel::<Work>();
         let work_rx = Arc::new(Mutex::new(work_rx));
@@ -97,6 +98,7 @@ impl OffloadPool {
             done: done_rx,
             threads: Vec::with_capacity(n as usize),
             times: times.clone(),
+            #[cfg(test)]
             name: s.kind.decl().name,
         };
         for _ in 0..n {
@@ -152,12 +154,13 @@ impl OffloadPool {
     }
 
     /// Where the submit threads stamp each slot's issue and completion times.
-    pub fn times(&self) -> Arc<SlotTimes> {
+    pub(crate) fn times(&self) -> Arc<SlotTimes> {
         self.times.clone()
     }
 
     /// How many submit threads run.
-    pub fn threads(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn threads(&self) -> usize {
         self.threads.len()
     }
 
@@ -170,6 +173,7 @@ impl OffloadPool {
 }
 
 impl Engine for OffloadPool {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         self.name
     }

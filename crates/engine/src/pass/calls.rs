@@ -45,7 +45,7 @@ pub struct CallCounts {
 
 /// One open file and the state of its calls.
 pub(super) struct Handle {
-    pub fd: RawFd,
+    pub(crate) fd: RawFd,
     calls: Calls,
     /// Where the kernel's file position is.
     pos: u64,
@@ -60,7 +60,7 @@ pub(super) struct Handle {
     dirty: bool,
     /// The file's mapping (mapped passes, once `map` was called).
     map: Option<Mapping>,
-    pub counts: CallCounts,
+    pub(crate) counts: CallCounts,
 }
 
 fn cvt(r: isize) -> io::Result<usize> {
@@ -72,7 +72,7 @@ fn cvt(r: isize) -> io::Result<usize> {
 }
 
 impl Handle {
-    pub fn new(fd: RawFd, calls: Calls) -> Handle {
+    pub(crate) fn new(fd: RawFd, calls: Calls) -> Handle {
         let sbuf = match calls {
             Calls::Stream { buffer } => AlignedBuf::new(buffer.max(1) as usize, 4096),
             _ => AlignedBuf::new(0, 1),
@@ -139,7 +139,7 @@ impl Handle {
     }
 
     /// Read one record at `off` into `buf`; the bytes read (short only at the end of the file).
-    pub fn read_at(&mut self, off: u64, buf: &mut [u8]) -> io::Result<usize> {
+    pub(crate) fn read_at(&mut self, off: u64, buf: &mut [u8]) -> io::Result<usize> {
         match self.calls {
             Calls::Plain => {
                 self.seek(off)?;
@@ -171,7 +171,7 @@ impl Handle {
     }
 
     /// Write one record at `off` from `buf`; the bytes accepted.
-    pub fn write_at(&mut self, off: u64, buf: &[u8]) -> io::Result<usize> {
+    pub(crate) fn write_at(&mut self, off: u64, buf: &[u8]) -> io::Result<usize> {
         match self.calls {
             Calls::Plain => {
                 self.seek(off)?;
@@ -262,7 +262,7 @@ impl Handle {
     }
 
     /// Hand what a stream buffered to the kernel (fflush); nothing for the other calls.
-    pub fn flush(&mut self) -> io::Result<()> {
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
         if !self.dirty {
             return Ok(());
         }
@@ -294,7 +294,7 @@ impl Handle {
     /// Map the first `len` bytes of the file for a mapped pass (nothing for the other calls).
     /// A writer's file shorter than `len` is first extended by writing its last `record`
     /// bytes with pwrite(2), so every store lands inside the file.
-    pub fn map(&mut self, len: u64, record: u64, write: bool) -> io::Result<()> {
+    pub(crate) fn map(&mut self, len: u64, record: u64, write: bool) -> io::Result<()> {
         let Calls::Mapped { advice, .. } = self.calls else {
             return Ok(());
         };
@@ -332,7 +332,7 @@ impl Handle {
     }
 
     /// fsync(2), or msync(MS_SYNC) of the whole mapping once the file is mapped.
-    pub fn sync(&mut self) -> io::Result<()> {
+    pub(crate) fn sync(&mut self) -> io::Result<()> {
         if let Some(m) = &self.map {
             self.counts.msyncs += 1;
             return m.msync(0, m.size(), true);
@@ -343,7 +343,7 @@ impl Handle {
     }
 
     /// munmap(2) of the mapping, then close(2), once.
-    pub fn close(&mut self) -> io::Result<()> {
+    pub(crate) fn close(&mut self) -> io::Result<()> {
         self.map = None;
         if self.fd < 0 {
             return Ok(());

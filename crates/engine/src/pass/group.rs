@@ -48,7 +48,8 @@ pub struct GroupHooks<'a> {
 }
 
 /// Run `specs` as children of one group.
-pub fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> GroupResult {
+#[cfg(test)]
+pub(crate) fn run_group(specs: &[PassSpec], opts: GroupOptions, stop: &AtomicBool) -> GroupResult {
     run_group_with(specs, opts, stop, GroupHooks::default())
 }
 

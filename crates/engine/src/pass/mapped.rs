@@ -66,7 +66,7 @@ fn cvt(r: libc::c_int) -> io::Result<()> {
 impl Mapping {
     /// Map `len` bytes of `fd`: shared and writable for a writer, private and read-only for a
     /// reader.
-    pub fn new(fd: RawFd, len: usize, write: bool) -> io::Result<Mapping> {
+    pub(crate) fn new(fd: RawFd, len: usize, write: bool) -> io::Result<Mapping> {
         let (prot, flags) = if write {
             (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED)
         } else {
@@ -84,13 +84,13 @@ impl Mapping {
         })
     }
 
-    pub fn advise(&self, a: MapAdvice) -> io::Result<()> {
+    pub(crate) fn advise(&self, a: MapAdvice) -> io::Result<()> {
         // SAFETY: the range is this mapping.
         cvt(unsafe { libc::madvise(self.ptr.cast(), self.len, a.raw()) })
     }
 
     /// Copy out up to `buf.len()` bytes at `off`; the bytes copied (short at the end).
-    pub fn copy_out(&self, off: u64, buf: &mut [u8]) -> usize {
+    pub(crate) fn copy_out(&self, off: u64, buf: &mut [u8]) -> usize {
         let off = (off as usize).min(self.len);
         let n = buf.len().min(self.len - off);
         // SAFETY: off + n <= len, inside the mapping; buf is a distinct allocation.
@@ -99,7 +99,7 @@ impl Mapping {
     }
 
     /// Copy `buf` in at `off`; the bytes copied (short at the end).
-    pub fn copy_in(&mut self, off: u64, buf: &[u8]) -> usize {
+    pub(crate) fn copy_in(&mut self, off: u64, buf: &[u8]) -> usize {
         let off = (off as usize).min(self.len);
         let n = buf.len().min(self.len - off);
         // SAFETY: off + n <= len, inside a writable mapping; buf is a distinct allocation.
@@ -108,7 +108,7 @@ impl Mapping {
     }
 
     /// msync of the pages holding `off .. off + len` (the start rounded down to a page).
-    pub fn msync(&self, off: u64, len: usize, sync: bool) -> io::Result<()> {
+    pub(crate) fn msync(&self, off: u64, len: usize, sync: bool) -> io::Result<()> {
         let off = (off as usize).min(self.len);
         let start = off - off % self.page;
         let end = (off + len).min(self.len);
@@ -117,7 +117,7 @@ impl Mapping {
         cvt(unsafe { libc::msync(self.ptr.add(start).cast(), end - start, flags) })
     }
 
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         self.len
     }
 }

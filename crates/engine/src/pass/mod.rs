@@ -118,13 +118,13 @@ pub struct PassResult {
 /// What stops a pass early: the run's stop flag and, in a group, the stonewall (after which
 /// a writer completes its file without counting, as iozone's children do).
 #[derive(Clone, Copy)]
-pub struct PassStops<'a> {
-    pub stop: &'a AtomicBool,
-    pub wall: Option<&'a AtomicBool>,
+pub(crate) struct PassStops<'a> {
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) wall: Option<&'a AtomicBool>,
 }
 
 /// A pass with its file open and its buffer ready: what is left is the timed part.
-pub struct Prepared {
+pub(crate) struct Prepared {
     spec: PassSpec,
     h: calls::Handle,
     buf: AlignedBuf,
@@ -170,7 +170,7 @@ fn stamp(buf: &mut [u8], off: u64, unit: usize) {
 
 /// Open the file (creating it first when asked), fsync it and, for reads, read one record and
 /// go back to the start; map it for a mapped pass: everything before the clock starts.
-pub fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
+pub(crate) fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
     let cpath = CString::new(spec.path.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path has a NUL byte"))?;
     if spec.create {
@@ -244,7 +244,7 @@ pub fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
 impl Prepared {
     /// The timed part: the records, then (when asked) fsync and close; after the clock stops,
     /// whatever is left (flush, fsync of writes, close) is done untimed.
-    pub fn run(mut self, stops: PassStops<'_>) -> io::Result<PassResult> {
+    pub(crate) fn run(mut self, stops: PassStops<'_>) -> io::Result<PassResult> {
         let rec = self.spec.record;
         let mut res = PassResult {
             start_unix_us: unix_us(),

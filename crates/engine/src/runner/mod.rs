@@ -17,7 +17,6 @@ use crate::job::RunPlan;
 use crate::result::{JobResult, RunResult};
 use crate::sys;
 use crate::target;
-pub use plan::MAX_JOBS;
 use plan::{check_free_space, claim_devices, plan_units, Layout, Unit};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -44,7 +43,7 @@ pub struct RunCtl {
 }
 
 /// See [`RunCtl::with_group_gate`].
-pub type GroupGate = Box<dyn Fn(usize) -> bool + Send + Sync>;
+pub(crate) type GroupGate = Box<dyn Fn(usize) -> bool + Send + Sync>;
 
 impl RunCtl {
     pub fn new(on_event: impl Fn(&Event) + Send + Sync + 'static) -> Self {

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The most worker threads (jobs times numjobs) one run starts, as fio's default limit.
-pub const MAX_JOBS: u64 = 4096;
+pub(crate) const MAX_JOBS: u64 = 4096;
 
 /// One clone, fully resolved.
 pub(super) struct Unit {

@@ -16,7 +16,7 @@ use std::path::Path;
 /// Block devices whose statistics describe I/O to `path`: the whole disk under a file's
 /// filesystem or the device itself, plus (recursively) the slaves of device-mapper and md
 /// devices, as whole disks. Empty for filesystems without a block device (tmpfs, ...).
-pub fn disks_for(path: &Path) -> Vec<String> {
+pub(crate) fn disks_for(path: &Path) -> Vec<String> {
     let Some(anc) = existing_ancestor(path) else {
         return Vec::new();
     };
@@ -87,14 +87,14 @@ fn counter_delta(after: u64, before: u64) -> u64 {
 
 /// Samples /sys/block/<name>/stat at the start and end of a run.
 #[derive(Clone, Debug)]
-pub struct DiskStatsSampler {
+pub(crate) struct DiskStatsSampler {
     start_ns: u64,
     start: Vec<(String, [u64; STAT_FIELDS])>,
 }
 
 impl DiskStatsSampler {
     /// Takes the first sample. Devices without statistics are ignored.
-    pub fn start(names: &[String]) -> Self {
+    pub(crate) fn start(names: &[String]) -> Self {
         let mut start = Vec::new();
         for n in names {
             if start.iter().any(|(s, _): &(String, _)| s == n) {
@@ -117,7 +117,7 @@ impl DiskStatsSampler {
     }
 
     /// Takes the second sample and reports the differences; devices that vanished are skipped.
-    pub fn finish(&self) -> Vec<DiskUtil> {
+    pub(crate) fn finish(&self) -> Vec<DiskUtil> {
         let elapsed_ms = now_ns().saturating_sub(self.start_ns) / 1_000_000;
         let mut out = Vec::new();
         for (name, a) in &self.start {

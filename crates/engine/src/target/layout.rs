@@ -229,7 +229,7 @@ pub(crate) fn layout_file(
 /// then put back as it was (removed when it was created here, cut back to its old length when it
 /// was extended), so that no half-written file passes for a laid-out one later, and the error is
 /// `ErrorKind::Interrupted`.
-pub fn layout_file_until(
+pub(crate) fn layout_file_until(
     path: &Path,
     size: u64,
     fallocate: FallocateMode,
@@ -305,7 +305,7 @@ pub fn layout_file_until(
 
 /// Drops cached pages of a target: posix_fadvise(DONTNEED) for files; BLKFLSBUF for block
 /// devices (falling back to fadvise when the ioctl is refused or unsupported).
-pub fn invalidate_cache(fd: RawFd, is_block: bool) -> io::Result<()> {
+pub(crate) fn invalidate_cache(fd: RawFd, is_block: bool) -> io::Result<()> {
     if is_block {
         // SAFETY: BLKFLSBUF takes no argument data.
         let rc = unsafe { libc::ioctl(fd, BLKFLSBUF, 0) };

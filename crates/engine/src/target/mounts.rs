@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 
 /// One line of /proc/self/mountinfo.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MountEntry {
-    pub major: u32,
-    pub minor: u32,
-    pub mount_point: String,
-    pub fs_type: String,
-    pub source: String,
+pub(crate) struct MountEntry {
+    pub(crate) major: u32,
+    pub(crate) minor: u32,
+    pub(crate) mount_point: String,
+    pub(crate) fs_type: String,
+    pub(crate) source: String,
 }
 
 fn unescape_mount(s: &str) -> String {
@@ -73,7 +73,7 @@ fn parse_mountinfo(text: &str) -> Vec<MountEntry> {
 }
 
 /// The mounts of this process's mount namespace, in mount order.
-pub fn mounts() -> Vec<MountEntry> {
+pub(crate) fn mounts() -> Vec<MountEntry> {
     fs::read_to_string("/proc/self/mountinfo")
         .map(|t| parse_mountinfo(&t))
         .unwrap_or_default()
@@ -97,7 +97,7 @@ fn best_mount<'a>(entries: &'a [MountEntry], path: &Path) -> Option<&'a MountEnt
 
 /// The mount containing `path` (the longest mount-point prefix of its canonical form; the later
 /// mount wins when one is stacked on another). Works for paths that do not exist yet.
-pub fn mount_for(path: &Path) -> Option<MountEntry> {
+pub(crate) fn mount_for(path: &Path) -> Option<MountEntry> {
     let anc = existing_ancestor(path)?;
     let canon = fs::canonicalize(&anc).unwrap_or(anc);
     let entries = mounts();
@@ -153,7 +153,7 @@ fn devnum_of_node(node: &str) -> Option<(u32, u32)> {
 
 /// Where the device at `dev_path`, any partition of it or anything built on it (device mapper,
 /// md) is mounted; `"[SWAP]"` when it is an active swap area. `None` when not in use.
-pub fn device_mount_point(dev_path: &Path) -> Option<String> {
+pub(crate) fn device_mount_point(dev_path: &Path) -> Option<String> {
     let meta = fs::metadata(dev_path).ok()?;
     if !meta.file_type().is_block_device() {
         return None;

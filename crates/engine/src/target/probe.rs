@@ -92,7 +92,7 @@ const PSEUDO_FS: &[(libc::c_long, &str)] = &[
 ];
 
 /// The name of the pseudo filesystem (proc, sysfs, ...) holding `path`, if it is one.
-pub fn pseudo_fs(path: &Path) -> Option<&'static str> {
+pub(crate) fn pseudo_fs(path: &Path) -> Option<&'static str> {
     let c = cpath(path).ok()?;
     // SAFETY: zeroed statfs is valid; statfs fills it.
     let mut st: libc::statfs = unsafe { std::mem::zeroed() };

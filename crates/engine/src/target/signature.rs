@@ -89,7 +89,7 @@ pub(crate) fn describe_blkid(export: &str) -> Option<String> {
 
 /// Probes a device (or image file) with `blkid -p` and names what it holds. Errors when the
 /// device cannot be read, `blkid` is missing, or it answers in an unexpected way.
-pub fn fs_signature(dev_path: &Path) -> io::Result<Option<String>> {
+pub(crate) fn fs_signature(dev_path: &Path) -> io::Result<Option<String>> {
     // blkid says "nothing found" (exit 2) also for what it cannot open: open it ourselves first.
     drop(open_raw(dev_path, libc::O_RDONLY, 0).map_err(|e| with_context(e, dev_path.display()))?);
     let blkid = blkid_path().ok_or_else(|| {

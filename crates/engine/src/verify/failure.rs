@@ -6,7 +6,7 @@ use super::{BlockId, Expect, HeaderView, VerifyKind, BASE_HEADER_LEN, HEADER_VER
 
 /// Which check a block failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FailureKind {
+pub(crate) enum FailureKind {
     /// No header of ours (or an unknown header version): never written, zeroed, or overwritten by
     /// something else.
     BadMagic,
@@ -30,7 +30,7 @@ pub enum FailureKind {
 
 impl FailureKind {
     /// A short name for reports.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FailureKind::BadMagic => "bad magic",
             FailureKind::HeaderChecksum => "header checksum",
@@ -53,24 +53,24 @@ impl fmt::Display for FailureKind {
 
 /// A failed block check: what failed, what was expected, what the header says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VerifyFailure {
-    pub kind: FailureKind,
+pub(crate) struct VerifyFailure {
+    pub(crate) kind: FailureKind,
     /// The verify kind the block was checked as.
-    pub verify_kind: VerifyKind,
-    pub expected: Expect,
+    pub(crate) verify_kind: VerifyKind,
+    pub(crate) expected: Expect,
     /// The stored header, decoded without checks (`None` when the buffer is shorter than
     /// [`BASE_HEADER_LEN`]).
-    pub found: Option<HeaderView>,
+    pub(crate) found: Option<HeaderView>,
     /// For `DataChecksum`: index in the block of the first byte that differs from what the
     /// header's write would have produced (`None` when it cannot be located).
-    pub first_bad_byte: Option<usize>,
+    pub(crate) first_bad_byte: Option<usize>,
 }
 
 impl VerifyFailure {
     /// The block that should have been read here, for regenerating it with [`fill_block`] (for
     /// `verify_dump`): the expected offset and length, with job, seed and generation taken from
     /// the expectation where it fixes them and from the stored header otherwise.
-    pub fn expected_id(&self) -> BlockId {
+    pub(crate) fn expected_id(&self) -> BlockId {
         let f = self.found.as_ref();
         let gen = self
             .expected

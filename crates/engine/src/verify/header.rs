@@ -17,39 +17,39 @@ pub(super) const OFF_CSUM: usize = 48;
 
 /// What a block is written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BlockId {
+pub(crate) struct BlockId {
     /// Offset of the block in the file (bytes).
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// Block length in bytes, header included.
-    pub len: u32,
+    pub(crate) len: u32,
     /// Job id (for example a hash of the job name and thread number).
-    pub job: u32,
+    pub(crate) job: u32,
     /// The job's verify seed.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Which write of this block this is (1 for the first; higher for later writes).
-    pub generation: u64,
+    pub(crate) generation: u64,
 }
 
 /// What a block read back should be. `job` and `seed` set to `None` accept any writer (a job
 /// that only reads data written by another run); the generation bounds are both optional.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// Offset the block was read from.
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// Block length.
-    pub len: u32,
-    pub job: Option<u32>,
-    pub seed: Option<u64>,
+    pub(crate) len: u32,
+    pub(crate) job: Option<u32>,
+    pub(crate) seed: Option<u64>,
     /// The block must have been written by this generation or a later one. Used when several
     /// writes to the block were in flight together (any of them may have landed last).
-    pub min_generation: Option<u64>,
+    pub(crate) min_generation: Option<u64>,
     /// The block must hold exactly this generation: the normal case, the last one written.
-    pub exact_generation: Option<u64>,
+    pub(crate) exact_generation: Option<u64>,
 }
 
 impl Expect {
     /// Expect exactly the block `id` describes.
-    pub fn exact(id: &BlockId) -> Expect {
+    pub(crate) fn exact(id: &BlockId) -> Expect {
         Expect {
             offset: id.offset,
             len: id.len,
@@ -61,7 +61,7 @@ impl Expect {
     }
 
     /// Expect any valid block of this offset and length, whoever wrote it.
-    pub fn any(offset: u64, len: u32) -> Expect {
+    pub(crate) fn any(offset: u64, len: u32) -> Expect {
         Expect {
             offset,
             len,
@@ -75,22 +75,22 @@ impl Expect {
 
 /// A block header decoded as stored, without any check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeaderView {
-    pub magic: u32,
-    pub version: u16,
+pub(crate) struct HeaderView {
+    pub(crate) magic: u32,
+    pub(crate) version: u16,
     /// Raw kind code (see [`VerifyKind::from_code`]).
-    pub kind: u16,
-    pub len: u32,
-    pub job: u32,
-    pub offset: u64,
-    pub seed: u64,
-    pub generation: u64,
-    pub header_crc: u32,
+    pub(crate) kind: u16,
+    pub(crate) len: u32,
+    pub(crate) job: u32,
+    pub(crate) offset: u64,
+    pub(crate) seed: u64,
+    pub(crate) generation: u64,
+    pub(crate) header_crc: u32,
 }
 
 impl HeaderView {
     /// The kind the header names, if the code is known.
-    pub fn verify_kind(&self) -> Option<VerifyKind> {
+    pub(crate) fn verify_kind(&self) -> Option<VerifyKind> {
         VerifyKind::from_code(self.kind)
     }
 }
@@ -112,7 +112,7 @@ fn rd_u64(b: &[u8], at: usize) -> u64 {
 
 /// Decodes the header at the start of `buf` without checking anything (`None` if `buf` is
 /// shorter than [`BASE_HEADER_LEN`]).
-pub fn describe(buf: &[u8]) -> Option<HeaderView> {
+pub(crate) fn describe(buf: &[u8]) -> Option<HeaderView> {
     if buf.len() < BASE_HEADER_LEN {
         return None;
     }

@@ -54,7 +54,7 @@ impl VerifyKind {
     }
 
     /// The code stored in the header's kind field (0 for `Null`, which writes no header).
-    pub fn code(self) -> u16 {
+    pub(crate) fn code(self) -> u16 {
         match self {
             VerifyKind::Null => 0,
             VerifyKind::Crc32c => 1,
@@ -67,7 +67,7 @@ impl VerifyKind {
     }
 
     /// The kind for a header kind code (`Null` has no header, so 0 gives `None`).
-    pub fn from_code(code: u16) -> Option<VerifyKind> {
+    pub(crate) fn from_code(code: u16) -> Option<VerifyKind> {
         Some(match code {
             1 => VerifyKind::Crc32c,
             2 => VerifyKind::Xxhash,
@@ -80,7 +80,7 @@ impl VerifyKind {
     }
 
     /// Length of the stored data checksum.
-    pub fn checksum_len(self) -> usize {
+    pub(crate) fn checksum_len(self) -> usize {
         match self {
             VerifyKind::Crc32c => 4,
             VerifyKind::Xxhash => 8,

@@ -51,24 +51,25 @@ use data::{
     data_checksum, fill_pattern, fill_random, first_pattern_mismatch, first_random_mismatch,
     stream_key,
 };
-pub use failure::{FailureKind, VerifyFailure};
-pub use header::{describe, BlockId, Expect, HeaderView};
+pub(crate) use failure::{FailureKind, VerifyFailure};
+pub(crate) use header::{describe, BlockId, Expect, HeaderView};
 use header::{
     header_crc, OFF_CSUM, OFF_GEN, OFF_HCRC, OFF_JOB, OFF_KIND, OFF_LEN, OFF_MAGIC, OFF_OFFSET,
     OFF_RESERVED, OFF_SEED, OFF_VERSION,
 };
 pub use kind::{header_len, VerifyKind};
-pub use progress::{RecentWrites, WriteProgress};
-pub use written::WrittenMap;
+pub(crate) use progress::RecentWrites;
+pub use progress::WriteProgress;
+pub(crate) use written::WrittenMap;
 
 /// The header's magic number, stored little-endian (bytes `49 4f 4d 4b`, "IOMK").
-pub const MAGIC: u32 = 0x4b4d_4f49;
+pub(crate) const MAGIC: u32 = 0x4b4d_4f49;
 /// The header format version written and accepted.
-pub const HEADER_VERSION: u16 = 1;
+pub(crate) const HEADER_VERSION: u16 = 1;
 /// Length of the header without the data checksum.
-pub const BASE_HEADER_LEN: usize = 48;
+pub(crate) const BASE_HEADER_LEN: usize = 48;
 /// Largest data checksum (sha256).
-pub const MAX_CHECKSUM_LEN: usize = 32;
+pub(crate) const MAX_CHECKSUM_LEN: usize = 32;
 
 fn nonempty(pattern: Option<&[u8]>) -> Option<&[u8]> {
     pattern.filter(|p| !p.is_empty())
@@ -80,7 +81,7 @@ fn nonempty(pattern: Option<&[u8]>) -> Option<&[u8]> {
 /// untouched.
 ///
 /// Panics if `id.len < header_len(kind)` or `buf` is shorter than `id.len`.
-pub fn fill_block(buf: &mut [u8], kind: VerifyKind, id: &BlockId, pattern: Option<&[u8]>) {
+pub(crate) fn fill_block(buf: &mut [u8], kind: VerifyKind, id: &BlockId, pattern: Option<&[u8]>) {
     if kind == VerifyKind::Null {
         return;
     }
@@ -118,7 +119,7 @@ pub fn fill_block(buf: &mut [u8], kind: VerifyKind, id: &BlockId, pattern: Optio
 /// checks run in this order and the first one that fails is reported: magic and version,
 /// header CRC, verify kind, length, offset, job and seed, generation, data. `pattern` must be
 /// the one the block was filled with. `Null` always passes.
-pub fn check_block(
+pub(crate) fn check_block(
     buf: &[u8],
     kind: VerifyKind,
     expected: &Expect,
@@ -215,7 +216,8 @@ pub fn check_block(
 /// Splits an I/O of `total` bytes into verify blocks of `interval` bytes: `(start, len)` pairs.
 /// Every block starts at a multiple of `interval`; the last block takes any remainder (so no
 /// block is shorter than `interval`). `interval == 0` or `interval >= total` gives one block.
-pub fn blocks(total: usize, interval: usize) -> impl Iterator<Item = (usize, usize)> {
+#[cfg(test)]
+pub(crate) fn blocks(total: usize, interval: usize) -> impl Iterator<Item = (usize, usize)> {
     let interval = if interval == 0 || interval > total {
         total
     } else {
@@ -231,7 +233,8 @@ pub fn blocks(total: usize, interval: usize) -> impl Iterator<Item = (usize, usi
 
 /// Fills a whole I/O buffer with verify blocks of `interval` bytes (see [`blocks`]). `first`
 /// gives the file offset of `buf[0]`, the job, seed and generation; its `len` is ignored.
-pub fn fill_blocks(
+#[cfg(test)]
+pub(crate) fn fill_blocks(
     buf: &mut [u8],
     kind: VerifyKind,
     interval: usize,
@@ -250,7 +253,8 @@ pub fn fill_blocks(
 
 /// Checks a whole I/O buffer read from file offset `offset`, block by block (see [`blocks`]);
 /// `expect(block_offset, block_len)` gives each block's expectation. Returns the first failure.
-pub fn check_blocks(
+#[cfg(test)]
+pub(crate) fn check_blocks(
     buf: &[u8],
     kind: VerifyKind,
     interval: usize,
@@ -271,7 +275,7 @@ pub fn check_blocks(
 /// Writes the expected and the received contents of a failed block as
 /// `<dir>/<file_stem>.<offset>.expected` and `<dir>/<file_stem>.<offset>.received`
 /// (`verify_dump`), creating `dir` if needed. Returns both paths.
-pub fn dump_blocks(
+pub(crate) fn dump_blocks(
     dir: &Path,
     file_stem: &str,
     offset: u64,

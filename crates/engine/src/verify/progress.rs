@@ -22,7 +22,7 @@ impl WriteProgress {
     /// `offset` of file `file`. The first `issued - depth` writes are known to be complete, so
     /// their reads go on; within the last `depth`, only a block whose write was seen completed
     /// is read, and the first one that was not ends the read-back.
-    pub fn read_back_ends(&self, reads_done: u64, file: u32, offset: u64) -> bool {
+    pub(crate) fn read_back_ends(&self, reads_done: u64, file: u32, offset: u64) -> bool {
         let depth = u64::from(self.depth);
         let before_window = reads_done < depth || self.issued.wrapping_sub(reads_done) > depth;
         if before_window && self.issued > depth {
@@ -38,7 +38,7 @@ impl WriteProgress {
 /// The last completed writes of each file, kept while a job runs: a ring of `depth` offsets per
 /// file (no allocation per write).
 #[derive(Clone, Debug)]
-pub struct RecentWrites {
+pub(crate) struct RecentWrites {
     depth: usize,
     /// Writes completed, all files together.
     completed: u64,
@@ -48,7 +48,7 @@ pub struct RecentWrites {
 
 impl RecentWrites {
     /// Rings of `depth` (at least 1) offsets for `files` files.
-    pub fn new(depth: u32, files: usize) -> RecentWrites {
+    pub(crate) fn new(depth: u32, files: usize) -> RecentWrites {
         let depth = depth.max(1) as usize;
         RecentWrites {
             depth,
@@ -60,7 +60,7 @@ impl RecentWrites {
 
     /// A write of `file` at `offset` completed.
     #[inline]
-    pub fn record(&mut self, file: u32, offset: u64) {
+    pub(crate) fn record(&mut self, file: u32, offset: u64) {
         let f = file as usize;
         let (Some(ring), Some(next)) = (self.rings.get_mut(f), self.next.get_mut(f)) else {
             return;
@@ -73,7 +73,7 @@ impl RecentWrites {
     /// The record of a job that issued `issued` writes: per file, the last
     /// `min(completed, depth)` ring entries, newest first (as many for every file: a file with
     /// fewer writes repeats the ring's unused zero entries, as the record's readers expect).
-    pub fn snapshot(&self, issued: u64) -> WriteProgress {
+    pub(crate) fn snapshot(&self, issued: u64) -> WriteProgress {
         let n = (self.completed.min(self.depth as u64)) as usize;
         let recent = self
             .rings

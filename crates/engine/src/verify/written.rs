@@ -9,42 +9,46 @@
 /// with `min_generation` set to the oldest write that was in flight instead of
 /// `exact_generation`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WrittenMap {
+pub(crate) struct WrittenMap {
     gens: Vec<u32>,
 }
 
 impl WrittenMap {
     /// A map for `blocks` blocks, none written.
-    pub fn new(blocks: usize) -> WrittenMap {
+    pub(crate) fn new(blocks: usize) -> WrittenMap {
         WrittenMap {
             gens: vec![0; blocks],
         }
     }
 
     /// Bytes of memory a map of `blocks` blocks takes.
-    pub fn memory_bytes(blocks: usize) -> usize {
+    #[cfg(test)]
+    pub(crate) fn memory_bytes(blocks: usize) -> usize {
         blocks * std::mem::size_of::<u32>()
     }
 
     /// Number of blocks covered.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.gens.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.gens.is_empty()
     }
 
     /// Sets the last generation written to `block`. Panics if `block` is out of range.
     #[inline]
-    pub fn record(&mut self, block: u64, generation: u32) {
+    #[cfg(test)]
+    pub(crate) fn record(&mut self, block: u64, generation: u32) {
         self.gens[block as usize] = generation;
     }
 
     /// Allocates the next generation of `block` (the last one plus one, saturating), records it
     /// and returns it. Panics if `block` is out of range.
     #[inline]
-    pub fn bump(&mut self, block: u64) -> u32 {
+    pub(crate) fn bump(&mut self, block: u64) -> u32 {
         let g = &mut self.gens[block as usize];
         *g = g.saturating_add(1);
         *g
@@ -52,7 +56,7 @@ impl WrittenMap {
 
     /// The last generation written to `block`; `None` if never written or out of range.
     #[inline]
-    pub fn get(&self, block: u64) -> Option<u32> {
+    pub(crate) fn get(&self, block: u64) -> Option<u32> {
         match self.gens.get(usize::try_from(block).ok()?) {
             Some(&g) if g != 0 => Some(g),
             _ => None,
@@ -60,7 +64,8 @@ impl WrittenMap {
     }
 
     /// Written blocks in index order, with their last generation.
-    pub fn written(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+    #[cfg(test)]
+    pub(crate) fn written(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.gens
             .iter()
             .enumerate()
@@ -69,7 +74,8 @@ impl WrittenMap {
     }
 
     /// Forgets every write.
-    pub fn clear(&mut self) {
+    #[cfg(test)]
+    pub(crate) fn clear(&mut self) {
         self.gens.fill(0);
     }
 }

@@ -64,7 +64,7 @@ impl Buffers {
 }
 
 /// Fill a write buffer according to the job's buffer options.
-pub fn fill_buffer(spec: &JobSpec, buf: &mut [u8], rng: &mut Rng) {
+pub(crate) fn fill_buffer(spec: &JobSpec, buf: &mut [u8], rng: &mut Rng) {
     let b = &spec.buffers;
     if b.zero_buffers {
         buf.fill(0);

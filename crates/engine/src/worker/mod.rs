@@ -43,7 +43,7 @@ mod steady;
 mod trace;
 mod verify_hooks;
 
-pub use crate::worker_file::WorkerFile;
+pub(crate) use crate::worker_file::WorkerFile;
 
 use crate::engines::{Completion, Engine, EngineFile, Op};
 use crate::failure::{FlushPoint, JobFailure};
@@ -113,7 +113,7 @@ pub struct WorkerProgress {
 }
 
 impl WorkerProgress {
-    pub fn new(name: &str, rw: RwMode) -> Self {
+    pub(crate) fn new(name: &str, rw: RwMode) -> Self {
         WorkerProgress {
             name: name.to_string(),
             bytes: Default::default(),
@@ -142,22 +142,22 @@ impl WorkerProgress {
 }
 
 /// Everything a worker needs, prepared by the runner.
-pub struct WorkerSetup {
-    pub spec: JobSpec,
-    pub job_index: usize,
-    pub clone: u32,
-    pub thread_number: u32,
+pub(crate) struct WorkerSetup {
+    pub(crate) spec: JobSpec,
+    pub(crate) job_index: usize,
+    pub(crate) clone: u32,
+    pub(crate) thread_number: u32,
     /// Job clones in the run (all jobs).
-    pub threads: u32,
-    pub files: Vec<WorkerFile>,
+    pub(crate) threads: u32,
+    pub(crate) files: Vec<WorkerFile>,
     /// Total bytes to move per loop (io_size or the sum of regions).
-    pub io_bytes_per_loop: u64,
-    pub stop: Arc<AtomicBool>,
-    pub progress: Arc<WorkerProgress>,
+    pub(crate) io_bytes_per_loop: u64,
+    pub(crate) stop: Arc<AtomicBool>,
+    pub(crate) progress: Arc<WorkerProgress>,
     /// The job's seat in its flow (flow control between jobs), if it has one.
-    pub flow: Option<crate::flow::FlowSeat>,
+    pub(crate) flow: Option<crate::flow::FlowSeat>,
     /// The run's ranges in flight, for jobs that serialize overlapping I/O on submit threads.
-    pub overlap: Arc<crate::offload::InFlight>,
+    pub(crate) overlap: Arc<crate::offload::InFlight>,
 }
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -179,7 +179,7 @@ struct Slot {
 }
 
 /// Run one worker to completion and return its results.
-pub fn run_worker(setup: WorkerSetup) -> JobResult {
+pub(crate) fn run_worker(setup: WorkerSetup) -> JobResult {
     let mut w = match Worker::new(setup) {
         Ok(w) => w,
         Err(res) => return *res,

@@ -254,15 +254,7 @@ fn create_probe(dir: &Path, direct: bool) -> std::io::Result<()> {
 
 fn engine_available(kind: EngineKind) -> bool {
     // Creating an engine with no files is enough to learn whether the kernel allows it.
-    let opts = iomark_engine::job::EngineOptions::default();
-    let setup = iomark_engine::engines::EngineSetup {
-        depth: 1,
-        files: &[],
-        buffers: &[],
-        options: &opts,
-        direct: false,
-    };
-    iomark_engine::engines::create(kind, &setup).is_ok()
+    iomark_engine::engines::available(kind)
 }
 
 /// Choose the target (a temporary file in a directory, or an existing file or device), probe

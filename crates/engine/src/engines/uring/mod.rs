@@ -29,7 +29,7 @@ mod setup;
 use setup::{choose_rw_mode, first_ring, is_errno, register_files, LEVEL_DEFER};
 
 /// io_uring.
-pub const DECL: EngineDecl = EngineDecl {
+pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::IoUring,
     name: "io_uring",
     flags: EngineFlags {
@@ -62,7 +62,7 @@ enum RwMode {
     Vectored,
 }
 
-pub struct UringEngine {
+pub(crate) struct UringEngine {
     ring: IoUring,
     fds: Vec<RawFd>,
     files: Vec<SyncFile>,
@@ -74,6 +74,7 @@ pub struct UringEngine {
     sqpoll: bool,
     /// Completions only show up after an enter with GETEVENTS (DEFER_TASKRUN, or IOPOLL).
     needs_enter: bool,
+    #[cfg(test)]
     defer_taskrun: bool,
     /// SQEs queued since the last commit.
     since_commit: usize,
@@ -139,7 +140,7 @@ macro_rules! rw_entry {
 }
 
 impl UringEngine {
-    pub fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
+    pub(crate) fn new(setup: &EngineSetup) -> Result<Self, EngineError> {
         let depth = setup.depth.max(1);
         let (ring, level) = first_ring(depth, setup)?;
         let mut notes = Vec::new();
@@ -168,6 +169,7 @@ impl UringEngine {
             enabled: !defer_taskrun,
             sqpoll,
             needs_enter,
+            #[cfg(test)]
             defer_taskrun,
             since_commit: 0,
             notes,
@@ -176,17 +178,20 @@ impl UringEngine {
     }
 
     /// Whether reads and writes use registered buffers.
-    pub fn fixed_buffers_active(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn fixed_buffers_active(&self) -> bool {
         self.mode == RwMode::Fixed
     }
 
     /// Whether SQEs refer to registered files.
-    pub fn fixed_files_active(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn fixed_files_active(&self) -> bool {
         self.fixed_files
     }
 
     /// Whether the ring runs with SINGLE_ISSUER + DEFER_TASKRUN.
-    pub fn defer_taskrun(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn defer_taskrun(&self) -> bool {
         self.defer_taskrun
     }
 
@@ -263,6 +268,7 @@ impl UringEngine {
 }
 
 impl Engine for UringEngine {
+    #[cfg(test)]
     fn name(&self) -> &'static str {
         "io_uring"
     }
