@@ -25,7 +25,7 @@
 //! series, CPU and disk utilisation, verification reports and errors. Back ends read only it.
 //!
 //! The other public modules serve front ends that need a fact before they build a plan
-//! ([`target`] probes and free space, [`engines`] availability, [`sys`] host facts) and tests
+//! ([`targets`] probes and free space, [`engines`] availability, [`sys`] host facts) and tests
 //! ([`rng`]).
 
 pub mod cluster;
@@ -47,7 +47,7 @@ pub mod rng;
 pub mod runner;
 pub mod steady;
 pub mod sys;
-pub mod target;
+pub mod targets;
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;
 pub(crate) mod verifier;

@@ -142,7 +142,7 @@ pub fn check_output(path: &Path, targets: &[PathBuf]) -> Result<(), OutputError>
             target: t.clone(),
         });
     }
-    if crate::target::missing_device_path(path) {
+    if crate::targets::missing_device_path(path) {
         return Err(OutputError::NoSuchDevice {
             path: path.to_path_buf(),
         });

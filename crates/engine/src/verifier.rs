@@ -545,7 +545,7 @@ impl Verifier {
                         let path = &files[fi].path;
                         let dir = match &self.dump_dir {
                             Some(d) => d.clone(),
-                            None => crate::target::dump_dir_beside(
+                            None => crate::targets::dump_dir_beside(
                                 path,
                                 self.dump_fallback_dir.as_deref(),
                             ),

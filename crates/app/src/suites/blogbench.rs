@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 fn dir_state(d: &Path) -> DirState {
     match std::fs::read_dir(d) {
         Ok(rd) => {
-            if let Err(e) = iomark_engine::target::dir_writable(d) {
+            if let Err(e) = iomark_engine::targets::dir_writable(d) {
                 return DirState::NotWritable(e.raw_os_error().unwrap_or(libc::EACCES));
             }
             match rd.count() as u64 {

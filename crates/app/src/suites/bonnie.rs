@@ -28,12 +28,12 @@ pub fn main(args: &[String]) -> i32 {
     let facts = Facts {
         ram_bytes: iomark_engine::sys::mem_total(),
         free_bytes: if bonnie::plan::dir_exists(&a.dir) {
-            iomark_engine::target::free_space(&a.dir).ok()
+            iomark_engine::targets::free_space(&a.dir).ok()
         } else {
             None
         },
         pid: std::process::id(),
-        unwritable: iomark_engine::target::dir_writable(&a.dir)
+        unwritable: iomark_engine::targets::dir_writable(&a.dir)
             .err()
             .and_then(|e| e.raw_os_error()),
     };

@@ -46,7 +46,7 @@ pub fn parse_args(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf
 pub fn make_plan(a: &iozone::IozoneArgs) -> Result<iozone::Plan> {
     let free = |d: &std::path::Path| {
         if d.is_dir() {
-            iomark_engine::target::free_space(d).ok()
+            iomark_engine::targets::free_space(d).ok()
         } else {
             None
         }
@@ -378,7 +378,7 @@ fn check_paths(
     };
     if let Some(f) = files
         .iter()
-        .find(|f| iomark_engine::target::missing_device_path(f))
+        .find(|f| iomark_engine::targets::missing_device_path(f))
     {
         bail!(
             "no such device {} (not mapped or not attached?); iomark creates no files on the device filesystem",

@@ -3,7 +3,7 @@
 //! them for its users (the options to change, the switches to pass).
 
 use crate::job::{Dir, EngineKind, RwMode};
-use crate::target::{BusyReason, LoopInUse};
+use crate::targets::{BusyReason, LoopInUse};
 use std::io;
 use std::path::PathBuf;
 

@@ -16,7 +16,7 @@ pub use notice::Event;
 use crate::job::RunPlan;
 use crate::result::{JobResult, RunResult};
 use crate::sys;
-use crate::target;
+use crate::targets;
 use plan::{check_free_space, claim_devices, plan_units, Layout, Unit};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -95,7 +95,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
         plan_notes.push(Note::StoppedDuringLayout);
     }
     let disks = disks_under(plan, &units);
-    let sampler = target::DiskStatsSampler::start(&disks);
+    let sampler = targets::DiskStatsSampler::start(&disks);
     let results = start::start_workers(plan, ctl, units)?;
     let disk_util = sampler.finish();
     drop(claims);
@@ -147,7 +147,7 @@ fn lay_out(layouts: &[Layout], ctl: &RunCtl) -> Result<Vec<PathBuf>, RunError> {
                 bytes: mine.map(|o| o.size).sum(),
             });
         }
-        match target::layout_file_until(
+        match targets::layout_file_until(
             &l.path,
             l.size,
             l.fallocate,
@@ -182,7 +182,7 @@ fn disks_under(plan: &RunPlan, units: &[Unit]) -> Vec<String> {
         .filter(|u| !plan.jobs[u.job_index].ioengine.is_diskless())
     {
         for f in &u.files {
-            for d in target::disks_for(&f.path) {
+            for d in targets::disks_for(&f.path) {
                 if !disks.contains(&d) {
                     disks.push(d);
                 }

@@ -6,7 +6,7 @@ use crate::job::{EngineKind, JobSpec, RunPlan, SizeSpec};
 use crate::result::TargetInfo;
 use crate::rng::Rng;
 use crate::sys;
-use crate::target;
+use crate::targets;
 use crate::worker::WorkerFile;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -160,7 +160,7 @@ fn plan_file(
     let writes = job.writes();
     let meta = job.ioengine.is_metadata();
     let diskless = job.ioengine.is_diskless();
-    let probe = target::probe(&path).ok();
+    let probe = targets::probe(&path).ok();
     let kind = probe.as_ref().map(|p| p.kind.as_str()).unwrap_or("missing");
     check_kind(job, &path, kind, probe.as_ref())?;
     let is_block = kind == "block";
@@ -188,7 +188,7 @@ fn plan_file(
     let is_file = !is_block && !is_char;
     let grows = real_size.is_some_and(|r| r < need);
     if is_file && !diskless && !meta && (writes || grows) && !job.allow_mounted_write {
-        if let Some((loop_dev, reason)) = target::backed_loop_in_use(&path) {
+        if let Some((loop_dev, reason)) = targets::backed_loop_in_use(&path) {
             return Err(RunError::BackingFileInUse {
                 job: job.name.clone(),
                 path,
@@ -241,11 +241,11 @@ fn check_kind(
         return Err(RunError::MetadataOnSpecial {
             job: name.clone(),
             engine: job.ioengine,
-            what: target::special_kind(path),
+            what: targets::special_kind(path),
             path: path.to_path_buf(),
         });
     }
-    if kind == "missing" && !diskless && target::missing_device_path(path) {
+    if kind == "missing" && !diskless && targets::missing_device_path(path) {
         return Err(RunError::NoSuchDevice {
             job: name.clone(),
             path: path.to_path_buf(),
@@ -287,7 +287,7 @@ fn logical_block_size(probe: Option<&TargetInfo>, path: &Path) -> u64 {
         .or_else(|| {
             path.parent()
                 .and_then(|d| {
-                    target::probe(if d.as_os_str().is_empty() {
+                    targets::probe(if d.as_os_str().is_empty() {
                         Path::new(".")
                     } else {
                         d
@@ -342,7 +342,7 @@ fn file_size(
                 .parent()
                 .filter(|d| !d.as_os_str().is_empty())
                 .unwrap_or(Path::new("."));
-            let free = target::free_space(dir).map_err(|e| RunError::FreeSpaceUnknown {
+            let free = targets::free_space(dir).map_err(|e| RunError::FreeSpaceUnknown {
                 job: name.clone(),
                 dir: dir.to_path_buf(),
                 source: e,
@@ -520,7 +520,7 @@ fn check_direct_alignment(
 }
 
 fn check_device_write(plan: &RunPlan, job: &JobSpec, path: &Path) -> Result<(), RunError> {
-    if let Some(mp) = target::device_mount_point(path) {
+    if let Some(mp) = targets::device_mount_point(path) {
         if !job.allow_mounted_write {
             return Err(RunError::DeviceMounted {
                 job: job.name.clone(),
@@ -530,7 +530,7 @@ fn check_device_write(plan: &RunPlan, job: &JobSpec, path: &Path) -> Result<(), 
         }
     }
     if !plan.force_device_write {
-        match target::fs_signature(path) {
+        match targets::fs_signature(path) {
             Ok(None) => {}
             Ok(Some(sig)) => {
                 return Err(RunError::DeviceHoldsData {
@@ -571,7 +571,7 @@ pub(super) fn claim_devices(
                 continue;
             }
             seen.push(&f.path);
-            match target::claim_exclusive(&f.path) {
+            match targets::claim_exclusive(&f.path) {
                 Ok(file) => claims.push(file),
                 Err(reason) => {
                     return Err(RunError::DeviceBusy {
@@ -617,7 +617,7 @@ pub(super) fn check_free_space(plan: &RunPlan, layouts: &[Layout]) -> Result<(),
                     dir: dir.clone(),
                     source: e,
                 })?;
-        let free = target::free_space(dir).unwrap_or(u64::MAX);
+        let free = targets::free_space(dir).unwrap_or(u64::MAX);
         let e = by_fs.entry(dev).or_insert((0, free, dir.clone()));
         e.0 += need;
     }

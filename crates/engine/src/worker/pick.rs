@@ -385,7 +385,7 @@ impl Worker {
             for (f, ef) in self.files.iter().zip(&self.efiles) {
                 if ef.fd >= 0 && !f.is_char {
                     // Best effort, as at open: a cache that stays only makes I/O faster.
-                    let _ = crate::target::invalidate_cache(ef.fd, ef.is_block);
+                    let _ = crate::targets::invalidate_cache(ef.fd, ef.is_block);
                 }
             }
         }

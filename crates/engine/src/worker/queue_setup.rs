@@ -11,7 +11,7 @@ use crate::offload::{OffloadPool, PoolSetup, SlotTimes};
 use crate::result::JobResult;
 use crate::rng::Rng;
 use crate::sys;
-use crate::target;
+use crate::targets;
 use crate::worker_file::WorkerFile;
 use std::os::fd::{IntoRawFd, RawFd};
 use std::sync::Arc;
@@ -302,7 +302,7 @@ pub(super) fn open_job_file(
     f: &WorkerFile,
     writes: bool,
 ) -> Result<RawFd, (i32, JobFailure)> {
-    let fd = target::open_target(
+    let fd = targets::open_target(
         &f.path,
         true,
         writes,
@@ -325,7 +325,7 @@ pub(super) fn open_job_file(
     if !f.is_char {
         if spec.invalidate && !writes_only_fresh(spec) {
             // Best effort: a cache that cannot be dropped only makes reads faster.
-            let _ = target::invalidate_cache(fd, f.is_block);
+            let _ = targets::invalidate_cache(fd, f.is_block);
         }
         // Best effort: a hint the kernel may ignore.
         let _ = sys::fadvise(

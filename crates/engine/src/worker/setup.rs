@@ -18,7 +18,7 @@ use crate::note::Note;
 use crate::result::{CpuUsage, JobResult, TargetInfo};
 use crate::rng::Rng;
 use crate::sys;
-use crate::target;
+use crate::targets;
 use crate::verifier::Verifier;
 use crate::worker_file::WorkerFile;
 use std::sync::atomic::Ordering;
@@ -349,7 +349,7 @@ fn new_verifier(
 fn probe_targets(files: &[WorkerFile]) -> Vec<TargetInfo> {
     let mut targets = Vec::new();
     for f in files {
-        if let Ok(t) = target::probe(&f.path) {
+        if let Ok(t) = targets::probe(&f.path) {
             targets.push(t);
         }
     }

@@ -7,7 +7,7 @@ use super::Worker;
 use crate::failure::{BadBlock, FlushPoint, JobFailure};
 use crate::job::{Dir, ErrorClass};
 use crate::note::Note;
-use crate::target;
+use crate::targets;
 use std::sync::atomic::Ordering;
 
 impl Worker {
@@ -85,7 +85,7 @@ impl Worker {
                     for (&fd, f) in fds.iter().zip(&self.efiles) {
                         if fd >= 0 {
                             // Best effort: what stays cached is read from the cache.
-                            let _ = target::invalidate_cache(fd, f.is_block);
+                            let _ = targets::invalidate_cache(fd, f.is_block);
                         }
                     }
                 }

@@ -2,7 +2,7 @@
 //! TARGET when it is a directory), removed afterwards; an existing file or a device only with
 //! `--allow-write`, because every preset writes; and no file larger than the free space.
 
-use iomark_engine::target;
+use iomark_engine::targets;
 use std::path::{Path, PathBuf};
 
 /// The chosen target.
@@ -72,7 +72,7 @@ pub fn choose(
         }
         Some(p) => return Err(TargetError::Missing(p.to_path_buf())),
     };
-    let free = target::free_space(&dir).map_err(|source| TargetError::Unusable {
+    let free = targets::free_space(&dir).map_err(|source| TargetError::Unusable {
         dir: dir.clone(),
         source,
     })?;

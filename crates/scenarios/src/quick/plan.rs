@@ -2,7 +2,7 @@
 
 use super::args::QuickOpts;
 use iomark_engine::job::{BlockSize, EngineKind, JobSpec, PerDir, RunPlan, RwMode, SizeSpec};
-use iomark_engine::target;
+use iomark_engine::targets;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -240,7 +240,7 @@ pub(crate) fn direct_supported(dir: &Path) -> bool {
 /// Create (and remove) a probe file in `dir`, with O_DIRECT when `direct`.
 fn create_probe(dir: &Path, direct: bool) -> std::io::Result<()> {
     let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
-    let r = target::open_target(
+    let r = targets::open_target(
         &probe,
         true,
         true,
@@ -280,7 +280,7 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
     if temp {
         notices.extend(remove_stale(&dir));
         check_creatable(&dir)?;
-        match target::free_space(&dir) {
+        match targets::free_space(&dir) {
             Ok(free) => {
                 // Leave room for others: use at most half of what is free.
                 let cap = (free / 2) & !((1 << 20) - 1);
@@ -301,7 +301,7 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
         }
     } else {
         // An existing file or device: its own size is what the tests cover.
-        if let Ok(t) = target::probe(&path) {
+        if let Ok(t) = targets::probe(&path) {
             size = t.size_bytes;
         }
         if !writable {

@@ -16,7 +16,7 @@ pub enum Probe {
 impl Probe {
     /// Probe `path` with the engine's target probe.
     pub fn of(path: &Path) -> Probe {
-        match iomark_engine::target::probe(path) {
+        match iomark_engine::targets::probe(path) {
             Err(_) => Probe::Missing,
             Ok(t) => match t.kind.as_str() {
                 "file" => Probe::File { size: t.size_bytes },

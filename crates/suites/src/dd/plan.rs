@@ -234,7 +234,7 @@ fn check_output(a: &DdArgs, p: &Path, existing: Probe) -> Result<(), DdError> {
                     d.display()
                 )));
             }
-            if let Err(e) = iomark_engine::target::dir_writable(d) {
+            if let Err(e) = iomark_engine::targets::dir_writable(d) {
                 return Err(refused(format!(
                     "of={}: cannot create it in {}: {e}",
                     p.display(),

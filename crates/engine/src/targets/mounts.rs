@@ -198,7 +198,7 @@ pub(crate) fn device_mount_point(dev_path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::parse_scheduler;
+    use crate::targets::parse_scheduler;
 
     #[test]
     fn mountinfo_parsing() {

@@ -327,8 +327,8 @@ pub(crate) fn invalidate_cache(fd: RawFd, is_block: bool) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::testutil::*;
-    use crate::target::*;
+    use crate::targets::testutil::*;
+    use crate::targets::*;
     use std::io::{Read, Seek, SeekFrom, Write};
 
     fn read_all(p: &Path) -> Vec<u8> {

@@ -207,8 +207,8 @@ pub fn dir_writable(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::testutil::*;
-    use crate::target::*;
+    use crate::targets::testutil::*;
+    use crate::targets::*;
 
     #[test]
     fn dir_writable_answers_for_a_directory() {

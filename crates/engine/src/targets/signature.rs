@@ -130,8 +130,8 @@ pub(crate) fn fs_signature(dev_path: &Path) -> io::Result<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::testutil::*;
-    use crate::target::*;
+    use crate::targets::testutil::*;
+    use crate::targets::*;
     use std::io::{Seek, SeekFrom, Write};
 
     #[test]

@@ -154,7 +154,7 @@ impl DiskStatsSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::testutil::*;
+    use crate::targets::testutil::*;
     use std::fs::File;
     use std::io::Write;
 

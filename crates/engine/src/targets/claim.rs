@@ -206,7 +206,7 @@ pub fn missing_device_path(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::testutil::TempDir;
+    use crate::targets::testutil::TempDir;
 
     #[test]
     fn paths_under_dev_that_do_not_exist() {
