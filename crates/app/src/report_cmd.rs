@@ -1,7 +1,6 @@
 //! `iomark report`, `iomark compare` and `iomark export`, and `--report FILE.html` on `run` and
 //! `quick`: argument handling and messages; the work is done by iomark-report.
 
-use iomark_engine::job::{LogSpec, RunPlan};
 use iomark_engine::RunResult;
 use iomark_report::charts;
 use iomark_report::compare::{self, Rule};
@@ -56,35 +55,9 @@ pub fn take_report_arg(args: &[String]) -> anyhow::Result<(Vec<String>, Option<P
     Ok((rest, report))
 }
 
-/// Make the jobs of `plan` keep the interval series a report draws (bandwidth, IOPS, latency
-/// and latency histograms every 500 ms) when they keep none; returns what to restore with
-/// [`restore_logs`] so no log file is written that was not asked for.
-pub fn collect_series(plan: &mut RunPlan) -> Vec<Option<LogSpec>> {
-    plan.jobs
-        .iter_mut()
-        .map(|j| {
-            if j.logs.any() {
-                return None;
-            }
-            let saved = j.logs.clone();
-            j.logs.bw_log = Some("iomark-report".into());
-            j.logs.iops_log = Some("iomark-report".into());
-            j.logs.lat_log = Some("iomark-report".into());
-            j.logs.hist_log = Some("iomark-report".into());
-            j.logs.avg_msec = 500;
-            j.logs.hist_msec = 500;
-            Some(saved)
-        })
-        .collect()
-}
-
-pub fn restore_logs(plan: &mut RunPlan, saved: Vec<Option<LogSpec>>) {
-    for (j, s) in plan.jobs.iter_mut().zip(saved) {
-        if let Some(s) = s {
-            j.logs = s;
-        }
-    }
-}
+/// How often a report's interval series are sampled (bandwidth, IOPS, latency, histograms),
+/// for the jobs that keep no log of their own (`RunPlan::series_ms`).
+pub const REPORT_SERIES_MS: u64 = 500;
 
 fn command_line() -> String {
     read::shell_words(&iomark_engine::result::command_line())

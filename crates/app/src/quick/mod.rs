@@ -102,7 +102,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     }
     let progress = Progress::start(ctl.clone(), vec![view(&o, &p, tty)]);
     if report.is_some() {
-        crate::report_cmd::collect_series(&mut p.plan);
+        p.plan.series_ms = Some(crate::report_cmd::REPORT_SERIES_MS);
     }
     let res = runner::run(&p.plan, &ctl);
     progress.stop();

@@ -7,7 +7,6 @@ use super::{bad_blocks, datafiles, Head, Ready};
 use crate::progress::periodic::{self, Sink};
 use crate::report_cmd;
 use crate::session::{outputs, signals};
-use iomark_engine::job::LogSpec;
 use iomark_engine::note::Note;
 use iomark_engine::RunResult;
 use iomark_fio::explain;
@@ -17,8 +16,6 @@ use std::path::Path;
 /// What a run left for the outputs.
 pub struct Ran {
     pub result: RunResult,
-    /// The jobs' log settings before the report asked for its series.
-    pub saved_logs: Option<Vec<Option<LogSpec>>>,
     pub agg_bw: Option<AggBw>,
     pub head: Head,
     pub sink: Sink,
@@ -31,10 +28,8 @@ pub fn finish(r: &Ready, mut ran: Ran) -> i32 {
         result.interrupted = true;
     }
     let mut code = 0;
-    if let (Some(path), Some(saved)) = (&r.report, ran.saved_logs.take()) {
+    if let Some(path) = &r.report {
         code = i32::from(!report_cmd::report_run(result, path, "iomark run"));
-        // Log files only for the logs that were asked for.
-        report_cmd::restore_logs(&mut result.plan, saved);
     }
     add_notes(r, result);
     for j in result.jobs.iter().filter(|j| j.error != 0) {

@@ -246,10 +246,9 @@ fn execute(mut r: Ready) -> i32 {
     }
     let ctl = controller(&r);
     let observers = Observers::start(&r.cli, &ctl, &sink);
-    let saved_logs = r
-        .report
-        .as_ref()
-        .map(|_| report_cmd::collect_series(&mut r.cli.plan));
+    if r.report.is_some() {
+        r.cli.plan.series_ms = Some(report_cmd::REPORT_SERIES_MS);
+    }
     let res = runner::run(&r.cli.plan, &ctl);
     let agg_bw = observers.stop();
     let result = match res {
@@ -268,7 +267,6 @@ fn execute(mut r: Ready) -> i32 {
         &r,
         finish::Ran {
             result,
-            saved_logs,
             agg_bw,
             head,
             sink,

@@ -353,4 +353,10 @@ pub struct RunPlan {
     /// `--override KEY=VALUE` pairs, applied to every job after all other options.
     #[serde(default)]
     pub overrides: Vec<(String, String)>,
+    /// Keep the interval series a report draws (bandwidth, IOPS, latency and latency
+    /// histograms, one point every this many ms) for the jobs that keep none of their own. The
+    /// series stay in the result; the jobs' own log settings, and so the log files a front end
+    /// writes, are as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_ms: Option<u64>,
 }

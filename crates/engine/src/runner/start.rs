@@ -66,7 +66,7 @@ pub(super) fn start_workers(
         }
         let progress = register_progress(ctl, job);
         let setup = WorkerSetup {
-            spec: job.clone(),
+            spec: as_run(job, plan),
             job_index: unit.job_index,
             clone: unit.clone,
             thread_number: unit.thread_number,
@@ -197,6 +197,24 @@ fn register_progress(ctl: &RunCtl, job: &JobSpec) -> Arc<WorkerProgress> {
 
 /// Start clone `ui`'s worker thread: it waits out the job's start delay (unless stopped), runs
 /// the worker, then stops what the job's end asks to stop.
+/// The job as its worker runs it: when the plan asks for a report's interval series
+/// (`RunPlan::series_ms`) and the job keeps no log of its own, its worker keeps every series at
+/// that interval. Only the worker's copy changes: the plan in the result keeps the job's own
+/// log settings, so no log file is written that was not asked for.
+fn as_run(job: &JobSpec, plan: &RunPlan) -> JobSpec {
+    let mut spec = job.clone();
+    if let Some(ms) = plan.series_ms.filter(|_| !job.logs.any()) {
+        let name = Some(String::from("series"));
+        spec.logs.bw_log = name.clone();
+        spec.logs.iops_log = name.clone();
+        spec.logs.lat_log = name.clone();
+        spec.logs.hist_log = name;
+        spec.logs.avg_msec = ms;
+        spec.logs.hist_msec = ms;
+    }
+    spec
+}
+
 fn spawn_worker(
     job: &JobSpec,
     ui: usize,

@@ -184,6 +184,7 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
             force_device_write: raw.force_device_write,
             allow_unlink_existing: raw.allow_unlink_existing,
             overrides: raw.overrides.clone(),
+            series_ms: None,
         },
         warnings,
     })

@@ -55,7 +55,6 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     let rank = place.rank;
     let mut plan = RunPlan::default();
     let mut output = None;
-    let mut saved_logs = Vec::new();
     // `--report`: every rank keeps the interval series the charts draw (in its result, no
     // log file); rank 0 writes the report of the merged run.
     let (args, report, report_refused) = match crate::report_cmd::take_report_arg(args) {
@@ -80,7 +79,7 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
                         }
                     }
                     if report.is_some() {
-                        saved_logs = crate::report_cmd::collect_series(&mut cli.plan);
+                        cli.plan.series_ms = Some(crate::report_cmd::REPORT_SERIES_MS);
                     }
                     let checked = runner::check(&cli.plan)
                         .map_err(|e| explain::run_error(&e))
@@ -105,15 +104,11 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     };
     let out = s.run(&plan, refusal, ctl(&stop));
     match (out, output) {
-        (Outcome::Gathered(mut ranks), Some(o)) => {
+        (Outcome::Gathered(ranks), Some(o)) => {
             let outputs = crate::cluster::out::ClusterOutputs {
                 report,
                 ..crate::cluster::out::ClusterOutputs::from_switches(&o)
             };
-            // The result names only the logs that were asked for.
-            for r in &mut ranks {
-                crate::report_cmd::restore_logs(&mut r.result.plan, saved_logs.clone());
-            }
             crate::cluster::out::finish_cluster(ranks, &outputs)
         }
         (Outcome::Stopped(m), _) if rank == 0 => {
