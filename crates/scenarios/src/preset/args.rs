@@ -62,7 +62,7 @@ impl PartialEq for Preset {
 
 /// A `preset` argument that cannot be used.
 #[derive(Debug, PartialEq, thiserror::Error)]
-pub enum ArgError {
+pub enum PresetArgError {
     #[error("preset: say what to do: list, show NAME or run NAME\n\n{USAGE}")]
     NoCommand,
     #[error("preset: unknown command '{0}' (list, show or run)")]
@@ -85,19 +85,23 @@ pub enum ArgError {
     TwoTargets,
 }
 
-fn bad(option: &str, value: &str, reason: impl Into<iomark_fio::options::Reason>) -> ArgError {
-    ArgError::BadValue {
+fn bad(
+    option: &str,
+    value: &str,
+    reason: impl Into<iomark_fio::options::Reason>,
+) -> PresetArgError {
+    PresetArgError::BadValue {
         option: option.to_string(),
         value: value.to_string(),
         reason: reason.into(),
     }
 }
 
-fn time(k: &str, v: &str) -> Result<Duration, ArgError> {
+fn time(k: &str, v: &str) -> Result<Duration, PresetArgError> {
     iomark_fio::values::parse_time(v, iomark_fio::values::TimeUnit::S).map_err(|r| bad(k, v, r))
 }
 
-fn positive(k: &str, v: &str) -> Result<f64, ArgError> {
+fn positive(k: &str, v: &str) -> Result<f64, PresetArgError> {
     match v.parse::<f64>() {
         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
         _ => Err(bad(k, v, "expected a positive number")),
@@ -105,16 +109,16 @@ fn positive(k: &str, v: &str) -> Result<f64, ArgError> {
 }
 
 /// Parse the arguments after `preset`.
-pub fn parse(args: &[String]) -> Result<Command, ArgError> {
+pub fn parse(args: &[String]) -> Result<Command, PresetArgError> {
     let Some(cmd) = args.first() else {
-        return Err(ArgError::NoCommand);
+        return Err(PresetArgError::NoCommand);
     };
     let cmd: &'static str = match cmd.as_str() {
         "-h" | "--help" | "help" => return Ok(Command::Help),
         "list" => return Ok(Command::List),
         "show" => "show",
         "run" => "run",
-        other => return Err(ArgError::UnknownCommand(other.to_string())),
+        other => return Err(PresetArgError::UnknownCommand(other.to_string())),
     };
     let mut rest = args[1..].iter();
     let mut preset = None;
@@ -124,10 +128,10 @@ pub fn parse(args: &[String]) -> Result<Command, ArgError> {
             Some((k, v)) if k.starts_with("--") => (k.to_string(), Some(v.to_string())),
             _ => (a.clone(), None),
         };
-        let mut val = || -> Result<String, ArgError> {
+        let mut val = || -> Result<String, PresetArgError> {
             v.clone()
                 .or_else(|| rest.next().cloned())
-                .ok_or_else(|| ArgError::NeedsValue(k.clone()))
+                .ok_or_else(|| PresetArgError::NeedsValue(k.clone()))
         };
         match k.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
@@ -158,19 +162,21 @@ pub fn parse(args: &[String]) -> Result<Command, ArgError> {
             "--expect-iops" => o.expect_iops = Some(positive(&k, &val()?)?),
             "--expect-mbps" => o.expect_mbps = Some(positive(&k, &val()?)?),
             "--result" => o.result = Some(PathBuf::from(val()?)),
-            s if s.starts_with('-') => return Err(ArgError::UnknownOption(s.to_string())),
+            s if s.starts_with('-') => return Err(PresetArgError::UnknownOption(s.to_string())),
             _ if preset.is_none() => {
-                preset = Some(registry::find(a).ok_or_else(|| ArgError::UnknownPreset(a.clone()))?)
+                preset = Some(
+                    registry::find(a).ok_or_else(|| PresetArgError::UnknownPreset(a.clone()))?,
+                )
             }
             _ => {
                 if o.target.is_some() {
-                    return Err(ArgError::TwoTargets);
+                    return Err(PresetArgError::TwoTargets);
                 }
                 o.target = Some(PathBuf::from(a));
             }
         }
     }
-    let p = preset.ok_or(ArgError::NoName(cmd))?;
+    let p = preset.ok_or(PresetArgError::NoName(cmd))?;
     Ok(if cmd == "show" {
         Command::Show(p, o)
     } else {

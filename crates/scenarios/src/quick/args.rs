@@ -57,7 +57,7 @@ pub enum Parsed {
 
 /// A quick argument that cannot be used.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ArgError {
+pub enum QuickArgError {
     /// An option that needs a value was last.
     NeedsValue(&'static str),
     /// `--size` did not parse.
@@ -77,31 +77,31 @@ pub enum ArgError {
     TwoPaths,
 }
 
-impl fmt::Display for ArgError {
+impl fmt::Display for QuickArgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ArgError::NeedsValue(k) => write!(f, "quick: {k} needs a value"),
-            ArgError::Size { value, reason } => write!(f, "quick: --size={value}: {reason}"),
-            ArgError::Time { value, reason } => write!(f, "quick: {value}: {reason}"),
-            ArgError::Engine(s) => write!(
+            QuickArgError::NeedsValue(k) => write!(f, "quick: {k} needs a value"),
+            QuickArgError::Size { value, reason } => write!(f, "quick: --size={value}: {reason}"),
+            QuickArgError::Time { value, reason } => write!(f, "quick: {value}: {reason}"),
+            QuickArgError::Engine(s) => write!(
                 f,
                 "quick: unknown or unsuitable ioengine {q_s}",
                 q_s = iomark_engine::echo::quote(s)
             ),
-            ArgError::UnknownOption(s) => write!(
+            QuickArgError::UnknownOption(s) => write!(
                 f,
                 "quick: unknown option {q_s}\n\n{USAGE}",
                 q_s = iomark_engine::echo::quote(s)
             ),
-            ArgError::TwoPaths => write!(f, "quick: only one PATH may be given\n\n{USAGE}"),
+            QuickArgError::TwoPaths => write!(f, "quick: only one PATH may be given\n\n{USAGE}"),
         }
     }
 }
 
-impl std::error::Error for ArgError {}
+impl std::error::Error for QuickArgError {}
 
 /// Parse quick's arguments (those after `quick`).
-pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
+pub fn parse(args: &[String]) -> Result<Parsed, QuickArgError> {
     let mut o = QuickOpts::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -109,10 +109,10 @@ pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
             Some((k, v)) => (k.to_string(), Some(v.to_string())),
             None => (a.clone(), None),
         };
-        let mut val = |k: &'static str| -> Result<String, ArgError> {
+        let mut val = |k: &'static str| -> Result<String, QuickArgError> {
             v.clone()
                 .or_else(|| it.next().cloned())
-                .ok_or(ArgError::NeedsValue(k))
+                .ok_or(QuickArgError::NeedsValue(k))
         };
         match k.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
@@ -120,11 +120,12 @@ pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
             "--allow-write" => o.allow_write = true,
             "--size" => {
                 let s = val("--size")?;
-                o.size =
-                    iomark_fio::values::parse_size(&s, 1024).map_err(|reason| ArgError::Size {
+                o.size = iomark_fio::values::parse_size(&s, 1024).map_err(|reason| {
+                    QuickArgError::Size {
                         value: s.clone(),
                         reason,
-                    })?;
+                    }
+                })?;
             }
             "--runtime" => o.runtime = parse_time(&val("--runtime")?)?,
             "--ramp" => o.ramp = parse_time(&val("--ramp")?)?,
@@ -133,13 +134,13 @@ pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
                 o.engine = Some(
                     EngineKind::from_fio_name(&s)
                         .filter(|e| !e.is_metadata())
-                        .ok_or(ArgError::Engine(s))?,
+                        .ok_or(QuickArgError::Engine(s))?,
                 );
             }
-            s if s.starts_with('-') => return Err(ArgError::UnknownOption(s.to_string())),
+            s if s.starts_with('-') => return Err(QuickArgError::UnknownOption(s.to_string())),
             _ => {
                 if o.path.is_some() {
-                    return Err(ArgError::TwoPaths);
+                    return Err(QuickArgError::TwoPaths);
                 }
                 o.path = Some(PathBuf::from(a));
             }
@@ -148,9 +149,9 @@ pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
     Ok(Parsed::Run(o))
 }
 
-fn parse_time(s: &str) -> Result<Duration, ArgError> {
+fn parse_time(s: &str) -> Result<Duration, QuickArgError> {
     iomark_fio::values::parse_time(s, iomark_fio::values::TimeUnit::S).map_err(|reason| {
-        ArgError::Time {
+        QuickArgError::Time {
             value: s.to_string(),
             reason,
         }

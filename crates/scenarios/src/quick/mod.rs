@@ -9,7 +9,7 @@ mod args;
 mod plan;
 mod report;
 
-pub use args::{parse, ArgError, Parsed, QuickOpts, USAGE};
+pub use args::{parse, Parsed, QuickArgError, QuickOpts, USAGE};
 pub(crate) use plan::direct_supported;
 #[cfg(test)]
 pub(crate) use plan::plan_for_tests;

@@ -49,7 +49,7 @@ impl Default for RbdOpts {
 
 /// An rbd-bench argument that cannot be used.
 #[derive(Debug, PartialEq, thiserror::Error)]
-pub enum ArgError {
+pub enum RbdBenchArgError {
     #[error("rbd-bench: --io-type is required (read, write or readwrite)\n\n{USAGE}")]
     NoType,
     #[error("rbd-bench: --{option} {value}: {reason}")]
@@ -68,8 +68,8 @@ pub enum ArgError {
     TwoTargets,
 }
 
-fn bad(o: &str, v: &str, r: &str) -> ArgError {
-    ArgError::Bad {
+fn bad(o: &str, v: &str, r: &str) -> RbdBenchArgError {
+    RbdBenchArgError::Bad {
         option: o.into(),
         value: v.into(),
         reason: r.into(),
@@ -77,13 +77,13 @@ fn bad(o: &str, v: &str, r: &str) -> ArgError {
 }
 
 /// Parse the arguments after `rbd-bench` (`--help` gives None).
-pub fn parse(args: &[String]) -> Result<Option<RbdOpts>, ArgError> {
+pub fn parse(args: &[String]) -> Result<Option<RbdOpts>, RbdBenchArgError> {
     let mut o = RbdOpts::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let Some(body) = a.strip_prefix("--") else {
             if o.target.is_some() {
-                return Err(ArgError::TwoTargets);
+                return Err(RbdBenchArgError::TwoTargets);
             }
             o.target = Some(PathBuf::from(a));
             continue;
@@ -101,7 +101,7 @@ pub fn parse(args: &[String]) -> Result<Option<RbdOpts>, ArgError> {
         }
         let v = v
             .or_else(|| it.next().cloned())
-            .ok_or_else(|| ArgError::NeedsValue(k.clone()))?;
+            .ok_or_else(|| RbdBenchArgError::NeedsValue(k.clone()))?;
         let size = |v: &str| match iomark_fio::values::parse_size(v, 1024) {
             Ok(b) if b > 0 => Ok(b),
             _ => Err(bad(&k, v, "expected a size such as 4K, 4M or 10G")),
@@ -144,12 +144,14 @@ pub fn parse(args: &[String]) -> Result<Option<RbdOpts>, ArgError> {
                         .map_err(|_| bad(&k, &v, "a byte, 0-255 or 0x00-0xff"))?,
                 );
             }
-            "pool" | "image" | "image-name" | "pool-name" => return Err(ArgError::PoolImage(k)),
-            _ => return Err(ArgError::Unknown(a.clone())),
+            "pool" | "image" | "image-name" | "pool-name" => {
+                return Err(RbdBenchArgError::PoolImage(k))
+            }
+            _ => return Err(RbdBenchArgError::Unknown(a.clone())),
         }
     }
     if o.io_type.is_empty() {
-        return Err(ArgError::NoType);
+        return Err(RbdBenchArgError::NoType);
     }
     if o.io_total < o.io_size {
         return Err(bad(

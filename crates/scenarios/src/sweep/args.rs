@@ -51,7 +51,7 @@ pub struct SweepOpts {
 
 /// A sweep argument that cannot be used.
 #[derive(Debug, PartialEq, thiserror::Error)]
-pub enum ArgError {
+pub enum SweepArgError {
     #[error(transparent)]
     Axis(#[from] AxisError),
     #[error("sweep: --{0} needs a value")]
@@ -71,14 +71,14 @@ fn swept(v: &str) -> bool {
 }
 
 /// Parse the arguments after `sweep`. Checks the cross product's size.
-pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
+pub fn parse(args: &[String]) -> Result<SweepOpts, SweepArgError> {
     let mut o = SweepOpts::default();
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
         i += 1;
         let Some(body) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
-            return Err(ArgError::Positional(a.clone()));
+            return Err(SweepArgError::Positional(a.clone()));
         };
         let (k, v) = match body.split_once('=') {
             Some((k, v)) => (k.to_string(), Some(v.to_string())),
@@ -91,22 +91,22 @@ pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
                 (body.to_string(), next.cloned())
             }
         };
-        let need = |v: Option<String>| v.ok_or_else(|| ArgError::NeedsValue(k.clone()));
+        let need = |v: Option<String>| v.ok_or_else(|| SweepArgError::NeedsValue(k.clone()));
         match k.as_str() {
             "h" | "help" => o.help = true,
             "rows" => o.rows = Some(need(v)?),
             "cols" => o.cols = Some(need(v)?),
             "show" => {
                 let s = need(v)?;
-                o.show = Show::parse(&s).ok_or(ArgError::Show(s))?;
+                o.show = Show::parse(&s).ok_or(SweepArgError::Show(s))?;
             }
             "latency-target" => o.latency_target = Some(need(v)?),
             "null-service-time" => {
                 let t = need(v)?;
                 let d = iomark_fio::values::parse_time(&t, iomark_fio::values::TimeUnit::Us)
-                    .map_err(|e| ArgError::NullModel(t.clone(), e.into()))?;
+                    .map_err(|e| SweepArgError::NullModel(t.clone(), e.into()))?;
                 if d.is_zero() {
-                    return Err(ArgError::NullModel(t, "must be above zero".into()));
+                    return Err(SweepArgError::NullModel(t, "must be above zero".into()));
                 }
                 o.null_service = Some(d);
             }
@@ -124,7 +124,7 @@ pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
     }
     if let Some(d) = o.null_service {
         if !o.fixed.iter().any(|(k, v)| k == "ioengine" && v == "null") {
-            return Err(ArgError::NullModel(
+            return Err(SweepArgError::NullModel(
                 format!("{d:?}"),
                 "models the null engine: give --ioengine=null too".into(),
             ));
@@ -133,7 +133,7 @@ pub fn parse(args: &[String]) -> Result<SweepOpts, ArgError> {
     for (what, name) in [("rows", &o.rows), ("cols", &o.cols)] {
         if let Some(n) = name {
             if !o.axes.iter().any(|a| &a.option == n) {
-                return Err(ArgError::NotAxis(what, n.clone()));
+                return Err(SweepArgError::NotAxis(what, n.clone()));
             }
         }
     }
