@@ -56,5 +56,6 @@ mod suites_dd;
 mod suites_hdparm;
 mod suites_iozone;
 mod suites_iozone_modes;
+mod suites_safety;
 mod sweep;
 mod util;

@@ -46,6 +46,8 @@ pub enum Note {
     StoppedDuringLayout,
     /// `unlink` kept a file that existed before the run (it deletes only files the run created).
     KeptExisting { job: String, path: PathBuf },
+    /// `unlink` kept a file that is the backing file of a loop device (never deleted).
+    KeptBackingFile { job: String, path: PathBuf },
     /// The job's CPU affinity could not be set (`reason`: the system's words).
     AffinityNotApplied { job: String, reason: String },
     /// The engine asked for is unavailable here; the job ran with `to` instead.
@@ -141,6 +143,11 @@ impl fmt::Display for Note {
             Note::KeptExisting { job, path } => write!(
                 f,
                 "{job}: kept {}: it existed before the run, and unlink deletes only files the run created",
+                path.display()
+            ),
+            Note::KeptBackingFile { job, path } => write!(
+                f,
+                "{job}: kept {}: it is the backing file of a loop device, which unlink never deletes",
                 path.display()
             ),
             Note::AffinityNotApplied { reason, .. } => {

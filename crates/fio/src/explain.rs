@@ -98,7 +98,9 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::LayoutFailed { .. }
         | RunError::NoSuchDevice { .. }
         | RunError::MetadataOnSpecial { .. }
-        | RunError::ThreadSpawn(_) => e.to_string(),
+        | RunError::ThreadSpawn(_)
+        | RunError::BackingFile { .. }
+        | RunError::WorkDir { .. } => e.to_string(),
     }
 }
 
@@ -154,6 +156,7 @@ pub fn note(n: &Note) -> String {
         ),
         // The engine's own words name no job option, or only its engine's own options.
         Note::StoppedDuringLayout
+        | Note::KeptBackingFile { .. }
         | Note::AffinityNotApplied { .. }
         | Note::EngineFallback { .. }
         | Note::RegisteredFilesOff { .. }

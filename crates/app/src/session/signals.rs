@@ -51,7 +51,12 @@ fn on_signal(sig: i32) {
     lock(&s.stop).store(true, Ordering::SeqCst);
     if n >= 1 {
         if let Some(p) = lock(&s.temp).as_ref() {
-            let _ = std::fs::remove_file(p);
+            // A work directory the run made, or a file.
+            if std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) {
+                let _ = std::fs::remove_dir_all(p);
+            } else {
+                let _ = std::fs::remove_file(p);
+            }
         }
         // SAFETY: ends the process at once, as the user asked twice; no destructor is needed.
         unsafe { libc::_exit(130) };
@@ -109,7 +114,8 @@ pub fn interrupted() -> bool {
     state().count.load(Ordering::SeqCst) > 0
 }
 
-/// Register a temporary file to remove if the process must exit at once.
+/// Register a temporary file (or a work directory the run made) to remove if the process must
+/// exit at once.
 pub fn register_temp(path: &Path) {
     *lock(&state().temp) = Some(path.to_path_buf());
 }

@@ -3,17 +3,15 @@
 
 use super::write_result;
 use crate::session::signals;
-use iomark_engine::fileops::blogtree::{self, Counts, Tree};
-use iomark_engine::fileops::Phase;
-use iomark_engine::job::Dir;
-use iomark_engine::result::{JobResult, LogEntry};
-use iomark_engine::{RunPlan, RunResult};
+use iomark_engine::fileops::blogtree::Counts;
+use iomark_engine::fileops::steps::TreeRun;
+use iomark_engine::runner::steps::{self, StepRun};
+use iomark_engine::runner::{RunCtl, RunError};
 use iomark_suites::blogbench::{self, output, DirState};
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 fn dir_state(d: &Path) -> DirState {
     match std::fs::read_dir(d) {
@@ -43,70 +41,81 @@ pub fn main(args: &[String]) -> i32 {
         return crate::session::pipe::print_text(blogbench::USAGE);
     }
     let dir = a.dir.clone().unwrap_or_default();
-    let p = match blogbench::plan(&a, dir_state(&dir)) {
+    let p = match blogbench::plan(&a, dir_state(&dir), std::process::id()) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("iomark blogbench: {e}");
             return 2;
         }
     };
-    if p.create_dir {
-        if let Err(e) = std::fs::create_dir(&p.dir) {
+    if let Some(w) = p.work_dir.as_ref().filter(|w| **w != p.dir) {
+        eprintln!(
+            "iomark blogbench: note: -d {} holds files: the blogs go in a new directory {}",
+            p.dir.display(),
+            w.display()
+        );
+    }
+    let out = Arc::new(Mutex::new(std::io::stdout()));
+    write_out(&out, &output::header(&p, &a));
+    let written = Arc::new(AtomicU64::new(0));
+    let mut tree = TreeRun {
+        spec: p.tree.clone(),
+        intervals: p.iterations,
+        every: p.sleep,
+        prefix: "blogbench".into(),
+        on_interval: {
+            let (out, written) = (out.clone(), written.clone());
+            Box::new(move |c: &Counts| {
+                let w = written.fetch_add(c.blogs_written, Ordering::Relaxed) + c.blogs_written;
+                write_out(&out, &output::line(w, c));
+            })
+        },
+        done: None,
+    };
+    let setup = StepRun {
+        work_dir: p.work_dir.clone(),
+        keep: true,
+        ..Default::default()
+    };
+    let ctl = RunCtl::quiet();
+    signals::install(ctl.stop.clone());
+    let ran = match steps::run_steps(&setup, &mut [&mut tree], &ctl) {
+        Ok(o) => o,
+        Err(RunError::WorkDir { path, source }) => {
             eprintln!(
-                "iomark blogbench: -d {}: cannot create the directory: {e}",
-                p.dir.display()
+                "iomark blogbench: -d {}: cannot create the directory {}: {source}",
+                p.dir.display(),
+                path.display()
             );
             return 1;
         }
-    }
-    let mut out = std::io::stdout();
-    let _ = out.write_all(output::header(&p, &a).as_bytes());
-    let _ = out.flush();
-    let stop = Arc::new(AtomicBool::new(false));
-    signals::install(stop.clone());
-    let tree = match Tree::start(p.tree.clone(), stop.clone()) {
-        Ok(t) => t,
         Err(e) => {
-            eprintln!("iomark blogbench: {e}");
+            eprintln!("iomark blogbench: -d {}: {e}", p.dir.display());
             return 1;
         }
     };
-    let start = Instant::now();
-    let start_ms = iomark_engine::sys::unix_ms();
-    let mut intervals: Vec<(u64, Counts)> = Vec::new();
-    let (mut written, mut read) = (0u64, 0u64);
-    for _ in 0..p.iterations {
-        let end = start + p.sleep * (intervals.len() as u32 + 1);
-        while Instant::now() < end && !stop.load(Ordering::Relaxed) {
-            std::thread::sleep((end - Instant::now()).min(Duration::from_millis(50)));
-        }
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let c = tree.take_interval();
-        written += c.blogs_written;
-        read += c.blogs_read;
-        let _ = out.write_all(output::line(written, &c).as_bytes());
-        let _ = out.flush();
-        intervals.push((start.elapsed().as_millis() as u64, c));
-    }
-    let (failures, first) = tree.failures();
-    let phase = tree.finish();
-    let interrupted = signals::interrupted();
-    let _ = out.write_all(output::scores(written, read).as_bytes());
-    let _ = out.write_all(output::latencies(&phase.stats).as_bytes());
-    let _ = out.flush();
-    if failures > 0 {
+    let d = tree.done.unwrap_or_default();
+    let written: u64 = d.intervals.iter().map(|(_, c)| c.blogs_written).sum();
+    let read: u64 = d.intervals.iter().map(|(_, c)| c.blogs_read).sum();
+    write_out(&out, &output::scores(written, read));
+    write_out(&out, &output::latencies(&d.phase.stats));
+    let (races, first) = &d.races;
+    if *races > 0 {
         eprintln!(
-            "iomark blogbench: {failures} rounds failed and backed off (files that raced between threads, as in blogbench){}",
-            first.map(|f| format!("; the first: {f}")).unwrap_or_default()
+            "iomark blogbench: {races} rounds failed and backed off (files that raced between threads, as in blogbench){}",
+            first.as_ref().map(|f| format!("; the first: {f}")).unwrap_or_default()
         );
     }
-    let mut code = if interrupted { 130 } else { 0 };
+    let mut code = if signals::interrupted() { 130 } else { 0 };
+    if let Some(e) = &d.phase.error {
+        eprintln!("iomark blogbench: the run ended on an error: {e}");
+        code = 1;
+    }
     if let Some(path) = &a.result_file {
-        let mut r = result(&phase, &intervals, p.sleep, start_ms);
+        let mut r = ran.result;
+        r.interrupted |= signals::interrupted();
         r.tables = vec![
-            blogbench::table::intervals(&intervals),
+            blogbench::table::intervals(&d.intervals),
             blogbench::table::scores(written, read),
         ];
         if let Err(e) = write_result("blogbench", path, &r) {
@@ -117,65 +126,9 @@ pub fn main(args: &[String]) -> i32 {
     code
 }
 
-/// The counters of an interval, each as (job name, direction, count).
-fn counters(c: &Counts) -> [(&'static str, Dir, u64); 8] {
-    [
-        ("blogbench-blogs-written", Dir::Write, c.blogs_written),
-        ("blogbench-blogs-read", Dir::Read, c.blogs_read),
-        ("blogbench-articles-read", Dir::Read, c.articles_read),
-        ("blogbench-articles-written", Dir::Write, c.articles_written),
-        ("blogbench-pictures-read", Dir::Read, c.pictures_read),
-        ("blogbench-pictures-written", Dir::Write, c.pictures_written),
-        ("blogbench-comments-read", Dir::Read, c.comments_read),
-        ("blogbench-comments-written", Dir::Write, c.comments_written),
-    ]
-}
-
-/// The result: a job per operation type (latency histograms), then a job per counter with
-/// its total and its rate per interval (per second) as a time series.
-fn result(phase: &Phase, intervals: &[(u64, Counts)], sleep: Duration, start_ms: u64) -> RunResult {
-    let mut jobs: Vec<JobResult> = blogtree::OPS
-        .iter()
-        .map(|op| {
-            let dir = if [blogtree::READ, blogtree::OPEN, blogtree::PROBE].contains(op) {
-                Dir::Read
-            } else {
-                Dir::Write
-            };
-            phase.job(&format!("blogbench-{}", op.replace(' ', "-")), op, dir)
-        })
-        .collect();
-    let secs = sleep.as_secs_f64().max(1e-9);
-    for (k, (name, dir, _)) in counters(&Counts::default()).iter().enumerate() {
-        let mut j = JobResult {
-            name: name.to_string(),
-            ran: true,
-            runtime_ms: phase.elapsed_ns / 1_000_000,
-            runtime_us: phase.elapsed_ns / 1000,
-            start_unix_ms: start_ms,
-            ..Default::default()
-        };
-        for (t_ms, c) in intervals {
-            let n = counters(c)[k].2;
-            j.dirs[*dir].total_ios += n;
-            j.series.iops.push(LogEntry {
-                t_ms: *t_ms,
-                value: (n as f64 / secs).round() as u64,
-                ddir: *dir as u8,
-                bs: 0,
-                offset: 0,
-                max: None,
-                prio: 0,
-            });
-        }
-        jobs.push(j);
-    }
-    let mut r = RunResult::assemble(
-        &RunPlan::default(),
-        start_ms,
-        iomark_engine::sys::host_info(),
-        jobs,
-    );
-    r.interrupted = signals::interrupted();
-    r
+/// Write `s` to the shared stdout now (a closed pipe is ignored: the run goes on).
+fn write_out(out: &Mutex<std::io::Stdout>, s: &str) {
+    let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
+    let _ = o.write_all(s.as_bytes());
+    let _ = o.flush();
 }

@@ -1,17 +1,14 @@
 //! `iomark bonnie`: bonnie++'s command line on iomark's engine; its text tables (stdout, or
 //! stderr with -q) and one CSV line per run (stdout).
 
-use super::{failure, run_plan, write_result};
+use super::{failure, write_result};
 use crate::session::signals;
-use iomark_engine::fileops::{bytewise, fileset, seeks, Phase};
-use iomark_engine::job::Dir;
-use iomark_engine::result::JobResult;
-use iomark_engine::{RunPlan, RunResult};
+use iomark_engine::runner::steps::{self, StepRun};
+use iomark_engine::runner::{RunCtl, RunError};
+use iomark_engine::RunResult;
 use iomark_suites::bonnie::output::{self, FileLabel};
-use iomark_suites::bonnie::plan::{Facts, FILE_TESTS, GETC, PUTC, REWRITE, SEEKS};
-use iomark_suites::bonnie::{self, text, BonniePlan, Step};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use iomark_suites::bonnie::plan::Facts;
+use iomark_suites::bonnie::{self, text, BonniePlan};
 
 pub fn main(args: &[String]) -> i32 {
     let a = match bonnie::parse(args) {
@@ -32,12 +29,13 @@ pub fn main(args: &[String]) -> i32 {
         } else {
             None
         },
+        free_files: iomark_engine::targets::free_files(&a.dir).ok().flatten(),
         pid: std::process::id(),
         unwritable: iomark_engine::targets::dir_writable(&a.dir)
             .err()
             .and_then(|e| e.raw_os_error()),
     };
-    let p = match bonnie::plan(&a, facts) {
+    let mut p = match bonnie::plan(&a, facts) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("iomark bonnie: {e}");
@@ -57,7 +55,7 @@ pub fn main(args: &[String]) -> i32 {
     let mut table = bonnie::table::table();
     let mut code = 0;
     for run in 0..a.runs {
-        let r = match run_once(&p) {
+        let r = match run_once(&mut p) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{e}");
@@ -104,87 +102,29 @@ pub fn main(args: &[String]) -> i32 {
     code
 }
 
-/// A phase as a job of the result; a failed phase stops the run.
-fn phase_job(jobs: &mut Vec<JobResult>, p: &Phase, name: &str, op: &str, dir: Dir) -> bool {
-    let j = p.job(name, op, dir);
-    let ok = j.error == 0 && !p.stopped;
-    jobs.push(j);
-    ok
-}
-
-/// One run of every step, in order; the test file and directory are removed at the end.
-fn run_once(p: &BonniePlan) -> anyhow::Result<RunResult> {
-    let start = iomark_engine::sys::unix_ms();
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut jobs: Vec<JobResult> = Vec::new();
-    let mut engine_plan = RunPlan::default();
-    let mut interrupted = false;
-    signals::register_temp(&p.file);
-    for step in &p.steps {
-        if signals::interrupted() {
-            interrupted = true;
-            break;
-        }
-        signals::install(stop.clone());
-        let go_on = match step {
-            Step::PerCharOut { bytes } => {
-                let ph = bytewise::write_bytes(&p.file, *bytes, &stop);
-                let _ = std::fs::remove_file(&p.file);
-                phase_job(&mut jobs, &ph, PUTC, bytewise::PUTC, Dir::Write)
-            }
-            Step::Engine(plan) => {
-                let r = run_plan("bonnie", plan, None)?;
-                engine_plan.jobs.extend(plan.jobs.iter().cloned());
-                let ok = failure(&r).is_none() && !r.interrupted;
-                interrupted |= r.interrupted;
-                jobs.extend(r.jobs);
-                ok
-            }
-            Step::Rewrite { chunk, opts } => {
-                let ph = bytewise::rewrite(&p.file, *chunk, *opts, &stop);
-                phase_job(&mut jobs, &ph, REWRITE, bytewise::REWRITE, Dir::Write)
-            }
-            Step::PerCharIn { bytes } => {
-                let ph = bytewise::read_bytes(&p.file, *bytes, &stop);
-                phase_job(&mut jobs, &ph, GETC, bytewise::GETC, Dir::Read)
-            }
-            Step::Seeks(o) => {
-                let ph = seeks::seeks(&p.file, *o, &stop);
-                let _ = std::fs::remove_file(&p.file);
-                phase_job(&mut jobs, &ph, SEEKS, seeks::SEEK, Dir::Read)
-            }
-            Step::Files(spec) => {
-                let _ = std::fs::remove_file(&p.file);
-                let mut set = fileset::FileSet::new(spec.clone());
-                let mut ok = true;
-                for (i, test) in FILE_TESTS.iter().enumerate() {
-                    let order = if i < 3 {
-                        fileset::Order::Sequential
-                    } else {
-                        fileset::Order::Random
-                    };
-                    let (ph, op, dir) = match i % 3 {
-                        0 => (set.create(order, &stop), fileset::CREATE, Dir::Write),
-                        1 => (set.stat(order, &stop), fileset::STAT, Dir::Read),
-                        _ => (set.delete(order, &stop), fileset::DELETE, Dir::Write),
-                    };
-                    ok = phase_job(&mut jobs, &ph, test, op, dir);
-                    if !ok {
-                        set.clean_up();
-                        break;
-                    }
-                }
-                ok
-            }
-        };
-        if !go_on {
-            break;
-        }
-    }
-    interrupted |= signals::interrupted();
-    let _ = std::fs::remove_file(&p.file);
+/// One run of every step, in order, in a private work directory that the run makes and removes.
+fn run_once(p: &mut BonniePlan) -> anyhow::Result<RunResult> {
+    let ctl = RunCtl::quiet();
+    signals::install(ctl.stop.clone());
+    let setup = StepRun {
+        work_dir: Some(p.work_dir.clone()),
+        ..Default::default()
+    };
+    signals::register_temp(&p.work_dir);
+    let mut steps: Vec<&mut dyn steps::Step> = p.steps.iter_mut().map(|s| s.as_step()).collect();
+    let out = steps::run_steps(&setup, &mut steps, &ctl);
     signals::clear_temp();
-    let mut r = RunResult::assemble(&engine_plan, start, iomark_engine::sys::host_info(), jobs);
-    r.interrupted = interrupted;
+    let out = out.map_err(|e| match e {
+        RunError::WorkDir { path, source } => anyhow::anyhow!(
+            "iomark bonnie: cannot create {}: {source} (nothing at that path is touched)",
+            path.display()
+        ),
+        e => anyhow::anyhow!("iomark bonnie: {e}"),
+    })?;
+    if let Some(e) = out.refused {
+        anyhow::bail!("iomark bonnie: {e}");
+    }
+    let mut r = out.result;
+    r.interrupted |= signals::interrupted();
     Ok(r)
 }

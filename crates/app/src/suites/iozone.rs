@@ -2,7 +2,7 @@
 //! matrix grows, its `-R` report, the `-b` workbook, throughput mode, and iomark's result.
 
 use crate::session::signals;
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use iomark_suites::iozone::{self, excel, record, run, text, throughput, xlsx};
 use std::io::Write;
 use std::path::PathBuf;
@@ -364,8 +364,9 @@ pub fn finish(
     code
 }
 
-/// Before any I/O: the test files are not paths under `/dev` that do not exist (iozone would
-/// create a regular file on the device filesystem), and no output (`-b`, `--result`,
+/// Before any I/O: the test files pass the gate of files a run writes (not paths under `/dev`
+/// that do not exist, where iozone would create a regular file on the device filesystem, nor
+/// the backing file of a loop device), and no output (`-b`, `--result`,
 /// `--report`) would overwrite a device, a directory or one of the test files.
 fn check_paths(
     p: &iozone::Plan,
@@ -376,14 +377,16 @@ fn check_paths(
         Some(t) => t.files.clone(),
         None => vec![p.file.clone()],
     };
-    if let Some(f) = files
-        .iter()
-        .find(|f| iomark_engine::targets::missing_device_path(f))
-    {
-        bail!(
-            "no such device {} (not mapped or not attached?); iomark creates no files on the device filesystem",
-            f.display()
-        );
+    for f in &files {
+        // The gate of every run that writes files a user named: no device, FIFO, directory,
+        // missing device path, nor the backing file of an attached loop device.
+        iomark_engine::runner::steps::check_named_file(f).map_err(|e| match e {
+            iomark_engine::runner::RunError::NoSuchDevice { .. } => anyhow!(
+                "no such device {} (not mapped or not attached?); iomark creates no files on the device filesystem",
+                f.display()
+            ),
+            e => anyhow!("{e}"),
+        })?;
     }
     for out in [a.workbook.as_deref(), a.result.as_deref(), html]
         .into_iter()

@@ -14,6 +14,7 @@
 //! once complete (written) or read; the counts per kind of file are kept for interval reports.
 
 use super::{Clock, OpStats, Phase};
+use crate::job::Dir;
 use crate::rng::Rng;
 use crate::sys;
 use std::fs::{File, OpenOptions};
@@ -49,6 +50,31 @@ pub struct Counts {
     pub pictures_written: u64,
     pub comments_read: u64,
     pub comments_written: u64,
+}
+
+impl Counts {
+    /// Each counter with its name and the direction it counts in, in column order.
+    pub fn named(&self) -> [(&'static str, Dir, u64); 8] {
+        [
+            ("blogs-written", Dir::Write, self.blogs_written),
+            ("blogs-read", Dir::Read, self.blogs_read),
+            ("articles-read", Dir::Read, self.articles_read),
+            ("articles-written", Dir::Write, self.articles_written),
+            ("pictures-read", Dir::Read, self.pictures_read),
+            ("pictures-written", Dir::Write, self.pictures_written),
+            ("comments-read", Dir::Read, self.comments_read),
+            ("comments-written", Dir::Write, self.comments_written),
+        ]
+    }
+}
+
+/// The direction an operation type counts in.
+pub fn op_dir(op: &str) -> Dir {
+    if [READ, OPEN, PROBE].contains(&op) {
+        Dir::Read
+    } else {
+        Dir::Write
+    }
 }
 
 /// A kind of file: its name prefix and suffix, its size range (`min..max` bytes, max
@@ -107,6 +133,8 @@ struct Shared {
     stop: Arc<AtomicBool>,
     errors: AtomicU64,
     first_error: Mutex<Option<String>>,
+    /// The error that ended the run (not a race).
+    fatal: Mutex<Option<String>>,
 }
 
 impl Shared {
@@ -142,6 +170,14 @@ impl Shared {
             *f = Some(e.to_string());
         }
     }
+}
+
+/// Errors of files racing between threads: a file or directory gone or already there.
+fn is_race(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::NotFound | io::ErrorKind::AlreadyExists
+    ) || e.raw_os_error() == Some(libc::ENOTEMPTY)
 }
 
 /// One round of a role; Ok(false) when there was nothing to do yet.
@@ -187,10 +223,12 @@ impl Actor {
                 CREATE,
                 |_| 0,
                 || {
+                    // Only a file of its own: never one that is there (a symbolic link
+                    // included), so no file the run did not make is truncated.
                     OpenOptions::new()
                         .write(true)
-                        .create(true)
-                        .truncate(true)
+                        .create_new(true)
+                        .custom_flags(libc::O_NOFOLLOW)
                         .mode(0o600)
                         .open(&tmp)
                 },
@@ -210,7 +248,10 @@ impl Actor {
                 || std::fs::rename(&tmp, path),
             )
         })();
-        if r.is_err() {
+        // A temporary file that is another thread's (it was there) is left to that thread.
+        if r.as_ref()
+            .is_err_and(|e| e.kind() != io::ErrorKind::AlreadyExists)
+        {
             let _ = std::fs::remove_file(&tmp);
         }
         r
@@ -337,11 +378,21 @@ impl Actor {
             match round(&mut self) {
                 Ok(true) => self.sh.nap(think),
                 Ok(false) => self.sh.nap(self.sh.spec.backoff),
-                Err(e) => {
+                Err(e) if is_race(&e) => {
                     // Files race between threads as in blogbench (a rename finds its temporary
-                    // file gone): counted, the thread backs off and goes on.
+                    // file gone, two threads write the same file): counted, the thread backs
+                    // off and goes on.
                     self.sh.failed(&e);
                     self.sh.nap(self.sh.spec.backoff);
+                }
+                Err(e) => {
+                    // Anything else (a full or read-only file system, an I/O error) ends the
+                    // run: it is no race and would only repeat.
+                    let mut f = self.sh.fatal.lock().unwrap();
+                    if f.is_none() {
+                        *f = Some(e.to_string());
+                    }
+                    self.sh.done.store(true, Ordering::Relaxed);
                 }
             }
         }
@@ -380,6 +431,7 @@ impl Tree {
             stop,
             errors: AtomicU64::new(0),
             first_error: Mutex::new(None),
+            fatal: Mutex::new(None),
         });
         let clock = Clock::start();
         let mut threads = Vec::new();
@@ -428,7 +480,7 @@ impl Tree {
         }
     }
 
-    /// Rounds that failed so far (files that raced away, missing blogs), and the first reason.
+    /// Rounds that failed so far because files raced between threads, and the first reason.
     pub fn failures(&self) -> (u64, Option<String>) {
         (
             self.sh.errors.load(Ordering::Relaxed),
@@ -436,11 +488,20 @@ impl Tree {
         )
     }
 
-    /// Stop every thread, wait for them, and return the operations of all of them.
+    /// The run ended by an error that is not a race (see [`Tree::finish`]).
+    pub fn ended_by_error(&self) -> bool {
+        self.sh.fatal.lock().unwrap().is_some()
+    }
+
+    /// Stop every thread, wait for them, and return the operations of all of them (with the
+    /// error that ended the run, if one did).
     pub fn finish(self) -> Phase {
         self.sh.done.store(true, Ordering::Relaxed);
         let mut stats = OpStats::default();
-        let mut r = Ok(());
+        let mut r = match self.sh.fatal.lock().unwrap().take() {
+            Some(e) => Err(io::Error::other(e)),
+            None => Ok(()),
+        };
         for h in self.threads {
             match h.join() {
                 Ok(s) => stats.merge(&s),

@@ -13,6 +13,7 @@ pub mod blogtree;
 pub mod bytewise;
 pub mod fileset;
 pub mod seeks;
+pub mod steps;
 
 use crate::failure::JobFailure;
 use crate::job::Dir;

@@ -164,6 +164,13 @@ pub enum RunError {
         loop_dev: PathBuf,
         reason: LoopInUse,
     },
+    /// A file to be written or deleted is the backing file of an attached loop device.
+    #[error("refusing to write to or delete {}: it is the backing file of {}", path.display(), loop_dev.display())]
+    BackingFile { path: PathBuf, loop_dev: PathBuf },
+    /// The run's private work directory could not be made (something is at its path, or the
+    /// directory it goes in refuses it).
+    #[error("cannot make the work directory {}: {source}", path.display())]
+    WorkDir { path: PathBuf, source: io::Error },
     /// A worker thread could not be started.
     #[error("cannot start a worker thread: {0}")]
     ThreadSpawn(io::Error),

@@ -5,6 +5,7 @@ mod error;
 mod notice;
 mod plan;
 mod start;
+pub mod steps;
 mod stops;
 
 pub use crate::failure::JobFailure;
@@ -209,10 +210,14 @@ fn unlink_files(
                     if t.kind != "file" || !regular {
                         continue;
                     }
-                    if pre_existing.contains(&path) {
-                        let n = Note::KeptExisting {
-                            job: job.name.clone(),
-                            path,
+                    // A loop device's backing file is never removed, whatever is allowed.
+                    let backs_loop = !targets::loops_backed_by(&path).is_empty();
+                    if pre_existing.contains(&path) || backs_loop {
+                        let job = job.name.clone();
+                        let n = if backs_loop {
+                            Note::KeptBackingFile { job, path }
+                        } else {
+                            Note::KeptExisting { job, path }
                         };
                         if !plan_notes.contains(&n) {
                             plan_notes.push(n);

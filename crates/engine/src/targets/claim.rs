@@ -106,7 +106,7 @@ fn is_active_swap(dev: &Path) -> bool {
 }
 
 /// The loop devices (`/dev/loopN`) whose backing file is `file`.
-fn loops_backed_by(file: &Path) -> Vec<PathBuf> {
+pub(crate) fn loops_backed_by(file: &Path) -> Vec<PathBuf> {
     let Ok(fm) = fs::metadata(file) else {
         return Vec::new();
     };

@@ -177,8 +177,8 @@ pub fn probe(path: &Path) -> io::Result<TargetInfo> {
     Ok(info)
 }
 
-/// Bytes available to unprivileged users on the filesystem holding `dir` (statvfs).
-pub fn free_space(dir: &Path) -> io::Result<u64> {
+/// statvfs of the filesystem holding `dir` (or its nearest existing ancestor).
+fn statvfs(dir: &Path) -> io::Result<libc::statvfs> {
     let p = existing_ancestor(dir).unwrap_or_else(|| dir.to_path_buf());
     let c = cpath(&p)?;
     // SAFETY: zeroed statvfs is valid; statvfs fills it.
@@ -188,7 +188,20 @@ pub fn free_space(dir: &Path) -> io::Result<u64> {
     if rc != 0 {
         return Err(with_context(io::Error::last_os_error(), p.display()));
     }
+    Ok(st)
+}
+
+/// Bytes available to unprivileged users on the filesystem holding `dir` (statvfs).
+pub fn free_space(dir: &Path) -> io::Result<u64> {
+    let st = statvfs(dir)?;
     Ok((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+}
+
+/// Files (inodes) that can still be created on the filesystem holding `dir`; None when the
+/// filesystem has no fixed count (it reports 0 inodes in all, as btrfs and tmpfs may).
+pub fn free_files(dir: &Path) -> io::Result<Option<u64>> {
+    let st = statvfs(dir)?;
+    Ok((st.f_files > 0).then_some(st.f_favail as u64))
 }
 
 /// Whether this process may create and remove entries in the directory `dir`: access(2) with

@@ -150,8 +150,22 @@ pub fn parse(args: &[String]) -> Result<BlogArgs, BlogError> {
     if a.dir.is_none() && !a.help {
         return Err(BlogError::NoDir);
     }
+    let threads = u64::from(a.writers)
+        + u64::from(a.rewriters)
+        + u64::from(a.commenters)
+        + u64::from(a.readers);
+    if threads > MAX_THREADS {
+        return Err(BlogError::Bad {
+            flag: "-w/-W/-c/-r".into(),
+            value: threads.to_string(),
+            why: format!("{threads} threads in all; at most {MAX_THREADS}"),
+        });
+    }
     Ok(a)
 }
+
+/// Threads of all roles together a run may start.
+pub const MAX_THREADS: u64 = 1000;
 
 #[cfg(test)]
 mod tests {
@@ -159,6 +173,13 @@ mod tests {
 
     fn p(s: &str) -> Result<BlogArgs, BlogError> {
         parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn threads_are_bounded() {
+        assert!(p("-d /x -r 991").is_ok());
+        let e = p("-d /x -r 2000").unwrap_err().to_string();
+        assert!(e.contains("2009 threads in all; at most 1000"), "{e}");
     }
 
     #[test]

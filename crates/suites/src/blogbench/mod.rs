@@ -29,7 +29,10 @@ blogs written and read over the run. Then iomark adds latency percentiles per op
 Fixed from upstream blogbench: reads use the intended 64 KiB buffer (upstream reads 8 bytes per
 call), think times really sleep (writers and commenters 10 ms, rewriters 1 s; upstream never
 sleeps), each thread has its own random generator (upstream shares rand()), blog 0 is read like
-any other (upstream takes a draw of 0 as a failure and sleeps a second). The blogs stay in DIR.
+any other (upstream takes a draw of 0 as a failure and sleeps a second). The blogs stay in DIR
+(with --allow-nonempty, in a new directory blogbench.PID in it: no file already there is touched).
+At most 1000 threads in all. An error other than files racing between threads (a full or
+read-only file system, an I/O error) ends the run with status 1.
   --directory=DIR --writers=N --rewriters=N --commenters=N --readers=N --iterations=N
   --sleep=N            long forms
   --result-file=PATH   iomark's result (JSON: latency histograms per operation type, the

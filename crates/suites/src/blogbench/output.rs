@@ -75,7 +75,7 @@ mod tests {
                 .collect::<Vec<_>>(),
         )
         .unwrap();
-        let p = plan(&a, DirState::Empty).unwrap();
+        let p = plan(&a, DirState::Empty, 1).unwrap();
         let h = header(&p, &a);
         assert!(h.starts_with("\nFrequency = 10 secs\nScratch dir = [/scratch]\n"));
         assert!(h.contains("Spawning 10 rewriters...\n"));

@@ -26,8 +26,10 @@ pub enum DirState {
 pub struct BlogPlan {
     pub tree: TreeSpec,
     pub dir: PathBuf,
-    /// `-d` does not exist: create it.
-    pub create_dir: bool,
+    /// The directory the run makes for its blogs (mode 0700, refused when anything is at its
+    /// path) and keeps: `-d` itself when it does not exist, a new `blogbench.PID` in it with
+    /// `--allow-nonempty`, so no file of the directory's is ever touched. None: an empty `-d`.
+    pub work_dir: Option<PathBuf>,
     pub iterations: u32,
     pub sleep: Duration,
 }
@@ -63,22 +65,22 @@ fn role(threads: u32, think_us: u64) -> Role {
     }
 }
 
-pub fn plan(a: &BlogArgs, state: DirState) -> Result<BlogPlan, BlogError> {
+pub fn plan(a: &BlogArgs, state: DirState, pid: u32) -> Result<BlogPlan, BlogError> {
     let dir = a.dir.clone().ok_or(BlogError::NoDir)?;
     let bad = |why: String| BlogError::Bad {
         flag: "-d".into(),
         value: dir.display().to_string(),
         why,
     };
-    let create_dir = match state {
-        DirState::Missing => true,
-        DirState::Empty => false,
+    let work_dir = match state {
+        DirState::Missing => Some(dir.clone()),
+        DirState::Empty => None,
         DirState::NonEmpty(n) if !a.allow_nonempty => {
             return Err(bad(format!(
                 "the directory holds {n} entries; give an empty or new directory (or --allow-nonempty to run among them)"
             )))
         }
-        DirState::NonEmpty(_) => false,
+        DirState::NonEmpty(_) => Some(dir.join(format!("blogbench.{pid}"))),
         DirState::NotADirectory => return Err(bad("not a directory".into())),
         DirState::NotWritable(errno) => {
             return Err(bad(format!(
@@ -89,7 +91,7 @@ pub fn plan(a: &BlogArgs, state: DirState) -> Result<BlogPlan, BlogError> {
     };
     Ok(BlogPlan {
         tree: TreeSpec {
-            root: dir.clone(),
+            root: work_dir.clone().unwrap_or_else(|| dir.clone()),
             writers: role(a.writers, 10_000),
             rewriters: role(a.rewriters, 1_000_000),
             commenters: role(a.commenters, 10_000),
@@ -103,7 +105,7 @@ pub fn plan(a: &BlogArgs, state: DirState) -> Result<BlogPlan, BlogError> {
             seed: 1,
         },
         dir,
-        create_dir,
+        work_dir,
         iterations: a.iterations,
         sleep: Duration::from_secs(u64::from(a.sleep)),
     })
@@ -123,6 +125,7 @@ mod tests {
         let p = plan(
             &a("-d /x -c 10 -i 10 -r 10 -w 10 -W 10 -s 10"),
             DirState::Empty,
+            7,
         )
         .unwrap();
         let t = &p.tree;
@@ -140,25 +143,31 @@ mod tests {
         assert_eq!(t.readers.think, Duration::ZERO);
         assert_eq!((t.write_chunk, t.read_chunk), (8192, 65536));
         assert_eq!((p.iterations, p.sleep), (10, Duration::from_secs(10)));
-        assert!(!p.create_dir);
-        assert!(plan(&a("-d /x"), DirState::Missing).unwrap().create_dir);
+        assert_eq!((p.work_dir, &t.root), (None, &PathBuf::from("/x")));
+        let m = plan(&a("-d /x"), DirState::Missing, 7).unwrap();
+        assert_eq!(m.work_dir.as_deref(), Some(std::path::Path::new("/x")));
     }
 
     #[test]
     fn non_empty_directory_refused_unless_allowed() {
-        let e = plan(&a("-d /x"), DirState::NonEmpty(3))
+        let e = plan(&a("-d /x"), DirState::NonEmpty(3), 7)
             .unwrap_err()
             .to_string();
         assert!(e.contains("-d") && e.contains("3 entries") && e.contains("--allow-nonempty"));
-        assert!(plan(&a("-d /x --allow-nonempty"), DirState::NonEmpty(3)).is_ok());
+        let n = plan(&a("-d /x --allow-nonempty"), DirState::NonEmpty(3), 7).unwrap();
+        let private = std::path::Path::new("/x/blogbench.7");
+        assert_eq!(
+            (n.work_dir.as_deref(), n.tree.root.as_path()),
+            (Some(private), private)
+        );
         // EACCES (Linux).
-        let e = plan(&a("-d /x"), DirState::NotWritable(13))
+        let e = plan(&a("-d /x"), DirState::NotWritable(13), 7)
             .unwrap_err()
             .to_string();
         assert!(
             e.contains("-d") && e.contains("cannot create files there: Permission denied"),
             "{e}"
         );
-        assert!(plan(&a("-d /x"), DirState::NotADirectory).is_err());
+        assert!(plan(&a("-d /x"), DirState::NotADirectory, 7).is_err());
     }
 }

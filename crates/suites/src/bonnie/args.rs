@@ -181,12 +181,21 @@ fn size_spec(a: &mut BonnieArgs, v: &str) -> Result<(), BonnieError> {
     }
     if let Some(s) = parts.get(3).filter(|s| !s.is_empty()) {
         a.seekers = s.parse().map_err(|_| bad(flag, v, "seekers is a count"))?;
-        if a.seekers == 0 {
-            return Err(bad(flag, v, "at least one seeker"));
+        if !(1..=MAX_SEEKERS).contains(&a.seekers) {
+            return Err(bad(
+                flag,
+                v,
+                &format!("from 1 to {MAX_SEEKERS} seekers (each is a thread)"),
+            ));
         }
     }
     Ok(())
 }
+
+/// Seeker threads at most.
+pub const MAX_SEEKERS: u32 = 1000;
+/// `-n` at most (in 1024s): the file count fits in bonnie++'s signed 32-bit count.
+pub const MAX_FILES_K: u64 = (i32::MAX as u64) / 1024;
 
 /// `-n num[:max[:min[:dirs[:chunk]]]]`: the file tests' count (in 1024s), file sizes (or
 /// max -1 / -2 for hard / symbolic links), subdirectories and write chunk.
@@ -196,6 +205,13 @@ fn file_spec(a: &mut BonnieArgs, v: String) -> Result<(), BonnieError> {
     a.files = parts[0]
         .parse()
         .map_err(|_| bad(flag, &v, "the number of files (in 1024s)"))?;
+    if a.files > MAX_FILES_K {
+        return Err(bad(
+            flag,
+            &v,
+            &format!("at most {MAX_FILES_K} (x 1024 files), as bonnie++ counts them"),
+        ));
+    }
     let part = |i: usize| parts.get(i).copied().filter(|s| !s.is_empty());
     match part(1) {
         Some("-1") => a.file_links = Links::Hard,
@@ -309,6 +325,14 @@ mod tests {
         assert_eq!(a.ram_mib, Some(0));
         assert_eq!(a.files, 0);
         assert_eq!(p("-s 1g").unwrap().size_mib, Some(1024));
+    }
+
+    #[test]
+    fn counts_are_bounded() {
+        let e = p("-s 8:4096:10:100000").unwrap_err().to_string();
+        assert!(e.contains("from 1 to 1000 seekers"), "{e}");
+        let e = p("-n 18014398509481984").unwrap_err().to_string();
+        assert!(e.contains("at most 2097151"), "{e}");
     }
 
     #[test]

@@ -61,9 +61,14 @@ impl FileLabel {
     }
 }
 
+/// A test's figure; None (a blank, as bonnie++ leaves a test that did not run) when it did not
+/// run, failed, or did nothing (`+++++` means "too fast to time", never "not measured").
 fn figure(r: &RunResult, name: &str, dirs: &[Dir], per_kib: bool) -> Option<Figure> {
     let jobs: Vec<_> = r.jobs.iter().filter(|j| j.name == name && j.ran).collect();
-    if jobs.is_empty() {
+    let did = jobs
+        .iter()
+        .any(|j| dirs.iter().any(|&d| j.dirs[d].total_ios > 0));
+    if !did || jobs.iter().any(|j| j.error != 0) {
         return None;
     }
     let us = jobs.iter().map(|j| j.runtime_us).max().unwrap_or(0);
@@ -235,6 +240,7 @@ pub(crate) mod tests {
             Facts {
                 ram_bytes: 1 << 30,
                 free_bytes: Some(1 << 40),
+                free_files: None,
                 pid: 1,
                 unwritable: None,
             },

@@ -10,9 +10,11 @@ use super::args::{BonnieArgs, BonnieError};
 use iomark_engine::fileops::bytewise::RewriteOpts;
 use iomark_engine::fileops::fileset::{FileSetSpec, Links};
 use iomark_engine::fileops::seeks::SeekOpts;
+use iomark_engine::fileops::steps::{FileOp, FileSetSteps, FileStep};
 use iomark_engine::job::{
     BlockSize, EngineKind, FadviseHint, FallocateMode, JobSpec, PerDir, RunPlan, RwMode, SizeSpec,
 };
+use iomark_engine::runner::steps::JobGroup;
 use std::path::{Path, PathBuf};
 
 pub const PUTC: &str = "bonnie-per-char-output";
@@ -31,6 +33,11 @@ pub const FILE_TESTS: [&str; 6] = [
     "bonnie-random-delete",
 ];
 
+/// The test file's name in the work directory.
+pub const TEST_FILE: &str = "file";
+/// The file tests' directory in the work directory.
+pub const FILE_SET: &str = "files";
+
 /// The per-char tests move at most this much, as bonnie++ 2.x does (3 MiB, or the file size
 /// when smaller).
 pub const CHAR_BYTES_MAX: u64 = 3 << 20;
@@ -41,6 +48,8 @@ pub struct Facts {
     pub ram_bytes: u64,
     /// Free bytes in `-d` (None when the directory does not exist).
     pub free_bytes: Option<u64>,
+    /// Files that can still be created in `-d` (None: no fixed count, or unknown).
+    pub free_files: Option<u64>,
     /// Names the test file and directory (`Bonnie.PID`, as bonnie++ does).
     pub pid: u32,
     /// The errno that refuses creating files in `-d` (a read-only file system, permissions);
@@ -51,24 +60,32 @@ pub struct Facts {
 /// One step of a run, in bonnie++'s order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
-    /// One-byte writes of a new file of `bytes` bytes (removed after the test).
-    PerCharOut { bytes: u64 },
-    /// Engine jobs (block output; block input and seeks).
-    Engine(RunPlan),
-    /// The file rewritten in place, chunk by chunk.
-    Rewrite { chunk: usize, opts: RewriteOpts },
-    /// One-byte reads of the first `bytes` bytes of the file.
-    PerCharIn { bytes: u64 },
-    /// bonnie++'s random seeks on the file (which is removed after them).
-    Seeks(SeekOpts),
-    /// The six file tests on this set.
-    Files(FileSetSpec),
+    /// A phase on the test file (per-char output and input, rewrite, seeks).
+    File(FileStep),
+    /// Engine jobs (block output; block input).
+    Engine(JobGroup),
+    /// The six file tests.
+    Files(FileSetSteps),
+}
+
+impl Step {
+    /// The step as the engine runs it.
+    pub fn as_step(&mut self) -> &mut dyn iomark_engine::runner::steps::Step {
+        match self {
+            Step::File(s) => s,
+            Step::Engine(s) => s,
+            Step::Files(s) => s,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BonniePlan {
     pub steps: Vec<Step>,
-    /// The test file (`-d`/Bonnie.PID).
+    /// The private directory the run works in (`-d`/Bonnie.PID): made by the run (refused when
+    /// anything is at that path), removed at its end.
+    pub work_dir: PathBuf,
+    /// The test file (in the work directory).
     pub file: PathBuf,
     pub size_mib: u64,
     pub chunk: u64,
@@ -86,7 +103,7 @@ impl BonniePlan {
     /// Every engine job of the plan, in order (for result files).
     pub fn engine_jobs(&self) -> impl Iterator<Item = &JobSpec> {
         self.steps.iter().flat_map(|s| match s {
-            Step::Engine(p) => p.jobs.iter(),
+            Step::Engine(p) => p.0.jobs.iter(),
             _ => [].iter(),
         })
     }
@@ -96,12 +113,13 @@ impl BonniePlan {
 pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
     let free = check_dir(a, f)?;
     let size_mib = test_size(a, f, free)?;
-    check_file_tests(a, free)?;
+    check_file_tests(a, free, f.free_files)?;
     let mut notes = a.notes.clone();
     if a.direct {
         notes.push("-D: O_DIRECT for block output, rewrite, block input and seeks; the per-char tests cannot use it (one-byte I/O)".into());
     }
-    let file = a.dir.join(format!("Bonnie.{}", f.pid));
+    let work_dir = a.dir.join(format!("Bonnie.{}", f.pid));
+    let file = work_dir.join(TEST_FILE);
     let bytes = size_mib << 20;
     let seed = a.seed.unwrap_or(0x89);
     let char_bytes = bytes.min(a.char_bytes.unwrap_or(CHAR_BYTES_MAX));
@@ -111,20 +129,24 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
         Vec::new()
     };
     if a.files > 0 {
-        steps.push(Step::Files(FileSetSpec {
-            root: file.clone(),
-            count: a.files * 1024,
-            min: a.file_min,
-            max: a.file_max,
-            dirs: a.file_dirs,
-            chunk: a.file_chunk as usize,
-            sync: a.fsync,
-            seed,
-            links: a.file_links,
+        steps.push(Step::Files(FileSetSteps {
+            names: FILE_TESTS.map(String::from),
+            spec: FileSetSpec {
+                root: work_dir.join(FILE_SET),
+                count: a.files * 1024,
+                min: a.file_min,
+                max: a.file_max,
+                dirs: a.file_dirs,
+                chunk: a.file_chunk as usize,
+                sync: a.fsync,
+                seed,
+                links: a.file_links,
+            },
         }));
     }
     Ok(BonniePlan {
         steps,
+        work_dir,
         file,
         size_mib,
         chunk: a.chunk,
@@ -185,10 +207,18 @@ fn test_size(a: &BonnieArgs, f: Facts, free: u64) -> Result<u64, BonnieError> {
     Ok(size_mib)
 }
 
-/// The file tests' refusals: their largest files must fit in the `free` bytes, and symbolic
+/// The file tests' refusals: their files must fit in the free files (inodes) and their
+/// largest files in the `free` bytes, and symbolic
 /// links cannot be spread over several directories.
-fn check_file_tests(a: &BonnieArgs, free: u64) -> Result<(), BonnieError> {
+fn check_file_tests(a: &BonnieArgs, free: u64, free_files: Option<u64>) -> Result<(), BonnieError> {
     let count = a.files * 1024;
+    if let Some(n) = free_files.filter(|n| count > *n) {
+        return Err(BonnieError::Refused(format!(
+            "-n {}: {count} files, but {} can hold {n} more files",
+            a.file_spec,
+            a.dir.display()
+        )));
+    }
     let file_bytes = count.saturating_mul(a.file_max);
     if file_bytes > free {
         return Err(BonnieError::Refused(format!(
@@ -219,41 +249,60 @@ fn big_file_steps(
     seed: u64,
 ) -> Vec<Step> {
     let job = |name: &str, rw: RwMode| block_job(a, file, bytes, seed, name, rw);
+    let on_file = |name: &str, op: FileOp, remove_after: bool| {
+        Step::File(FileStep {
+            name: name.to_string(),
+            path: file.to_path_buf(),
+            op,
+            remove_after,
+        })
+    };
     let mut steps = Vec::new();
     if !a.fast {
-        steps.push(Step::PerCharOut { bytes: char_bytes });
+        // bonnie++ removes the per-char file: block output writes a new one.
+        steps.push(on_file(
+            PUTC,
+            FileOp::WriteBytes { bytes: char_bytes },
+            true,
+        ));
     }
     // bonnie++ writes a new file and fsyncs it before its clock stops.
-    steps.push(Step::Engine(RunPlan {
+    steps.push(Step::Engine(JobGroup(RunPlan {
         jobs: vec![JobSpec {
             grow_file: true,
             end_fsync: true,
             ..job(BLOCK_OUT, RwMode::Write)
         }],
         ..Default::default()
-    }));
-    steps.push(Step::Rewrite {
+    })));
+    let rewrite = FileOp::Rewrite {
         chunk: a.chunk as usize,
         opts: RewriteOpts {
             direct: a.direct,
             fsync_each: a.fsync,
         },
-    });
+    };
+    steps.push(on_file(REWRITE, rewrite, false));
     if !a.fast {
-        steps.push(Step::PerCharIn { bytes: char_bytes });
+        steps.push(on_file(
+            GETC,
+            FileOp::ReadBytes { bytes: char_bytes },
+            false,
+        ));
     }
-    steps.push(Step::Engine(RunPlan {
+    steps.push(Step::Engine(JobGroup(RunPlan {
         jobs: vec![job(BLOCK_IN, RwMode::Read)],
         ..Default::default()
-    }));
-    steps.push(Step::Seeks(SeekOpts {
+    })));
+    let seeks = FileOp::Seeks(SeekOpts {
         chunk: a.chunk as usize,
         count: a.seeks,
         seekers: a.seekers.max(1),
         direct: a.direct,
         sync: a.fsync,
         seed,
-    }));
+    });
+    steps.push(on_file(SEEKS, seeks, true));
     steps
 }
 
@@ -301,6 +350,7 @@ mod tests {
             Facts {
                 ram_bytes: ram,
                 free_bytes: free,
+                free_files: Some(1 << 30),
                 pid: 42,
                 unwritable: None,
             },
@@ -311,11 +361,8 @@ mod tests {
         b.steps
             .iter()
             .flat_map(|s| match s {
-                Step::PerCharOut { .. } => vec![PUTC.to_string()],
-                Step::Engine(p) => p.jobs.iter().map(|j| j.name.clone()).collect(),
-                Step::Rewrite { .. } => vec![REWRITE.to_string()],
-                Step::PerCharIn { .. } => vec![GETC.to_string()],
-                Step::Seeks(_) => vec![SEEKS.to_string()],
+                Step::File(f) => vec![f.name.clone()],
+                Step::Engine(p) => p.0.jobs.iter().map(|j| j.name.clone()).collect(),
                 Step::Files(_) => vec!["files".to_string()],
             })
             .collect()
@@ -330,24 +377,30 @@ mod tests {
         );
         assert_eq!(b.char_bytes, 3 << 20);
         for j in b.engine_jobs() {
-            assert_eq!(j.filenames, vec![Path::new("/x/Bonnie.42").to_path_buf()]);
+            assert_eq!(
+                j.filenames,
+                vec![Path::new("/x/Bonnie.42/file").to_path_buf()]
+            );
             assert_eq!(j.bs.read, BlockSize::Fixed(4096));
             assert!(j.direct && j.fsync == 1 && j.stonewall);
         }
         let jobs: Vec<_> = b.engine_jobs().collect();
         assert!(jobs[0].grow_file && jobs[0].end_fsync);
+        assert_eq!(b.work_dir, Path::new("/x/Bonnie.42"));
         assert!(
-            matches!(b.steps[5], Step::Seeks(s) if (s.count, s.seekers, s.chunk) == (100, 4, 4096) && s.direct && s.sync)
+            matches!(&b.steps[5], Step::File(FileStep { op: FileOp::Seeks(s), remove_after: true, .. }) if (s.count, s.seekers, s.chunk) == (100, 4, 4096) && s.direct && s.sync)
         );
         assert!(
-            matches!(b.steps[2], Step::Rewrite { chunk: 4096, opts } if opts.direct && opts.fsync_each)
+            matches!(&b.steps[2], Step::File(FileStep { op: FileOp::Rewrite { chunk: 4096, opts }, .. }) if opts.direct && opts.fsync_each)
         );
         let Step::Files(f) = &b.steps[6] else {
             panic!()
         };
+        assert_eq!(f.names, FILE_TESTS.map(String::from));
+        let f = &f.spec;
         assert_eq!((f.count, f.max, f.dirs, f.chunk), (16 * 1024, 0, 1, 8192));
         assert!(f.sync);
-        assert_eq!(f.root, Path::new("/x/Bonnie.42"));
+        assert_eq!(f.root, Path::new("/x/Bonnie.42/files"));
         let small = p("-d /x -s 2 -r 0 -n 0", 1 << 30, Some(1 << 40)).unwrap();
         assert_eq!(small.char_bytes, 2 << 20);
         assert_eq!(names(&small).len(), 6);
@@ -356,9 +409,16 @@ mod tests {
         let e = p("-d /x -s 0 -n 1:-2:0:2", 1 << 30, Some(1 << 40)).unwrap_err();
         assert!(e.to_string().contains("-n 1:-2:0:2"), "{e}");
         let l = p("-d /x -s 0 -n 1:-1:0:2", 1 << 30, Some(1 << 40)).unwrap();
-        assert!(matches!(&l.steps[0], Step::Files(f) if f.links == Links::Hard && f.dirs == 2));
+        assert!(
+            matches!(&l.steps[0], Step::Files(f) if f.spec.links == Links::Hard && f.spec.dirs == 2)
+        );
         let e = p("-d /x -s 0 -n 100:1g", 1 << 30, Some(1 << 40)).unwrap_err();
         assert!(e.to_string().contains("-n 100:1g"), "{e}");
+        let e = p("-d /x -s 0 -n 1048577", 1 << 30, Some(1 << 40)).unwrap_err();
+        assert!(
+            e.to_string().contains("can hold 1073741824 more files"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -385,6 +445,7 @@ mod tests {
         let ro = Facts {
             ram_bytes: 1 << 30,
             free_bytes: Some(1 << 40),
+            free_files: None,
             pid: 1,
             // EROFS (Linux).
             unwritable: Some(30),

@@ -320,6 +320,9 @@ fn check_records(a: &IozoneArgs, cells: &[Cell]) -> Result<(), IozoneError> {
     Ok(())
 }
 
+/// Children a throughput run may start.
+pub const MAX_CHILDREN: u32 = 1000;
+
 /// Throughput mode with `t` children (`-t`, or `-l` to `-u`): the child counts and one file
 /// per child (`-F`, or iozone.DUMMY.i beside the `-f` file).
 fn throughput_mode(
@@ -330,6 +333,11 @@ fn throughput_mode(
 ) -> Result<Throughput, IozoneError> {
     let lo = a.min_children.unwrap_or(t).max(1);
     let hi = a.max_children.unwrap_or(t).max(lo);
+    if hi > MAX_CHILDREN {
+        return Err(bad(format!(
+            "{hi} children: at most {MAX_CHILDREN} (each is a thread with a file of its own)"
+        )));
+    }
     if let Some(&x) = tests.iter().find(|&&x| [4, 11, 12].contains(&x)) {
         return Err(bad(format!(
             "-i {x} has no throughput form (iozone's throughput mode has none either)"
@@ -346,7 +354,20 @@ fn throughput_mode(
             a.files.len()
         )));
     } else {
-        a.files[..hi as usize].to_vec()
+        let files = &a.files[..hi as usize];
+        let same = |x: &Path, y: &Path| {
+            let here = |c: &std::path::Component| *c != std::path::Component::CurDir;
+            x.components().filter(here).eq(y.components().filter(here))
+        };
+        for (i, f) in files.iter().enumerate() {
+            if files[..i].iter().any(|g| same(f, g)) {
+                return Err(bad(format!(
+                    "-F names {} twice: give one file per child",
+                    f.display()
+                )));
+            }
+        }
+        files.to_vec()
     };
     Ok(Throughput {
         counts: (lo..=hi).collect(),
@@ -556,6 +577,10 @@ mod tests {
         assert!(e.contains("greater than the file size"), "{e}");
         let e = p("-t 4 -F a b", 1 << 40).unwrap_err().to_string();
         assert!(e.contains("one file per child"), "{e}");
+        let e = p("-t 3 -F a b ./a", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("-F names ./a twice"), "{e}");
+        let e = p("-t 100000 -s 1m", 1 << 40).unwrap_err().to_string();
+        assert!(e.contains("100000 children: at most 1000"), "{e}");
         let e = p("-t 2 -i 0 -i 4", 1 << 40).unwrap_err().to_string();
         assert!(e.contains("-i 4"), "{e}");
         let t = p("-t 4 -s 1m -x", 1 << 40).unwrap().throughput.unwrap();

@@ -1,0 +1,298 @@
+//! Runs made of steps: the classic tools' tests run in order, each a [`Step`] (a job group, a
+//! timed phase of file operations, a tree of files written by threads, a group of timed passes),
+//! through one path that checks the files before any I/O, works in a private directory the run
+//! made, stops between steps on a stop request or a failed step, removes what the run made, and
+//! assembles one result from every step's jobs.
+//!
+//! The gate: a run that makes its own files does so in a fresh directory it creates itself
+//! (mode 0700, refused when anything is already at that path, so no file of someone else's is
+//! ever opened, truncated or removed, and no planted symbolic link is followed); files a user
+//! names to be written ([`StepRun::named_files`]) are refused when they are a device, a
+//! directory, a FIFO or socket, a path on the device filesystem that does not exist, or the
+//! backing file of an attached loop device.
+
+use super::{RunCtl, RunError};
+use crate::job::RunPlan;
+use crate::note::Note;
+use crate::result::{JobResult, RunResult};
+use crate::sys;
+use crate::targets;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+/// What a step did.
+#[derive(Debug, Default)]
+pub struct StepOutcome {
+    /// Its jobs, for the result.
+    pub jobs: Vec<JobResult>,
+    /// The step failed (an I/O error): the run stops after it.
+    pub failed: bool,
+    /// Notes for the result.
+    pub notes: Vec<Note>,
+    /// A refusal of a job group (the run stops there; earlier steps' results are kept).
+    pub refused: Option<RunError>,
+}
+
+impl StepOutcome {
+    /// An outcome of `jobs`, failed when one of them has an error.
+    pub fn of_jobs(jobs: Vec<JobResult>) -> StepOutcome {
+        StepOutcome {
+            failed: jobs.iter().any(|j| j.error != 0),
+            jobs,
+            ..Default::default()
+        }
+    }
+}
+
+/// One step of a run.
+pub trait Step: Send {
+    /// Run it, stopping early when `ctl.stop` is set.
+    fn run(&mut self, ctl: &RunCtl) -> StepOutcome;
+    /// The fio-style jobs it runs, if any (recorded in the result's plan).
+    fn plan(&self) -> Option<&RunPlan> {
+        None
+    }
+}
+
+/// A group of engine jobs (with the runner's own checks, layout and workers).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobGroup(pub RunPlan);
+
+impl Step for JobGroup {
+    fn run(&mut self, ctl: &RunCtl) -> StepOutcome {
+        match super::run(&self.0, ctl) {
+            Ok(r) => StepOutcome {
+                notes: r.notes,
+                ..StepOutcome::of_jobs(r.jobs)
+            },
+            Err(e) => StepOutcome {
+                failed: true,
+                refused: Some(e),
+                ..Default::default()
+            },
+        }
+    }
+    fn plan(&self) -> Option<&RunPlan> {
+        Some(&self.0)
+    }
+}
+
+/// How a run of steps treats the file system.
+#[derive(Clone, Debug, Default)]
+pub struct StepRun {
+    /// The private directory the run works in: created (mode 0700) before the first step,
+    /// refused when anything is at its path, removed with everything in it at the end.
+    pub work_dir: Option<PathBuf>,
+    /// Files the user named for the steps to write (they may exist: the user asked for them to
+    /// be overwritten), checked before any step runs.
+    pub named_files: Vec<PathBuf>,
+    /// Keep the work directory at the end (the user asked to keep the files).
+    pub keep: bool,
+}
+
+/// What a run of steps ended with: the result of the steps that ran, and the refusal that
+/// stopped it midway, if one did.
+#[derive(Debug)]
+pub struct StepsOutcome {
+    pub result: RunResult,
+    pub refused: Option<RunError>,
+}
+
+/// Refuse a file a user named for writing that must not be written (see the module's words).
+pub fn check_named_file(path: &Path) -> Result<(), RunError> {
+    let job = String::new();
+    match std::fs::metadata(path) {
+        Ok(m) => {
+            let t = m.file_type();
+            let what = if t.is_block_device() || t.is_char_device() {
+                Some("a device")
+            } else if t.is_dir() {
+                return Err(RunError::IsDirectory {
+                    job,
+                    path: path.to_path_buf(),
+                });
+            } else if t.is_fifo() {
+                Some("a FIFO (named pipe)")
+            } else if t.is_socket() {
+                Some("a socket")
+            } else {
+                None
+            };
+            if let Some(what) = what {
+                return Err(RunError::NotFileOrDevice {
+                    job,
+                    path: path.to_path_buf(),
+                    what: what.to_string(),
+                });
+            }
+            if let Some(loop_dev) = targets::loops_backed_by(path).into_iter().next() {
+                return Err(RunError::BackingFile {
+                    path: path.to_path_buf(),
+                    loop_dev,
+                });
+            }
+            Ok(())
+        }
+        Err(_) if targets::missing_device_path(path) => Err(RunError::NoSuchDevice {
+            job,
+            path: path.to_path_buf(),
+        }),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Make the private work directory: exclusively (nothing may be at its path, a symbolic link
+/// included), mode 0700.
+fn make_work_dir(dir: &Path) -> Result<(), RunError> {
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(dir)
+        .map_err(|source| RunError::WorkDir {
+            path: dir.to_path_buf(),
+            source,
+        })
+}
+
+/// Check everything up front, then run `steps` in order (see the module's words).
+pub fn run_steps(
+    setup: &StepRun,
+    steps: &mut [&mut dyn Step],
+    ctl: &RunCtl,
+) -> Result<StepsOutcome, RunError> {
+    for f in &setup.named_files {
+        check_named_file(f)?;
+    }
+    if let Some(d) = &setup.work_dir {
+        make_work_dir(d)?;
+    }
+    let start_unix_ms = sys::unix_ms();
+    let mut plan = RunPlan::default();
+    let mut jobs: Vec<JobResult> = Vec::new();
+    let mut notes: Vec<Note> = Vec::new();
+    let mut refused = None;
+    for step in steps.iter_mut() {
+        if ctl.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Some(p) = step.plan() {
+            plan.jobs.extend(p.jobs.iter().cloned());
+        }
+        let out = step.run(ctl);
+        jobs.extend(out.jobs);
+        notes.extend(out.notes);
+        if out.refused.is_some() {
+            refused = out.refused;
+            break;
+        }
+        if out.failed {
+            break;
+        }
+    }
+    if let (Some(d), false) = (&setup.work_dir, setup.keep) {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    for j in &jobs {
+        notes.extend(j.notes.iter().cloned());
+    }
+    notes.dedup();
+    let interrupted = ctl.interrupted.load(Ordering::Relaxed) || ctl.stop.load(Ordering::Relaxed);
+    let result = RunResult {
+        interrupted,
+        notes,
+        ..RunResult::assemble(&plan, start_unix_ms, sys::host_info(), jobs)
+    };
+    Ok(StepsOutcome { result, refused })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Arc;
+
+    struct Counted {
+        runs: Arc<AtomicUsize>,
+        fail: bool,
+    }
+
+    impl Step for Counted {
+        fn run(&mut self, _: &RunCtl) -> StepOutcome {
+            self.runs.fetch_add(1, Ordering::SeqCst);
+            StepOutcome {
+                jobs: vec![JobResult {
+                    name: format!("s{}", self.runs.load(Ordering::SeqCst)),
+                    ..Default::default()
+                }],
+                failed: self.fail,
+                ..Default::default()
+            }
+        }
+    }
+
+    #[test]
+    fn steps_run_in_order_until_one_fails_and_the_work_dir_is_private_and_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let work = tmp.path().join("w");
+        let runs = Arc::new(AtomicUsize::new(0));
+        let mut a = Counted {
+            runs: runs.clone(),
+            fail: false,
+        };
+        let mut b = Counted {
+            runs: runs.clone(),
+            fail: true,
+        };
+        let mut c = Counted {
+            runs: runs.clone(),
+            fail: false,
+        };
+        let setup = StepRun {
+            work_dir: Some(work.clone()),
+            ..Default::default()
+        };
+        let out = run_steps(&setup, &mut [&mut a, &mut b, &mut c], &RunCtl::quiet()).unwrap();
+        assert_eq!(runs.load(Ordering::SeqCst), 2);
+        assert_eq!(out.result.jobs.len(), 2);
+        assert!(!out.result.interrupted && out.refused.is_none());
+        assert!(!work.exists());
+        // Anything at the work directory's path is refused and left alone.
+        std::os::unix::fs::symlink(tmp.path().join("elsewhere"), &work).unwrap();
+        let e = run_steps(&setup, &mut [&mut a], &RunCtl::quiet()).unwrap_err();
+        assert!(matches!(e, RunError::WorkDir { .. }), "{e}");
+        assert!(std::fs::symlink_metadata(&work).is_ok());
+        assert!(!tmp.path().join("elsewhere").exists());
+    }
+
+    #[test]
+    fn a_stop_before_a_step_ends_the_run_marked_interrupted() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let mut a = Counted {
+            runs: runs.clone(),
+            fail: false,
+        };
+        let ctl = RunCtl::quiet();
+        ctl.stop.store(true, Ordering::SeqCst);
+        let out = run_steps(&StepRun::default(), &mut [&mut a], &ctl).unwrap();
+        assert_eq!(runs.load(Ordering::SeqCst), 0);
+        assert!(out.result.interrupted);
+    }
+
+    #[test]
+    fn named_files_that_are_not_plain_files_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            check_named_file(tmp.path()),
+            Err(RunError::IsDirectory { .. })
+        ));
+        assert!(check_named_file(&tmp.path().join("new")).is_ok());
+        assert!(matches!(
+            check_named_file(Path::new("/dev/null")),
+            Err(RunError::NotFileOrDevice { .. })
+        ));
+        assert!(matches!(
+            check_named_file(Path::new("/dev/iomark-no-such-disk")),
+            Err(RunError::NoSuchDevice { .. })
+        ));
+    }
+}
