@@ -3,6 +3,8 @@
 
 use crate::session::signals;
 use anyhow::{anyhow, Result};
+use iomark_engine::result::JobResult;
+use iomark_engine::runner::RunCtl;
 use iomark_suites::iozone::{self, excel, record, run, text, throughput, xlsx};
 use std::io::Write;
 use std::path::PathBuf;
@@ -81,11 +83,11 @@ pub fn main(args: &[String]) -> i32 {
     }
     let start_ms = iomark_engine::sys::unix_ms();
     out(&header(&a, &p, &host, start_ms), a.json);
-    let stop = Arc::new(AtomicBool::new(false));
-    signals::install(stop.clone());
+    let ctl = RunCtl::quiet();
+    signals::install(ctl.stop.clone());
     let ran = match &p.throughput {
-        Some(tp) => throughput_mode(&a, &p, tp, &host, &stop),
-        None => matrix_mode(&a, &p, &host, &stop),
+        Some(tp) => throughput_mode(&a, &p, tp, &host, &ctl.stop),
+        None => matrix_mode(&a, &p, &host, &ctl),
     };
     let end = End {
         html: html.as_deref(),
@@ -97,7 +99,7 @@ pub fn main(args: &[String]) -> i32 {
         &a,
         p.throughput.is_some(),
         end,
-        ran.matrix,
+        (ran.matrix, ran.matrix_jobs),
         &ran.figs,
         ran.code,
     )
@@ -134,6 +136,8 @@ fn prepare(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>, iozo
 struct Ran {
     /// The matrix mode's rows (empty in throughput mode).
     matrix: run::Matrix,
+    /// The matrix mode's jobs (a job per measured pass).
+    matrix_jobs: Vec<JobResult>,
     /// Throughput mode's figures (none in the matrix mode).
     figs: Vec<throughput::TpFigure>,
     /// The `-R` report, printed last.
@@ -178,6 +182,7 @@ fn throughput_mode(
     let report = throughput_reports(a, p, &figs, host, &mut code);
     Ran {
         matrix: run::Matrix::default(),
+        matrix_jobs: Vec::new(),
         figs,
         report,
         code,
@@ -190,7 +195,7 @@ fn matrix_mode(
     a: &iozone::IozoneArgs,
     p: &iozone::Plan,
     host: &iomark_engine::result::HostInfo,
-    stop: &Arc<AtomicBool>,
+    ctl: &RunCtl,
 ) -> Ran {
     let quiet = a.json;
     let unit = text::unit(a);
@@ -198,8 +203,12 @@ fn matrix_mode(
     out(&text::matrix_head(p), quiet);
     signals::register_temp(&p.file);
     let mut show = |r: &run::Row| out(&text::row_line(p, r, unit), quiet);
-    let (m, err) = run::run_matrix(p, a.keep, a.test_delay_s, stop, &mut show);
+    let ran = run::run_matrix(p, a.keep, a.test_delay_s, ctl, &mut show);
     signals::clear_temp();
+    let (m, err, matrix_jobs) = match ran {
+        Ok(r) => (r.matrix, r.error, r.result.jobs),
+        Err(e) => (run::Matrix::default(), Some(e.to_string()), Vec::new()),
+    };
     if let Some(e) = err {
         eprintln!("iomark iozone: {e}");
         code = 1;
@@ -210,6 +219,7 @@ fn matrix_mode(
     let report = matrix_reports(a, p, &m, host, &mut code);
     Ran {
         matrix: m,
+        matrix_jobs,
         figs: Vec::new(),
         report,
         code,
@@ -318,7 +328,7 @@ pub fn finish(
     a: &iozone::IozoneArgs,
     throughput: bool,
     end: End<'_>,
-    mut matrix: run::Matrix,
+    (mut matrix, matrix_jobs): (run::Matrix, Vec<JobResult>),
     figs: &[throughput::TpFigure],
     mut code: i32,
 ) -> i32 {
@@ -336,7 +346,14 @@ pub fn finish(
     out(&end.report, quiet);
     if a.json || a.result.is_some() || end.html.is_some() {
         let unit = text::unit(a);
-        let r = record::build(&a.command_line, end.host, end.start_ms, unit, &matrix, figs);
+        let r = record::build(
+            &a.command_line,
+            end.host,
+            end.start_ms,
+            unit,
+            (&matrix, matrix_jobs),
+            figs,
+        );
         if let Some(path) = end.html {
             if !crate::report_cmd::report_run(&r.run, path, "iomark iozone") {
                 code = code.max(1);

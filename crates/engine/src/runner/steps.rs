@@ -46,7 +46,7 @@ impl StepOutcome {
 }
 
 /// One step of a run.
-pub trait Step: Send {
+pub trait Step {
     /// Run it, stopping early when `ctl.stop` is set.
     fn run(&mut self, ctl: &RunCtl) -> StepOutcome;
     /// The fio-style jobs it runs, if any (recorded in the result's plan).

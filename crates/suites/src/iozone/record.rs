@@ -106,7 +106,8 @@ fn figure(m: &Measure, unit: Unit) -> Figure {
     }
 }
 
-fn job(name: String, write: bool, m: &Measure, index: usize) -> JobResult {
+/// A measured pass as a job of the result.
+pub(crate) fn job(name: String, write: bool, m: &Measure, index: usize) -> JobResult {
     let mut j = JobResult {
         name,
         job_index: index,
@@ -124,33 +125,23 @@ fn job(name: String, write: bool, m: &Measure, index: usize) -> JobResult {
     j
 }
 
-fn is_write(key: &str) -> bool {
-    key.contains("write")
-}
-
-/// Build the result of a run.
+/// Build the result of a run: the matrix's jobs (`matrix_jobs`, from the run of its cells),
+/// then a job per child of each throughput figure.
 pub fn build(
     command_line: &str,
     host: HostInfo,
     start_unix_ms: u64,
     unit: Unit,
-    m: &Matrix,
+    (m, matrix_jobs): (&Matrix, Vec<JobResult>),
     tp: &[TpFigure],
 ) -> IozoneResult {
-    let mut jobs = Vec::new();
+    let mut jobs = matrix_jobs;
     let mut cells = Vec::new();
     for r in &m.rows {
         let mut figures = std::collections::BTreeMap::new();
         for (c, v) in r.values.iter().enumerate() {
             let Some(v) = v else { continue };
-            let key = COLUMNS[c].key;
-            let name = format!(
-                "iozone {key} {}k/{}k",
-                r.cell.file >> 10,
-                r.cell.record >> 10
-            );
-            jobs.push(job(name, is_write(key), v, jobs.len()));
-            figures.insert(key, figure(v, unit));
+            figures.insert(COLUMNS[c].key, figure(v, unit));
         }
         cells.push(CellOut {
             file_kb: r.cell.file >> 10,

@@ -6,8 +6,11 @@
 use super::catalog::{passes, COLUMNS};
 use super::plan::{Cell, Plan};
 use iomark_engine::pass::{run_pass, CallCounts, PassResult};
-use iomark_engine::result::{CpuUsage, LatRecord};
-use std::sync::atomic::{AtomicBool, Ordering};
+use iomark_engine::result::{CpuUsage, JobResult, LatRecord, RunResult};
+use iomark_engine::runner::steps::{self, Step, StepOutcome, StepRun};
+use iomark_engine::runner::{RunCtl, RunError};
+use std::cell::RefCell;
+use std::sync::atomic::Ordering;
 
 /// One measured figure: what one pass did.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -115,25 +118,85 @@ pub struct Matrix {
     pub interrupted: bool,
 }
 
-/// Run the plan's cells. `on_row` sees each finished row. An I/O error ends the run: the
+/// What [`run_matrix`] ends with: the rows, the I/O error that ended it (if one did), and the
+/// run's result (a job per measured pass).
+pub struct MatrixRun {
+    pub matrix: Matrix,
+    pub error: Option<String>,
+    pub result: RunResult,
+}
+
+/// Run the plan's cells, each a step of one run (so the test file passes the gate of files a
+/// run writes before any I/O). `on_row` sees each finished row. An I/O error ends the run: the
 /// matrix so far and the error come back.
 pub fn run_matrix(
     plan: &Plan,
     keep: bool,
     test_delay_s: u64,
-    stop: &AtomicBool,
+    ctl: &RunCtl,
     on_row: &mut dyn FnMut(&Row),
-) -> (Matrix, Option<String>) {
+) -> Result<MatrixRun, RunError> {
+    let on_row = RefCell::new(on_row);
+    let mut cells: Vec<CellStep<'_, '_>> = plan
+        .cells
+        .iter()
+        .map(|&cell| CellStep {
+            plan,
+            cell,
+            keep,
+            test_delay_s,
+            on_row: &on_row,
+            row: None,
+            error: None,
+        })
+        .collect();
+    let setup = StepRun {
+        named_files: vec![plan.file.clone()],
+        ..Default::default()
+    };
+    let mut steps: Vec<&mut dyn Step> = cells.iter_mut().map(|c| c as &mut dyn Step).collect();
+    let out = steps::run_steps(&setup, &mut steps, ctl)?;
     let mut m = Matrix::default();
-    for &cell in &plan.cells {
+    let mut error = None;
+    for c in cells {
+        error = error.or(c.error);
+        m.rows.extend(c.row);
+    }
+    let mut result = out.result;
+    for (i, j) in result.jobs.iter_mut().enumerate() {
+        j.job_index = i;
+        j.thread_number = i as u32 + 1;
+    }
+    m.interrupted = error.is_none() && ctl.stop.load(Ordering::Relaxed);
+    Ok(MatrixRun {
+        matrix: m,
+        error,
+        result,
+    })
+}
+
+/// One cell of the matrix as a step: its tests in iozone's order on the plan's file, then the
+/// file removed (unless `-w`); a row with a figure per measured column.
+struct CellStep<'a, 'r> {
+    plan: &'a Plan,
+    cell: Cell,
+    keep: bool,
+    test_delay_s: u64,
+    on_row: &'a RefCell<&'r mut dyn FnMut(&Row)>,
+    row: Option<Row>,
+    error: Option<String>,
+}
+
+impl Step for CellStep<'_, '_> {
+    fn run(&mut self, ctl: &RunCtl) -> StepOutcome {
+        let (plan, cell, stop) = (self.plan, self.cell, &*ctl.stop);
         let mut row = Row {
             cell,
             values: vec![None; COLUMNS.len()],
         };
-        let mut err = None;
         'tests: for (k, &test) in plan.tests.iter().enumerate() {
-            if k > 0 && test_delay_s > 0 {
-                std::thread::sleep(std::time::Duration::from_secs(test_delay_s));
+            if k > 0 && self.test_delay_s > 0 {
+                std::thread::sleep(std::time::Duration::from_secs(self.test_delay_s));
             }
             for (col, spec) in passes(test, &plan.file, cell.file, cell.record, plan.timing) {
                 if stop.load(Ordering::Relaxed) {
@@ -143,27 +206,47 @@ pub fn run_matrix(
                     Ok(r) if r.cut => break 'tests,
                     Ok(r) => row.values[col] = Some(Measure::from(r)),
                     Err(e) => {
-                        err = Some(e.to_string());
+                        self.error = Some(e.to_string());
                         break 'tests;
                     }
                 }
             }
         }
-        if !keep {
+        if !self.keep {
             let _ = std::fs::remove_file(&plan.file);
         }
-        let stopped = stop.load(Ordering::Relaxed);
+        let mut jobs = Vec::new();
         if row.values.iter().any(Option::is_some) {
-            on_row(&row);
-            m.rows.push(row);
+            (self.on_row.borrow_mut())(&row);
+            jobs = row_jobs(&row);
+            self.row = Some(row);
         }
-        if err.is_some() {
-            return (m, err);
-        }
-        if stopped {
-            m.interrupted = true;
-            break;
+        StepOutcome {
+            jobs,
+            failed: self.error.is_some(),
+            ..Default::default()
         }
     }
-    (m, None)
+}
+
+/// The jobs of a row: one per measured pass, named `iozone KEY FILEk/RECORDk`.
+fn row_jobs(r: &Row) -> Vec<JobResult> {
+    r.values
+        .iter()
+        .enumerate()
+        .filter_map(|(c, v)| {
+            let key = COLUMNS[c].key;
+            let name = format!(
+                "iozone {key} {}k/{}k",
+                r.cell.file >> 10,
+                r.cell.record >> 10
+            );
+            Some(super::record::job(
+                name,
+                key.contains("write"),
+                v.as_ref()?,
+                0,
+            ))
+        })
+        .collect()
 }
