@@ -175,7 +175,15 @@ pub fn main(a: &[String], run: Run) -> i32 {
             j.access_mix.clone_from(&access);
         }
     };
-    let tmp = temp_result();
+    // A private directory of its own for the temporary result (no name others can plant).
+    let tmp_dir = match tempfile::Builder::new().prefix("iomark-iometer.").tempdir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("iomark iometer: cannot make a temporary directory: {e}");
+            return 1;
+        }
+    };
+    let tmp = tmp_dir.path().join("result.json");
     let result = result_path(&o, &tmp);
     if let Some(r) = &result {
         args.push(format!("--result={}", r.display()));
@@ -186,9 +194,7 @@ pub fn main(a: &[String], run: Run) -> i32 {
             code = code.max(1);
         }
     }
-    if o.result.is_none() {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    drop(tmp_dir);
     code
 }
 
@@ -315,12 +321,8 @@ fn run_args(o: &Opts, t: &target::Target, spec: &Spec) -> Vec<String> {
     args
 }
 
-/// The temporary result the CSV is made from when no `--result` is kept.
-fn temp_result() -> PathBuf {
-    std::env::temp_dir().join(format!("iomark-iometer.{}.json", std::process::id()))
-}
-
-/// Where the run writes its result: `--result`, else `tmp` when `--csv` needs one.
+/// Where the run writes its result: `--result`, else `tmp` (the temporary result the CSV is
+/// made from) when `--csv` needs one.
 fn result_path(o: &Opts, tmp: &std::path::Path) -> Option<PathBuf> {
     match (&o.result, &o.csv) {
         (Some(r), _) => Some(PathBuf::from(r)),

@@ -110,7 +110,16 @@ pub fn repeat_as(
     };
     let many = member != Member::Alone;
     let shows = member != Member::Other;
-    let tmp = std::env::temp_dir().join(format!("iomark-repeat.{}.json", std::process::id()));
+    // Each repetition's result goes through a private directory of its own (no name in the
+    // shared temporary directory that others could plant).
+    let tmp_dir = match tempfile::Builder::new().prefix("iomark-repeat.").tempdir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("iomark: cannot make a temporary directory: {e}");
+            return 1;
+        }
+    };
+    let tmp = tmp_dir.path().join("run.json");
     let mut results: Vec<RunResult> = Vec::new();
     let mut code = 0;
     for i in 0..r.n {

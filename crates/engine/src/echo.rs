@@ -5,7 +5,7 @@
 pub(crate) const ECHO_MAX_CHARS: usize = 80;
 
 /// `s` between single quotes, with control characters (and quotes and backslashes) escaped as
-/// `\n`, `\t`, `\x1b`, ..., cut after [`ECHO_MAX_CHARS`] characters with the full length stated.
+/// `\n`, `\t`, `\x1b`, ..., cut after `ECHO_MAX_CHARS` characters with the full length stated.
 pub fn quote(s: &str) -> String {
     let total = s.chars().count();
     let mut out = format!("'{}'", escape_head(s));
@@ -17,7 +17,7 @@ pub fn quote(s: &str) -> String {
     out
 }
 
-/// `s` escaped as [`quote`] does, without quotes, cut after [`ECHO_MAX_CHARS`] characters with
+/// `s` escaped as `quote` does, without quotes, cut after `ECHO_MAX_CHARS` characters with
 /// a trailing `...` (for a name shown in brackets, such as a job file section).
 pub fn cut(s: &str) -> String {
     let mut out = escape_head(s);

@@ -287,7 +287,7 @@ pub struct VerifyResult {
     pub method: String,
     pub blocks_checked: u64,
     pub bad_blocks: u64,
-    /// The first bad blocks (at most [`VerifyResult::MAX_FAILURES`]), in the order found.
+    /// The first bad blocks (at most `VerifyResult::MAX_FAILURES`), in the order found.
     pub failures: Vec<VerifyReport>,
     /// A writing job that was asked to keep it: its writes issued and last completed writes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -398,7 +398,7 @@ impl JobResult {
         }
     }
 
-    /// [`JobResult::merge`] without the time series and the verification reports: what a
+    /// `JobResult::merge` without the time series and the verification reports: what a
     /// summary of a set needs (a report of merged jobs), without copying the logs.
     pub fn merge_stats(&mut self, o: &JobResult) {
         if self.error == 0 && o.error != 0 {
@@ -471,7 +471,7 @@ impl JobResult {
     }
 }
 
-/// Disk utilisation from /sys/block/<dev>/stat, over the run.
+/// Disk utilisation from `/sys/block/DEV/stat`, over the run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DiskUtil {
     pub name: String,

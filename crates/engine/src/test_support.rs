@@ -2,10 +2,9 @@
 //! front ends (enabled in other crates' tests through the `test-support` feature).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A unique directory, removed with everything in it on drop.
-pub struct TempDir(pub PathBuf);
+/// A unique directory (made by the `tempfile` crate), removed with everything in it on drop.
+pub struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     /// A new directory in the default temporary directory.
@@ -15,33 +14,20 @@ impl TempDir {
 
     /// A new directory under `base` (e.g. /dev/shm for tmpfs).
     pub(crate) fn new_in(base: &Path, tag: &str) -> TempDir {
-        static N: AtomicU64 = AtomicU64::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let p = base.join(format!(
-            "iomark-test-{tag}-{}-{}-{nanos}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("iomark-test-{tag}-"))
+            .tempdir_in(base)
+            .unwrap_or_else(|e| panic!("a temporary directory in {}: {e}", base.display()));
+        TempDir(dir)
     }
 
     pub fn path(&self) -> &Path {
-        &self.0
+        self.0.path()
     }
 
     /// `name` inside the directory.
     pub fn join(&self, name: impl AsRef<Path>) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path().join(name)
     }
 }
 

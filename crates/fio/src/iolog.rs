@@ -167,6 +167,9 @@ impl LogReader<'_> {
         if self.v3 {
             delay = self.timestamp(w[0])?;
             w.remove(0);
+            if w.is_empty() {
+                return Err("expected 'path action' after the timestamp");
+            }
         }
         let name = match &self.opts.redirect {
             Some(r) => r.display().to_string(),
@@ -315,6 +318,9 @@ mod tests {
         let l = parse("x", V3, &none).unwrap();
         assert!(l.replay.entries.iter().all(|e| e.delay_us == 0));
         assert!(!l.replay.stall);
+        // A timestamp alone on a line is refused with the line, not a crash.
+        let e = parse("x", &format!("{HEADER_V3}\n5\n"), &none).unwrap_err();
+        assert!(e.to_string().contains("after the timestamp"), "{e}");
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub struct SlowRank {
 pub struct ClusterJob {
     pub job_index: usize,
     pub name: String,
-    /// Every clone of every rank merged exactly (see [`JobResult::merge`]): counts add,
+    /// Every clone of every rank merged exactly (see `JobResult::merge`): counts add,
     /// histograms add, the runtime is the slowest rank's.
     pub all: JobResult,
     /// Each rank's clones merged, in rank order.

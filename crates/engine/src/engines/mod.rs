@@ -3,8 +3,8 @@
 //! Engines never read the clock, allocate per I/O or format anything.
 
 //!
-//! Each engine file declares its engines ([`EngineDecl`]: fio name, capabilities, the
-//! engine-specific options it reads, constructor); [`ENGINES`] collects them, and naming, parsing
+//! Each engine file declares its engines (`EngineDecl`: fio name, capabilities, the
+//! engine-specific options it reads, constructor); `ENGINES` collects them, and naming, parsing
 //! and creating an engine all go through that list.
 
 use std::fmt;
@@ -67,7 +67,7 @@ const fn names<const N: usize>() -> [&'static str; N] {
     a
 }
 
-/// The fio names of every engine, in the order of [`ENGINES`] (for help texts and "did you
+/// The fio names of every engine, in the order of `ENGINES` (for help texts and "did you
 /// mean" suggestions).
 pub const NAMES: &[&str] = &names::<{ ENGINES.len() }>();
 
@@ -110,7 +110,7 @@ const fn reader_names<const N: usize>(opt: EngineOption) -> [&'static str; N] {
     a
 }
 
-/// The fio names of the engines that read `opt` (as [`readers`]), as a constant list: a front
+/// The fio names of the engines that read `opt` (as `readers`), as a constant list: a front
 /// end's option table names an engine option's owners with it, so they come from the engines'
 /// own declarations.
 pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {

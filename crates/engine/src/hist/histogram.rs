@@ -220,7 +220,7 @@ impl Histogram {
             .collect()
     }
 
-    /// The counts in fio's layout: exactly [`FIO_HIST_BUCKETS`] (1856) entries, with every
+    /// The counts in fio's layout: exactly `FIO_HIST_BUCKETS` (1856) entries, with every
     /// count above fio's range folded into the last one (as fio clamps).
     pub fn fio_bins(&self) -> Vec<u64> {
         if self.counts.is_empty() {

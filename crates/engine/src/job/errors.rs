@@ -37,7 +37,7 @@ pub(crate) const DEFAULT_TOLERATED: [i32; 2] = [libc::EIO, libc::EILSEQ];
 pub struct ErrorPolicy {
     /// Per class (read, write, check): whether the job goes on after a tolerated error.
     pub go_on: [bool; 3],
-    /// Per class: the error numbers tolerated; `None` is [`DEFAULT_TOLERATED`].
+    /// Per class: the error numbers tolerated; `None` is `DEFAULT_TOLERATED`.
     pub codes: [Option<Vec<i32>>; 3],
     /// Report every failed I/O as it happens, tolerated ones too.
     pub report_each: bool,

@@ -23,7 +23,7 @@
 //! Header lengths: crc32c 56, xxhash 56, md5 64, sha256 80, pattern 48, meta 48, null 0.
 //!
 //! Checking a block never trusts what the reader thinks was written: the header says what the
-//! block *is*, and the caller's [`Expect`] says what it *should be*, so a failure is classified
+//! block *is*, and the caller's `Expect` says what it *should be*, so a failure is classified
 //! (never written, corrupted header, misdirected write, foreign job, lost write, bit flip or torn
 //! write, length) instead of reported as a bare mismatch. Because every block carries its own
 //! absolute offset and generation, the result does not depend on the order in which I/Os were

@@ -17,7 +17,7 @@ pub enum Setter {
     /// not-yet-supported options).
     Check,
     /// An enumerated option: the chosen word's value is stored by the row's [`Choice`]
-    /// (see [`OptKind::Enum`]).
+    /// (see `OptKind::Enum`).
     ///
     /// [`Choice`]: super::choice::Choice
     Choice,

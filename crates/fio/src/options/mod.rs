@@ -62,7 +62,7 @@ pub struct OptDef {
     pub layer: Layer,
     pub support: Support,
     /// For engine options: the engines that define them. For the options the engines
-    /// implement, the engines' own declarations ([`OptDef::reads`]).
+    /// implement, the engines' own declarations (`OptDef::reads`).
     pub engines: &'static [&'static str],
     /// The engine option the row sets, as the engines declare it (None for the others).
     pub engine_option: Option<EngineOption>,

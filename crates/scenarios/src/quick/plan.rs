@@ -488,16 +488,8 @@ mod tests {
         assert_eq!(own_file_pid("iomark-quick..tmp"), None);
         assert_eq!(own_file_pid("iomark-quick.12x.tmp"), None);
         assert_eq!(own_file_pid("iomark-quick.12.tmp.bak"), None);
-        let d = std::env::temp_dir().join(format!("iomark-stale-test.{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        struct Rm(PathBuf);
-        impl Drop for Rm {
-            fn drop(&mut self) {
-                let _ = std::fs::remove_dir_all(&self.0);
-            }
-        }
-        let d = Rm(d);
-        let d = d.0.as_path();
+        let d = tempfile::tempdir().unwrap();
+        let d = d.path();
         // A pid above the kernel's limit never exists; ours and init's do.
         let dead = 4_194_305u32;
         let me = std::process::id();

@@ -11,7 +11,7 @@ use super::run::{Matrix, Measure, Unit};
 use super::throughput::TpFigure;
 use iomark_engine::pass::CallCounts;
 use iomark_engine::result::{HostInfo, JobResult, RunResult};
-use iomark_engine::{Dir, RunPlan};
+use iomark_engine::RunPlan;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -106,25 +106,6 @@ fn figure(m: &Measure, unit: Unit) -> Figure {
     }
 }
 
-/// A measured pass as a job of the result.
-pub(crate) fn job(name: String, write: bool, m: &Measure, index: usize) -> JobResult {
-    let mut j = JobResult {
-        name,
-        job_index: index,
-        thread_number: index as u32 + 1,
-        start_unix_ms: m.start_unix_us / 1000,
-        elapsed_ms: m.timed_ns / 1_000_000,
-        runtime_ms: m.timed_ns / 1_000_000,
-        runtime_us: m.timed_ns / 1000,
-        ran: true,
-        ..Default::default()
-    };
-    let d = if write { Dir::Write } else { Dir::Read };
-    j.set_measured(d, m.bytes, m.ops, &m.lat);
-    j.cpu = m.cpu.clone();
-    j
-}
-
 /// Build the result of a run: the matrix's jobs (`matrix_jobs`, from the run of its cells),
 /// then a job per child of each throughput figure.
 pub fn build(
@@ -153,7 +134,7 @@ pub fn build(
     for f in tp {
         for (i, c) in f.per_child.iter().enumerate() {
             let name = format!("iozone {} x{} child {i}", f.label, f.children);
-            jobs.push(job(name, f.writer[i], c, jobs.len()));
+            jobs.push(c.job(name, f.writer[i], jobs.len()));
         }
         let (cpu_wall_s, cpu_s, cpu_util) = f.cpu();
         throughput.push(TpOut {

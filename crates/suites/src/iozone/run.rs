@@ -9,6 +9,7 @@ use iomark_engine::pass::{run_pass, CallCounts, PassResult};
 use iomark_engine::result::{CpuUsage, JobResult, LatRecord, RunResult};
 use iomark_engine::runner::steps::{self, Step, StepOutcome, StepRun};
 use iomark_engine::runner::{RunCtl, RunError};
+use iomark_engine::Dir;
 use std::cell::RefCell;
 use std::sync::atomic::Ordering;
 
@@ -68,6 +69,26 @@ impl From<PassResult> for Measure {
 }
 
 impl Measure {
+    /// The measured pass as a job of the result (`index`: its place among the run's jobs).
+    pub fn job(&self, name: String, write: bool, index: usize) -> JobResult {
+        let m = self;
+        let mut j = JobResult {
+            name,
+            job_index: index,
+            thread_number: index as u32 + 1,
+            start_unix_ms: m.start_unix_us / 1000,
+            elapsed_ms: m.timed_ns / 1_000_000,
+            runtime_ms: m.timed_ns / 1_000_000,
+            runtime_us: m.timed_ns / 1000,
+            ran: true,
+            ..Default::default()
+        };
+        let d = if write { Dir::Write } else { Dir::Read };
+        j.set_measured(d, m.bytes, m.ops, &m.lat);
+        j.cpu = m.cpu.clone();
+        j
+    }
+
     fn secs(&self) -> f64 {
         (self.timed_ns.max(1)) as f64 / 1e9
     }
@@ -241,12 +262,7 @@ fn row_jobs(r: &Row) -> Vec<JobResult> {
                 r.cell.file >> 10,
                 r.cell.record >> 10
             );
-            Some(super::record::job(
-                name,
-                key.contains("write"),
-                v.as_ref()?,
-                0,
-            ))
+            Some(v.as_ref()?.job(name, key.contains("write"), 0))
         })
         .collect()
 }
