@@ -14,8 +14,13 @@ use super::plan::Plan;
 use super::run::{Measure, Unit};
 use iomark_engine::pass::group::{run_group_with, GroupHooks, GroupOptions};
 use iomark_engine::pass::PassOp;
+use iomark_engine::runner::steps::{self, Step, StepOutcome, StepRun};
+use iomark_engine::runner::RunCtl;
 use serde::Serialize;
-use std::sync::atomic::AtomicBool;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One pass of one test with N children.
@@ -137,19 +142,20 @@ pub fn run_count(
     plan: &Plan,
     children: u32,
     keep: bool,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     on_figure: &mut dyn FnMut(&TpFigure),
 ) -> Result<Vec<TpFigure>, ThroughputError> {
     run_count_with(plan, children, keep, stop, GroupHooks::default(), on_figure)
 }
 
 /// [`run_count`] with every pass released and stonewalled through `hooks` (children of other
-/// processes run the same passes at the same time).
+/// processes run the same passes at the same time). Each test is a step of one run, so the
+/// children's files pass the gate of files a run writes before any I/O.
 pub fn run_count_with(
     plan: &Plan,
     children: u32,
     keep: bool,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     hooks: GroupHooks<'_>,
     on_figure: &mut dyn FnMut(&TpFigure),
 ) -> Result<Vec<TpFigure>, ThroughputError> {
@@ -157,77 +163,131 @@ pub fn run_count_with(
         .throughput
         .as_ref()
         .ok_or(ThroughputError::NotThroughput)?;
-    let cell = plan.cells[0];
     let files = &tp.files[..children as usize];
-    let mut out = Vec::new();
-    let result = (|| {
-        for &test in &plan.tests {
-            let n = files.len() as u32;
-            let per_file: Vec<_> = files
-                .iter()
-                .enumerate()
-                .map(|(i, f)| {
-                    if test == 8 {
-                        let reader = mix_reader(i as u32, n, tp.pct_read);
-                        let spec =
-                            mix_pass(f, cell.file, cell.record, plan.timing, reader, tp.seq_mix);
-                        vec![(0, spec)]
-                    } else {
-                        passes(test, f, cell.file, cell.record, plan.timing)
-                    }
-                })
-                .collect();
-            for (k, &(label, report)) in labels(test).iter().enumerate() {
-                if k >= per_file[0].len() {
-                    break;
-                }
-                let specs: Vec<_> = per_file.iter().map(|v| v[k].1.clone()).collect();
-                let writer = specs.iter().map(|s| s.op == PassOp::Write).collect();
-                let g = run_group_with(
-                    &specs,
-                    GroupOptions {
-                        stonewall: tp.stonewall,
-                        delay: Duration::from_micros(tp.delay_us),
-                        first_cpu: tp.first_cpu,
-                    },
-                    stop,
-                    hooks,
-                );
-                let mut per_child = Vec::new();
-                let mut cut = Vec::new();
-                for r in g.children {
-                    let r = r?;
-                    cut.push(r.cut);
-                    per_child.push(Measure::from(r));
-                }
-                let starts = per_child.iter().map(|m| m.start_unix_us);
-                let spread = starts.clone().max().unwrap_or(0) - starts.min().unwrap_or(0);
-                let f = TpFigure {
-                    label,
-                    report,
-                    children,
-                    per_child,
-                    cut,
-                    writer,
-                    parent_ns: g.wall_ns,
-                    start_spread_ns: spread * 1000,
-                    ranks: Vec::new(),
-                };
-                on_figure(&f);
-                out.push(f);
-                if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Ok(());
-                }
-            }
-        }
-        Ok(())
-    })();
+    let on_figure = RefCell::new(on_figure);
+    let mut tests: Vec<TestStep<'_, '_>> = plan
+        .tests
+        .iter()
+        .map(|&test| TestStep {
+            plan,
+            tp,
+            files,
+            test,
+            hooks,
+            on_figure: &on_figure,
+            figures: Vec::new(),
+            error: None,
+        })
+        .collect();
+    let setup = StepRun {
+        named_files: files.to_vec(),
+        ..Default::default()
+    };
+    let mut ctl = RunCtl::quiet();
+    ctl.stop = stop.clone();
+    let mut steps: Vec<&mut dyn Step> = tests.iter_mut().map(|t| t as &mut dyn Step).collect();
+    let ran = steps::run_steps(&setup, &mut steps, &ctl);
     if !keep {
         for f in files {
             let _ = std::fs::remove_file(f);
         }
     }
-    result.map(|_| out)
+    if let Err(e) = ran {
+        return Err(ThroughputError::Pass(std::io::Error::other(e.to_string())));
+    }
+    let mut out = Vec::new();
+    for t in tests {
+        out.extend(t.figures);
+        if let Some(e) = t.error {
+            return Err(ThroughputError::Pass(e));
+        }
+    }
+    Ok(out)
+}
+
+/// One test of a throughput run as a step: each of its passes run by every child at once.
+struct TestStep<'a, 'f> {
+    plan: &'a Plan,
+    tp: &'a super::plan::Throughput,
+    files: &'a [PathBuf],
+    test: u32,
+    hooks: GroupHooks<'a>,
+    on_figure: &'a RefCell<&'f mut dyn FnMut(&TpFigure)>,
+    figures: Vec<TpFigure>,
+    error: Option<std::io::Error>,
+}
+
+impl Step for TestStep<'_, '_> {
+    fn run(&mut self, ctl: &RunCtl) -> StepOutcome {
+        if let Err(e) = self.passes(&ctl.stop) {
+            self.error = Some(e);
+        }
+        StepOutcome {
+            failed: self.error.is_some(),
+            ..Default::default()
+        }
+    }
+}
+
+impl TestStep<'_, '_> {
+    fn passes(&mut self, stop: &AtomicBool) -> std::io::Result<()> {
+        let (plan, tp, test) = (self.plan, self.tp, self.test);
+        let cell = plan.cells[0];
+        let n = self.files.len() as u32;
+        let per_file: Vec<_> = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                if test == 8 {
+                    let reader = mix_reader(i as u32, n, tp.pct_read);
+                    let spec = mix_pass(f, cell.file, cell.record, plan.timing, reader, tp.seq_mix);
+                    vec![(0, spec)]
+                } else {
+                    passes(test, f, cell.file, cell.record, plan.timing)
+                }
+            })
+            .collect();
+        for (k, &(label, report)) in labels(test).iter().enumerate() {
+            if k >= per_file[0].len() {
+                break;
+            }
+            let specs: Vec<_> = per_file.iter().map(|v| v[k].1.clone()).collect();
+            let writer = specs.iter().map(|s| s.op == PassOp::Write).collect();
+            let options = GroupOptions {
+                stonewall: tp.stonewall,
+                delay: Duration::from_micros(tp.delay_us),
+                first_cpu: tp.first_cpu,
+            };
+            let g = run_group_with(&specs, options, stop, self.hooks);
+            let mut per_child = Vec::new();
+            let mut cut = Vec::new();
+            for r in g.children {
+                let r = r?;
+                cut.push(r.cut);
+                per_child.push(Measure::from(r));
+            }
+            let starts = per_child.iter().map(|m| m.start_unix_us);
+            let spread = starts.clone().max().unwrap_or(0) - starts.min().unwrap_or(0);
+            let f = TpFigure {
+                label,
+                report,
+                children: n,
+                per_child,
+                cut,
+                writer,
+                parent_ns: g.wall_ns,
+                start_spread_ns: spread * 1000,
+                ranks: Vec::new(),
+            };
+            (self.on_figure.borrow_mut())(&f);
+            self.figures.push(f);
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        Ok(())
+    }
 }
 
 fn unit_words(unit: Unit) -> (&'static str, &'static str) {
