@@ -15,6 +15,7 @@ mod repeat;
 mod report_cmd;
 mod run;
 mod session;
+mod store_cmd;
 mod suites;
 mod sweep;
 

@@ -4,5 +4,5 @@
 
 pub mod outputs;
 pub mod pipe;
-pub mod signals;
 pub mod record;
+pub mod signals;

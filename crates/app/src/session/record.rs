@@ -30,7 +30,10 @@ pub struct StoreOpts {
 
 /// The switches with their help line, for the usage.
 pub const SWITCHES: [(&str, &str); 3] = [
-    ("--store", "=PATH: the result store (default $IOMARK_STORE, else $XDG_DATA_HOME/iomark/results.db)"),
+    (
+        "--store",
+        "=PATH: the result store (default $IOMARK_STORE, else $XDG_DATA_HOME/iomark/results.db)",
+    ),
     ("--no-store", "do not record this run in the result store"),
     ("--tag", "=NAME: tag this run in the store (repeatable)"),
 ];
@@ -87,15 +90,14 @@ fn session() -> Option<&'static Session> {
     SESSION.get()
 }
 
-/// The tags given with `--tag`.
-pub fn tags() -> Vec<String> {
-    session().map(|s| s.opts.tags.clone()).unwrap_or_default()
-}
-
 /// The store's path, from the switches and the environment; None when there is no home to
 /// put it in.
 pub fn path() -> Option<PathBuf> {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     session()
         .and_then(|s| s.opts.path.clone())
         .or_else(|| env("IOMARK_STORE"))
@@ -233,7 +235,14 @@ mod tests {
     #[test]
     fn switches_are_taken_from_anywhere() {
         let (rest, o) = take(v(&[
-            "run", "--name=a", "--store", "/x.db", "--tag=n", "--no-store", "--tag", "m",
+            "run",
+            "--name=a",
+            "--store",
+            "/x.db",
+            "--tag=n",
+            "--no-store",
+            "--tag",
+            "m",
         ]))
         .unwrap();
         assert_eq!(rest, v(&["run", "--name=a"]));
@@ -249,8 +258,18 @@ mod tests {
     }
 
     #[test]
+    fn the_usage_names_every_switch() {
+        for (s, _) in SWITCHES {
+            assert!(crate::commands::usage().contains(s), "{s}");
+        }
+    }
+
+    #[test]
     fn the_format_is_read_from_the_document() {
-        assert_eq!(doc_format(b"{\"format\": \"iomark-preset/1\", \"x\":1}"), "iomark-preset/1");
+        assert_eq!(
+            doc_format(b"{\"format\": \"iomark-preset/1\", \"x\":1}"),
+            "iomark-preset/1"
+        );
         assert_eq!(doc_format(b"{\"x\":1}"), "iomark-result/1");
     }
 }
