@@ -64,7 +64,7 @@ impl Reference {
 const SEP: &str = "\u{1f}";
 
 const ROW: &str = "SELECT r.id, r.time_ms, r.host, r.front_end, r.command_line, r.interrupted,
-    r.iomark_version, r.format, r.document_bytes, length(r.document),
+    r.iomark_version, r.format, r.document_bytes, r.stored_bytes,
     (SELECT group_concat(tag, char(31)) FROM tags WHERE run_id = r.id),
     (SELECT group_concat(target, char(31)) FROM targets WHERE run_id = r.id)
     FROM runs r";
@@ -182,18 +182,17 @@ impl Store {
 
     /// Run `id`'s whole document.
     pub fn document(&self, id: i64) -> Result<Vec<u8>> {
-        let blob: Vec<u8> =
-            match self
-                .conn
-                .query_row("SELECT document FROM runs WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                }) {
-                Ok(b) => b,
-                Err(rusqlite::Error::QueryReturnedNoRows) => {
-                    return Err(StoreError::NoSuchRun(format!("@{id}")))
-                }
-                Err(e) => return Err(self.err(e)),
-            };
+        let blob: Vec<u8> = match self.conn.query_row(
+            "SELECT document FROM documents WHERE run_id = ?1",
+            [id],
+            |r| r.get(0),
+        ) {
+            Ok(b) => b,
+            Err(rusqlite::Error::QueryReturnedNoRows) => {
+                return Err(StoreError::NoSuchRun(format!("@{id}")))
+            }
+            Err(e) => return Err(self.err(e)),
+        };
         codec::decompress(&blob).map_err(|source| StoreError::Document { id, source })
     }
 

@@ -48,7 +48,7 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT INTO runs (time_ms, host, front_end, command_line, interrupted,
-                iomark_version, format, document_bytes, document)
+                iomark_version, format, document_bytes, stored_bytes)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 run.time_ms,
@@ -59,10 +59,14 @@ impl Store {
                 run.iomark_version,
                 run.format,
                 run.document.len() as i64,
-                doc
+                doc.len() as i64
             ],
         )?;
         let id = tx.last_insert_rowid();
+        tx.execute(
+            "INSERT INTO documents (run_id, document) VALUES (?1, ?2)",
+            params![id, doc],
+        )?;
         {
             let mut tag = tx.prepare("INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?1, ?2)")?;
             for t in run.tags {

@@ -9,7 +9,8 @@ use std::path::Path;
 
 /// Each step from one version to the next.
 pub const MIGRATIONS: &[&str] = &[
-    // 0 -> 1: runs, their tags and targets, their figures.
+    // 0 -> 1: runs, their documents (apart, so that a scan of the runs stays small), tags,
+    // targets and figures.
     "CREATE TABLE runs (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         time_ms INTEGER NOT NULL,
@@ -20,6 +21,10 @@ pub const MIGRATIONS: &[&str] = &[
         iomark_version TEXT NOT NULL,
         format TEXT NOT NULL,
         document_bytes INTEGER NOT NULL,
+        stored_bytes INTEGER NOT NULL
+    );
+    CREATE TABLE documents (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
         document BLOB NOT NULL
     );
     CREATE INDEX runs_time ON runs(time_ms);

@@ -221,19 +221,22 @@ fn concurrent_writers_lose_nothing() {
     assert_eq!(s.count().unwrap(), 100);
 }
 
-/// The store's cost: `cargo test -p iomark-store --release -- --ignored --nocapture cost`.
+/// The store's cost: `IOMARK_COST_DOC=result.json cargo test -p iomark-store --release --
+/// --ignored --nocapture cost` (each run opens the store, as each run of iomark does).
 #[test]
 #[ignore]
 fn cost_of_10000_runs() {
     let (_d, p) = temp();
     let doc = std::fs::read(std::env::var("IOMARK_COST_DOC").unwrap_or_default())
         .unwrap_or_else(|_| b"{\"format\":\"iomark-result/1\"}".to_vec());
-    let figs: Vec<Figure> = (0..20)
-        .map(|i| fig(&format!("j{i}"), "read", "iops", 1.0))
+    // As many figures as quick's: 8 tests of one direction, 5 figures each.
+    let figs: Vec<Figure> = (0..40)
+        .map(|i| fig(&format!("j{}", i / 5), "read", "iops", 1.0))
         .collect();
-    let mut s = Store::open(&p).unwrap();
+    drop(Store::open(&p).unwrap());
     let t = std::time::Instant::now();
     for i in 0..10_000 {
+        let mut s = Store::open(&p).unwrap();
         s.record(&NewRun {
             time_ms: i,
             host: "h",
@@ -249,17 +252,24 @@ fn cost_of_10000_runs() {
     }
     let per_run = t.elapsed().as_secs_f64() * 1000.0 / 10_000.0;
     let t = std::time::Instant::now();
+    let s = Store::open(&p).unwrap();
     let n = s.history(&Filter::default()).unwrap().len();
     let history_ms = t.elapsed().as_secs_f64() * 1000.0;
-    drop(s);
     let t = std::time::Instant::now();
-    let s = Store::open(&p).unwrap();
-    let n2 = s.history(&Filter::default()).unwrap().len();
-    let cold_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let tagged = s
+        .history(&Filter {
+            tag: Some("nightly".into()),
+            since_ms: Some(5000),
+            ..Filter::default()
+        })
+        .unwrap()
+        .len();
+    let filtered_ms = t.elapsed().as_secs_f64() * 1000.0;
+    drop(s);
     let size = std::fs::metadata(&p).unwrap().len();
     println!(
-        "document {} bytes; {per_run:.2} ms per run; {n}/{n2} runs: history {history_ms:.1} ms \
-         (opened afresh {cold_ms:.1} ms); file {} bytes, {} bytes per run",
+        "document {} bytes; {per_run:.2} ms per run; history of {n} runs {history_ms:.1} ms, \
+         {tagged} filtered {filtered_ms:.1} ms; file {} bytes, {} bytes per run",
         doc.len(),
         size,
         size / 10_000
