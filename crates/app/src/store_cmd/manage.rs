@@ -124,10 +124,12 @@ fn facts(v: &Value) -> Facts {
             .as_array()
             .map(|a| a.iter().map(text).collect())
             .unwrap_or_default();
-        let front_end = line
-            .get(1)
-            .and_then(|w| crate::commands::find(w))
-            .map_or("run", |c| c.name);
+        // The command word (a fio command line without one is `run`).
+        let front_end = match line.get(1).map(String::as_str) {
+            Some("bonnie++") => "bonnie",
+            Some(w) if !w.starts_with('-') && !w.contains('=') => w,
+            _ => "run",
+        };
         let targets = run["jobs"].as_array().into_iter().flatten();
         let targets = targets.flat_map(|j| j["targets"].as_array().into_iter().flatten());
         return Facts {
