@@ -191,9 +191,9 @@ fn layers(root: &Path, disk: &str, depth: usize) -> Vec<String> {
     if let Some(l) = read(root, &format!("sys/block/{disk}/md/level")) {
         out.push(format!("{disk}: md {l}"));
     }
-    if disk.starts_with("rbd") {
-        let pool = read(root, &format!("sys/bus/rbd/devices/{}/pool", &disk[3..]));
-        let image = read(root, &format!("sys/bus/rbd/devices/{}/name", &disk[3..]));
+    if let Some(n) = disk.strip_prefix("rbd") {
+        let pool = read(root, &format!("sys/bus/rbd/devices/{n}/pool"));
+        let image = read(root, &format!("sys/bus/rbd/devices/{n}/name"));
         if let (Some(p), Some(i)) = (pool, image) {
             out.push(format!("{disk}: rbd image {p}/{i}"));
         }
