@@ -163,7 +163,9 @@ pub fn doc_format(doc: &[u8]) -> String {
         .to_string()
 }
 
+/// One line on stderr, whatever the error's text.
 fn warn(e: &str) {
+    let e = e.split_whitespace().collect::<Vec<_>>().join(" ");
     eprintln!("iomark: warning: the run was not recorded in the result store: {e}");
 }
 

@@ -37,6 +37,11 @@ pub fn parse(args: &[String], extra: &[&str], now_ms: i64) -> Result<Args> {
             }
             _ => {}
         }
+        let key = arg.split_once('=').map_or(arg.as_str(), |(k, _)| k);
+        let known = ["--host", "--tag", "--front-end", "--target", "--since"];
+        if !known.contains(&key) && !extra.contains(&key) {
+            bail!("unknown option {}", iomark_engine::echo::quote(key));
+        }
         let (k, v) = match arg.split_once('=') {
             Some((k, v)) => (k.to_string(), v.to_string()),
             None => {
@@ -140,5 +145,7 @@ mod tests {
         assert_eq!(a.other, [("--keep".to_string(), "3".to_string())]);
         assert!(parse(&v(&["--keep", "3"]), &[], 0).is_err());
         assert!(parse(&v(&["--host"]), &[], 0).is_err());
+        let e = parse(&v(&["--bogus"]), &[], 0).unwrap_err().to_string();
+        assert!(e.starts_with("unknown option"), "{e}");
     }
 }
