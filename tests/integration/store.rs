@@ -152,15 +152,20 @@ fn two_processes_writing_at_once_lose_nothing() {
                 .current_dir(&d.path)
                 .env("IOMARK_STORE", &store)
                 .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
                 .spawn()
                 .unwrap()
         })
         .collect();
-    for mut c in children {
-        assert!(c.wait().unwrap().success());
+    let mut said = String::new();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        said.push_str(&String::from_utf8_lossy(&o.stderr));
+        assert!(o.status.success(), "{said}");
     }
+    assert!(!said.contains("warning"), "{said}");
     let h = history(&store, &d.path);
-    assert_eq!(h.len(), 24);
+    assert_eq!(h.len(), 24, "{said}");
     for i in 0..2 {
         let t = d.s(&format!("f{i}"));
         assert_eq!(
@@ -311,4 +316,106 @@ fn no_store_records_nothing() {
     let a = cat(&run_args(&d.s("f"), &d.s("r.json")), &["--no-store"]);
     ok(&with_store(&store, &a, &d.path));
     assert!(!store.exists());
+}
+
+/// A run of each front end lands in the store under its command, with the system it ran on.
+#[test]
+fn every_front_end_lands_in_the_store() {
+    let d = Scratch::new_in("/dev/shm", "store-all");
+    let store = d.file("results.db");
+    let dir = d.s("");
+    std::fs::write(d.file("h"), vec![0u8; 32 << 20]).unwrap();
+    for r in ["r1.json", "r2.json"] {
+        ok(&with_store(&store, &run_args(&d.s("f"), &d.s(r)), &d.path));
+    }
+    let runs: [&[&str]; 7] = [
+        &["dd", "if=/dev/zero", "of=out", "bs=64K", "count=8"],
+        &["hdparm", "-t", "--direct", &d.s("h")],
+        &[
+            "sweep",
+            "--bs=4k,64k",
+            "--rw=randread",
+            "--ioengine=null",
+            "--size=8m",
+            "--runtime=50ms",
+            "--time_based",
+        ],
+        &[
+            "rbd-bench",
+            &dir,
+            "--io-size",
+            "4K",
+            "--io-threads",
+            "2",
+            "--io-total",
+            "1M",
+            "--io-type",
+            "write",
+        ],
+        &[
+            "iometer",
+            &dir,
+            "--spec",
+            "4k,70,100",
+            "--outstanding",
+            "2",
+            "--size",
+            "8m",
+            "--runtime",
+            "200ms",
+        ],
+        &[
+            "preset",
+            "run",
+            "backup-repo",
+            &dir,
+            "--size",
+            "16m",
+            "--runtime",
+            "200ms",
+            "--warmup",
+            "100ms",
+        ],
+        &["merge", &d.s("r1.json"), &d.s("r2.json")],
+    ];
+    for a in runs {
+        ok(&with_store(&store, a, &d.path));
+    }
+    let h = history(&store, &d.path);
+    let got: Vec<&str> = h.iter().map(|r| r["front_end"].as_str().unwrap()).collect();
+    assert_eq!(
+        got,
+        [
+            "run",
+            "run",
+            "dd",
+            "hdparm",
+            "sweep",
+            "rbd-bench",
+            "iometer",
+            "preset",
+            "merge"
+        ]
+    );
+    for r in &h {
+        let id = format!("@{}", r["id"]);
+        let doc: Value =
+            serde_json::from_str(&ok(&with_store(&store, &["show", &id, "--json"], &d.path)))
+                .unwrap();
+        let run = doc.get("runs").map_or(&doc, |r| &r[0]);
+        let host = &run["host"];
+        assert!(
+            host["kernel"].as_str().is_some_and(|k| !k.is_empty()),
+            "{id}"
+        );
+        // The system facts: the distribution (this machine has /etc/os-release).
+        if Path::new("/etc/os-release").exists() {
+            assert!(
+                host["os"].as_str().is_some_and(|k| !k.is_empty()),
+                "{id}: {host}"
+            );
+        }
+        let shown = ok(&with_store(&store, &["show", &id], &d.path));
+        assert!(shown.contains("figures:"), "{id} has no figures:\n{shown}");
+    }
 }

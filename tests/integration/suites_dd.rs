@@ -174,7 +174,14 @@ fn dd_conv_fsync_fsyncs_and_direct_opens_o_direct() {
         .args(["-f", "-e", "trace=fsync,fdatasync", "-o"])
         .arg(d.file("trace2"))
         .arg(bin())
-        .args(["dd", "if=/dev/zero", "of=out2.dat", "bs=64K", "count=8", "--no-store"])
+        .args([
+            "dd",
+            "if=/dev/zero",
+            "of=out2.dat",
+            "bs=64K",
+            "count=8",
+            "--no-store",
+        ])
         .current_dir(&d.path)
         .bounded_output()
         .expect("strace");

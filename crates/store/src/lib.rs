@@ -64,7 +64,25 @@ pub struct Store {
 impl Store {
     /// Opens the store at `path`, creating it (and its directory) when missing, and migrates
     /// it to the current schema.
+    ///
+    /// Opening a store another process is creating or checkpointing may meet a lock that
+    /// SQLite's busy handler does not wait for (switching to WAL needs the file alone): such
+    /// an open is tried again until [`BUSY_TIMEOUT`].
     pub fn open(path: &Path) -> Result<Store> {
+        let start = std::time::Instant::now();
+        let mut pause = Duration::from_millis(2);
+        loop {
+            match Store::open_once(path) {
+                Err(e) if busy(&e) && start.elapsed() < BUSY_TIMEOUT => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                r => return r,
+            }
+        }
+    }
+
+    fn open_once(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
                 path: dir.to_path_buf(),
@@ -83,10 +101,15 @@ impl Store {
 
     fn setup(&self) -> rusqlite::Result<()> {
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
-        // Answers the new mode; an error here is a file that is not a database.
-        let _: String = self
+        // An error here is a file that is not a database; the switch to WAL is made once.
+        let mode: String = self
             .conn
-            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            let _: String = self
+                .conn
+                .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        }
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         self.conn.pragma_update(None, "foreign_keys", "ON")
     }
@@ -98,6 +121,18 @@ impl Store {
 
     fn err(&self, e: rusqlite::Error) -> StoreError {
         sql_err(&self.path, e)
+    }
+}
+
+/// Whether `e` is a lock another connection holds.
+fn busy(e: &StoreError) -> bool {
+    use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked};
+    match e {
+        StoreError::Sqlite {
+            source: rusqlite::Error::SqliteFailure(f, _),
+            ..
+        } => matches!(f.code, DatabaseBusy | DatabaseLocked),
+        _ => false,
     }
 }
 

@@ -221,6 +221,29 @@ fn concurrent_writers_lose_nothing() {
     assert_eq!(s.count().unwrap(), 100);
 }
 
+/// Writers that open a store that does not exist yet, all at once, lose nothing.
+#[test]
+fn concurrent_creators_lose_nothing() {
+    for _ in 0..10 {
+        let (_d, p) = temp();
+        let threads: Vec<_> = (0..6)
+            .map(|t| {
+                let p = p.clone();
+                std::thread::spawn(move || {
+                    for i in 0..3 {
+                        let mut s = Store::open(&p).unwrap();
+                        add(&mut s, t * 10 + i, "h", &[], "/x");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(Store::open(&p).unwrap().count().unwrap(), 18);
+    }
+}
+
 /// The store's cost: `IOMARK_COST_DOC=result.json cargo test -p iomark-store --release --
 /// --ignored --nocapture cost` (each run opens the store, as each run of iomark does).
 #[test]
