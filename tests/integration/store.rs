@@ -211,7 +211,7 @@ fn a_corrupt_store_keeps_the_runs_outputs() {
 }
 
 #[test]
-fn a_read_only_store_keeps_the_runs_outputs() {
+fn a_read_only_or_full_store_keeps_the_runs_outputs() {
     // A store that cannot be created (a read-only home).
     let ro = ReadOnlyDir::new("store-ro");
     let d = Scratch::new("store-ro-run");
@@ -236,6 +236,15 @@ fn a_read_only_store_keeps_the_runs_outputs() {
     let store = mnt.join("results.db");
     let (_, err) = run_keeping_outputs(&d, &store);
     assert_eq!(err, "");
+    // The file system under the store full.
+    let filler = mnt.join("filler");
+    let mut f = std::fs::File::create(&filler).unwrap();
+    let block = vec![1u8; 1 << 16];
+    while std::io::Write::write_all(&mut f, &block).is_ok() {}
+    drop(f);
+    let (_, err) = run_keeping_outputs(&d, &store);
+    one_warning(&err);
+    std::fs::remove_file(&filler).unwrap();
     let st = Command::new("mount")
         .args(["-o", "remount,ro"])
         .arg(&mnt)
