@@ -173,8 +173,9 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "history",
         aliases: &[],
-        usage: "  iomark history [--host H] [--tag T] [--front-end CMD] [--target PATH] [--since DATE] [--json]
-                                         the runs recorded in the result store
+        usage: "  iomark history [--host H] [--tag T] [--since DATE] [--json] ...
+                                         the runs recorded in the result store (filters:
+                                         also --front-end CMD, --target PATH)
 ",
         summary: "List the runs recorded in the result store, with filters.",
         role: rank_zero,
@@ -322,7 +323,7 @@ merged on rank 0 (see README, Running on a cluster):
   --mpi-timeout=TIME                     how long a rank may stay silent (default 60s)
   --mpi-verbose                          each phase and the gather's cost on stderr
 
-Every run is recorded in the result store (iomark history, iomark show @last, compare @last~1 @last):
+Every run is recorded in the result store (iomark history, compare @last~1 @last):
   --store=PATH                           the store (default $IOMARK_STORE, else
                                          $XDG_DATA_HOME/iomark/results.db or
                                          ~/.local/share/iomark/results.db)
