@@ -130,7 +130,7 @@ fn compare_of_references_equals_compare_of_result_files() {
         &d.path,
     ));
     assert_eq!(tagged.lines().count(), 2, "{tagged}");
-    let shown = ok(&with_store(&store, &["show", "@last"], &d.path));
+    let shown = ok(&with_store(&store, &["show", "@tag:nightly"], &d.path));
     assert!(
         shown.contains("r read iops:") && shown.contains("tags:      nightly"),
         "{shown}"

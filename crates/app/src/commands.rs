@@ -184,7 +184,9 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "show",
         aliases: &[],
-        usage: "  iomark show @ID|@last|@last~N [--json] one run of the store: facts and figures, or its document
+        usage: "  iomark show @ID|@last|@last~N|@tag:NAME [--json]
+                                         one run of the store: its facts and figures, or
+                                         its whole result document
 ",
         summary: "Show one run of the result store: its facts and figures, or its whole result document.",
         role: rank_zero,

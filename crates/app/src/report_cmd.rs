@@ -22,7 +22,8 @@ pub const COMPARE_USAGE: &str =
     "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
 
 Compares results (iomark result files, fio JSON/json+ of any 3.x or 2.x version, or directories
-of repetitions, or runs of the result store: @ID, @last, @last~N) against the first one. Jobs are matched by name, else by workload. For every job,
+of repetitions, or runs of the result store: @ID, @last, @last~N, @tag:NAME for the last run with
+a tag) against the first one. Jobs are matched by name, else by workload. For every job,
 direction and figure (IOPS, MB/s, p50/p99/p99.9 latency): the values, the change, and whether
 the change is larger than the repetitions' spread (Welch's t-test) or untested (single runs).
 --fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule.

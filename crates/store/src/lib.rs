@@ -47,7 +47,7 @@ pub enum StoreError {
     },
     #[error("no run {0} in the store")]
     NoSuchRun(String),
-    #[error("bad store reference '{0}' (expected @ID, @last or @last~N)")]
+    #[error("bad store reference '{0}' (expected @ID, @last, @last~N or @tag:NAME)")]
     BadReference(String),
     #[error("run {id}: its document cannot be read: {source}")]
     Document { id: i64, source: std::io::Error },

@@ -38,15 +38,18 @@ pub struct RunRow {
 }
 
 /// A reference to one run, as written on a command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reference {
     Id(i64),
     /// The last run recorded but this many.
     Last(u32),
+    /// The last run with this tag (a kept baseline: `@tag:before`).
+    Tag(String),
 }
 
 impl Reference {
-    /// `@12`, `@last`, `@last~2`; None when `s` does not start with `@` (a file name).
+    /// `@12`, `@last`, `@last~2`, `@tag:NAME`; None when `s` does not start with `@` (a file
+    /// name).
     pub fn parse(s: &str) -> Option<Result<Reference>> {
         let body = s.strip_prefix('@')?;
         let bad = || StoreError::BadReference(s.to_string());
@@ -54,6 +57,8 @@ impl Reference {
             Ok(Reference::Last(0))
         } else if let Some(n) = body.strip_prefix("last~") {
             n.parse().map(Reference::Last).map_err(|_| bad())
+        } else if let Some(t) = body.strip_prefix("tag:").filter(|t| !t.is_empty()) {
+            Ok(Reference::Tag(t.to_string()))
         } else {
             body.parse().map(Reference::Id).map_err(|_| bad())
         };
@@ -149,16 +154,26 @@ impl Store {
 
     /// The id `r` stands for.
     pub fn resolve(&self, r: Reference) -> Result<i64> {
+        use rusqlite::types::Value::{Integer, Text};
         let (sql, arg, text) = match r {
-            Reference::Id(id) => ("SELECT id FROM runs WHERE id = ?1", id, format!("@{id}")),
+            Reference::Id(id) => (
+                "SELECT id FROM runs WHERE id = ?1",
+                Integer(id),
+                format!("@{id}"),
+            ),
             Reference::Last(n) => (
                 "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?1",
-                i64::from(n),
+                Integer(i64::from(n)),
                 if n == 0 {
                     "@last".into()
                 } else {
                     format!("@last~{n}")
                 },
+            ),
+            Reference::Tag(t) => (
+                "SELECT max(run_id) FROM tags WHERE tag = ?1 HAVING count(*) > 0",
+                Text(t.clone()),
+                format!("@tag:{t}"),
             ),
         };
         match self.conn.query_row(sql, [arg], |r| r.get(0)) {

@@ -79,14 +79,21 @@ fn references_name_runs() {
         s.resolve(Reference::Last(0)),
         Err(StoreError::NoSuchRun(t)) if t == "@last"
     ));
-    let ids: Vec<i64> = (0..3).map(|i| add(&mut s, i, "h", &[], "/x")).collect();
+    let ids: Vec<i64> = (0..3)
+        .map(|i| add(&mut s, i, "h", if i < 2 { &["base"] } else { &[] }, "/x"))
+        .collect();
     let r = |t: &str| s.resolve(Reference::parse(t).unwrap().unwrap()).unwrap();
     assert_eq!(r("@last"), ids[2]);
     assert_eq!(r("@last~1"), ids[1]);
     assert_eq!(r(&format!("@{}", ids[0])), ids[0]);
     assert!(s.resolve(Reference::Last(3)).is_err());
+    assert_eq!(r("@tag:base"), ids[1]);
+    assert!(matches!(
+        s.resolve(Reference::Tag("none".into())),
+        Err(StoreError::NoSuchRun(t)) if t == "@tag:none"
+    ));
     assert!(Reference::parse("file.json").is_none());
-    for bad in ["@", "@lats", "@last~x", "@-x"] {
+    for bad in ["@", "@lats", "@last~x", "@-x", "@tag:"] {
         assert!(Reference::parse(bad).unwrap().is_err(), "{bad}");
     }
 }

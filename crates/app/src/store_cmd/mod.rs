@@ -1,7 +1,8 @@
 //! The commands that read the result store: `iomark history` (the runs, filtered), `iomark
 //! show @REF` (one run's facts and figures, or its whole document), `iomark store import |
 //! export | prune`, and the store references (`@ID`, `@last`, `@last~N`) that `report`,
-//! `compare` and `export` take wherever they take a result file.
+//! `compare` and `export` take wherever they take a result file (and `@tag:NAME`, the last run
+//! with a tag).
 
 mod args;
 mod manage;
@@ -21,7 +22,7 @@ takes 2026-11-01, 2026-11-01T08:00 or a time ago (12h, 7d, 2w). The store is --s
 else $IOMARK_STORE, else $XDG_DATA_HOME/iomark/results.db (~/.local/share/iomark/results.db).
 ";
 
-pub const SHOW_USAGE: &str = "Usage: iomark show @ID|@last|@last~N [--json]
+pub const SHOW_USAGE: &str = "Usage: iomark show @ID|@last|@last~N|@tag:NAME [--json]
 
 One run of the result store: its facts and figures, or with --json its whole result document
 (as --result would have written it; `iomark show @last --json > r.json`).
@@ -147,11 +148,21 @@ pub fn show_main(argv: &[String]) -> i32 {
     let a = match args::parse(argv, &[], args::now_ms()) {
         Ok(a) if a.help => return pipe::print_text(SHOW_USAGE),
         Ok(a) if a.words.len() == 1 => a,
-        Ok(_) => return usage_error("show", "give one run: @ID, @last or @last~N", SHOW_USAGE),
+        Ok(_) => {
+            return usage_error(
+                "show",
+                "give one run: @ID, @last, @last~N or @tag:NAME",
+                SHOW_USAGE,
+            )
+        }
         Err(e) => return usage_error("show", &e.to_string(), SHOW_USAGE),
     };
     let Some(r) = Reference::parse(&a.words[0]) else {
-        return usage_error("show", "give one run: @ID, @last or @last~N", SHOW_USAGE);
+        return usage_error(
+            "show",
+            "give one run: @ID, @last, @last~N or @tag:NAME",
+            SHOW_USAGE,
+        );
     };
     let shown = (|| -> anyhow::Result<String> {
         let s = record::open()?;
