@@ -49,6 +49,7 @@ mod report;
 mod report_suites;
 mod safety;
 mod seeds;
+mod store;
 mod suites_bench;
 mod suites_blogbench;
 mod suites_bonnie;

@@ -10,7 +10,18 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub use crate::deadline::{output_within, BoundedOutput};
 
 pub fn bin() -> PathBuf {
+    isolate_store();
     PathBuf::from(env!("CARGO_BIN_EXE_iomark"))
+}
+
+/// Every run of the tests records into a throw-away result store of this test process (in the
+/// system's temporary directory), never into the home's; a test of the store gives its own.
+fn isolate_store() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let p = std::env::temp_dir().join(format!("iomark-it-{}-store.db", std::process::id()));
+        std::env::set_var("IOMARK_STORE", p);
+    });
 }
 
 /// A scratch directory removed on drop.

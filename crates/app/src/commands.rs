@@ -5,7 +5,8 @@
 
 use crate::suites::{blogbench, bonnie, dd, hdparm, iozone};
 use crate::{
-    completions, iometer, merge, preset, quick, rbd_bench, repeat, report_cmd, run, sweep,
+    completions, iometer, merge, preset, quick, rbd_bench, repeat, report_cmd, run, store_cmd,
+    sweep,
 };
 
 pub use crate::cluster::Role;
@@ -170,6 +171,38 @@ pub const COMMANDS: &[Command] = &[
         run: report_cmd::export_main,
     },
     Command {
+        name: "history",
+        aliases: &[],
+        usage: "  iomark history [--host H] [--tag T] [--since DATE] [--json] ...
+                                         the runs recorded in the result store (filters:
+                                         also --front-end CMD, --target PATH)
+",
+        summary: "List the runs recorded in the result store, with filters.",
+        role: rank_zero,
+        run: store_cmd::history_main,
+    },
+    Command {
+        name: "show",
+        aliases: &[],
+        usage: "  iomark show @ID|@last|@last~N|@tag:NAME [--json]
+                                         one run of the store: its facts and figures, or
+                                         its whole result document
+",
+        summary: "Show one run of the result store: its facts and figures, or its whole result document.",
+        role: rank_zero,
+        run: store_cmd::show_main,
+    },
+    Command {
+        name: "store",
+        aliases: &[],
+        usage: "  iomark store import FILE...|export DIR|prune --keep N|--before DATE|path
+                                         manage the result store (import fio JSON too)
+",
+        summary: "Import result files and fio JSON output into the result store, export its runs, prune it.",
+        role: rank_zero,
+        run: store_cmd::store_main,
+    },
+    Command {
         name: "merge",
         aliases: &[],
         usage: "  iomark merge RESULT... [--output-format=FMT] [--result FILE] [--report FILE.html|DIR]
@@ -291,6 +324,13 @@ merged on rank 0 (see README, Running on a cluster):
   --no-mpi                               run alone even when launched as many ranks
   --mpi-timeout=TIME                     how long a rank may stay silent (default 60s)
   --mpi-verbose                          each phase and the gather's cost on stderr
+
+Every run is recorded in the result store (iomark history, compare @last~1 @last):
+  --store=PATH                           the store (default $IOMARK_STORE, else
+                                         $XDG_DATA_HOME/iomark/results.db or
+                                         ~/.local/share/iomark/results.db)
+  --no-store                             do not record this run
+  --tag=NAME                             tag the run in the store (repeatable)
 
 A fio command line runs unchanged with `iomark run` in place of `fio`:
   iomark run --name=rr --filename=/data/t --size=1g --rw=randread --bs=4k \\

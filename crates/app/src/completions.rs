@@ -15,13 +15,18 @@ fn run_words() -> Vec<String> {
         })
         .collect();
     w.extend(iomark_fio::options::all_spellings().map(|o| format!("--{o}=")));
-    w.extend(crate::cluster::args::SWITCHES.iter().map(|(s, help)| {
-        if help.starts_with('=') {
-            format!("{s}=")
-        } else {
-            s.to_string()
-        }
-    }));
+    let cluster = crate::cluster::args::SWITCHES.iter();
+    w.extend(
+        cluster
+            .chain(&crate::session::record::SWITCHES)
+            .map(|(s, help)| {
+                if help.starts_with('=') {
+                    format!("{s}=")
+                } else {
+                    s.to_string()
+                }
+            }),
+    );
     w.sort();
     w.dedup();
     w

@@ -15,6 +15,7 @@ mod repeat;
 mod report_cmd;
 mod run;
 mod session;
+mod store_cmd;
 mod suites;
 mod sweep;
 
@@ -38,6 +39,16 @@ pub fn main(argv: Vec<String>) -> i32 {
             return 2;
         }
     };
+    let args = match session::record::take(args) {
+        Ok((args, store)) => {
+            session::record::set(store, &front_end(&args));
+            args
+        }
+        Err(e) => {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    };
     // Launched as many ranks (mpirun, srun): this process runs as one of them.
     #[cfg(feature = "mpi")]
     if let Some(code) = cluster::mpi::main(&args, &cluster, commands::role(&args)) {
@@ -46,6 +57,16 @@ pub fn main(argv: Vec<String>) -> i32 {
     #[cfg(not(feature = "mpi"))]
     let _ = cluster;
     dispatch(&args)
+}
+
+/// The command a run is recorded under in the store: the command's name, `run` for a fio
+/// command line without one.
+fn front_end(args: &[String]) -> String {
+    match args.first() {
+        Some(w) if !commands::fio_style(args) => commands::find(w).map_or(w.as_str(), |c| c.name),
+        _ => "run",
+    }
+    .to_string()
 }
 
 /// Runs one command line (without the program's name) in this process.

@@ -301,9 +301,18 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
     } else {
         print!("{}", summary.table());
     }
+    let doc = document(p, s, &summary, &mut runs, &outputs);
     if let Some(rf) = &o.result {
-        if !write_result(rf, p, s, &summary, &mut runs, &outputs) {
+        let plans = runs.iter().map(|r| &r.plan);
+        if let Err(e) = crate::session::outputs::write_after(rf, &doc, plans) {
+            eprintln!("iomark preset: {e}");
             code = 1;
+        }
+    }
+    if let Some(first) = runs.first() {
+        match iomark_report::read::parse(Path::new(p.name), &doc) {
+            Ok(src) => crate::session::record::record_document(&doc, first, &src),
+            Err(_) => crate::session::record::record(first),
         }
     }
     if signals::interrupted() {
@@ -318,16 +327,15 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
     code
 }
 
-/// `--result FILE`: the preset's job file, summary, printed texts and runs (the first holding
-/// the summary's tables); false once the failure is said.
-fn write_result(
-    rf: &Path,
+/// The document of `--result FILE` and of the store: the preset's job file, summary, printed
+/// texts and runs (the first holding the summary's tables).
+fn document(
     p: &Preset,
     s: &Settings,
     summary: &Summary,
     runs: &mut [RunResult],
     outputs: &[String],
-) -> bool {
+) -> Vec<u8> {
     if let Some(first) = runs.first_mut() {
         first.tables = iomark_scenarios::preset::table::tables(summary);
     }
@@ -351,10 +359,5 @@ fn write_result(
         outputs,
         runs,
     };
-    let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-    if let Err(e) = crate::session::outputs::write_after(rf, &bytes, runs.iter().map(|r| &r.plan)) {
-        eprintln!("iomark preset: {e}");
-        return false;
-    }
-    true
+    serde_json::to_vec_pretty(&doc).unwrap_or_default()
 }

@@ -101,6 +101,8 @@ pub fn main(a: &[String]) -> i32 {
     };
     let samples = printed.lock().map(|s| s.clone()).unwrap_or_default();
     print!("{}", output(&o, &res, samples));
+    let _ = std::io::stdout().flush();
+    crate::session::record::record(&res);
     if signals::interrupted() {
         return 130;
     }

@@ -13,7 +13,8 @@ pub const REPORT_USAGE: &str =
 
 Draws iomark result files (--result FILE) and fio JSON/json+ output as one self-contained HTML
 page (no network access when opened) with interactive charts and a table beside each; a
-directory stands for repetitions of one run. --png/--svg write every chart as an image.
+directory stands for repetitions of one run; @ID, @last and @last~N name runs of the result
+store (iomark history). --png/--svg write every chart as an image.
 Default output: report.html.
 ";
 
@@ -21,7 +22,8 @@ pub const COMPARE_USAGE: &str =
     "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
 
 Compares results (iomark result files, fio JSON/json+ of any 3.x or 2.x version, or directories
-of repetitions) against the first one. Jobs are matched by name, else by workload. For every job,
+of repetitions, or runs of the result store: @ID, @last, @last~N, @tag:NAME for the last run with
+a tag) against the first one. Jobs are matched by name, else by workload. For every job,
 direction and figure (IOPS, MB/s, p50/p99/p99.9 latency): the values, the change, and whether
 the change is larger than the repetitions' spread (Welch's t-test) or untested (single runs).
 --fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule.
@@ -33,6 +35,7 @@ pub const EXPORT_USAGE: &str = "Usage: iomark export RESULT... [--csv FILE] [--x
 --csv: one row per source, job, direction and repetition; every column named with its unit.
 --xlsx: a summary sheet and one sheet per job with native charts.
 --markdown: tables for issues and wikis (to stdout without FILE, or with FILE '-').
+A RESULT is a file, a directory of repetitions, or a run of the result store (@ID, @last~N).
 ";
 
 /// Split `--report FILE` / `--report=FILE` out of a command's arguments.
@@ -194,12 +197,27 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
     Ok(a)
 }
 
-fn load_all(a: &Args) -> Result<Vec<Source>, ReportError> {
+/// One input: a file or directory, or a run of the result store (`@ID`, `@last`, `@last~N`,
+/// labelled `@ID` unless `--label` names it).
+fn load_one(p: &Path, label: Option<&str>) -> anyhow::Result<Source> {
+    let text = p.to_string_lossy();
+    match crate::store_cmd::load_ref(&text) {
+        None => Ok(read::load(p, label)?),
+        Some(r) => {
+            let (id, bytes) = r?;
+            let mut src = read::parse(p, &bytes)?;
+            src.label = label.map_or_else(|| format!("@{id}"), str::to_string);
+            Ok(src)
+        }
+    }
+}
+
+fn load_all(a: &Args) -> anyhow::Result<Vec<Source>> {
     a.inputs
         .iter()
         .enumerate()
-        .map(|(i, p)| read::load(p, a.labels.get(i).map(String::as_str)))
-        .collect::<Result<Vec<_>, _>>()
+        .map(|(i, p)| load_one(p, a.labels.get(i).map(String::as_str)))
+        .collect::<anyhow::Result<Vec<_>>>()
         .map(|mut v| {
             // Labels must tell sources apart.
             for i in 1..v.len() {

@@ -157,6 +157,7 @@ fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>, prepare: Prepare) -> i32 {
             code = 1;
         }
     }
+    crate::session::record::record(&res);
     if res.jobs.iter().any(|j| j.error != 0) {
         code = 1;
     }

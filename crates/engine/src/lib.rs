@@ -37,6 +37,7 @@ pub mod fileops;
 pub(crate) mod flow;
 pub(crate) mod gen;
 pub mod hist;
+pub mod inventory;
 pub mod job;
 pub mod note;
 pub(crate) mod offload;

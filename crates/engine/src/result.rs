@@ -249,6 +249,28 @@ pub struct TargetInfo {
     pub device_model: Option<String>,
     pub scheduler: Option<String>,
     pub rotational: Option<bool>,
+    /// The disk's firmware revision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<String>,
+    /// The drivers from the disk up to its controller (`sd, ahci`; `virtio_blk, virtio-pci`;
+    /// `nvme`), or what a virtual disk is (`loop`, `device-mapper`, `md raid1`, `rbd`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<String>,
+    /// The block layer's queue size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nr_requests: Option<u64>,
+    /// `write back` or `write through`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_cache: Option<String>,
+    /// What lies under a virtual disk, a line per layer (loop's backing file, dm/md members).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<String>,
+    /// The options of the file system's mount.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount_options: Option<String>,
+    /// Free space of the file system (bytes available to unprivileged users) when probed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_bytes: Option<u64>,
 }
 
 /// One bad block found by verification.
@@ -496,6 +518,21 @@ pub struct HostInfo {
     pub kernel: String,
     pub cpus: usize,
     pub mem_bytes: u64,
+    /// The distribution (`/etc/os-release`'s PRETTY_NAME).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub os: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cpu_model: String,
+    /// The DMI vendor and product (`QEMU Standard PC (Q35 + ICH9, 2009)`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub machine: String,
+    /// The hypervisor or container (`kvm`, `qemu`, `microsoft`, `vmware`, `xen`, `container
+    /// (docker)`, ...), as systemd-detect-virt names them; empty on bare metal.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub virtualization: String,
+    /// The cloud vendor the DMI strings name (`aws`, `gcp`, `azure`, ...).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cloud: String,
 }
 
 /// The result of a whole run.

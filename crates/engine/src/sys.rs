@@ -246,12 +246,15 @@ pub fn host_info() -> HostInfo {
     } else {
         (String::new(), String::new())
     };
-    HostInfo {
+    let mut h = HostInfo {
         hostname,
         kernel,
         cpus: ncpus(),
         mem_bytes: meminfo_value("MemTotal").unwrap_or(0),
-    }
+        ..HostInfo::default()
+    };
+    crate::inventory::host_facts(std::path::Path::new("/"), &mut h);
+    h
 }
 
 /// Memory available for new allocations without swapping (/proc/meminfo MemAvailable), bytes.

@@ -140,6 +140,7 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
             code = 1;
         }
     }
+    crate::session::record::record(&result);
     if result.interrupted {
         eprintln!("iomark: a rank was interrupted; its figures cover the time before");
         return 130;

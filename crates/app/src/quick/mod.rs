@@ -233,6 +233,7 @@ fn finish(
     if let Some(path) = report {
         failed |= !crate::report_cmd::report_run(res, path, "iomark quick");
     }
+    crate::session::record::record(res);
     if res.interrupted || signals::interrupted() {
         130
     } else if let Some(e) = write_refused {

@@ -46,6 +46,7 @@ pub fn finish(r: &Ready, mut ran: Ran) -> i32 {
         code = 1;
     }
     let result = &ran.result;
+    crate::session::record::record(result);
     if result.interrupted {
         eprintln!("iomark: interrupted; the results above cover the time before the interruption");
         return 130;

@@ -111,18 +111,19 @@ pub fn main(args: &[String]) -> i32 {
         eprintln!("iomark blogbench: the run ended on an error: {e}");
         code = 1;
     }
+    let mut r = ran.result;
+    r.interrupted |= signals::interrupted();
+    r.tables = vec![
+        blogbench::table::intervals(&d.intervals),
+        blogbench::table::scores(written, read),
+    ];
     if let Some(path) = &a.result_file {
-        let mut r = ran.result;
-        r.interrupted |= signals::interrupted();
-        r.tables = vec![
-            blogbench::table::intervals(&d.intervals),
-            blogbench::table::scores(written, read),
-        ];
         if let Err(e) = write_result("blogbench", path, &r) {
             eprintln!("{e}");
             code = code.max(1);
         }
     }
+    crate::session::record::record(&r);
     code
 }
 

@@ -92,12 +92,15 @@ pub fn main(args: &[String]) -> i32 {
             break;
         }
     }
-    if let (Some(path), Some(r)) = (&a.result_file, &mut all) {
+    if let Some(r) = &mut all {
         r.tables.push(table);
-        if let Err(e) = write_result("bonnie", path, r) {
-            eprintln!("{e}");
-            code = code.max(1);
+        if let Some(path) = &a.result_file {
+            if let Err(e) = write_result("bonnie", path, r) {
+                eprintln!("{e}");
+                code = code.max(1);
+            }
         }
+        crate::session::record::record(r);
     }
     code
 }

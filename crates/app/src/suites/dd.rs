@@ -53,13 +53,14 @@ pub fn main(args: &[String]) -> i32 {
         code = 1;
     }
     eprint!("{}", dd::output::render(&p, &r, a.status));
+    r.tables.push(dd::table::table(&p, &r));
     if let Some(path) = &a.result_file {
-        r.tables.push(dd::table::table(&p, &r));
         if let Err(e) = write_result("dd", path, &r) {
             eprintln!("{e}");
             code = 1;
         }
     }
+    crate::session::record::record(&r);
     if r.interrupted {
         return 130;
     }

@@ -344,40 +344,41 @@ pub fn finish(
         out(text::COMPLETE, quiet);
     }
     out(&end.report, quiet);
-    if a.json || a.result.is_some() || end.html.is_some() {
-        let unit = text::unit(a);
-        let r = record::build(
-            &a.command_line,
-            end.host,
-            end.start_ms,
-            unit,
-            (&matrix, matrix_jobs),
-            figs,
-        );
-        if let Some(path) = end.html {
-            if !crate::report_cmd::report_run(&r.run, path, "iomark iozone") {
-                code = code.max(1);
-            }
-        }
-        let bytes = match serde_json::to_vec_pretty(&r) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("iomark iozone: encoding the result: {e}");
-                return 1;
-            }
-        };
-        if a.json {
-            let mut o = std::io::stdout().lock();
-            let _ = o.write_all(&bytes);
-            let _ = o.write_all(b"\n");
-        }
-        if let Some(path) = &a.result {
-            if let Err(e) = crate::session::outputs::write(path, &bytes) {
-                eprintln!("iomark iozone: {e}");
-                code = code.max(1);
-            }
+    let unit = text::unit(a);
+    let r = record::build(
+        &a.command_line,
+        end.host,
+        end.start_ms,
+        unit,
+        (&matrix, matrix_jobs),
+        figs,
+    );
+    if let Some(path) = end.html {
+        if !crate::report_cmd::report_run(&r.run, path, "iomark iozone") {
+            code = code.max(1);
         }
     }
+    let bytes = match serde_json::to_vec_pretty(&r) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("iomark iozone: encoding the result: {e}");
+            return 1;
+        }
+    };
+    if a.json {
+        let mut o = std::io::stdout().lock();
+        let _ = o.write_all(&bytes);
+        let _ = o.write_all(b"\n");
+    }
+    if let Some(path) = &a.result {
+        if let Err(e) = crate::session::outputs::write(path, &bytes) {
+            eprintln!("iomark iozone: {e}");
+            code = code.max(1);
+        }
+    }
+    // The stored document keeps the iozone table beside the run.
+    let src = iomark_report::read::from_result(&r.run);
+    crate::session::record::record_document(&bytes, &r.run, &src);
     code
 }
 

@@ -340,10 +340,13 @@ impl ClusterResult {
                 j
             })
             .collect();
+        // The first rank's system facts (each rank keeps its own); the hosts' CPUs and memory
+        // added up below.
         let mut host = HostInfo {
             hostname: self.hosts.join(","),
-            kernel: first.host.kernel.clone(),
-            ..Default::default()
+            cpus: 0,
+            mem_bytes: 0,
+            ..first.host.clone()
         };
         let mut seen: Vec<&str> = Vec::new();
         for r in &self.ranks {

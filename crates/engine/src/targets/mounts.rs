@@ -18,6 +18,8 @@ pub(crate) struct MountEntry {
     pub(crate) mount_point: String,
     pub(crate) fs_type: String,
     pub(crate) source: String,
+    /// The mount's options, then the file system's own (`rw,relatime,errors=remount-ro`).
+    pub(crate) options: String,
 }
 
 fn unescape_mount(s: &str) -> String {
@@ -40,6 +42,17 @@ fn unescape_mount(s: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A mount's options and its super block's, each once.
+fn options(mount: &str, sb: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for o in mount.split(',').chain(sb.split(',')) {
+        if !o.is_empty() && !out.contains(&o) {
+            out.push(o);
+        }
+    }
+    out.join(",")
 }
 
 fn parse_mountinfo(text: &str) -> Vec<MountEntry> {
@@ -67,6 +80,7 @@ fn parse_mountinfo(text: &str) -> Vec<MountEntry> {
             mount_point: unescape_mount(f[4]),
             fs_type: unescape_mount(f[sep + 1]),
             source: unescape_mount(f[sep + 2]),
+            options: options(f[5], f.get(sep + 3).copied().unwrap_or("")),
         });
     }
     v

@@ -72,6 +72,7 @@ fn fill_disk_facts(info: &mut TargetInfo, sb: &SysBlock) {
         read_trim(format!("/sys/block/{}/device/model", sb.disk)).filter(|s| !s.is_empty());
     info.scheduler = read_trim(q.join("scheduler")).and_then(|s| parse_scheduler(&s));
     info.rotational = read_trim(q.join("rotational")).map(|s| s == "1");
+    crate::inventory::disk_facts(Path::new("/"), &sb.disk, info);
 }
 
 /// Filesystems whose files are views of the kernel, not storage (statfs magics from
@@ -163,7 +164,10 @@ pub fn probe(path: &Path) -> io::Result<TargetInfo> {
         info.kind = "char".into();
         return Ok(info);
     }
-    info.fs_type = mount_for(path).map(|m| m.fs_type);
+    let mount = mount_for(path);
+    info.fs_type = mount.as_ref().map(|m| m.fs_type.clone());
+    info.mount_options = mount.map(|m| m.options).filter(|o| !o.is_empty());
+    info.free_bytes = free_space(path).ok();
     if let Some(sb) = sys_block_for_fs(path, meta.dev()) {
         let q = format!("/sys/block/{}/queue", sb.disk);
         if let Some(l) = read_u64(format!("{q}/logical_block_size")).filter(|&v| v > 0) {

@@ -470,6 +470,7 @@ pub(crate) mod tests {
                 kernel: "6.1".into(),
                 cpus: 2,
                 mem_bytes: 1 << 32,
+                ..Default::default()
             },
             plan,
             jobs,

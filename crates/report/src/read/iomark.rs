@@ -77,6 +77,31 @@ fn wrapped(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
     Ok(s)
 }
 
+/// The facts of the system under a target: driver, firmware, queue, cache, mount, layers.
+fn system_parts(t: &iomark_engine::result::TargetInfo) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(d) = &t.driver {
+        parts.push(format!("driver {d}"));
+    }
+    if let Some(fw) = &t.firmware {
+        parts.push(format!("firmware {fw}"));
+    }
+    if let Some(n) = t.nr_requests {
+        parts.push(format!("nr_requests {n}"));
+    }
+    if let Some(c) = &t.write_cache {
+        parts.push(format!("cache {c}"));
+    }
+    if let Some(o) = &t.mount_options {
+        parts.push(format!("mounted {o}"));
+    }
+    if let Some(b) = t.free_bytes {
+        parts.push(format!("{:.1} GiB free", b as f64 / (1u64 << 30) as f64));
+    }
+    parts.extend(t.layers.iter().cloned());
+    parts
+}
+
 /// A [`Source`] from a run's result (what `--report` on a run draws).
 pub fn from_result(r: &RunResult) -> Source {
     let mut s = Source {
@@ -92,6 +117,18 @@ pub fn from_result(r: &RunResult) -> Source {
     f.push(("date".into(), utc(r.start_unix_ms)));
     f.push(("host".into(), r.host.hostname.clone()));
     f.push(("kernel".into(), r.host.kernel.clone()));
+    let h = &r.host;
+    for (k, v) in [
+        ("distribution", &h.os),
+        ("CPU model", &h.cpu_model),
+        ("machine", &h.machine),
+        ("virtualization", &h.virtualization),
+        ("cloud", &h.cloud),
+    ] {
+        if !v.is_empty() {
+            f.push((k.into(), v.clone()));
+        }
+    }
     f.push(("CPUs".into(), r.host.cpus.to_string()));
     f.push((
         "memory".into(),
@@ -129,6 +166,7 @@ pub fn from_result(r: &RunResult) -> Source {
         if let Some(rot) = t.rotational {
             parts.push(if rot { "rotational" } else { "non-rotational" }.into());
         }
+        parts.extend(system_parts(t));
         f.push((format!("target {}", t.path), parts.join(", ")));
     }
     // Reports word the engine's notes in its own neutral terms.

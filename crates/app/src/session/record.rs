@@ -1,0 +1,277 @@
+//! Every run lands in the result store (`iomark-store`): where it is (`--store PATH`,
+//! `IOMARK_STORE`, else `$XDG_DATA_HOME/iomark/results.db`, else
+//! `~/.local/share/iomark/results.db`), whether to record (`--no-store`), the run's tags
+//! (`--tag NAME`, repeatable), and [`record`], which every command that ran I/O calls once its
+//! own outputs are written. A store that cannot take the run (corrupt, read-only, a full disk)
+//! costs one warning line on stderr, never the run's outputs or its exit status.
+//!
+//! The switches are taken from anywhere on the command line before the command sees it, as
+//! the launcher's are; the commands that read the store (`history`, `report`, ...) keep
+//! `--tag` as their own filter.
+
+use anyhow::{anyhow, bail, Result};
+use iomark_engine::RunResult;
+use iomark_report::model::Figure as Fig;
+use iomark_report::{read, Source};
+use iomark_store::{Figure, NewRun, Store};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The store switches of the command line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StoreOpts {
+    /// `--store PATH`.
+    pub path: Option<PathBuf>,
+    /// `--no-store`.
+    pub off: bool,
+    /// `--tag NAME`, in order.
+    pub tags: Vec<String>,
+}
+
+/// The switches with their help line, for the usage.
+pub const SWITCHES: [(&str, &str); 3] = [
+    (
+        "--store",
+        "=PATH: the result store (default $IOMARK_STORE, else $XDG_DATA_HOME/iomark/results.db)",
+    ),
+    ("--no-store", "do not record this run in the result store"),
+    ("--tag", "=NAME: tag this run in the store (repeatable)"),
+];
+
+/// Commands whose own `--tag` filters what they read.
+const READERS: [&str; 6] = ["history", "show", "store", "report", "compare", "export"];
+
+struct Session {
+    opts: StoreOpts,
+    front_end: String,
+}
+
+static SESSION: OnceLock<Session> = OnceLock::new();
+
+/// Takes the store switches out of `args` (the command word first).
+pub fn take(args: Vec<String>) -> Result<(Vec<String>, StoreOpts)> {
+    let reader = args.first().is_some_and(|w| READERS.contains(&w.as_str()));
+    let mut o = StoreOpts::default();
+    let mut rest = Vec::with_capacity(args.len());
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        let (k, inline) = match a.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k.to_string(), Some(v.to_string())),
+            _ => (a.clone(), None),
+        };
+        match k.as_str() {
+            "--no-store" if inline.is_none() => o.off = true,
+            "--store" | "--tag" if !(reader && k == "--tag") => {
+                let v = match inline.or_else(|| it.next()) {
+                    Some(v) if !v.is_empty() => v,
+                    _ => bail!("{k} needs a value"),
+                };
+                if k == "--store" {
+                    o.path = Some(PathBuf::from(v));
+                } else {
+                    o.tags.push(v);
+                }
+            }
+            _ => rest.push(a),
+        }
+    }
+    Ok((rest, o))
+}
+
+/// Remembers the switches and the command (`run`, `quick`, ...) for [`record`].
+pub fn set(opts: StoreOpts, front_end: &str) {
+    let _ = SESSION.set(Session {
+        opts,
+        front_end: front_end.to_string(),
+    });
+}
+
+fn session() -> Option<&'static Session> {
+    SESSION.get()
+}
+
+/// The store's path, from the switches and the environment; None when there is no home to
+/// put it in.
+pub fn path() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    session()
+        .and_then(|s| s.opts.path.clone())
+        .or_else(|| env("IOMARK_STORE"))
+        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("iomark/results.db")))
+        .or_else(|| env("HOME").map(|h| h.join(".local/share/iomark/results.db")))
+}
+
+/// Opens the store for a command that reads or writes it.
+pub fn open() -> Result<Store> {
+    let p = path().ok_or_else(|| {
+        anyhow!("no result store: set IOMARK_STORE or HOME, or give --store PATH")
+    })?;
+    Ok(Store::open(&p)?)
+}
+
+/// Records a run that just ended (its own outputs already written).
+pub fn record(result: &RunResult) {
+    let doc = match serde_json::to_vec(result) {
+        Ok(d) => d,
+        Err(e) => return warn(&e.to_string()),
+    };
+    record_document(&doc, result, &read::from_result(result));
+}
+
+/// Records a document holding several runs (a preset's, a repetition's): `first`'s facts,
+/// `src`'s figures.
+pub fn record_document(doc: &[u8], first: &RunResult, src: &Source) {
+    let Some(s) = session() else { return };
+    if s.opts.off {
+        return;
+    }
+    let Some(p) = path() else { return };
+    let format = doc_format(doc);
+    let targets = targets(first);
+    let figures = figures(src);
+    let line = read::shell_words(&first.command_line);
+    let run = NewRun {
+        time_ms: first.start_unix_ms as i64,
+        host: &first.host.hostname,
+        front_end: &s.front_end,
+        command_line: &line,
+        tags: &s.opts.tags,
+        targets: &targets,
+        interrupted: first.interrupted,
+        iomark_version: &first.iomark_version,
+        format: &format,
+        document: doc,
+        figures: &figures,
+    };
+    if let Err(e) = Store::open(&p).and_then(|mut st| st.record(&run)) {
+        warn(&e.to_string());
+    }
+}
+
+/// The `format` a document names first (`iomark-result/1`, `iomark-preset/1`, ...).
+pub fn doc_format(doc: &[u8]) -> String {
+    let head = String::from_utf8_lossy(&doc[..doc.len().min(200)]);
+    head.split("\"format\":")
+        .nth(1)
+        .and_then(|s| s.trim_start().strip_prefix('"'))
+        .and_then(|s| s.split('"').next())
+        .unwrap_or("iomark-result/1")
+        .to_string()
+}
+
+/// One line on stderr, whatever the error's text.
+fn warn(e: &str) {
+    let e = e.split_whitespace().collect::<Vec<_>>().join(" ");
+    eprintln!("iomark: warning: the run was not recorded in the result store: {e}");
+}
+
+/// The run's targets, each once, in the order of its jobs.
+pub fn targets(r: &RunResult) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in r.jobs.iter().flat_map(|j| &j.targets) {
+        if !out.contains(&t.path) {
+            out.push(t.path.clone());
+        }
+    }
+    out
+}
+
+/// The figures a store query reads: every job's directions' headline figures (the mean of
+/// repetitions), and the numbers of the suites' tables.
+pub fn figures(src: &Source) -> Vec<Figure> {
+    let mut out = Vec::new();
+    for j in &src.jobs {
+        for d in &j.dirs {
+            for f in Fig::ALL {
+                if let Some(value) = d.figure(f) {
+                    out.push(Figure {
+                        job: j.name.clone(),
+                        direction: d.dir.to_string(),
+                        figure: f.key().to_string(),
+                        value,
+                        unit: unit(f).to_string(),
+                    });
+                }
+            }
+        }
+    }
+    for t in &src.tables {
+        for row in &t.rows {
+            let name = row.first().map(|c| c.text()).unwrap_or_default();
+            for (c, cell) in t.columns.iter().zip(row).skip(1) {
+                if let Some(value) = cell.num() {
+                    out.push(Figure {
+                        job: format!("{}: {}", t.suite, t.title),
+                        direction: name.clone(),
+                        figure: c.clone(),
+                        value,
+                        unit: String::new(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn unit(f: Fig) -> &'static str {
+    match f {
+        Fig::Iops => "IOPS",
+        Fig::MBps => "MB/s",
+        _ => "us",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn switches_are_taken_from_anywhere() {
+        let (rest, o) = take(v(&[
+            "run",
+            "--name=a",
+            "--store",
+            "/x.db",
+            "--tag=n",
+            "--no-store",
+            "--tag",
+            "m",
+        ]))
+        .unwrap();
+        assert_eq!(rest, v(&["run", "--name=a"]));
+        assert_eq!(o.path, Some(PathBuf::from("/x.db")));
+        assert_eq!(o.tags, v(&["n", "m"]));
+        assert!(o.off);
+        // The readers keep --tag as their filter.
+        let (rest, o) = take(v(&["history", "--tag", "n", "--store=/y"])).unwrap();
+        assert_eq!(rest, v(&["history", "--tag", "n"]));
+        assert!(o.tags.is_empty());
+        assert!(take(v(&["run", "--store"])).is_err());
+        assert!(take(v(&["run", "--tag="])).is_err());
+    }
+
+    #[test]
+    fn the_usage_names_every_switch() {
+        for (s, _) in SWITCHES {
+            assert!(crate::commands::usage().contains(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn the_format_is_read_from_the_document() {
+        assert_eq!(
+            doc_format(b"{\"format\": \"iomark-preset/1\", \"x\":1}"),
+            "iomark-preset/1"
+        );
+        assert_eq!(doc_format(b"{\"x\":1}"), "iomark-result/1");
+    }
+}

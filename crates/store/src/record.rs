@@ -1,0 +1,90 @@
+//! Recording a run: its facts, tags, targets, document and figures in one transaction.
+
+use crate::{codec, Store};
+use rusqlite::{params, TransactionBehavior};
+
+/// One figure of a run: `job`'s `direction` (read, write, trim; empty for a suite's table)
+/// `figure` (iops, mbps, p99, ...) in `unit`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub job: String,
+    pub direction: String,
+    pub figure: String,
+    pub value: f64,
+    pub unit: String,
+}
+
+/// A run to record.
+#[derive(Clone, Debug, Default)]
+pub struct NewRun<'a> {
+    /// When it started, in ms since the Unix epoch.
+    pub time_ms: i64,
+    pub host: &'a str,
+    /// The command that ran it (`run`, `quick`, `dd`, ...; `fio` for imported fio output).
+    pub front_end: &'a str,
+    /// The command line as a shell would read it.
+    pub command_line: &'a str,
+    pub tags: &'a [String],
+    pub targets: &'a [String],
+    pub interrupted: bool,
+    pub iomark_version: &'a str,
+    /// The document's format (`iomark-result/1`, `fio-json`, ...).
+    pub format: &'a str,
+    /// The whole result document (kept deflated).
+    pub document: &'a [u8],
+    pub figures: &'a [Figure],
+}
+
+impl Store {
+    /// Records `run`; its id.
+    pub fn record(&mut self, run: &NewRun) -> crate::Result<i64> {
+        self.record_inner(run).map_err(|e| self.err(e))
+    }
+
+    fn record_inner(&mut self, run: &NewRun) -> rusqlite::Result<i64> {
+        let doc = codec::compress(run.document);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO runs (time_ms, host, front_end, command_line, interrupted,
+                iomark_version, format, document_bytes, stored_bytes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                run.time_ms,
+                run.host,
+                run.front_end,
+                run.command_line,
+                run.interrupted,
+                run.iomark_version,
+                run.format,
+                run.document.len() as i64,
+                doc.len() as i64
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.execute(
+            "INSERT INTO documents (run_id, document) VALUES (?1, ?2)",
+            params![id, doc],
+        )?;
+        {
+            let mut tag = tx.prepare("INSERT OR IGNORE INTO tags (run_id, tag) VALUES (?1, ?2)")?;
+            for t in run.tags {
+                tag.execute(params![id, t])?;
+            }
+            let mut target = tx.prepare("INSERT INTO targets (run_id, target) VALUES (?1, ?2)")?;
+            for t in run.targets {
+                target.execute(params![id, t])?;
+            }
+            let mut fig = tx.prepare(
+                "INSERT INTO figures (run_id, job, direction, figure, value, unit)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for f in run.figures.iter().filter(|f| f.value.is_finite()) {
+                fig.execute(params![id, f.job, f.direction, f.figure, f.value, f.unit])?;
+            }
+        }
+        tx.commit()?;
+        Ok(id)
+    }
+}
