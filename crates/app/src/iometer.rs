@@ -175,11 +175,10 @@ pub fn main(a: &[String], run: Run) -> i32 {
             j.access_mix.clone_from(&access);
         }
     };
-    // A private directory of its own for the temporary result (no name others can plant).
-    let tmp_dir = match tempfile::Builder::new().prefix("iomark-iometer.").tempdir() {
+    let tmp_dir = match crate::session::private_temp_dir("iomark iometer", "iomark-iometer.") {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("iomark iometer: cannot make a temporary directory: {e}");
+            eprintln!("{e}");
             return 1;
         }
     };

@@ -110,12 +110,11 @@ pub fn repeat_as(
     };
     let many = member != Member::Alone;
     let shows = member != Member::Other;
-    // Each repetition's result goes through a private directory of its own (no name in the
-    // shared temporary directory that others could plant).
-    let tmp_dir = match tempfile::Builder::new().prefix("iomark-repeat.").tempdir() {
+    // Each repetition's result goes through a private directory of its own.
+    let tmp_dir = match crate::session::private_temp_dir("iomark", "iomark-repeat.") {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("iomark: cannot make a temporary directory: {e}");
+            eprintln!("{e}");
             return 1;
         }
     };

@@ -6,3 +6,13 @@ pub mod outputs;
 pub mod pipe;
 pub mod record;
 pub mod signals;
+
+/// A private temporary directory (mode 0700, a fresh name) for a command's intermediate files,
+/// removed with them when dropped: no name in the shared temporary directory that others could
+/// plant. The error is worded for `tool`.
+pub fn private_temp_dir(tool: &str, prefix: &str) -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .map_err(|e| format!("{tool}: cannot make a temporary directory: {e}"))
+}

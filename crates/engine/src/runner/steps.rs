@@ -205,6 +205,16 @@ pub fn run_steps(
     Ok(StepsOutcome { result, refused })
 }
 
+/// [`run_steps`] over steps of one type.
+pub fn run_all<S: Step>(
+    setup: &StepRun,
+    steps: &mut [S],
+    ctl: &RunCtl,
+) -> Result<StepsOutcome, RunError> {
+    let mut each: Vec<&mut dyn Step> = steps.iter_mut().map(|s| s as &mut dyn Step).collect();
+    run_steps(setup, &mut each, ctl)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

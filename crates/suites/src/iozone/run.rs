@@ -175,8 +175,7 @@ pub fn run_matrix(
         named_files: vec![plan.file.clone()],
         ..Default::default()
     };
-    let mut steps: Vec<&mut dyn Step> = cells.iter_mut().map(|c| c as &mut dyn Step).collect();
-    let out = steps::run_steps(&setup, &mut steps, ctl)?;
+    let out = steps::run_all(&setup, &mut cells, ctl)?;
     let mut m = Matrix::default();
     let mut error = None;
     for c in cells {

@@ -185,8 +185,7 @@ pub fn run_count_with(
     };
     let mut ctl = RunCtl::quiet();
     ctl.stop = stop.clone();
-    let mut steps: Vec<&mut dyn Step> = tests.iter_mut().map(|t| t as &mut dyn Step).collect();
-    let ran = steps::run_steps(&setup, &mut steps, &ctl);
+    let ran = steps::run_all(&setup, &mut tests, &ctl);
     if !keep {
         for f in files {
             let _ = std::fs::remove_file(f);
