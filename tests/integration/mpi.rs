@@ -510,3 +510,13 @@ fn a_killed_rank_ends_the_run_with_its_rank_and_host() {
     assert!(err.contains(&host()), "{err}");
     assert!(took < Duration::from_secs(20), "{took:?}");
 }
+
+#[test]
+fn an_interrupted_rank_ends_the_run_everywhere_marked_interrupted() {
+    // Ctrl-C on one rank: the others stop too (not at the end of their 120 s), and the merged
+    // run says it was interrupted.
+    let (took, ok, err) = lose_rank_two(libc::SIGINT);
+    assert!(!ok, "{err}");
+    assert!(err.contains("a rank was interrupted"), "{err}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}

@@ -129,7 +129,11 @@ impl Session {
         let (p, c) = (plan.clone(), ctl.clone());
         std::thread::spawn(move || {
             let r = runner::run(&p, &c)
-                .map(Box::new)
+                .map(|mut r| {
+                    // A signal to this rank marks its result (and so the merged one).
+                    r.interrupted |= crate::session::signals::interrupted();
+                    Box::new(r)
+                })
                 .map_err(|e| anyhow::Error::msg(iomark_fio::explain::run_error(&e)));
             let _ = ev_tx.send(Event::Done(r));
         });
@@ -330,6 +334,10 @@ impl<'s> Lead<'s> {
                 }
                 Event::Done(Ok(r)) => {
                     self.own_done_at = Some(Instant::now());
+                    if r.interrupted {
+                        let why = format!("{} was interrupted", name(&self.hosts, 0));
+                        self.stop_all(&why);
+                    }
                     self.results[0] = Some(*r);
                 }
                 Event::Done(Err(m)) => {
@@ -370,7 +378,14 @@ impl<'s> Lead<'s> {
         let decoded = serde_json::from_slice::<RunResult>(body);
         self.decoding += t.elapsed();
         match decoded {
-            Ok(r) => self.results[from] = Some(r),
+            Ok(r) => {
+                // One rank interrupted ends the run everywhere.
+                if r.interrupted {
+                    let why = format!("{} was interrupted", name(&self.hosts, from));
+                    self.stop_all(&why);
+                }
+                self.results[from] = Some(r)
+            }
             Err(e) => {
                 let why = format!("{}: its result is unreadable: {e}", name(&self.hosts, from));
                 self.failed(from, why);
