@@ -31,8 +31,11 @@ bonnie++'s order and with its system calls:
   file tests (-n)   num*1024 files, sequential then random: create (with max..min bytes of
                     data in chunk writes), stat (reading files that have data), delete;
                     names and directories as bonnie++ (index in hex plus random characters,
-                    subdirectories 00000...), in Bonnie.PID under -d; create and delete end
-                    with sync(2); max -1 makes hard links, -2 symbolic links to one file
+                    subdirectories 00000...); create and delete end with sync(2); max -1
+                    makes hard links, -2 symbolic links to one file
+Everything happens in a directory Bonnie.PID that the run creates in -d (mode 0700; refused when
+anything is at that name, which is left as it is) and removes at the end: no file of someone
+else's is opened, truncated or removed, and no planted symbolic link is followed.
 -f skips the per-char tests. -b adds an fsync after every write (and of the directory after each create and delete), -D
 uses O_DIRECT for the block tests, rewrite and seeks. The default size is 2 x RAM, refused with
 the size that fits when it exceeds the free space; -r 0 disables the RAM check.
