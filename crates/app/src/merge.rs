@@ -5,6 +5,7 @@
 use crate::cluster::out::{finish_cluster, ClusterOutputs};
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::cluster::RankResult;
+use iomark_engine::outfile;
 use iomark_engine::RunResult;
 use std::path::PathBuf;
 
@@ -106,7 +107,8 @@ fn parse(args: &[String]) -> Result<Args> {
 fn read_ranks(files: &[PathBuf]) -> Result<Vec<RankResult>> {
     let mut ranks = Vec::new();
     for f in files {
-        let bytes = std::fs::read(f).map_err(|e| anyhow!("cannot read {}: {e}", f.display()))?;
+        let bytes = outfile::read_input(f, outfile::MAX_RESULT_BYTES, "a result file")
+            .map_err(|e| anyhow!("cannot read {}: {e}", f.display()))?;
         let r = RunResult::from_json(&bytes).map_err(|e| anyhow!("{}: {e}", f.display()))?;
         if r.ranks.is_empty() {
             ranks.push(RankResult {
@@ -138,6 +140,10 @@ pub fn main(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if let Err(e) = a.out.check_before(&a.files) {
+        eprintln!("iomark merge: {e}");
+        return 2;
+    }
     match read_ranks(&a.files) {
         Ok(ranks) => finish_cluster(ranks, &a.out),
         Err(e) => {

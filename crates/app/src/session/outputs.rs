@@ -41,3 +41,19 @@ pub fn write_after<'a>(
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     outfile::write_atomic(path, bytes).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))
 }
+
+/// The outputs of a command that reads files (report, compare, export, merge), checked before
+/// it reads anything: the inputs are remembered, so no output replaces one of them (also
+/// through a link); `files` are output files, `dirs` directories outputs go into.
+pub fn check_tool(inputs: &[PathBuf], files: &[&Path], dirs: &[&Path]) -> Result<()> {
+    for i in inputs {
+        outfile::note_input(i);
+    }
+    for f in files {
+        outfile::check_output(f, &[])?;
+    }
+    for d in dirs {
+        outfile::check_output_dir(d)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! The one gate for every file a command reads or writes (issue 24): no output replaces an
+//! input (also through a link), every output is checked before any work, inputs are regular
+//! files of a stated size, write errors on stdout end with status 1.
+
+use crate::util::*;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+/// A small iomark result file at `path`.
+fn result_file(d: &Scratch, path: &Path) {
+    let r = format!("--result={}", path.display());
+    let f = format!("--filename={}", d.s("data"));
+    let o = iomark_in(
+        &[
+            "run",
+            "--name=a",
+            &f,
+            "--rw=read",
+            "--size=1m",
+            "--output-format=json",
+            &r,
+        ],
+        &d.path,
+    );
+    ok(&o);
+}
+
+fn fingerprint(p: &Path) -> (u64, Vec<u8>) {
+    (
+        std::fs::metadata(p).unwrap().ino(),
+        std::fs::read(p).unwrap(),
+    )
+}
+
+#[test]
+fn result_tools_never_overwrite_their_inputs() {
+    let d = Scratch::new("gate-inputs");
+    let (a, b) = (d.file("a.json"), d.file("b.json"));
+    result_file(&d, &a);
+    result_file(&d, &b);
+    std::os::unix::fs::symlink(&a, d.file("sl.json")).unwrap();
+    std::fs::hard_link(&b, d.file("hl.json")).unwrap();
+    let (fa, fb) = (fingerprint(&a), fingerprint(&b));
+    let cases: [&[&str]; 8] = [
+        &["report", "a.json", "-o", "a.json"],
+        &["report", "a.json", "-o", "sl.json"],
+        &["report", "b.json", "a.json", "--output=hl.json"],
+        &["compare", "a.json", "b.json", "--report", "b.json"],
+        &["merge", "a.json", "b.json", "--result", "a.json"],
+        &["merge", "a.json", "b.json", "--output=hl.json"],
+        &["export", "a.json", "--csv", "a.json"],
+        &["export", "a.json", "b.json", "--xlsx", "sl.json"],
+    ];
+    for args in cases {
+        let o = iomark_in(args, &d.path);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.contains("it is an input of this command"),
+            "{args:?}: {e}"
+        );
+        assert_eq!(fingerprint(&a), fa, "{args:?}");
+        assert_eq!(fingerprint(&b), fb, "{args:?}");
+    }
+    // The job file of a run is an input too.
+    let job = d.file("j.fio");
+    std::fs::write(&job, "[j]\nrw=read\nsize=1m\nfilename=data\n").unwrap();
+    let o = iomark_in(&["run", "j.fio", "--output=j.fio"], &d.path);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("it is an input of this command"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(std::fs::read_to_string(&job).unwrap().starts_with("[j]"));
+    // Other outputs are fine.
+    let o = iomark_in(&["report", "a.json", "sl.json", "-o", "r.html"], &d.path);
+    ok(&o);
+}
+
+#[test]
+fn result_tools_read_regular_files_of_a_stated_size() {
+    let d = Scratch::new("gate-read");
+    let fifo = d.file("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: c is a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let big = d.file("big.json");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((256 << 20) + 1)
+        .unwrap();
+    for input in ["/dev/zero", "fifo", "big.json"] {
+        let cmds: [&[&str]; 4] = [
+            &["report", input, "-o", "r.html"],
+            &["compare", "big.json", input],
+            &["merge", input],
+            &["export", input, "--csv", "x.csv"],
+        ];
+        for args in cmds {
+            // A FIFO without a writer would hang, /dev/zero grow without bound.
+            let o = iomark_in(args, &d.path);
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+            let want = if input == "big.json" || args[0] == "compare" {
+                "larger than 256 MiB, the most iomark reads as a result file"
+            } else if input == "fifo" {
+                "it is a FIFO (named pipe), not a regular file"
+            } else {
+                "it is a character device, not a regular file"
+            };
+            assert!(e.contains(want), "{args:?}: {e}");
+        }
+    }
+    for (spec, want) in [
+        ("/dev/zero", "it is a character device, not a regular file"),
+        ("fifo", "it is a FIFO (named pipe), not a regular file"),
+    ] {
+        let o = iomark_in(&["iometer", "--spec-file", spec], &d.path);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{}", stderr(&o));
+    }
+    let huge = d.file("huge.toml");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(2 << 20)
+        .unwrap();
+    let o = iomark_in(&["iometer", "--spec-file", "huge.toml"], &d.path);
+    assert!(
+        stderr(&o).contains("larger than 1 MiB, the most iomark reads as a spec file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn report_reads_normal_and_json_and_the_status_interval_stream() {
+    let d = Scratch::new("gate-streams");
+    let f = format!("--filename={}", d.s("data"));
+    let o = iomark_in(
+        &[
+            "run",
+            "--name=a",
+            &f,
+            "--rw=read",
+            "--size=1m",
+            "--output-format=normal,json",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    std::fs::write(d.file("nj.txt"), &o.stdout).unwrap();
+    let o = iomark_in(
+        &[
+            "run",
+            "--name=a",
+            &f,
+            "--rw=read",
+            "--size=1m",
+            "--rate=512k",
+            "--output-format=json",
+            "--status-interval=1",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    let text = stdout(&o);
+    assert!(text.matches("\"fio version\"").count() >= 2, "{text}");
+    std::fs::write(d.file("si.json"), &o.stdout).unwrap();
+    for input in ["nj.txt", "si.json"] {
+        let o = iomark_in(&["report", input, "-o", "r.html"], &d.path);
+        ok(&o);
+        let o = iomark_in(&["export", input, "--csv", "x.csv"], &d.path);
+        ok(&o);
+        // The final report: the whole megabyte read.
+        let csv = std::fs::read_to_string(d.file("x.csv")).unwrap();
+        assert!(csv.lines().count() >= 2, "{csv}");
+    }
+}
