@@ -177,3 +177,54 @@ fn report_reads_normal_and_json_and_the_status_interval_stream() {
         assert!(csv.lines().count() >= 2, "{csv}");
     }
 }
+
+/// Runs iomark in `cwd` by bash with `redirect` after the command (`> /dev/full`, `| head -1`),
+/// returning iomark's own exit status and what it wrote on stderr.
+fn iomark_redirected(args: &[&str], redirect: &str, cwd: &Path) -> (i32, String) {
+    let script = format!("\"$0\" \"$@\" 2>\"$IOMARK_ERR\" {redirect}; exit ${{PIPESTATUS[0]}}");
+    let err = cwd.join("stderr.txt");
+    let o = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .arg(bin())
+        .args(args)
+        .env("IOMARK_ERR", &err)
+        .current_dir(cwd)
+        .bounded_output()
+        .unwrap();
+    let e = std::fs::read_to_string(&err).unwrap_or_default();
+    (o.status.code().unwrap_or(-1), e)
+}
+
+#[test]
+fn write_errors_on_stdout_end_with_status_1_and_a_closed_pipe_quietly() {
+    let d = Scratch::new("gate-stdout");
+    let f = format!("--filename={}", d.s("data"));
+    let run: &[&str] = &["run", "--name=a", &f, "--rw=read", "--size=1m"];
+    let json: &[&str] = &[
+        "run",
+        "--name=a",
+        &f,
+        "--rw=read",
+        "--size=1m",
+        "--output-format=json",
+    ];
+    for args in [run, json, &["man"], &["completions", "bash"], &["--help"]] {
+        let (code, e) = iomark_redirected(args, "> /dev/full", &d.path);
+        assert_eq!(code, 1, "{args:?}: {e}");
+        assert!(
+            e.starts_with("iomark: cannot write") && e.contains("No space left on device"),
+            "{args:?}: {e}"
+        );
+        assert!(!e.contains("panicked"), "{args:?}: {e}");
+    }
+    // A reader that stops early: quiet, and status 0 for texts (a run ends as `cat` does).
+    for args in [&["man"][..], &["completions", "bash"]] {
+        let (code, e) = iomark_redirected(args, "| head -1 >/dev/null", &d.path);
+        assert_eq!(code, 0, "{args:?}: {e}");
+        assert!(e.is_empty(), "{args:?}: {e}");
+    }
+    let (code, e) = iomark_redirected(json, "| head -1 >/dev/null", &d.path);
+    assert!(code == 0 || code == 141, "{code}: {e}");
+    assert!(e.is_empty(), "{e}");
+}

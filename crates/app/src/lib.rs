@@ -23,6 +23,7 @@ pub use commands::{Command, Role, COMMANDS};
 /// Runs the command line `argv` (the program's name first); returns the exit status.
 pub fn main(argv: Vec<String>) -> i32 {
     session::pipe::default_sigpipe();
+    session::pipe::exit_on_stdout_errors();
     // Recorded in every result: the program by its name, not the path it was started from.
     let mut line = argv.clone();
     if let Some(first) = line.first_mut() {
@@ -41,11 +42,11 @@ pub fn main(argv: Vec<String>) -> i32 {
     // Launched as many ranks (mpirun, srun): this process runs as one of them.
     #[cfg(feature = "mpi")]
     if let Some(code) = cluster::mpi::main(&args, &cluster, commands::role(&args)) {
-        return code;
+        return session::pipe::finish_stdout(code);
     }
     #[cfg(not(feature = "mpi"))]
     let _ = cluster;
-    dispatch(&args)
+    session::pipe::finish_stdout(dispatch(&args))
 }
 
 /// Runs one command line (without the program's name) in this process.
