@@ -228,3 +228,132 @@ fn write_errors_on_stdout_end_with_status_1_and_a_closed_pipe_quietly() {
     assert!(code == 0 || code == 141, "{code}: {e}");
     assert!(e.is_empty(), "{e}");
 }
+
+/// What each front end is given to write `out` (a result, report, CSV, trace), with its target
+/// in `d`.
+fn front_ends(d: &Scratch, out: &str) -> Vec<Vec<String>> {
+    let data = d.s("data");
+    let dir = d.path.display().to_string();
+    let lines: Vec<String> = vec![
+        format!("run --name=a --filename={data} --size=1m --rw=write --output={out}"),
+        format!("run --name=a --filename={data} --size=1m --rw=write --result={out}"),
+        format!("run --name=a --filename={data} --size=1m --rw=write --report={out}"),
+        format!("run --name=a --filename={data} --size=1m --rw=write --write_iolog={out}"),
+        format!("run --name=a --filename={data} --size=1m --rw=write --repeat=2 --result={out}"),
+        format!("quick {dir} --size=4m --runtime=1 --report={out}"),
+        format!("preset run cdm-standard {dir} --size=4m --runtime=1 --result={out}"),
+        format!("sweep --name=s --directory={dir} --size=1m --runtime=1 --bs=4k,8k --result={out}"),
+        format!("iometer {dir} --spec 4k,0,0 --size 4m --runtime 1 --result {out}"),
+        format!("iometer {dir} --spec 4k,0,0 --size 4m --runtime 1 --csv {out}"),
+        format!("iometer {dir} --spec 4k,0,0 --size 4m --runtime 1 --write-iolog {out}"),
+        format!("dd if=/dev/zero of={data} bs=64k count=4 --result-file={out}"),
+        format!("hdparm -T {} --result-file={out}", d.s("existing")),
+    ];
+    lines
+        .iter()
+        .map(|l| l.split(' ').map(str::to_string).collect())
+        .collect()
+}
+
+/// The names in `d`, sorted.
+fn names(d: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_output_is_checked_before_any_io() {
+    let d = Scratch::new("gate-early");
+    std::fs::write(d.file("existing"), vec![7u8; 1 << 20]).unwrap();
+    let missing = d.s("no/such/dir/out.json");
+    let mut outs = vec![(missing, "no such directory")];
+    // A read-only filesystem (root: a tmpfs mounted read-only).
+    let ro = Scratch::new("gate-ro");
+    let mounted = is_root()
+        && std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs"])
+            .arg(&ro.path)
+            .status()
+            .is_ok_and(|s| s.success());
+    if mounted {
+        outs.push((ro.s("out.json"), "Read-only file system"));
+    }
+    for (out, why) in &outs {
+        for args in front_ends(&d, out) {
+            let a: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = iomark_in(&a, &d.path);
+            let e = stderr(&o);
+            assert!(!o.status.success(), "{args:?}: {e}");
+            assert!(
+                e.contains(&format!("cannot write output to {out}")) && e.contains(why),
+                "{args:?}: {e}"
+            );
+            // Refused before any I/O: nothing was laid out or written.
+            assert_eq!(names(&d.path), ["existing"], "{args:?}: {e}");
+            assert!(!e.contains("Laying out"), "{args:?}: {e}");
+        }
+    }
+    if mounted {
+        let _ = std::process::Command::new("umount").arg(&ro.path).status();
+    }
+}
+
+#[test]
+fn an_interrupted_pause_between_repetitions_keeps_what_was_measured() {
+    use std::os::unix::process::CommandExt;
+    let d = Scratch::new("gate-pause");
+    let out = d.file("stdout.txt");
+    let mut child = std::process::Command::new(bin())
+        .args([
+            "run",
+            "--name=a",
+            &format!("--filename={}", d.s("data")),
+            "--size=1m",
+            "--rw=read",
+            "--repeat=3",
+            "--repeat-pause=1h",
+            &format!("--result={}", d.s("r.json")),
+        ])
+        .current_dir(&d.path)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(d.file("stderr.txt")).unwrap())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // The first run's report is out: the pause has begun (or is about to).
+    let t = std::time::Instant::now();
+    while !std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .contains("Run status group")
+    {
+        assert!(t.elapsed().as_secs() < 120, "the first run did not end");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // SAFETY: kill takes no memory; the pid is our own child's.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let t = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t.elapsed().as_secs() > 120 {
+            let _ = child.kill();
+            panic!("one SIGINT did not end the pause");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let e = std::fs::read_to_string(d.file("stderr.txt")).unwrap();
+    assert_eq!(status.code(), Some(130), "{e}");
+    assert!(
+        e.contains("interrupted during the pause; 1 of 3 runs done"),
+        "{e}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.file("r.json")).unwrap()).unwrap();
+    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["runs"].as_array().unwrap().len(), 1);
+}

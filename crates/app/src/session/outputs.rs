@@ -20,6 +20,14 @@ pub fn check(plan: &RunPlan, out: &OutputOpts, report: Option<&Path>) -> Result<
         .chain(report.map(Path::to_path_buf))
         .collect();
     paths.extend(logs::log_paths(plan, Path::new(".")));
+    // The I/O traces the jobs record (write_iolog).
+    for j in &plan.jobs {
+        if let Some(r) = &j.record {
+            if !paths.contains(&r.path) {
+                paths.push(r.path.clone());
+            }
+        }
+    }
     for p in &paths {
         outfile::check_output(p, &targets)?;
     }

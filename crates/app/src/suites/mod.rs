@@ -35,6 +35,16 @@ pub fn run_plan(
     Ok(r)
 }
 
+/// Refuse the result file before any I/O (a device, a missing or unwritable directory, one
+/// of `targets`, an input), worded for `tool`.
+pub fn check_result(tool: &str, path: Option<&Path>, targets: &[std::path::PathBuf]) -> Result<()> {
+    match path {
+        Some(p) => iomark_engine::outfile::check_output(p, targets)
+            .map_err(|e| anyhow!("iomark {tool}: {e}")),
+        None => Ok(()),
+    }
+}
+
 /// Write iomark's result file (JSON).
 pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<()> {
     let bytes =
