@@ -357,3 +357,114 @@ fn an_interrupted_pause_between_repetitions_keeps_what_was_measured() {
     assert_eq!(v["interrupted"], true);
     assert_eq!(v["runs"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn backing_files_of_attached_loop_devices_are_never_written_or_deleted() {
+    crate::blockdev::root_required();
+    let d = Scratch::new("gate-loop");
+    let img = d.file("img");
+    std::fs::write(&img, vec![0x5au8; 8 << 20]).unwrap();
+    let o = std::process::Command::new("losetup")
+        .args(["-f", "--show"])
+        .arg(&img)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "losetup: {}", stderr(&o));
+    let dev = stdout(&o).trim().to_string();
+    struct Detach(String);
+    impl Drop for Detach {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("losetup")
+                .args(["-d", &self.0])
+                .status();
+        }
+    }
+    let _detach = Detach(dev.clone());
+    let before = std::fs::read(&img).unwrap();
+    let f = format!("--filename={}", img.display());
+    let of = format!("of={}", img.display());
+    let cases: [&[&str]; 4] = [
+        &[
+            "dd",
+            "if=/dev/zero",
+            &of,
+            "bs=64k",
+            "count=1",
+            "conv=notrunc",
+        ],
+        &["run", "--name=w", &f, "--rw=write", "--size=1m"],
+        &[
+            "run",
+            "--name=d",
+            &f,
+            "--ioengine=filedelete",
+            "--rw=read",
+            "--size=1m",
+        ],
+        &[
+            "run",
+            "--name=u",
+            &f,
+            "--rw=read",
+            "--size=1m",
+            "--unlink=1",
+            "--allow-unlink-existing",
+        ],
+    ];
+    for args in cases {
+        let o = iomark_in(args, &d.path);
+        let e = stderr(&o);
+        assert!(!o.status.success(), "{args:?}: {e}");
+        assert!(
+            e.contains(&format!("the backing file of {dev} which is attached")),
+            "{args:?}: {e}"
+        );
+        assert_eq!(
+            std::fs::read(&img).unwrap(),
+            before,
+            "{args:?}: backing file changed"
+        );
+    }
+}
+
+#[test]
+fn filedelete_and_unlink_never_delete_the_backing_file_of_a_mounted_loop_device() {
+    crate::blockdev::root_required();
+    let mut lp = crate::blockdev::Loop::new("gate-mnt", 32 << 20, true);
+    let img = lp._dir.file("img");
+    let mnt = lp.mount(None);
+    let f = format!("--filename={}", img.display());
+    let cases: [&[&str]; 2] = [
+        &[
+            "run",
+            "--name=d",
+            &f,
+            "--ioengine=filedelete",
+            "--rw=read",
+            "--size=1m",
+        ],
+        &[
+            "run",
+            "--name=u",
+            &f,
+            "--rw=read",
+            "--size=1m",
+            "--unlink=1",
+            "--allow-unlink-existing",
+        ],
+    ];
+    for args in cases {
+        let o = iomark(args);
+        let e = stderr(&o);
+        assert!(!o.status.success(), "{args:?}: {e}");
+        assert!(
+            e.contains(&format!(
+                "the backing file of {} which is mounted on {}",
+                lp.dev,
+                mnt.display()
+            )),
+            "{args:?}: {e}"
+        );
+        assert!(img.is_file(), "{args:?}: backing file deleted");
+    }
+}
