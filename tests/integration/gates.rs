@@ -468,3 +468,101 @@ fn filedelete_and_unlink_never_delete_the_backing_file_of_a_mounted_loop_device(
         assert!(img.is_file(), "{args:?}: backing file deleted");
     }
 }
+
+#[test]
+fn dd_offsets_sizes_and_queue_limits_are_checked_before_any_allocation() {
+    let d = Scratch::new("gate-dd");
+    let of = format!("of={}", d.s("out"));
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "dd",
+                "if=/dev/zero",
+                &of,
+                "bs=1M",
+                "count=1",
+                "seek=18446744073709551615",
+            ],
+            "seek=18446744073709551615: offset too large",
+        ),
+        (
+            &["dd", "if=/dev/zero", &of, "bs=1000G", "count=1"],
+            "its I/O buffers need 1073741824000 bytes",
+        ),
+        (
+            &["dd", "if=/dev/zero", "of=/dev/null", "bs=1000G", "count=1"],
+            "its I/O buffers need 1073741824000 bytes",
+        ),
+        (
+            &[
+                "run",
+                "--name=a",
+                "--ioengine=null",
+                "--size=2000g",
+                "--bs=1000g",
+                "--rw=read",
+            ],
+            "its I/O buffers need 1073741824000 bytes",
+        ),
+        (
+            &[
+                "run",
+                "--name=a",
+                "--ioengine=libaio",
+                "--iodepth=2000000",
+                "--size=1m",
+                "--rw=read",
+            ],
+            "a libaio queue depth of 2000000 needs 2000000 AIO events",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = iomark_in(args, &d.path);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
+        assert!(e.contains(want), "{args:?}: {e}");
+        assert!(!d.file("out").exists(), "{args:?}");
+    }
+    // The IOPS line quotes the size of the I/Os that ran.
+    let o = iomark_in(
+        &[
+            "dd",
+            "if=/dev/zero",
+            &of,
+            "bs=1M",
+            "count=1000",
+            "iflag=count_bytes",
+        ],
+        &d.path,
+    );
+    ok(&o);
+    assert!(
+        stderr(&o).contains("IOPS (1000-byte writes)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn dd_past_the_end_of_a_device_reports_the_short_write() {
+    crate::blockdev::root_required();
+    let lp = crate::blockdev::Loop::new("gate-ddend", 3 << 20, false);
+    let of = format!("of={}", lp.dev);
+    let o = iomark(&["dd", "if=/dev/zero", &of, "bs=1M", "count=4"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains(&format!(
+            "error writing '{}': No space left on device",
+            lp.dev
+        )) && e.contains("3+0 records out"),
+        "{e}"
+    );
+    let o = iomark(&["dd", "if=/dev/zero", &of, "bs=1M", "count=1", "seek=3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("past the end of the device"),
+        "{}",
+        stderr(&o)
+    );
+}

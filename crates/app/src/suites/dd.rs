@@ -57,6 +57,11 @@ pub fn main(args: &[String]) -> i32 {
         eprintln!("iomark dd: {msg}");
         code = 1;
     }
+    if let Some(m) = &p.short_write {
+        // As GNU dd: the error, then the records of what was written; status 1.
+        eprintln!("iomark dd: {m}");
+        code = 1;
+    }
     eprint!("{}", dd::output::render(&p, &r, a.status));
     if let Some(path) = &a.result_file {
         r.tables.push(dd::table::table(&p, &r));

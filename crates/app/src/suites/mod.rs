@@ -23,6 +23,7 @@ pub fn run_plan(
     plan: &RunPlan,
     progress: Option<Box<dyn Observer>>,
 ) -> Result<RunResult> {
+    iomark_engine::budget::check(plan).map_err(|e| anyhow!("iomark {tool}: {e}"))?;
     let ctl = Arc::new(RunCtl::new(|_| {}));
     signals::install(ctl.stop.clone());
     let source = Progress::start(ctl.clone(), progress.into_iter().collect());
