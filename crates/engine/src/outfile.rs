@@ -7,6 +7,11 @@
 //! reads as an input (same device and inode, so also through a symbolic or hard link): inputs
 //! read with [`read_input`] or named with [`note_input`] are remembered for the process.
 //!
+//! An existing output keeps what it is: through a symbolic link the link's destination is
+//! written (the link stays a link); the new file takes the old one's owner and mode; a file
+//! with other hard links is rewritten in place (same inode), so every name sees the new
+//! bytes.
+//!
 //! Inputs (result files, spec files) are read with [`read_input`]: regular files only, at most
 //! a stated size, so a device (`/dev/zero`) or a FIFO is an error rather than endless memory
 //! or a hang.
@@ -423,11 +428,38 @@ pub fn write_with<E: From<io::Error>>(
     }
     let dest = destination(path);
     let tmp = temp_name(&dest);
-    let res = f(&tmp).and_then(|()| fs::rename(&tmp, &dest).map_err(E::from));
+    let old = fs::metadata(&dest).ok().filter(|m| m.is_file());
+    let res = f(&tmp).and_then(|()| match &old {
+        // Other names share the inode: its bytes are replaced in place.
+        Some(m) if m.nlink() > 1 => {
+            // Not fs::copy: it would also give the file the new one's mode.
+            let r = fs::File::open(&tmp)
+                .and_then(|mut from| {
+                    let mut to = OpenOptions::new().write(true).truncate(true).open(&dest)?;
+                    io::copy(&mut from, &mut to).map(|_| ())
+                })
+                .map_err(E::from);
+            let _ = fs::remove_file(&tmp);
+            r
+        }
+        Some(m) => {
+            keep_owner_and_mode(&tmp, m);
+            fs::rename(&tmp, &dest).map_err(E::from)
+        }
+        None => fs::rename(&tmp, &dest).map_err(E::from),
+    });
     if res.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     res
+}
+
+/// Give the new file `tmp` the owner and mode of the file it replaces (best effort: a user
+/// may not give a file away).
+fn keep_owner_and_mode(tmp: &Path, old: &fs::Metadata) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::os::unix::fs::chown(tmp, Some(old.uid()), Some(old.gid()));
+    let _ = fs::set_permissions(tmp, fs::Permissions::from_mode(old.mode() & 0o7777));
 }
 
 /// Write `bytes` to `path` (see [`write_with`]): a new file created beside it (never opening
@@ -564,12 +596,25 @@ mod tests {
         write_atomic(&out, b"one").unwrap();
         write_atomic(&out, b"two").unwrap();
         assert_eq!(fs::read(&out).unwrap(), b"two");
-        // A symbolic link keeps pointing at the (rewritten) file.
+        // A symbolic link keeps pointing at the (rewritten) file, which keeps its mode.
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&out, fs::Permissions::from_mode(0o600)).unwrap();
         let sl = d.path().join("sl");
         std::os::unix::fs::symlink(&out, &sl).unwrap();
         write_atomic(&sl, b"three").unwrap();
         assert!(fs::symlink_metadata(&sl).unwrap().file_type().is_symlink());
         assert_eq!(fs::read(&out).unwrap(), b"three");
+        assert_eq!(fs::metadata(&out).unwrap().mode() & 0o7777, 0o600);
+        // A hard-linked output stays one inode: both names see the new bytes.
+        let hl = d.path().join("hl");
+        fs::hard_link(&out, &hl).unwrap();
+        fs::set_permissions(&out, fs::Permissions::from_mode(0o640)).unwrap();
+        let ino = fs::metadata(&out).unwrap().ino();
+        write_atomic(&hl, b"four").unwrap();
+        assert_eq!(fs::read(&out).unwrap(), b"four");
+        assert_eq!(fs::metadata(&hl).unwrap().ino(), ino);
+        assert_eq!(fs::metadata(&hl).unwrap().mode() & 0o7777, 0o640);
+        fs::remove_file(&hl).unwrap();
         write_atomic(Path::new("/dev/null"), b"gone").unwrap();
         let mut names: Vec<_> = fs::read_dir(d.path())
             .unwrap()
