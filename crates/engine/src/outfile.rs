@@ -413,7 +413,7 @@ pub fn commit(staged: &Path, path: &Path) -> io::Result<()> {
     if staged == path {
         return Ok(());
     }
-    fs::rename(staged, destination(path))
+    put_in_place(staged, &destination(path))
 }
 
 /// Let `f` write the file at the temporary path it is given, then rename it over `path`; on
@@ -428,30 +428,32 @@ pub fn write_with<E: From<io::Error>>(
     }
     let dest = destination(path);
     let tmp = temp_name(&dest);
-    let old = fs::metadata(&dest).ok().filter(|m| m.is_file());
-    let res = f(&tmp).and_then(|()| match &old {
-        // Other names share the inode: its bytes are replaced in place.
-        Some(m) if m.nlink() > 1 => {
-            // Not fs::copy: it would also give the file the new one's mode.
-            let r = fs::File::open(&tmp)
-                .and_then(|mut from| {
-                    let mut to = OpenOptions::new().write(true).truncate(true).open(&dest)?;
-                    io::copy(&mut from, &mut to).map(|_| ())
-                })
-                .map_err(E::from);
-            let _ = fs::remove_file(&tmp);
-            r
-        }
-        Some(m) => {
-            keep_owner_and_mode(&tmp, m);
-            fs::rename(&tmp, &dest).map_err(E::from)
-        }
-        None => fs::rename(&tmp, &dest).map_err(E::from),
-    });
+    let res = f(&tmp).and_then(|()| put_in_place(&tmp, &dest).map_err(E::from));
     if res.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     res
+}
+
+/// Put the complete file `tmp` at `dest`: renamed over it, taking the old file's owner and
+/// mode; a file with other hard links is rewritten in place (same inode).
+fn put_in_place(tmp: &Path, dest: &Path) -> io::Result<()> {
+    match fs::metadata(dest).ok().filter(|m| m.is_file()) {
+        Some(m) if m.nlink() > 1 => {
+            // Not fs::copy: it would also give the file the new one's mode.
+            let r = fs::File::open(tmp).and_then(|mut from| {
+                let mut to = OpenOptions::new().write(true).truncate(true).open(dest)?;
+                io::copy(&mut from, &mut to).map(|_| ())
+            });
+            let _ = fs::remove_file(tmp);
+            r
+        }
+        Some(m) => {
+            keep_owner_and_mode(tmp, &m);
+            fs::rename(tmp, dest)
+        }
+        None => fs::rename(tmp, dest),
+    }
 }
 
 /// Give the new file `tmp` the owner and mode of the file it replaces (best effort: a user
