@@ -566,3 +566,84 @@ fn dd_past_the_end_of_a_device_reports_the_short_write() {
         stderr(&o)
     );
 }
+
+#[test]
+fn merge_refuses_jobs_whose_options_differ_unless_forced() {
+    let d = Scratch::new("gate-merge");
+    let f = format!("--filename={}", d.s("data"));
+    for (name, bs) in [("a.json", "4k"), ("b.json", "4k"), ("c.json", "1m")] {
+        let r = format!("--result={}", d.s(name));
+        let bs = format!("--bs={bs}");
+        let o = iomark_in(
+            &[
+                "run",
+                "--name=j",
+                &f,
+                "--rw=read",
+                "--size=1m",
+                &bs,
+                "--output-format=json",
+                &r,
+            ],
+            &d.path,
+        );
+        ok(&o);
+    }
+    ok(&iomark_in(
+        &["merge", "a.json", "b.json", "--output=/dev/null"],
+        &d.path,
+    ));
+    let o = iomark_in(
+        &["merge", "a.json", "c.json", "--output=/dev/null"],
+        &d.path,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("refusing to merge different workloads: job j of rank 0 and job j of rank 1 differ in bs"),
+        "{}",
+        stderr(&o)
+    );
+    let o = iomark_in(
+        &["merge", "a.json", "c.json", "--force", "--output=/dev/null"],
+        &d.path,
+    );
+    ok(&o);
+    assert!(
+        stderr(&o).contains("merging different workloads (--force)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_symlinked_or_hard_linked_output_keeps_its_inode_owner_and_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = Scratch::new("gate-link");
+    let real = d.file("real.txt");
+    std::fs::write(&real, "old").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink(&real, d.file("sl.txt")).unwrap();
+    std::fs::hard_link(&real, d.file("hl.txt")).unwrap();
+    let ino = std::fs::metadata(&real).unwrap().ino();
+    let f = format!("--filename={}", d.s("data"));
+    for out in ["--output=sl.txt", "--output=hl.txt"] {
+        let o = iomark_in(
+            &["run", "--name=a", &f, "--rw=read", "--size=1m", out],
+            &d.path,
+        );
+        ok(&o);
+        let m = std::fs::metadata(&real).unwrap();
+        assert_eq!(
+            (m.ino(), m.mode() & 0o7777, m.nlink()),
+            (ino, 0o600, 2),
+            "{out}"
+        );
+        assert!(std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("Run status group"));
+        assert!(std::fs::symlink_metadata(d.file("sl.txt"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+}
