@@ -142,6 +142,7 @@ const PER_HOST: &[&str] = &[
     "directories",
     "file_names",
     "description",
+    "randseed",
     "options",
 ];
 
