@@ -70,8 +70,8 @@ fn io_sizes(p: &DdPlan, r: &RunResult, what: &str) -> String {
     let mut sizes: Vec<(u64, u64)> = Vec::new();
     for j in &r.jobs {
         let d = &j.dirs[p.dir];
-        if d.total_ios > 0 {
-            sizes.push((d.io_bytes / d.total_ios, d.total_ios));
+        if let Some(size) = d.io_bytes.checked_div(d.total_ios) {
+            sizes.push((size, d.total_ios));
         }
     }
     match sizes.as_slice() {
