@@ -647,3 +647,63 @@ fn a_symlinked_or_hard_linked_output_keeps_its_inode_owner_and_mode() {
             .is_symlink());
     }
 }
+
+#[test]
+fn quick_runtime_zero_is_refused_and_csv_formula_cells_are_neutralised() {
+    let d = Scratch::new("gate-misc");
+    let o = iomark_in(
+        &["quick", &d.path.display().to_string(), "--runtime=0"],
+        &d.path,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--runtime must be more than 0"),
+        "{}",
+        stderr(&o)
+    );
+    let f = format!("--filename={}", d.s("data"));
+    let r = format!("--result={}", d.s("r.json"));
+    ok(&iomark_in(
+        &[
+            "run",
+            "--name==cmd|' /C calc'!A0",
+            &f,
+            "--rw=read",
+            "--size=1m",
+            &r,
+        ],
+        &d.path,
+    ));
+    ok(&iomark_in(&["export", "r.json", "--csv", "x.csv"], &d.path));
+    let csv = std::fs::read_to_string(d.file("x.csv")).unwrap();
+    assert!(csv.contains("'=cmd|"), "{csv}");
+    assert!(
+        !csv.lines()
+            .any(|l| l.split(',').any(|c| c.starts_with('='))),
+        "{csv}"
+    );
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_started_by_mpirun_warns() {
+    let d = Scratch::new("gate-mpi");
+    let o = std::process::Command::new(bin())
+        .args([
+            "run",
+            "--name=a",
+            "--ioengine=null",
+            "--size=1m",
+            "--rw=read",
+        ])
+        .env("OMPI_COMM_WORLD_SIZE", "4")
+        .current_dir(&d.path)
+        .bounded_output()
+        .unwrap();
+    ok(&o);
+    assert!(
+        stderr(&o).contains("started as one of 4 ranks"),
+        "{}",
+        stderr(&o)
+    );
+}

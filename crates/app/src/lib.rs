@@ -45,8 +45,25 @@ pub fn main(argv: Vec<String>) -> i32 {
         return session::pipe::finish_stdout(code);
     }
     #[cfg(not(feature = "mpi"))]
-    let _ = cluster;
+    {
+        let _ = cluster;
+        if let Some(n) = launched_as_ranks() {
+            eprintln!(
+                "iomark: warning: started as one of {n} ranks (mpirun or srun), but this iomark is built without MPI: each rank runs alone and the results are not merged (build with --features mpi, or merge the --result files with iomark merge)"
+            );
+        }
+    }
     session::pipe::finish_stdout(dispatch(&args))
+}
+
+/// The number of ranks an MPI launcher started, when more than one (Open MPI's
+/// `OMPI_COMM_WORLD_SIZE`, PMI's `PMI_SIZE`).
+#[cfg(not(feature = "mpi"))]
+fn launched_as_ranks() -> Option<u64> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok()?.trim().parse::<u64>().ok())
+        .find(|n| *n > 1)
 }
 
 /// Runs one command line (without the program's name) in this process.
