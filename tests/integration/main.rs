@@ -32,6 +32,7 @@ mod fio_sync;
 mod fio_verify;
 mod fio_verify_state;
 mod fio_zones;
+mod gates;
 mod hangs;
 mod hardening;
 mod iometer;

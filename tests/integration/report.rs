@@ -548,8 +548,13 @@ fn bad_input_is_named_and_leaves_no_output() {
         ],
         &d.path,
     );
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("x.html"), "{}", stderr(&o));
+    // Found before any input is read.
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("x.html") && stderr(&o).contains("no such directory"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

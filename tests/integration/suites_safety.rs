@@ -197,7 +197,7 @@ fn iozone_refuses_loop_backing_files_duplicates_and_too_many_children() {
 }
 
 #[test]
-fn deleting_engines_and_unlink_keep_loop_backing_files() {
+fn deleting_engines_keep_loop_backing_files() {
     root_required();
     let mut lp = Loop::new("filedelete-back", 16 << 20, true);
     let img = lp._dir.file("img");
@@ -211,23 +211,7 @@ fn deleting_engines_and_unlink_keep_loop_backing_files() {
         stderr(&o)
     );
     assert!(img.exists());
-    let o = iomark(&[
-        "run",
-        "--name=w",
-        &fi,
-        "--rw=read",
-        "--size=64k",
-        "--unlink=1",
-        "--allow-unlink-existing",
-    ]);
-    ok(&o);
-    assert!(img.exists(), "unlink removed a loop device's backing file");
-    assert!(
-        stdout(&o).contains("backing file of a loop device")
-            || stderr(&o).contains("backing file of a loop device"),
-        "{}{}",
-        stdout(&o),
-        stderr(&o)
-    );
+    // unlink=1 with --allow-unlink-existing is refused before the run (tests/integration/gates.rs);
+    // below it, the runner never removes such a file either (a note says it was kept).
     assert!(Path::new(&lp.dev).exists());
 }

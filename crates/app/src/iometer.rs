@@ -164,6 +164,14 @@ pub fn main(a: &[String], run: Run) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    // Every output checked before any I/O: never the target, a device, a missing directory.
+    let target: Vec<PathBuf> = o.target.iter().cloned().collect();
+    for p in [&o.result, &o.csv, &o.iolog].into_iter().flatten() {
+        if let Err(e) = iomark_engine::outfile::check_output(std::path::Path::new(p), &target) {
+            eprintln!("iomark iometer: {e}");
+            return 2;
+        }
+    }
     let t = match choose_target(&o) {
         Ok(t) => t,
         Err(code) => return code,
@@ -378,8 +386,14 @@ fn write_csv(c: &str, r: &std::path::Path, name: &str) -> bool {
         .map_err(|e| e.to_string())
         .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let written = read
-        .and_then(|res| std::fs::write(c, csv::csv(&res, name, cpus)).map_err(|e| e.to_string()));
+    let written = read.and_then(|res| {
+        crate::session::outputs::write_after(
+            std::path::Path::new(c),
+            csv::csv(&res, name, cpus).as_bytes(),
+            [&res.plan],
+        )
+        .map_err(|e| e.to_string())
+    });
     if let Err(e) = written {
         eprintln!("iomark iometer: --csv {c}: {e}");
         return false;

@@ -24,6 +24,7 @@ pub use commands::{Command, Role, COMMANDS};
 /// Runs the command line `argv` (the program's name first); returns the exit status.
 pub fn main(argv: Vec<String>) -> i32 {
     session::pipe::default_sigpipe();
+    session::pipe::exit_on_stdout_errors();
     // Recorded in every result: the program by its name, not the path it was started from.
     let mut line = argv.clone();
     if let Some(first) = line.first_mut() {
@@ -52,11 +53,28 @@ pub fn main(argv: Vec<String>) -> i32 {
     // Launched as many ranks (mpirun, srun): this process runs as one of them.
     #[cfg(feature = "mpi")]
     if let Some(code) = cluster::mpi::main(&args, &cluster, commands::role(&args)) {
-        return code;
+        return session::pipe::finish_stdout(code);
     }
     #[cfg(not(feature = "mpi"))]
-    let _ = cluster;
-    dispatch(&args)
+    {
+        let _ = cluster;
+        if let Some(n) = launched_as_ranks() {
+            eprintln!(
+                "iomark: warning: started as one of {n} ranks (mpirun or srun), but this iomark is built without MPI: each rank runs alone and the results are not merged (build with --features mpi, or merge the --result files with iomark merge)"
+            );
+        }
+    }
+    session::pipe::finish_stdout(dispatch(&args))
+}
+
+/// The number of ranks an MPI launcher started, when more than one (Open MPI's
+/// `OMPI_COMM_WORLD_SIZE`, PMI's `PMI_SIZE`).
+#[cfg(not(feature = "mpi"))]
+fn launched_as_ranks() -> Option<u64> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok()?.trim().parse::<u64>().ok())
+        .find(|n| *n > 1)
 }
 
 /// The command a run is recorded under in the store: the command's name, `run` for a fio

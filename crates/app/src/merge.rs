@@ -5,6 +5,7 @@
 use crate::cluster::out::{finish_cluster, ClusterOutputs};
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::cluster::RankResult;
+use iomark_engine::outfile;
 use iomark_engine::RunResult;
 use std::path::PathBuf;
 
@@ -25,6 +26,8 @@ share.
   --output FILE              write the output to FILE instead of stdout
   --result FILE              iomark's result file of the merge (every rank kept)
   --report FILE.html|DIR     HTML report with per-host charts (DIR: report.html and PNG images)
+  --force                    merge jobs whose options differ between the files (refused
+                             otherwise, naming the options)
 ";
 
 const FLAGS: &[&str] = &[
@@ -33,6 +36,7 @@ const FLAGS: &[&str] = &[
     "--output",
     "--result",
     "--report",
+    "--force",
     "--help",
 ];
 
@@ -40,6 +44,7 @@ struct Args {
     out: ClusterOutputs,
     files: Vec<PathBuf>,
     help: bool,
+    force: bool,
 }
 
 fn parse(args: &[String]) -> Result<Args> {
@@ -47,6 +52,7 @@ fn parse(args: &[String]) -> Result<Args> {
         out: ClusterOutputs::default(),
         files: Vec::new(),
         help: false,
+        force: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -54,6 +60,10 @@ fn parse(args: &[String]) -> Result<Args> {
         i += 1;
         if arg == "-h" || arg == "--help" {
             a.help = true;
+            continue;
+        }
+        if arg == "--force" {
+            a.force = true;
             continue;
         }
         if !arg.starts_with('-') || arg == "-" {
@@ -106,7 +116,8 @@ fn parse(args: &[String]) -> Result<Args> {
 fn read_ranks(files: &[PathBuf]) -> Result<Vec<RankResult>> {
     let mut ranks = Vec::new();
     for f in files {
-        let bytes = std::fs::read(f).map_err(|e| anyhow!("cannot read {}: {e}", f.display()))?;
+        let bytes = outfile::read_input(f, outfile::MAX_RESULT_BYTES, "a result file")
+            .map_err(|e| anyhow!("cannot read {}: {e}", f.display()))?;
         let r = RunResult::from_json(&bytes).map_err(|e| anyhow!("{}: {e}", f.display()))?;
         if r.ranks.is_empty() {
             ranks.push(RankResult {
@@ -124,6 +135,67 @@ fn read_ranks(files: &[PathBuf]) -> Result<Vec<RankResult>> {
     Ok(ranks)
 }
 
+/// Options that may differ between the hosts of one run: where the files are, the seed.
+/// `options` is the text the user gave (the typed fields carry what it means).
+const PER_HOST: &[&str] = &[
+    "filenames",
+    "directories",
+    "file_names",
+    "description",
+    "randseed",
+    "options",
+];
+
+/// The first job whose options differ between two ranks: "rank R job J: opt (a vs b), ...".
+fn differing_options(ranks: &[RankResult]) -> Option<String> {
+    let first = ranks.first()?;
+    let job_values = |r: &RankResult| -> Vec<(String, serde_json::Value)> {
+        r.result
+            .plan
+            .jobs
+            .iter()
+            .map(|j| (j.name.clone(), serde_json::to_value(j).unwrap_or_default()))
+            .collect()
+    };
+    let base = job_values(first);
+    for r in &ranks[1..] {
+        let other = job_values(r);
+        if other.len() != base.len() {
+            return Some(format!(
+                "rank {} has {} jobs, rank 0 {}",
+                r.rank,
+                other.len(),
+                base.len()
+            ));
+        }
+        for ((n0, v0), (n1, v1)) in base.iter().zip(&other) {
+            let mut diffs = Vec::new();
+            if n0 != n1 {
+                diffs.push("name".to_string());
+            }
+            if let (Some(a), Some(b)) = (v0.as_object(), v1.as_object()) {
+                for (k, va) in a {
+                    if PER_HOST.contains(&k.as_str()) || k == "name" {
+                        continue;
+                    }
+                    let vb = b.get(k).cloned().unwrap_or_default();
+                    if *va != vb {
+                        diffs.push(k.clone());
+                    }
+                }
+            }
+            if !diffs.is_empty() {
+                return Some(format!(
+                    "job {n0} of rank 0 and job {n1} of rank {} differ in {}",
+                    r.rank,
+                    diffs.join(", ")
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// `iomark merge`.
 pub fn main(args: &[String]) -> i32 {
     let a = match parse(args) {
@@ -138,8 +210,21 @@ pub fn main(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if let Err(e) = a.out.check_before(&a.files) {
+        eprintln!("iomark merge: {e}");
+        return 2;
+    }
     match read_ranks(&a.files) {
-        Ok(ranks) => finish_cluster(ranks, &a.out),
+        Ok(ranks) => {
+            if let Some(d) = differing_options(&ranks) {
+                if !a.force {
+                    eprintln!("iomark merge: refusing to merge different workloads: {d} (--force merges them anyway)");
+                    return 2;
+                }
+                eprintln!("iomark merge: merging different workloads (--force): {d}");
+            }
+            finish_cluster(ranks, &a.out)
+        }
         Err(e) => {
             eprintln!("iomark merge: {e}");
             2

@@ -110,6 +110,14 @@ pub fn repeat_as(
     };
     let many = member != Member::Alone;
     let shows = member != Member::Other;
+    // The result file is checked before the first run (the runs' targets again when written).
+    if let Some(p) = r.result.as_deref().filter(|_| shows) {
+        if let Err(e) = iomark_engine::outfile::check_output(p, &[]) {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    }
+    let mut interrupted = false;
     // Each repetition's result goes through a private directory of its own.
     let tmp_dir = match crate::session::private_temp_dir("iomark", "iomark-repeat.") {
         Ok(d) => d,
@@ -122,8 +130,17 @@ pub fn repeat_as(
     let mut results: Vec<RunResult> = Vec::new();
     let mut code = 0;
     for i in 0..r.n {
-        if i > 0 && !r.pause.is_zero() {
-            std::thread::sleep(r.pause);
+        if i > 0 && !r.pause.is_zero() && !crate::session::signals::pause(r.pause) {
+            // Interrupted while pausing: what was measured is kept, marked interrupted.
+            if shows {
+                eprintln!(
+                    "iomark: interrupted during the pause; {} of {} runs done",
+                    i, r.n
+                );
+            }
+            interrupted = true;
+            code = 130;
+            break;
         }
         if shows {
             eprintln!("iomark: run {} of {}", i + 1, r.n);
@@ -174,11 +191,13 @@ pub fn repeat_as(
         #[derive(serde::Serialize)]
         struct Doc<'a> {
             format: &'static str,
+            interrupted: bool,
             repetitions: serde_json::Value,
             runs: &'a [RunResult],
         }
         let doc = Doc {
             format: "iomark-repeat/1",
+            interrupted: interrupted || results.iter().any(|r| r.interrupted),
             repetitions: figures::to_json(&rows, r.agg),
             runs: &results,
         };

@@ -197,6 +197,21 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
     Ok(a)
 }
 
+/// Every output `a` asks for, checked before any input is read (never one of the inputs).
+fn check_outputs(a: &Args) -> anyhow::Result<()> {
+    let md = a.markdown.as_deref().filter(|p| p.as_os_str() != "-");
+    let files: Vec<&Path> = [a.out.as_deref(), a.report.as_deref(), a.csv.as_deref()]
+        .into_iter()
+        .chain([a.xlsx.as_deref(), md])
+        .flatten()
+        .collect();
+    let dirs: Vec<&Path> = [a.png.as_deref(), a.svg.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    crate::session::outputs::check_tool(&a.inputs, &files, &dirs)
+}
+
 /// One input: a file or directory, or a run of the result store (`@ID`, `@last`, `@last~N`,
 /// labelled `@ID` unless `--label` names it).
 fn load_one(p: &Path, label: Option<&str>) -> anyhow::Result<Source> {
@@ -257,6 +272,15 @@ pub fn report_main(args: &[String]) -> i32 {
             return 2;
         }
     };
+    let mut a = a;
+    let out = a
+        .out
+        .get_or_insert_with(|| PathBuf::from("report.html"))
+        .clone();
+    if let Err(e) = check_outputs(&a) {
+        eprintln!("iomark report: {e}");
+        return 2;
+    }
     let sources = match load_all(&a) {
         Ok(s) => s,
         Err(e) => {
@@ -265,10 +289,6 @@ pub fn report_main(args: &[String]) -> i32 {
         }
     };
     let charts = charts::report_charts(&sources);
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("report.html"));
     let title = format!(
         "iomark report: {}",
         sources
@@ -331,6 +351,10 @@ pub fn compare_main(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if let Err(e) = check_outputs(&a) {
+        eprintln!("iomark compare: {e}");
+        return 2;
+    }
     let sources = match load_all(&a) {
         Ok(s) => s,
         Err(e) => {
@@ -404,6 +428,10 @@ pub fn export_main(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if let Err(e) = check_outputs(&a) {
+        eprintln!("iomark export: {e}");
+        return 2;
+    }
     let sources = match load_all(&a) {
         Ok(s) => s,
         Err(e) => {

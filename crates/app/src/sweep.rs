@@ -32,6 +32,20 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
         }
     };
     let has = |o: &SweepOpts, k: &str| o.fixed.iter().any(|(x, _)| x == k);
+    // The result file is checked before any I/O (never the target, a device, a missing
+    // directory).
+    if let Some(rf) = &o.result {
+        let targets: Vec<PathBuf> = o
+            .fixed
+            .iter()
+            .filter(|(k, _)| k == "filename")
+            .flat_map(|(_, v)| v.split(':').map(PathBuf::from).collect::<Vec<_>>())
+            .collect();
+        if let Err(e) = iomark_engine::outfile::check_output(rf, &targets) {
+            eprintln!("iomark sweep: {e}");
+            return 2;
+        }
+    }
     let mut temp: Option<PathBuf> = None;
     if !has(&o, "filename") && !has(&o, "directory") {
         let size = o

@@ -69,6 +69,8 @@ pub fn read_job_text(path: &Path, stop: Option<&AtomicBool>) -> io::Result<Strin
         if meta.is_file() && meta.len() > MAX_JOB_FILE_BYTES {
             return Err(too_large());
         }
+        // No output of the run replaces its job file.
+        iomark_engine::outfile::note_input(path);
         // O_NONBLOCK: opening a FIFO does not wait for a writer; the reads below do, in steps
         // that look at the stop flag.
         let f = std::fs::OpenOptions::new()

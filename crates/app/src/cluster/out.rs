@@ -38,6 +38,21 @@ impl Default for ClusterOutputs {
 }
 
 impl ClusterOutputs {
+    /// Every output checked before `inputs` are read: none of them, no device, a directory
+    /// that exists and takes files (`--report DIR` may be made).
+    pub fn check_before(&self, inputs: &[PathBuf]) -> Result<()> {
+        let (page, dir) = match self.report.as_deref() {
+            Some(p) if is_page(p) => (Some(p), None),
+            Some(p) => (None, Some(p)),
+            None => (None, None),
+        };
+        let files: Vec<&Path> = [self.output.as_deref(), self.result.as_deref(), page]
+            .into_iter()
+            .flatten()
+            .collect();
+        crate::session::outputs::check_tool(inputs, &files, dir.as_slice())
+    }
+
     /// The outputs a run's own switches ask for (`--output-format`, `--output`, `--result`), as
     /// rank 0 of a launch shows them.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
@@ -68,16 +83,18 @@ pub fn merge(ranks: Vec<RankResult>) -> Result<iomark_engine::result::RunResult>
 pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
     let plans: Vec<RunPlan> = ranks.iter().map(|r| r.result.plan.clone()).collect();
     // Nothing is written over a rank's target (as named on the host that merges).
-    let page = out.report.as_deref().map(report_page);
-    for p in [
-        out.output.as_deref(),
-        out.result.as_deref(),
-        page.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
+    let page = out.report.as_deref().filter(|p| is_page(p));
+    for p in [out.output.as_deref(), out.result.as_deref(), page]
+        .into_iter()
+        .flatten()
     {
         if let Err(e) = check(p, &plans) {
+            eprintln!("iomark: {e}");
+            return 2;
+        }
+    }
+    if let Some(d) = out.report.as_deref().filter(|p| !is_page(p)) {
+        if let Err(e) = iomark_engine::outfile::check_output_dir(d) {
             eprintln!("iomark: {e}");
             return 2;
         }

@@ -79,6 +79,14 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
+    // The report is checked before any I/O; the target given is never replaced by it.
+    if let Some(r) = &report {
+        let target: Vec<std::path::PathBuf> = o.path.iter().cloned().collect();
+        if let Err(e) = iomark_engine::outfile::check_output(r, &target) {
+            eprintln!("iomark quick: {e}");
+            return 2;
+        }
+    }
     let (mut p, write_refused) = match prepare(&o) {
         Ok(x) => x,
         Err(code) => return code,

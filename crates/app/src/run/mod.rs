@@ -172,6 +172,18 @@ fn preflight(cli: &mut CliRun, report: Option<&std::path::Path>) -> Result<(), i
         eprintln!("iomark: {}", explain::run_error(&e));
         return Err(1);
     }
+    if let Err(e) = iomark_engine::budget::check(&cli.plan) {
+        eprintln!("iomark: {e}");
+        return Err(1);
+    }
+    if let Some((job, path, dev, why)) = iomark_engine::targets::unlink_refused(&cli.plan) {
+        eprintln!(
+            "iomark: {job}: refusing to run with unlink=1: it would delete {}, the backing file of {} {why}",
+            path.display(),
+            dev.display()
+        );
+        return Err(1);
+    }
     if let Err(e) = outputs::check(&cli.plan, &cli.output, report) {
         eprintln!("iomark: {e}");
         return Err(2);

@@ -20,6 +20,14 @@ pub fn check(plan: &RunPlan, out: &OutputOpts, report: Option<&Path>) -> Result<
         .chain(report.map(Path::to_path_buf))
         .collect();
     paths.extend(logs::log_paths(plan, Path::new(".")));
+    // The I/O traces the jobs record (write_iolog).
+    for j in &plan.jobs {
+        if let Some(r) = &j.record {
+            if !paths.contains(&r.path) {
+                paths.push(r.path.clone());
+            }
+        }
+    }
     for p in &paths {
         outfile::check_output(p, &targets)?;
     }
@@ -40,4 +48,20 @@ pub fn write_after<'a>(
 /// Writes `bytes` to `path` whole; the error names the file.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     outfile::write_atomic(path, bytes).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// The outputs of a command that reads files (report, compare, export, merge), checked before
+/// it reads anything: the inputs are remembered, so no output replaces one of them (also
+/// through a link); `files` are output files, `dirs` directories outputs go into.
+pub fn check_tool(inputs: &[PathBuf], files: &[&Path], dirs: &[&Path]) -> Result<()> {
+    for i in inputs {
+        outfile::note_input(i);
+    }
+    for f in files {
+        outfile::check_output(f, &[])?;
+    }
+    for d in dirs {
+        outfile::check_output_dir(d)?;
+    }
+    Ok(())
 }

@@ -124,6 +124,24 @@ pub fn clear_temp() {
     *lock(&state().temp) = None;
 }
 
+/// Wait `d` (a pause between runs) unless a stopping signal comes first; false when one did
+/// (also one that came before). The handlers are installed, so the first signal ends the pause
+/// rather than being left for the next run.
+pub fn pause(d: Duration) -> bool {
+    install(Arc::new(AtomicBool::new(false)));
+    let end = std::time::Instant::now() + d;
+    loop {
+        if interrupted() {
+            return false;
+        }
+        let now = std::time::Instant::now();
+        if now >= end {
+            return true;
+        }
+        std::thread::sleep((end - now).min(Duration::from_millis(100)));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,11 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
+    let targets = iomark_engine::outfile::plan_targets(&p.run);
+    if let Err(e) = super::check_result("dd", a.result_file.as_deref(), &targets) {
+        eprintln!("{e}");
+        return 1;
+    }
     for n in &p.notes {
         eprintln!("iomark dd: {n}");
     }
@@ -50,6 +55,11 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
         eprintln!("iomark dd: {msg}");
+        code = 1;
+    }
+    if let Some(m) = &p.short_write {
+        // As GNU dd: the error, then the records of what was written; status 1.
+        eprintln!("iomark dd: {m}");
         code = 1;
     }
     eprint!("{}", dd::output::render(&p, &r, a.status));

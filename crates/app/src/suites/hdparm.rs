@@ -19,6 +19,10 @@ pub fn main(args: &[String]) -> i32 {
         // A reader that stops early (`| head -1`) ends it quietly, status 0.
         return crate::session::pipe::print_text(hdparm::USAGE);
     }
+    if let Err(e) = super::check_result("hdparm", a.result_file.as_deref(), &a.paths) {
+        eprintln!("{e}");
+        return 2;
+    }
     let mut code = 0;
     let mut all: Option<RunResult> = None;
     let mut table = hdparm::table::table();

@@ -23,6 +23,7 @@ pub fn run_plan(
     plan: &RunPlan,
     progress: Option<Box<dyn Observer>>,
 ) -> Result<RunResult> {
+    iomark_engine::budget::check(plan).map_err(|e| anyhow!("iomark {tool}: {e}"))?;
     let ctl = Arc::new(RunCtl::new(|_| {}));
     signals::install(ctl.stop.clone());
     let source = Progress::start(ctl.clone(), progress.into_iter().collect());
@@ -33,6 +34,16 @@ pub fn run_plan(
         r.interrupted = true;
     }
     Ok(r)
+}
+
+/// Refuse the result file before any I/O (a device, a missing or unwritable directory, one
+/// of `targets`, an input), worded for `tool`.
+pub fn check_result(tool: &str, path: Option<&Path>, targets: &[std::path::PathBuf]) -> Result<()> {
+    match path {
+        Some(p) => iomark_engine::outfile::check_output(p, targets)
+            .map_err(|e| anyhow!("iomark {tool}: {e}")),
+        None => Ok(()),
+    }
 }
 
 /// Write iomark's result file (JSON).

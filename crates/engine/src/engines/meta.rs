@@ -47,6 +47,21 @@ impl MetaEngine {
                 format!("{} is not a metadata engine", kind.fio_name()),
             )));
         }
+        // A file that backs a loop device (mounted or only attached) is never deleted.
+        if kind == EngineKind::FileDelete {
+            for f in setup.files {
+                if let Some((dev, why)) = crate::targets::backed_loop_in_use(&f.path) {
+                    return Err(EngineError::Io(io::Error::new(
+                        io::ErrorKind::PermissionDenied,
+                        format!(
+                            "refusing to delete {}: it is the backing file of {} {why}",
+                            f.path.display(),
+                            dev.display()
+                        ),
+                    )));
+                }
+            }
+        }
         let paths = setup
             .files
             .iter()

@@ -36,6 +36,10 @@ pub enum LoopInUse {
     Mounted { mount_point: String },
     #[error("which is in use: {0}")]
     Busy(BusyReason),
+    /// Attached, neither mounted nor held: writes through the file bypass the device (its
+    /// cache, its users' view), so the device is the place to write.
+    #[error("which is attached (detach it first: losetup -d {})", dev.display())]
+    Attached { dev: PathBuf },
 }
 
 /// Opens a block device with `O_EXCL`: while the returned file is open the kernel refuses to
@@ -106,7 +110,7 @@ fn is_active_swap(dev: &Path) -> bool {
 }
 
 /// The loop devices (`/dev/loopN`) whose backing file is `file`.
-pub(crate) fn loops_backed_by(file: &Path) -> Vec<PathBuf> {
+pub fn loops_backed_by(file: &Path) -> Vec<PathBuf> {
     let Ok(fm) = fs::metadata(file) else {
         return Vec::new();
     };
@@ -129,9 +133,11 @@ pub(crate) fn loops_backed_by(file: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// When `file` backs a loop device that is in use (mounted, held, claimed): that device and why.
-pub(crate) fn backed_loop_in_use(file: &Path) -> Option<(PathBuf, LoopInUse)> {
-    for dev in loops_backed_by(file) {
+/// When `file` backs a loop device (mounted, held, claimed, or only attached): that device and
+/// why. Such a file is never written, truncated or deleted by a run.
+pub fn backed_loop_in_use(file: &Path) -> Option<(PathBuf, LoopInUse)> {
+    let loops = loops_backed_by(file);
+    for dev in loops.iter().cloned() {
         if let Some(mount_point) = device_mount_point(&dev) {
             return Some((dev, LoopInUse::Mounted { mount_point }));
         }
@@ -141,6 +147,33 @@ pub(crate) fn backed_loop_in_use(file: &Path) -> Option<(PathBuf, LoopInUse)> {
                 return Some((dev, LoopInUse::Busy(why)));
             }
             _ => {}
+        }
+    }
+    loops
+        .into_iter()
+        .next()
+        .map(|dev| (dev.clone(), LoopInUse::Attached { dev }))
+}
+
+/// A file a run would delete (`unlink=1` with `allow_unlink_existing`) that backs a loop
+/// device: the job, the file, the device and why. Such a file is never deleted, whatever is
+/// allowed.
+pub fn unlink_refused(plan: &crate::RunPlan) -> Option<(String, PathBuf, PathBuf, LoopInUse)> {
+    if !plan.allow_unlink_existing {
+        // Files that existed before the run are kept anyway.
+        return None;
+    }
+    for j in plan
+        .jobs
+        .iter()
+        .filter(|j| j.unlink && !j.ioengine.is_diskless())
+    {
+        for c in 0..j.numjobs.max(1) {
+            for p in j.clone_paths(c) {
+                if let Some((dev, why)) = backed_loop_in_use(&p) {
+                    return Some((j.name.clone(), p, dev, why));
+                }
+            }
         }
     }
     None

@@ -17,13 +17,11 @@ mod mounts;
 mod probe;
 mod signature;
 
-pub use claim::missing_device_path;
+pub use claim::{backed_loop_in_use, loops_backed_by, missing_device_path, unlink_refused};
 pub use layout::open_target;
 pub use probe::{dir_writable, free_files, free_space, probe};
 
-pub(crate) use claim::{
-    backed_loop_in_use, claim_exclusive, dump_dir_beside, loops_backed_by, special_kind,
-};
+pub(crate) use claim::{claim_exclusive, dump_dir_beside, special_kind};
 pub use claim::{BusyReason, LoopInUse};
 pub(crate) use diskstats::{disks_for, DiskStatsSampler};
 pub(crate) use layout::{invalidate_cache, layout_file_until};

@@ -1,5 +1,8 @@
 //! CSV: a header of [`super::COLUMNS`], then one row per source, job, direction and repetition.
-//! Fields holding a comma, quote or line break are quoted (RFC 4180).
+//! Fields holding a comma, quote or line break are quoted (RFC 4180). A text field that a
+//! spreadsheet would take for a formula (first character `=`, `+`, `-`, `@`, tab or carriage
+//! return) gets a leading `'`, so opening the file never runs anything; numbers are written
+//! as numbers.
 
 use super::{num_text, rows, Cell, COLUMNS};
 use crate::model::Source;
@@ -7,6 +10,13 @@ use crate::ReportError;
 use std::path::Path;
 
 fn field(s: &str) -> String {
+    let neutral;
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        neutral = format!("'{s}");
+        neutral.as_str()
+    } else {
+        s
+    };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -38,6 +48,15 @@ pub fn write(path: &Path, sources: &[Source]) -> Result<(), ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formula_cells_are_neutralised() {
+        assert_eq!(field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(field("+1"), "'+1");
+        assert_eq!(field("-cmd"), "'-cmd");
+        assert_eq!(field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(field("job-1"), "job-1");
+    }
 
     #[test]
     fn quoting() {

@@ -32,7 +32,12 @@ pub fn load(path: &Path, label: Option<&str>) -> Result<Source, ReportError> {
 
 /// Read one file.
 pub fn load_file(path: &Path) -> Result<Source, ReportError> {
-    let bytes = std::fs::read(path).map_err(|source| ReportError::Read {
+    let bytes = iomark_engine::outfile::read_input(
+        path,
+        iomark_engine::outfile::MAX_RESULT_BYTES,
+        "a result file",
+    )
+    .map_err(|source| ReportError::Read {
         path: path.to_path_buf(),
         source,
     })?;
@@ -60,20 +65,41 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
     Ok(src)
 }
 
-/// JSON, tolerating text ahead of it (fio prints its banner before the JSON when
-/// `--output-format` follows a `--name`).
+/// JSON, tolerating text ahead of it (fio's normal output before the JSON with
+/// `--output-format=normal,json`, its banner when `--output-format` follows a `--name`) and a
+/// stream of reports (`--status-interval` with JSON output: interim reports, then the final
+/// one): the last whole document is the result.
 fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
-    match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(v) => Ok(v),
-        Err(e) => {
-            let text = String::from_utf8_lossy(bytes);
-            if let Some(at) = text.find("\n{") {
-                if let Ok(v) = serde_json::from_str(&text[at + 1..]) {
-                    return Ok(v);
-                }
-            }
-            Err(e)
+    let first = match last_document(bytes) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    // Text ahead: try from each line that opens an object.
+    let mut at = 0;
+    while let Some(n) = memchr_nl_brace(&bytes[at..]) {
+        let start = at + n + 1;
+        if let Ok(v) = last_document(&bytes[start..]) {
+            return Ok(v);
         }
+        at = start;
+    }
+    Err(first)
+}
+
+/// The position of the next "\n{" in `b`.
+fn memchr_nl_brace(b: &[u8]) -> Option<usize> {
+    b.windows(2).position(|w| w == b"\n{")
+}
+
+/// The last of one or more JSON documents that make up all of `bytes` (white space between).
+fn last_document(bytes: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
+    let mut last = None;
+    for v in serde_json::Deserializer::from_slice(bytes).into_iter::<serde_json::Value>() {
+        last = Some(v?);
+    }
+    match last {
+        Some(v) => Ok(v),
+        None => serde_json::from_slice(bytes),
     }
 }
 
@@ -141,5 +167,26 @@ fn add_repetition(acc: &mut Source, s: Source) {
         if !acc.notes.contains(&n) {
             acc.notes.push(n);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_after_text_and_streams_of_reports_are_read() {
+        assert_eq!(parse_json(b"{\"a\":1}").unwrap()["a"], 1);
+        // normal,json: fio's text, then the JSON.
+        let nj = b"a: (g=0): rw=read\n  read: IOPS=1\n{\n \"jobs\": [], \"n\": 2\n}\n";
+        assert_eq!(parse_json(nj).unwrap()["n"], 2);
+        // --status-interval: interim reports, then the final one.
+        let stream = b"{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n";
+        assert_eq!(parse_json(stream).unwrap()["n"], 3);
+        let both = b"banner\n{\"n\":1}\n{\"n\":4}\n";
+        assert_eq!(parse_json(both).unwrap()["n"], 4);
+        // A cut document is still an error.
+        assert!(parse_json(b"{\"n\":1}\n{\"n\":").is_err());
+        assert!(parse_json(b"text only\n").is_err());
     }
 }

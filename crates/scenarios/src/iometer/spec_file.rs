@@ -94,9 +94,23 @@ pub enum SpecFileError {
     },
 }
 
-/// Read and parse the spec file at `path`.
+/// The largest spec file read (1 MiB): a spec is a few lines; a device or runaway file is an
+/// error, not endless memory.
+pub const MAX_SPEC_FILE_BYTES: u64 = 1 << 20;
+
+/// Read and parse the spec file at `path`: a regular file of at most [`MAX_SPEC_FILE_BYTES`].
 pub fn read(path: &str) -> Result<FileSpec, SpecFileError> {
-    let text = std::fs::read_to_string(path).map_err(|error| SpecFileError::Read {
+    let read = |p: &str| {
+        let b = iomark_engine::outfile::read_input(
+            std::path::Path::new(p),
+            MAX_SPEC_FILE_BYTES,
+            "a spec file",
+        )?;
+        String::from_utf8(b).map_err(|_| {
+            std::io::Error::new(std::io::ErrorKind::InvalidData, "not text (invalid UTF-8)")
+        })
+    };
+    let text = read(path).map_err(|error| SpecFileError::Read {
         path: path.to_string(),
         error,
     })?;

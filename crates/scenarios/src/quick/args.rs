@@ -75,6 +75,8 @@ pub enum QuickArgError {
     UnknownOption(String),
     /// More than one PATH.
     TwoPaths,
+    /// `--runtime` of zero: no test would measure anything.
+    ZeroRuntime,
 }
 
 impl fmt::Display for QuickArgError {
@@ -94,6 +96,10 @@ impl fmt::Display for QuickArgError {
                 q_s = iomark_engine::echo::quote(s)
             ),
             QuickArgError::TwoPaths => write!(f, "quick: only one PATH may be given\n\n{USAGE}"),
+            QuickArgError::ZeroRuntime => write!(
+                f,
+                "quick: --runtime must be more than 0: each test measures for that long"
+            ),
         }
     }
 }
@@ -127,7 +133,12 @@ pub fn parse(args: &[String]) -> Result<Parsed, QuickArgError> {
                     }
                 })?;
             }
-            "--runtime" => o.runtime = parse_time(&val("--runtime")?)?,
+            "--runtime" => {
+                o.runtime = parse_time(&val("--runtime")?)?;
+                if o.runtime.is_zero() {
+                    return Err(QuickArgError::ZeroRuntime);
+                }
+            }
             "--ramp" => o.ramp = parse_time(&val("--ramp")?)?,
             "--ioengine" => {
                 let s = val("--ioengine")?;
@@ -202,6 +213,10 @@ mod tests {
         );
         assert!(e(&["a", "b"]).starts_with("quick: only one PATH may be given\n\n"));
         assert!(e(&["--runtime=xyz"]).starts_with("quick: xyz: "));
+        assert_eq!(
+            e(&["--runtime=0"]),
+            "quick: --runtime must be more than 0: each test measures for that long"
+        );
         assert!(e(&["--size=xyz"]).starts_with("quick: --size=xyz: "));
     }
 }

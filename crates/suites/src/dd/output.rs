@@ -64,6 +64,41 @@ pub fn totals(p: &DdPlan, r: &RunResult) -> Totals {
     t
 }
 
+/// The sizes of the I/Os that ran, in words: `1048576-byte writes`, or with a last partial
+/// block `1048576-byte writes and one of 1000 bytes` (each job of the plan issues one size).
+fn io_sizes(p: &DdPlan, r: &RunResult, what: &str) -> String {
+    let mut sizes: Vec<(u64, u64)> = Vec::new();
+    for j in &r.jobs {
+        let d = &j.dirs[p.dir];
+        if let Some(size) = d.io_bytes.checked_div(d.total_ios) {
+            sizes.push((size, d.total_ios));
+        }
+    }
+    match sizes.as_slice() {
+        [] => {
+            let block = match p.dir {
+                Dir::Read => p.ibs,
+                _ => p.obs,
+            };
+            format!("{block}-byte {what}")
+        }
+        [(b, _)] => format!("{b}-byte {what}"),
+        [(b, _), rest @ ..] => {
+            let tail: Vec<String> = rest
+                .iter()
+                .map(|(b, n)| {
+                    if *n == 1 {
+                        format!("one of {b} bytes")
+                    } else {
+                        format!("{n} of {b} bytes")
+                    }
+                })
+                .collect();
+            format!("{b}-byte {what} and {}", tail.join(" and "))
+        }
+    }
+}
+
 /// The lines for stderr, as GNU dd prints them for `status`, plus iomark's line.
 pub fn render(p: &DdPlan, r: &RunResult, status: Status) -> String {
     if status == Status::None {
@@ -84,12 +119,9 @@ pub fn render(p: &DdPlan, r: &RunResult, status: Status) -> String {
         Dir::Read => "reads",
         _ => "writes",
     };
-    let block = match p.dir {
-        Dir::Read => p.ibs,
-        _ => p.obs,
-    };
+    let block = io_sizes(p, r, what);
     s.push_str(&format!(
-        "iomark: {:.0} IOPS ({block}-byte {what}), latency {}\n",
+        "iomark: {:.0} IOPS ({block}), latency {}\n",
         // From the exact time: a copy under a millisecond still has its rate.
         if t.secs > 0.0 {
             t.ios as f64 / t.secs

@@ -44,6 +44,9 @@ pub struct DdPlan {
     pub bytes: u64,
     /// Messages for stderr (before the run).
     pub notes: Vec<String>,
+    /// The copy asked for more than fits before the end of the output device: GNU dd's
+    /// error for the short write (said after the run, which writes what fits; status 1).
+    pub short_write: Option<String>,
 }
 
 fn refused(msg: impl Into<String>) -> DdError {
@@ -75,7 +78,7 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
     })?;
     let (src, dst) = (end(input), end(output));
     let mut notes = Vec::new();
-    let target = match (&src, &dst) {
+    let mut target = match (&src, &dst) {
         (End::Path(_), End::Path(_)) => {
             return Err(refused(
                 "copying a file to a file is not measured by iomark dd: measure the read (of=/dev/null) and the write (if=/dev/zero) separately",
@@ -101,7 +104,30 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
             )))
         }
     };
+    check_offsets(a, &target)?;
+    let short_write = match probe(&target.path) {
+        Probe::Block { size } if target.dir == Dir::Write => {
+            let end = target.start + target.bytes;
+            if target.start >= size {
+                return Err(refused(format!(
+                    "of={}: seek= is at or past the end of the device ({size} bytes): nothing can be written",
+                    target.path.display()
+                )));
+            }
+            if end > size {
+                target.bytes = size - target.start;
+                Some(format!(
+                    "error writing '{}': No space left on device",
+                    target.path.display()
+                ))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
     Ok(DdPlan {
+        short_write,
         run: run_plan(a, &target, &src),
         dir: target.dir,
         ibs: a.ibs,
@@ -110,6 +136,30 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
         bytes: target.bytes,
         notes,
     })
+}
+
+/// The largest file offset (off_t).
+const MAX_OFFSET: u64 = i64::MAX as u64;
+
+/// `skip=`/`seek=` and the copy must stay within the largest file offset: GNU dd refuses a
+/// number too large, never copies 0 bytes and calls it success.
+fn check_offsets(a: &DdArgs, t: &Target) -> Result<(), DdError> {
+    let (op, n, unit, by_bytes) = match t.dir {
+        Dir::Read => ("skip", a.skip, a.ibs, a.iflag.skip_bytes),
+        _ => ("seek", a.seek, a.obs, a.oflag.seek_bytes),
+    };
+    let start = if by_bytes {
+        Some(n)
+    } else {
+        n.checked_mul(unit)
+    };
+    let end = start.and_then(|s| s.checked_add(t.bytes));
+    match end {
+        Some(e) if e <= MAX_OFFSET => Ok(()),
+        _ => Err(refused(format!(
+            "{op}={n}: offset too large: the copy would reach past byte {MAX_OFFSET}, the largest file offset"
+        ))),
+    }
 }
 
 /// The input as the engine's target (a read job): from `skip=`, up to `count=` and the end
