@@ -9,7 +9,7 @@ use crate::job::{EngineKind, RunPlan};
 /// A plan that asks for more than the system has.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BudgetError {
-    #[error("{job}: its I/O buffers need {need} bytes (block size {bs} × queue depth {depth} × {clones} clone(s)), more than half of the {avail} bytes of memory available: lower bs, iodepth or numjobs")]
+    #[error("{job}: its I/O buffers need {need} bytes (block size {bs} × queue depth {depth} × {clones} clone(s)), more than half of the {avail} bytes of memory available: lower the block size, the queue depth or the number of clones")]
     Memory {
         job: String,
         bs: u64,
@@ -18,7 +18,7 @@ pub enum BudgetError {
         need: u64,
         avail: u64,
     },
-    #[error("{job}: a libaio queue depth of {depth} needs {depth} AIO events per clone, but /proc/sys/fs/aio-max-nr allows {max} in all: lower iodepth or raise /proc/sys/fs/aio-max-nr")]
+    #[error("{job}: a libaio queue depth of {depth} needs {depth} AIO events per clone, but /proc/sys/fs/aio-max-nr allows {max} in all: lower the queue depth or raise /proc/sys/fs/aio-max-nr")]
     AioEvents { job: String, depth: u64, max: u64 },
 }
 

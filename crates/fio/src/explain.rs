@@ -5,6 +5,15 @@
 use iomark_engine::failure::{FlushPoint, JobFailure};
 use iomark_engine::runner::{Event, Note, RunError};
 
+/// A plan that asks for more memory or AIO events than the system has, in fio terms.
+pub fn budget_error(e: &iomark_engine::budget::BudgetError) -> String {
+    use iomark_engine::budget::BudgetError;
+    match e {
+        BudgetError::Memory { .. } => format!("{e} (bs=, iodepth=, numjobs=)"),
+        BudgetError::AioEvents { .. } => format!("{e} (iodepth=)"),
+    }
+}
+
 /// A refused run, in fio terms.
 pub fn run_error(e: &RunError) -> String {
     match e {

@@ -173,7 +173,7 @@ fn preflight(cli: &mut CliRun, report: Option<&std::path::Path>) -> Result<(), i
         return Err(1);
     }
     if let Err(e) = iomark_engine::budget::check(&cli.plan) {
-        eprintln!("iomark: {e}");
+        eprintln!("iomark: {}", explain::budget_error(&e));
         return Err(1);
     }
     if let Some((job, path, dev, why)) = iomark_engine::targets::unlink_refused(&cli.plan) {

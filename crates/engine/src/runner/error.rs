@@ -164,9 +164,14 @@ pub enum RunError {
         loop_dev: PathBuf,
         reason: LoopInUse,
     },
-    /// A file to be written or deleted is the backing file of an attached loop device.
-    #[error("refusing to write to or delete {}: it is the backing file of {}", path.display(), loop_dev.display())]
-    BackingFile { path: PathBuf, loop_dev: PathBuf },
+    /// A file to be written or deleted is the backing file of a loop device (mounted, in use or
+    /// only attached): never written, truncated or deleted, whatever is allowed.
+    #[error("refusing to write to or delete {}: it is the backing file of {} {reason}", path.display(), loop_dev.display())]
+    BackingFile {
+        path: PathBuf,
+        loop_dev: PathBuf,
+        reason: LoopInUse,
+    },
     /// The run's private work directory could not be made (something is at its path, or the
     /// directory it goes in refuses it).
     #[error("cannot make the work directory {}: {source}", path.display())]

@@ -189,8 +189,12 @@ fn plan_file(
     let grows = real_size.is_some_and(|r| r < need);
     // A file-deleting engine never removes a loop device's backing file, whatever is allowed.
     if is_file && job.ioengine == EngineKind::FileDelete {
-        if let Some(loop_dev) = targets::loops_backed_by(&path).into_iter().next() {
-            return Err(RunError::BackingFile { path, loop_dev });
+        if let Some((loop_dev, reason)) = targets::backed_loop_in_use(&path) {
+            return Err(RunError::BackingFile {
+                path,
+                loop_dev,
+                reason,
+            });
         }
     }
     if is_file && !diskless && !meta && (writes || grows) && !job.allow_mounted_write {

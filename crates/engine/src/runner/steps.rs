@@ -126,10 +126,11 @@ pub fn check_named_file(path: &Path) -> Result<(), RunError> {
                     what: what.to_string(),
                 });
             }
-            if let Some(loop_dev) = targets::loops_backed_by(path).into_iter().next() {
+            if let Some((loop_dev, reason)) = targets::backed_loop_in_use(path) {
                 return Err(RunError::BackingFile {
                     path: path.to_path_buf(),
                     loop_dev,
+                    reason,
                 });
             }
             Ok(())
