@@ -161,8 +161,13 @@ pub fn plan(a: &BonnieArgs, f: Facts) -> Result<BonniePlan, BonnieError> {
 /// The free bytes of `-d`, which must exist and, when a test writes, take new files.
 fn check_dir(a: &BonnieArgs, f: Facts) -> Result<u64, BonnieError> {
     let Some(free) = f.free_bytes else {
+        let why = if a.dir.exists() {
+            "not a directory"
+        } else {
+            "no such directory"
+        };
         return Err(BonnieError::Refused(format!(
-            "-d {}: no such directory",
+            "-d {}: {why}",
             a.dir.display()
         )));
     };
@@ -456,7 +461,10 @@ mod tests {
             "{e}"
         );
         let e = p("-d /nope -s 10 -r 0", 1 << 30, None).unwrap_err();
-        assert!(e.to_string().contains("/nope"), "{e}");
+        assert!(e.to_string().contains("/nope: no such directory"), "{e}");
+        // The crate's own manifest: a file that exists wherever the tests run.
+        let e = p("-d Cargo.toml -s 10 -r 0", 1 << 30, None).unwrap_err();
+        assert!(e.to_string().contains("not a directory"), "{e}");
         assert!(p("-d /x -s 0 -n 0", 1 << 30, Some(1 << 40))
             .unwrap()
             .steps
