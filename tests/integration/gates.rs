@@ -707,3 +707,37 @@ fn a_build_without_mpi_started_by_mpirun_warns() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_read_only_or_forbidden_target_directory_is_said_as_such() {
+    // A read-only filesystem (a tmpfs mounted read-only): never "no space" or "no direct I/O"
+    // and then a failed layout.
+    crate::blockdev::root_required();
+    let ro = Scratch::new("target-ro");
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "ro,size=10m", "tmpfs"])
+        .arg(&ro.path)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(mounted, "mount of a read-only tmpfs failed");
+    let dir = ro.s("");
+    for args in [
+        vec!["preset", "run", "backup-repo", &dir],
+        vec!["rbd-bench", "--io-type", "write", &dir],
+        vec!["iometer", &dir, "--spec", "4k,100,0", "--runtime", "1"],
+        vec!["quick", &dir, "--runtime", "1"],
+    ] {
+        let o = iomark(&args);
+        let e = stderr(&o);
+        assert!(!o.status.success(), "{args:?}: {e}");
+        assert!(
+            e.contains("cannot create the test file in") && e.contains("read-only file system"),
+            "{args:?}: {e}"
+        );
+        assert!(
+            !e.contains("free") && !e.contains("laying out"),
+            "{args:?}: {e}"
+        );
+    }
+    let _ = std::process::Command::new("umount").arg(&ro.path).status();
+}

@@ -1,5 +1,6 @@
 //! End-to-end tests of the iomark binary (one test binary, as ripgrep does).
 
+mod advice;
 mod bench;
 mod blockdev;
 mod cache;

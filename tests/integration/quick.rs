@@ -108,3 +108,25 @@ fn quick_with_a_sync_engine_labels_what_runs() {
         assert!(f(&t["iops"]) > 0.0, "{t}");
     }
 }
+
+#[test]
+fn a_character_device_is_read_over_the_size_given() {
+    // /dev/zero has no size of its own: the tests cover --size of it, as fio's size= does.
+    let o = iomark(&[
+        "quick",
+        "/dev/zero",
+        "--size",
+        "4m",
+        "--runtime",
+        "1",
+        "--ramp",
+        "0",
+        "--json",
+    ]);
+    let e = stderr(&o);
+    assert!(o.status.success(), "{e}");
+    assert!(!e.contains("no size given"), "{e}");
+    let v = json(&o);
+    let text = v.to_string();
+    assert!(text.contains("RND4K"), "{text}");
+}

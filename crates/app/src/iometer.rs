@@ -176,6 +176,13 @@ pub fn main(a: &[String], run: Run) -> i32 {
         Ok(t) => t,
         Err(code) => return code,
     };
+    if t.direct {
+        let lbs = iomark_engine::targets::probe(&t.path).map_or(512, |p| p.logical_block_size);
+        if let Err(e) = spec::check_direct(&spec.lines, lbs) {
+            eprintln!("iomark iometer: {e}");
+            return 2;
+        }
+    }
     let mut args = run_args(&o, &t, &spec);
     let access = spec.tr.mix.clone();
     let prepare = move |plan: &mut RunPlan| {
@@ -226,6 +233,7 @@ fn options(a: &[String]) -> Result<Opts, i32> {
 /// The access specification to run: its name (the job's and the CSV's) and its translation.
 struct Spec {
     name: String,
+    lines: Vec<spec::Line>,
     tr: mix::Translation,
 }
 
@@ -245,7 +253,7 @@ fn read_spec(o: &Opts) -> Result<Spec, i32> {
         Some(f) => Ok(f.lines.clone()),
         None => spec::parse(&o.spec),
     };
-    let tr = match lines.map(|l| mix::translate(&l)) {
+    let lines = match lines {
         Ok(x) => x,
         Err(e) => {
             eprintln!("iomark iometer: {e}");
@@ -254,7 +262,8 @@ fn read_spec(o: &Opts) -> Result<Spec, i32> {
     };
     Ok(Spec {
         name: spec_name(o, from_file.as_ref()),
-        tr,
+        tr: mix::translate(&lines),
+        lines,
     })
 }
 

@@ -37,7 +37,11 @@ impl Entry {
 
 impl fmt::Display for Loc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+        // Line 0 is the file as a whole (it cannot be read, or is no job file).
+        match self.line {
+            0 => write!(f, "{}", self.file),
+            _ => write!(f, "{}:{}:{}", self.file, self.line, self.col),
+        }
     }
 }
 
@@ -206,6 +210,31 @@ fn strip_comment(line: &str) -> &str {
     line
 }
 
+/// Whether `text` holds job-file lines: true when it has no content at all, or when at least
+/// one of its lines is a `[section]`, an `include`, an option name alone or `name=value`.
+fn looks_like_job_text(text: &str) -> bool {
+    let mut content = false;
+    for raw in text.lines() {
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        content = true;
+        if line.starts_with('[') || line.starts_with("include") {
+            return true;
+        }
+        let name = line.split_once('=').map_or(line, |(k, _)| k).trim();
+        if !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return true;
+        }
+    }
+    !content
+}
+
 /// 1-based column (in characters) of byte offset `at` of `line`.
 fn col_of(line: &str, at: usize) -> usize {
     line.get(..at).map_or(1, |p| p.chars().count() + 1)
@@ -270,6 +299,24 @@ impl<'a> Reader<'a> {
     /// Read job-file text; `base` is the directory includes are relative to.
     pub fn read_text(&mut self, text: &str, file: &str, base: Option<&Path>, included: bool) {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if !looks_like_job_text(text) {
+            // Another kind of file (a password file, a binary): said once, its lines never
+            // quoted, so an error message shows nothing of a file the user may not read.
+            let lines = text
+                .lines()
+                .filter(|l| !strip_comment(l).trim().is_empty())
+                .count();
+            self.push_error(Diag::error(
+                Some(Loc {
+                    file: file.to_string(),
+                    line: 0,
+                    col: 0,
+                }),
+                None,
+                format!("not a job file: none of its {lines} lines is a [section] or an option"),
+            ));
+            return;
+        }
         for (n, raw) in text.lines().enumerate() {
             if n % 4096 == 0 && self.stopped() {
                 let l = Loc {
@@ -561,6 +608,21 @@ pub(crate) mod tests {
         assert_eq!(r.sections[1].entries[0].value, "");
         assert_eq!(r.sections[1].entries[1].value, "1m");
         assert_eq!(r.sections[2].loc.line, 9);
+    }
+
+    #[test]
+    fn other_files_are_not_quoted() {
+        let r = read("root:*:20228:0:99999:7:::\nbin:x:2:2:bin:/bin:/usr/sbin/nologin\n");
+        assert_eq!(r.diags.len(), 1);
+        let m = &r.diags[0].message;
+        assert_eq!(
+            m,
+            "not a job file: none of its 2 lines is a [section] or an option"
+        );
+        assert!(r.sections.is_empty());
+        // A job file with one bad line is read as one, its bad line shown.
+        let r = read("[a]\nsize=1m\nroot:*:1\n");
+        assert!(r.diags[0].message.contains("root:*:1"), "{:?}", r.diags);
     }
 
     #[test]

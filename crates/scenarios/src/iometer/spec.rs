@@ -96,6 +96,23 @@ pub enum LineError {
     ZeroSize(String),
 }
 
+/// With direct I/O every transfer size and alignment must be a multiple of the target's logical
+/// block size `lbs`: the first line that is not, worded for the user (checked before any I/O,
+/// where the kernel would otherwise fail the first I/O with EINVAL).
+pub fn check_direct(lines: &[Line], lbs: u64) -> Result<(), String> {
+    for (i, l) in lines.iter().enumerate() {
+        for (what, v) in [("a transfer size", l.size), ("an alignment", l.align)] {
+            if v > 0 && v % lbs != 0 {
+                return Err(format!(
+                    "line {} of the spec: direct I/O needs {what} that is a multiple of {lbs} bytes (the target's logical block size), not {v}",
+                    i + 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The names of the classic specs, comma-separated.
 fn named_list() -> String {
     NAMED.iter().map(|n| n.0).collect::<Vec<_>>().join(", ")
@@ -310,6 +327,19 @@ pub fn options(lines: &[Line]) -> Option<Vec<(String, String)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn direct_io_needs_whole_sectors() {
+        let l = parse("4k,100,100,3").unwrap();
+        let e = check_direct(&l, 512).unwrap_err();
+        assert!(
+            e.contains("alignment that is a multiple of 512 bytes"),
+            "{e}"
+        );
+        assert!(e.contains("not 3"), "{e}");
+        assert!(check_direct(&parse("4k,100,100,4k").unwrap(), 512).is_ok());
+        assert!(check_direct(&parse("2k,67,100").unwrap(), 4096).is_err());
+    }
 
     #[test]
     fn lines_and_named_specs() {

@@ -24,10 +24,17 @@ pub struct Target {
 pub enum TargetError {
     #[error("{0} does not exist (give a directory, a file or a block device)")]
     Missing(PathBuf),
-    #[error("{} is an existing {}; this preset writes to it, destroying its data: pass --allow-write to do that, or give a directory to test with a temporary file", path.display(), if *device { "device" } else { "file" })]
+    #[error("{} is an existing {}; the test writes to it, destroying its data: pass --allow-write to do that, or give a directory to test with a temporary file", path.display(), if *device { "device" } else { "file" })]
     NeedsAllowWrite { path: PathBuf, device: bool },
-    #[error("refusing to lay out {} MiB in {}: only {} MiB are free on that filesystem (use a smaller --size or another directory)", need >> 20, dir.display(), free >> 20)]
+    #[error("refusing to lay out {} MiB in {}: only {} MiB are free on that filesystem (use a smaller size or another directory)", need >> 20, dir.display(), free >> 20)]
     NoSpace { need: u64, free: u64, dir: PathBuf },
+    #[error("cannot create the test file in {}: read-only file system (give a writable directory)", .0.display())]
+    ReadOnlyFs(PathBuf),
+    #[error("cannot create the test file in {}: {source} (give a directory you may write to)", dir.display())]
+    NotWritable {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot use {}: {source}", dir.display())]
     Unusable {
         dir: PathBuf,
@@ -72,6 +79,15 @@ pub fn choose(
         }
         Some(p) => return Err(TargetError::Missing(p.to_path_buf())),
     };
+    // Whether a file can be made there at all, before its free space and direct I/O are
+    // probed: a read-only or forbidden directory is said as such, not as a lack of space.
+    match crate::quick::probe_create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
+            return Err(TargetError::ReadOnlyFs(dir))
+        }
+        Err(source) => return Err(TargetError::NotWritable { dir, source }),
+    }
     let free = targets::free_space(&dir).map_err(|source| TargetError::Unusable {
         dir: dir.clone(),
         source,

@@ -10,8 +10,8 @@ mod plan;
 mod report;
 
 pub use args::{parse, Parsed, QuickArgError, QuickOpts, USAGE};
-pub(crate) use plan::direct_supported;
 #[cfg(test)]
 pub(crate) use plan::plan_for_tests;
+pub(crate) use plan::{direct_supported, probe_create};
 pub use plan::{prepare, Notice, PrepareError, Prepared, TestLabel};
 pub use report::{rows, table, to_json, Row};

@@ -220,7 +220,7 @@ fn remove_stale(dir: &Path) -> Vec<Notice> {
 
 /// Whether files can be created in `dir` (a read-only filesystem is told apart).
 fn check_creatable(dir: &Path) -> Result<(), PrepareError> {
-    match create_probe(dir, false) {
+    match probe_create(dir) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::ReadOnlyFilesystem => {
             Err(PrepareError::ReadOnlyFs(dir.to_path_buf()))
@@ -232,24 +232,43 @@ fn check_creatable(dir: &Path) -> Result<(), PrepareError> {
     }
 }
 
+/// Whether a file can be created in `dir` (read-only filesystems and permissions say no).
+pub(crate) fn probe_create(dir: &Path) -> std::io::Result<()> {
+    create_probe(dir, false)
+}
+
 /// Whether O_DIRECT works for files in `dir`.
 pub(crate) fn direct_supported(dir: &Path) -> bool {
     create_probe(dir, true).is_ok()
 }
 
-/// Create (and remove) a probe file in `dir`, with O_DIRECT when `direct`.
+/// Create (and remove) a probe file in `dir`, with O_DIRECT when `direct`. The probe is made
+/// exclusively and never through a symbolic link, and removed only when this call made it:
+/// whatever already sits at its name is left alone.
 fn create_probe(dir: &Path, direct: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
     let probe = dir.join(format!(".iomark-direct-probe.{}", std::process::id()));
-    let r = targets::open_target(
-        &probe,
-        true,
-        true,
-        true,
-        direct,
-        iomark_engine::job::SyncMode::None,
-    );
-    let _ = std::fs::remove_file(&probe);
-    r.map(drop)
+    let flags = libc::O_NOFOLLOW | if direct { libc::O_DIRECT } else { 0 };
+    let r = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(flags)
+        .open(&probe);
+    match r {
+        Ok(f) => {
+            drop(f);
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
+            // O_DIRECT refused after the exclusive create: the name was free, so what is there
+            // now is the probe.
+            let _ = std::fs::remove_file(&probe);
+            Err(e)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn engine_available(kind: EngineKind) -> bool {
@@ -277,6 +296,8 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
         _ => dir.join(format!("iomark-quick.{}.tmp", std::process::id())),
     };
     let mut size = o.size;
+    // Whether the plan gives the jobs a size: a temporary file, or a target without one of its own.
+    let mut sized = temp;
     if temp {
         notices.extend(remove_stale(&dir));
         check_creatable(&dir)?;
@@ -300,9 +321,11 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
             Err(source) => return Err(PrepareError::Unusable { dir, source }),
         }
     } else {
-        // An existing file or device: its own size is what the tests cover.
-        if let Ok(t) = targets::probe(&path) {
-            size = t.size_bytes;
+        // An existing file or device: its own size is what the tests cover. A character device
+        // (/dev/zero) has none: the tests cover --size of it (default 1g), as fio's size= does.
+        match targets::probe(&path) {
+            Ok(t) if t.size_bytes > 0 => size = t.size_bytes,
+            _ => sized = true,
         }
         if !writable {
             notices.push(Notice::ReadOnly(path.clone()));
@@ -327,7 +350,7 @@ pub fn prepare(o: &QuickOpts) -> Result<Prepared, PrepareError> {
     if engine.is_sync() {
         notices.push(Notice::SyncEngine(engine));
     }
-    let (plan, labels) = build_plan(o, &path, temp.then_some(size), writable, direct, engine);
+    let (plan, labels) = build_plan(o, &path, sized.then_some(size), writable, direct, engine);
     Ok(Prepared {
         plan,
         labels,

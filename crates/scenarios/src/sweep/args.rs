@@ -66,8 +66,12 @@ pub enum SweepArgError {
     NullModel(String, iomark_fio::options::Reason),
 }
 
+/// Whether an option's value lists several values: a comma list, or a range `A..B...` whose
+/// start is a number (`../x` and `a..b` are paths and names, not ranges).
 fn swept(v: &str) -> bool {
-    v.contains(',') || v.contains("..")
+    v.contains(',')
+        || v.split_once("..")
+            .is_some_and(|(a, _)| a.starts_with(|c: char| c.is_ascii_digit()) && !a.contains('/'))
 }
 
 /// Parse the arguments after `sweep`. Checks the cross product's size.
@@ -176,6 +180,16 @@ mod tests {
         );
         assert_eq!(o.show, Show::P99);
         assert_eq!(o.cols.as_deref(), Some("bs"));
+    }
+
+    #[test]
+    fn paths_with_two_dots_are_not_ranges() {
+        let o = parse(&s(&["--filename=../x", "--name=a..b", "--bs=4k,8k"])).unwrap();
+        assert_eq!(o.axes.len(), 1);
+        assert!(o
+            .fixed
+            .contains(&("filename".to_string(), "../x".to_string())));
+        assert!(o.fixed.contains(&("name".to_string(), "a..b".to_string())));
     }
 
     #[test]
