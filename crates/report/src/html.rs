@@ -3,7 +3,7 @@
 //! beside it. Each chart's data is in the page once: the tables are built from the plots' own
 //! data by a few lines of script.
 
-use crate::charts::{Chart, Kind};
+use crate::charts::{Chart, Kind, Trace};
 use crate::compare::{fmt_num, Comparison};
 use crate::model::{Figure, Source};
 use crate::ReportError;
@@ -39,10 +39,29 @@ fn plotly_js() -> String {
     }
 }
 
+/// Text Plotly draws as it is: Plotly reads `<a href>`, `<b>` and other tags in names, labels
+/// and titles, so a job named like a link would become one. Its `&`, `<` and `>` are written as
+/// entities, which Plotly shows as the characters (the tables below the charts decode them).
+fn plain(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn plain_all(v: &[String]) -> Vec<String> {
+    v.iter().map(|s| plain(s)).collect()
+}
+
 /// One chart as a Plotly figure.
 pub fn plot(c: &Chart) -> Plot {
     let mut p = Plot::new();
     for t in &c.traces {
+        let t = &Trace {
+            name: plain(&t.name),
+            cats: plain_all(&t.cats),
+            rows: plain_all(&t.rows),
+            ..t.clone()
+        };
         match c.kind {
             Kind::Lines => p.add_trace(Scatter::new(t.x.clone(), t.y.clone()).name(&t.name).mode(
                 if t.x.len() > 60 {
@@ -64,14 +83,14 @@ pub fn plot(c: &Chart) -> Plot {
             ),
         }
     }
-    let mut x = Axis::new().title(Title::with_text(&c.x_title));
+    let mut x = Axis::new().title(Title::with_text(plain(&c.x_title)));
     if c.log_x {
         x = x.type_(AxisType::Log);
     }
     let mut layout = Layout::new()
-        .title(Title::with_text(&c.title))
+        .title(Title::with_text(plain(&c.title)))
         .x_axis(x)
-        .y_axis(Axis::new().title(Title::with_text(&c.y_title)))
+        .y_axis(Axis::new().title(Title::with_text(plain(&c.y_title))))
         .height(420);
     if c.kind == Kind::Bars {
         layout = layout.bar_mode(BarMode::Group);
@@ -103,7 +122,8 @@ code{background:#f4f4f4;padding:1px 4px}
 /// and surfaces, the matrix).
 const TABLE_JS: &str = r#"
 (function(){
-  function cell(tag, text, left){var c=document.createElement(tag);c.textContent=text;if(left)c.className='l';return c;}
+  function plain(s){return typeof s!=='string'?s:s.replace(/&lt;/g,'<').replace(/&gt;/g,'>').replace(/&amp;/g,'&');}
+  function cell(tag, text, left){var c=document.createElement(tag);c.textContent=plain(text);if(left)c.className='l';return c;}
   function fmt(v){if(typeof v!=='number')return String(v);if(!isFinite(v))return '';
     var a=Math.abs(v);return a>=1000?v.toFixed(0):a>=10?v.toFixed(2):v.toPrecision(4);}
   document.querySelectorAll('div.chart').forEach(function(box){
@@ -294,4 +314,30 @@ pub fn render(page: &Page) -> String {
 /// Render `page` into `path` (through a temporary file).
 pub fn write(path: &Path, page: &Page) -> Result<(), ReportError> {
     crate::output::write_atomic(path, render(page).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_labels_are_never_markup() {
+        let mut c = Chart::new("x".into(), "<b>s</b>", "<i>title</i>", Kind::Bars).axes("a&b", "y");
+        c.traces.push(Trace {
+            name: r#"<a href="https://x.example/">click</a>"#.into(),
+            cats: vec!["<a href=y>c</a>".into()],
+            y: vec![1.0],
+            ..Default::default()
+        });
+        let json = plot(&c).to_json();
+        assert!(!json.contains("<a") && !json.contains("\\u003ca"), "{json}");
+        assert!(
+            json.contains("&lt;a href=\\\"https://x.example/\\\"&gt;click&lt;/a&gt;"),
+            "{json}"
+        );
+        assert!(
+            json.contains("&lt;i&gt;title&lt;/i&gt;") && json.contains("a&amp;b"),
+            "{json}"
+        );
+    }
 }

@@ -133,14 +133,37 @@ pub fn check_named_file(path: &Path) -> Result<(), RunError> {
                     reason,
                 });
             }
-            Ok(())
+            writable(path, path)
         }
         Err(_) if targets::missing_device_path(path) => Err(RunError::NoSuchDevice {
             job,
             path: path.to_path_buf(),
         }),
-        Err(_) => Ok(()),
+        Err(_) => {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            writable(dir, dir)
+        }
     }
+}
+
+/// Whether `path` (the named file, or the directory it is to be created in) may be written:
+/// a read-only filesystem or a missing permission is said before any step runs, with `dir`.
+fn writable(path: &Path, dir: &Path) -> Result<(), RunError> {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return Ok(());
+    };
+    // SAFETY: `c` is a valid NUL-terminated path; access() only reads it.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0 {
+        return Ok(());
+    }
+    Err(RunError::DirectoryUnusable {
+        dir: dir.to_path_buf(),
+        source: std::io::Error::last_os_error(),
+    })
 }
 
 /// Make the private work directory: exclusively (nothing may be at its path, a symbolic link
