@@ -520,3 +520,62 @@ fn an_interrupted_rank_ends_the_run_everywhere_marked_interrupted() {
     assert!(err.contains("a rank was interrupted"), "{err}");
     assert!(took < Duration::from_secs(20), "{took:?}");
 }
+
+#[test]
+fn ctrl_c_on_mpirun_keeps_the_result_file_whole_and_marked_interrupted() {
+    // mpirun stops forwarding the ranks' output when interrupted (the JSON on its standard
+    // output is cut); rank 0 writes its files first, so the result file is whole and says the
+    // run was interrupted.
+    let d = Scratch::new("mpi-ctrl-c");
+    let result = d.s("r.json");
+    let child = mpirun(
+        2,
+        &[
+            "run",
+            "--name=long",
+            "--ioengine=null",
+            "--rw=read",
+            "--size=1m",
+            "--runtime=120",
+            "--time_based",
+            "--output-format=json",
+            &format!("--result={result}"),
+        ],
+        &d.path,
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("mpirun must be installed (scripts/test installs openmpi-bin)");
+    let mut launch = Launch(child);
+    let t0 = Instant::now();
+    while ranks_of(launch.0.id()).len() < 2 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the ranks did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    // SAFETY: a signal to a process this test started.
+    unsafe {
+        libc::kill(launch.0.id() as i32, libc::SIGINT);
+    }
+    let t1 = Instant::now();
+    while launch.0.try_wait().unwrap().is_none() {
+        assert!(
+            t1.elapsed() < Duration::from_secs(60),
+            "the launch did not end"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(r["interrupted"], true, "{}", &r.to_string()[..200]);
+    // A merged launch reports as fio's client/server mode does: an entry per client.
+    let c = &r["jobs"];
+    assert!(
+        c.as_array().is_some_and(|j| !j.is_empty()),
+        "{}",
+        &r.to_string()[..200]
+    );
+}

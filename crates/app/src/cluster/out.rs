@@ -123,6 +123,23 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
             code = 1;
         }
     }
+    if let Some(p) = &out.result {
+        let written = serde_json::to_vec_pretty(&result)
+            .map_err(|e| anyhow!("cannot encode the result: {e}"))
+            .and_then(|bytes| crate::session::outputs::write_after(p, &bytes, &plans));
+        if let Err(e) = written {
+            eprintln!("iomark: {e}");
+            code = 1;
+        }
+    }
+    if let Some(p) = &out.report {
+        if !write_report(&result, p) {
+            code = 1;
+        }
+    }
+    crate::session::record::record(&result);
+    // The files first, standard output last: when mpirun is interrupted it stops forwarding
+    // the ranks' output (the pipe closes midway), and what is in files must not be lost with it.
     let text =
         crate::progress::periodic::render_all(&result, &out.formats, out.terse_version, false);
     match &out.output {
@@ -139,25 +156,10 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
                 .and_then(|_| so.flush())
                 .is_err()
             {
-                return 1;
+                code = 1;
             }
         }
     }
-    if let Some(p) = &out.result {
-        let written = serde_json::to_vec_pretty(&result)
-            .map_err(|e| anyhow!("cannot encode the result: {e}"))
-            .and_then(|bytes| crate::session::outputs::write_after(p, &bytes, &plans));
-        if let Err(e) = written {
-            eprintln!("iomark: {e}");
-            code = 1;
-        }
-    }
-    if let Some(p) = &out.report {
-        if !write_report(&result, p) {
-            code = 1;
-        }
-    }
-    crate::session::record::record(&result);
     if result.interrupted {
         eprintln!("iomark: a rank was interrupted; its figures cover the time before");
         return 130;
