@@ -709,7 +709,7 @@ fn a_build_without_mpi_started_by_mpirun_warns() {
 }
 
 #[test]
-fn a_read_only_or_forbidden_target_directory_is_said_as_such() {
+fn a_read_only_target_directory_is_said_as_such() {
     // A read-only filesystem (a tmpfs mounted read-only): never "no space" or "no direct I/O"
     // and then a failed layout.
     crate::blockdev::root_required();

@@ -135,6 +135,34 @@ fn compare_of_references_equals_compare_of_result_files() {
         shown.contains("r read iops:") && shown.contains("tags:      nightly"),
         "{shown}"
     );
+    // A kept baseline: `--baseline @tag:NAME` alone compares it with the last run, as
+    // `compare @tag:NAME @last` does.
+    ok(&with_store(
+        &store,
+        &run_args(&d.s("f"), &d.s("r4.json")),
+        &d.path,
+    ));
+    let gate = [
+        "compare",
+        "--baseline",
+        "@tag:nightly",
+        "--label",
+        "kept",
+        "--label",
+        "now",
+    ];
+    let by_refs = [
+        "compare",
+        "@tag:nightly",
+        "@last",
+        "--label",
+        "kept",
+        "--label",
+        "now",
+    ];
+    let g = ok(&with_store(&store, &gate, &d.path));
+    assert_eq!(g, ok(&with_store(&store, &by_refs, &d.path)));
+    assert!(g.contains("kept") && g.contains("now"), "{g}");
 }
 
 /// Two processes, each recording a series of runs at the same time, lose no record.

@@ -20,6 +20,7 @@ Default output: report.html.
 
 pub const COMPARE_USAGE: &str =
     "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
+       iomark compare --baseline A [B...] [--fail-if RULE]...
 
 Compares results (iomark result files, fio JSON/json+ of any 3.x or 2.x version, or directories
 of repetitions, or runs of the result store: @ID, @last, @last~N, @tag:NAME for the last run with
@@ -27,6 +28,8 @@ a tag) against the first one. Jobs are matched by name, else by workload. For ev
 direction and figure (IOPS, MB/s, p50/p99/p99.9 latency): the values, the change, and whether
 the change is larger than the repetitions' spread (Welch's t-test) or untested (single runs).
 --fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule.
+--baseline A names the result to compare against (a kept run: --baseline @tag:before); without
+other results it is compared with the store's last run (@last).
 Exit codes: 0 fine, 1 a --fail-if rule was broken, 2 bad input or usage.
 ";
 
@@ -115,6 +118,8 @@ struct Args {
     xlsx: Option<PathBuf>,
     markdown: Option<PathBuf>,
     rules: Vec<String>,
+    /// `compare --baseline REF`: the result the others are compared against.
+    baseline: Option<PathBuf>,
     help: bool,
 }
 
@@ -130,6 +135,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
         xlsx: None,
         markdown: None,
         rules: Vec::new(),
+        baseline: None,
         help: false,
     };
     let mut i = 0;
@@ -185,6 +191,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
             "--xlsx" => a.xlsx = Some(v.into()),
             "--markdown" => a.markdown = Some(v.into()),
             "--fail-if" => a.rules.push(v),
+            "--baseline" => a.baseline = Some(v.into()),
             _ => {
                 anyhow::bail!(
                     "unknown option {q_flag}",
@@ -320,12 +327,33 @@ pub fn report_main(args: &[String]) -> i32 {
     0
 }
 
+/// `--baseline REF` comes first among the results; alone, it is compared with the last run of
+/// the store (`@last`), as a gate in a nightly job does.
+fn with_baseline(mut a: Args) -> Args {
+    if let Some(b) = a.baseline.take() {
+        if a.inputs.is_empty() {
+            a.inputs.push(PathBuf::from("@last"));
+        }
+        a.inputs.insert(0, b);
+    }
+    a
+}
+
 /// `iomark compare`.
 pub fn compare_main(args: &[String]) -> i32 {
     let a = match parse(
         args,
-        &["--label", "--fail-if", "--report", "--png", "--svg"],
-    ) {
+        &[
+            "--label",
+            "--fail-if",
+            "--report",
+            "--png",
+            "--svg",
+            "--baseline",
+        ],
+    )
+    .map(with_baseline)
+    {
         Ok(a) if a.help => {
             return crate::session::pipe::print_text(COMPARE_USAGE);
         }
