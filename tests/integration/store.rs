@@ -467,3 +467,66 @@ fn every_front_end_lands_in_the_store() {
         assert!(shown.contains("figures:"), "{id} has no figures:\n{shown}");
     }
 }
+
+#[test]
+fn a_trend_draws_a_figure_across_runs_and_marks_a_changed_system() {
+    let d = Scratch::new("store-trend");
+    let store = d.file("results.db");
+    for r in ["r1.json", "r2.json"] {
+        let a = cat(&run_args(&d.s("f"), &d.s(r)), &["--tag", "nightly"]);
+        ok(&with_store(&store, &a, &d.path));
+    }
+    // A run of another kernel joins the history (as if the machine was updated).
+    let mut doc: Value =
+        serde_json::from_slice(&std::fs::read(d.file("r2.json")).unwrap()).unwrap();
+    doc["host"]["kernel"] = "9.9.9-other".into();
+    doc["start_unix_ms"] = (doc["start_unix_ms"].as_u64().unwrap() + 1000).into();
+    std::fs::write(d.file("k.json"), doc.to_string()).unwrap();
+    ok(&with_store(
+        &store,
+        &["store", "import", "--tag", "nightly", &d.s("k.json")],
+        &d.path,
+    ));
+    ok(&with_store(
+        &store,
+        &run_args(&d.s("f"), &d.s("untagged.json")),
+        &d.path,
+    ));
+    let o = with_store(
+        &store,
+        &[
+            "report",
+            "--trend",
+            "r.read.iops",
+            "--tag",
+            "nightly",
+            "-o",
+            &d.s("t.html"),
+            "--png",
+            &d.s("png"),
+        ],
+        &d.path,
+    );
+    ok(&o);
+    assert!(stderr(&o).contains("over 3 runs"), "{}", stderr(&o));
+    let html = std::fs::read_to_string(d.file("t.html")).unwrap();
+    assert!(
+        html.contains("kernel ") && html.contains(" -&gt; 9.9.9-other"),
+        "the change is listed"
+    );
+    // Runs on a categorical axis from zero, the changed run marked.
+    assert!(html.contains("\"x\":[\"@1 "), "runs as categories");
+    assert!(html.contains("\"rangemode\":\"tozero\""));
+    assert!(html.contains("\"name\":\"system changed\""));
+    assert_eq!(std::fs::read_dir(d.file("png")).unwrap().count(), 1);
+    // A figure no run has, and a malformed one, are said as such.
+    let none = with_store(&store, &["report", "--trend", "zz.read.iops"], &d.path);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        stderr(&none).contains("no run of the store"),
+        "{}",
+        stderr(&none)
+    );
+    let bad = with_store(&store, &["report", "--trend", "iops"], &d.path);
+    assert_eq!(bad.status.code(), Some(2));
+}

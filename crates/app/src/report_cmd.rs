@@ -65,7 +65,7 @@ pub fn take_report_arg(args: &[String]) -> anyhow::Result<(Vec<String>, Option<P
 /// for the jobs that keep no log of their own (`RunPlan::series_ms`).
 pub const REPORT_SERIES_MS: u64 = 500;
 
-fn command_line() -> String {
+pub(crate) fn command_line() -> String {
     read::shell_words(&iomark_engine::result::command_line())
 }
 
@@ -265,6 +265,12 @@ fn write_images(a: &Args, charts: &[charts::Chart]) -> Result<(), ReportError> {
 
 /// `iomark report`.
 pub fn report_main(args: &[String]) -> i32 {
+    if args
+        .iter()
+        .any(|a| a == "--trend" || a.starts_with("--trend="))
+    {
+        return crate::store_cmd::trend::main(args);
+    }
     let a = match parse(args, &["-o", "--output", "--label", "--png", "--svg"]) {
         Ok(a) if a.help => {
             return crate::session::pipe::print_text(REPORT_USAGE);

@@ -7,8 +7,8 @@ use crate::charts::{Chart, Kind, Trace};
 use crate::compare::{fmt_num, Comparison};
 use crate::model::{Figure, Source};
 use crate::ReportError;
-use plotly::common::{Mode, Title};
-use plotly::layout::{Axis, AxisType, BarMode, Layout, LayoutScene};
+use plotly::common::{ErrorData, ErrorType, Marker, MarkerSymbol, Mode, Title};
+use plotly::layout::{Axis, AxisType, BarMode, Layout, LayoutScene, RangeMode};
 use plotly::{Bar, HeatMap, Plot, Scatter, Surface};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -52,10 +52,25 @@ fn plain_all(v: &[String]) -> Vec<String> {
     v.iter().map(|s| plain(s)).collect()
 }
 
+/// The spread of a trace's points as error bars (none when it has no spread).
+fn error_bars(t: &Trace) -> Option<ErrorData> {
+    if t.spread.is_empty() || t.spread.len() != t.y.len() {
+        return None;
+    }
+    let plus = t.spread.iter().zip(&t.y).map(|(s, y)| s.1 - y).collect();
+    let minus = t.spread.iter().zip(&t.y).map(|(s, y)| y - s.0).collect();
+    Some(
+        ErrorData::new(ErrorType::Data)
+            .symmetric(false)
+            .array(plus)
+            .array_minus(minus),
+    )
+}
+
 /// One chart as a Plotly figure.
 pub fn plot(c: &Chart) -> Plot {
     let mut p = Plot::new();
-    for t in &c.traces {
+    for (i, t) in c.traces.iter().enumerate() {
         let t = &Trace {
             name: plain(&t.name),
             cats: plain_all(&t.cats),
@@ -63,6 +78,20 @@ pub fn plot(c: &Chart) -> Plot {
             ..t.clone()
         };
         match c.kind {
+            Kind::Lines if t.x.is_empty() && !t.cats.is_empty() => {
+                let sc = Scatter::new(t.cats.clone(), t.y.clone()).name(&t.name);
+                let sc = if i == 0 {
+                    sc.mode(Mode::LinesMarkers)
+                } else {
+                    // Marks on the first series (a trend's changed runs): no line.
+                    sc.mode(Mode::Markers)
+                        .marker(Marker::new().size(14).symbol(MarkerSymbol::X))
+                };
+                p.add_trace(match error_bars(t) {
+                    Some(e) => sc.error_y(e),
+                    None => sc,
+                })
+            }
             Kind::Lines => p.add_trace(Scatter::new(t.x.clone(), t.y.clone()).name(&t.name).mode(
                 if t.x.len() > 60 {
                     Mode::Lines
@@ -70,7 +99,13 @@ pub fn plot(c: &Chart) -> Plot {
                     Mode::LinesMarkers
                 },
             )),
-            Kind::Bars => p.add_trace(Bar::new(t.cats.clone(), t.y.clone()).name(&t.name)),
+            Kind::Bars => {
+                let b = Bar::new(t.cats.clone(), t.y.clone()).name(&t.name);
+                p.add_trace(match error_bars(t) {
+                    Some(e) => b.error_y(e),
+                    None => b,
+                })
+            }
             Kind::Histogram => p.add_trace(Bar::new(t.x.clone(), t.y.clone()).name(&t.name)),
             Kind::Heatmap => {
                 p.add_trace(HeatMap::new(t.cats.clone(), t.rows.clone(), t.z.clone()).name(&t.name))
@@ -87,10 +122,15 @@ pub fn plot(c: &Chart) -> Plot {
     if c.log_x {
         x = x.type_(AxisType::Log);
     }
+    let mut y = Axis::new().title(Title::with_text(plain(&c.y_title)));
+    if c.kind == Kind::Lines && c.traces.first().is_some_and(|t| t.x.is_empty()) {
+        // A figure across runs starts at zero, so a change looks as large as it is.
+        y = y.range_mode(RangeMode::ToZero);
+    }
     let mut layout = Layout::new()
         .title(Title::with_text(plain(&c.title)))
         .x_axis(x)
-        .y_axis(Axis::new().title(Title::with_text(plain(&c.y_title))))
+        .y_axis(y)
         .height(420);
     if c.kind == Kind::Bars {
         layout = layout.bar_mode(BarMode::Group);
@@ -284,9 +324,12 @@ pub fn render(page: &Page) -> String {
         for (k, v) in &s.facts {
             let _ = write!(h, "<tr><th class=l>{}</th><td>{}</td></tr>", esc(k), esc(v));
         }
-        h.push_str("</table>\n<h3>Headline figures</h3>\n");
-        h.push_str(&headline_table(s));
-        h.push('\n');
+        h.push_str("</table>\n");
+        if !s.jobs.is_empty() {
+            h.push_str("<h3>Headline figures</h3>\n");
+            h.push_str(&headline_table(s));
+            h.push('\n');
+        }
     }
     if let Some(c) = page.comparison {
         h.push_str("<h2>Comparison</h2>\n");

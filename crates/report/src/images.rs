@@ -81,6 +81,13 @@ where
 {
     root.fill(&WHITE)?;
     match c.kind {
+        Kind::Lines
+            if c.traces
+                .first()
+                .is_some_and(|t| t.x.is_empty() && !t.cats.is_empty()) =>
+        {
+            draw_cat_lines(&root, c)?
+        }
         Kind::Lines | Kind::Histogram => draw_xy(&root, c)?,
         Kind::Bars => draw_bars(&root, c)?,
         Kind::Surface => {
@@ -156,6 +163,80 @@ where
     }
     if c.traces.len() > 1 {
         ch.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// Lines over categories (a figure across runs): the first trace as a line with its spread
+/// as whiskers, the others as marks on the categories they name.
+fn draw_cat_lines<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Chart,
+) -> Result<(), DrawErr>
+where
+    DB::ErrorType: 'static,
+{
+    let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
+    let n = cats.len().max(1);
+    let (_, y1) = bounds(
+        c.traces
+            .iter()
+            .flat_map(|t| t.y.iter().copied().chain(t.spread.iter().map(|s| s.1)))
+            .filter(|v| v.is_finite())
+            .chain([0.0]),
+    );
+    let mut ch = ChartBuilder::on(root)
+        .caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(60)
+        .y_label_area_size(70)
+        .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
+    let fmt = |v: &f64| {
+        let i = v.round();
+        if (v - i).abs() < 1e-6 && i >= 0.0 {
+            cats.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    ch.configure_mesh()
+        .x_labels(n.min(12))
+        .x_desc(c.x_title.as_str())
+        .y_desc(c.y_title.as_str())
+        .x_label_formatter(&fmt)
+        .y_label_formatter(&|v| short(*v))
+        .disable_x_mesh()
+        .draw()?;
+    let at = |cat: &String| cats.iter().position(|c| c == cat).map(|i| i as f64);
+    for (i, t) in c.traces.iter().enumerate() {
+        let col = color(i);
+        let pts: Vec<(f64, f64)> = t
+            .cats
+            .iter()
+            .zip(&t.y)
+            .filter_map(|(cat, &y)| Some((at(cat)?, y)))
+            .filter(|p| p.1.is_finite())
+            .collect();
+        if i == 0 {
+            ch.draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))?
+                .label(&t.name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], col.stroke_width(2)));
+            ch.draw_series(pts.iter().map(|&p| Circle::new(p, 4, col.filled())))?;
+            ch.draw_series(pts.iter().zip(&t.spread).map(|(&(x, _), &(lo, hi))| {
+                PathElement::new([(x, lo), (x, hi)], BLACK.stroke_width(1))
+            }))?;
+        } else {
+            ch.draw_series(pts.iter().map(|&p| Cross::new(p, 7, col.stroke_width(3))))?
+                .label(&t.name)
+                .legend(move |(x, y)| Cross::new((x + 6, y), 5, col.stroke_width(3)));
+        }
+    }
+    if c.traces.len() > 1 {
+        ch.configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()?;

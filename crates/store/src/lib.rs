@@ -15,9 +15,11 @@ mod codec;
 mod query;
 mod record;
 pub mod schema;
+mod series;
 
 pub use query::{Filter, Reference, RunRow};
 pub use record::{Figure, NewRun};
+pub use series::{FigureKey, Point};
 
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};

@@ -305,3 +305,24 @@ fn cost_of_10000_runs() {
         size / 10_000
     );
 }
+
+#[test]
+fn a_figure_across_runs() {
+    let (_d, p) = temp();
+    let mut s = Store::open(&p).unwrap();
+    let a = add(&mut s, 1, "h", &["nightly"], "/dev/sdb");
+    let _other = add(&mut s, 2, "h", &[], "/dev/sdb");
+    let b = add(&mut s, 3, "h", &["nightly"], "/dev/sdb");
+    let key = crate::FigureKey::parse("a.read.iops").unwrap();
+    let f = Filter {
+        tag: Some("nightly".into()),
+        ..Filter::default()
+    };
+    let pts = s.series(&f, &key).unwrap();
+    let ids: Vec<i64> = pts.iter().map(|p| p.run.id).collect();
+    assert_eq!(ids, [a, b]);
+    assert_eq!(pts[0].values.len(), 1);
+    assert_eq!(pts[0].unit, "IOPS");
+    let none = crate::FigureKey::parse("zz.read.iops").unwrap();
+    assert!(s.series(&f, &none).unwrap().is_empty());
+}

@@ -14,6 +14,7 @@ pub mod job;
 pub mod matrix;
 pub mod preset;
 pub mod sweep;
+pub mod trend;
 
 use crate::model::Source;
 use iomark_engine::result::SuiteTable;
@@ -21,7 +22,8 @@ use iomark_engine::result::SuiteTable;
 /// How a chart is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Lines over a numeric x axis (time series, CDFs, percentile curves).
+    /// Lines over a numeric x axis (time series, CDFs, percentile curves), or over categories
+    /// when the traces have `cats` and no `x` (a figure across runs).
     Lines,
     /// Grouped bars over categories (`Trace::cats`).
     Bars,
@@ -47,6 +49,9 @@ pub struct Trace {
     pub rows: Vec<String>,
     /// Values per row, then per category (Heatmap, Surface).
     pub z: Vec<Vec<f64>>,
+    /// The spread around each y, as (lowest, highest) of the repetitions it is the mean of:
+    /// drawn as error bars; empty when the values are single measurements.
+    pub spread: Vec<(f64, f64)>,
 }
 
 /// One chart, with its section and axis titles (units included).
