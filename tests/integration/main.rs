@@ -26,6 +26,7 @@ mod fio_openfiles;
 mod fio_placement;
 mod fio_prio;
 mod fio_silent;
+mod fio_silent3;
 mod fio_steady;
 mod fio_suite_jobs;
 mod fio_sync;

@@ -340,8 +340,10 @@ impl<'a> Reader<'a> {
             bad(self, line.trim_start_matches('['), d);
             return;
         };
+        // As fio, the name is everything between the first '[' and the last ']': `[job1]]` is
+        // the job "job1]".
         let name = name.trim();
-        if name.is_empty() || name.contains(['[', ']']) {
+        if name.is_empty() {
             let d = Diag::error(
                 Some(loc.clone()),
                 None,
@@ -444,6 +446,20 @@ impl<'a> Reader<'a> {
         }
         let mut unset = Vec::new();
         let value = expand(value, self.vars, &mut unset);
+        if value.is_empty() && !unset.is_empty() && !def.kind.value_optional() {
+            // As fio, an unset variable expands to nothing; a value left empty says which.
+            let names: Vec<String> = unset.iter().map(|v| format!("${{{v}}}")).collect();
+            self.push_error(Diag::error(
+                Some(loc(vcol)),
+                sec,
+                format!(
+                    "option '{}' has no value: environment variable {} is not set",
+                    def.name,
+                    iomark_engine::echo::quote(&names.join(", "))
+                ),
+            ));
+            return;
+        }
         for var in unset {
             self.diags.push(Diag::warning(
                 Some(loc(vcol)),
@@ -575,6 +591,19 @@ pub(crate) mod tests {
         assert_eq!(r.diags.len(), 1);
         assert!(r.diags[0].message.contains("'NOPE' is not set"));
         assert_eq!(r.diags[0].severity, Severity::Warning);
+        let r = read("[a]\nsize=${NOPE}\n");
+        assert_eq!(r.diags.len(), 1);
+        assert!(r.diags[0]
+            .message
+            .contains("option 'size' has no value: environment variable '${NOPE}' is not set"));
+    }
+
+    #[test]
+    fn a_section_name_may_hold_brackets() {
+        let r = read("[job1]]\nsize=1m\n[a[b]\n");
+        assert!(r.diags.is_empty(), "{:?}", r.diags);
+        assert_eq!(r.sections[0].name, "job1]");
+        assert_eq!(r.sections[1].name, "a[b");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! I/O checked (sizes, regions, direct I/O alignment, device safety, free space).
 
 use super::{Note, RunError};
-use crate::job::{EngineKind, JobSpec, RunPlan, SizeSpec};
+use crate::job::{Dir, EngineKind, JobSpec, RunPlan, SizeSpec};
 use crate::result::TargetInfo;
 use crate::rng::Rng;
 use crate::sys;
@@ -387,11 +387,15 @@ fn resolve_region(
     let meta = job.ioengine.is_metadata();
     let real_size = found.real_size;
     let base = real_size.unwrap_or(per_file);
-    let offset = job.offset.resolve(base)
-        + job.offset_increment.resolve(base) * (u64::from(job.clones_before) + u64::from(clone));
+    let offset = start_offset(job, clone, base);
     // Without an explicit size, an existing file or device is used from the offset to its end.
     let per_file = if job.size.is_none() && job.filesize.is_none() && real_size.is_some() {
         per_file.saturating_sub(offset)
+    } else if let (Some(SizeSpec::Percent(_)), None, Some(r)) = (job.size, job.filesize, real_size)
+    {
+        // A share of the file: no more than lies past the offset, in whole smallest blocks.
+        let len = per_file.min(r.saturating_sub(offset));
+        len - len % smallest_bs(job)
     } else {
         per_file
     };
@@ -438,6 +442,29 @@ fn resolve_region(
         });
     }
     Ok((region_start, region_len, size))
+}
+
+/// Where the clone's region starts: the offset plus the clone's increments; when either is a
+/// percentage of the file, rounded up to the smallest block size.
+fn start_offset(job: &JobSpec, clone: u32, base: u64) -> u64 {
+    let clones = u64::from(job.clones_before) + u64::from(clone);
+    let raw = job.offset.resolve(base) + job.offset_increment.resolve(base) * clones;
+    let pct = |s: SizeSpec| matches!(s, SizeSpec::Percent(_));
+    if pct(job.offset) || pct(job.offset_increment) {
+        raw.div_ceil(smallest_bs(job)) * smallest_bs(job)
+    } else {
+        raw
+    }
+}
+
+/// The smallest block size of any direction, used or not (what percentages round to).
+fn smallest_bs(job: &JobSpec) -> u64 {
+    Dir::ALL
+        .iter()
+        .map(|&d| job.bs[d].min())
+        .min()
+        .unwrap_or(4096)
+        .max(1)
 }
 
 /// Add the layout a regular file needs when it is missing or smaller than `need` bytes (a

@@ -106,8 +106,17 @@ pub fn percentage_random(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 
 pub fn bs(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     let kb = c.kb();
+    let range = std::cell::RefCell::new(None);
     let l = c.per_dir(v, |s| -> Result<BlockSize, Reason> {
-        let n = values::parse_size(s, kb)?;
+        // `bs=4k-512k`: fio reads the first size and ignores the rest (a range is bsrange).
+        let n = match (values::parse_size(s, kb), s.split_once('-')) {
+            (Err(_), Some((lo, hi))) if values::parse_size_range(s, kb).is_ok() => {
+                *range.borrow_mut() =
+                    Some((s.to_string(), lo.trim().to_string(), hi.trim().to_string()));
+                values::parse_size(lo, kb)?
+            }
+            (n, _) => n?,
+        };
         if n == 0 {
             Err("block size 0".into())
         } else {
@@ -115,6 +124,11 @@ pub fn bs(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
         }
     })?;
     set_per_dir(&mut c.spec.bs, l);
+    if let Some((s, lo, hi)) = range.into_inner() {
+        c.pending.warnings.push(format!(
+            "bs={s} is read as bs={lo}: a block size takes no range (bsrange={lo}-{hi} gives one)"
+        ));
+    }
     Ok(())
 }
 
