@@ -10,6 +10,7 @@ mod deadline;
 mod edges;
 mod engines;
 mod faultfs;
+mod fio_accepts3;
 mod fio_bandwidth_log;
 mod fio_buffers;
 mod fio_cmdprio;

@@ -393,3 +393,45 @@ pub fn latency_percentile(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     c.spec.depth_search.percentile = p;
     Ok(())
 }
+
+/// `cpumask=N`: bit N set lets the job run on CPU N (the low 32 bits, as fio reads them).
+pub fn cpumask(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let mask = c.uint(v)?;
+    if mask >> 32 != 0 {
+        return Err(c.invalid(v, "a mask of CPUs 0 to 31 (use cpus_allowed for more)"));
+    }
+    let cpus: Vec<usize> = (0..32).filter(|i| mask >> i & 1 == 1).collect();
+    if cpus.is_empty() {
+        return Err(c.invalid(v, "the mask names no CPU"));
+    }
+    c.spec.cpus_allowed = Some(cpus);
+    Ok(())
+}
+
+/// A value of `field` that may be a count of zones (`4z`): kept until the zone size is known,
+/// the field itself reset as fio resets it; any other value goes to `set`.
+pub fn with_zones(
+    c: &mut Ctx<'_>,
+    v: &str,
+    field: super::ZoneField,
+    set: super::apply::SetFn,
+) -> Result<(), OptionError> {
+    c.pending.zones.counts.retain(|(f, _)| *f != field);
+    let Some(n) = v.trim().strip_suffix('z') else {
+        return set(c, v);
+    };
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| c.invalid(v, "expected a whole number of zones before 'z', e.g. 4z"))?;
+    c.pending.zones.counts.push((field, n));
+    use super::ZoneField as F;
+    match field {
+        F::Size => c.spec.size = None,
+        F::IoSize => c.spec.io_size = None,
+        F::Offset => c.spec.offset = SizeSpec::Bytes(0),
+        F::OffsetIncrement => c.spec.offset_increment = SizeSpec::Bytes(0),
+        F::Skip => c.pending.zones.skip = 0,
+    }
+    Ok(())
+}
