@@ -220,6 +220,10 @@ pub struct Reader<'a> {
     stack: Vec<PathBuf>,
     /// Raised (SIGINT) to give up reading.
     stop: Option<Arc<AtomicBool>>,
+    /// `kb_base` as set in the current section, and in the last [global] before it: kept as
+    /// lines are read, so a value's base costs nothing however long the file.
+    kb_here: Option<u32>,
+    kb_global: Option<u32>,
 }
 
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -232,6 +236,8 @@ impl<'a> Reader<'a> {
             diags: Vec::new(),
             stack: Vec::new(),
             stop: None,
+            kb_here: None,
+            kb_global: None,
         }
     }
 
@@ -319,7 +325,7 @@ impl<'a> Reader<'a> {
         // A bad header still opens a section (left out of the run), so that the lines below
         // it are not taken for the previous section's.
         let bad = |r: &mut Self, name: &str, d: Diag| {
-            r.sections.push(Section {
+            r.open_section(Section {
                 name: name.to_string(),
                 loc: loc.clone(),
                 entries: Vec::new(),
@@ -355,12 +361,21 @@ impl<'a> Reader<'a> {
             bad(self, name, d);
             return;
         }
-        self.sections.push(Section {
+        self.open_section(Section {
             name: name.to_string(),
             loc,
             entries: Vec::new(),
             errors: 0,
         });
+    }
+
+    /// Start a section: the one it closes passes on its `kb_base` if it is a [global].
+    fn open_section(&mut self, s: Section) {
+        if self.sections.last().is_some_and(|l| l.name == "global") && self.kb_here.is_some() {
+            self.kb_global = self.kb_here;
+        }
+        self.kb_here = None;
+        self.sections.push(s);
     }
 
     fn include(&mut self, target: &str, loc: Loc, base: Option<&Path>) {
@@ -488,6 +503,9 @@ impl<'a> Reader<'a> {
                 return;
             }
         }
+        if def.name == "kb_base" {
+            self.kb_here = Some(if value.trim() == "1000" { 1000 } else { 1024 });
+        }
         let s = self.sections.last_mut().expect("checked above");
         // In [global], name= only sets the default name: the section stays [global].
         if def.name == "name" && s.name != "global" {
@@ -510,26 +528,7 @@ impl<'a> Reader<'a> {
 
     /// The kb_base in force for the current section: its own, else the last [global]'s.
     fn kb_base(&self) -> u32 {
-        let find = |s: &Section| {
-            s.entries.iter().rev().find_map(|e| {
-                (options::lookup(&e.key).map(|d| d.name) == Some("kb_base")).then(|| {
-                    if e.value.trim() == "1000" {
-                        1000
-                    } else {
-                        1024
-                    }
-                })
-            })
-        };
-        let mut it = self.sections.iter().rev();
-        if let Some(cur) = it.next() {
-            if let Some(k) = find(cur) {
-                return k;
-            }
-        }
-        it.filter(|s| s.name == "global")
-            .find_map(find)
-            .unwrap_or(1024)
+        self.kb_here.or(self.kb_global).unwrap_or(1024)
     }
 }
 
