@@ -16,6 +16,7 @@ mod fio_buffers;
 mod fio_cmdprio;
 mod fio_compat;
 mod fio_debug_random;
+mod fio_engines3;
 mod fio_errors;
 mod fio_exit;
 mod fio_iolog;

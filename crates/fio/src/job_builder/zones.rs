@@ -142,6 +142,7 @@ mod tests {
             size,
             range,
             skip: 0,
+            counts: Vec::new(),
         }
     }
 

@@ -98,7 +98,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("steadystate_check_interval", OptKind::Time(TimeUnit::S), "1", "Time", "Sampling interval for steady-state detection.").al(&["ss_interval"]).ny(STEADY),
     o("ramp_size", OptKind::Size, "0", "Time", "Amount of I/O before statistics are kept.").ny(NYI),
     // --- Engine and queue depth
-    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, filecreate, filestat, filedelete.").set(setters::ioengine),
+    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, filecreate, filestat, filedelete, falloc, ftruncate.").set(setters::ioengine),
     o("iodepth", OptKind::Int, "1", "Engine and queue depth", "Number of I/Os kept in flight per job (async engines).").set(|c, v| { c.spec.iodepth = c.count(v)?; Ok(()) }),
     o("iodepth_batch", OptKind::Int, "1", "Engine and queue depth", "Submit once this many I/Os are queued (0 = iodepth).").al(&["iodepth_batch_submit"]).set(|c, v| { c.spec.iodepth_batch_submit = c.u32(v)?; Ok(()) }),
     o("iodepth_batch_complete_min", OptKind::Int, "1", "Engine and queue depth", "Minimum completions to wait for per reap.").al(&["iodepth_batch_complete"]).set(|c, v| { c.spec.iodepth_batch_complete_min = c.u32(v)?; Ok(()) }),
