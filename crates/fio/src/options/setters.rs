@@ -223,6 +223,11 @@ pub fn ioengine(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     if NOT_YET_ENGINES.contains(&name) || name.starts_with("external:") {
         return Err(OptionError::EngineNotYet {
             name: name.to_string(),
+            why: if name.starts_with("external:") {
+                "iomark loads no fio engine libraries"
+            } else {
+                super::names::not_yet_reason(name)
+            },
             supported: SUPPORTED_ENGINES.join(", "),
         });
     }
