@@ -91,10 +91,16 @@ fn percentage_increments_and_sizes_match_fio() {
     ];
     let (fl, _) = logged("fio", &args);
     let (il, _) = logged("iomark", &args);
-    assert_eq!(fl.len(), 3 * 546);
-    assert_eq!(il, fl);
-    // Every clone starts on a 12 KiB boundary.
+    assert_eq!(il.len(), 3 * 546);
+    // fio's three clones append to one log at once, so a few of its lines can run together:
+    // every line that survives is one of iomark's.
+    assert!(fl.len() > 3 * 500, "{}", fl.len());
+    assert!(fl.iter().all(|x| il.binary_search(x).is_ok()));
+    // Every clone starts on a 12 KiB boundary: 1000, 1000 + 15% and 1000 + 30%, rounded up.
     assert!(il.iter().all(|&(o, _)| o % 12288 == 0));
+    for start in [12288, 10_076_160, 20_140_032] {
+        assert!(il.binary_search(&(start, 12288)).is_ok(), "{start}");
+    }
 }
 
 /// Compressible buffers with a pattern: each chunk random, then the pattern, rewritten on every
