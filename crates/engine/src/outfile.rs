@@ -148,13 +148,14 @@ impl JobSpec {
 /// Every file or device the jobs of a plan use.
 pub fn plan_targets(plan: &RunPlan) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for j in &plan.jobs {
         if j.ioengine.is_diskless() {
             continue;
         }
         for c in 0..j.numjobs.max(1) {
             for p in j.clone_paths(c) {
-                if !out.contains(&p) {
+                if seen.insert(p.clone()) {
                     out.push(p);
                 }
             }

@@ -249,6 +249,10 @@ pub struct Reader<'a> {
     stack: Vec<PathBuf>,
     /// Raised (SIGINT) to give up reading.
     stop: Option<Arc<AtomicBool>>,
+    /// `kb_base` as set in the current section, and in the last [global] before it: kept as
+    /// lines are read, so a value's base costs nothing however long the file.
+    kb_here: Option<u32>,
+    kb_global: Option<u32>,
 }
 
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -261,6 +265,8 @@ impl<'a> Reader<'a> {
             diags: Vec::new(),
             stack: Vec::new(),
             stop: None,
+            kb_here: None,
+            kb_global: None,
         }
     }
 
@@ -366,7 +372,7 @@ impl<'a> Reader<'a> {
         // A bad header still opens a section (left out of the run), so that the lines below
         // it are not taken for the previous section's.
         let bad = |r: &mut Self, name: &str, d: Diag| {
-            r.sections.push(Section {
+            r.open_section(Section {
                 name: name.to_string(),
                 loc: loc.clone(),
                 entries: Vec::new(),
@@ -387,8 +393,10 @@ impl<'a> Reader<'a> {
             bad(self, line.trim_start_matches('['), d);
             return;
         };
+        // As fio, the name is everything between the first '[' and the last ']': `[job1]]` is
+        // the job "job1]".
         let name = name.trim();
-        if name.is_empty() || name.contains(['[', ']']) {
+        if name.is_empty() {
             let d = Diag::error(
                 Some(loc.clone()),
                 None,
@@ -400,12 +408,21 @@ impl<'a> Reader<'a> {
             bad(self, name, d);
             return;
         }
-        self.sections.push(Section {
+        self.open_section(Section {
             name: name.to_string(),
             loc,
             entries: Vec::new(),
             errors: 0,
         });
+    }
+
+    /// Start a section: the one it closes passes on its `kb_base` if it is a [global].
+    fn open_section(&mut self, s: Section) {
+        if self.sections.last().is_some_and(|l| l.name == "global") && self.kb_here.is_some() {
+            self.kb_global = self.kb_here;
+        }
+        self.kb_here = None;
+        self.sections.push(s);
     }
 
     fn include(&mut self, target: &str, loc: Loc, base: Option<&Path>) {
@@ -491,6 +508,20 @@ impl<'a> Reader<'a> {
         }
         let mut unset = Vec::new();
         let value = expand(value, self.vars, &mut unset);
+        if value.is_empty() && !unset.is_empty() && !def.kind.value_optional() {
+            // As fio, an unset variable expands to nothing; a value left empty says which.
+            let names: Vec<String> = unset.iter().map(|v| format!("${{{v}}}")).collect();
+            self.push_error(Diag::error(
+                Some(loc(vcol)),
+                sec,
+                format!(
+                    "option '{}' has no value: environment variable {} is not set",
+                    def.name,
+                    iomark_engine::echo::quote(&names.join(", "))
+                ),
+            ));
+            return;
+        }
         for var in unset {
             self.diags.push(Diag::warning(
                 Some(loc(vcol)),
@@ -519,6 +550,9 @@ impl<'a> Reader<'a> {
                 return;
             }
         }
+        if def.name == "kb_base" {
+            self.kb_here = Some(if value.trim() == "1000" { 1000 } else { 1024 });
+        }
         let s = self.sections.last_mut().expect("checked above");
         // In [global], name= only sets the default name: the section stays [global].
         if def.name == "name" && s.name != "global" {
@@ -541,26 +575,7 @@ impl<'a> Reader<'a> {
 
     /// The kb_base in force for the current section: its own, else the last [global]'s.
     fn kb_base(&self) -> u32 {
-        let find = |s: &Section| {
-            s.entries.iter().rev().find_map(|e| {
-                (options::lookup(&e.key).map(|d| d.name) == Some("kb_base")).then(|| {
-                    if e.value.trim() == "1000" {
-                        1000
-                    } else {
-                        1024
-                    }
-                })
-            })
-        };
-        let mut it = self.sections.iter().rev();
-        if let Some(cur) = it.next() {
-            if let Some(k) = find(cur) {
-                return k;
-            }
-        }
-        it.filter(|s| s.name == "global")
-            .find_map(find)
-            .unwrap_or(1024)
+        self.kb_here.or(self.kb_global).unwrap_or(1024)
     }
 }
 
@@ -637,6 +652,19 @@ pub(crate) mod tests {
         assert_eq!(r.diags.len(), 1);
         assert!(r.diags[0].message.contains("'NOPE' is not set"));
         assert_eq!(r.diags[0].severity, Severity::Warning);
+        let r = read("[a]\nsize=${NOPE}\n");
+        assert_eq!(r.diags.len(), 1);
+        assert!(r.diags[0]
+            .message
+            .contains("option 'size' has no value: environment variable '${NOPE}' is not set"));
+    }
+
+    #[test]
+    fn a_section_name_may_hold_brackets() {
+        let r = read("[job1]]\nsize=1m\n[a[b]\n");
+        assert!(r.diags.is_empty(), "{:?}", r.diags);
+        assert_eq!(r.sections[0].name, "job1]");
+        assert_eq!(r.sections[1].name, "a[b");
     }
 
     #[test]

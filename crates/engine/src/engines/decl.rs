@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(EngineKind::ALL.len(), 13);
+        assert_eq!(EngineKind::ALL.len(), 15);
         for k in EngineKind::ALL {
             assert_eq!(EngineKind::from_fio_name(k.fio_name()), Some(k));
         }

@@ -13,6 +13,8 @@ use std::os::fd::RawFd;
 use std::path::PathBuf;
 
 mod decl;
+pub(crate) mod falloc;
+pub(crate) mod ftruncate;
 pub(crate) mod libaio;
 pub(crate) mod meta;
 pub(crate) mod mmap;
@@ -46,6 +48,8 @@ pub(crate) const ENGINES: &[EngineDecl] = &[
     meta::FILECREATE,
     meta::FILESTAT,
     meta::FILEDELETE,
+    falloc::DECL,
+    ftruncate::DECL,
 ];
 
 // `EngineKind as usize` indexes ENGINES.

@@ -123,10 +123,11 @@ impl RandGen {
             }
             RandMode::Dist(Distribution::Normal { sigma_pct, center }) => {
                 let c = center_fraction(center).unwrap_or(0.5);
+                // No deviation given: the spread of fio's mean of twelve uniform draws.
                 let sigma = if sigma_pct.is_finite() && sigma_pct > 0.0 {
                     dblocks as f64 * sigma_pct / 100.0
                 } else {
-                    0.0
+                    dblocks as f64 / 12.0
                 };
                 Kind::Normal {
                     center: dblocks as f64 * c,

@@ -22,6 +22,8 @@ pub enum EngineKind {
     FileCreate,
     FileStat,
     FileDelete,
+    Falloc,
+    Ftruncate,
 }
 
 /// An engine-specific option (fio's FIO_OPT_C_ENGINE options) an engine reads from

@@ -2,7 +2,7 @@
 //! I/O checked (sizes, regions, direct I/O alignment, device safety, free space).
 
 use super::{Note, RunError};
-use crate::job::{EngineKind, JobSpec, RunPlan, SizeSpec};
+use crate::job::{Dir, EngineKind, JobSpec, RunPlan, SizeSpec};
 use crate::result::TargetInfo;
 use crate::rng::Rng;
 use crate::sys;
@@ -40,7 +40,7 @@ pub(super) type Planned = (Vec<Unit>, Vec<Layout>, Vec<Note>);
 
 pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
     let mut units = Vec::new();
-    let mut layouts: BTreeMap<PathBuf, Layout> = BTreeMap::new();
+    let mut st = Planning::default();
     let mut notes = Vec::new();
     let mut thread_number = 0u32;
     // Refused before anything is allocated per job.
@@ -75,20 +75,34 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
             });
         }
         for clone in 0..job.numjobs.max(1) {
-            let unit = plan_clone(
-                plan,
-                job,
-                ji,
-                clone,
-                thread_number,
-                &mut layouts,
-                &mut notes,
-            )?;
+            let unit = plan_clone(plan, job, ji, clone, thread_number, &mut st, &mut notes)?;
             units.push(unit);
             thread_number += 1;
         }
     }
-    Ok((units, layouts.into_values().collect(), notes))
+    Ok((units, st.layouts.into_values().collect(), notes))
+}
+
+/// What planning gathers across files: the layouts, and the logical block size of each
+/// directory a missing file would be created in (probed once, not once per file).
+#[derive(Default)]
+struct Planning {
+    layouts: BTreeMap<PathBuf, Layout>,
+    dir_lbs: HashMap<PathBuf, u64>,
+    /// Per directory: whether a missing file in it would be on the device filesystem.
+    dir_on_dev: HashMap<PathBuf, bool>,
+}
+
+impl Planning {
+    /// Whether the missing `path` names a device that is not there (`/dev/...`), asked once
+    /// per directory: every missing file of a directory has the same answer.
+    fn missing_device(&mut self, path: &Path) -> bool {
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        *self
+            .dir_on_dev
+            .entry(dir)
+            .or_insert_with(|| targets::missing_device_path(path))
+    }
 }
 
 /// Resolve one clone of `job`: each of its files, then the amount it moves per loop and, for
@@ -99,7 +113,7 @@ fn plan_clone(
     ji: usize,
     clone: u32,
     thread_number: u32,
-    layouts: &mut BTreeMap<PathBuf, Layout>,
+    st: &mut Planning,
     notes: &mut Vec<Note>,
 ) -> Result<Unit, RunError> {
     let paths = job.clone_paths(clone);
@@ -116,7 +130,7 @@ fn plan_clone(
             path,
             nfiles,
             &mut size_rng,
-            layouts,
+            st,
         )?);
     }
     let total_region: u64 = files.iter().map(|f| f.region_len).sum();
@@ -155,21 +169,22 @@ fn plan_file(
     path: PathBuf,
     nfiles: u64,
     size_rng: &mut Rng,
-    layouts: &mut BTreeMap<PathBuf, Layout>,
+    st: &mut Planning,
 ) -> Result<WorkerFile, RunError> {
     let writes = job.writes();
     let meta = job.ioengine.is_metadata();
     let diskless = job.ioengine.is_diskless();
     let probe = targets::probe(&path).ok();
     let kind = probe.as_ref().map(|p| p.kind.as_str()).unwrap_or("missing");
-    check_kind(job, &path, kind, probe.as_ref())?;
+    let missing_device = kind == "missing" && !diskless && st.missing_device(&path);
+    check_kind(job, &path, kind, probe.as_ref(), missing_device)?;
     let is_block = kind == "block";
     let is_char = kind == "char";
     let real_size = probe
         .as_ref()
         .map(|p| p.size_bytes)
         .filter(|_| kind != "missing");
-    let lbs = logical_block_size(probe.as_ref(), &path);
+    let lbs = logical_block_size(probe.as_ref(), &path, &mut st.dir_lbs);
     let found = Found {
         is_block,
         is_char,
@@ -208,7 +223,7 @@ fn plan_file(
         }
     }
     if is_file && !diskless && !(meta && job.ioengine == EngineKind::FileCreate) {
-        plan_layout(plan, job, &path, real_size, need, layouts)?;
+        plan_layout(plan, job, &path, real_size, need, &mut st.layouts)?;
     }
     Ok(WorkerFile {
         path,
@@ -237,6 +252,7 @@ fn check_kind(
     path: &Path,
     kind: &str,
     probe: Option<&TargetInfo>,
+    missing_device: bool,
 ) -> Result<(), RunError> {
     let name = &job.name;
     let meta = job.ioengine.is_metadata();
@@ -255,7 +271,7 @@ fn check_kind(
             path: path.to_path_buf(),
         });
     }
-    if kind == "missing" && !diskless && targets::missing_device_path(path) {
+    if missing_device {
         return Err(RunError::NoSuchDevice {
             job: name.clone(),
             path: path.to_path_buf(),
@@ -290,24 +306,29 @@ fn check_kind(
 
 /// The logical block size at `path`: the probe's, else that of the directory it would be
 /// created in, else 512.
-fn logical_block_size(probe: Option<&TargetInfo>, path: &Path) -> u64 {
-    probe
-        .map(|p| p.logical_block_size)
-        .filter(|&b| b > 0)
-        .or_else(|| {
-            path.parent()
-                .and_then(|d| {
-                    targets::probe(if d.as_os_str().is_empty() {
-                        Path::new(".")
-                    } else {
-                        d
-                    })
-                    .ok()
-                })
-                .map(|p| p.logical_block_size)
-        })
-        .unwrap_or(512)
-        .max(1)
+fn logical_block_size(
+    probe: Option<&TargetInfo>,
+    path: &Path,
+    dir_lbs: &mut HashMap<PathBuf, u64>,
+) -> u64 {
+    if let Some(b) = probe.map(|p| p.logical_block_size).filter(|&b| b > 0) {
+        return b;
+    }
+    let Some(d) = path.parent() else {
+        return 512;
+    };
+    let d = if d.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        d
+    };
+    *dir_lbs.entry(d.to_path_buf()).or_insert_with(|| {
+        targets::probe(d)
+            .ok()
+            .map(|p| p.logical_block_size)
+            .filter(|&b| b > 0)
+            .unwrap_or(512)
+    })
 }
 
 /// The size of one of the job's `nfiles` files: drawn from its size range, its share of the
@@ -387,11 +408,15 @@ fn resolve_region(
     let meta = job.ioengine.is_metadata();
     let real_size = found.real_size;
     let base = real_size.unwrap_or(per_file);
-    let offset = job.offset.resolve(base)
-        + job.offset_increment.resolve(base) * (u64::from(job.clones_before) + u64::from(clone));
+    let offset = start_offset(job, clone, base);
     // Without an explicit size, an existing file or device is used from the offset to its end.
     let per_file = if job.size.is_none() && job.filesize.is_none() && real_size.is_some() {
         per_file.saturating_sub(offset)
+    } else if let (Some(SizeSpec::Percent(_)), None, Some(r)) = (job.size, job.filesize, real_size)
+    {
+        // A share of the file: no more than lies past the offset, in whole smallest blocks.
+        let len = per_file.min(r.saturating_sub(offset));
+        len - len % smallest_bs(job)
     } else {
         per_file
     };
@@ -438,6 +463,29 @@ fn resolve_region(
         });
     }
     Ok((region_start, region_len, size))
+}
+
+/// Where the clone's region starts: the offset plus the clone's increments; when either is a
+/// percentage of the file, rounded up to the smallest block size.
+fn start_offset(job: &JobSpec, clone: u32, base: u64) -> u64 {
+    let clones = u64::from(job.clones_before) + u64::from(clone);
+    let raw = job.offset.resolve(base) + job.offset_increment.resolve(base) * clones;
+    let pct = |s: SizeSpec| matches!(s, SizeSpec::Percent(_));
+    if pct(job.offset) || pct(job.offset_increment) {
+        raw.div_ceil(smallest_bs(job)) * smallest_bs(job)
+    } else {
+        raw
+    }
+}
+
+/// The smallest block size of any direction, used or not (what percentages round to).
+fn smallest_bs(job: &JobSpec) -> u64 {
+    Dir::ALL
+        .iter()
+        .map(|&d| job.bs[d].min())
+        .min()
+        .unwrap_or(4096)
+        .max(1)
 }
 
 /// Add the layout a regular file needs when it is missing or smaller than `need` bytes (a

@@ -63,29 +63,44 @@ impl Buffers {
     }
 }
 
-/// Fill a write buffer according to the job's buffer options.
+/// Fill a write buffer according to the job's buffer options. With a compress percentage, each
+/// chunk is random data followed by that share of the pattern (zeroes without one).
 pub(crate) fn fill_buffer(spec: &JobSpec, buf: &mut [u8], rng: &mut Rng) {
     let b = &spec.buffers;
-    if b.zero_buffers {
-        buf.fill(0);
-        return;
-    }
-    if let Some(p) = &b.pattern {
-        if !p.is_empty() {
-            for (i, x) in buf.iter_mut().enumerate() {
-                *x = p[i % p.len()];
-            }
-            return;
-        }
-    }
-    rng.fill(buf);
+    let pattern = b.pattern.as_deref().filter(|p| !p.is_empty());
     if b.compress_percentage > 0 {
         let chunk = (b.compress_chunk.max(1) as usize).min(buf.len().max(1));
-        let zero_len = chunk * b.compress_percentage.min(100) as usize / 100;
+        let random_len = chunk * (100 - b.compress_percentage.min(100) as usize) / 100;
+        rng.fill(buf);
         for c in buf.chunks_mut(chunk) {
-            let n = zero_len.min(c.len());
-            c[..n].fill(0);
+            let n = random_len.min(c.len());
+            fill_pattern(&mut c[n..], pattern);
         }
+        return;
+    }
+    if b.zero_buffers {
+        buf.fill(0);
+    } else if pattern.is_some() {
+        fill_pattern(buf, pattern);
+    } else {
+        rng.fill(buf);
+    }
+}
+
+/// Repeat `pattern` over `buf` from its first byte (zeroes without one): the pattern once, then
+/// doubling copies, so a large buffer costs a few memcpy calls.
+fn fill_pattern(buf: &mut [u8], pattern: Option<&[u8]>) {
+    let Some(p) = pattern else {
+        buf.fill(0);
+        return;
+    };
+    let first = p.len().min(buf.len());
+    buf[..first].copy_from_slice(&p[..first]);
+    let mut done = first;
+    while done < buf.len() {
+        let n = done.min(buf.len() - done);
+        buf.copy_within(..n, done);
+        done += n;
     }
 }
 
@@ -143,16 +158,34 @@ mod tests {
     }
 
     #[test]
-    fn compress_percentage_zeroes_the_chunk_heads() {
+    fn compress_percentage_ends_each_chunk_with_zeroes_or_the_pattern() {
         let mut s = spec();
         s.buffers.compress_percentage = 25;
         s.buffers.compress_chunk = 1024;
-        let mut buf = vec![0u8; 4096];
+        let mut buf = vec![0xAAu8; 4096];
         fill_buffer(&s, &mut buf, &mut Rng::new(3));
         for c in buf.chunks(1024) {
-            assert!(c[..256].iter().all(|&b| b == 0));
-            assert!(c[256..].iter().any(|&b| b != 0));
+            assert!(c[768..].iter().all(|&b| b == 0));
+            assert!(c[..768].iter().filter(|&&b| b == 0).count() < 64);
         }
+        s.buffers.pattern = Some(vec![1, 2, 3]);
+        fill_buffer(&s, &mut buf, &mut Rng::new(3));
+        for c in buf.chunks(1024) {
+            let tail: Vec<u8> = (0..256).map(|i| [1, 2, 3][i % 3]).collect();
+            assert_eq!(&c[768..], &tail[..]);
+        }
+    }
+
+    #[test]
+    fn long_patterns_and_short_buffers() {
+        let mut s = spec();
+        s.buffers.pattern = Some((0..=255u8).collect());
+        let mut buf = vec![0u8; 100];
+        fill_buffer(&s, &mut buf, &mut Rng::new(1));
+        assert!(buf.iter().enumerate().all(|(i, &b)| b == i as u8));
+        let mut big = vec![0u8; 5000];
+        fill_buffer(&s, &mut big, &mut Rng::new(1));
+        assert!(big.iter().enumerate().all(|(i, &b)| b == (i % 256) as u8));
     }
 
     #[test]

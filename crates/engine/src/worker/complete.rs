@@ -49,6 +49,12 @@ impl Worker {
             r.short_ios += 1;
         }
         if !measured {
+            if !self.measuring {
+                // In the ramp: counted, so a job that ends inside it keeps its I/O (as fio);
+                // the measured phase starts these from zero.
+                self.bytes[d] += result as u64;
+                self.ios[d] += 1;
+            }
             return;
         }
         self.bytes[d] += result as u64;

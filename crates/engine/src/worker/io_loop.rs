@@ -252,8 +252,13 @@ impl Worker {
             self.comps = comps;
         }
         if !self.measuring {
-            // Ramp never ended (stopped early): measure nothing.
-            self.begin_measuring(sys::now_ns());
+            // The job ended inside its ramp: as fio, it keeps the I/O it did, over the time
+            // since it started (no latencies were recorded).
+            let (bytes, ios) = (self.bytes, self.ios);
+            let ramp_ns = self.spec.ramp_time.as_nanos() as u64;
+            self.begin_measuring(self.ramp_end_ns.saturating_sub(ramp_ns));
+            self.bytes = bytes;
+            self.ios = ios;
         }
         self.verify_at_end();
         if self.spec.end_fsync && !self.error {

@@ -1,8 +1,8 @@
 //! `zonemode` with `zonesize`, `zonerange` and `zoneskip`: fio's rules for strided zones, and
 //! the refusal of zoned-block-device mode with the reason read from the target.
 
-use crate::options::ZoneOpts;
-use iomark_engine::job::{JobSpec, StridedZones};
+use crate::options::{ZoneField, ZoneOpts};
+use iomark_engine::job::{JobSpec, SizeSpec, StridedZones};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -27,7 +27,23 @@ pub enum ZoneError {
 /// `zonemode=strided` (and strided needs it), `zonerange` defaults to `zonesize`, and strided
 /// zones apply only to a job of one file.
 pub(super) fn finish_zones(spec: &mut JobSpec, z: &ZoneOpts) -> Result<(), ZoneError> {
-    match z.mode.as_deref().unwrap_or("none") {
+    let mode = z.mode.as_deref().unwrap_or("none");
+    // Counts of zones (`4z`) become bytes of strided zones; without a zone size they stay
+    // unset, as in fio.
+    let mut skip = z.skip;
+    if mode == "strided" {
+        for &(field, n) in &z.counts {
+            let b = n.saturating_mul(z.size);
+            match field {
+                ZoneField::Size => spec.size = Some(SizeSpec::Bytes(b)).filter(|_| b > 0),
+                ZoneField::IoSize => spec.io_size = Some(SizeSpec::Bytes(b)).filter(|_| b > 0),
+                ZoneField::Offset => spec.offset = SizeSpec::Bytes(b),
+                ZoneField::OffsetIncrement => spec.offset_increment = SizeSpec::Bytes(b),
+                ZoneField::Skip => skip = b,
+            }
+        }
+    }
+    match mode {
         "none" => {
             if z.size != 0 {
                 return Err(ZoneError::SizeWithoutMode);
@@ -57,7 +73,7 @@ pub(super) fn finish_zones(spec: &mut JobSpec, z: &ZoneOpts) -> Result<(), ZoneE
             spec.zones = Some(StridedZones {
                 size: z.size,
                 range,
-                skip: z.skip,
+                skip,
             });
             Ok(())
         }
@@ -126,6 +142,7 @@ mod tests {
             size,
             range,
             skip: 0,
+            counts: Vec::new(),
         }
     }
 

@@ -145,8 +145,12 @@ pub enum OptionError {
     NeedsValue(&'static str),
     #[error("{0} must be at least 1")]
     AtLeastOne(&'static str),
-    #[error("ioengine={name} is not supported by iomark yet (supported: {supported})")]
-    EngineNotYet { name: String, supported: String },
+    #[error("ioengine={name} is not supported by iomark yet: {why} (supported: {supported})")]
+    EngineNotYet {
+        name: String,
+        why: &'static str,
+        supported: String,
+    },
     #[error("option '{option}' must come after ioengine={engine} (engine options are defined by their engine)")]
     EngineAfter {
         option: &'static str,

@@ -22,7 +22,7 @@ pub use names::{NOT_YET_ENGINES, RW_MODES, SUPPORTED_ENGINES};
 pub use setters::VERIFY_METHODS;
 pub use table::OPTIONS;
 pub use words::{name_template, verify_kind};
-pub use zones::ZoneOpts;
+pub use zones::{ZoneField, ZoneOpts};
 
 use iomark_engine::engines::EngineOption;
 

@@ -106,8 +106,17 @@ pub fn percentage_random(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 
 pub fn bs(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     let kb = c.kb();
+    let range = std::cell::RefCell::new(None);
     let l = c.per_dir(v, |s| -> Result<BlockSize, Reason> {
-        let n = values::parse_size(s, kb)?;
+        // `bs=4k-512k`: fio reads the first size and ignores the rest (a range is bsrange).
+        let n = match (values::parse_size(s, kb), s.split_once('-')) {
+            (Err(_), Some((lo, hi))) if values::parse_size_range(s, kb).is_ok() => {
+                *range.borrow_mut() =
+                    Some((s.to_string(), lo.trim().to_string(), hi.trim().to_string()));
+                values::parse_size(lo, kb)?
+            }
+            (n, _) => n?,
+        };
         if n == 0 {
             Err("block size 0".into())
         } else {
@@ -115,6 +124,11 @@ pub fn bs(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
         }
     })?;
     set_per_dir(&mut c.spec.bs, l);
+    if let Some((s, lo, hi)) = range.into_inner() {
+        c.pending.warnings.push(format!(
+            "bs={s} is read as bs={lo}: a block size takes no range (bsrange={lo}-{hi} gives one)"
+        ));
+    }
     Ok(())
 }
 
@@ -209,6 +223,11 @@ pub fn ioengine(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     if NOT_YET_ENGINES.contains(&name) || name.starts_with("external:") {
         return Err(OptionError::EngineNotYet {
             name: name.to_string(),
+            why: if name.starts_with("external:") {
+                "iomark loads no fio engine libraries"
+            } else {
+                super::names::not_yet_reason(name)
+            },
             supported: SUPPORTED_ENGINES.join(", "),
         });
     }
@@ -377,5 +396,47 @@ pub fn latency_percentile(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
         return Err(c.invalid(v, "expected a percentage from 0 to 100"));
     }
     c.spec.depth_search.percentile = p;
+    Ok(())
+}
+
+/// `cpumask=N`: bit N set lets the job run on CPU N (the low 32 bits, as fio reads them).
+pub fn cpumask(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
+    let mask = c.uint(v)?;
+    if mask >> 32 != 0 {
+        return Err(c.invalid(v, "a mask of CPUs 0 to 31 (use cpus_allowed for more)"));
+    }
+    let cpus: Vec<usize> = (0..32).filter(|i| mask >> i & 1 == 1).collect();
+    if cpus.is_empty() {
+        return Err(c.invalid(v, "the mask names no CPU"));
+    }
+    c.spec.cpus_allowed = Some(cpus);
+    Ok(())
+}
+
+/// A value of `field` that may be a count of zones (`4z`): kept until the zone size is known,
+/// the field itself reset as fio resets it; any other value goes to `set`.
+pub fn with_zones(
+    c: &mut Ctx<'_>,
+    v: &str,
+    field: super::ZoneField,
+    set: super::apply::SetFn,
+) -> Result<(), OptionError> {
+    c.pending.zones.counts.retain(|(f, _)| *f != field);
+    let Some(n) = v.trim().strip_suffix('z') else {
+        return set(c, v);
+    };
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| c.invalid(v, "expected a whole number of zones before 'z', e.g. 4z"))?;
+    c.pending.zones.counts.push((field, n));
+    use super::ZoneField as F;
+    match field {
+        F::Size => c.spec.size = None,
+        F::IoSize => c.spec.io_size = None,
+        F::Offset => c.spec.offset = SizeSpec::Bytes(0),
+        F::OffsetIncrement => c.spec.offset_increment = SizeSpec::Bytes(0),
+        F::Skip => c.pending.zones.skip = 0,
+    }
     Ok(())
 }

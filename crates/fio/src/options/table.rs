@@ -8,7 +8,7 @@
 
 use super::apply::set_per_dir;
 use super::choice::{Choices, Words};
-use super::{o, prio_setters, setters, Layer, OptDef, OptKind};
+use super::{o, prio_setters, setters, Layer, OptDef, OptKind, ZoneField};
 use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
@@ -53,11 +53,11 @@ pub static OPTIONS: &[OptDef] = &[
     o("bs_unaligned", OptKind::Flag, "", "Block size", "Allow block sizes that are not sector multiples.").al(&["blocksize_unaligned"]).ny(NYI),
     o("bs_is_seq_rand", OptKind::Flag, "0", "Block size", "Read and write block sizes mean sequential and random sizes instead.").ny(NYI),
     // --- Size and offsets
-    o("size", OptKind::SizePct, "", "Size and offsets", "Size of the I/O region per job (default: file or device size); a percentage is allowed.").set(|c, v| { c.spec.size = setters::size_or_none(c, v)?; Ok(()) }),
-    o("io_size", OptKind::SizePct, "", "Size and offsets", "Amount of I/O to do, independent of the region size.").al(&["io_limit"]).set(|c, v| { c.spec.io_size = setters::size_or_none(c, v)?; Ok(()) }),
+    o("size", OptKind::SizePct, "", "Size and offsets", "Size of the I/O region per job (default: file or device size); a percentage is allowed, or a number of zones (4z).").set(|c, v| setters::with_zones(c, v, ZoneField::Size, |c, v| { c.spec.size = setters::size_or_none(c, v)?; Ok(()) })),
+    o("io_size", OptKind::SizePct, "", "Size and offsets", "Amount of I/O to do, independent of the region size.").al(&["io_limit"]).set(|c, v| setters::with_zones(c, v, ZoneField::IoSize, |c, v| { c.spec.io_size = setters::size_or_none(c, v)?; Ok(()) })),
     o("filesize", OptKind::SizeRange, "", "Size and offsets", "Size of each file, or a range picked per file; overrides size for file creation.").set(|c, v| { let r = values::parse_size_range(v, c.kb()).map_err(|e| c.invalid(v, e))?; c.spec.filesize = if r == (0, 0) { None } else { Some(r) }; Ok(()) }),
-    o("offset", OptKind::SizePct, "0", "Size and offsets", "Start of the I/O region in the file or device.").al(&["fileoffset"]).set(|c, v| { c.spec.offset = c.size_pct(v)?; Ok(()) }),
-    o("offset_increment", OptKind::SizePct, "0", "Size and offsets", "Added to offset for each job clone, giving disjoint regions.").set(|c, v| { c.spec.offset_increment = c.size_pct(v)?; Ok(()) }),
+    o("offset", OptKind::SizePct, "0", "Size and offsets", "Start of the I/O region in the file or device.").al(&["fileoffset"]).set(|c, v| setters::with_zones(c, v, ZoneField::Offset, |c, v| { c.spec.offset = c.size_pct(v)?; Ok(()) })),
+    o("offset_increment", OptKind::SizePct, "0", "Size and offsets", "Added to offset for each job clone, giving disjoint regions.").set(|c, v| setters::with_zones(c, v, ZoneField::OffsetIncrement, |c, v| { c.spec.offset_increment = c.size_pct(v)?; Ok(()) })),
     o("offset_align", OptKind::Size, "0", "Size and offsets", "Alignment of a percentage offset.").ny(NYI),
     o("fill_device", OptKind::Bool, "0", "Size and offsets", "Write until the device or filesystem is full (ENOSPC ends the job normally).").al(&["fill_fs"]).set(|c, v| { c.spec.fill_device = c.boolean(v)?; Ok(()) }),
     o("file_append", OptKind::Bool, "0", "Size and offsets", "Do I/O after the end of the existing file.").ny(NYI),
@@ -91,13 +91,14 @@ pub static OPTIONS: &[OptDef] = &[
     o("loops", OptKind::Int, "1", "Time", "Repeat the job this many times.").set(|c, v| { c.spec.loops = c.count(v)?; Ok(()) }),
     o("numjobs", OptKind::Int, "1", "Time", "Number of clones of the job running in parallel.").set(|c, v| { c.spec.numjobs = c.count(v)?; Ok(()) }),
     o("thread", OptKind::Flag, "0", "Time", "Run jobs as threads rather than processes.").ign("iomark always runs each job as a thread of one process"),
+    o("threads", OptKind::Int, "", "Time", "The tiobench profile's number of threads; without that profile it changes nothing.").ign("it is the tiobench profile's thread count, which changes nothing in a job (numjobs sets the clones)"),
     o("steadystate", OptKind::Str, "iops_slope:0.01%", "Time", "End the job once steady: iops, iops_slope, bw or bw_slope, then ':' and the limit (a '%' makes it a share of the mean).").al(&["ss"]).set(setters::steadystate),
     o("steadystate_duration", OptKind::Time(TimeUnit::S), "0", "Time", "Window of one-second samples judged for steady state (0 = no detection).").al(&["ss_dur"]).set(|c, v| { c.pending.steady_dur = c.time(v)?; Ok(()) }),
     o("steadystate_ramp_time", OptKind::Time(TimeUnit::S), "0", "Time", "Time before steady-state samples are taken.").al(&["ss_ramp"]).set(|c, v| { c.pending.steady_ramp = c.time(v)?; Ok(()) }),
     o("steadystate_check_interval", OptKind::Time(TimeUnit::S), "1", "Time", "Sampling interval for steady-state detection.").al(&["ss_interval"]).ny(STEADY),
     o("ramp_size", OptKind::Size, "0", "Time", "Amount of I/O before statistics are kept.").ny(NYI),
     // --- Engine and queue depth
-    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, filecreate, filestat, filedelete.").set(setters::ioengine),
+    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, filecreate, filestat, filedelete, falloc, ftruncate.").set(setters::ioengine),
     o("iodepth", OptKind::Int, "1", "Engine and queue depth", "Number of I/Os kept in flight per job (async engines).").set(|c, v| { c.spec.iodepth = c.count(v)?; Ok(()) }),
     o("iodepth_batch", OptKind::Int, "1", "Engine and queue depth", "Submit once this many I/Os are queued (0 = iodepth).").al(&["iodepth_batch_submit"]).set(|c, v| { c.spec.iodepth_batch_submit = c.u32(v)?; Ok(()) }),
     o("iodepth_batch_complete_min", OptKind::Int, "1", "Engine and queue depth", "Minimum completions to wait for per reap.").al(&["iodepth_batch_complete"]).set(|c, v| { c.spec.iodepth_batch_complete_min = c.u32(v)?; Ok(()) }),
@@ -185,7 +186,7 @@ pub static OPTIONS: &[OptDef] = &[
     // --- CPU and placement
     o("cpus_allowed", OptKind::CpuList, "", "CPU and placement", "CPUs the job may run on, e.g. 0,5,8-15.").set(|c, v| { c.spec.cpus_allowed = Some(values::parse_cpu_list(v).map_err(|e| c.invalid(v, e))?); Ok(()) }),
     o("cpus_allowed_policy", OptKind::Enum(&Choices::<CpusAllowedPolicy, JobSpec> { words: &[("shared", CpusAllowedPolicy::Shared), ("split", CpusAllowedPolicy::Split)], set: |j, v| j.cpus_allowed_policy = v }), "shared", "CPU and placement", "shared: every clone uses all cpus_allowed; split: one CPU per clone."),
-    o("cpumask", OptKind::Int, "", "CPU and placement", "CPU affinity as a bit mask.").ny(NYI),
+    o("cpumask", OptKind::Int, "", "CPU and placement", "CPUs the job may run on as a bit mask (bit N: CPU N, up to CPU 31), e.g. 0x3 for CPUs 0 and 1; cpus_allowed_policy applies as to cpus_allowed.").set(setters::cpumask),
     o("numa_cpu_nodes", OptKind::Str, "", "CPU and placement", "NUMA nodes the job may run on (0, 0-1, all); accepted with a warning on a one-node machine, where it changes nothing.").set(super::numa::numa_cpu_nodes),
     o("numa_mem_policy", OptKind::Str, "", "CPU and placement", "NUMA memory policy: default, prefer:N, bind:NODES, interleave:NODES, local; accepted with a warning on a one-node machine, where it changes nothing.").set(super::numa::numa_mem_policy),
     o("nice", OptKind::Int, "0", "CPU and placement", "Process nice value.").ny(PRIO),
@@ -280,11 +281,11 @@ pub static OPTIONS: &[OptDef] = &[
     o("zonesize", OptKind::Size, "0", "Zones", "zonemode=strided: bytes of I/O done in a zone before moving to the next.").set(|c, v| { c.pending.zones.size = c.size(v)?; Ok(()) }),
     o("zonecapacity", OptKind::Size, "0", "Zones", "Usable capacity of a zone.").ny(ZONES),
     o("zonerange", OptKind::Size, "0", "Zones", "zonemode=strided: length of a zone (default zonesize).").set(|c, v| { c.pending.zones.range = c.size(v)?; Ok(()) }),
-    o("zoneskip", OptKind::Size, "0", "Zones", "zonemode=strided: bytes skipped between the end of a zone and the start of the next.").set(|c, v| { c.pending.zones.skip = c.size(v)?; Ok(()) }),
+    o("zoneskip", OptKind::Size, "0", "Zones", "zonemode=strided: bytes skipped between the end of a zone and the start of the next.").set(|c, v| setters::with_zones(c, v, ZoneField::Skip, |c, v| { c.pending.zones.skip = c.size(v)?; Ok(()) })),
     o("read_beyond_wp", OptKind::Bool, "0", "Zones", "Allow reads beyond the write pointer.").ny(ZONES),
-    o("max_open_zones", OptKind::Int, "0", "Zones", "Limit on open zones.").ny(ZONES),
-    o("job_max_open_zones", OptKind::Int, "0", "Zones", "Limit on open zones per job.").ny(ZONES),
-    o("ignore_zone_limits", OptKind::Bool, "0", "Zones", "Ignore the device's zone limits.").ny(ZONES),
+    o("max_open_zones", OptKind::Int, "0", "Zones", "Limit on open zones (zonemode=zbd; no effect on regular files).").ign("it limits the open zones of zonemode=zbd, which iomark does not run; regular files have none"),
+    o("job_max_open_zones", OptKind::Int, "0", "Zones", "Limit on open zones per job (zonemode=zbd; no effect on regular files).").ign("it limits the open zones of zonemode=zbd, which iomark does not run; regular files have none"),
+    o("ignore_zone_limits", OptKind::Bool, "0", "Zones", "Ignore the device's zone limits (zonemode=zbd).").ign("zone limits belong to zonemode=zbd, which iomark does not run"),
     o("zone_reset_threshold", OptKind::Float, "", "Zones", "Reset zones above this fill level.").ny(ZONES),
     o("zone_reset_frequency", OptKind::Float, "", "Zones", "How often zones are reset.").ny(ZONES),
     // --- I/O logs and hooks

@@ -9,4 +9,16 @@ pub struct ZoneOpts {
     pub size: u64,
     pub range: u64,
     pub skip: u64,
+    /// Values given in zones (`4z`, fio's zone suffix), settled once the zone size is known.
+    pub counts: Vec<(ZoneField, u64)>,
+}
+
+/// An option that takes a count of zones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneField {
+    Size,
+    IoSize,
+    Offset,
+    OffsetIncrement,
+    Skip,
 }

@@ -16,8 +16,12 @@ pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, ValueEr
             .parse::<f64>()
             .map_err(|_| ValueError::NotANumber(x.to_string()).expected(Form::Distribution))
     };
-    let params = |rest: Option<&str>| -> Result<(f64, f64), ValueError> {
-        let r = rest.ok_or_else(|| ValueError::NeedsParameter(t.to_string()))?;
+    // Without a parameter each takes fio's default: zipf 1.1, pareto 0.2, normal 0 (its
+    // spread without an extra deviation).
+    let params = |rest: Option<&str>, default: f64| -> Result<(f64, f64), ValueError> {
+        let Some(r) = rest else {
+            return Ok((default, 0.0));
+        };
         let (a, c) = match r.split_once(':') {
             Some((a, c)) => (num(a)?, num(c)?),
             None => (num(r)?, 0.0),
@@ -30,21 +34,21 @@ pub fn parse_distribution(s: &str, kb_base: u32) -> Result<Distribution, ValueEr
     match kind.as_str() {
         "random" if rest.is_none() => Ok(Distribution::Random),
         "zipf" => {
-            let (theta, center) = params(rest)?;
+            let (theta, center) = params(rest, 1.1)?;
             if theta <= 0.0 || theta == 1.0 {
                 return Err(ValueError::ZipfTheta(theta));
             }
             Ok(Distribution::Zipf { theta, center })
         }
         "pareto" => {
-            let (h, center) = params(rest)?;
+            let (h, center) = params(rest, 0.2)?;
             if h <= 0.0 || h >= 1.0 {
                 return Err(ValueError::ParetoH(h));
             }
             Ok(Distribution::Pareto { h, center })
         }
         "normal" | "gauss" => {
-            let (sigma_pct, center) = params(rest)?;
+            let (sigma_pct, center) = params(rest, 0.0)?;
             if !(0.0..=100.0).contains(&sigma_pct) {
                 return Err(ValueError::NormalSigma(sigma_pct));
             }

@@ -171,7 +171,8 @@ pub fn parse_uint(s: &str, kb_base: u32) -> Result<u64, ValueError> {
 /// `size=50%` or a size.
 pub fn parse_size_or_percent(s: &str, kb_base: u32) -> Result<SizeSpec, ValueError> {
     let t = s.trim();
-    if let Some(p) = t.strip_suffix('%') {
+    // `100%%` (a template's escaped percent sign) is 100 percent, as fio reads it.
+    if let Some(p) = t.strip_suffix('%').map(|p| p.trim_end_matches('%')) {
         let v: f64 = p
             .trim()
             .parse()

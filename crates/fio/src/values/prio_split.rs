@@ -31,9 +31,11 @@ pub fn parse_prio_split_list(s: &str, kb_base: u32) -> Result<Vec<PrioSplit>, Va
             None | Some("") => 0,
             Some(f) => num(f)?.min(100) as u8,
         };
+        // fio 3.33 reads the first four fields; a fifth (a priority hint in later fios) and
+        // any more are ignored.
         let prio = match fields.len() {
             1 | 2 => None,
-            4 => Some(IoPriority {
+            _ if fields.len() >= 4 => Some(IoPriority {
                 class: num(fields[2])?.min(3) as u8,
                 level: num(fields[3])?.min(7) as u8,
             }),
@@ -76,6 +78,9 @@ mod tests {
         let v = parse_prio_split_list("4k/10/9/9", 1024).unwrap();
         assert_eq!(v[0].prio, Some(IoPriority { class: 3, level: 7 }));
         assert!(parse_prio_split_list("4k/10/1", 1024).is_err());
+        let v = parse_prio_split_list("1M/10/2/0/1:4k/50/1/3/0", 1024).unwrap();
+        assert_eq!(v[0].prio, Some(IoPriority { class: 1, level: 3 }));
+        assert_eq!(v[1].prio, Some(IoPriority { class: 2, level: 0 }));
         assert!(parse_prio_split_list("4k/x", 1024).is_err());
         assert!(parse_prio_split_list("zz/10", 1024).is_err());
         let d = parse_prio_split("4k/10,8k/20", 1024).unwrap();

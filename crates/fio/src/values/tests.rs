@@ -339,7 +339,28 @@ fn distributions() {
         Distribution::Zoned(vec![(100.0, 10.0)])
     );
     assert!(z("zoned:100/10,100/10,100/10,100/10").is_err());
-    assert!(parse_distribution("zipf", 1024).is_err());
+    // Without a parameter, fio's defaults.
+    assert_eq!(
+        parse_distribution("zipf", 1024).unwrap(),
+        Distribution::Zipf {
+            theta: 1.1,
+            center: 0.0
+        }
+    );
+    assert_eq!(
+        parse_distribution("pareto", 1024).unwrap(),
+        Distribution::Pareto {
+            h: 0.2,
+            center: 0.0
+        }
+    );
+    assert_eq!(
+        parse_distribution("normal", 1024).unwrap(),
+        Distribution::Normal {
+            sigma_pct: 0.0,
+            center: 0.0
+        }
+    );
     assert!(parse_distribution("zipf:1", 1024).is_err());
     assert!(parse_distribution("pareto:2", 1024).is_err());
     assert!(parse_distribution("bogus:1", 1024)
