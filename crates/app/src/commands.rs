@@ -109,7 +109,8 @@ pub const COMMANDS: &[Command] = &[
         name: "rbd-bench",
         aliases: &[],
         usage: "  iomark rbd-bench TARGET --io-type write [--io-size 4K --io-threads 16 --io-total 1G ...]
-                                         Ceph's rbd bench on a file or device, with latency
+                                         Ceph's rbd bench on an image (POOL/IMAGE), a file or
+                                         a device, with latency
 ",
         summary: "Ceph's rbd bench workload and per\\-second table, with latency.",
         role: refused,

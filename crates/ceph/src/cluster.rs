@@ -80,12 +80,18 @@ impl Cluster {
         // SAFETY: the handle is configured and not yet connected.
         let r = unsafe { (api.connect)(c.handle) };
         if r < 0 {
+            let waited = if r == -libc::ETIMEDOUT {
+                let secs = c.get("client_mount_timeout").unwrap_or_default();
+                let secs = secs.trim_end_matches('0').trim_end_matches('.');
+                format!(" (waited {secs} s)")
+            } else {
+                String::new()
+            };
             return Err(CephError::call(
                 format!(
-                    "cannot connect to Ceph cluster '{}' as {} (waited up to {} s)",
+                    "cannot connect to Ceph cluster '{}' as {}{waited}",
                     o.cluster,
-                    o.full_name(),
-                    c.get("client_mount_timeout").unwrap_or_default()
+                    o.full_name()
                 ),
                 r as i64,
             ));

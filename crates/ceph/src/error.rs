@@ -63,7 +63,8 @@ impl fmt::Display for CephError {
                  (Debian/Ubuntu: apt-get install {package}; Fedora/RHEL: dnf install {package})"
             ),
             CephError::Call { what, errno } => {
-                let e = std::io::Error::from_raw_os_error(*errno);
+                let e = std::io::Error::from_raw_os_error(*errno).to_string();
+                let e = e.split(" (os error ").next().unwrap_or_default();
                 write!(f, "{what}: {e}{}", hint(*errno))
             }
             CephError::BadName(s) => write!(f, "{s:?} contains a NUL byte"),
