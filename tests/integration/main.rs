@@ -3,6 +3,7 @@
 mod bench;
 mod blockdev;
 mod cache;
+mod ceph;
 mod cli;
 mod cluster;
 mod data_loss;

@@ -114,7 +114,7 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
     print!(
         "{}",
         window::header(
-            &o.io_type,
+            &o.type_word(),
             o.io_size,
             o.io_threads,
             o.ops() * o.io_size,

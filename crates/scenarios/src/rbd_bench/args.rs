@@ -179,6 +179,16 @@ pub fn parse(args: &[String]) -> Result<Option<RbdOpts>, RbdBenchArgError> {
 }
 
 impl RbdOpts {
+    /// rbd bench's words for the I/O type in its header (a mix names its shares).
+    pub fn type_word(&self) -> String {
+        if self.io_type == "readwrite" {
+            let r = self.rw_mix_read;
+            format!("readwrite read:write={r}:{}", 100 - r)
+        } else {
+            self.io_type.clone()
+        }
+    }
+
     /// rbd bench's name for the pattern in its header.
     pub fn pattern_word(&self) -> &'static str {
         match self.pattern.as_str() {
