@@ -434,3 +434,138 @@ fn ceph_rados_job_counts_match_fio() {
     let left = stdout(&ceph_tool("rados", &["-p", "rados", "ls"]));
     assert!(!left.contains(&name), "{left}");
 }
+
+/// A summary figure of rados bench's output (`Total writes made:` ...).
+fn figure(out: &str, key: &str) -> String {
+    out.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .unwrap_or_else(|| panic!("no {key} in\n{out}"))
+        .trim()
+        .to_string()
+}
+
+/// `iomark rados-bench seq/rand` reads what a real `rados bench write --no-cleanup` left, and
+/// `rados bench seq` what iomark's write left (same object names, contents and metadata);
+/// cleanup removes each.
+#[test]
+fn ceph_rados_bench_reads_what_the_other_wrote() {
+    let real_run = unique("real");
+    let ours_run = unique("ours");
+    let w = ceph_tool(
+        "rados",
+        &[
+            "bench",
+            "-p",
+            "rados",
+            "1",
+            "write",
+            "-b",
+            "8K",
+            "-t",
+            "4",
+            "--no-cleanup",
+            "--run-name",
+            &real_run,
+        ],
+    );
+    ok(&w);
+    let written = figure(&stdout(&w), "Total writes made:");
+    let r = iomark_ceph(
+        &[
+            "rados-bench",
+            "-p",
+            "rados",
+            "30",
+            "seq",
+            "-t",
+            "4",
+            "--run-name",
+            &real_run,
+        ],
+        &[],
+    );
+    ok(&r);
+    assert_eq!(figure(&stdout(&r), "Total reads made:"), written);
+    assert_eq!(figure(&stdout(&r), "Read size:"), "8192");
+    ok(&iomark_ceph(
+        &[
+            "rados-bench",
+            "-p",
+            "rados",
+            "1",
+            "rand",
+            "-t",
+            "4",
+            "--run-name",
+            &real_run,
+        ],
+        &[],
+    ));
+    let o = iomark_ceph(
+        &[
+            "rados-bench",
+            "-p",
+            "rados",
+            "cleanup",
+            "--run-name",
+            &real_run,
+        ],
+        &[],
+    );
+    ok(&o);
+    assert_eq!(stdout(&o).trim(), format!("Removed {written} objects"));
+
+    let w = iomark_ceph(
+        &[
+            "rados-bench",
+            "-p",
+            "rados",
+            "1",
+            "write",
+            "-b",
+            "4K",
+            "-t",
+            "4",
+            "--no-cleanup",
+            "--run-name",
+            &ours_run,
+        ],
+        &[],
+    );
+    ok(&w);
+    let out = stdout(&w);
+    assert!(
+        out.starts_with("hints = 1\nMaintaining 4 concurrent writes of 4096 bytes"),
+        "{out}"
+    );
+    assert!(out.contains(
+        "  sec Cur ops   started  finished  avg MB/s  cur MB/s last lat(s)  avg lat(s)\n"
+    ));
+    let written = figure(&out, "Total writes made:");
+    let r = ceph_tool(
+        "rados",
+        &[
+            "bench",
+            "-p",
+            "rados",
+            "30",
+            "seq",
+            "-t",
+            "4",
+            "--run-name",
+            &ours_run,
+        ],
+    );
+    ok(&r);
+    assert!(!stdout(&r).contains("is not correct"), "{}", stdout(&r));
+    assert_eq!(figure(&stdout(&r), "Total reads made:"), written);
+    ok(&ceph_tool(
+        "rados",
+        &["-p", "rados", "cleanup", "--run-name", &ours_run],
+    ));
+    let left = stdout(&ceph_tool("rados", &["-p", "rados", "ls"]));
+    assert!(
+        !left.contains(&real_run) && !left.contains(&ours_run),
+        "{left}"
+    );
+}

@@ -119,6 +119,12 @@ fn plan_clone(
             layouts,
         )?);
     }
+    if job.ioengine == EngineKind::Rbd && clone == 0 && job.numjobs > 1 && job.writes() {
+        notes.push(Note::Text(format!(
+            "{}: {} jobs write one image: they take its exclusive lock in turn, which measures the lock more than the cluster (give each job its own image)",
+            job.name, job.numjobs
+        )));
+    }
     let total_region: u64 = files.iter().map(|f| f.region_len).sum();
     let io_bytes_per_loop = if meta {
         u64::MAX
