@@ -409,9 +409,9 @@ fn ceph_rados_job_counts_match_fio() {
     // fio's rados engine reads /etc/ceph/ceph.conf unless conf= names another file.
     let conf_opt = format!("--conf={}", conf.display());
     let args = [
-        conf_opt,
         format!("--name={name}"),
         "--ioengine=rados".into(),
+        conf_opt,
         "--pool=rados".into(),
         "--rw=randwrite".into(),
         "--bs=4k".into(),

@@ -107,8 +107,8 @@ impl Cluster {
         let path = conf.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         // SAFETY: path is NULL (the default places) or a C string living across the call.
         let r = unsafe { (self.api.conf_read_file)(self.handle, path) };
-        if r < 0 && o.conf.is_some() {
-            let p = o.conf.as_ref().unwrap().display();
+        if let (true, Some(p)) = (r < 0, &o.conf) {
+            let p = p.display();
             return Err(CephError::call(
                 format!("cannot read Ceph configuration {p}"),
                 r as i64,
