@@ -52,7 +52,7 @@ impl RadosEngine {
     fn new(setup: &EngineSetup) -> Result<RadosEngine, EngineError> {
         let t = &setup.options.ceph;
         if setup.files.is_empty() && t.pool.is_none() {
-            return Err(EngineError::Unavailable("needs pool=".into()));
+            return Err(EngineError::Unavailable("needs a pool".into()));
         }
         let pool = connect_pool(t).map_err(engine_error)?;
         let mut objects = Vec::with_capacity(setup.files.len());

@@ -146,7 +146,7 @@ pub struct CephTarget {
     /// `busy_poll`: spin for completions.
     #[serde(default)]
     pub busy_poll: bool,
-    /// `touch_objects`: create the objects when the job starts (rados; unset: on).
+    /// `touch_objects`: create the objects when the job starts (rados; unset: on, the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub touch_objects: Option<bool>,
 }

@@ -83,7 +83,9 @@ pub fn read_metadata(pool: &Pool, run_name: Option<&str>) -> Result<Metadata, St
     let name = metadata_object(run_name);
     let mut b = [0u8; 64];
     let n = pool.read(&name, &mut b, 0).map_err(|e| {
-        format!("no benchmark data to read ({e}): run a write with --no-cleanup first")
+        format!(
+            "no benchmark data to read ({e}): a write run that keeps its objects must come first"
+        )
     })?;
     Metadata::decode(&b[..n]).ok_or_else(|| format!("object {name} is not benchmark metadata"))
 }

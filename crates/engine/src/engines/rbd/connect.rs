@@ -20,7 +20,7 @@ pub(crate) fn options(t: &CephTarget) -> ConnectOptions {
 /// The pool named by `pool=`, connected.
 pub(crate) fn pool(t: &CephTarget) -> Result<Arc<Pool>, CephError> {
     let name = t.pool.as_deref().ok_or_else(|| CephError::Call {
-        what: "no pool given (pool=)".into(),
+        what: "no pool given".into(),
         errno: libc::EINVAL,
     })?;
     let cluster = Arc::new(Cluster::connect(&options(t))?);
@@ -30,7 +30,7 @@ pub(crate) fn pool(t: &CephTarget) -> Result<Arc<Pool>, CephError> {
 /// The image named by `rbdname=`, opened.
 pub(crate) fn image(t: &CephTarget, read_only: bool) -> Result<Image, CephError> {
     let name = t.image.as_deref().ok_or_else(|| CephError::Call {
-        what: "no image given (rbdname=)".into(),
+        what: "no image given".into(),
         errno: libc::EINVAL,
     })?;
     Image::open(pool(t)?, name, read_only)

@@ -72,7 +72,7 @@ impl RbdEngine {
     fn new(setup: &EngineSetup) -> Result<RbdEngine, EngineError> {
         let t = &setup.options.ceph;
         if setup.files.is_empty() && t.pool.is_none() {
-            return Err(EngineError::Unavailable("needs pool= and rbdname=".into()));
+            return Err(EngineError::Unavailable("needs a pool and an image".into()));
         }
         let image = Arc::new(connect::image(t, false).map_err(engine_error)?);
         let depth = setup.depth.max(1);
