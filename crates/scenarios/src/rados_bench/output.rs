@@ -15,7 +15,7 @@ pub fn g(x: f64) -> String {
         return format!("{x}");
     }
     let exp = x.abs().log10().floor() as i32;
-    if !(-5..6).contains(&exp) {
+    if !(-4..6).contains(&exp) {
         let s = format!("{:.5e}", x);
         let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
         let m = trim(m);
