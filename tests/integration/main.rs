@@ -4,6 +4,7 @@ mod advice;
 mod bench;
 mod blockdev;
 mod cache;
+mod ceph;
 mod cli;
 mod cluster;
 mod data_loss;

@@ -5,8 +5,8 @@
 
 use crate::suites::{blogbench, bonnie, dd, hdparm, iozone};
 use crate::{
-    completions, iometer, merge, preset, quick, rbd_bench, repeat, report_cmd, run, store_cmd,
-    sweep,
+    completions, iometer, merge, preset, quick, rados_bench, rbd_bench, repeat, report_cmd, run,
+    store_cmd, sweep,
 };
 
 pub use crate::cluster::Role;
@@ -109,11 +109,22 @@ pub const COMMANDS: &[Command] = &[
         name: "rbd-bench",
         aliases: &[],
         usage: "  iomark rbd-bench TARGET --io-type write [--io-size 4K --io-threads 16 --io-total 1G ...]
-                                         Ceph's rbd bench on a file or device, with latency
+                                         Ceph's rbd bench on an image (POOL/IMAGE), a file or
+                                         a device, with latency
 ",
         summary: "Ceph's rbd bench workload and per\\-second table, with latency.",
         role: refused,
         run: rbd_bench::main,
+    },
+    Command {
+        name: "rados-bench",
+        aliases: &[],
+        usage: "  iomark rados-bench -p POOL SECONDS write|seq|rand [-b 4M -t 16 --no-cleanup ...]
+                                         Ceph's rados bench on a pool; cleanup removes its objects
+",
+        summary: "Ceph's rados bench on a pool through librados, with its table and object naming.",
+        role: refused,
+        run: rados_bench::main,
     },
     Command {
         name: "iometer",

@@ -10,6 +10,7 @@ mod merge;
 mod preset;
 mod progress;
 mod quick;
+mod rados_bench;
 mod rbd_bench;
 mod repeat;
 mod report_cmd;

@@ -7,6 +7,7 @@ use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_scenarios::preset::target;
 use iomark_scenarios::rbd_bench::args::{self, RbdOpts};
+use iomark_scenarios::rbd_bench::image;
 use iomark_scenarios::rbd_bench::window::{self, Sample};
 use std::io::Write;
 use std::sync::atomic::Ordering;
@@ -25,6 +26,9 @@ pub fn main(a: &[String]) -> i32 {
             return 2;
         }
     };
+    if o.ceph.image.is_some() {
+        return on_image(&o);
+    }
     // Reading an existing file or device needs no permission; writing does.
     let existing = o.target.as_ref().filter(|p| p.exists() && !p.is_dir());
     let t = match existing {
@@ -62,15 +66,55 @@ pub fn main(a: &[String]) -> i32 {
     for j in &mut plan.jobs {
         j.direct = t.direct;
     }
+    run(&o, &plan, t.temp.then_some(t.path.as_path()))
+}
+
+/// rbd-bench on an image through librbd: the client options reach librados as the `rbd`
+/// command's do (`--conf` as `$CEPH_CONF`, `--keyring` through `$CEPH_ARGS`).
+fn on_image(o: &RbdOpts) -> i32 {
+    let c = &o.ceph;
+    if o.io_type != "read" && !o.allow_write {
+        eprintln!(
+            "iomark rbd-bench: --io-type {} overwrites the data of image {}; pass --allow-write to write it",
+            o.io_type,
+            c.spec()
+        );
+        return 2;
+    }
+    // SAFETY (set_var): nothing else runs yet; the variables are read by librados later.
+    if let Some(conf) = &c.conf {
+        std::env::set_var("CEPH_CONF", conf);
+    }
+    if let Some(k) = &c.keyring {
+        let args = std::env::var("CEPH_ARGS").unwrap_or_default();
+        std::env::set_var("CEPH_ARGS", format!("{args} --keyring {}", k.display()));
+    }
+    if o.pattern == "seq" && o.io_threads > 1 {
+        eprintln!(
+            "iomark rbd-bench: on an image, seq runs as one sequential stream at depth {} from one client (the image's exclusive lock makes several writing clients take turns)",
+            o.io_threads
+        );
+    }
+    match image::plan(o, c) {
+        Ok(plan) => run(o, &plan, None),
+        Err(e) => {
+            eprintln!("iomark rbd-bench: {e}");
+            2
+        }
+    }
+}
+
+/// Runs the plan with the live per-second lines, then prints the summary; removes `temp`.
+fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path::Path>) -> i32 {
     let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
     signals::install(ctl.stop.clone());
-    if t.temp {
-        signals::register_temp(&t.path);
+    if let Some(p) = temp {
+        signals::register_temp(p);
     }
     print!(
         "{}",
         window::header(
-            &o.io_type,
+            &o.type_word(),
             o.io_size,
             o.io_threads,
             o.ops() * o.io_size,
@@ -86,10 +130,10 @@ pub fn main(a: &[String]) -> i32 {
         printed: printed.clone(),
     };
     let progress = Progress::start(ctl.clone(), vec![Box::new(live)]);
-    let res = runner::run(&plan, &ctl);
+    let res = runner::run(plan, &ctl);
     progress.stop();
-    if t.temp {
-        let _ = std::fs::remove_file(&t.path);
+    if let Some(p) = temp {
+        let _ = std::fs::remove_file(p);
         signals::clear_temp();
     }
     let res = match res {
@@ -100,7 +144,7 @@ pub fn main(a: &[String]) -> i32 {
         }
     };
     let samples = printed.lock().map(|s| s.clone()).unwrap_or_default();
-    print!("{}", output(&o, &res, samples));
+    print!("{}", output(o, &res, samples));
     let _ = std::io::stdout().flush();
     crate::session::record::record(&res);
     if signals::interrupted() {

@@ -44,6 +44,7 @@ pub mod note;
 pub(crate) mod offload;
 pub mod outfile;
 pub mod pass;
+pub mod rados_bench;
 pub mod result;
 pub mod rng;
 pub mod runner;

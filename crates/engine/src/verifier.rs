@@ -64,6 +64,40 @@ struct FileMap {
     checked: Vec<bool>,
 }
 
+/// Where the verifier reads back from: the job's descriptors (by file), or the engine itself
+/// for files without a descriptor (Ceph images).
+pub(crate) enum ReadBack<'a> {
+    Fds(&'a [RawFd]),
+    Engine(&'a mut dyn crate::engines::Engine),
+}
+
+impl ReadBack<'_> {
+    /// Reads into `buf` at `offset` of file `fi`: the bytes read (0 at the end).
+    fn read(&mut self, fi: usize, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        match self {
+            ReadBack::Fds(fds) => {
+                // SAFETY: buf is valid for its length; pread writes at most that many bytes.
+                let r = unsafe {
+                    libc::pread(
+                        fds[fi],
+                        buf.as_mut_ptr() as *mut libc::c_void,
+                        buf.len(),
+                        offset as libc::off_t,
+                    )
+                };
+                if r < 0 {
+                    Err(std::io::Error::last_os_error())
+                } else {
+                    Ok(r as usize)
+                }
+            }
+            ReadBack::Engine(e) => e
+                .read_at(fi as u32, buf, offset)
+                .unwrap_or_else(|| Err(std::io::Error::from_raw_os_error(libc::EBADF))),
+        }
+    }
+}
+
 pub(crate) struct Verifier {
     kind: VerifyKind,
     interval: u64,
@@ -320,7 +354,7 @@ impl Verifier {
     /// Check the writes completed since the last inline check. Returns false to stop the job.
     pub(crate) fn check_pending(
         &mut self,
-        fds: &[RawFd],
+        fds: &mut ReadBack,
         files: &[WorkerFile],
         buf: &mut [u8],
         stats: &mut DirResult,
@@ -344,7 +378,7 @@ impl Verifier {
     /// Read back and check every block written in this run. Returns false if stopped early.
     pub(crate) fn check_all(
         &mut self,
-        fds: &[RawFd],
+        fds: &mut ReadBack,
         files: &[WorkerFile],
         buf: &mut [u8],
         stats: &mut DirResult,
@@ -391,7 +425,7 @@ impl Verifier {
     #[allow(clippy::too_many_arguments)]
     fn check_range(
         &mut self,
-        fds: &[RawFd],
+        fds: &mut ReadBack,
         files: &[WorkerFile],
         fi: usize,
         off: u64,
@@ -403,17 +437,8 @@ impl Verifier {
         let t0 = sys::now_ns();
         let mut done = 0usize;
         while done < len {
-            // SAFETY: buf is valid for len bytes; pread writes at most len - done bytes there.
-            let r = unsafe {
-                libc::pread(
-                    fds[fi],
-                    buf[done..].as_mut_ptr() as *mut libc::c_void,
-                    len - done,
-                    (off + done as u64) as libc::off_t,
-                )
-            };
-            if r < 0 {
-                let e = std::io::Error::last_os_error();
+            let r = fds.read(fi, &mut buf[done..len], off + done as u64);
+            if let Err(e) = r {
                 if e.kind() == std::io::ErrorKind::Interrupted {
                     continue;
                 }
@@ -440,10 +465,11 @@ impl Verifier {
                 );
                 return !self.fatal;
             }
+            let r = r.unwrap_or(0);
             if r == 0 {
                 break;
             }
-            done += r as usize;
+            done += r;
         }
         let t1 = sys::now_ns();
         if done < len {

@@ -76,6 +76,12 @@ pub fn run_error(e: &RunError) -> String {
         RunError::DeviceHoldsData { .. } => {
             format!("{e}. Pass --force-device-write to overwrite it")
         }
+        RunError::ImageWatched { .. } => {
+            format!("{e}; set allow_mounted_write=1 to write anyway")
+        }
+        RunError::ImageHoldsData { .. } => {
+            format!("{e}. Set allow_mounted_write=1 (or pass --force-device-write) to overwrite it")
+        }
         RunError::DeviceUnreadable { .. } => {
             format!("{e}. Pass --force-device-write to write anyway")
         }
@@ -109,6 +115,7 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::MetadataOnSpecial { .. }
         | RunError::ThreadSpawn(_)
         | RunError::BackingFile { .. }
+        | RunError::Ceph { .. }
         | RunError::WorkDir { .. } => e.to_string(),
     }
 }

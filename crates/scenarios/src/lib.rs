@@ -5,6 +5,7 @@
 pub mod iometer;
 pub mod preset;
 pub mod quick;
+pub mod rados_bench;
 pub mod rbd_bench;
 pub mod repeat;
 pub mod sweep;

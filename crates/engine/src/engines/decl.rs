@@ -138,6 +138,12 @@ impl EngineKind {
     pub fn is_diskless(self) -> bool {
         DISKLESS_MASK & (1 << self as u32) != 0
     }
+    /// The Ceph engines (rbd, rados): I/O on an image or objects of a cluster, named by the
+    /// engine's own options rather than a local path.
+    #[inline]
+    pub fn is_ceph(self) -> bool {
+        matches!(self, EngineKind::Rbd | EngineKind::Rados)
+    }
     /// Engines where each "I/O" is a metadata operation on its own file.
     #[inline]
     pub fn is_metadata(self) -> bool {
@@ -167,12 +173,12 @@ mod tests {
             .into_iter()
             .filter(|k| !k.is_sync())
             .collect();
-        assert_eq!(asynchronous, [Libaio, IoUring, PosixAio]);
+        assert_eq!(asynchronous, [Libaio, IoUring, PosixAio, Rbd, Rados]);
         let diskless: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_diskless())
             .collect();
-        assert_eq!(diskless, [Null]);
+        assert_eq!(diskless, [Null, Rbd, Rados]);
         let meta: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_metadata())

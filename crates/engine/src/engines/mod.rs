@@ -20,6 +20,8 @@ pub(crate) mod meta;
 pub(crate) mod mmap;
 pub(crate) mod null;
 pub(crate) mod posixaio;
+pub(crate) mod rados;
+pub(crate) mod rbd;
 pub(crate) mod sync;
 pub(crate) mod sysio;
 pub(crate) mod uring;
@@ -50,6 +52,8 @@ pub(crate) const ENGINES: &[EngineDecl] = &[
     meta::FILEDELETE,
     falloc::DECL,
     ftruncate::DECL,
+    rbd::DECL,
+    rados::DECL,
 ];
 
 // `EngineKind as usize` indexes ENGINES.
@@ -138,6 +142,13 @@ pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
         EngineOption::PrioClass => list!(EngineOption::PrioClass),
         EngineOption::PrioLevel => list!(EngineOption::PrioLevel),
         EngineOption::PrioBySize => list!(EngineOption::PrioBySize),
+        EngineOption::ClusterName => list!(EngineOption::ClusterName),
+        EngineOption::Pool => list!(EngineOption::Pool),
+        EngineOption::RbdName => list!(EngineOption::RbdName),
+        EngineOption::ClientName => list!(EngineOption::ClientName),
+        EngineOption::BusyPoll => list!(EngineOption::BusyPoll),
+        EngineOption::Conf => list!(EngineOption::Conf),
+        EngineOption::TouchObjects => list!(EngineOption::TouchObjects),
     }
 }
 
@@ -240,6 +251,12 @@ pub(crate) trait Engine {
     /// flight. Engines that keep no descriptors need not act.
     fn set_file(&mut self, _file: u32, _fd: RawFd) -> io::Result<()> {
         Ok(())
+    }
+    /// Reads into `buf` at `offset` of file `file` synchronously, with nothing in flight: the
+    /// verifier's read-back for engines whose files have no descriptor. `None`: the engine
+    /// reads no other way than through the job's descriptors.
+    fn read_at(&mut self, _file: u32, _buf: &mut [u8], _offset: u64) -> Option<io::Result<usize>> {
+        None
     }
     /// Notes for the user about how the engine was set up (e.g. "fixed buffers disabled:
     /// RLIMIT_MEMLOCK is 8 MiB").

@@ -24,6 +24,10 @@ pub enum EngineKind {
     FileDelete,
     Falloc,
     Ftruncate,
+    /// Ceph RBD images through librbd.
+    Rbd,
+    /// Ceph RADOS objects through librados.
+    Rados,
 }
 
 /// An engine-specific option (fio's FIO_OPT_C_ENGINE options) an engine reads from
@@ -54,10 +58,24 @@ pub enum EngineOption {
     PrioLevel,
     /// Shares and priorities per block size.
     PrioBySize,
+    /// Ceph: the cluster's name.
+    ClusterName,
+    /// Ceph: the pool.
+    Pool,
+    /// Ceph: the RBD image.
+    RbdName,
+    /// Ceph: the client's name or id.
+    ClientName,
+    /// Ceph: spin for completions rather than sleep.
+    BusyPoll,
+    /// Ceph: the configuration file.
+    Conf,
+    /// rados: create the objects when the job starts.
+    TouchObjects,
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 12] = [
+    pub const ALL: [EngineOption; 19] = [
         EngineOption::Hipri,
         EngineOption::Nowait,
         EngineOption::Fixedbufs,
@@ -70,6 +88,13 @@ impl EngineOption {
         EngineOption::PrioClass,
         EngineOption::PrioLevel,
         EngineOption::PrioBySize,
+        EngineOption::ClusterName,
+        EngineOption::Pool,
+        EngineOption::RbdName,
+        EngineOption::ClientName,
+        EngineOption::BusyPoll,
+        EngineOption::Conf,
+        EngineOption::TouchObjects,
     ];
 }
 
@@ -97,6 +122,41 @@ pub struct EngineOptions {
     /// null: the modelled device's service time per I/O in ns (0: none, no delay).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub null_service_ns: u64,
+    /// rbd/rados: the Ceph cluster, pool, image and client.
+    #[serde(default, skip_serializing_if = "CephTarget::is_unset")]
+    pub ceph: CephTarget,
+}
+
+/// Where the Ceph engines do their I/O (fio's rbd/rados options).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CephTarget {
+    /// `clustername` (default "ceph").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+    /// `pool`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+    /// `rbdname`: the image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// `clientname`: an id ("admin") or a full name ("client.admin").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
+    /// `conf`: the configuration file (rados).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conf: Option<String>,
+    /// `busy_poll`: spin for completions.
+    #[serde(default)]
+    pub busy_poll: bool,
+    /// `touch_objects`: create the objects when the job starts (rados; unset: on, the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub touch_objects: Option<bool>,
+}
+
+impl CephTarget {
+    pub fn is_unset(&self) -> bool {
+        *self == CephTarget::default()
+    }
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -120,6 +180,13 @@ impl EngineOptions {
             EngineOption::PrioClass => self.prio_mix.class != [0, 0],
             EngineOption::PrioLevel => self.prio_mix.level != [0, 0],
             EngineOption::PrioBySize => self.prio_mix.by_size.iter().any(|v| !v.is_empty()),
+            EngineOption::ClusterName => self.ceph.cluster.is_some(),
+            EngineOption::Pool => self.ceph.pool.is_some(),
+            EngineOption::RbdName => self.ceph.image.is_some(),
+            EngineOption::ClientName => self.ceph.client.is_some(),
+            EngineOption::BusyPoll => self.ceph.busy_poll,
+            EngineOption::Conf => self.ceph.conf.is_some(),
+            EngineOption::TouchObjects => self.ceph.touch_objects.is_some(),
         }
     }
 }

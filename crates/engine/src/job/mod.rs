@@ -15,7 +15,7 @@ mod settings;
 mod trace;
 
 pub use access::*;
-pub use engine::{EngineKind, EngineOption, EngineOptions};
+pub use engine::{CephTarget, EngineKind, EngineOption, EngineOptions};
 pub use errors::*;
 pub use io::*;
 pub use settings::*;

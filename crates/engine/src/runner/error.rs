@@ -194,6 +194,26 @@ pub enum RunError {
         cpu: usize,
         cpus: usize,
     },
+    /// A write to a Ceph image that other clients have open (mapped, or open by a VM or
+    /// another program): treated as a mounted device.
+    #[error("{job}: refusing to write to image {image}: it is open by another client (watchers: {watchers}); writing under it could corrupt what it holds")]
+    ImageWatched {
+        job: String,
+        image: String,
+        watchers: String,
+    },
+    /// A write to a Ceph image that holds a filesystem, partition table or other signature.
+    #[error(
+        "{job}: refusing to write to image {image}: it holds {signature}; writing would destroy it"
+    )]
+    ImageHoldsData {
+        job: String,
+        image: String,
+        signature: String,
+    },
+    /// The cluster, pool, image or client library could not be reached or used.
+    #[error("{job}: {message}")]
+    Ceph { job: String, message: String },
     /// More worker threads than a run may start.
     #[error("{threads} jobs (clones counted) are more than the limit of {max}")]
     TooManyJobs { threads: u64, max: u64 },

@@ -4,6 +4,7 @@
 mod error;
 mod notice;
 mod plan;
+mod plan_ceph;
 mod start;
 pub mod steps;
 mod stops;

@@ -133,6 +133,12 @@ fn plan_clone(
             st,
         )?);
     }
+    if job.ioengine == EngineKind::Rbd && clone == 0 && job.numjobs > 1 && job.writes() {
+        notes.push(Note::Text(format!(
+            "{}: {} jobs write one image: they take its exclusive lock in turn, which measures the lock more than the cluster (give each job its own image)",
+            job.name, job.numjobs
+        )));
+    }
     let total_region: u64 = files.iter().map(|f| f.region_len).sum();
     let io_bytes_per_loop = if meta {
         u64::MAX
@@ -171,6 +177,9 @@ fn plan_file(
     size_rng: &mut Rng,
     st: &mut Planning,
 ) -> Result<WorkerFile, RunError> {
+    if job.ioengine.is_ceph() {
+        return super::plan_ceph::plan_ceph_file(plan, job, clone, path, nfiles, size_rng);
+    }
     let writes = job.writes();
     let meta = job.ioengine.is_metadata();
     let diskless = job.ioengine.is_diskless();
@@ -237,11 +246,11 @@ fn plan_file(
 }
 
 /// What the probe found at a file's path.
-struct Found {
-    is_block: bool,
-    is_char: bool,
+pub(super) struct Found {
+    pub(super) is_block: bool,
+    pub(super) is_char: bool,
     /// The size of what is there (None: nothing is).
-    real_size: Option<u64>,
+    pub(super) real_size: Option<u64>,
 }
 
 /// Refuse what the job cannot use at `path` (of the probed `kind`): a directory, a device
@@ -333,7 +342,7 @@ fn logical_block_size(
 
 /// The size of one of the job's `nfiles` files: drawn from its size range, its share of the
 /// job's size, the free space it may fill, or the size of what is there.
-fn file_size(
+pub(super) fn file_size(
     job: &JobSpec,
     path: &Path,
     found: &Found,
@@ -397,7 +406,7 @@ fn file_size(
 
 /// The region the clone's I/O covers in a file of `per_file` bytes, as (start, length, size
 /// of the file); refused when empty, past a device's end, or smaller than a block.
-fn resolve_region(
+pub(super) fn resolve_region(
     job: &JobSpec,
     clone: u32,
     path: &Path,

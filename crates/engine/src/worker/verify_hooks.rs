@@ -8,6 +8,7 @@ use crate::failure::{BadBlock, FlushPoint, JobFailure};
 use crate::job::{Dir, ErrorClass};
 use crate::note::Note;
 use crate::targets;
+use crate::verifier::ReadBack;
 use std::sync::atomic::Ordering;
 
 impl Worker {
@@ -54,7 +55,12 @@ impl Worker {
         let len = self.bufs.len();
         let before = self.verify_reads_before();
         let buf = self.bufs.slot_mut(0, len);
-        let go_on = v.check_pending(&fds, &self.files, buf, &mut self.res.dirs.read);
+        let mut rb = if self.spec.ioengine.is_ceph() {
+            ReadBack::Engine(&mut *self.engine)
+        } else {
+            ReadBack::Fds(&fds)
+        };
+        let go_on = v.check_pending(&mut rb, &self.files, buf, &mut self.res.dirs.read);
         close_for_verify(&extra);
         self.count_verify_reads(before);
         self.verifier = Some(v);
@@ -94,7 +100,18 @@ impl Worker {
             let len = self.bufs.len();
             let before = self.verify_reads_before();
             let buf = self.bufs.slot_mut(0, len);
-            v.check_all(&fds, &self.files, buf, &mut self.res.dirs.read, &self.stop);
+            let mut rb = if self.spec.ioengine.is_ceph() {
+                ReadBack::Engine(&mut *self.engine)
+            } else {
+                ReadBack::Fds(&fds)
+            };
+            v.check_all(
+                &mut rb,
+                &self.files,
+                buf,
+                &mut self.res.dirs.read,
+                &self.stop,
+            );
             close_for_verify(&extra);
             self.count_verify_reads(before);
         }

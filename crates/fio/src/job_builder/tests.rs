@@ -326,7 +326,7 @@ fn nowait_with_an_engine_that_does_not_apply_it_warns() {
 
 #[test]
 fn engines() {
-    let e = job(&[("ioengine", "rbd")]).unwrap_err().to_string();
+    let e = job(&[("ioengine", "rdma")]).unwrap_err().to_string();
     assert!(e.contains("not supported by iomark yet"), "{e}");
     let e = job(&[("ioengine", "libaoi")]).unwrap_err().to_string();
     assert!(e.contains("did you mean 'libaio'"), "{e}");

@@ -34,8 +34,6 @@ pub const NOT_YET_ENGINES: &[&str] = &[
     "sg",
     "nbd",
     "rdma",
-    "rados",
-    "rbd",
     "pmemblk",
     "dev-dax",
     "libpmem",

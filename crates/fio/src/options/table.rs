@@ -24,6 +24,7 @@ const IOLOG: &str = "merging blktrace files is not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
 const TRIM: &str = "trim verification is not implemented in iomark yet";
 const ENGOPT: &str = "this engine option is not implemented in iomark yet";
+const RBD_CRYPT: &str = "encrypted RBD images are not implemented in iomark yet";
 const STEADY: &str = "steady-state detection is not implemented in iomark yet";
 
 const IOU: &[&str] = &["io_uring"];
@@ -98,7 +99,7 @@ pub static OPTIONS: &[OptDef] = &[
     o("steadystate_check_interval", OptKind::Time(TimeUnit::S), "1", "Time", "Sampling interval for steady-state detection.").al(&["ss_interval"]).ny(STEADY),
     o("ramp_size", OptKind::Size, "0", "Time", "Amount of I/O before statistics are kept.").ny(NYI),
     // --- Engine and queue depth
-    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, filecreate, filestat, filedelete, falloc, ftruncate.").set(setters::ioengine),
+    o("ioengine", OptKind::Engine, "psync", "Engine and queue depth", "How I/O is issued: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null, filecreate, filestat, filedelete, falloc, ftruncate, rbd, rados.").set(setters::ioengine),
     o("iodepth", OptKind::Int, "1", "Engine and queue depth", "Number of I/Os kept in flight per job (async engines).").set(|c, v| { c.spec.iodepth = c.count(v)?; Ok(()) }),
     o("iodepth_batch", OptKind::Int, "1", "Engine and queue depth", "Submit once this many I/Os are queued (0 = iodepth).").al(&["iodepth_batch_submit"]).set(|c, v| { c.spec.iodepth_batch_submit = c.u32(v)?; Ok(()) }),
     o("iodepth_batch_complete_min", OptKind::Int, "1", "Engine and queue depth", "Minimum completions to wait for per reap.").al(&["iodepth_batch_complete"]).set(|c, v| { c.spec.iodepth_batch_complete_min = c.u32(v)?; Ok(()) }),
@@ -125,6 +126,15 @@ pub static OPTIONS: &[OptDef] = &[
     o("cmd_type", OptKind::Str, "nvme", "Engine options", "io_uring_cmd: pass-through command type.").eng(&["io_uring_cmd"]).ny(ENGOPT),
     o("thp", OptKind::Flag, "0", "Engine options", "mmap: use transparent huge pages.").eng(&["mmap"]).ny(ENGOPT),
     o("stat_type", OptKind::Enum(&Words(&["stat", "lstat", "statx"])), "stat", "Engine options", "filestat: which stat call to use.").eng(&["filestat"]).ny(ENGOPT),
+    o("clustername", OptKind::Str, "", "Engine options", "rbd, rados: the Ceph cluster's name (names its configuration file and keyring; default ceph).").reads(EngineOption::ClusterName).set(|c, v| { c.spec.engine_options.ceph.cluster = Some(v.to_string()); Ok(()) }),
+    o("pool", OptKind::Str, "", "Engine options", "rbd, rados: the Ceph pool.").reads(EngineOption::Pool).set(|c, v| { c.spec.engine_options.ceph.pool = Some(v.to_string()); Ok(()) }),
+    o("rbdname", OptKind::Str, "", "Engine options", "rbd: the RBD image (its size is the default size).").reads(EngineOption::RbdName).set(|c, v| { c.spec.engine_options.ceph.image = Some(v.to_string()); Ok(()) }),
+    o("clientname", OptKind::Str, "", "Engine options", "rbd, rados: the Ceph client, as an id or a full name (default admin, that is client.admin).").reads(EngineOption::ClientName).set(|c, v| { c.spec.engine_options.ceph.client = Some(v.to_string()); Ok(()) }),
+    o("busy_poll", OptKind::Flag, "0", "Engine options", "rbd, rados: spin for completions rather than sleep.").reads(EngineOption::BusyPoll).set(|c, v| { c.spec.engine_options.ceph.busy_poll = c.flag(v)?; Ok(()) }),
+    o("conf", OptKind::Str, "", "Engine options", "rados: the Ceph configuration file (default: $CEPH_CONF, else the cluster's file in /etc/ceph).").reads(EngineOption::Conf).set(|c, v| { c.spec.engine_options.ceph.conf = Some(v.to_string()); Ok(()) }),
+    o("touch_objects", OptKind::Bool, "1", "Engine options", "rados: create the job's objects when it starts.").reads(EngineOption::TouchObjects).set(|c, v| { c.spec.engine_options.ceph.touch_objects = (!c.boolean(v)?).then_some(false); Ok(()) }),
+    o("rbd_encryption_format", OptKind::Str, "", "Engine options", "rbd: open the image through its LUKS encryption.").eng(&["rbd"]).ny(RBD_CRYPT),
+    o("rbd_encryption_passphrase", OptKind::Str, "", "Engine options", "rbd: the passphrase of the image's encryption.").eng(&["rbd"]).ny(RBD_CRYPT),
     // --- Caching and syncing
     o("direct", OptKind::Bool, "0", "Caching and sync", "Use O_DIRECT (bypass the page cache).").set(|c, v| { c.spec.direct = c.boolean(v)?; Ok(()) }),
     o("buffered", OptKind::Bool, "1", "Caching and sync", "Use buffered I/O (the opposite of direct).").set(|c, v| { c.spec.direct = !c.boolean(v)?; Ok(()) }),

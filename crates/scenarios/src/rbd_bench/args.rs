@@ -5,6 +5,7 @@
 //!   read sequentially (N jobs at depth 1, each on its N-th of the target).
 //! - `--io-total` is the amount moved in all; `--io-size` each I/O's size.
 
+use super::image::{image_spec, CephImage};
 use iomark_engine::job::RunPlan;
 use iomark_fio::job_builder::{self, RawJob, RawPlan};
 use std::path::PathBuf;
@@ -12,10 +13,15 @@ use std::path::PathBuf;
 pub const USAGE: &str = "Usage: iomark rbd-bench TARGET --io-type read|write|readwrite [--io-size SIZE] [--io-threads N]
                         [--io-total SIZE] [--io-pattern seq|rand|full-seq] [--rw-mix-read PCT]
                         [--pattern-byte BYTE] [--allow-write]
+                        [--pool POOL --image IMAGE] [--id ID | --name NAME] [--conf FILE]
+                        [--cluster NAME] [--keyring FILE]
 
-Ceph's rbd bench on any target: TARGET is a file, a directory (a temporary file in it) or a block
-device such as a mapped /dev/rbd0 (written only with --allow-write). Defaults as rbd bench's:
---io-size 4K, --io-threads 16, --io-total 1G, --io-pattern seq, --rw-mix-read 50.";
+Ceph's rbd bench on any target: TARGET is an RBD image POOL/IMAGE (or rbd:POOL/IMAGE, or
+--pool/--image), measured through librbd without mapping it, a file, a directory (a temporary file
+in it) or a block device such as a mapped /dev/rbd0. An image, file or device is written only with
+--allow-write, and an image that another client has open or that holds a filesystem or partition
+table is never written. Defaults as rbd bench's: --io-size 4K, --io-threads 16, --io-total 1G,
+--io-pattern seq, --rw-mix-read 50.";
 
 /// rbd bench's options.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +35,8 @@ pub struct RbdOpts {
     pub rw_mix_read: u32,
     pub pattern_byte: Option<u8>,
     pub allow_write: bool,
+    /// The image and client options when the target is an RBD image.
+    pub ceph: CephImage,
 }
 
 impl Default for RbdOpts {
@@ -43,6 +51,7 @@ impl Default for RbdOpts {
             rw_mix_read: 50,
             pattern_byte: None,
             allow_write: false,
+            ceph: CephImage::default(),
         }
     }
 }
@@ -60,8 +69,6 @@ pub enum RbdBenchArgError {
     },
     #[error("rbd-bench: --{0} needs a value")]
     NeedsValue(String),
-    #[error("rbd-bench: --{0}: give the target as a path (a mapped /dev/rbdN, a file or a directory) instead of a pool and image")]
-    PoolImage(String),
     #[error("rbd-bench: unknown option '{0}'\n\n{USAGE}")]
     Unknown(String),
     #[error("rbd-bench: only one TARGET may be given")]
@@ -144,14 +151,22 @@ pub fn parse(args: &[String]) -> Result<Option<RbdOpts>, RbdBenchArgError> {
                         .map_err(|_| bad(&k, &v, "a byte, 0-255 or 0x00-0xff"))?,
                 );
             }
-            "pool" | "image" | "image-name" | "pool-name" => {
-                return Err(RbdBenchArgError::PoolImage(k))
-            }
+            _ if o.ceph.set(&k, &v) => {}
             _ => return Err(RbdBenchArgError::Unknown(a.clone())),
         }
     }
     if o.io_type.is_empty() {
         return Err(RbdBenchArgError::NoType);
+    }
+    if let Some((pool, image)) = o.target.as_deref().and_then(image_spec) {
+        if o.ceph.image.is_some() {
+            return Err(RbdBenchArgError::TwoTargets);
+        }
+        o.ceph.pool = Some(pool);
+        o.ceph.image = Some(image);
+        o.target = None;
+    } else if o.ceph.image.is_some() && o.target.is_some() {
+        return Err(RbdBenchArgError::TwoTargets);
     }
     if o.io_total < o.io_size {
         return Err(bad(
@@ -164,6 +179,16 @@ pub fn parse(args: &[String]) -> Result<Option<RbdOpts>, RbdBenchArgError> {
 }
 
 impl RbdOpts {
+    /// rbd bench's words for the I/O type in its header (a mix names its shares).
+    pub fn type_word(&self) -> String {
+        if self.io_type == "readwrite" {
+            let r = self.rw_mix_read;
+            format!("readwrite read:write={r}:{}", 100 - r)
+        } else {
+            self.io_type.clone()
+        }
+    }
+
     /// rbd bench's name for the pattern in its header.
     pub fn pattern_word(&self) -> &'static str {
         match self.pattern.as_str() {
@@ -277,8 +302,10 @@ mod tests {
         }
         let o = parse(&s(SEEDS[2])).unwrap().unwrap();
         assert_eq!((o.io_size, o.io_total, o.ops()), (4096, 10 << 20, 2560));
-        let e = parse(&s("--pool p --image i --io-type write")).unwrap_err();
-        assert!(e.to_string().contains("give the target as a path"), "{e}");
+        let o = parse(&s("--pool p --image i --io-type write"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.ceph.spec(), "p/i");
         assert!(parse(&s("x --io-size 4K"))
             .unwrap_err()
             .to_string()

@@ -1,0 +1,157 @@
+//! The rados engine: each of the job's files is a RADOS object of the same name in `pool=`
+//! (fio's `ioengine=rados`, with `clustername`, `pool`, `clientname`, `conf`, `busy_poll` and
+//! `touch_objects`). Reads and writes are asynchronous librados requests at the I/O's offset in
+//! its object; with `touch_objects` (the default) the objects are created when the engine
+//! starts, and they are removed when it ends, as fio's engine does. Trims are refused
+//! (EOPNOTSUPP) and syncs complete at once (each write is durable when it completes).
+
+use super::rbd::{connect_pool, engine_error, take, CEPH_FLAGS, OPTIONS};
+use super::{
+    Completion, Engine, EngineDecl, EngineError, EngineKind, EngineOption, EngineSetup, IoUnit, Op,
+    Queued,
+};
+use iomark_ceph::{Aio, AioTarget, Pool};
+use std::ffi::CString;
+use std::io;
+use std::sync::Arc;
+
+const RADOS_OPTIONS: [EngineOption; 7] = {
+    let mut a = [EngineOption::Conf; 7];
+    let mut i = 0;
+    while i < OPTIONS.len() {
+        a[i] = OPTIONS[i];
+        i += 1;
+    }
+    a[5] = EngineOption::Conf;
+    a[6] = EngineOption::TouchObjects;
+    a
+};
+
+/// RADOS objects through librados.
+pub(crate) const DECL: EngineDecl = EngineDecl {
+    kind: EngineKind::Rados,
+    name: "rados",
+    flags: CEPH_FLAGS,
+    options: &RADOS_OPTIONS,
+    create: |_, setup| Ok(Box::new(RadosEngine::new(setup)?)),
+};
+
+pub(crate) struct RadosEngine {
+    aio: Aio,
+    pool: Arc<Pool>,
+    /// The object of each file.
+    objects: Vec<CString>,
+    lens: Box<[i64]>,
+    reads: Box<[bool]>,
+    failed: Vec<Completion>,
+    reaped: Vec<(u32, i64)>,
+    submitted: usize,
+}
+
+impl RadosEngine {
+    fn new(setup: &EngineSetup) -> Result<RadosEngine, EngineError> {
+        let t = &setup.options.ceph;
+        if setup.files.is_empty() && t.pool.is_none() {
+            return Err(EngineError::Unavailable("needs a pool".into()));
+        }
+        let pool = connect_pool(t).map_err(engine_error)?;
+        let mut objects = Vec::with_capacity(setup.files.len());
+        for f in setup.files {
+            let name = f.path.to_string_lossy().into_owned();
+            if t.touch_objects.unwrap_or(true) {
+                pool.write(&name, &[], 0).map_err(engine_error)?;
+            }
+            objects.push(
+                CString::new(name)
+                    .map_err(|_| EngineError::Io(io::Error::from_raw_os_error(libc::EINVAL)))?,
+            );
+        }
+        let depth = setup.depth.max(1);
+        Ok(RadosEngine {
+            aio: Aio::new(AioTarget::Pool(pool.clone()), depth, t.busy_poll),
+            pool,
+            objects,
+            lens: vec![0; depth as usize].into(),
+            reads: vec![false; depth as usize].into(),
+            failed: Vec::new(),
+            reaped: Vec::with_capacity(depth as usize),
+            submitted: 0,
+        })
+    }
+}
+
+impl Engine for RadosEngine {
+    #[cfg(test)]
+    fn name(&self) -> &'static str {
+        "rados"
+    }
+    fn is_sync(&self) -> bool {
+        false
+    }
+    fn queue(&mut self, io: &IoUnit) -> Queued {
+        let s = io.slot as usize;
+        self.lens[s] = io.len as i64;
+        self.reads[s] = io.op == Op::Read;
+        let oid = &self.objects[io.file as usize];
+        // SAFETY: the worker keeps the slot's buffer untouched until its completion is reaped.
+        let r = unsafe {
+            match io.op {
+                Op::Read => self
+                    .aio
+                    .object_read(io.slot, oid, io.offset, io.buf, io.len),
+                Op::Write => self
+                    .aio
+                    .object_write(io.slot, oid, io.offset, io.buf, io.len, false),
+                Op::Trim => return Queued::Done(-(libc::EOPNOTSUPP as i64)),
+                Op::Fsync | Op::Fdatasync => return Queued::Done(0),
+            }
+        };
+        match r {
+            Ok(()) => self.submitted += 1,
+            Err(e) => self.failed.push(Completion {
+                slot: io.slot,
+                result: -(e.errno().max(1) as i64),
+            }),
+        }
+        Queued::Pending
+    }
+    fn commit(&mut self) -> io::Result<usize> {
+        Ok(std::mem::take(&mut self.submitted))
+    }
+    fn getevents(
+        &mut self,
+        min: usize,
+        max: usize,
+        out: &mut Vec<Completion>,
+    ) -> io::Result<usize> {
+        let (lens, reads) = (&self.lens, &self.reads);
+        Ok(take(
+            &self.aio,
+            &mut self.failed,
+            &mut self.reaped,
+            (min, max),
+            out,
+            |slot, r| {
+                if r < 0 || reads[slot as usize] {
+                    r
+                } else {
+                    lens[slot as usize]
+                }
+            },
+        ))
+    }
+}
+
+impl Drop for RadosEngine {
+    fn drop(&mut self) {
+        // Wait for what is in flight (Aio's Drop would too), then remove the objects.
+        let mut sink = Vec::new();
+        while self.aio.in_flight() > 0 {
+            self.aio.reap(1, usize::MAX, &mut sink);
+            sink.clear();
+        }
+        for o in &self.objects {
+            let _ = self.pool.remove(&o.to_string_lossy());
+        }
+    }
+}
