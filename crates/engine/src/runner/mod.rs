@@ -5,6 +5,7 @@ mod error;
 mod notice;
 mod plan;
 mod plan_ceph;
+mod region;
 mod start;
 pub mod steps;
 mod stops;

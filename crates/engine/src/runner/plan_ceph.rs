@@ -2,7 +2,7 @@
 //! is the default size; before a write, its watchers and signatures are checked), and a RADOS
 //! object is sized by the job as a new file would be. Nothing is laid out.
 
-use super::plan::{file_size, resolve_region, Found};
+use super::region::{file_size, resolve_region, Found};
 use super::{RunError, RunPlan};
 use crate::engines::rbd::probe::{self, Checks, ProbeError};
 use crate::job::{EngineKind, JobSpec};
