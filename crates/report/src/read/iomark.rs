@@ -1,6 +1,7 @@
 //! iomark's own result files (`--result FILE`, format `iomark-result/N`): read through the
 //! engine's result model, clones of a job merged exactly (histograms add).
 
+use super::resample::{resample, Combine, Sample};
 use crate::model::{CloneFigures, DirFigures, DirSeries, Job, Lat, Signature, Source};
 use crate::read::units::utc;
 use crate::ReportError;
@@ -350,23 +351,39 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
     job
 }
 
-/// Interval series of direction `d` over all clones: bandwidth and IOPS add across clones at
-/// the same time (100 ms resolution), latency averages, per-interval histograms add.
+/// Interval series of direction `d` over all clones, on one grid of windows (see
+/// [`super::resample`]): bandwidth and IOPS add across clones, latency averages, per-interval
+/// histograms add (at 100 ms resolution).
 fn series(clones: &[&JobResult], d: Dir) -> DirSeries {
     let ddir = d.idx() as u8;
     let key = |t: u64| (t + 50) / 100;
-    let sum = |get: fn(&JobResult) -> &Vec<LogEntry>, mean: bool| {
-        let mut acc: BTreeMap<u64, (f64, u32)> = BTreeMap::new();
-        for c in clones {
-            for e in get(c).iter().filter(|e| e.ddir == ddir) {
-                let a = acc.entry(key(e.t_ms)).or_default();
-                a.0 += e.value as f64;
-                a.1 += 1;
-            }
-        }
-        acc.into_iter()
-            .map(|(k, (v, n))| (k as f64 / 10.0, if mean { v / n as f64 } else { v }))
-            .collect::<Vec<_>>()
+    let sum = |get: fn(&JobResult) -> &Vec<LogEntry>, kind: u8| {
+        let per_io = clones
+            .iter()
+            .any(|c| get(c).iter().any(|e| e.ddir == ddir && e.bs != 0));
+        let srcs: Vec<Vec<Sample>> = clones
+            .iter()
+            .map(|c| {
+                get(c)
+                    .iter()
+                    .filter(|e| e.ddir == ddir)
+                    .map(|e| {
+                        let v = match (per_io, kind) {
+                            (true, 0) => e.bs as f64 / 1024.0,
+                            (true, 1) => 1.0,
+                            _ => e.value as f64,
+                        };
+                        (e.t_ms, v)
+                    })
+                    .collect()
+            })
+            .collect();
+        let how = if kind == 2 {
+            Combine::Mean
+        } else {
+            Combine::Add
+        };
+        resample(&srcs, per_io, how)
     };
     let mut hists: BTreeMap<u64, Histogram> = BTreeMap::new();
     for c in clones {
@@ -375,9 +392,9 @@ fn series(clones: &[&JobResult], d: Dir) -> DirSeries {
         }
     }
     DirSeries {
-        bw_kib: sum(|c| &c.series.bw, false),
-        iops: sum(|c| &c.series.iops, false),
-        lat_ns: sum(|c| &c.series.clat, true),
+        bw_kib: sum(|c| &c.series.bw, 0),
+        iops: sum(|c| &c.series.iops, 1),
+        lat_ns: sum(|c| &c.series.clat, 2),
         pct_ns: hists
             .into_iter()
             .filter(|(_, h)| !h.is_empty())
