@@ -395,7 +395,7 @@ pub fn compare_main(args: &[String]) -> i32 {
                 c.labels[i],
                 row.job,
                 row.dir,
-                row.figure.label(),
+                row.label(),
                 r.text
             );
             if code == 0 {

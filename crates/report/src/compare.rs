@@ -3,7 +3,7 @@
 //! source (the baseline), whether the change is larger than the repetitions' spread (Welch's
 //! t-test), and `--fail-if` rules for CI.
 
-use crate::model::{Figure, Job, Source};
+use crate::model::{DirFigures, Figure, Job, LatKind, Source};
 use crate::stats::{self, Welch};
 use crate::ReportError;
 
@@ -23,6 +23,8 @@ pub struct Row {
     pub job: String,
     pub dir: &'static str,
     pub figure: Figure,
+    /// For a latency percentile: which latency every source's value is of.
+    pub lat: Option<LatKind>,
     /// Per source: the value (mean over repetitions).
     pub values: Vec<Option<f64>>,
     /// Per source: its repetitions.
@@ -30,6 +32,17 @@ pub struct Row {
 }
 
 impl Row {
+    /// The figure's name with its unit, naming the latency a percentile is of.
+    pub fn label(&self) -> String {
+        match self.lat {
+            Some(k) => self
+                .figure
+                .label()
+                .replace(" lat ", &format!(" {} ", k.name())),
+            None => self.figure.label().to_string(),
+        }
+    }
+
     /// Change of source `i` from the baseline: (absolute, relative in percent).
     pub fn delta(&self, i: usize) -> Option<(f64, Option<f64>)> {
         let (b, v) = (self.values[0]?, self.values[i]?);
@@ -117,8 +130,30 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
                     .iter()
                     .map(|j| j.and_then(|j| j.dir(d.dir)))
                     .collect();
-                let values: Vec<Option<f64>> =
-                    dirs.iter().map(|x| x.and_then(|x| x.figure(f))).collect();
+                let lat = if f.higher_is_better() {
+                    None
+                } else {
+                    match lat_kind(&dirs, sources, &m.name, d.dir) {
+                        Ok(k) => k,
+                        Err(note) => {
+                            if !notes.contains(&note) {
+                                notes.push(note);
+                            }
+                            continue;
+                        }
+                    }
+                };
+                let samples: Vec<Vec<f64>> = dirs
+                    .iter()
+                    .map(|x| {
+                        x.map(|x| lat.map_or(x.samples(f), |k| x.samples_of(f, k)))
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                let values: Vec<Option<f64>> = samples
+                    .iter()
+                    .map(|v| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64))
+                    .collect();
                 if values[0].is_none() {
                     continue;
                 }
@@ -126,11 +161,9 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
                     job: m.name.clone(),
                     dir: d.dir,
                     figure: f,
+                    lat,
                     values,
-                    samples: dirs
-                        .iter()
-                        .map(|x| x.map(|x| x.samples(f)).unwrap_or_default())
-                        .collect(),
+                    samples,
                 });
             }
         }
@@ -140,6 +173,49 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
         matched,
         rows,
         notes,
+    }
+}
+
+/// The latency whose percentiles job `job`'s direction `dir` is compared on: the one every
+/// source shows; completion latency when the sources show different ones and all record it;
+/// else an error saying the percentiles are not compared.
+fn lat_kind(
+    dirs: &[Option<&DirFigures>],
+    sources: &[Source],
+    job: &str,
+    dir: &str,
+) -> Result<Option<LatKind>, String> {
+    let present: Vec<(usize, &DirFigures)> = dirs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| d.map(|d| (i, d)))
+        .collect();
+    let shown = |d: &DirFigures| d.reps.first().and_then(|h| h.pct_of);
+    let first = present.iter().find_map(|(_, d)| shown(d));
+    if present
+        .iter()
+        .all(|(_, d)| shown(d).is_none() || shown(d) == first)
+    {
+        return Ok(first);
+    }
+    let has_clat = |d: &DirFigures| d.reps.iter().all(|h| h.clat_pct[1].is_some());
+    let names = |k: LatKind| {
+        present
+            .iter()
+            .filter(|(_, d)| shown(d) == Some(k))
+            .map(|(i, _)| sources[*i].label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if present.iter().all(|(_, d)| has_clat(d)) {
+        Ok(Some(LatKind::Clat))
+    } else {
+        Err(format!(
+            "{job} {dir}: latency percentiles not compared: {} record completion latency (clat), \
+             {} total latency (lat)",
+            names(LatKind::Clat),
+            names(LatKind::Lat)
+        ))
     }
 }
 
@@ -170,7 +246,7 @@ pub fn table(c: &Comparison) -> String {
         let mut l = vec![
             r.job.clone(),
             r.dir.to_string(),
-            r.figure.label().to_string(),
+            r.label(),
             r.values[0].map(fmt_num).unwrap_or("-".into()),
         ];
         for i in 1..c.labels.len() {
@@ -298,7 +374,7 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{DirFigures, Headline, Signature};
+    use crate::model::{DirFigures, Headline, LatKind, Signature};
 
     fn src(label: &str, jobs: &[(&str, &str, &[f64])]) -> Source {
         Source {
@@ -399,6 +475,49 @@ mod tests {
             r.verdict(2).starts_with("within spread"),
             "{}",
             r.verdict(2)
+        );
+    }
+
+    /// fio shows completion-latency percentiles, iomark total-latency ones: compared as clat
+    /// (labelled so) when both record clat, else not compared and said so.
+    #[test]
+    fn latency_percentiles_are_compared_like_with_like() {
+        let h = |clat: f64, lat: Option<f64>| Headline {
+            iops: 1000.0,
+            bw: 4096e3,
+            p99_ns: Some(lat.unwrap_or(clat)),
+            pct_of: Some(if lat.is_some() {
+                LatKind::Lat
+            } else {
+                LatKind::Clat
+            }),
+            clat_pct: [None, Some(clat), None],
+            lat_pct: [None, lat, None],
+            ..Default::default()
+        };
+        let with = |hd: Headline| {
+            let mut s = src("x", &[("j", "read", &[1000.0])]);
+            s.jobs[0].dirs[0].reps = vec![hd];
+            s
+        };
+        let fio = with(h(100_000.0, None));
+        let iom = with(h(100_000.0, Some(147_900.0)));
+        let srcs = [fio.clone(), iom];
+        let c = compare(&srcs);
+        let r = c.rows.iter().find(|r| r.figure == Figure::P99).unwrap();
+        assert_eq!(r.label(), "p99 clat (us)");
+        assert_eq!(r.delta(1).unwrap().1, Some(0.0));
+        assert!(table(&c).contains("p99 clat (us)"));
+        // iomark without clat percentiles: refused, with a note.
+        let mut lat_only = h(0.0, Some(147_900.0));
+        lat_only.clat_pct = [None; 3];
+        let srcs = [fio, with(lat_only)];
+        let c = compare(&srcs);
+        assert!(c.rows.iter().all(|r| r.figure != Figure::P99));
+        assert!(
+            c.notes.iter().any(|n| n.contains("not compared")),
+            "{:?}",
+            c.notes
         );
     }
 }
