@@ -19,15 +19,19 @@ Default output: report.html.
 ";
 
 pub const COMPARE_USAGE: &str =
-    "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
+    "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--alpha P] [--report FILE.html]
 
 Compares results (iomark result files, fio JSON/json+ of any 3.x or 2.x version, or directories
 of repetitions, or runs of the result store: @ID, @last, @last~N, @tag:NAME for the last run with
 a tag) against the first one. Jobs are matched by name, else by workload. For every job,
 direction and figure (IOPS, MB/s, p50/p99/p99.9 latency): the values, the change, and whether
 the change is larger than the repetitions' spread (Welch's t-test) or untested (single runs).
---fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule.
-Exit codes: 0 fine, 1 a --fail-if rule was broken, 2 bad input or usage.
+--fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule; with
+repetitions on both sides only a significant change breaks it (Welch's p below --alpha, 0.05 by
+default; --alpha 1 counts every change). A rule that matches no figure, or a job or figure
+missing from a source, is an error (exit 2).
+Exit codes: 0 fine, 1 a --fail-if rule was broken, 2 bad input, usage, or a rule that cannot be
+checked.
 ";
 
 pub const EXPORT_USAGE: &str = "Usage: iomark export RESULT... [--csv FILE] [--xlsx FILE] [--markdown [FILE]] [--label NAME]...
@@ -115,6 +119,7 @@ struct Args {
     xlsx: Option<PathBuf>,
     markdown: Option<PathBuf>,
     rules: Vec<String>,
+    alpha: Option<String>,
     help: bool,
 }
 
@@ -130,6 +135,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
         xlsx: None,
         markdown: None,
         rules: Vec::new(),
+        alpha: None,
         help: false,
     };
     let mut i = 0;
@@ -185,6 +191,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
             "--xlsx" => a.xlsx = Some(v.into()),
             "--markdown" => a.markdown = Some(v.into()),
             "--fail-if" => a.rules.push(v),
+            "--alpha" => a.alpha = Some(v),
             _ => {
                 anyhow::bail!(
                     "unknown option {q_flag}",
@@ -324,7 +331,14 @@ pub fn report_main(args: &[String]) -> i32 {
 pub fn compare_main(args: &[String]) -> i32 {
     let a = match parse(
         args,
-        &["--label", "--fail-if", "--report", "--png", "--svg"],
+        &[
+            "--label",
+            "--fail-if",
+            "--alpha",
+            "--report",
+            "--png",
+            "--svg",
+        ],
     ) {
         Ok(a) if a.help => {
             return crate::session::pipe::print_text(COMPARE_USAGE);
@@ -348,6 +362,14 @@ pub fn compare_main(args: &[String]) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark compare: {e}");
+            return 2;
+        }
+    };
+    let alpha = match a.alpha.as_deref().map(str::parse::<f64>) {
+        None => compare::ALPHA,
+        Some(Ok(v)) if v > 0.0 && v <= 1.0 => v,
+        Some(_) => {
+            eprintln!("iomark compare: --alpha takes a significance level above 0 and at most 1, e.g. 0.05");
             return 2;
         }
     };
@@ -389,7 +411,14 @@ pub fn compare_main(args: &[String]) -> i32 {
         }
     }
     for r in &rules {
-        for (row, i, pct) in r.violations(&c) {
+        for why in r.unchecked(&c) {
+            eprintln!(
+                "iomark compare: --fail-if '{}' cannot be checked: {why}",
+                r.text
+            );
+            code = 2;
+        }
+        for (row, i, pct) in r.violations(&c, alpha) {
             eprintln!(
                 "iomark compare: {}: {} {} {}: {pct:+.1}% breaks --fail-if '{}'",
                 c.labels[i],

@@ -340,6 +340,11 @@ impl Rule {
         let num = rhs
             .strip_suffix('%')
             .ok_or_else(|| bad("the threshold is a percentage, e.g. -10%"))?;
+        if !num.starts_with(['+', '-']) {
+            return Err(bad(
+                "the threshold needs its sign: -N% (fell by more than N percent) or +N% (rose by more than N percent)",
+            ));
+        }
         let pct: f64 = num
             .parse()
             .map_err(|_| bad("the threshold is not a number"))?;
@@ -352,20 +357,54 @@ impl Rule {
         })
     }
 
-    /// The rows (and source index) breaking this rule, with their relative change.
-    pub fn violations<'r>(&self, c: &'r Comparison) -> Vec<(&'r Row, usize, f64)> {
+    /// The rows this rule applies to.
+    fn rows<'r>(&self, c: &'r Comparison) -> Vec<&'r Row> {
+        c.rows
+            .iter()
+            .filter(|r| r.figure == self.figure && self.dir.as_deref().is_none_or(|d| d == r.dir))
+            .collect()
+    }
+
+    /// The rows (and source index) breaking this rule, with their relative change. When both
+    /// sides have repetitions, a change breaks the rule only if it is significant: Welch's
+    /// p below `alpha`.
+    pub fn violations<'r>(&self, c: &'r Comparison, alpha: f64) -> Vec<(&'r Row, usize, f64)> {
         let mut out = Vec::new();
-        for r in c.rows.iter().filter(|r| r.figure == self.figure) {
-            if self.dir.as_deref().is_some_and(|d| d != r.dir) {
-                continue;
-            }
+        for r in self.rows(c) {
             for i in 1..c.labels.len() {
                 if let Some((_, Some(p))) = r.delta(i) {
-                    if (self.below && p < self.pct) || (!self.below && p > self.pct) {
+                    let beyond = (self.below && p < self.pct) || (!self.below && p > self.pct);
+                    let significant = r.test(i).is_none_or(|w| w.p < alpha);
+                    if beyond && significant {
                         out.push((r, i, p));
                     }
                 }
             }
+        }
+        out
+    }
+
+    /// Why this rule cannot be checked: it matches no figure of the baseline, or a source lacks
+    /// a job or figure it applies to (or has no baseline value to compare with).
+    pub fn unchecked(&self, c: &Comparison) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut any = false;
+        for r in self.rows(c) {
+            any = true;
+            for i in 1..c.labels.len() {
+                if r.delta(i).and_then(|d| d.1).is_none() {
+                    out.push(format!(
+                        "{}: {} {} {}: no value to compare",
+                        c.labels[i],
+                        r.job,
+                        r.dir,
+                        r.label()
+                    ));
+                }
+            }
+        }
+        if !any {
+            out.push(format!("matches no figure of {}", c.labels[0]));
         }
         out
     }
@@ -446,14 +485,17 @@ mod tests {
         assert!(t.contains("+10.0%") && t.contains("-20.0%"), "{t}");
         // --fail-if
         let rule = Rule::parse("iops<-10%").unwrap();
-        let v = rule.violations(&c);
+        let v = rule.violations(&c, ALPHA);
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].0.job, "sr");
         assert!(Rule::parse("read.p99>+30%")
             .unwrap()
-            .violations(&c)
+            .violations(&c, ALPHA)
             .is_empty());
-        assert_eq!(Rule::parse("p99<+5%").unwrap().violations(&c).len(), 1);
+        assert_eq!(
+            Rule::parse("p99<+5%").unwrap().violations(&c, ALPHA).len(),
+            1
+        );
         assert!(Rule::parse("iops<10").is_err());
         assert!(Rule::parse("speed<-1%").is_err());
     }
@@ -519,5 +561,43 @@ mod tests {
             "{:?}",
             c.notes
         );
+    }
+
+    /// A rule with its sign forgotten is refused; a rule matching nothing and jobs missing from
+    /// a source are reported; a change within the repetitions' spread breaks no rule.
+    #[test]
+    fn fail_if_rules_check_everything_they_name() {
+        let e = Rule::parse("iops<10%").unwrap_err().to_string();
+        assert!(e.contains("sign"), "{e}");
+        let a = src(
+            "A",
+            &[
+                ("j1", "read", &[1000.0]),
+                ("j2", "read", &[1000.0]),
+                ("j3", "read", &[1000.0]),
+                ("j4", "read", &[1000.0]),
+            ],
+        );
+        let b = src("B", &[("j1", "read", &[1000.0])]);
+        let srcs = [a, b];
+        let c = compare(&srcs);
+        let r = Rule::parse("iops<-95%").unwrap();
+        assert!(r.violations(&c, ALPHA).is_empty());
+        let u = r.unchecked(&c);
+        assert_eq!(u.len(), 3, "{u:?}");
+        assert!(u[0].contains("j2"), "{u:?}");
+        let t = Rule::parse("trim.iops<-1%").unwrap().unchecked(&c);
+        assert_eq!(t, vec!["matches no figure of A".to_string()]);
+        // p99 up 1.5 % with a spread that makes it insignificant.
+        let a = src("A", &[("j", "read", &[1000.0, 1100.0, 900.0])]);
+        let b = src("B", &[("j", "read", &[950.0, 1200.0, 800.0])]);
+        let srcs = [a, b];
+        let c = compare(&srcs);
+        let r = Rule::parse("p99>+1%").unwrap();
+        let row = c.rows.iter().find(|r| r.figure == Figure::P99).unwrap();
+        assert!(row.test(1).unwrap().p > 0.5);
+        assert!(row.delta(1).unwrap().1.unwrap() > 1.0);
+        assert!(r.violations(&c, ALPHA).is_empty());
+        assert_eq!(r.violations(&c, 1.0).len(), 1);
     }
 }
