@@ -371,6 +371,13 @@ fn compare_matches_jobs_computes_deltas_and_fails_on_rules() {
     assert_eq!(rule("write.mbps<-25%").status.code(), Some(0));
     assert_eq!(rule("write.mbps<-15%").status.code(), Some(1));
     assert_eq!(rule("bogus").status.code(), Some(2));
+    // A rule with its sign forgotten, or matching no figure, is an error.
+    let o = rule("iops<10%");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("sign"), "{}", stderr(&o));
+    let o = rule("trim.iops<-1%");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot be checked"), "{}", stderr(&o));
     // Directories of repetitions: the spread decides.
     for (dir, factors) in [
         ("a", [1.0, 1.01, 0.99]),

@@ -19,7 +19,7 @@ Default output: report.html.
 ";
 
 pub const COMPARE_USAGE: &str =
-    "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--report FILE.html]
+    "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--alpha P] [--report FILE.html]
        iomark compare --baseline A [B...] [--fail-if RULE]...
 
 Compares results (iomark result files, fio JSON/json+ of any 3.x or 2.x version, or directories
@@ -27,10 +27,14 @@ of repetitions, or runs of the result store: @ID, @last, @last~N, @tag:NAME for 
 a tag) against the first one. Jobs are matched by name, else by workload. For every job,
 direction and figure (IOPS, MB/s, p50/p99/p99.9 latency): the values, the change, and whether
 the change is larger than the repetitions' spread (Welch's t-test) or untested (single runs).
---fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule.
+--fail-if 'iops<-10%' (or 'read.p99>+20%') exits 1 when a change breaks the rule; with
+repetitions on both sides only a significant change breaks it (Welch's p below --alpha, 0.05 by
+default; --alpha 1 counts every change). A rule that matches no figure, or a job or figure
+missing from a source, is an error (exit 2).
 --baseline A names the result to compare against (a kept run: --baseline @tag:before); without
 other results it is compared with the store's last run (@last).
-Exit codes: 0 fine, 1 a --fail-if rule was broken, 2 bad input or usage.
+Exit codes: 0 fine, 1 a --fail-if rule was broken, 2 bad input, usage, or a rule that cannot be
+checked.
 ";
 
 pub const EXPORT_USAGE: &str = "Usage: iomark export RESULT... [--csv FILE] [--xlsx FILE] [--markdown [FILE]] [--label NAME]...
@@ -120,6 +124,7 @@ struct Args {
     rules: Vec<String>,
     /// `compare --baseline REF`: the result the others are compared against.
     baseline: Option<PathBuf>,
+    alpha: Option<String>,
     help: bool,
 }
 
@@ -136,6 +141,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
         markdown: None,
         rules: Vec::new(),
         baseline: None,
+        alpha: None,
         help: false,
     };
     let mut i = 0;
@@ -192,6 +198,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
             "--markdown" => a.markdown = Some(v.into()),
             "--fail-if" => a.rules.push(v),
             "--baseline" => a.baseline = Some(v.into()),
+            "--alpha" => a.alpha = Some(v),
             _ => {
                 anyhow::bail!(
                     "unknown option {q_flag}",
@@ -352,6 +359,7 @@ pub fn compare_main(args: &[String]) -> i32 {
         &[
             "--label",
             "--fail-if",
+            "--alpha",
             "--report",
             "--png",
             "--svg",
@@ -382,6 +390,14 @@ pub fn compare_main(args: &[String]) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark compare: {e}");
+            return 2;
+        }
+    };
+    let alpha = match a.alpha.as_deref().map(str::parse::<f64>) {
+        None => compare::ALPHA,
+        Some(Ok(v)) if v > 0.0 && v <= 1.0 => v,
+        Some(_) => {
+            eprintln!("iomark compare: --alpha takes a significance level above 0 and at most 1, e.g. 0.05");
             return 2;
         }
     };
@@ -423,13 +439,20 @@ pub fn compare_main(args: &[String]) -> i32 {
         }
     }
     for r in &rules {
-        for (row, i, pct) in r.violations(&c) {
+        for why in r.unchecked(&c) {
+            eprintln!(
+                "iomark compare: --fail-if '{}' cannot be checked: {why}",
+                r.text
+            );
+            code = 2;
+        }
+        for (row, i, pct) in r.violations(&c, alpha) {
             eprintln!(
                 "iomark compare: {}: {} {} {}: {pct:+.1}% breaks --fail-if '{}'",
                 c.labels[i],
                 row.job,
                 row.dir,
-                row.figure.label(),
+                row.label(),
                 r.text
             );
             if code == 0 {

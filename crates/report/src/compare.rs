@@ -3,7 +3,7 @@
 //! source (the baseline), whether the change is larger than the repetitions' spread (Welch's
 //! t-test), and `--fail-if` rules for CI.
 
-use crate::model::{Figure, Job, Source};
+use crate::model::{DirFigures, Figure, Job, LatKind, Source};
 use crate::stats::{self, Welch};
 use crate::ReportError;
 
@@ -23,6 +23,8 @@ pub struct Row {
     pub job: String,
     pub dir: &'static str,
     pub figure: Figure,
+    /// For a latency percentile: which latency every source's value is of.
+    pub lat: Option<LatKind>,
     /// Per source: the value (mean over repetitions).
     pub values: Vec<Option<f64>>,
     /// Per source: its repetitions.
@@ -30,6 +32,17 @@ pub struct Row {
 }
 
 impl Row {
+    /// The figure's name with its unit, naming the latency a percentile is of.
+    pub fn label(&self) -> String {
+        match self.lat {
+            Some(k) => self
+                .figure
+                .label()
+                .replace(" lat ", &format!(" {} ", k.name())),
+            None => self.figure.label().to_string(),
+        }
+    }
+
     /// Change of source `i` from the baseline: (absolute, relative in percent).
     pub fn delta(&self, i: usize) -> Option<(f64, Option<f64>)> {
         let (b, v) = (self.values[0]?, self.values[i]?);
@@ -117,8 +130,30 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
                     .iter()
                     .map(|j| j.and_then(|j| j.dir(d.dir)))
                     .collect();
-                let values: Vec<Option<f64>> =
-                    dirs.iter().map(|x| x.and_then(|x| x.figure(f))).collect();
+                let lat = if f.higher_is_better() {
+                    None
+                } else {
+                    match lat_kind(&dirs, sources, &m.name, d.dir) {
+                        Ok(k) => k,
+                        Err(note) => {
+                            if !notes.contains(&note) {
+                                notes.push(note);
+                            }
+                            continue;
+                        }
+                    }
+                };
+                let samples: Vec<Vec<f64>> = dirs
+                    .iter()
+                    .map(|x| {
+                        x.map(|x| lat.map_or(x.samples(f), |k| x.samples_of(f, k)))
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                let values: Vec<Option<f64>> = samples
+                    .iter()
+                    .map(|v| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64))
+                    .collect();
                 if values[0].is_none() {
                     continue;
                 }
@@ -126,11 +161,9 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
                     job: m.name.clone(),
                     dir: d.dir,
                     figure: f,
+                    lat,
                     values,
-                    samples: dirs
-                        .iter()
-                        .map(|x| x.map(|x| x.samples(f)).unwrap_or_default())
-                        .collect(),
+                    samples,
                 });
             }
         }
@@ -140,6 +173,49 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
         matched,
         rows,
         notes,
+    }
+}
+
+/// The latency whose percentiles job `job`'s direction `dir` is compared on: the one every
+/// source shows; completion latency when the sources show different ones and all record it;
+/// else an error saying the percentiles are not compared.
+fn lat_kind(
+    dirs: &[Option<&DirFigures>],
+    sources: &[Source],
+    job: &str,
+    dir: &str,
+) -> Result<Option<LatKind>, String> {
+    let present: Vec<(usize, &DirFigures)> = dirs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| d.map(|d| (i, d)))
+        .collect();
+    let shown = |d: &DirFigures| d.reps.first().and_then(|h| h.pct_of);
+    let first = present.iter().find_map(|(_, d)| shown(d));
+    if present
+        .iter()
+        .all(|(_, d)| shown(d).is_none() || shown(d) == first)
+    {
+        return Ok(first);
+    }
+    let has_clat = |d: &DirFigures| d.reps.iter().all(|h| h.clat_pct[1].is_some());
+    let names = |k: LatKind| {
+        present
+            .iter()
+            .filter(|(_, d)| shown(d) == Some(k))
+            .map(|(i, _)| sources[*i].label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if present.iter().all(|(_, d)| has_clat(d)) {
+        Ok(Some(LatKind::Clat))
+    } else {
+        Err(format!(
+            "{job} {dir}: latency percentiles not compared: {} record completion latency (clat), \
+             {} total latency (lat)",
+            names(LatKind::Clat),
+            names(LatKind::Lat)
+        ))
     }
 }
 
@@ -170,7 +246,7 @@ pub fn table(c: &Comparison) -> String {
         let mut l = vec![
             r.job.clone(),
             r.dir.to_string(),
-            r.figure.label().to_string(),
+            r.label(),
             r.values[0].map(fmt_num).unwrap_or("-".into()),
         ];
         for i in 1..c.labels.len() {
@@ -264,6 +340,11 @@ impl Rule {
         let num = rhs
             .strip_suffix('%')
             .ok_or_else(|| bad("the threshold is a percentage, e.g. -10%"))?;
+        if !num.starts_with(['+', '-']) {
+            return Err(bad(
+                "the threshold needs its sign: -N% (fell by more than N percent) or +N% (rose by more than N percent)",
+            ));
+        }
         let pct: f64 = num
             .parse()
             .map_err(|_| bad("the threshold is not a number"))?;
@@ -276,20 +357,54 @@ impl Rule {
         })
     }
 
-    /// The rows (and source index) breaking this rule, with their relative change.
-    pub fn violations<'r>(&self, c: &'r Comparison) -> Vec<(&'r Row, usize, f64)> {
+    /// The rows this rule applies to.
+    fn rows<'r>(&self, c: &'r Comparison) -> Vec<&'r Row> {
+        c.rows
+            .iter()
+            .filter(|r| r.figure == self.figure && self.dir.as_deref().is_none_or(|d| d == r.dir))
+            .collect()
+    }
+
+    /// The rows (and source index) breaking this rule, with their relative change. When both
+    /// sides have repetitions, a change breaks the rule only if it is significant: Welch's
+    /// p below `alpha`.
+    pub fn violations<'r>(&self, c: &'r Comparison, alpha: f64) -> Vec<(&'r Row, usize, f64)> {
         let mut out = Vec::new();
-        for r in c.rows.iter().filter(|r| r.figure == self.figure) {
-            if self.dir.as_deref().is_some_and(|d| d != r.dir) {
-                continue;
-            }
+        for r in self.rows(c) {
             for i in 1..c.labels.len() {
                 if let Some((_, Some(p))) = r.delta(i) {
-                    if (self.below && p < self.pct) || (!self.below && p > self.pct) {
+                    let beyond = (self.below && p < self.pct) || (!self.below && p > self.pct);
+                    let significant = r.test(i).is_none_or(|w| w.p < alpha);
+                    if beyond && significant {
                         out.push((r, i, p));
                     }
                 }
             }
+        }
+        out
+    }
+
+    /// Why this rule cannot be checked: it matches no figure of the baseline, or a source lacks
+    /// a job or figure it applies to (or has no baseline value to compare with).
+    pub fn unchecked(&self, c: &Comparison) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut any = false;
+        for r in self.rows(c) {
+            any = true;
+            for i in 1..c.labels.len() {
+                if r.delta(i).and_then(|d| d.1).is_none() {
+                    out.push(format!(
+                        "{}: {} {} {}: no value to compare",
+                        c.labels[i],
+                        r.job,
+                        r.dir,
+                        r.label()
+                    ));
+                }
+            }
+        }
+        if !any {
+            out.push(format!("matches no figure of {}", c.labels[0]));
         }
         out
     }
@@ -298,7 +413,7 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{DirFigures, Headline, Signature};
+    use crate::model::{DirFigures, Headline, LatKind, Signature};
 
     fn src(label: &str, jobs: &[(&str, &str, &[f64])]) -> Source {
         Source {
@@ -370,14 +485,17 @@ mod tests {
         assert!(t.contains("+10.0%") && t.contains("-20.0%"), "{t}");
         // --fail-if
         let rule = Rule::parse("iops<-10%").unwrap();
-        let v = rule.violations(&c);
+        let v = rule.violations(&c, ALPHA);
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].0.job, "sr");
         assert!(Rule::parse("read.p99>+30%")
             .unwrap()
-            .violations(&c)
+            .violations(&c, ALPHA)
             .is_empty());
-        assert_eq!(Rule::parse("p99<+5%").unwrap().violations(&c).len(), 1);
+        assert_eq!(
+            Rule::parse("p99<+5%").unwrap().violations(&c, ALPHA).len(),
+            1
+        );
         assert!(Rule::parse("iops<10").is_err());
         assert!(Rule::parse("speed<-1%").is_err());
     }
@@ -400,5 +518,86 @@ mod tests {
             "{}",
             r.verdict(2)
         );
+    }
+
+    /// fio shows completion-latency percentiles, iomark total-latency ones: compared as clat
+    /// (labelled so) when both record clat, else not compared and said so.
+    #[test]
+    fn latency_percentiles_are_compared_like_with_like() {
+        let h = |clat: f64, lat: Option<f64>| Headline {
+            iops: 1000.0,
+            bw: 4096e3,
+            p99_ns: Some(lat.unwrap_or(clat)),
+            pct_of: Some(if lat.is_some() {
+                LatKind::Lat
+            } else {
+                LatKind::Clat
+            }),
+            clat_pct: [None, Some(clat), None],
+            lat_pct: [None, lat, None],
+            ..Default::default()
+        };
+        let with = |hd: Headline| {
+            let mut s = src("x", &[("j", "read", &[1000.0])]);
+            s.jobs[0].dirs[0].reps = vec![hd];
+            s
+        };
+        let fio = with(h(100_000.0, None));
+        let iom = with(h(100_000.0, Some(147_900.0)));
+        let srcs = [fio.clone(), iom];
+        let c = compare(&srcs);
+        let r = c.rows.iter().find(|r| r.figure == Figure::P99).unwrap();
+        assert_eq!(r.label(), "p99 clat (us)");
+        assert_eq!(r.delta(1).unwrap().1, Some(0.0));
+        assert!(table(&c).contains("p99 clat (us)"));
+        // iomark without clat percentiles: refused, with a note.
+        let mut lat_only = h(0.0, Some(147_900.0));
+        lat_only.clat_pct = [None; 3];
+        let srcs = [fio, with(lat_only)];
+        let c = compare(&srcs);
+        assert!(c.rows.iter().all(|r| r.figure != Figure::P99));
+        assert!(
+            c.notes.iter().any(|n| n.contains("not compared")),
+            "{:?}",
+            c.notes
+        );
+    }
+
+    /// A rule with its sign forgotten is refused; a rule matching nothing and jobs missing from
+    /// a source are reported; a change within the repetitions' spread breaks no rule.
+    #[test]
+    fn fail_if_rules_check_everything_they_name() {
+        let e = Rule::parse("iops<10%").unwrap_err().to_string();
+        assert!(e.contains("sign"), "{e}");
+        let a = src(
+            "A",
+            &[
+                ("j1", "read", &[1000.0]),
+                ("j2", "read", &[1000.0]),
+                ("j3", "read", &[1000.0]),
+                ("j4", "read", &[1000.0]),
+            ],
+        );
+        let b = src("B", &[("j1", "read", &[1000.0])]);
+        let srcs = [a, b];
+        let c = compare(&srcs);
+        let r = Rule::parse("iops<-95%").unwrap();
+        assert!(r.violations(&c, ALPHA).is_empty());
+        let u = r.unchecked(&c);
+        assert_eq!(u.len(), 3, "{u:?}");
+        assert!(u[0].contains("j2"), "{u:?}");
+        let t = Rule::parse("trim.iops<-1%").unwrap().unchecked(&c);
+        assert_eq!(t, vec!["matches no figure of A".to_string()]);
+        // p99 up 1.5 % with a spread that makes it insignificant.
+        let a = src("A", &[("j", "read", &[1000.0, 1100.0, 900.0])]);
+        let b = src("B", &[("j", "read", &[950.0, 1200.0, 800.0])]);
+        let srcs = [a, b];
+        let c = compare(&srcs);
+        let r = Rule::parse("p99>+1%").unwrap();
+        let row = c.rows.iter().find(|r| r.figure == Figure::P99).unwrap();
+        assert!(row.test(1).unwrap().p > 0.5);
+        assert!(row.delta(1).unwrap().1.unwrap() > 1.0);
+        assert!(r.violations(&c, ALPHA).is_empty());
+        assert_eq!(r.violations(&c, 1.0).len(), 1);
     }
 }

@@ -239,7 +239,7 @@ fn comparison_table(c: &Comparison) -> String {
             "<tr><td class=l>{}</td><td class=l>{}</td><td class=l>{}</td><td>{}</td>",
             esc(&r.job),
             r.dir,
-            esc(r.figure.label()),
+            esc(&r.label()),
             r.values[0].map(fmt_num).unwrap_or("-".into())
         );
         for i in 1..c.labels.len() {

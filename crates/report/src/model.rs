@@ -134,6 +134,28 @@ pub struct Headline {
     pub p50_ns: Option<f64>,
     pub p99_ns: Option<f64>,
     pub p999_ns: Option<f64>,
+    /// Which latency the percentiles above are of.
+    pub pct_of: Option<LatKind>,
+    /// p50, p99, p99.9 of completion latency and of total latency, ns, when recorded.
+    pub clat_pct: [Option<f64>; 3],
+    pub lat_pct: [Option<f64>; 3],
+}
+
+/// Completion latency (from submission to completion) or total latency (from the I/O's
+/// creation to completion).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LatKind {
+    Clat,
+    Lat,
+}
+
+impl LatKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            LatKind::Clat => "clat",
+            LatKind::Lat => "lat",
+        }
+    }
 }
 
 /// One figure of a direction, for tables, comparisons and exports.
@@ -223,13 +245,44 @@ impl DirFigures {
             (0.0, 0.0)
         };
         let l = self.main_lat();
+        let pcts = |l: Option<&Lat>| {
+            let l = l.filter(|l| l.n > 0 && (!l.percentiles.is_empty() || !l.bins.is_empty()));
+            [50.0, 99.0, 99.9].map(|p| l.and_then(|l| l.pct(p)))
+        };
         Headline {
             iops,
             bw,
             p50_ns: l.and_then(|l| l.pct(50.0)),
             p99_ns: l.and_then(|l| l.pct(99.0)),
             p999_ns: l.and_then(|l| l.pct(99.9)),
+            pct_of: l.map(|l| {
+                if self.lat.as_ref().is_some_and(|x| std::ptr::eq(x, l)) {
+                    LatKind::Lat
+                } else {
+                    LatKind::Clat
+                }
+            }),
+            clat_pct: pcts(self.clat.as_ref()),
+            lat_pct: pcts(self.lat.as_ref()),
         }
+    }
+
+    /// A latency percentile figure's value in each repetition, of the latency `kind`.
+    pub fn samples_of(&self, f: Figure, kind: LatKind) -> Vec<f64> {
+        let i = match f {
+            Figure::P50 => 0,
+            Figure::P99 => 1,
+            Figure::P999 => 2,
+            _ => return self.samples(f),
+        };
+        self.reps
+            .iter()
+            .filter_map(|h| match kind {
+                LatKind::Clat => h.clat_pct[i],
+                LatKind::Lat => h.lat_pct[i],
+            })
+            .map(|v| v / 1000.0)
+            .collect()
     }
 
     /// A figure: the mean over the repetitions.

@@ -1,15 +1,12 @@
 //! fio's bw/iops/lat logs (`write_bw_log`, `write_iops_log`, `write_lat_log`), found beside the
 //! fio JSON they belong to: lines `time_ms, value, ddir, bs[, offset][, prio]`. Windowed logs
 //! (`log_avg_msec=N`) are read as they are; per-I/O logs (`log_avg_msec=0`, bs non-zero) are
-//! averaged over [`WINDOW_MS`] windows: bandwidth from the bytes moved, IOPS from the count,
+//! put in [`super::resample::PER_IO_WINDOW_MS`] windows: bandwidth from the bytes moved, IOPS from the count,
 //! latency as the mean. The logs of a job's clones add (bandwidth, IOPS) or average (latency).
 
+use super::resample::{resample, Combine, Sample};
 use crate::model::DirSeries;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// Window for per-I/O logs.
-pub const WINDOW_MS: u64 = 500;
 
 /// One parsed line.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,38 +39,21 @@ pub enum LogKind {
     Lat,
 }
 
-/// Per direction (0 read, 1 write, 2 trim): (s, value) points of one log.
-fn points(entries: &[Entry], kind: LogKind) -> [BTreeMap<u64, (f64, u32)>; 3] {
-    let mut out: [BTreeMap<u64, (f64, u32)>; 3] = Default::default();
+/// Per direction (0 read, 1 write, 2 trim): the samples of one log, and whether it is a
+/// per-I/O log. A per-I/O sample is the I/O's amount: 1 (IOPS), its KiB (bandwidth) or its
+/// latency; a windowed sample is the log's value.
+fn samples(entries: &[Entry], kind: LogKind) -> ([Vec<Sample>; 3], bool) {
+    let mut out: [Vec<Sample>; 3] = Default::default();
     let per_io = entries.iter().any(|e| e.bs != 0);
     for e in entries.iter().filter(|e| e.ddir < 3) {
-        let m = &mut out[e.ddir as usize];
-        if per_io {
-            let w = e.t_ms / WINDOW_MS;
-            let a = m.entry(w).or_default();
-            match kind {
-                // KiB/s over the window from the bytes moved.
-                LogKind::Bw => a.0 += e.bs as f64 / 1024.0 / (WINDOW_MS as f64 / 1000.0),
-                LogKind::Iops => a.0 += 1000.0 / WINDOW_MS as f64,
-                LogKind::Lat => a.0 += e.value,
-            }
-            a.1 += 1;
-        } else {
-            let a = m.entry(e.t_ms).or_default();
-            a.0 += e.value;
-            a.1 += 1;
-        }
+        let v = match (per_io, kind) {
+            (true, LogKind::Bw) => e.bs as f64 / 1024.0,
+            (true, LogKind::Iops) => 1.0,
+            _ => e.value,
+        };
+        out[e.ddir as usize].push((e.t_ms, v));
     }
-    if per_io {
-        // Window keys to their end time in ms.
-        for m in out.iter_mut() {
-            *m = std::mem::take(m)
-                .into_iter()
-                .map(|(w, v)| ((w + 1) * WINDOW_MS, v))
-                .collect();
-        }
-    }
-    out
+    (out, per_io)
 }
 
 /// The log files of a job: `<prefix>_<kind>.<n>.log` (per job) or `<prefix>_<kind>.log`.
@@ -98,34 +78,23 @@ pub fn files(dir: &Path, prefix: &str, kind: &str) -> Vec<PathBuf> {
 
 /// Series of every direction from a set of logs of one kind (clones add, latency averages).
 fn series_of(paths: &[PathBuf], kind: LogKind) -> [Vec<(f64, f64)>; 3] {
-    let mut acc: [BTreeMap<u64, (f64, u32)>; 3] = Default::default();
+    let mut by_dir: [Vec<Vec<Sample>>; 3] = Default::default();
+    let mut per_io = false;
     for p in paths {
         let Ok(text) = std::fs::read_to_string(p) else {
             continue;
         };
-        let pts = points(&parse(&text), kind);
-        for d in 0..3 {
-            for (t, (v, n)) in &pts[d] {
-                // Match clones' windows at 100 ms resolution.
-                let a = acc[d].entry((t + 50) / 100 * 100).or_default();
-                match kind {
-                    LogKind::Lat => {
-                        a.0 += v;
-                        a.1 += n;
-                    }
-                    _ => {
-                        a.0 += v / *n as f64;
-                        a.1 = 1;
-                    }
-                }
-            }
+        let (s, io) = samples(&parse(&text), kind);
+        per_io |= io;
+        for (d, v) in s.into_iter().enumerate() {
+            by_dir[d].push(v);
         }
     }
-    acc.map(|m| {
-        m.into_iter()
-            .map(|(t, (v, n))| (t as f64 / 1000.0, v / n.max(1) as f64))
-            .collect()
-    })
+    let how = match kind {
+        LogKind::Lat => Combine::Mean,
+        _ => Combine::Add,
+    };
+    by_dir.map(|srcs| resample(&srcs, per_io, how))
 }
 
 /// The interval series of a fio job from its logs beside `dir`, per direction.
@@ -165,21 +134,61 @@ pub fn job_series(
 
 #[cfg(test)]
 mod tests {
+    use super::super::resample::time_weighted_mean;
     use super::*;
 
     #[test]
     fn windowed_and_per_io_logs() {
         let w = parse("500, 240312, 0, 0, 0\n1000, 200000, 0, 0, 0\n500, 1000, 1, 0, 0\n");
-        let p = points(&w, LogKind::Bw);
-        assert_eq!(p[0].len(), 2);
-        assert_eq!(p[0][&500], (240312.0, 1));
-        assert_eq!(p[1][&500], (1000.0, 1));
-        // Per I/O: four 4 KiB reads in the first 500 ms -> 32 KiB/s, 8 IOPS.
-        let io = parse("10, 9999, 0, 4096, 0\n100, 9999, 0, 4096, 4096\n200, 1, 0, 4096, 0\n499, 1, 0, 4096, 0\n");
-        let bw = points(&io, LogKind::Bw);
-        assert_eq!(bw[0][&500], (32.0, 4));
-        let iops = points(&io, LogKind::Iops);
-        assert_eq!(iops[0][&500].0, 8.0);
+        let (p, io) = samples(&w, LogKind::Bw);
+        assert!(!io);
+        assert_eq!(p[0], vec![(500, 240312.0), (1000, 200000.0)]);
+        assert_eq!(p[1], vec![(500, 1000.0)]);
         assert!(parse("garbage\n\n").is_empty());
+    }
+
+    /// fio's per-I/O logs of a 25,000 IOPS job (4 KiB writes for 3 s, as fio 3.33 writes them
+    /// with `--write_iops_log --write_bw_log --log_avg_msec=0`) read as 25,000 IOPS and
+    /// ~97.7 MiB/s, the same as the windowed logs of the same job.
+    #[test]
+    fn per_io_logs_read_as_the_jobs_rate() {
+        let dir = std::env::temp_dir().join(format!("iomark-fio-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut io = String::new();
+        for k in 0..75_000u64 {
+            io.push_str(&format!("{}, 1, 1, 4096, 0\n", k * 3000 / 75_000));
+        }
+        std::fs::write(dir.join("j_iops.1.log"), &io).unwrap();
+        std::fs::write(dir.join("j_bw.1.log"), &io).unwrap();
+        let mut win = String::new();
+        for (t, v) in [
+            (503, 24833),
+            (1004, 25224),
+            (1504, 24776),
+            (2004, 23322),
+            (2505, 26878),
+        ] {
+            win.push_str(&format!("{t}, {v}, 1, 0, 0\n"));
+        }
+        std::fs::write(dir.join("w_iops.1.log"), &win).unwrap();
+        let s = job_series(&dir, Some("j"), Some("j"), None);
+        let w = job_series(&dir, None, Some("w"), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let iops = time_weighted_mean(&s[1].iops);
+        let bw = time_weighted_mean(&s[1].bw_kib);
+        assert!(
+            (iops - 25_000.0).abs() < 250.0,
+            "{iops} IOPS: {:?}",
+            s[1].iops
+        );
+        assert!((bw - 100_000.0).abs() < 1_000.0, "{bw} KiB/s");
+        let wi = time_weighted_mean(&w[1].iops);
+        assert!(
+            (iops - wi).abs() < 0.02 * wi,
+            "per-I/O {iops} against windowed {wi}"
+        );
+        for (a, b) in s[1].iops.iter().zip(&w[1].iops) {
+            assert!((a.1 - b.1).abs() < 0.1 * b.1, "{a:?} against {b:?}");
+        }
     }
 }

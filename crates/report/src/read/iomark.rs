@@ -1,6 +1,7 @@
 //! iomark's own result files (`--result FILE`, format `iomark-result/N`): read through the
 //! engine's result model, clones of a job merged exactly (histograms add).
 
+use super::resample::{resample, Combine, Sample};
 use crate::model::{CloneFigures, DirFigures, DirSeries, Job, Lat, Signature, Source};
 use crate::read::units::utc;
 use crate::ReportError;
@@ -350,23 +351,39 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
     job
 }
 
-/// Interval series of direction `d` over all clones: bandwidth and IOPS add across clones at
-/// the same time (100 ms resolution), latency averages, per-interval histograms add.
+/// Interval series of direction `d` over all clones, on one grid of windows (see
+/// [`super::resample`]): bandwidth and IOPS add across clones, latency averages, per-interval
+/// histograms add (at 100 ms resolution).
 fn series(clones: &[&JobResult], d: Dir) -> DirSeries {
     let ddir = d.idx() as u8;
     let key = |t: u64| (t + 50) / 100;
-    let sum = |get: fn(&JobResult) -> &Vec<LogEntry>, mean: bool| {
-        let mut acc: BTreeMap<u64, (f64, u32)> = BTreeMap::new();
-        for c in clones {
-            for e in get(c).iter().filter(|e| e.ddir == ddir) {
-                let a = acc.entry(key(e.t_ms)).or_default();
-                a.0 += e.value as f64;
-                a.1 += 1;
-            }
-        }
-        acc.into_iter()
-            .map(|(k, (v, n))| (k as f64 / 10.0, if mean { v / n as f64 } else { v }))
-            .collect::<Vec<_>>()
+    let sum = |get: fn(&JobResult) -> &Vec<LogEntry>, kind: u8| {
+        let per_io = clones
+            .iter()
+            .any(|c| get(c).iter().any(|e| e.ddir == ddir && e.bs != 0));
+        let srcs: Vec<Vec<Sample>> = clones
+            .iter()
+            .map(|c| {
+                get(c)
+                    .iter()
+                    .filter(|e| e.ddir == ddir)
+                    .map(|e| {
+                        let v = match (per_io, kind) {
+                            (true, 0) => e.bs as f64 / 1024.0,
+                            (true, 1) => 1.0,
+                            _ => e.value as f64,
+                        };
+                        (e.t_ms, v)
+                    })
+                    .collect()
+            })
+            .collect();
+        let how = if kind == 2 {
+            Combine::Mean
+        } else {
+            Combine::Add
+        };
+        resample(&srcs, per_io, how)
     };
     let mut hists: BTreeMap<u64, Histogram> = BTreeMap::new();
     for c in clones {
@@ -375,9 +392,9 @@ fn series(clones: &[&JobResult], d: Dir) -> DirSeries {
         }
     }
     DirSeries {
-        bw_kib: sum(|c| &c.series.bw, false),
-        iops: sum(|c| &c.series.iops, false),
-        lat_ns: sum(|c| &c.series.clat, true),
+        bw_kib: sum(|c| &c.series.bw, 0),
+        iops: sum(|c| &c.series.iops, 1),
+        lat_ns: sum(|c| &c.series.clat, 2),
         pct_ns: hists
             .into_iter()
             .filter(|(_, h)| !h.is_empty())
@@ -386,5 +403,46 @@ fn series(clones: &[&JobResult], d: Dir) -> DirSeries {
                 (k as f64 / 10.0, p[0].1 as f64, p[1].1 as f64, p[2].1 as f64)
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::resample::time_weighted_mean;
+    use super::*;
+
+    fn e(t_ms: u64, value: u64, bs: u64) -> LogEntry {
+        LogEntry {
+            t_ms,
+            value,
+            ddir: 1,
+            bs,
+            ..Default::default()
+        }
+    }
+
+    /// The last window's entry at the time of the one before it (9,616 then 64,364 IOPS at
+    /// 1,500 ms) is not added into a spike; per-I/O entries give IOPS per second.
+    #[test]
+    fn series_have_the_jobs_mean_and_no_end_spike() {
+        let mut c = JobResult::default();
+        c.series.iops = vec![
+            e(500, 25_000, 0),
+            e(1000, 25_000, 0),
+            e(1500, 24_000, 0),
+            e(1500, 64_364, 0),
+        ];
+        let s = series(&[&c], Dir::Write);
+        assert!(s.iops.iter().all(|p| p.1 <= 25_000.0), "{:?}", s.iops);
+        let m = time_weighted_mean(&s.iops);
+        assert!((m - 24_666.7).abs() < 0.02 * 24_666.7, "{m}");
+        let mut io = JobResult::default();
+        io.series.iops = (0..2500u64).map(|k| e(k * 1000 / 2500, 1, 4096)).collect();
+        io.series.bw = io.series.iops.clone();
+        let s = series(&[&io], Dir::Write);
+        let m = time_weighted_mean(&s.iops);
+        assert!((m - 2500.0).abs() < 50.0, "{m}: {:?}", s.iops);
+        let bw = time_weighted_mean(&s.bw_kib);
+        assert!((bw - 10_000.0).abs() < 200.0, "{bw}");
     }
 }
