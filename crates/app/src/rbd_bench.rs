@@ -7,8 +7,8 @@ use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_scenarios::preset::target;
 use iomark_scenarios::rbd_bench::args::{self, RbdOpts};
-use iomark_scenarios::rbd_bench::image;
 use iomark_scenarios::rbd_bench::window::{self, Sample};
+use iomark_scenarios::rbd_bench::image_plan;
 use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -95,7 +95,7 @@ fn on_image(o: &RbdOpts) -> i32 {
             o.io_threads
         );
     }
-    match image::plan(o, c) {
+    match image_plan::plan(o, c) {
         Ok(plan) => run(o, &plan, None),
         Err(e) => {
             eprintln!("iomark rbd-bench: {e}");

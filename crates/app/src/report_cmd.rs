@@ -69,7 +69,7 @@ pub fn take_report_arg(args: &[String]) -> anyhow::Result<(Vec<String>, Option<P
 /// for the jobs that keep no log of their own (`RunPlan::series_ms`).
 pub const REPORT_SERIES_MS: u64 = 500;
 
-pub(crate) fn command_line() -> String {
+fn command_line() -> String {
     read::shell_words(&iomark_engine::result::command_line())
 }
 

@@ -5,10 +5,8 @@
 
 use crate::api::{self, Handle, Rados};
 use crate::error::{cstr, CephError};
-use crate::pool::Pool;
 use std::path::PathBuf;
 use std::ptr;
-use std::sync::Arc;
 
 /// Seconds iomark waits for the monitors (connecting, and each monitor request) unless the
 /// configuration sets another bound.
@@ -163,11 +161,6 @@ impl Cluster {
         }
         let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
         Some(String::from_utf8_lossy(&buf[..end]).into_owned())
-    }
-
-    /// An I/O context on `pool`.
-    pub fn pool(self: &Arc<Self>, pool: &str) -> Result<Pool, CephError> {
-        Pool::open(self.clone(), pool)
     }
 }
 

@@ -30,7 +30,8 @@ fn check(r: i32, what: impl FnOnce() -> String) -> Result<i32, CephError> {
 }
 
 impl Pool {
-    pub(crate) fn open(cluster: Arc<Cluster>, name: &str) -> Result<Pool, CephError> {
+    /// An I/O context on pool `name` of `cluster`.
+    pub fn open(cluster: Arc<Cluster>, name: &str) -> Result<Pool, CephError> {
         let c = cstr(name)?;
         let mut handle: Handle = ptr::null_mut();
         // SAFETY: handle is an out pointer; the name lives across the call.

@@ -197,7 +197,9 @@ pub fn main(argv: &[String]) -> i32 {
     };
     let page = Page {
         title: format!("iomark trend: {spec}"),
-        command: Some(crate::report_cmd::command_line()),
+        command: Some(iomark_report::read::shell_words(
+            &iomark_engine::result::command_line(),
+        )),
         sources: std::slice::from_ref(&source),
         comparison: None,
         charts,

@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(EngineKind::ALL.len(), 15);
+        assert_eq!(EngineKind::ALL.len(), 17);
         for k in EngineKind::ALL {
             assert_eq!(EngineKind::from_fio_name(k.fio_name()), Some(k));
         }

@@ -75,7 +75,7 @@ fn ceph(e: CephError) -> String {
 /// Connects and opens the pool.
 pub fn open(connect: &ConnectOptions, pool: &str) -> Result<Arc<Pool>, String> {
     let c = Arc::new(Cluster::connect(connect).map_err(ceph)?);
-    Ok(Arc::new(c.pool(pool).map_err(ceph)?))
+    Ok(Arc::new(Pool::open(c, pool).map_err(ceph)?))
 }
 
 /// The metadata a write run left in `pool`.

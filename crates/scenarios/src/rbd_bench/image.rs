@@ -1,14 +1,11 @@
 //! rbd-bench on a Ceph image through librbd: the image spec (`POOL/IMAGE`, `rbd:POOL/IMAGE`, or
 //! `--pool`/`--image`), the client options the `rbd` command takes (`--id`/`--name`, `--conf`,
-//! `--cluster`, `--keyring`), and the plan (fio's `ioengine=rbd`).
+//! `--cluster`, `--keyring`); its plan is in `image_plan`.
 //!
 //! On an image every pattern runs from one client at depth `--io-threads`, as `rbd bench` does
 //! with its one image handle (several clients writing one image would take its exclusive lock in
 //! turn); `seq` is then one sequential stream rather than a stream per slot.
 
-use super::args::RbdOpts;
-use iomark_engine::job::RunPlan;
-use iomark_fio::job_builder::{self, RawJob, RawPlan};
 use std::path::{Path, PathBuf};
 
 /// Which image, and how to reach its cluster.
@@ -67,52 +64,6 @@ pub fn image_spec(target: &Path) -> Option<(String, String)> {
         .then(|| (pool.to_string(), image.to_string()))
 }
 
-/// The plan of `o` on image `c`: one job at depth io-threads, through librbd.
-pub fn plan(o: &RbdOpts, c: &CephImage) -> Result<RunPlan, job_builder::PlanError> {
-    let rw = match (o.pattern.as_str(), o.io_type.as_str()) {
-        ("rand", "read") => "randread",
-        ("rand", "write") => "randwrite",
-        ("rand", _) => "randrw",
-        (_, "read") => "read",
-        (_, "write") => "write",
-        _ => "rw",
-    };
-    let mut opts: Vec<(String, String)> = vec![
-        ("ioengine".into(), "rbd".into()),
-        (
-            "pool".into(),
-            c.pool.clone().unwrap_or_else(|| "rbd".into()),
-        ),
-        ("rbdname".into(), c.image.clone().unwrap_or_default()),
-        ("rw".into(), rw.into()),
-        ("bs".into(), o.io_size.to_string()),
-        ("rwmixread".into(), o.rw_mix_read.to_string()),
-        ("bwavgtime".into(), "100".into()),
-        ("iopsavgtime".into(), "100".into()),
-        ("norandommap".into(), "1".into()),
-        ("iodepth".into(), o.io_threads.to_string()),
-        ("io_size".into(), (o.ops() * o.io_size).to_string()),
-    ];
-    if let Some(id) = &c.client {
-        opts.push(("clientname".into(), id.clone()));
-    }
-    if let Some(cl) = &c.cluster {
-        opts.push(("clustername".into(), cl.clone()));
-    }
-    if let Some(b) = o.pattern_byte {
-        opts.push(("buffer_pattern".into(), format!("0x{b:02x}")));
-    }
-    let raw = RawPlan {
-        jobs: vec![RawJob {
-            name: "rbd-bench".into(),
-            options: opts,
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    job_builder::build_plan(&raw).map(|b| b.plan)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,13 +84,5 @@ mod tests {
         let mut c = CephImage::default();
         assert!(c.set("id", "admin") && c.set("image", "i") && !c.set("io-size", "4K"));
         assert_eq!(c.spec(), "rbd/i");
-        let o = RbdOpts {
-            io_type: "write".into(),
-            ..Default::default()
-        };
-        let p = plan(&o, &c).unwrap();
-        let j = &p.jobs[0];
-        assert_eq!((j.numjobs, j.iodepth), (1, 16));
-        assert_eq!(j.engine_options.ceph.image.as_deref(), Some("i"));
     }
 }

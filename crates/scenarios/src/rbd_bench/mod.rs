@@ -9,4 +9,5 @@
 
 pub mod args;
 pub mod image;
+pub mod image_plan;
 pub mod window;

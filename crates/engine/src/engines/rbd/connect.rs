@@ -24,7 +24,7 @@ pub(crate) fn pool(t: &CephTarget) -> Result<Arc<Pool>, CephError> {
         errno: libc::EINVAL,
     })?;
     let cluster = Arc::new(Cluster::connect(&options(t))?);
-    Ok(Arc::new(cluster.pool(name)?))
+    Ok(Arc::new(Pool::open(cluster, name)?))
 }
 
 /// The image named by `rbdname=`, opened.
