@@ -170,6 +170,29 @@ where
     Ok(())
 }
 
+/// The label of category axis position `v`: the category at a whole position, else nothing.
+fn cat_label(cats: &[String], v: f64) -> String {
+    let i = v.round();
+    if (v - i).abs() < 1e-6 && i >= 0.0 {
+        cats.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
+/// The frame of a chart over categories: its title and label areas.
+fn category_chart<'a, 'b, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    c: &'b Chart,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(&c.title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(60)
+        .y_label_area_size(70);
+    b
+}
+
 /// Lines over categories (a figure across runs): the first trace as a line with its spread
 /// as whiskers, the others as marks on the categories they name.
 fn draw_cat_lines<DB: DrawingBackend>(
@@ -188,20 +211,9 @@ where
             .filter(|v| v.is_finite())
             .chain([0.0]),
     );
-    let mut ch = ChartBuilder::on(root)
-        .caption(&c.title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(60)
-        .y_label_area_size(70)
-        .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-    let fmt = |v: &f64| {
-        let i = v.round();
-        if (v - i).abs() < 1e-6 && i >= 0.0 {
-            cats.get(i as usize).cloned().unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
+    let mut ch =
+        category_chart(root, c).build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
+    let fmt = |v: &f64| cat_label(&cats, *v);
     ch.configure_mesh()
         .x_labels(n.min(12))
         .x_desc(c.x_title.as_str())
@@ -258,20 +270,9 @@ where
             .filter(|v| v.is_finite())
             .chain([0.0]),
     );
-    let mut ch = ChartBuilder::on(root)
-        .caption(&c.title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(60)
-        .y_label_area_size(70)
-        .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-    let fmt = |v: &f64| {
-        let i = v.round();
-        if (v - i).abs() < 1e-6 && i >= 0.0 {
-            cats.get(i as usize).cloned().unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
+    let mut ch =
+        category_chart(root, c).build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
+    let fmt = |v: &f64| cat_label(&cats, *v);
     ch.configure_mesh()
         .x_labels(n)
         .x_desc(c.x_title.as_str())
