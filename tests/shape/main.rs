@@ -50,13 +50,13 @@ fn no_crate_has_a_cycle_between_its_modules() {
     assert!(checked >= 6, "only {checked} crates found");
 }
 
-/// The engine's known shape is seen: the worker depends on the job model, and the check follows
-/// re-exports (`crate::Dir` is the job model's).
+/// The engine's known shape is seen: the worker depends on the engines, the runner on the
+/// workers.
 #[test]
 fn the_engines_dependencies_are_seen() {
     let krate = Crate::read(&root().join("crates/engine/src"));
     let deps = sibling_dependencies(&krate);
-    assert!(deps["worker"].contains("job"), "{:?}", deps["worker"]);
+    assert!(deps["worker"].contains("engines"), "{:?}", deps["worker"]);
     assert!(deps["runner"].contains("worker"), "{:?}", deps["runner"]);
 }
 
@@ -117,4 +117,60 @@ fn the_binary_uses_only_the_application_layer() {
     assert!(main.contains("iomark_app::main"));
     let files = std::fs::read_dir(root().join("src")).unwrap().count();
     assert_eq!(files, 1, "src/ holds the entry point alone");
+}
+
+/// The model is plain data: its code (tests aside) opens no file, socket or process and calls
+/// no system function, and it names no other iomark crate.
+#[test]
+fn the_model_does_no_io() {
+    let src = root().join("crates/model/src");
+    let mut files = Vec::new();
+    let mut dirs = vec![src.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n != "tests") {
+                    dirs.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs")
+                && !p.to_string_lossy().ends_with("tests.rs")
+            {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 10, "{files:?}");
+    let io = [
+        "std::fs",
+        "std::net",
+        "std::process",
+        "File::",
+        "OpenOptions",
+        "iomark_engine",
+        "iomark_fio",
+        "iomark_app",
+    ];
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let code = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or(&text);
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            let syscall = line
+                .match_indices("libc::")
+                .any(|(i, _)| line[i + 6..].starts_with(|c: char| c.is_ascii_lowercase()));
+            if syscall || io.iter().any(|w| line.contains(w)) {
+                found.push(format!("{}:{}: {}", f.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the model does I/O:\n{}",
+        found.join("\n")
+    );
 }

@@ -16,7 +16,8 @@
 //! a stated size, so a device (`/dev/zero`) or a FIFO is an error rather than endless memory
 //! or a hang.
 
-use crate::job::{JobSpec, RunPlan};
+use crate::engines::Capabilities;
+use crate::job::RunPlan;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
@@ -125,24 +126,6 @@ pub fn read_input(path: &Path, cap: u64, what: &str) -> io::Result<Vec<u8>> {
         return Err(too_large());
     }
     Ok(out)
-}
-
-impl JobSpec {
-    /// The files clone `clone` of this job uses: its filenames, or its generated names in its
-    /// directory (`directory=`, else the working directory).
-    pub(crate) fn clone_paths(&self, clone: u32) -> Vec<PathBuf> {
-        if !self.filenames.is_empty() {
-            return self.filenames.clone();
-        }
-        let dir = if self.directories.is_empty() {
-            PathBuf::from(".")
-        } else {
-            self.directories[clone as usize % self.directories.len()].clone()
-        };
-        (0..self.nrfiles.max(1))
-            .map(|f| dir.join(self.file_names.expand(&self.name, clone, f)))
-            .collect()
-    }
 }
 
 /// Every file or device the jobs of a plan use.
@@ -488,6 +471,7 @@ fn forget_inputs_under(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::job::JobSpec;
     use crate::test_support::TempDir;
 
     #[test]

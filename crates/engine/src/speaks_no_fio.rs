@@ -1,4 +1,4 @@
-//! The engine speaks no fio: no string literal in its code (tests aside) names an option the
+//! The engine and the model speak no fio: no string literal in their code (tests aside) names an option the
 //! way a user would type it (`allow_mounted_write`, `size=`) or a command-line switch
 //! (`--force-device-write`). Front ends word the engine's typed errors and notes for their users.
 
@@ -178,29 +178,11 @@ fn fio_speech(lit: &str) -> Option<String> {
 }
 
 #[test]
-fn engine_sources_name_no_fio_option_or_switch() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
-    assert!(files.len() > 10, "{files:?}");
+fn engine_and_model_sources_name_no_fio_option_or_switch() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();
-    for f in &files {
-        // Test modules in their own file (or folder) are skipped as `code_before_tests` skips
-        // inline ones.
-        let in_tests = f
-            .strip_prefix(&src)
-            .is_ok_and(|r| r.components().any(|c| c.as_os_str() == "tests"));
-        if f.ends_with("speaks_no_fio.rs") || f.ends_with("tests.rs") || in_tests {
-            continue;
-        }
-        let text = std::fs::read_to_string(f).unwrap();
-        for (line, lit) in string_literals(code_before_tests(&text)) {
-            if let Some(what) = fio_speech(&lit) {
-                let rel = f.strip_prefix(&src).unwrap().display();
-                found.push(format!("{rel}:{line}: {what} in \"{lit}\""));
-            }
-        }
+    for src in [here.join("src"), here.join("../model/src")] {
+        found.extend(fio_speech_in(&src));
     }
     assert!(
         found.is_empty(),
@@ -208,6 +190,33 @@ fn engine_sources_name_no_fio_option_or_switch() {
          word them:\n{}",
         found.join("\n")
     );
+}
+
+/// Where the sources under `src` speak fio (tests aside).
+fn fio_speech_in(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    assert!(files.len() > 10, "{files:?}");
+    let mut found = Vec::new();
+    for f in &files {
+        // Test modules in their own file (or folder) are skipped as `code_before_tests` skips
+        // inline ones.
+        let in_tests = f
+            .strip_prefix(src)
+            .is_ok_and(|r| r.components().any(|c| c.as_os_str() == "tests"));
+        if f.ends_with("speaks_no_fio.rs") || f.ends_with("tests.rs") || in_tests {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        for (line, lit) in string_literals(code_before_tests(&text)) {
+            if let Some(what) = fio_speech(&lit) {
+                let rel = f.strip_prefix(src).unwrap().display();
+                found.push(format!("{rel}:{line}: {what} in \"{lit}\""));
+            }
+        }
+    }
+    found
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub fn run_error(e: &RunError) -> String {
         RunError::ReadonlyWrites { job, rw, engine } => format!(
             "{job}: refusing to run a job that writes (rw={}, ioengine={}) with --readonly",
             rw.fio_name(),
-            engine.fio_name()
+            engine.name()
         ),
         RunError::IsDirectory { job, path } => format!(
             "{job}: {} is a directory; use directory= for a place to create files, or filename= for a file or device",

@@ -170,7 +170,7 @@ fn prepare(o: &quick::QuickOpts) -> Result<(quick::Prepared, Option<RunError>), 
 fn announce(o: &quick::QuickOpts, p: &quick::Prepared) {
     eprintln!(
         "iomark quick: {} on {} ({} MiB, {}, {} s per test after {} s warm-up)",
-        p.engine.fio_name(),
+        p.engine.name(),
         p.path.display(),
         p.size >> 20,
         if p.direct {

@@ -176,7 +176,7 @@ fn preflight(cli: &mut CliRun, report: Option<&std::path::Path>) -> Result<(), i
         eprintln!("iomark: {}", explain::budget_error(&e));
         return Err(1);
     }
-    if let Some((job, path, dev, why)) = iomark_engine::targets::unlink_refused(&cli.plan) {
+    if let Some((job, path, dev, why)) = iomark_engine::runner::unlink_refused(&cli.plan) {
         eprintln!(
             "iomark: {job}: refusing to run with unlink=1: it would delete {}, the backing file of {} {why}",
             path.display(),

@@ -5,6 +5,7 @@
 
 use super::testutil::*;
 use super::{create, Completion, Engine, EngineKind, EngineOptions, IoUnit, Op, Queued};
+use crate::engines::Capabilities;
 use std::fs::OpenOptions;
 use std::os::unix::fs::FileExt;
 use std::time::{Duration, Instant};
@@ -32,7 +33,7 @@ fn engine(
 ) -> Box<dyn Engine> {
     match create(kind, &setup(files, &bufs.bufs, opts, direct)) {
         Ok(e) => e,
-        Err(e) => panic!("{}: {e}", kind.fio_name()),
+        Err(e) => panic!("{}: {e}", kind.name()),
     }
 }
 
@@ -40,7 +41,7 @@ fn engine(
 fn check_identity(kind: EngineKind, opts: &EngineOptions) {
     let bufs = Buffers::new(QD, BS);
     let eng = engine(kind, opts, &[], &bufs, false);
-    assert_eq!(eng.name(), kind.fio_name());
+    assert_eq!(eng.name(), kind.name());
     if !kind.is_diskless() {
         assert_eq!(eng.is_sync(), kind.is_sync(), "{kind:?}");
     }

@@ -39,8 +39,6 @@ pub(crate) type CreateFn = fn(EngineKind, &EngineSetup) -> Result<Box<dyn Engine
 #[derive(Clone, Copy)]
 pub(crate) struct EngineDecl {
     pub(crate) kind: EngineKind,
-    /// fio's name of the engine (`ioengine=`).
-    pub(crate) name: &'static str,
     pub(crate) flags: EngineFlags,
     /// The engine-specific options the engine reads.
     pub(crate) options: &'static [EngineOption],
@@ -65,7 +63,6 @@ impl std::fmt::Debug for EngineDecl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EngineDecl")
             .field("kind", &self.kind)
-            .field("name", &self.name)
             .field("flags", &self.flags)
             .field("options", &self.options)
             .finish()
@@ -103,52 +100,43 @@ const SYNC_MASK: u32 = mask(Flag::Sync);
 const DISKLESS_MASK: u32 = mask(Flag::Diskless);
 const METADATA_MASK: u32 = mask(Flag::Metadata);
 
-const fn all_kinds<const N: usize>() -> [EngineKind; N] {
-    let mut a = [EngineKind::Sync; N];
-    let mut i = 0;
-    while i < N {
-        a[i] = ENGINES[i].kind;
-        i += 1;
-    }
-    a
-}
-
-impl EngineKind {
-    /// Every engine, in the order of `engines::ENGINES`.
-    pub const ALL: [EngineKind; ENGINES.len()] = all_kinds();
-
-    /// The engine's declaration.
-    #[inline]
-    pub(crate) fn decl(self) -> &'static EngineDecl {
-        &ENGINES[self as usize]
-    }
-    pub fn fio_name(self) -> &'static str {
-        self.decl().name
-    }
-    pub fn from_fio_name(s: &str) -> Option<EngineKind> {
-        super::by_name(s).map(|d| d.kind)
-    }
-    /// Engines whose I/O completes inside `queue()` (fio's FIO_SYNCIO): no slat.
-    #[inline]
-    pub fn is_sync(self) -> bool {
-        SYNC_MASK & (1 << self as u32) != 0
-    }
+/// What an engine can do, as its declaration says: a job model's [`EngineKind`] classified by
+/// the engine that implements it.
+pub trait Capabilities: Copy {
+    /// Every I/O completes inside `queue()` (fio's FIO_SYNCIO): no slat.
+    fn is_sync(self) -> bool;
     /// The engine moves no data and opens no file (fio's diskless engines): nothing is laid out.
-    #[inline]
-    pub fn is_diskless(self) -> bool {
-        DISKLESS_MASK & (1 << self as u32) != 0
-    }
+    fn is_diskless(self) -> bool;
     /// The Ceph engines (rbd, rados): I/O on an image or objects of a cluster, named by the
     /// engine's own options rather than a local path.
+    fn is_ceph(self) -> bool;
+    /// Engines where each "I/O" is a metadata operation on its own file.
+    fn is_metadata(self) -> bool;
+}
+
+impl Capabilities for EngineKind {
     #[inline]
-    pub fn is_ceph(self) -> bool {
+    fn is_sync(self) -> bool {
+        SYNC_MASK & (1 << self as u32) != 0
+    }
+    #[inline]
+    fn is_diskless(self) -> bool {
+        DISKLESS_MASK & (1 << self as u32) != 0
+    }
+    #[inline]
+    fn is_ceph(self) -> bool {
         matches!(self, EngineKind::Rbd | EngineKind::Rados)
     }
-    /// Engines where each "I/O" is a metadata operation on its own file.
     #[inline]
-    pub fn is_metadata(self) -> bool {
+    fn is_metadata(self) -> bool {
         METADATA_MASK & (1 << self as u32) != 0
     }
+}
+
+/// The declaration of `kind`.
+#[inline]
+pub(crate) fn decl(kind: EngineKind) -> &'static EngineDecl {
+    &ENGINES[kind as usize]
 }
 
 #[cfg(test)]
@@ -158,7 +146,7 @@ mod tests {
     #[test]
     fn masks_match_the_flags() {
         for k in EngineKind::ALL {
-            let f = k.decl().flags;
+            let f = decl(k).flags;
             assert_eq!(k.is_sync(), f.sync, "{k:?}");
             assert_eq!(k.is_diskless(), f.diskless, "{k:?}");
             assert_eq!(k.is_metadata(), f.metadata, "{k:?}");
@@ -190,18 +178,18 @@ mod tests {
     fn names_round_trip() {
         assert_eq!(EngineKind::ALL.len(), 17);
         for k in EngineKind::ALL {
-            assert_eq!(EngineKind::from_fio_name(k.fio_name()), Some(k));
+            assert_eq!(EngineKind::from_name(k.name()), Some(k));
         }
-        assert_eq!(EngineKind::IoUring.fio_name(), "io_uring");
-        assert_eq!(EngineKind::from_fio_name("aio"), None);
-        assert_eq!(EngineKind::from_fio_name("LIBAIO"), None);
+        assert_eq!(EngineKind::IoUring.name(), "io_uring");
+        assert_eq!(EngineKind::from_name("aio"), None);
+        assert_eq!(EngineKind::from_name("LIBAIO"), None);
     }
 
     #[test]
     fn options_read() {
-        assert!(EngineKind::Pvsync2.decl().reads(EngineOption::Hipri));
-        assert!(!EngineKind::Psync.decl().reads(EngineOption::Hipri));
-        assert!(EngineKind::Libaio.decl().reads(EngineOption::UserspaceReap));
+        assert!(decl(EngineKind::Pvsync2).reads(EngineOption::Hipri));
+        assert!(!decl(EngineKind::Psync).reads(EngineOption::Hipri));
+        assert!(decl(EngineKind::Libaio).reads(EngineOption::UserspaceReap));
         let o = EngineOptions {
             sqthread_poll_cpu: Some(1),
             ..Default::default()

@@ -12,7 +12,6 @@ use std::os::fd::RawFd;
 /// Space allocation per I/O.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Falloc,
-    name: "falloc",
     flags: EngineFlags {
         direct: false,
         ..EngineFlags::FILE_IO

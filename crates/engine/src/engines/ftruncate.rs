@@ -10,7 +10,6 @@ use std::os::fd::RawFd;
 /// A size change per write.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Ftruncate,
-    name: "ftruncate",
     flags: EngineFlags {
         direct: false,
         ..EngineFlags::FILE_IO

@@ -100,7 +100,6 @@ fn io_destroy(ctx: AioContext) {
 /// Linux native AIO.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Libaio,
-    name: "libaio",
     flags: EngineFlags {
         sync: false,
         ..EngineFlags::FILE_IO

@@ -6,14 +6,14 @@ use super::sysio::retry;
 use super::{
     Engine, EngineDecl, EngineError, EngineFlags, EngineKind, EngineSetup, IoUnit, Queued,
 };
+use crate::engines::Capabilities;
 use std::ffi::CString;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 
-const fn decl(kind: EngineKind, name: &'static str) -> EngineDecl {
+const fn decl(kind: EngineKind) -> EngineDecl {
     EngineDecl {
         kind,
-        name,
         flags: EngineFlags {
             sync: true,
             opens_file: false,
@@ -27,11 +27,11 @@ const fn decl(kind: EngineKind, name: &'static str) -> EngineDecl {
 }
 
 /// Creates (and closes) each file.
-pub(crate) const FILECREATE: EngineDecl = decl(EngineKind::FileCreate, "filecreate");
+pub(crate) const FILECREATE: EngineDecl = decl(EngineKind::FileCreate);
 /// Stats each file.
-pub(crate) const FILESTAT: EngineDecl = decl(EngineKind::FileStat, "filestat");
+pub(crate) const FILESTAT: EngineDecl = decl(EngineKind::FileStat);
 /// Unlinks each file.
-pub(crate) const FILEDELETE: EngineDecl = decl(EngineKind::FileDelete, "filedelete");
+pub(crate) const FILEDELETE: EngineDecl = decl(EngineKind::FileDelete);
 
 pub(crate) struct MetaEngine {
     kind: EngineKind,
@@ -44,7 +44,7 @@ impl MetaEngine {
         if !kind.is_metadata() {
             return Err(EngineError::Io(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!("{} is not a metadata engine", kind.fio_name()),
+                format!("{} is not a metadata engine", kind.name()),
             )));
         }
         // A file that backs a loop device (mounted or only attached) is never deleted.
@@ -81,7 +81,7 @@ impl MetaEngine {
 impl Engine for MetaEngine {
     #[cfg(test)]
     fn name(&self) -> &'static str {
-        self.kind.fio_name()
+        self.kind.name()
     }
     fn is_sync(&self) -> bool {
         true

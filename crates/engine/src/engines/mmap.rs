@@ -13,7 +13,6 @@ use std::ptr;
 /// Memory-mapped files.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Mmap,
-    name: "mmap",
     flags: EngineFlags {
         direct: false,
         ..EngineFlags::FILE_IO

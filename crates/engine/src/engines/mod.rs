@@ -32,8 +32,8 @@ mod conformance;
 pub(crate) mod testutil;
 
 pub use crate::job::prio_mix;
+pub use decl::{Capabilities, EngineKind, EngineOption, EngineOptions};
 pub(crate) use decl::{EngineDecl, EngineFlags};
-pub use decl::{EngineKind, EngineOption, EngineOptions};
 
 /// Every engine iomark implements, in the order of [`EngineKind`]'s variants.
 pub(crate) const ENGINES: &[EngineDecl] = &[
@@ -63,13 +63,15 @@ const _: () = {
         assert!(ENGINES[i].kind as usize == i);
         i += 1;
     }
+    // Every kind of the job model has its engine.
+    assert!(ENGINES.len() == EngineKind::ALL.len());
 };
 
 const fn names<const N: usize>() -> [&'static str; N] {
     let mut a = [""; N];
     let mut i = 0;
     while i < N {
-        a[i] = ENGINES[i].name;
+        a[i] = ENGINES[i].kind.name();
         i += 1;
     }
     a
@@ -78,11 +80,6 @@ const fn names<const N: usize>() -> [&'static str; N] {
 /// The fio names of every engine, in the order of `ENGINES` (for help texts and "did you
 /// mean" suggestions).
 pub const NAMES: &[&str] = &names::<{ ENGINES.len() }>();
-
-/// The engine called `name` (fio's name, exact).
-pub(crate) fn by_name(name: &str) -> Option<&'static EngineDecl> {
-    ENGINES.iter().find(|d| d.name == name)
-}
 
 /// The engines that read `opt`.
 #[cfg(test)]
@@ -110,7 +107,7 @@ const fn reader_names<const N: usize>(opt: EngineOption) -> [&'static str; N] {
     let mut i = 0;
     while i < ENGINES.len() {
         if ENGINES[i].reads(opt) {
-            a[n] = ENGINES[i].name;
+            a[n] = ENGINES[i].kind.name();
             n += 1;
         }
         i += 1;
@@ -310,7 +307,7 @@ pub(crate) fn create(
     kind: EngineKind,
     setup: &EngineSetup,
 ) -> Result<Box<dyn Engine>, EngineError> {
-    (kind.decl().create)(kind, setup)
+    (decl::decl(kind).create)(kind, setup)
 }
 
 #[cfg(test)]
@@ -320,19 +317,27 @@ mod tests {
     #[test]
     fn lookup() {
         assert_eq!(NAMES.len(), ENGINES.len());
-        assert_eq!(by_name("io_uring").unwrap().kind, EngineKind::IoUring);
-        assert_eq!(by_name("posixaio").unwrap().kind, EngineKind::PosixAio);
-        assert!(by_name("posix_aio").is_none());
+        assert_eq!(
+            EngineKind::from_name("io_uring").unwrap(),
+            EngineKind::IoUring
+        );
+        assert_eq!(
+            EngineKind::from_name("posixaio").unwrap(),
+            EngineKind::PosixAio
+        );
+        assert!(EngineKind::from_name("posix_aio").is_none());
         for opt in EngineOption::ALL {
-            let names: Vec<_> = readers(opt).map(|d| d.name).collect();
+            let names: Vec<_> = readers(opt).map(|d| d.kind.name()).collect();
             assert_eq!(reader_list(opt), names.as_slice(), "{opt:?}");
             assert!(!names.is_empty(), "{opt:?} is read by no engine");
         }
-        let hipri: Vec<_> = readers(EngineOption::Hipri).map(|d| d.name).collect();
+        let hipri: Vec<_> = readers(EngineOption::Hipri)
+            .map(|d| d.kind.name())
+            .collect();
         assert_eq!(hipri, ["pvsync2", "io_uring"]);
         for (d, n) in ENGINES.iter().zip(NAMES) {
-            assert_eq!(d.name, *n);
-            assert_eq!(by_name(n).unwrap().kind, d.kind);
+            assert_eq!(d.kind.name(), *n);
+            assert_eq!(EngineKind::from_name(n), Some(d.kind));
         }
     }
 }

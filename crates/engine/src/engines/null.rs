@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 /// No I/O at all.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Null,
-    name: "null",
     flags: EngineFlags {
         sync: true,
         opens_file: false,

@@ -20,7 +20,6 @@ use std::os::fd::RawFd;
 /// POSIX AIO from the C library.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::PosixAio,
-    name: "posixaio",
     flags: EngineFlags {
         sync: false,
         ..EngineFlags::FILE_IO

@@ -30,7 +30,6 @@ const RADOS_OPTIONS: [EngineOption; 7] = {
 /// RADOS objects through librados.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Rados,
-    name: "rados",
     flags: CEPH_FLAGS,
     options: &RADOS_OPTIONS,
     create: |_, setup| Ok(Box::new(RadosEngine::new(setup)?)),

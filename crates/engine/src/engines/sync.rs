@@ -20,14 +20,9 @@ fn create(kind: EngineKind, setup: &EngineSetup) -> Result<Box<dyn Engine>, Engi
     Ok(Box::new(SyncEngine::new(kind, setup)?))
 }
 
-const fn decl(
-    kind: EngineKind,
-    name: &'static str,
-    options: &'static [EngineOption],
-) -> EngineDecl {
+const fn decl(kind: EngineKind, options: &'static [EngineOption]) -> EngineDecl {
     EngineDecl {
         kind,
-        name,
         flags: EngineFlags::FILE_IO,
         options,
         create,
@@ -35,17 +30,16 @@ const fn decl(
 }
 
 /// lseek + read/write.
-pub(crate) const SYNC: EngineDecl = decl(EngineKind::Sync, "sync", &[]);
+pub(crate) const SYNC: EngineDecl = decl(EngineKind::Sync, &[]);
 /// pread/pwrite.
-pub(crate) const PSYNC: EngineDecl = decl(EngineKind::Psync, "psync", &[]);
+pub(crate) const PSYNC: EngineDecl = decl(EngineKind::Psync, &[]);
 /// lseek + readv/writev.
-pub(crate) const VSYNC: EngineDecl = decl(EngineKind::Vsync, "vsync", &[]);
+pub(crate) const VSYNC: EngineDecl = decl(EngineKind::Vsync, &[]);
 /// preadv/pwritev.
-pub(crate) const PVSYNC: EngineDecl = decl(EngineKind::Pvsync, "pvsync", &[]);
+pub(crate) const PVSYNC: EngineDecl = decl(EngineKind::Pvsync, &[]);
 /// preadv2/pwritev2 with RWF_HIPRI / RWF_NOWAIT.
 pub(crate) const PVSYNC2: EngineDecl = decl(
     EngineKind::Pvsync2,
-    "pvsync2",
     &[EngineOption::Hipri, EngineOption::Nowait],
 );
 
@@ -69,10 +63,7 @@ impl SyncEngine {
             other => {
                 return Err(EngineError::Io(io::Error::new(
                     io::ErrorKind::InvalidInput,
-                    format!(
-                        "{} is not a synchronous read/write engine",
-                        other.fio_name()
-                    ),
+                    format!("{} is not a synchronous read/write engine", other.name()),
                 )))
             }
         }
@@ -166,7 +157,7 @@ impl SyncEngine {
 impl Engine for SyncEngine {
     #[cfg(test)]
     fn name(&self) -> &'static str {
-        self.kind.fio_name()
+        self.kind.name()
     }
     fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
         self.files[file as usize].fd = fd;
@@ -229,7 +220,7 @@ mod tests {
         let s = setup(&[], &[], &opts, false);
         for k in KINDS {
             let e = SyncEngine::new(k, &s).unwrap();
-            assert_eq!(e.name(), k.fio_name());
+            assert_eq!(e.name(), k.name());
             assert!(e.is_sync());
         }
         assert!(SyncEngine::new(EngineKind::Libaio, &s).is_err());
@@ -251,7 +242,7 @@ mod tests {
         ];
         for dir in temp_dirs("sync-rw") {
             for (ki, kind) in KINDS.into_iter().enumerate() {
-                let path = dir.join(kind.fio_name());
+                let path = dir.join(kind.name());
                 let mut expect = make_file(&path, 131072, 99);
                 let fd = Fd::open(&path, libc::O_RDWR).unwrap();
                 let files = [efile(fd.0, &path, 131072, false)];
@@ -419,7 +410,7 @@ mod tests {
     fn trim_punches_hole() {
         for dir in temp_dirs("sync-trim") {
             for kind in [EngineKind::Psync, EngineKind::Sync] {
-                let path = dir.join(kind.fio_name());
+                let path = dir.join(kind.name());
                 std::fs::write(&path, vec![0xABu8; 65536]).unwrap();
                 let fd = Fd::open(&path, libc::O_RDWR).unwrap();
                 let files = [efile(fd.0, &path, 65536, false)];

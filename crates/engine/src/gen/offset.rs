@@ -6,6 +6,7 @@ use super::dist::RandMode;
 use super::random::RandGen;
 use super::seq::SeqGen;
 use super::strided::ZoneWalk;
+use crate::engines::Capabilities;
 use crate::job::{Dir, Distribution, JobSpec, RwSequencer};
 use crate::rng::Rng;
 

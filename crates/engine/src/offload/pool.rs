@@ -99,7 +99,7 @@ impl OffloadPool {
             threads: Vec::with_capacity(n as usize),
             times: times.clone(),
             #[cfg(test)]
-            name: s.kind.decl().name,
+            name: s.kind.name(),
         };
         for _ in 0..n {
             let files = s.files.to_vec();

@@ -135,7 +135,7 @@ pub enum RunError {
     },
     /// A metadata engine (filecreate, filestat, filedelete) aimed at something that is not a
     /// regular file: it acts only on regular files.
-    #[error("{job}: {} acts only on regular files, but {} is {what}", engine.fio_name(), path.display())]
+    #[error("{job}: {} acts only on regular files, but {} is {what}", engine.name(), path.display())]
     MetadataOnSpecial {
         job: String,
         engine: EngineKind,

@@ -1,6 +1,7 @@
 //! The runner: expands jobs into clones, resolves and checks their targets before any I/O, lays
 //! out files, starts one worker thread per clone in stonewall order, and collects the results.
 
+use crate::engines::Capabilities;
 mod error;
 mod notice;
 mod plan;
@@ -9,12 +10,14 @@ mod region;
 mod start;
 pub mod steps;
 mod stops;
+mod unlink;
 
 pub use crate::failure::JobFailure;
 pub use crate::note::Note;
 pub use crate::worker::{WorkerProgress, WorkerState};
 pub use error::RunError;
 pub use notice::Event;
+pub use unlink::unlink_refused;
 
 use crate::job::RunPlan;
 use crate::result::{JobResult, RunResult};

@@ -3,6 +3,7 @@
 
 use super::region::{file_size, resolve_region, Found};
 use super::{Note, RunError};
+use crate::engines::Capabilities;
 use crate::job::{EngineKind, JobSpec, RunPlan};
 use crate::result::TargetInfo;
 use crate::rng::Rng;

@@ -3,6 +3,7 @@
 //! empty, past a device's end, or smaller than a block.
 
 use super::RunError;
+use crate::engines::Capabilities;
 use crate::job::{Dir, JobSpec, SizeSpec};
 use crate::rng::Rng;
 use crate::targets;

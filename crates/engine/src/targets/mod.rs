@@ -17,7 +17,7 @@ mod mounts;
 mod probe;
 mod signature;
 
-pub use claim::{backed_loop_in_use, loops_backed_by, missing_device_path, unlink_refused};
+pub use claim::{backed_loop_in_use, loops_backed_by, missing_device_path};
 pub use layout::open_target;
 pub use probe::{dir_writable, free_files, free_space, probe};
 

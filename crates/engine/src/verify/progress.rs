@@ -3,37 +3,7 @@
 //! that reads the data back uses such a record to check only what was really written
 //! ([`WriteProgress::read_back_ends`]).
 
-use serde::{Deserialize, Serialize};
-
-/// What a writing job had done when it ended.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WriteProgress {
-    /// Writes issued.
-    pub issued: u64,
-    /// The queue depth: how many of the last writes may have been in flight together.
-    pub depth: u32,
-    /// Per file (in the job's file order): the offsets of its last completed writes, newest
-    /// first, at most `depth` of them.
-    pub recent: Vec<Vec<u64>>,
-}
-
-impl WriteProgress {
-    /// Whether a read-back that has completed `reads_done` reads must stop before reading
-    /// `offset` of file `file`. The first `issued - depth` writes are known to be complete, so
-    /// their reads go on; within the last `depth`, only a block whose write was seen completed
-    /// is read, and the first one that was not ends the read-back.
-    pub(crate) fn read_back_ends(&self, reads_done: u64, file: u32, offset: u64) -> bool {
-        let depth = u64::from(self.depth);
-        let before_window = reads_done < depth || self.issued.wrapping_sub(reads_done) > depth;
-        if before_window && self.issued > depth {
-            return false;
-        }
-        !self
-            .recent
-            .get(file as usize)
-            .is_some_and(|r| r.contains(&offset))
-    }
-}
+pub use iomark_model::verify::WriteProgress;
 
 /// The last completed writes of each file, kept while a job runs: a ring of `depth` offsets per
 /// file (no allocation per write).

@@ -4,6 +4,7 @@
 
 use super::buffers::{fill_buffer, scramble};
 use super::Worker;
+use crate::engines::Capabilities;
 use crate::engines::Op;
 use crate::job::{Dir, RateProcess, RwMode, TraceAct};
 use std::time::Duration;

@@ -3,6 +3,7 @@
 
 use super::buffers::{fill_buffer, Buffers};
 use super::{Slot, WorkerSetup};
+use crate::engines::Capabilities;
 use crate::engines::{self, Engine, EngineFile, Op};
 use crate::failure::JobFailure;
 use crate::job::{Dir, EngineKind, JobSpec, SubmitMode};

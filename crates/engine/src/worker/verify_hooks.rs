@@ -4,6 +4,7 @@
 
 use super::open_files::close_for_verify;
 use super::Worker;
+use crate::engines::Capabilities;
 use crate::failure::{BadBlock, FlushPoint, JobFailure};
 use crate::job::{Dir, ErrorClass};
 use crate::note::Note;

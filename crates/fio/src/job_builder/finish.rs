@@ -107,7 +107,7 @@ fn finish_seeds(spec: &mut JobSpec, st: &Pending) {
 
 /// Every engine option given belongs to the job's final `ioengine`.
 fn check_engine_options(spec: &JobSpec, st: &Pending) -> Result<(), BuildError> {
-    let engine = spec.ioengine.fio_name();
+    let engine = spec.ioengine.name();
     for d in &st.engine_opts {
         if !d.engines.contains(&engine) {
             return Err(BuildError::EngineChanged {
@@ -122,7 +122,7 @@ fn check_engine_options(spec: &JobSpec, st: &Pending) -> Result<(), BuildError> 
 
 /// The checks across options of the finished job: submit mode, sizes, fill and readonly.
 fn check_whole_job(spec: &JobSpec, readonly: bool) -> Result<(), BuildError> {
-    let engine = spec.ioengine.fio_name();
+    let engine = spec.ioengine.name();
     // As fio 3.33, which marks io_uring as unusable from submit threads.
     if spec.submit_mode == SubmitMode::Offload && spec.ioengine == EngineKind::IoUring {
         return Err(BuildError::OffloadEngine { engine });

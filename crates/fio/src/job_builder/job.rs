@@ -16,11 +16,7 @@ pub fn check_option(
     let mut spec = JobSpec::default();
     let mut pending = Pending::new(kb_base);
     if def.is_engine_option() {
-        if let Some(e) = def
-            .engines
-            .iter()
-            .find_map(|n| EngineKind::from_fio_name(n))
-        {
+        if let Some(e) = def.engines.iter().find_map(|n| EngineKind::from_name(n)) {
             spec.ioengine = e;
             pending.engine_set = true;
         }
@@ -157,7 +153,7 @@ fn apply(
     }
     if def.is_engine_option() {
         // fio defines the option for this engine, but iomark's engine does not apply it.
-        let cur = c.spec.ioengine.fio_name();
+        let cur = c.spec.ioengine.name();
         if c.pending.engine_set && def.inert_with.contains(&cur) {
             if !options::is_default_value(def, v) {
                 let shown = if v.is_empty() {
@@ -190,7 +186,7 @@ fn apply(
 /// An engine option must follow the `ioengine=` of an engine that defines it.
 fn check_engine(c: &mut Ctx<'_>, later: &[(&'static OptDef, &str)]) -> Result<(), OptionError> {
     let def = c.def;
-    let cur = c.spec.ioengine.fio_name();
+    let cur = c.spec.ioengine.name();
     if !def.engines.contains(&cur) {
         let later_engine = later.iter().find(|(d, val)| {
             matches!(d.kind, OptKind::Engine) && def.engines.contains(&val.trim())

@@ -322,7 +322,7 @@ mod tests {
     fn supported_engines_match_the_engine_model() {
         for e in SUPPORTED_ENGINES {
             assert!(
-                iomark_engine::job::EngineKind::from_fio_name(e).is_some(),
+                iomark_engine::job::EngineKind::from_name(e).is_some(),
                 "{e}"
             );
         }

@@ -215,7 +215,7 @@ pub fn file_service_type(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
 
 pub fn ioengine(c: &mut Ctx<'_>, v: &str) -> Result<(), OptionError> {
     let name = v.trim();
-    if let Some(e) = EngineKind::from_fio_name(&name.to_ascii_lowercase()) {
+    if let Some(e) = EngineKind::from_name(&name.to_ascii_lowercase()) {
         c.spec.ioengine = e;
         c.pending.engine_set = true;
         return Ok(());

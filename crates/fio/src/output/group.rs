@@ -453,7 +453,7 @@ pub(crate) mod tests {
             options: vec![
                 ("name".into(), name.into()),
                 ("rw".into(), rw.fio_name().into()),
-                ("ioengine".into(), engine.fio_name().into()),
+                ("ioengine".into(), engine.name().into()),
                 ("iodepth".into(), iodepth.to_string()),
             ],
             ..Default::default()

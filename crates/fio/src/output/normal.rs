@@ -31,7 +31,7 @@ pub fn job_header(spec: &JobSpec) -> String {
         bs_range(&spec.bs.read),
         bs_range(&spec.bs.write),
         bs_range(&spec.bs.trim),
-        spec.ioengine.fio_name(),
+        spec.ioengine.name(),
         spec.iodepth
     )
 }

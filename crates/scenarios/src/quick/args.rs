@@ -1,5 +1,6 @@
 //! quick's options: defaults, usage text and parsing.
 
+use iomark_engine::engines::Capabilities;
 use iomark_engine::job::EngineKind;
 use iomark_fio::values::ValueError;
 use std::fmt;
@@ -143,7 +144,7 @@ pub fn parse(args: &[String]) -> Result<Parsed, QuickArgError> {
             "--ioengine" => {
                 let s = val("--ioengine")?;
                 o.engine = Some(
-                    EngineKind::from_fio_name(&s)
+                    EngineKind::from_name(&s)
                         .filter(|e| !e.is_metadata())
                         .ok_or(QuickArgError::Engine(s))?,
                 );

@@ -1,6 +1,7 @@
 //! quick's target choice and plan: the four tests, each read then write, one group each.
 
 use super::args::QuickOpts;
+use iomark_engine::engines::Capabilities;
 use iomark_engine::job::{BlockSize, EngineKind, JobSpec, PerDir, RunPlan, RwMode, SizeSpec};
 use iomark_engine::targets;
 use std::fmt;
@@ -113,7 +114,7 @@ impl fmt::Display for Notice {
             Notice::SyncEngine(e) => write!(
                 f,
                 "{} is synchronous (one I/O at a time), so the Q8 and Q32 tests would run at queue depth 1 and repeat the Q1T1 tests: running the Q1T1 tests only (--ioengine=io_uring or libaio for deeper queues)",
-                e.fio_name()
+                e.name()
             ),
             Notice::RemovedStale { path, pid } => write!(
                 f,

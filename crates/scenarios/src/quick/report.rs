@@ -125,7 +125,7 @@ pub fn to_json(rows: &[Row], res: &RunResult, notes: &[String], p: &Prepared) ->
         "target": p.path.display().to_string(),
         "size_bytes": p.size,
         "direct": p.direct,
-        "ioengine": p.engine.fio_name(),
+        "ioengine": p.engine.name(),
         "interrupted": res.interrupted,
         "notes": notes,
         "tests": tests,

@@ -6,6 +6,7 @@
 //! process. A job that names one target for all and no offset_increment has every rank on the
 //! same blocks: fine for reading, said in a warning when the job writes.
 
+use iomark_engine::engines::Capabilities;
 use iomark_engine::RunPlan;
 
 /// Gives each job of `plan` its clones' place among all ranks'; `own[i]` says whether job `i`'s

@@ -40,7 +40,6 @@ pub(crate) const CEPH_FLAGS: EngineFlags = EngineFlags {
 /// RBD images through librbd.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Rbd,
-    name: "rbd",
     flags: CEPH_FLAGS,
     options: OPTIONS,
     create: |_, setup| Ok(Box::new(RbdEngine::new(setup)?)),

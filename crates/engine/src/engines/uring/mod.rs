@@ -31,7 +31,6 @@ use setup::{choose_rw_mode, first_ring, is_errno, register_files, LEVEL_DEFER};
 /// io_uring.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::IoUring,
-    name: "io_uring",
     flags: EngineFlags {
         sync: false,
         ..EngineFlags::FILE_IO

@@ -16,10 +16,10 @@ pub struct IoPriority {
 
 impl IoPriority {
     /// Class 0 taken as best-effort, as the kernel's default for a thread.
-    pub(crate) const CLASS_BEST_EFFORT: u8 = 2;
+    pub const CLASS_BEST_EFFORT: u8 = 2;
 
     /// The 16-bit value of ioprio_set and of a request's priority: class in the top 3 bits.
-    pub(crate) fn value(self) -> u16 {
+    pub fn value(self) -> u16 {
         let class = if self.class == 0 {
             Self::CLASS_BEST_EFFORT
         } else {
@@ -30,7 +30,7 @@ impl IoPriority {
 }
 
 /// The priority class a share takes when none is given: real-time.
-pub(crate) const CLASS_REAL_TIME: u8 = 1;
+pub const CLASS_REAL_TIME: u8 = 1;
 
 /// One share of a direction's I/Os of one block size that carries a priority.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,16 +61,16 @@ pub struct IoPrioMix {
 /// next `percent` points carry `value`; `slot` is its index in the direction's per-priority
 /// records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PrioRule {
-    pub(crate) bs: Option<u64>,
-    pub(crate) percent: u8,
-    pub(crate) value: u16,
-    pub(crate) slot: u8,
+pub struct PrioRule {
+    pub bs: Option<u64>,
+    pub percent: u8,
+    pub value: u16,
+    pub slot: u8,
 }
 
 impl IoPrioMix {
     /// No I/O carries a priority of its own.
-    pub(crate) fn is_off(&self) -> bool {
+    pub fn is_off(&self) -> bool {
         self.percent == [0, 0] && self.by_size.iter().all(|v| v.is_empty())
     }
 
@@ -80,7 +80,7 @@ impl IoPrioMix {
     }
 
     /// The priority value of direction `d` (0 read, 1 write) when a share gives none.
-    pub(crate) fn implied(&self, d: usize) -> u16 {
+    pub fn implied(&self, d: usize) -> u16 {
         let class = match self.class[d] {
             0 => CLASS_REAL_TIME,
             c => c,
@@ -95,7 +95,7 @@ impl IoPrioMix {
     /// The rules of direction `d` (0 read, 1 write) and the priority values of its records:
     /// `default` (the job's own) first, then each value in order of first use. Empty when no
     /// I/O of the direction carries a priority of its own.
-    pub(crate) fn rules(&self, d: usize, default: u16) -> (Vec<PrioRule>, Vec<u16>) {
+    pub fn rules(&self, d: usize, default: u16) -> (Vec<PrioRule>, Vec<u16>) {
         let mut values = vec![default];
         let mut slot_of = |v: u16| -> u8 {
             match values.iter().position(|&x| x == v) {
@@ -148,7 +148,7 @@ impl IoPrioMix {
 
 /// Picks the rule an I/O falls under: `draw` in 0..100, rules of one direction.
 #[inline]
-pub(crate) fn pick(rules: &[PrioRule], bs: u64, draw: u32) -> Option<&PrioRule> {
+pub fn pick(rules: &[PrioRule], bs: u64, draw: u32) -> Option<&PrioRule> {
     let mut sum = 0u32;
     for r in rules {
         if r.bs.is_some_and(|b| b != bs) {
@@ -164,7 +164,7 @@ pub(crate) fn pick(rules: &[PrioRule], bs: u64, draw: u32) -> Option<&PrioRule> 
 
 /// The share of I/Os of size `bs` that carries a priority (no draw is made when 0).
 #[inline]
-pub(crate) fn share(rules: &[PrioRule], bs: u64) -> u32 {
+pub fn share(rules: &[PrioRule], bs: u64) -> u32 {
     rules
         .iter()
         .filter(|r| r.bs.is_none_or(|b| b == bs))

@@ -23,7 +23,7 @@ pub enum FlushPoint {
 
 impl FlushPoint {
     /// The engine's neutral name of the moment.
-    pub(crate) fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             FlushPoint::BeforeVerify => "verify",
             FlushPoint::End => "end of job",
@@ -127,7 +127,7 @@ pub enum JobFailure {
 }
 
 /// The system's words for an errno ("Input/output error (os error 5)").
-pub(crate) fn errno_words(errno: i32) -> std::io::Error {
+pub fn errno_words(errno: i32) -> std::io::Error {
     std::io::Error::from_raw_os_error(errno)
 }
 
@@ -143,7 +143,7 @@ impl fmt::Display for JobFailure {
                 fallback_from: None,
                 reason,
                 ..
-            } => write!(f, "{job}: engine {}: {reason}", engine.fio_name()),
+            } => write!(f, "{job}: engine {}: {reason}", engine.name()),
             JobFailure::Engine { job, reason, .. } | JobFailure::Verifier { job, reason } => {
                 write!(f, "{job}: {reason}")
             }

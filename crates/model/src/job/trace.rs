@@ -27,7 +27,7 @@ pub enum TraceAct {
 
 impl TraceAct {
     /// The word a recorded trace uses for the action.
-    pub(crate) fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             TraceAct::Read => "read",
             TraceAct::Write => "write",
@@ -39,7 +39,7 @@ impl TraceAct {
     }
 
     /// The action of an I/O in a data direction.
-    pub(crate) fn of_dir(d: Dir) -> TraceAct {
+    pub fn of_dir(d: Dir) -> TraceAct {
         match d {
             Dir::Read => TraceAct::Read,
             Dir::Write => TraceAct::Write,

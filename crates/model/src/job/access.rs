@@ -41,7 +41,7 @@ impl AccessMix {
         self.lines.iter().any(|l| l.read_pct < 100)
     }
     /// The largest transfer size.
-    pub(crate) fn max_size(&self) -> u64 {
+    pub fn max_size(&self) -> u64 {
         self.lines.iter().map(|l| l.size).max().unwrap_or(0)
     }
 }

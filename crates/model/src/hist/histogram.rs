@@ -15,7 +15,7 @@ use super::{FIO_HIST_BUCKETS, HIST_BITS, HIST_BUCKETS, HIST_GROUP_BUCKETS};
 #[derive(Clone, Default, Eq)]
 pub struct Histogram {
     /// Empty, or exactly [`HIST_BUCKETS`] counters.
-    pub(super) counts: Vec<u64>,
+    pub counts: Vec<u64>,
 }
 
 impl PartialEq for Histogram {
@@ -49,13 +49,13 @@ impl std::fmt::Debug for SparseCounts<'_> {
 
 impl Histogram {
     /// An empty histogram (its counters are allocated when the first value is recorded).
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Self::default()
     }
 
     /// The counters for writing, allocated on first use.
     #[inline]
-    pub(super) fn slots_mut(&mut self) -> &mut [u64] {
+    pub fn slots_mut(&mut self) -> &mut [u64] {
         if self.counts.is_empty() {
             self.counts = vec![0u64; HIST_BUCKETS];
         }
@@ -64,7 +64,7 @@ impl Histogram {
 
     /// Bucket index of a value in ns (values beyond the top group map to the last bucket).
     #[inline]
-    pub(crate) fn bucket_index(v: u64) -> usize {
+    pub fn bucket_index(v: u64) -> usize {
         let msb = 63 - (v | 1).leading_zeros();
         let shift = msb.saturating_sub(HIST_BITS);
         let idx = ((shift as usize) << HIST_BITS) + (v >> shift) as usize;
@@ -77,7 +77,7 @@ impl Histogram {
 
     /// Reported value (midpoint, truncated to an integer) of a bucket in ns. Indices past the
     /// last bucket are treated as the last bucket.
-    pub(crate) fn bucket_value(idx: usize) -> u64 {
+    pub fn bucket_value(idx: usize) -> u64 {
         let idx = idx.min(HIST_BUCKETS - 1);
         if idx < 2 * HIST_GROUP_BUCKETS {
             return idx as u64;
@@ -90,8 +90,7 @@ impl Histogram {
 
     /// Half-open value range `[lo, hi)` in ns covered by a bucket (the last bucket also holds
     /// every larger value).
-    #[cfg(test)]
-    pub(crate) fn bucket_range(idx: usize) -> (u64, u64) {
+    pub fn bucket_range(idx: usize) -> (u64, u64) {
         let idx = idx.min(HIST_BUCKETS - 1);
         if idx < 2 * HIST_GROUP_BUCKETS {
             return (idx as u64, idx as u64 + 1);
@@ -105,15 +104,14 @@ impl Histogram {
 
     /// Count one value in ns.
     #[inline]
-    pub(crate) fn record(&mut self, ns: u64) {
+    pub fn record(&mut self, ns: u64) {
         let i = Self::bucket_index(ns);
         self.slots_mut()[i] += 1;
     }
 
     /// Count `n` occurrences of a value in ns.
     #[inline]
-    #[cfg(test)]
-    pub(crate) fn record_n(&mut self, ns: u64, n: u64) {
+    pub fn record_n(&mut self, ns: u64, n: u64) {
         let i = Self::bucket_index(ns);
         let slot = &mut self.slots_mut()[i];
         *slot = slot.saturating_add(n);
@@ -131,7 +129,7 @@ impl Histogram {
 
     /// Counts recorded since `earlier` (a previous snapshot of this histogram), bucket by bucket;
     /// buckets that went down count as 0.
-    pub(crate) fn delta_since(&self, earlier: &Histogram) -> Histogram {
+    pub fn delta_since(&self, earlier: &Histogram) -> Histogram {
         let mut out = Histogram::new();
         if self.counts.is_empty() {
             return out;
@@ -149,8 +147,7 @@ impl Histogram {
     }
 
     /// Reset every count to 0 (keeps the allocation).
-    #[cfg(test)]
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.counts.fill(0);
     }
 
@@ -165,8 +162,7 @@ impl Histogram {
     }
 
     /// Raw bucket counts: [`HIST_BUCKETS`] of them, or none when nothing was recorded.
-    #[cfg(test)]
-    pub(crate) fn counts(&self) -> &[u64] {
+    pub fn counts(&self) -> &[u64] {
         &self.counts[..]
     }
 

@@ -13,7 +13,7 @@ pub struct LatStat {
 }
 
 /// Full 256-bit product of two u128 values as (high, low).
-pub(super) fn mul_u128_wide(a: u128, b: u128) -> (u128, u128) {
+pub fn mul_u128_wide(a: u128, b: u128) -> (u128, u128) {
     const M: u128 = u64::MAX as u128;
     let (a1, a0) = (a >> 64, a & M);
     let (b1, b0) = (b >> 64, b & M);
@@ -34,7 +34,7 @@ fn wide_to_f64(hi: u128, lo: u128) -> f64 {
 impl LatStat {
     /// Add one value in ns.
     #[inline]
-    pub(crate) fn add(&mut self, v: u64) {
+    pub fn add(&mut self, v: u64) {
         if self.n == 0 {
             self.min = v;
             self.max = v;
@@ -141,7 +141,7 @@ impl SampleStat {
 
     /// fio's group "pure sum": min, max, mean, m2 and samples are added (a stat without samples
     /// is copied / ignored).
-    pub(crate) fn sum_merge(&mut self, o: &SampleStat) {
+    pub fn sum_merge(&mut self, o: &SampleStat) {
         if o.n == 0 {
             return;
         }
@@ -158,8 +158,7 @@ impl SampleStat {
 
     /// Statistically correct merge (parallel variance formula), as if all samples had been
     /// added to one stat.
-    #[cfg(test)]
-    pub(crate) fn merge_welford(&mut self, o: &SampleStat) {
+    pub fn merge_welford(&mut self, o: &SampleStat) {
         if o.n == 0 {
             return;
         }

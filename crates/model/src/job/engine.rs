@@ -1,11 +1,12 @@
 //! The engine a job uses and the values of the engines' own options: plain values of the job
 //! model, which notes and failures name too. What each engine can do (its capabilities, the
-//! options it reads, how it is created) is declared by the engines (`crate::engines`).
+//! options it reads, how it is created) is declared by the engines themselves, in the engine.
 
 use super::prio_mix::IoPrioMix;
 use serde::{Deserialize, Serialize};
 
-/// Which engine a job uses. The discriminant is the engine's index in `engines::ENGINES`.
+/// Which engine a job uses. The discriminant is the engine's index in the engine's table of
+/// engines (which checks it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
@@ -28,6 +29,57 @@ pub enum EngineKind {
     Rbd,
     /// Ceph RADOS objects through librados.
     Rados,
+}
+
+impl EngineKind {
+    /// Every engine, in the order of the discriminants.
+    pub const ALL: [EngineKind; 17] = [
+        EngineKind::Sync,
+        EngineKind::Psync,
+        EngineKind::Vsync,
+        EngineKind::Pvsync,
+        EngineKind::Pvsync2,
+        EngineKind::Libaio,
+        EngineKind::IoUring,
+        EngineKind::PosixAio,
+        EngineKind::Mmap,
+        EngineKind::Null,
+        EngineKind::FileCreate,
+        EngineKind::FileStat,
+        EngineKind::FileDelete,
+        EngineKind::Falloc,
+        EngineKind::Ftruncate,
+        EngineKind::Rbd,
+        EngineKind::Rados,
+    ];
+
+    /// The engine's name, as job files and outputs name it (`ioengine=`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EngineKind::Sync => "sync",
+            EngineKind::Psync => "psync",
+            EngineKind::Vsync => "vsync",
+            EngineKind::Pvsync => "pvsync",
+            EngineKind::Pvsync2 => "pvsync2",
+            EngineKind::Libaio => "libaio",
+            EngineKind::IoUring => "io_uring",
+            EngineKind::PosixAio => "posixaio",
+            EngineKind::Mmap => "mmap",
+            EngineKind::Null => "null",
+            EngineKind::FileCreate => "filecreate",
+            EngineKind::FileStat => "filestat",
+            EngineKind::FileDelete => "filedelete",
+            EngineKind::Falloc => "falloc",
+            EngineKind::Ftruncate => "ftruncate",
+            EngineKind::Rbd => "rbd",
+            EngineKind::Rados => "rados",
+        }
+    }
+
+    /// The engine called `name` (exactly).
+    pub fn from_name(name: &str) -> Option<EngineKind> {
+        EngineKind::ALL.into_iter().find(|k| k.name() == name)
+    }
 }
 
 /// An engine-specific option (fio's FIO_OPT_C_ENGINE options) an engine reads from
@@ -165,8 +217,7 @@ fn is_zero(v: &u64) -> bool {
 
 impl EngineOptions {
     /// Whether `opt` differs from its default here.
-    #[cfg(test)]
-    pub(crate) fn is_set(&self, opt: EngineOption) -> bool {
+    pub fn is_set(&self, opt: EngineOption) -> bool {
         match opt {
             EngineOption::Hipri => self.hipri,
             EngineOption::Nowait => self.nowait,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// The class of a failed I/O.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ErrorClass {
+pub enum ErrorClass {
     Read = 0,
     /// Writes, trims and flushes.
     Write = 1,
@@ -17,7 +17,7 @@ pub(crate) enum ErrorClass {
 
 impl ErrorClass {
     /// The class of error `errno` on an I/O of direction `dir`.
-    pub(crate) fn of(dir: Dir, errno: i32) -> ErrorClass {
+    pub fn of(dir: Dir, errno: i32) -> ErrorClass {
         if errno == libc::EILSEQ {
             ErrorClass::Check
         } else if dir == Dir::Read {
@@ -30,7 +30,7 @@ impl ErrorClass {
 
 /// The error numbers a class that goes on tolerates unless told otherwise: I/O errors and
 /// data-integrity errors.
-pub(crate) const DEFAULT_TOLERATED: [i32; 2] = [libc::EIO, libc::EILSEQ];
+pub const DEFAULT_TOLERATED: [i32; 2] = [libc::EIO, libc::EILSEQ];
 
 /// What a job does with failed I/Os.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ impl Default for ErrorPolicy {
 
 impl ErrorPolicy {
     /// Whether the job goes on after `errno` in `class`.
-    pub(crate) fn tolerates(&self, class: ErrorClass, errno: i32) -> bool {
+    pub fn tolerates(&self, class: ErrorClass, errno: i32) -> bool {
         let c = class as usize;
         self.go_on[c]
             && match &self.codes[c] {

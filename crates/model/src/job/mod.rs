@@ -9,7 +9,7 @@ use std::time::Duration;
 mod access;
 mod engine;
 mod errors;
-pub(crate) mod io;
+pub mod io;
 pub mod prio_mix;
 mod settings;
 mod trace;
@@ -359,4 +359,22 @@ pub struct RunPlan {
     /// writes, are as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series_ms: Option<u64>,
+}
+
+impl JobSpec {
+    /// The files clone `clone` of this job uses: its filenames, or its generated names in its
+    /// directory (`directory=`, else the working directory).
+    pub fn clone_paths(&self, clone: u32) -> Vec<PathBuf> {
+        if !self.filenames.is_empty() {
+            return self.filenames.clone();
+        }
+        let dir = if self.directories.is_empty() {
+            PathBuf::from(".")
+        } else {
+            self.directories[clone as usize % self.directories.len()].clone()
+        };
+        (0..self.nrfiles.max(1))
+            .map(|f| dir.join(self.file_names.expand(&self.name, clone, f)))
+            .collect()
+    }
 }

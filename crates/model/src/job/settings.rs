@@ -53,7 +53,7 @@ pub enum SizeSpec {
 }
 
 impl SizeSpec {
-    pub(crate) fn resolve(self, total: u64) -> u64 {
+    pub fn resolve(self, total: u64) -> u64 {
         match self {
             SizeSpec::Bytes(b) => b,
             SizeSpec::Percent(p) => ((total as f64) * p / 100.0) as u64,

@@ -92,7 +92,7 @@ pub enum Note {
 }
 
 /// A size in the largest binary unit that divides it ("8 MiB", "4 KiB", "100 B").
-pub(crate) fn format_bytes(n: u64) -> String {
+pub fn format_bytes(n: u64) -> String {
     const UNITS: [&str; 4] = ["GiB", "MiB", "KiB", "B"];
     let mut unit = 1u64 << 30;
     for u in UNITS {
@@ -155,7 +155,7 @@ impl fmt::Display for Note {
             }
             Note::EngineFallback {
                 job, to, reason, ..
-            } => write!(f, "{job}: {reason}; falling back to {}", to.fio_name()),
+            } => write!(f, "{job}: {reason}; falling back to {}", to.name()),
             Note::RegisteredFilesOff { files, reason } => write!(
                 f,
                 "registerfiles disabled: registering {files} file(s) failed: {reason}"

@@ -52,7 +52,7 @@ impl<T> PerDir<T> {
             Dir::Trim => &self.trim,
         }
     }
-    pub(crate) fn get_mut(&mut self, d: Dir) -> &mut T {
+    pub fn get_mut(&mut self, d: Dir) -> &mut T {
         match d {
             Dir::Read => &mut self.read,
             Dir::Write => &mut self.write,
@@ -111,11 +111,11 @@ impl RwMode {
         )
     }
     /// Each trim is followed by a write of the same offset and length.
-    pub(crate) fn is_trimwrite(self) -> bool {
+    pub fn is_trimwrite(self) -> bool {
         matches!(self, RwMode::TrimWrite | RwMode::RandTrimWrite)
     }
     /// Reads and writes mixed (rwmixread applies).
-    pub(crate) fn is_mixed(self) -> bool {
+    pub fn is_mixed(self) -> bool {
         matches!(self, RwMode::ReadWrite | RwMode::RandRw)
     }
 
@@ -143,7 +143,7 @@ impl RwMode {
         )
     }
     /// Whether this mode issues I/O in direction `d`.
-    pub(crate) fn has_dir(self, d: Dir) -> bool {
+    pub fn has_dir(self, d: Dir) -> bool {
         match d {
             Dir::Read => self.has_read(),
             Dir::Write => self.has_write(),

@@ -102,7 +102,7 @@ pub struct CpuUsage {
 }
 
 impl CpuUsage {
-    pub(crate) fn merge(&mut self, o: &CpuUsage) {
+    pub fn merge(&mut self, o: &CpuUsage) {
         self.usr_us += o.usr_us;
         self.sys_us += o.sys_us;
         self.ctx += o.ctx;
@@ -123,7 +123,7 @@ pub struct DepthStats {
 
 impl DepthStats {
     #[inline]
-    pub(crate) fn level_bucket(depth: u64) -> usize {
+    pub fn level_bucket(depth: u64) -> usize {
         match depth {
             0..=1 => 0,
             2..=3 => 1,
@@ -135,7 +135,7 @@ impl DepthStats {
         }
     }
     #[inline]
-    pub(crate) fn batch_bucket(n: u64) -> usize {
+    pub fn batch_bucket(n: u64) -> usize {
         match n {
             0 => 0,
             1..=4 => 1,
@@ -146,7 +146,7 @@ impl DepthStats {
             _ => 6,
         }
     }
-    pub(crate) fn merge(&mut self, o: &DepthStats) {
+    pub fn merge(&mut self, o: &DepthStats) {
         for i in 0..7 {
             self.level[i] += o.level[i];
             self.submit[i] += o.submit[i];
@@ -203,7 +203,7 @@ pub struct TimeSeries {
 impl TimeSeries {
     /// Combine with another job's series: every entry of both is kept, each series in time
     /// order (entries at the same time keep `self`'s first). Lossless; nothing is averaged.
-    pub(crate) fn merge(&mut self, o: &TimeSeries) {
+    pub fn merge(&mut self, o: &TimeSeries) {
         merge_by_time(&mut self.bw, &o.bw, |e| e.t_ms);
         merge_by_time(&mut self.iops, &o.iops, |e| e.t_ms);
         merge_by_time(&mut self.slat, &o.slat, |e| e.t_ms);
@@ -211,9 +211,7 @@ impl TimeSeries {
         merge_by_time(&mut self.lat, &o.lat, |e| e.t_ms);
         merge_by_time(&mut self.hist, &o.hist, |e| e.t_ms);
     }
-
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.bw.is_empty()
             && self.iops.is_empty()
             && self.slat.is_empty()
@@ -318,12 +316,12 @@ pub struct VerifyResult {
 
 impl VerifyResult {
     /// How many bad blocks a result lists one by one.
-    pub(crate) const MAX_FAILURES: usize = 100;
+    pub const MAX_FAILURES: usize = 100;
 
     /// Combine with another job's verification: counts add, the listed failures are `self`'s
     /// then `o`'s, up to [`VerifyResult::MAX_FAILURES`]. The method is `self`'s (or `o`'s when
     /// `self` has none).
-    pub(crate) fn merge(&mut self, o: &VerifyResult) {
+    pub fn merge(&mut self, o: &VerifyResult) {
         if self.method.is_empty() {
             self.method = o.method.clone();
         }
@@ -410,7 +408,7 @@ impl JobResult {
     ///
     /// The identity of the result (name, job index, clone and thread number, group, start time)
     /// stays `self`'s: merge into the first result of a set.
-    pub(crate) fn merge(&mut self, o: &JobResult) {
+    pub fn merge(&mut self, o: &JobResult) {
         self.merge_stats(o);
         self.series.merge(&o.series);
         match (&mut self.verify, &o.verify) {
