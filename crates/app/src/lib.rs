@@ -33,7 +33,7 @@ pub fn main(argv: Vec<String>) -> i32 {
             *first = n.to_string_lossy().into_owned();
         }
     }
-    iomark_engine::result::set_command_line(line);
+    session::set_command_line(line);
     let (args, cluster) = match cluster::args::take(argv.into_iter().skip(1).collect()) {
         Ok(x) => x,
         Err(e) => {

@@ -114,7 +114,7 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
     if !o.json && shows {
         announce(p, &t, loops);
     }
-    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    let ctl = Arc::new(crate::session::run_ctl(|m| eprintln!("{m}")));
     signals::install(ctl.stop.clone());
     if t.temp {
         signals::register_temp(&t.path);

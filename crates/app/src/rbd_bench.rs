@@ -106,7 +106,7 @@ fn on_image(o: &RbdOpts) -> i32 {
 
 /// Runs the plan with the live per-second lines, then prints the summary; removes `temp`.
 fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path::Path>) -> i32 {
-    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    let ctl = Arc::new(crate::session::run_ctl(|m| eprintln!("{m}")));
     signals::install(ctl.stop.clone());
     if let Some(p) = temp {
         signals::register_temp(p);

@@ -70,7 +70,7 @@ pub fn take_report_arg(args: &[String]) -> anyhow::Result<(Vec<String>, Option<P
 pub const REPORT_SERIES_MS: u64 = 500;
 
 fn command_line() -> String {
-    read::shell_words(&iomark_engine::result::command_line())
+    read::shell_words(&crate::session::command_line())
 }
 
 /// Write the HTML report of a run that just ended (`--report` on run/quick). Returns false

@@ -91,7 +91,7 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
         o.fixed.push(("runtime".into(), "5s".into()));
         o.fixed.push(("time_based".into(), "1".into()));
     }
-    let ctl = Arc::new(RunCtl::new(|m| eprintln!("{m}")));
+    let ctl = Arc::new(crate::session::run_ctl(|m| eprintln!("{m}")));
     signals::install(ctl.stop.clone());
     if let Some(t) = &temp {
         signals::register_temp(t);

@@ -621,26 +621,14 @@ impl SuiteTable {
     }
 }
 
-static COMMAND_LINE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-
-/// Record the process's command line once, at start: every result assembled afterwards
-/// carries it.
-pub fn set_command_line(args: Vec<String>) {
-    let _ = COMMAND_LINE.set(args);
-}
-
-/// The command line recorded by [`set_command_line`] (empty when none was).
-pub fn command_line() -> Vec<String> {
-    COMMAND_LINE.get().cloned().unwrap_or_default()
-}
-
 pub const RESULT_FORMAT: &str = "iomark-result/1";
 
 impl RunResult {
     /// A run's result from its jobs' results (in plan order): the one place a [`RunResult`] is
     /// put together, at the end of a run and for the live reports of a run still going. What
     /// only the end of a run knows (disk utilisation over the run, whether it was interrupted,
-    /// the run's notes) starts empty; the caller fills it in.
+    /// the run's notes) and what only the front end knows (the command line) starts empty; the
+    /// caller fills it in.
     pub fn assemble(
         plan: &RunPlan,
         start_unix_ms: u64,
@@ -657,7 +645,7 @@ impl RunResult {
             disk_util: Vec::new(),
             interrupted: false,
             notes: Vec::new(),
-            command_line: command_line(),
+            command_line: Vec::new(),
             tables: Vec::new(),
             ranks: Vec::new(),
         }

@@ -157,7 +157,10 @@ pub fn spawn(r: Reporter, ctl: Arc<RunCtl>, done: Arc<AtomicBool>) -> std::threa
             if jobs.is_empty() || done.load(Ordering::Relaxed) {
                 continue;
             }
-            let result = RunResult::assemble(&r.plan, start_unix_ms, host.clone(), jobs);
+            let result = RunResult {
+                command_line: ctl.command_line.clone(),
+                ..RunResult::assemble(&r.plan, start_unix_ms, host.clone(), jobs)
+            };
             let text = render_all(&result, &r.formats, r.terse_version, r.ndjson);
             if let Err(e) = r.sink.write(&text) {
                 eprintln!("iomark: cannot write a periodic report: {e}");

@@ -97,9 +97,9 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     let tty = crate::progress::status::stderr_is_tty();
     // On a terminal an event first clears the live line it would otherwise run into.
     let ctl = Arc::new(if tty {
-        RunCtl::new(|e| eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e)))
+        crate::session::run_ctl(|e| eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e)))
     } else {
-        RunCtl::new(|e| eprintln!("{}", iomark_fio::explain::event(e)))
+        crate::session::run_ctl(|e| eprintln!("{}", iomark_fio::explain::event(e)))
     });
     signals::install(ctl.stop.clone());
     if p.temp {

@@ -222,7 +222,7 @@ fn controller(r: &Ready) -> Arc<RunCtl> {
         && out.file.is_none()
         && out.status_interval.is_none();
     let loud = r.loud();
-    let mut ctl = RunCtl::new(move |e| {
+    let mut ctl = crate::session::run_ctl(move |e| {
         if layout_to_stdout {
             println!("{}", explain::event(e));
             let _ = std::io::stdout().flush();

@@ -7,6 +7,26 @@ pub mod pipe;
 pub mod record;
 pub mod signals;
 
+static COMMAND_LINE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Keep the command line this process was started with (once, at start): results record it.
+pub fn set_command_line(args: Vec<String>) {
+    let _ = COMMAND_LINE.set(args);
+}
+
+/// The command line given to [`set_command_line`] (empty when none was).
+pub fn command_line() -> Vec<String> {
+    COMMAND_LINE.get().cloned().unwrap_or_default()
+}
+
+/// A run controller for this process's run: events go to `on_event`, and the result records the
+/// command line.
+pub fn run_ctl(
+    on_event: impl Fn(&iomark_engine::runner::Event) + Send + Sync + 'static,
+) -> iomark_engine::runner::RunCtl {
+    iomark_engine::runner::RunCtl::new(on_event).with_command_line(command_line())
+}
+
 /// A private temporary directory (mode 0700, a fresh name) for a command's intermediate files,
 /// removed with them when dropped: no name in the shared temporary directory that others could
 /// plant. The error is worded for `tool`.

@@ -198,7 +198,7 @@ pub fn main(argv: &[String]) -> i32 {
     let page = Page {
         title: format!("iomark trend: {spec}"),
         command: Some(iomark_report::read::shell_words(
-            &iomark_engine::result::command_line(),
+            &crate::session::command_line(),
         )),
         sources: std::slice::from_ref(&source),
         comparison: None,

@@ -345,7 +345,7 @@ pub fn finish(
     }
     out(&end.report, quiet);
     let unit = text::unit(a);
-    let r = record::build(
+    let mut r = record::build(
         &a.command_line,
         end.host,
         end.start_ms,
@@ -353,6 +353,7 @@ pub fn finish(
         (&matrix, matrix_jobs),
         figs,
     );
+    r.run.command_line = crate::session::command_line();
     if let Some(path) = end.html {
         if !crate::report_cmd::report_run(&r.run, path, "iomark iozone") {
             code = code.max(1);

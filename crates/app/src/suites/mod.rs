@@ -24,7 +24,7 @@ pub fn run_plan(
     progress: Option<Box<dyn Observer>>,
 ) -> Result<RunResult> {
     iomark_engine::budget::check(plan).map_err(|e| anyhow!("iomark {tool}: {e}"))?;
-    let ctl = Arc::new(RunCtl::new(|_| {}));
+    let ctl = Arc::new(crate::session::run_ctl(|_| {}));
     signals::install(ctl.stop.clone());
     let source = Progress::start(ctl.clone(), progress.into_iter().collect());
     let res = runner::run(plan, &ctl);

@@ -386,6 +386,7 @@ impl ClusterResult {
         run.interrupted = self.ranks.iter().any(|r| r.result.interrupted);
         run.notes = notes;
         run.ranks = self.ranks.clone();
+        run.command_line = first.command_line.clone();
         run
     }
 

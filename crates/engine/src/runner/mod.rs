@@ -46,6 +46,9 @@ pub struct RunCtl {
     /// the group's number from 0, after the files are laid out; it may wait (many processes
     /// starting each group together). `false` stops the run there, as a stop request does.
     group_gate: Option<GroupGate>,
+    /// The command line the run was started with, recorded in its result (the front end knows
+    /// it; empty when none is given).
+    pub command_line: Vec<String>,
 }
 
 /// See [`RunCtl::with_group_gate`].
@@ -61,7 +64,13 @@ impl RunCtl {
             layout_bytes: AtomicU64::new(0),
             on_event: Box::new(on_event),
             group_gate: None,
+            command_line: Vec::new(),
         }
+    }
+    /// The command line to record in the run's result.
+    pub fn with_command_line(mut self, line: Vec<String>) -> Self {
+        self.command_line = line;
+        self
     }
     /// A gate every group of jobs passes before it starts (see the field): how processes that
     /// run the same plan start each group at once.
@@ -117,6 +126,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
         disk_util,
         interrupted: ctl.interrupted.load(Ordering::Relaxed),
         notes,
+        command_line: ctl.command_line.clone(),
         ..RunResult::assemble(plan, start_unix_ms, sys::host_info(), jobs)
     })
 }

@@ -224,6 +224,7 @@ pub fn run_steps(
     let result = RunResult {
         interrupted,
         notes,
+        command_line: ctl.command_line.clone(),
         ..RunResult::assemble(&plan, start_unix_ms, sys::host_info(), jobs)
     };
     Ok(StepsOutcome { result, refused })

@@ -33,7 +33,7 @@ fn not_here(args: &[String]) -> Option<String> {
 
 /// A quiet control of the run that stops with `stop`.
 fn ctl(stop: &Arc<AtomicBool>) -> RunCtl {
-    let mut c = RunCtl::new(|_| {});
+    let mut c = crate::session::run_ctl(|_| {});
     c.stop = stop.clone();
     c
 }
