@@ -4,7 +4,7 @@
 use crate::progress::source::{self as progress, Observer, Progress};
 use crate::session::signals;
 use iomark_engine::result::RunResult;
-use iomark_engine::runner::{self, RunCtl};
+use iomark_engine::runner;
 use iomark_scenarios::preset::target;
 use iomark_scenarios::rbd_bench::args::{self, RbdOpts};
 use iomark_scenarios::rbd_bench::image_plan;

@@ -8,7 +8,7 @@ use crate::progress::source::{Observer, Progress, Sample};
 use crate::session::signals;
 use iomark_engine::note;
 use iomark_engine::result::JobResult;
-use iomark_engine::runner::{self, RunCtl, RunError};
+use iomark_engine::runner::{self, RunError};
 use iomark_scenarios::quick::{self, Parsed, PrepareError};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

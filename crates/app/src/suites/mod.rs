@@ -11,7 +11,7 @@ pub mod iozone;
 use crate::progress::source::{Observer, Progress};
 use crate::session::signals;
 use anyhow::{anyhow, Result};
-use iomark_engine::runner::{self, RunCtl};
+use iomark_engine::runner;
 use iomark_engine::{RunPlan, RunResult};
 use std::path::Path;
 use std::sync::Arc;
