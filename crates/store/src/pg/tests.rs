@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::suite::{all_store_tests, Backend, Fresh};
-use crate::{Location, Store};
+use crate::Location;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The test server's URL; fails (never skips) when it is not given.
