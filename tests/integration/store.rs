@@ -264,7 +264,7 @@ fn a_repeated_run_is_one_run_with_its_spread() {
 }
 
 /// The run's stdout, result file and status with the store at `store`, and its stderr.
-fn run_keeping_outputs(d: &Scratch, store: &Path) -> (Value, String) {
+pub fn run_keeping_outputs(d: &Scratch, store: impl AsRef<OsStr>) -> (Value, String) {
     let o = with_store(store, &run_args(&d.s("f"), &d.s("r.json")), &d.path);
     let out = ok(&o);
     let v: Value = serde_json::from_str(&out).expect("fio JSON on stdout");
@@ -274,7 +274,7 @@ fn run_keeping_outputs(d: &Scratch, store: &Path) -> (Value, String) {
     (v, String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
-fn one_warning(stderr: &str) {
+pub fn one_warning(stderr: &str) {
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 1, "{stderr}");
     assert!(

@@ -192,8 +192,15 @@ fn dm_over_md_over_disks_and_loop() {
         .file(&format!("{md}/queue/logical_block_size"), "0");
     let m = t.facts("md0");
     assert_eq!(m.driver.as_deref(), Some("md raid1"));
-    assert_eq!((m.rotational, m.scheduler.as_deref()), (Some(true), Some("none")));
-    assert_eq!(block_sizes(&t.root(), "md0"), (None, None), "0 and missing are unknown");
+    assert_eq!(
+        (m.rotational, m.scheduler.as_deref()),
+        (Some(true), Some("none"))
+    );
+    assert_eq!(
+        block_sizes(&t.root(), "md0"),
+        (None, None),
+        "0 and missing are unknown"
+    );
     let f = t.facts("dm-0");
     assert_eq!(f.driver.as_deref(), Some("device-mapper"));
     assert_eq!((f.rotational, f.scheduler), (None, None));

@@ -2,8 +2,8 @@
 
 use super::mounts::mount_for;
 use super::{
-    cpath, dev_split, existing_ancestor, open_raw, read_u64,
-    sys_block_by_devnum, sys_block_for_fs, SysBlock,
+    cpath, dev_split, existing_ancestor, open_raw, read_u64, sys_block_by_devnum, sys_block_for_fs,
+    SysBlock,
 };
 use crate::result::TargetInfo;
 use crate::sys::with_context;
