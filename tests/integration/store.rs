@@ -303,7 +303,7 @@ fn a_read_only_or_full_store_keeps_the_runs_outputs() {
     // A store that cannot be created (a read-only home).
     let ro = ReadOnlyDir::new("store-ro");
     let d = Scratch::new("store-ro-run");
-    let (_, err) = run_keeping_outputs(&d, &ro.path.join("iomark/results.db"));
+    let (_, err) = run_keeping_outputs(&d, ro.path.join("iomark/results.db"));
     one_warning(&err);
     assert_eq!(ro.entries(), 0);
     if !is_root() {

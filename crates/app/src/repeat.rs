@@ -216,10 +216,10 @@ fn repeat_runs(
         } else {
             code = c;
         }
-        let read = std::fs::read(&tmp)
+        let read = std::fs::read(tmp)
             .map_err(|e| e.to_string())
             .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(tmp);
         match read {
             Ok(res) => results.push(res),
             Err(_) if many => continue,
