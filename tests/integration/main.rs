@@ -57,6 +57,7 @@ mod report_suites;
 mod safety;
 mod seeds;
 mod store;
+mod store_pg;
 mod suites_bench;
 mod suites_blogbench;
 mod suites_bonnie;

@@ -4,32 +4,33 @@
 
 use crate::util::*;
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// iomark in `cwd` with the store at `store`.
-fn with_store<S: AsRef<std::ffi::OsStr>>(store: &Path, args: &[S], cwd: &Path) -> Output {
+/// iomark in `cwd` with the store at `store` (a file or a PostgreSQL URL).
+pub fn with_store<S: AsRef<OsStr>>(store: impl AsRef<OsStr>, args: &[S], cwd: &Path) -> Output {
     Command::new(bin())
         .args(args)
         .current_dir(cwd)
-        .env("IOMARK_STORE", store)
+        .env("IOMARK_STORE", store.as_ref())
         .bounded_output()
         .expect("run iomark")
 }
 
-fn ok(o: &Output) -> String {
+pub fn ok(o: &Output) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn history(store: &Path, cwd: &Path) -> Vec<Value> {
+pub fn history(store: impl AsRef<OsStr>, cwd: &Path) -> Vec<Value> {
     let v: Value =
         serde_json::from_str(&ok(&with_store(store, &["history", "--json"], cwd))).unwrap();
     v.as_array().unwrap().clone()
 }
 
 /// A short fio-style run of `file` with its result file `result`.
-fn run_args(file: &str, result: &str) -> Vec<String> {
+pub fn run_args(file: &str, result: &str) -> Vec<String> {
     [
         "run",
         "--name=r",
@@ -46,14 +47,14 @@ fn run_args(file: &str, result: &str) -> Vec<String> {
 }
 
 /// `a` followed by `b`.
-fn cat(a: &[String], b: &[&str]) -> Vec<String> {
+pub fn cat(a: &[String], b: &[&str]) -> Vec<String> {
     a.iter()
         .cloned()
         .chain(b.iter().map(|s| s.to_string()))
         .collect()
 }
 
-fn own(a: &[&str]) -> Vec<String> {
+pub fn own(a: &[&str]) -> Vec<String> {
     cat(&[], a)
 }
 
@@ -169,30 +170,33 @@ fn compare_of_references_equals_compare_of_result_files() {
 #[test]
 fn two_processes_writing_at_once_lose_nothing() {
     let d = Scratch::new_in("/dev/shm", "store-two");
-    let store = d.file("results.db");
-    let children: Vec<_> = (0..2)
-        .map(|i| {
-            let mut a = run_args(&d.s(&format!("f{i}")), &d.s(&format!("r{i}.json")));
-            a.retain(|x| !x.starts_with("--result"));
-            a.push("--repeat=12".into());
-            Command::new(bin())
-                .args(&a)
-                .current_dir(&d.path)
-                .env("IOMARK_STORE", &store)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    let mut said = String::new();
-    for c in children {
-        let o = c.wait_with_output().unwrap();
-        said.push_str(&String::from_utf8_lossy(&o.stderr));
-        assert!(o.status.success(), "{said}");
-    }
+    writers_at_once(&d, d.file("results.db"));
+}
+
+/// Two writers, each a series of 12 runs of iomark one after the other, at the same time;
+/// every run is in the store's history after.
+pub fn writers_at_once(d: &Scratch, store: impl AsRef<OsStr>) {
+    let store = store.as_ref();
+    let said = std::sync::Mutex::new(String::new());
+    std::thread::scope(|sc| {
+        for i in 0..2 {
+            let (d, said) = (&d, &said);
+            sc.spawn(move || {
+                for n in 0..12 {
+                    let mut a = run_args(&d.s(&format!("f{i}")), "-");
+                    a.retain(|x| !x.starts_with("--result"));
+                    a.push(format!("--tag=w{n}"));
+                    let o = with_store(store, &a, &d.path);
+                    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+                    said.lock().unwrap().push_str(&err);
+                    assert!(o.status.success(), "{err}");
+                }
+            });
+        }
+    });
+    let said = said.into_inner().unwrap();
     assert!(!said.contains("warning"), "{said}");
-    let h = history(&store, &d.path);
+    let h = history(store, &d.path);
     assert_eq!(h.len(), 24, "{said}");
     for i in 0..2 {
         let t = d.s(&format!("f{i}"));
@@ -203,8 +207,64 @@ fn two_processes_writing_at_once_lose_nothing() {
     }
 }
 
+/// `--repeat N` is one run of the store: its document the repetitions' file, each figure once
+/// per repetition (shown as their mean and spread, drawn as error bars in a trend), and
+/// `compare @last~1 @last` of two repeated runs is the comparison of their two files.
+#[test]
+fn a_repeated_run_is_one_run_with_its_spread() {
+    let d = Scratch::new_in("/dev/shm", "store-rep");
+    let store = d.file("results.db");
+    for r in ["a.json", "b.json"] {
+        let mut a = run_args(&d.s("f"), &d.s(r));
+        a.extend(["--repeat=3".into(), "--tag=rep".into()]);
+        ok(&with_store(&store, &a, &d.path));
+    }
+    let h = history(&store, &d.path);
+    assert_eq!(h.len(), 2, "{h:?}");
+    assert_eq!(h[1]["format"], "iomark-repeat/1");
+    assert!(
+        h[1]["command_line"]
+            .as_str()
+            .unwrap()
+            .contains("--repeat=3"),
+        "{h:?}"
+    );
+    let doc: Value = serde_json::from_str(&ok(&with_store(
+        &store,
+        &["show", "@last", "--json"],
+        &d.path,
+    )))
+    .unwrap();
+    let file: Value = serde_json::from_slice(&std::fs::read(d.file("b.json")).unwrap()).unwrap();
+    assert_eq!(doc, file);
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 3);
+    let shown = ok(&with_store(&store, &["show", "@last"], &d.path));
+    assert!(shown.contains("(mean of 3 repetitions, "), "{shown}");
+    let labels = ["--label", "A", "--label", "B"];
+    let refs = cat(&own(&["compare", "@last~1", "@last"]), &labels);
+    let files = cat(&own(&["compare", &d.s("a.json"), &d.s("b.json")]), &labels);
+    assert_eq!(
+        ok(&with_store(&store, &refs, &d.path)),
+        ok(&with_store(&store, &files, &d.path))
+    );
+    let t = [
+        "report",
+        "--trend",
+        "r.read.iops",
+        "--tag",
+        "rep",
+        "-o",
+        &d.s("t.html"),
+    ];
+    let o = with_store(&store, &t, &d.path);
+    ok(&o);
+    assert!(stderr(&o).contains("over 2 runs"), "{}", stderr(&o));
+    let html = std::fs::read_to_string(d.file("t.html")).unwrap();
+    assert!(html.contains("error_y"), "the spread drawn");
+}
+
 /// The run's stdout, result file and status with the store at `store`, and its stderr.
-fn run_keeping_outputs(d: &Scratch, store: &Path) -> (Value, String) {
+pub fn run_keeping_outputs(d: &Scratch, store: impl AsRef<OsStr>) -> (Value, String) {
     let o = with_store(store, &run_args(&d.s("f"), &d.s("r.json")), &d.path);
     let out = ok(&o);
     let v: Value = serde_json::from_str(&out).expect("fio JSON on stdout");
@@ -214,7 +274,7 @@ fn run_keeping_outputs(d: &Scratch, store: &Path) -> (Value, String) {
     (v, String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
-fn one_warning(stderr: &str) {
+pub fn one_warning(stderr: &str) {
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 1, "{stderr}");
     assert!(
@@ -243,7 +303,7 @@ fn a_read_only_or_full_store_keeps_the_runs_outputs() {
     // A store that cannot be created (a read-only home).
     let ro = ReadOnlyDir::new("store-ro");
     let d = Scratch::new("store-ro-run");
-    let (_, err) = run_keeping_outputs(&d, &ro.path.join("iomark/results.db"));
+    let (_, err) = run_keeping_outputs(&d, ro.path.join("iomark/results.db"));
     one_warning(&err);
     assert_eq!(ro.entries(), 0);
     if !is_root() {

@@ -337,9 +337,10 @@ merged on rank 0 (see README, Running on a cluster):
   --mpi-verbose                          each phase and the gather's cost on stderr
 
 Every run is recorded in the result store (iomark history, compare @last~1 @last):
-  --store=PATH                           the store (default $IOMARK_STORE, else
-                                         $XDG_DATA_HOME/iomark/results.db or
-                                         ~/.local/share/iomark/results.db)
+  --store=PATH|URL                       the store: a file, or a team's PostgreSQL database
+                                         (postgres://USER@HOST/DB); default $IOMARK_STORE,
+                                         else $XDG_DATA_HOME/iomark/results.db or
+                                         ~/.local/share/iomark/results.db
   --no-store                             do not record this run
   --tag=NAME                             tag the run in the store (repeatable)
 

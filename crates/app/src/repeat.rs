@@ -1,7 +1,10 @@
 //! `iomark run --repeat N [--repeat-pause TIME] [--repeat-agg mean|median|best]`: the same jobs
 //! N times, each run's output as usual, then a table of every figure's statistics over the runs.
-//! `--result FILE` keeps every run (and the statistics) in one file. Sweeps and the dd, hdparm
-//! and bonnie suites repeat the same way (the suites name the file with `--result-file`).
+//! `--result FILE` keeps every run (and the statistics) in one file, and the result store
+//! records that document as one run (its figures once per repetition, so a trend draws their
+//! spread and `compare @last~1 @last` compares two series of repetitions as two such files).
+//! Sweeps and the dd, hdparm and bonnie suites repeat the same way (the suites name the file
+//! with `--result-file`).
 
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::result::RunResult;
@@ -108,7 +111,6 @@ pub fn repeat_as(
             return 2;
         }
     };
-    let many = member != Member::Alone;
     let shows = member != Member::Other;
     // The result file is checked before the first run (the runs' targets again when written).
     if let Some(p) = r.result.as_deref().filter(|_| shows) {
@@ -117,7 +119,6 @@ pub fn repeat_as(
             return 2;
         }
     }
-    let mut interrupted = false;
     // Each repetition's result goes through a private directory of its own.
     let tmp_dir = match crate::session::private_temp_dir("iomark", "iomark-repeat.") {
         Ok(d) => d,
@@ -128,6 +129,62 @@ pub fn repeat_as(
     };
     let tmp = tmp_dir.path().join("run.json");
     let mut results: Vec<RunResult> = Vec::new();
+    // The repetitions are recorded together, below.
+    crate::session::record::hold(true);
+    let code = repeat_runs(&r, &mut run, result_key, member, &tmp, &mut results);
+    crate::session::record::hold(false);
+    let (mut code, interrupted) = code;
+    if !shows {
+        return code;
+    }
+    if results.is_empty() {
+        return code.max(1);
+    }
+    let figs: Vec<_> = results.iter().map(figures::of_run).collect();
+    let rows = figures::rows(&figs, r.agg);
+    print!("{}", figures::table(&rows, r.agg));
+    #[derive(serde::Serialize)]
+    struct Doc<'a> {
+        format: &'static str,
+        interrupted: bool,
+        repetitions: serde_json::Value,
+        runs: &'a [RunResult],
+    }
+    let doc = Doc {
+        format: "iomark-repeat/1",
+        interrupted: interrupted || results.iter().any(|r| r.interrupted),
+        repetitions: figures::to_json(&rows, r.agg),
+        runs: &results,
+    };
+    let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    if let Some(path) = &r.result {
+        if let Err(e) =
+            crate::session::outputs::write_after(path, &bytes, results.iter().map(|r| &r.plan))
+        {
+            eprintln!("iomark: {e}");
+            code = code.max(1);
+        }
+    }
+    match iomark_report::read::parse(std::path::Path::new("repeat.json"), &bytes) {
+        Ok(src) => crate::session::record::record_document(&bytes, &results[0], &src),
+        Err(e) => crate::session::record::warn(&e.to_string()),
+    }
+    code
+}
+
+/// Runs the repetitions of `r`, each result read back into `results`; the exit status, and
+/// whether a pause was interrupted.
+fn repeat_runs(
+    r: &Repeat,
+    run: &mut impl FnMut(&[String]) -> i32,
+    result_key: &str,
+    member: Member,
+    tmp: &std::path::Path,
+    results: &mut Vec<RunResult>,
+) -> (i32, bool) {
+    let many = member != Member::Alone;
+    let shows = member != Member::Other;
+    let mut interrupted = false;
     let mut code = 0;
     for i in 0..r.n {
         if i > 0 && !r.pause.is_zero() && !crate::session::signals::pause(r.pause) {
@@ -159,10 +216,10 @@ pub fn repeat_as(
         } else {
             code = c;
         }
-        let read = std::fs::read(&tmp)
+        let read = std::fs::read(tmp)
             .map_err(|e| e.to_string())
             .and_then(|b| RunResult::from_json(&b).map_err(|e| e.to_string()));
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(tmp);
         match read {
             Ok(res) => results.push(res),
             Err(_) if many => continue,
@@ -178,38 +235,7 @@ pub fn repeat_as(
             break;
         }
     }
-    if !shows {
-        return code;
-    }
-    if results.is_empty() {
-        return code.max(1);
-    }
-    let figs: Vec<_> = results.iter().map(figures::of_run).collect();
-    let rows = figures::rows(&figs, r.agg);
-    print!("{}", figures::table(&rows, r.agg));
-    if let Some(path) = &r.result {
-        #[derive(serde::Serialize)]
-        struct Doc<'a> {
-            format: &'static str,
-            interrupted: bool,
-            repetitions: serde_json::Value,
-            runs: &'a [RunResult],
-        }
-        let doc = Doc {
-            format: "iomark-repeat/1",
-            interrupted: interrupted || results.iter().any(|r| r.interrupted),
-            repetitions: figures::to_json(&rows, r.agg),
-            runs: &results,
-        };
-        let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-        if let Err(e) =
-            crate::session::outputs::write_after(path, &bytes, results.iter().map(|r| &r.plan))
-        {
-            eprintln!("iomark: {e}");
-            code = code.max(1);
-        }
-    }
-    code
+    (code, interrupted)
 }
 
 #[cfg(test)]

@@ -132,10 +132,13 @@ fn cloud(vendor: &str, product: &str, bios: &str, asset: &str) -> Option<String>
     Some(name.into())
 }
 
-/// Fills what sysfs (under `root`) tells of `disk` (a name in `/sys/block`).
+/// Fills what sysfs (under `root`) tells of `disk` (a name in `/sys/block`): its model,
+/// firmware, queue (scheduler, rotational, `nr_requests`, write cache), driver and layers.
 pub fn disk_facts(root: &Path, disk: &str, t: &mut TargetInfo) {
     let b = format!("sys/block/{disk}");
     let q = format!("{b}/queue");
+    t.scheduler = read(root, &format!("{q}/scheduler")).and_then(|s| parse_scheduler(&s));
+    t.rotational = read(root, &format!("{q}/rotational")).map(|s| s == "1");
     t.nr_requests = read(root, &format!("{q}/nr_requests")).and_then(|s| s.parse().ok());
     t.write_cache = read(root, &format!("{q}/write_cache"));
     t.firmware = read(root, &format!("{b}/device/firmware_rev"))
@@ -145,6 +148,31 @@ pub fn disk_facts(root: &Path, disk: &str, t: &mut TargetInfo) {
     }
     t.driver = driver(root, disk);
     t.layers = layers(root, disk, 0);
+}
+
+/// The logical and physical block sizes of `disk`'s queue (none that reads 0).
+pub fn block_sizes(root: &Path, disk: &str) -> (Option<u64>, Option<u64>) {
+    let size = |k: &str| {
+        read(root, &format!("sys/block/{disk}/queue/{k}"))
+            .and_then(|s| s.parse::<u64>().ok())
+            .filter(|&v| v > 0)
+    };
+    (size("logical_block_size"), size("physical_block_size"))
+}
+
+/// The scheduler a queue's `scheduler` file names: the one in brackets among several
+/// (`none [mq-deadline] kyber`), or the only one.
+pub fn parse_scheduler(s: &str) -> Option<String> {
+    if let (Some(a), Some(b)) = (s.find('['), s.find(']')) {
+        if b > a + 1 {
+            return Some(s[a + 1..b].to_string());
+        }
+    }
+    let mut words = s.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(w), None) => Some(w.to_string()),
+        _ => None,
+    }
 }
 
 /// The drivers from the disk up to its controller, nearest first (`sd, ahci`), or what a

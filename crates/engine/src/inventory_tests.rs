@@ -34,10 +34,20 @@ impl Tree {
             .link(&format!("{node}/device"), dev)
             .link(&format!("sys/class/block/{name}"), &node)
             .file(&format!("{node}/queue/nr_requests"), "64")
-            .file(&format!("{node}/queue/write_cache"), "write back");
+            .file(&format!("{node}/queue/write_cache"), "write back")
+            .file(&format!("{node}/queue/rotational"), "0")
+            .file(&format!("{node}/queue/scheduler"), "[none] mq-deadline")
+            .file(&format!("{node}/queue/logical_block_size"), "512")
+            .file(&format!("{node}/queue/physical_block_size"), "512");
         if let Some(d) = drv {
             self.link(&format!("{dev}/driver"), &format!("sys/bus/drivers/{d}"));
         }
+        self
+    }
+    /// Sets queue file `k` of `disk` (a disk made by [`Tree::disk`]).
+    fn queue(&self, disk: &str, k: &str, v: &str) -> &Self {
+        let node = std::fs::canonicalize(self.0.join(format!("sys/block/{disk}"))).unwrap();
+        std::fs::write(node.join("queue").join(k), format!("{v}\n")).unwrap();
         self
     }
     fn facts(&self, disk: &str) -> TargetInfo {
@@ -55,8 +65,13 @@ fn nvme() {
     let ctrl = format!("{pci}/nvme/nvme0");
     t.file(&format!("{ctrl}/model"), "Samsung SSD 980 PRO 1TB")
         .file(&format!("{ctrl}/firmware_rev"), "5B2QGXA7")
-        .disk("nvme0n1", &ctrl, None);
+        .disk("nvme0n1", &ctrl, None)
+        .queue("nvme0n1", "logical_block_size", "4096")
+        .queue("nvme0n1", "physical_block_size", "4096");
     let f = t.facts("nvme0n1");
+    assert_eq!(f.rotational, Some(false));
+    assert_eq!(f.scheduler.as_deref(), Some("none"));
+    assert_eq!(block_sizes(&t.root(), "nvme0n1"), (Some(4096), Some(4096)));
     assert_eq!(f.driver.as_deref(), Some("nvme"));
     assert_eq!(f.firmware.as_deref(), Some("5B2QGXA7"));
     assert_eq!(f.device_model.as_deref(), Some("Samsung SSD 980 PRO 1TB"));
@@ -80,12 +95,27 @@ fn sd_over_ahci_and_ide() {
             .file(&format!("{scsi}/rev"), "RVT0")
             .disk(disk, &scsi, Some("sd"));
     }
+    t.queue("sda", "scheduler", "none [mq-deadline] kyber bfq")
+        .queue("sdb", "rotational", "1")
+        .queue("sdb", "scheduler", "mq-deadline kyber [bfq] none")
+        .queue("sdb", "physical_block_size", "4096");
     let a = t.facts("sda");
     assert_eq!(a.driver.as_deref(), Some("sd, ahci"));
     assert_eq!(a.firmware.as_deref(), Some("RVT0"));
+    assert_eq!(a.device_model.as_deref(), Some("Samsung SSD 860"));
+    assert_eq!(
+        (a.rotational, a.scheduler.as_deref()),
+        (Some(false), Some("mq-deadline"))
+    );
     let b = t.facts("sdb");
     assert_eq!(b.driver.as_deref(), Some("sd, ata_piix"));
     assert_eq!(b.device_model.as_deref(), Some("QEMU HARDDISK"));
+    assert_eq!(
+        (b.rotational, b.scheduler.as_deref()),
+        (Some(true), Some("bfq"))
+    );
+    // A 512e disk: 512-byte sectors written 4 KiB at a time.
+    assert_eq!(block_sizes(&t.root(), "sdb"), (Some(512), Some(4096)));
 }
 
 /// virtio-blk (vda) and virtio-scsi (sdc) in a KVM guest.
@@ -100,10 +130,11 @@ fn virtio_blk_and_virtio_scsi() {
     t.link(&format!("{pci2}/driver"), "sys/bus/drivers/virtio-pci")
         .link(&format!("{v}/driver"), "sys/bus/drivers/virtio_scsi")
         .disk("sdc", &format!("{v}/host2/target2:0:0/2:0:0:0"), Some("sd"));
-    assert_eq!(
-        t.facts("vda").driver.as_deref(),
-        Some("virtio_blk, virtio-pci")
-    );
+    let vda = t.facts("vda");
+    assert_eq!(vda.driver.as_deref(), Some("virtio_blk, virtio-pci"));
+    // virtio-blk tells no model nor firmware (the host's disk is not the guest's to know).
+    assert_eq!((vda.device_model, vda.firmware), (None, None));
+    assert_eq!(vda.scheduler.as_deref(), Some("none"));
     assert_eq!(
         t.facts("sdc").driver.as_deref(),
         Some("sd, virtio_scsi, virtio-pci")
@@ -117,8 +148,14 @@ fn rbd_image() {
         .file("sys/devices/rbd/0/pool", "rbd")
         .file("sys/devices/rbd/0/name", "bench")
         .link("sys/bus/rbd/devices/0", "sys/devices/rbd/0");
+    t.queue("rbd0", "scheduler", "none")
+        .queue("rbd0", "logical_block_size", "512")
+        .queue("rbd0", "physical_block_size", "4194304");
     let f = t.facts("rbd0");
     assert_eq!(f.driver.as_deref(), Some("rbd"));
+    assert_eq!(f.scheduler.as_deref(), Some("none"));
+    // An rbd image's physical block is its object (4 MiB by default).
+    assert_eq!(block_sizes(&t.root(), "rbd0"), (Some(512), Some(4 << 20)));
     assert_eq!(f.layers, ["rbd0: rbd image rbd/bench"]);
 }
 
@@ -150,8 +187,23 @@ fn dm_over_md_over_disks_and_loop() {
     let lo = "sys/devices/virtual/block/loop0";
     t.link("sys/block/loop0", lo)
         .file(&format!("{lo}/loop/backing_file"), "/var/tmp/disk.img");
+    t.file(&format!("{md}/queue/rotational"), "1")
+        .file(&format!("{md}/queue/scheduler"), "none")
+        .file(&format!("{md}/queue/logical_block_size"), "0");
+    let m = t.facts("md0");
+    assert_eq!(m.driver.as_deref(), Some("md raid1"));
+    assert_eq!(
+        (m.rotational, m.scheduler.as_deref()),
+        (Some(true), Some("none"))
+    );
+    assert_eq!(
+        block_sizes(&t.root(), "md0"),
+        (None, None),
+        "0 and missing are unknown"
+    );
     let f = t.facts("dm-0");
     assert_eq!(f.driver.as_deref(), Some("device-mapper"));
+    assert_eq!((f.rotational, f.scheduler), (None, None));
     assert_eq!(
         f.layers,
         [

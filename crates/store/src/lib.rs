@@ -1,52 +1,53 @@
 //! iomark's result store: every run's facts (time, host, front end, command line, tags,
 //! targets, whether it was interrupted, iomark's version), its whole result document (kept
 //! deflated) and the figures people query (job, direction, figure, value, unit) as indexed
-//! rows, in one SQLite file.
+//! rows.
 //!
-//! The store is written by many processes at once (two shells, the ranks of a launch on one
-//! host): it runs in WAL mode with a busy timeout, and every record is one immediate
-//! transaction. Its schema carries a version; [`schema`] migrates a store of any earlier
-//! version when it is opened.
+//! Two backends keep the same schema behind one trait, [`Store`]: a SQLite file (the default,
+//! compiled in) and a PostgreSQL database shared by a team (`postgres://...`). Both are written
+//! by many processes at once and record every run in one transaction; both carry a schema
+//! version and migrate a store of any earlier version when it is opened.
 //!
 //! The store knows nothing of the result model: callers give it the facts, the document bytes
 //! and the figures, and get them back.
 
 mod codec;
-mod query;
-mod record;
-pub mod schema;
+mod filter;
+mod location;
+pub mod pg;
+mod reference;
+mod run;
 mod series;
+pub mod sqlite;
 
-pub use query::{Filter, Reference, RunRow};
-pub use record::{Figure, NewRun};
+pub use filter::Filter;
+pub use location::Location;
+pub use reference::Reference;
+pub use run::{Figure, NewRun, RunRow};
 pub use series::{FigureKey, Point};
 
-use rusqlite::Connection;
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How long a writer waits for another one before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// What went wrong with the store.
+/// What went wrong with the store. `at` names the store: a file, or a PostgreSQL URL without
+/// its password.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{path}: {source}")]
-    Sqlite {
-        path: PathBuf,
-        source: rusqlite::Error,
-    },
+    #[error("{at}: {source}")]
+    Sqlite { at: String, source: rusqlite::Error },
+    #[error("{at}: {}", pg::describe(source))]
+    Postgres { at: String, source: postgres::Error },
     #[error("cannot create {path}: {source}")]
     Dir {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}: the store was written by a newer iomark (schema version {found}, this one knows up to {known})")]
-    Newer {
-        path: PathBuf,
-        found: i64,
-        known: i64,
-    },
+    #[error("{at}: the store was written by a newer iomark (schema version {found}, this one knows up to {known})")]
+    Newer { at: String, found: i64, known: i64 },
     #[error("no run {0} in the store")]
     NoSuchRun(String),
     #[error("bad store reference '{0}' (expected @ID, @last, @last~N or @tag:NAME)")]
@@ -57,101 +58,56 @@ pub enum StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// An open store.
-pub struct Store {
-    conn: Connection,
-    path: PathBuf,
-}
+/// Every run's values of one figure, by run id: the values in the order recorded (several for
+/// a run of repetitions) and their unit.
+pub type Values = BTreeMap<i64, (Vec<f64>, String)>;
 
-impl Store {
-    /// Opens the store at `path`, creating it (and its directory) when missing, and migrates
-    /// it to the current schema.
-    ///
-    /// Opening a store another process is creating or checkpointing may meet a lock that
-    /// SQLite's busy handler does not wait for (switching to WAL needs the file alone): such
-    /// an open is tried again until [`BUSY_TIMEOUT`].
-    pub fn open(path: &Path) -> Result<Store> {
-        let start = std::time::Instant::now();
-        let mut pause = Duration::from_millis(2);
-        loop {
-            match Store::open_once(path) {
-                Err(e) if busy(&e) && start.elapsed() < BUSY_TIMEOUT => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(100));
-                }
-                r => return r,
-            }
+/// A result store, whichever its backend.
+pub trait Store {
+    /// Where the store is, as it may be shown (a file, a URL without its password).
+    fn location(&self) -> String;
+    /// The schema version of the store (the current one once opened).
+    fn schema_version(&mut self) -> Result<i64>;
+    /// Records `run`; its id.
+    fn record(&mut self, run: &NewRun) -> Result<i64>;
+    /// The runs `f` selects, oldest first.
+    fn history(&mut self, f: &Filter) -> Result<Vec<RunRow>>;
+    /// How many runs the store holds.
+    fn count(&mut self) -> Result<i64>;
+    /// The id `r` stands for.
+    fn resolve(&mut self, r: Reference) -> Result<i64>;
+    /// Run `id`'s facts.
+    fn run(&mut self, id: i64) -> Result<RunRow>;
+    /// Run `id`'s whole document.
+    fn document(&mut self, id: i64) -> Result<Vec<u8>>;
+    /// Run `id`'s figures, in the order they were recorded.
+    fn figures(&mut self, id: i64) -> Result<Vec<Figure>>;
+    /// Every run's values of figure `k`.
+    fn values(&mut self, k: &FigureKey) -> Result<Values>;
+    /// Deletes every run but the last `keep`; how many were deleted.
+    fn prune_keep(&mut self, keep: u64) -> Result<usize>;
+    /// Deletes the runs that started before `ms`; how many were deleted.
+    fn prune_before(&mut self, ms: i64) -> Result<usize>;
+
+    /// The runs `f` selects that hold figure `k`, in the order they started (an imported run
+    /// takes its place by its time), with its values.
+    fn series(&mut self, f: &Filter, k: &FigureKey) -> Result<Vec<Point>> {
+        let values = self.values(k)?;
+        if values.is_empty() {
+            return Ok(Vec::new());
         }
-    }
-
-    fn open_once(path: &Path) -> Result<Store> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
-        let conn = Connection::open(path).map_err(|e| sql_err(path, e))?;
-        let mut s = Store {
-            conn,
-            path: path.to_path_buf(),
-        };
-        s.setup().map_err(|e| s.err(e))?;
-        schema::migrate(&mut s.conn, path)?;
-        Ok(s)
-    }
-
-    fn setup(&self) -> rusqlite::Result<()> {
-        self.conn.busy_timeout(BUSY_TIMEOUT)?;
-        // An error here is a file that is not a database; the switch to WAL is made once.
-        let mode: String = self
-            .conn
-            .query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            let _: String = self
-                .conn
-                .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
-        }
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // No checkpoint when the connection closes: with it every run paid two syncs (the log
-        // and the database, milliseconds on a virtual disk) on its way out. A run folds the log
-        // into the database when it has grown past a few MiB (see `record`); until then the
-        // latest runs are read from beside it (`results.db-wal`).
-        self.conn.set_db_config(
-            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
-            true,
-        )?;
-        self.conn.pragma_update(None, "foreign_keys", "ON")
-    }
-
-    /// The file of the store.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn err(&self, e: rusqlite::Error) -> StoreError {
-        sql_err(&self.path, e)
+        Ok(series::points(self.history(f)?, values))
     }
 }
 
-/// Whether `e` is a lock another connection holds.
-fn busy(e: &StoreError) -> bool {
-    use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked};
-    match e {
-        StoreError::Sqlite {
-            source: rusqlite::Error::SqliteFailure(f, _),
-            ..
-        } => matches!(f.code, DatabaseBusy | DatabaseLocked),
-        _ => false,
-    }
-}
-
-fn sql_err(path: &Path, source: rusqlite::Error) -> StoreError {
-    StoreError::Sqlite {
-        path: path.to_path_buf(),
-        source,
-    }
+/// Opens the store at `loc` (creating a SQLite file and its directory when missing) and
+/// migrates it to the current schema.
+pub fn open(loc: &Location) -> Result<Box<dyn Store>> {
+    Ok(match loc {
+        Location::File(p) => Box::new(sqlite::SqliteStore::open(p)?),
+        Location::Postgres(url) => Box::new(pg::PgStore::open(url)?),
+    })
 }
 
 #[cfg(test)]
-mod tests;
+mod suite;

@@ -1,8 +1,7 @@
 //! One figure across runs: the values of `JOB.DIRECTION.FIGURE` in every run a filter selects,
 //! oldest first, for trends.
 
-use crate::{Filter, Result, RunRow, Store};
-use std::collections::BTreeMap;
+use crate::{RunRow, Values};
 
 /// Which figure: a job's direction's figure as the store names them (`rr4k`, `read`, `iops`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,45 +43,17 @@ pub struct Point {
     pub unit: String,
 }
 
-impl Store {
-    /// The runs `f` selects that hold figure `k`, in the order they started (an imported run
-    /// takes its place by its time), with its values.
-    pub fn series(&self, f: &Filter, k: &FigureKey) -> Result<Vec<Point>> {
-        let q = || -> rusqlite::Result<BTreeMap<i64, (Vec<f64>, String)>> {
-            let mut st = self.conn.prepare(
-                "SELECT run_id, value, unit FROM figures
-                 WHERE job = ?1 AND direction = ?2 AND figure = ?3 ORDER BY run_id, rowid",
-            )?;
-            let mut out: BTreeMap<i64, (Vec<f64>, String)> = BTreeMap::new();
-            let rows = st.query_map([&k.job, &k.direction, &k.figure], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, f64>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
-            })?;
-            for row in rows {
-                let (id, v, unit) = row?;
-                let e = out.entry(id).or_insert_with(|| (Vec::new(), unit));
-                e.0.push(v);
-            }
-            Ok(out)
-        };
-        let mut values = q().map_err(|e| self.err(e))?;
-        if values.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut pts: Vec<Point> = self
-            .history(f)?
-            .into_iter()
-            .filter_map(|run| {
-                let (values, unit) = values.remove(&run.id)?;
-                Some(Point { run, values, unit })
-            })
-            .collect();
-        pts.sort_by_key(|p| (p.run.time_ms, p.run.id));
-        Ok(pts)
-    }
+/// The points of `runs` (the history of a filter) that have values, in the order they started.
+pub(crate) fn points(runs: Vec<RunRow>, mut values: Values) -> Vec<Point> {
+    let mut pts: Vec<Point> = runs
+        .into_iter()
+        .filter_map(|run| {
+            let (values, unit) = values.remove(&run.id)?;
+            Some(Point { run, values, unit })
+        })
+        .collect();
+    pts.sort_by_key(|p| (p.run.time_ms, p.run.id));
+    pts
 }
 
 #[cfg(test)]

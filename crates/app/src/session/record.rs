@@ -1,9 +1,12 @@
-//! Every run lands in the result store (`iomark-store`): where it is (`--store PATH`,
+//! Every run lands in the result store (`iomark-store`): where it is (`--store PATH|URL`,
 //! `IOMARK_STORE`, else `$XDG_DATA_HOME/iomark/results.db`, else
-//! `~/.local/share/iomark/results.db`), whether to record (`--no-store`), the run's tags
+//! `~/.local/share/iomark/results.db`; a `postgres://` URL names a team's PostgreSQL
+//! database), whether to record (`--no-store`), the run's tags
 //! (`--tag NAME`, repeatable), and [`record`], which every command that ran I/O calls once its
-//! own outputs are written. A store that cannot take the run (corrupt, read-only, a full disk)
-//! costs one warning line on stderr, never the run's outputs or its exit status.
+//! own outputs are written. A store that cannot take the run (corrupt, read-only, a full disk,
+//! a server that cannot be reached or refuses the credentials) costs one warning line on
+//! stderr, never the run's outputs or its exit status. The repetitions of `--repeat` are
+//! recorded once, as one run ([`hold`]).
 //!
 //! The switches are taken from anywhere on the command line before the command sees it, as
 //! the launcher's are; the commands that read the store (`history`, `report`, ...) keep
@@ -13,15 +16,16 @@ use anyhow::{anyhow, bail, Result};
 use iomark_engine::RunResult;
 use iomark_report::model::Figure as Fig;
 use iomark_report::{read, Source};
-use iomark_store::{Figure, NewRun, Store};
+use iomark_store::{Figure, Location, NewRun, Store};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// The store switches of the command line.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StoreOpts {
-    /// `--store PATH`.
-    pub path: Option<PathBuf>,
+    /// `--store PATH|URL`.
+    pub store: Option<String>,
     /// `--no-store`.
     pub off: bool,
     /// `--tag NAME`, in order.
@@ -32,7 +36,7 @@ pub struct StoreOpts {
 pub const SWITCHES: [(&str, &str); 3] = [
     (
         "--store",
-        "=PATH: the result store (default $IOMARK_STORE, else $XDG_DATA_HOME/iomark/results.db)",
+        "=PATH|URL: the result store, a file or postgres://USER@HOST/DB (default $IOMARK_STORE, else $XDG_DATA_HOME/iomark/results.db)",
     ),
     ("--no-store", "do not record this run in the result store"),
     ("--tag", "=NAME: tag this run in the store (repeatable)"),
@@ -67,7 +71,7 @@ pub fn take(args: Vec<String>) -> Result<(Vec<String>, StoreOpts)> {
                     _ => bail!("{k} needs a value"),
                 };
                 if k == "--store" {
-                    o.path = Some(PathBuf::from(v));
+                    o.store = Some(v);
                 } else {
                     o.tags.push(v);
                 }
@@ -90,27 +94,43 @@ fn session() -> Option<&'static Session> {
     SESSION.get()
 }
 
-/// The store's path, from the switches and the environment; None when there is no home to
+/// Where the store is, from the switches and the environment; None when there is no home to
 /// put it in.
-pub fn path() -> Option<PathBuf> {
+pub fn location() -> Option<Location> {
     let env = |k: &str| {
         std::env::var_os(k)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
-    session()
-        .and_then(|s| s.opts.path.clone())
-        .or_else(|| env("IOMARK_STORE"))
-        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("iomark/results.db")))
+    let named = session().and_then(|s| s.opts.store.clone()).or_else(|| {
+        std::env::var_os("IOMARK_STORE")
+            .filter(|v| !v.is_empty())
+            .map(|v| v.to_string_lossy().into_owned())
+    });
+    if let Some(n) = named {
+        return Some(Location::parse(&n));
+    }
+    env("XDG_DATA_HOME")
+        .map(|d| d.join("iomark/results.db"))
         .or_else(|| env("HOME").map(|h| h.join(".local/share/iomark/results.db")))
+        .map(Location::File)
 }
 
 /// Opens the store for a command that reads or writes it.
-pub fn open() -> Result<Store> {
-    let p = path().ok_or_else(|| {
+pub fn open() -> Result<Box<dyn Store>> {
+    let loc = location().ok_or_else(|| {
         anyhow!("no result store: set IOMARK_STORE or HOME, or give --store PATH")
     })?;
-    Ok(Store::open(&p)?)
+    Ok(iomark_store::open(&loc)?)
+}
+
+/// Set while a command's repetitions run: each repetition's own recording is held back, and
+/// the repetitions are recorded together once they are over.
+static HELD: AtomicBool = AtomicBool::new(false);
+
+/// Holds back (`true`) or lets through (`false`) the recording of the runs that follow.
+pub fn hold(on: bool) {
+    HELD.store(on, Ordering::SeqCst);
 }
 
 /// Records a run that just ended (its own outputs already written).
@@ -126,10 +146,10 @@ pub fn record(result: &RunResult) {
 /// `src`'s figures.
 pub fn record_document(doc: &[u8], first: &RunResult, src: &Source) {
     let Some(s) = session() else { return };
-    if s.opts.off {
+    if s.opts.off || HELD.load(Ordering::SeqCst) {
         return;
     }
-    let Some(p) = path() else { return };
+    let Some(loc) = location() else { return };
     let format = doc_format(doc);
     let targets = targets(first);
     let figures = figures(src);
@@ -147,7 +167,7 @@ pub fn record_document(doc: &[u8], first: &RunResult, src: &Source) {
         document: doc,
         figures: &figures,
     };
-    if let Err(e) = Store::open(&p).and_then(|mut st| st.record(&run)) {
+    if let Err(e) = iomark_store::open(&loc).and_then(|mut st| st.record(&run)) {
         warn(&e.to_string());
     }
 }
@@ -164,7 +184,7 @@ pub fn doc_format(doc: &[u8]) -> String {
 }
 
 /// One line on stderr, whatever the error's text.
-fn warn(e: &str) {
+pub fn warn(e: &str) {
     let e = e.split_whitespace().collect::<Vec<_>>().join(" ");
     eprintln!("iomark: warning: the run was not recorded in the result store: {e}");
 }
@@ -180,14 +200,15 @@ pub fn targets(r: &RunResult) -> Vec<String> {
     out
 }
 
-/// The figures a store query reads: every job's directions' headline figures (the mean of
-/// repetitions), and the numbers of the suites' tables.
+/// The figures a store query reads: every job's directions' headline figures (one per
+/// repetition, in their order, so a trend shows their spread), and the numbers of the suites'
+/// tables.
 pub fn figures(src: &Source) -> Vec<Figure> {
     let mut out = Vec::new();
     for j in &src.jobs {
         for d in &j.dirs {
             for f in Fig::ALL {
-                if let Some(value) = d.figure(f) {
+                for value in d.samples(f) {
                     out.push(Figure {
                         job: j.name.clone(),
                         direction: d.dir.to_string(),
@@ -248,7 +269,7 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(rest, v(&["run", "--name=a"]));
-        assert_eq!(o.path, Some(PathBuf::from("/x.db")));
+        assert_eq!(o.store.as_deref(), Some("/x.db"));
         assert_eq!(o.tags, v(&["n", "m"]));
         assert!(o.off);
         // The readers keep --tag as their filter.

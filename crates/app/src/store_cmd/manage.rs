@@ -18,7 +18,7 @@ pub const STORE_USAGE: &str = "Usage: iomark store import [--tag T]... FILE...
 import: iomark result files (--result of any command) and fio JSON/json+ output join the store.
 export: every run (of the filters) written as DIR/iomark-ID.json, as --result would have.
 prune:  remove all runs but the last N, or those started before DATE (2026-11-01, 30d).
-path:   print where the store is.
+path:   print where the store is (a file, or a PostgreSQL URL without its password).
 ";
 
 /// `iomark store`.
@@ -35,8 +35,8 @@ pub fn store_main(argv: &[String]) -> i32 {
         "import" => import(&a),
         "export" => export(&a),
         "prune" => prune(&a),
-        "path" => record::path()
-            .map(|p| pipe::print_text(&p.display().to_string()))
+        "path" => record::location()
+            .map(|l| pipe::print_text(&l.shown()))
             .ok_or_else(|| {
                 anyhow!("no result store: set IOMARK_STORE or HOME, or give --store PATH")
             }),
@@ -61,7 +61,7 @@ fn import(a: &args::Args) -> Result<i32> {
     let mut s = record::open()?;
     let mut code = 0;
     for f in files {
-        match import_one(&mut s, Path::new(f), &a.tags) {
+        match import_one(&mut *s, Path::new(f), &a.tags) {
             Ok(id) => eprintln!("iomark store: {f}: recorded as @{id}"),
             Err(e) => {
                 eprintln!("iomark store: {f}: {e}");
@@ -85,7 +85,7 @@ struct Facts {
     format: String,
 }
 
-fn import_one(s: &mut Store, path: &Path, tags: &[String]) -> Result<i64> {
+fn import_one(s: &mut dyn Store, path: &Path, tags: &[String]) -> Result<i64> {
     let bytes = std::fs::read(path).map_err(|e| anyhow!("cannot read it: {e}"))?;
     let src = read::parse(path, &bytes)?;
     let v = json_of(&bytes)?;
@@ -178,7 +178,7 @@ fn export(a: &args::Args) -> Result<i32> {
     };
     let dir = PathBuf::from(dir);
     std::fs::create_dir_all(&dir).map_err(|e| anyhow!("cannot create {}: {e}", dir.display()))?;
-    let s = record::open()?;
+    let mut s = record::open()?;
     let rows = s.history(&a.filter)?;
     for r in &rows {
         let p = dir.join(format!("iomark-{}.json", r.id));

@@ -12,7 +12,7 @@ pub use manage::store_main;
 
 use crate::session::{pipe, record};
 use iomark_report::read::units::utc;
-use iomark_store::{Reference, RunRow, Store};
+use iomark_store::{Figure, Reference, RunRow, Store};
 use serde_json::json;
 
 pub const HISTORY_USAGE: &str = "Usage: iomark history [--host H] [--tag T] [--front-end CMD] [--target PATH] [--since DATE] [--json]
@@ -43,7 +43,7 @@ pub fn history_main(argv: &[String]) -> i32 {
         }
         Err(e) => return usage_error("history", &e.to_string(), HISTORY_USAGE),
     };
-    let rows = match record::open().and_then(|s| Ok(s.history(&a.filter)?)) {
+    let rows = match record::open().and_then(|mut s| Ok(s.history(&a.filter)?)) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark history: {e}");
@@ -138,7 +138,7 @@ pub fn load_ref(text: &str) -> Option<anyhow::Result<(i64, Vec<u8>)>> {
     let r = Reference::parse(text)?;
     Some((|| {
         let r = r?;
-        let s = record::open()?;
+        let mut s = record::open()?;
         let id = s.resolve(r)?;
         Ok((id, s.document(id)?))
     })())
@@ -166,12 +166,12 @@ pub fn show_main(argv: &[String]) -> i32 {
         );
     };
     let shown = (|| -> anyhow::Result<String> {
-        let s = record::open()?;
+        let mut s = record::open()?;
         let id = s.resolve(r?)?;
         if a.json {
             return Ok(String::from_utf8_lossy(&s.document(id)?).into_owned());
         }
-        show_text(&s, id)
+        show_text(&mut *s, id)
     })();
     match shown {
         Ok(t) => pipe::print_text(&t),
@@ -182,8 +182,9 @@ pub fn show_main(argv: &[String]) -> i32 {
     }
 }
 
-/// A run's facts, then its figures one per line.
-fn show_text(s: &Store, id: i64) -> anyhow::Result<String> {
+/// A run's facts, then its figures one per line (a run of repetitions: their mean, and the
+/// spread of the repetitions).
+fn show_text(s: &mut dyn Store, id: i64) -> anyhow::Result<String> {
     let r = s.run(id)?;
     let mut t = format!(
         "run @{}\n  time:      {}\n  host:      {}\n  command:   {}{}\n  line:      {}\n  tags:      {}\n  targets:   {}\n  version:   {}\n  document:  {} ({} bytes, {} stored)\n",
@@ -200,25 +201,56 @@ fn show_text(s: &Store, id: i64) -> anyhow::Result<String> {
         r.document_bytes,
         r.stored_bytes,
     );
-    let figs = s.figures(id)?;
+    let figs = gathered(s.figures(id)?);
     if !figs.is_empty() {
         t.push_str("figures:\n");
     }
-    for f in figs {
+    for (f, values) in figs {
         let dir = if f.direction.is_empty() {
             String::new()
         } else {
             format!(" {}", f.direction)
         };
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let spread = if values.len() > 1 {
+            let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            format!(
+                " (mean of {} repetitions, {} to {})",
+                values.len(),
+                fmt_value(lo),
+                fmt_value(hi)
+            )
+        } else {
+            String::new()
+        };
         t.push_str(&format!(
-            "  {}{dir} {}: {} {}\n",
+            "  {}{dir} {}: {} {}{spread}\n",
             f.job,
             f.figure,
-            fmt_value(f.value),
+            fmt_value(mean),
             f.unit
         ));
     }
     Ok(t)
+}
+
+/// The figures of a run, each once in the order first recorded, with its values (one per
+/// repetition).
+fn gathered(figs: Vec<Figure>) -> Vec<(Figure, Vec<f64>)> {
+    let mut out: Vec<(Figure, Vec<f64>)> = Vec::new();
+    for f in figs {
+        let same =
+            |g: &Figure| g.job == f.job && g.direction == f.direction && g.figure == f.figure;
+        match out.iter_mut().find(|(g, _)| same(g)) {
+            Some((_, v)) => v.push(f.value),
+            None => {
+                let v = vec![f.value];
+                out.push((f, v));
+            }
+        }
+    }
+    out
 }
 
 fn fmt_value(v: f64) -> String {

@@ -10,7 +10,7 @@ use iomark_report::charts::trend::{self, TrendPoint};
 use iomark_report::charts::Chart;
 use iomark_report::html::{self, Page};
 use iomark_report::model::Source;
-use iomark_store::{FigureKey, Point};
+use iomark_store::{FigureKey, Point, Store};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -168,7 +168,7 @@ pub fn main(argv: &[String]) -> i32 {
         eprintln!("iomark report: {e}");
         return 2;
     }
-    let store = match record::open() {
+    let mut store = match record::open() {
         Ok(s) => s,
         Err(e) => {
             eprintln!("iomark report: {e}");
@@ -186,10 +186,10 @@ pub fn main(argv: &[String]) -> i32 {
             return 1;
         }
     };
-    let (charts, notes) = build(&store, &spec, &points);
+    let (charts, notes) = build(&mut *store, &spec, &points);
     let source = Source {
         label: format!("{spec} across {} runs", points.len()),
-        paths: vec![store.path().display().to_string()],
+        paths: vec![store.location()],
         tool: format!("iomark-{}", iomark_engine::VERSION),
         facts: filter_facts(&a),
         notes,
@@ -245,7 +245,7 @@ fn filter_facts(a: &args::Args) -> Vec<(String, String)> {
 
 /// A chart per target (in the order the targets first appear), and the notes naming every
 /// change of the system between two runs of one chart.
-fn build(store: &iomark_store::Store, spec: &str, points: &[Point]) -> (Vec<Chart>, Vec<String>) {
+fn build(store: &mut dyn Store, spec: &str, points: &[Point]) -> (Vec<Chart>, Vec<String>) {
     let mut series: Vec<(String, Vec<&Point>)> = Vec::new();
     for p in points {
         let target = if p.run.targets.is_empty() {

@@ -121,19 +121,6 @@ fn sys_block_for_fs(path: &Path, st_dev: u64) -> Option<SysBlock> {
     sys_block_by_devnum(ma, mi)
 }
 
-fn parse_scheduler(s: &str) -> Option<String> {
-    if let (Some(a), Some(b)) = (s.find('['), s.find(']')) {
-        if b > a + 1 {
-            return Some(s[a + 1..b].to_string());
-        }
-    }
-    let mut words = s.split_whitespace();
-    match (words.next(), words.next()) {
-        (Some(w), None) => Some(w.to_string()),
-        _ => None,
-    }
-}
-
 fn open_raw(path: &Path, flags: libc::c_int, mode: libc::mode_t) -> io::Result<File> {
     let c = cpath(path)?;
     loop {

@@ -212,7 +212,7 @@ pub(crate) fn device_mount_point(dev_path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::targets::parse_scheduler;
+    use crate::inventory::parse_scheduler;
 
     #[test]
     fn mountinfo_parsing() {

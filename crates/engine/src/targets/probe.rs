@@ -2,8 +2,8 @@
 
 use super::mounts::mount_for;
 use super::{
-    cpath, dev_split, existing_ancestor, open_raw, parse_scheduler, read_trim, read_u64,
-    sys_block_by_devnum, sys_block_for_fs, SysBlock,
+    cpath, dev_split, existing_ancestor, open_raw, read_u64, sys_block_by_devnum, sys_block_for_fs,
+    SysBlock,
 };
 use crate::result::TargetInfo;
 use crate::sys::with_context;
@@ -11,7 +11,7 @@ use std::fs;
 use std::io;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::os::unix::io::{AsRawFd, RawFd};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 // Block-device ioctls (from <linux/fs.h>).
 #[cfg(any(
@@ -66,12 +66,7 @@ fn block_dev_geometry(fd: RawFd) -> io::Result<(u64, u64, u64)> {
 }
 
 fn fill_disk_facts(info: &mut TargetInfo, sb: &SysBlock) {
-    let q = PathBuf::from(format!("/sys/block/{}/queue", sb.disk));
     info.device = Some(sb.disk.clone());
-    info.device_model =
-        read_trim(format!("/sys/block/{}/device/model", sb.disk)).filter(|s| !s.is_empty());
-    info.scheduler = read_trim(q.join("scheduler")).and_then(|s| parse_scheduler(&s));
-    info.rotational = read_trim(q.join("rotational")).map(|s| s == "1");
     crate::inventory::disk_facts(Path::new("/"), &sb.disk, info);
 }
 
@@ -134,11 +129,9 @@ pub fn probe(path: &Path) -> io::Result<TargetInfo> {
                 let sb = sb.as_ref().ok_or_else(|| with_context(e, path.display()))?;
                 let sectors = read_u64(format!("/sys/class/block/{}/size", sb.node)).unwrap_or(0);
                 info.size_bytes = sectors * 512;
-                let q = format!("/sys/block/{}/queue", sb.disk);
-                info.logical_block_size =
-                    read_u64(format!("{q}/logical_block_size")).unwrap_or(512);
-                info.physical_block_size =
-                    read_u64(format!("{q}/physical_block_size")).unwrap_or(info.logical_block_size);
+                let (lbs, pbs) = crate::inventory::block_sizes(Path::new("/"), &sb.disk);
+                info.logical_block_size = lbs.unwrap_or(512);
+                info.physical_block_size = pbs.unwrap_or(info.logical_block_size);
             }
         }
         if let Some(sb) = sb {
@@ -169,13 +162,11 @@ pub fn probe(path: &Path) -> io::Result<TargetInfo> {
     info.mount_options = mount.map(|m| m.options).filter(|o| !o.is_empty());
     info.free_bytes = free_space(path).ok();
     if let Some(sb) = sys_block_for_fs(path, meta.dev()) {
-        let q = format!("/sys/block/{}/queue", sb.disk);
-        if let Some(l) = read_u64(format!("{q}/logical_block_size")).filter(|&v| v > 0) {
+        let (lbs, pbs) = crate::inventory::block_sizes(Path::new("/"), &sb.disk);
+        if let Some(l) = lbs {
             info.logical_block_size = l;
         }
-        info.physical_block_size = read_u64(format!("{q}/physical_block_size"))
-            .filter(|&v| v > 0)
-            .unwrap_or(info.logical_block_size);
+        info.physical_block_size = pbs.unwrap_or(info.logical_block_size);
         fill_disk_facts(&mut info, &sb);
     }
     Ok(info)

@@ -1,9 +1,10 @@
-//! The store's schema and its versions. `schema_version` holds one row, the version the file
+//! The SQLite store's schema and its versions. `schema_version` holds one row, the version the file
 //! was migrated to; [`MIGRATIONS`]`[n]` takes a store from version `n` to `n + 1`. A new
 //! version is one more entry at the end (never an edit of an earlier one), and the tests open
 //! a store left at every earlier version.
 
-use crate::{sql_err, Result, StoreError};
+use super::sql_err;
+use crate::{Result, StoreError};
 use rusqlite::{Connection, TransactionBehavior};
 use std::path::Path;
 
@@ -111,7 +112,7 @@ fn check_newer(conn: &Connection, path: &Path) -> Result<()> {
     let found = version(conn).map_err(|e| sql_err(path, e))?;
     if found > VERSION {
         return Err(StoreError::Newer {
-            path: path.to_path_buf(),
+            at: path.display().to_string(),
             found,
             known: VERSION,
         });

@@ -1,46 +1,16 @@
-//! Recording a run: its facts, tags, targets, document and figures in one transaction.
+//! Recording a run in SQLite: its facts, tags, targets, document and figures in one
+//! transaction; pruning.
 
-use crate::{codec, Store};
+use super::SqliteStore;
+use crate::{codec, NewRun};
 use rusqlite::{params, TransactionBehavior};
-
-/// One figure of a run: `job`'s `direction` (read, write, trim; empty for a suite's table)
-/// `figure` (iops, mbps, p99, ...) in `unit`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Figure {
-    pub job: String,
-    pub direction: String,
-    pub figure: String,
-    pub value: f64,
-    pub unit: String,
-}
-
-/// A run to record.
-#[derive(Clone, Debug, Default)]
-pub struct NewRun<'a> {
-    /// When it started, in ms since the Unix epoch.
-    pub time_ms: i64,
-    pub host: &'a str,
-    /// The command that ran it (`run`, `quick`, `dd`, ...; `fio` for imported fio output).
-    pub front_end: &'a str,
-    /// The command line as a shell would read it.
-    pub command_line: &'a str,
-    pub tags: &'a [String],
-    pub targets: &'a [String],
-    pub interrupted: bool,
-    pub iomark_version: &'a str,
-    /// The document's format (`iomark-result/1`, `fio-json`, ...).
-    pub format: &'a str,
-    /// The whole result document (kept deflated).
-    pub document: &'a [u8],
-    pub figures: &'a [Figure],
-}
 
 /// The size of the write-ahead log past which a run folds it into the database.
 const LOG_LIMIT: u64 = 4 << 20;
 
-impl Store {
+impl SqliteStore {
     /// Records `run`; its id.
-    pub fn record(&mut self, run: &NewRun) -> crate::Result<i64> {
+    pub(crate) fn record(&mut self, run: &NewRun) -> crate::Result<i64> {
         let id = self.record_inner(run).map_err(|e| self.err(e))?;
         self.fold_log();
         Ok(id)
@@ -106,5 +76,23 @@ impl Store {
         }
         tx.commit()?;
         Ok(id)
+    }
+}
+
+impl SqliteStore {
+    pub(crate) fn prune_keep(&mut self, keep: u64) -> crate::Result<usize> {
+        self.conn
+            .execute(
+                "DELETE FROM runs WHERE id NOT IN
+                 (SELECT id FROM runs ORDER BY id DESC LIMIT ?1)",
+                [keep as i64],
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    pub(crate) fn prune_before(&mut self, ms: i64) -> crate::Result<usize> {
+        self.conn
+            .execute("DELETE FROM runs WHERE time_ms < ?1", [ms])
+            .map_err(|e| self.err(e))
     }
 }
