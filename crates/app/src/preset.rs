@@ -147,7 +147,11 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
 /// The preset's target, its notices said; the exit status when it cannot run there (the
 /// other processes are told).
 fn choose_target(p: &Preset, o: &RunOpts, exec: &mut dyn Runs) -> Result<target::Target, i32> {
-    if let Some((pool, image)) = o.target.as_deref().and_then(|t| target::rbd_image(t)) {
+    let image = match o.target.as_deref() {
+        Some(t) => target::rbd_image(t),
+        None => None,
+    };
+    if let Some((pool, image)) = image {
         return match rbd_target(p, o, &pool, &image) {
             Ok(t) => {
                 for n in &t.notices {

@@ -85,7 +85,8 @@ mod tests {
         assert_eq!(byte_u(5100.87 * 65536.0), "319 MiB");
         assert_eq!(byte_u(4.0 * 1048576.0), "4 MiB");
         assert_eq!(byte_u(9.5 * 1024.0), "9.5 KiB");
-        assert_eq!(byte_u(1.25 * 1024.0), "1.25 KiB");
+        // Two decimals would take 8 characters: one.
+        assert_eq!(byte_u(1.3 * 1024.0), "1.3 KiB");
         assert_eq!(byte_u(1000.0), "1000 B");
         assert_eq!(byte_u(0.0), "0 B");
         assert_eq!(byte_u(3.5 * (1u64 << 30) as f64), "3.5 GiB");
