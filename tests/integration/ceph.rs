@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// The cluster's directory and configuration; fails (never skips) when it is not running.
-fn cluster() -> (PathBuf, PathBuf) {
+pub(crate) fn cluster() -> (PathBuf, PathBuf) {
     let dir = std::env::var_os("IOMARK_TEST_CEPH").map(PathBuf::from);
     let conf = dir.as_ref().map(|d| d.join("ceph.conf"));
     match (dir, conf) {
@@ -23,7 +23,7 @@ fn cluster() -> (PathBuf, PathBuf) {
 }
 
 /// A Ceph command (rbd, rados, ceph) on the test cluster, bounded in time.
-fn ceph_tool(tool: &str, args: &[&str]) -> Output {
+pub(crate) fn ceph_tool(tool: &str, args: &[&str]) -> Output {
     let (_, conf) = cluster();
     let o = output_within(
         Command::new("timeout")
@@ -39,7 +39,7 @@ fn ceph_tool(tool: &str, args: &[&str]) -> Output {
 }
 
 /// iomark with the cluster's configuration (and `env`), in a scratch directory.
-fn iomark_ceph(args: &[&str], env: &[(&str, &str)]) -> Output {
+pub(crate) fn iomark_ceph(args: &[&str], env: &[(&str, &str)]) -> Output {
     let (_, conf) = cluster();
     let cwd = Scratch::new("ceph");
     let mut cmd = Command::new(bin());
@@ -53,23 +53,41 @@ fn iomark_ceph(args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 /// An image of the test pool `rbd`, removed on drop.
-struct TestImage {
-    name: String,
+pub(crate) struct TestImage {
+    pub(crate) name: String,
 }
 
 static IMAGES: AtomicU32 = AtomicU32::new(0);
 
 impl TestImage {
-    fn new(tag: &str, mib: u64) -> TestImage {
-        let name = unique(tag);
+    pub(crate) fn new(tag: &str, mib: u64) -> TestImage {
+        TestImage::named(&unique(tag), mib)
+    }
+    /// An image of `mib` MiB named `name`.
+    pub(crate) fn named(name: &str, mib: u64) -> TestImage {
         ok(&ceph_tool(
             "rbd",
             &["create", "-s", &format!("{mib}M"), &format!("rbd/{name}")],
         ));
-        TestImage { name }
+        TestImage { name: name.into() }
+    }
+    /// The image's bytes (`rbd export`).
+    pub(crate) fn export(&self) -> Vec<u8> {
+        let d = Scratch::new("ceph-export");
+        let back = d.file("back.img");
+        ok(&ceph_tool(
+            "rbd",
+            &[
+                "export",
+                "--no-progress",
+                &self.spec(),
+                back.to_str().unwrap(),
+            ],
+        ));
+        std::fs::read(&back).unwrap()
     }
     /// An image imported from the file `path`.
-    fn import(tag: &str, path: &Path) -> TestImage {
+    pub(crate) fn import(tag: &str, path: &Path) -> TestImage {
         let name = unique(tag);
         ok(&ceph_tool(
             "rbd",
@@ -77,12 +95,12 @@ impl TestImage {
         ));
         TestImage { name }
     }
-    fn spec(&self) -> String {
+    pub(crate) fn spec(&self) -> String {
         format!("rbd/{}", self.name)
     }
 }
 
-fn unique(tag: &str) -> String {
+pub(crate) fn unique(tag: &str) -> String {
     let n = IMAGES.fetch_add(1, Ordering::SeqCst);
     format!("it-{}-{tag}-{n}", std::process::id())
 }
@@ -196,6 +214,33 @@ fn bench_counts(out: &str) -> (String, String) {
     (first, ops)
 }
 
+/// The shape of a line of rbd bench: each number as `N`, each unit of bytes as `U`, runs of
+/// spaces as one (the table's columns are padded to fixed widths).
+fn shape(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            while chars
+                .peek()
+                .is_some_and(|c| c.is_ascii_digit() || ".e+-".contains(*c))
+            {
+                chars.next();
+            }
+            out.push('N');
+        } else if !(c == ' ' && out.ends_with(' ')) {
+            out.push(c);
+        }
+    }
+    for unit in ["KiB", "MiB", "GiB", "TiB", "B"] {
+        out = out.replace(&format!(" {unit}/s"), " U/s");
+    }
+    out.trim_start().to_string()
+}
+
+/// A per-second line of rbd bench, shaped.
+const PER_SECOND: &str = "N N N N U/s";
+
 /// `iomark rbd-bench POOL/IMAGE` and `rbd bench` on the same image: same header, same op count.
 #[test]
 fn ceph_rbd_bench_matches_rbd_bench() {
@@ -204,6 +249,8 @@ fn ceph_rbd_bench_matches_rbd_bench() {
         "--io-type write --io-size 4K --io-threads 16 --io-total 8M --io-pattern rand",
         "--io-type read --io-size 64K --io-threads 4 --io-total 16M --io-pattern seq",
         "--io-type readwrite --io-size 16K --io-threads 8 --io-total 8M --io-pattern rand --rw-mix-read 70",
+        // More than the image holds: rbd bench goes on from its start.
+        "--io-type write --io-size 64K --io-threads 4 --io-total 96M --io-pattern seq",
     ] {
         let words: Vec<&str> = args.split_whitespace().collect();
         let spec = img.spec();
@@ -215,6 +262,19 @@ fn ceph_rbd_bench_matches_rbd_bench() {
         );
         ok(&ours);
         assert_eq!(bench_counts(&stdout(&ours)), bench_counts(&stdout(&real)), "{args}");
+        // Line for line the shapes rbd bench prints: the per-second table's fixed widths, the
+        // summary's spacing and units; nothing else on stdout.
+        let (ours, real) = (stdout(&ours), stdout(&real));
+        let shapes = |s: &str| -> Vec<String> {
+            s.lines()
+                .map(shape)
+                .filter(|l| l != PER_SECOND)
+                .collect()
+        };
+        assert_eq!(shapes(&ours), shapes(&real), "{args}\n{ours}\n{real}");
+        for l in ours.lines().filter(|l| shape(l) == PER_SECOND) {
+            assert_eq!(l.len(), 37, "{l:?}");
+        }
     }
     // Writing needs --allow-write.
     let o = iomark_ceph(&["rbd-bench", &img.spec(), "--io-type", "write"], &[]);
@@ -242,12 +302,10 @@ fn write_job(image: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
     iomark_ceph(&args, env)
 }
 
-/// An image another client has open (a watcher) is refused as a mounted device is.
-#[test]
-fn ceph_refuses_watched_image() {
-    let img = TestImage::new("watched", 16);
+/// A second client watching `img` (`rbd watch`), once the cluster lists it; kill it when done.
+pub(crate) fn watch(img: &TestImage) -> std::process::Child {
     let (_, conf) = cluster();
-    let mut watch = Command::new("rbd")
+    let watch = Command::new("rbd")
         .args(["watch", &img.spec()])
         .env("CEPH_CONF", &conf)
         .stdin(Stdio::piped())
@@ -255,7 +313,6 @@ fn ceph_refuses_watched_image() {
         .stderr(Stdio::null())
         .spawn()
         .expect("rbd watch");
-    // Wait until the watch is registered.
     let t0 = Instant::now();
     while !stdout(&ceph_tool("rbd", &["status", &img.spec()])).contains("watcher=") {
         assert!(
@@ -264,6 +321,28 @@ fn ceph_refuses_watched_image() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+    watch
+}
+
+/// An ext4 filesystem image of 32 MiB made in `d` (to import as an image holding data).
+pub(crate) fn ext4_file(d: &Scratch) -> PathBuf {
+    let fs = d.file("fs.img");
+    std::fs::File::create(&fs)
+        .unwrap()
+        .set_len(32 << 20)
+        .unwrap();
+    ok(&Command::new("mkfs.ext4")
+        .args(["-q", "-F", fs.to_str().unwrap()])
+        .bounded_output()
+        .unwrap());
+    fs
+}
+
+/// An image another client has open (a watcher) is refused as a mounted device is.
+#[test]
+fn ceph_refuses_watched_image() {
+    let img = TestImage::new("watched", 16);
+    let mut watch = watch(&img);
     let o = write_job(&img.name, &[], &[]);
     let allowed = write_job(&img.name, &["--allow_mounted_write=1"], &[]);
     let _ = watch.kill();
@@ -284,15 +363,7 @@ fn ceph_refuses_watched_image() {
 #[test]
 fn ceph_refuses_image_holding_ext4() {
     let d = Scratch::new("ceph-ext4");
-    let fs = d.file("ext4.img");
-    std::fs::File::create(&fs)
-        .unwrap()
-        .set_len(32 << 20)
-        .unwrap();
-    ok(&Command::new("mkfs.ext4")
-        .args(["-q", "-F", fs.to_str().unwrap()])
-        .bounded_output()
-        .unwrap());
+    let fs = ext4_file(&d);
     let img = TestImage::import("ext4", &fs);
     let o = write_job(&img.name, &[], &[]);
     assert!(!o.status.success());
@@ -441,6 +512,50 @@ fn ceph_rados_job_counts_match_fio() {
     // iomark removes the objects it wrote, as fio's engine means to.
     let left = stdout(&ceph_tool("rados", &["-p", "rados", "ls"]));
     assert!(!left.contains(&name), "{left}");
+}
+
+/// Trims on objects, as fio's rados engine does them (each zeroes its range): fio and iomark
+/// count the same trims, without errors.
+#[test]
+fn ceph_rados_trims_match_fio() {
+    let (_, conf) = cluster();
+    let d = Scratch::new("ceph-rados-trim");
+    let args = |job: &str| -> Vec<String> {
+        [
+            format!("--name={job}"),
+            "--ioengine=rados".into(),
+            format!("--conf={}", conf.display()),
+            "--pool=rados".into(),
+            "--rw=randtrim".into(),
+            "--bs=64k".into(),
+            "--size=1m".into(),
+            "--iodepth=4".into(),
+            "--output-format=json".into(),
+        ]
+        .to_vec()
+    };
+    let trims = |v: &serde_json::Value| -> (u64, u64) {
+        let j = &v["jobs"][0];
+        (
+            j["trim"]["total_ios"].as_u64().unwrap(),
+            j["error"].as_u64().unwrap(),
+        )
+    };
+    let fio_name = unique("trim-fio");
+    let fio = fio_json(
+        &Command::new("fio")
+            .args(args(&fio_name))
+            .current_dir(&d.path)
+            .env("CEPH_CONF", &conf)
+            .bounded_output()
+            .unwrap(),
+    );
+    let _ = ceph_tool("rados", &["-p", "rados", "rm", &format!("{fio_name}.0.0")]);
+    let ours = args(&unique("trim"));
+    let ours: Vec<&str> = ours.iter().map(String::as_str).collect();
+    let ours = json(&iomark_ceph(&[&["run"][..], &ours].concat(), &[]));
+    assert_eq!(trims(&fio), (16, 0));
+    assert_eq!(trims(&ours), trims(&fio));
 }
 
 /// A summary figure of rados bench's output (`Total writes made:` ...).

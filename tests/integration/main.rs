@@ -5,6 +5,9 @@ mod bench;
 mod blockdev;
 mod cache;
 mod ceph;
+#[cfg(feature = "mpi")]
+mod ceph_mpi;
+mod ceph_presets;
 mod cli;
 mod cluster;
 mod data_loss;

@@ -11,7 +11,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// `mpirun -np N iomark ARGS` on this host, in `cwd`.
-fn mpirun(np: usize, args: &[&str], cwd: &Path) -> Command {
+pub(crate) fn mpirun(np: usize, args: &[&str], cwd: &Path) -> Command {
     let mut c = Command::new("mpirun");
     c.args(["--allow-run-as-root", "--oversubscribe", "-np"])
         .arg(np.to_string())

@@ -98,6 +98,9 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
         Ok(plan) => plan,
         Err(code) => return code,
     };
+    if shows && target::rbd_image(&t.path).is_some() {
+        say_shared_image(&plan);
+    }
     // The result file is checked before any I/O (never the target, a device, a missing
     // directory).
     if let Some(rf) = o.result.as_deref().filter(|_| shows) {
@@ -144,6 +147,25 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
 /// The preset's target, its notices said; the exit status when it cannot run there (the
 /// other processes are told).
 fn choose_target(p: &Preset, o: &RunOpts, exec: &mut dyn Runs) -> Result<target::Target, i32> {
+    let image = match o.target.as_deref() {
+        Some(t) => target::rbd_image(t),
+        None => None,
+    };
+    if let Some((pool, image)) = image {
+        return match rbd_target(p, o, &pool, &image) {
+            Ok(t) => {
+                for n in &t.notices {
+                    eprintln!("iomark preset: {n}");
+                }
+                Ok(t)
+            }
+            Err((e, code)) => {
+                eprintln!("iomark preset: {e}");
+                exec.refuse(&e);
+                Err(code)
+            }
+        };
+    }
     let t = match target::choose(
         p.name,
         o.target.as_deref(),
@@ -165,6 +187,70 @@ fn choose_target(p: &Preset, o: &RunOpts, exec: &mut dyn Runs) -> Result<target:
         eprintln!("iomark preset: {n}");
     }
     Ok(t)
+}
+
+/// An RBD image as the target: written only with `--allow-write`, as an existing device is
+/// (watchers and signatures are then checked by the run, as for any rbd job); the size is the
+/// preset's, shrunk to the image's when it is smaller. An error and its exit status otherwise.
+fn rbd_target(
+    p: &Preset,
+    o: &RunOpts,
+    pool: &str,
+    image: &str,
+) -> Result<target::Target, (String, i32)> {
+    let spec = format!("rbd:{pool}/{image}");
+    if !o.allow_write {
+        return Err((format!("{spec} is an existing RBD image; the test writes to it, destroying its data: pass --allow-write to do that"), 2));
+    }
+    let img_size = image_size(pool, image).map_err(|e| (format!("{spec}: {e}"), 1))?;
+    let mut notices = Vec::new();
+    let size = match o.size {
+        Some(s) if s > img_size => {
+            return Err((
+                format!(
+                    "{spec} holds {} MiB, less than --size={} MiB",
+                    img_size >> 20,
+                    s >> 20
+                ),
+                2,
+            ))
+        }
+        Some(s) => s,
+        None if p.size > img_size => {
+            notices.push(format!(
+                "using the whole image {spec}: {} MiB, smaller than the preset's {} MiB",
+                img_size >> 20,
+                p.size >> 20
+            ));
+            img_size
+        }
+        None => p.size,
+    };
+    Ok(target::Target {
+        path: PathBuf::from(spec),
+        temp: false,
+        size,
+        direct: true,
+        notices,
+    })
+}
+
+/// Says which jobs have several clients writing the one image (each clone is a client).
+fn say_shared_image(plan: &RunPlan) {
+    for j in plan.jobs.iter().filter(|j| j.numjobs > 1 && j.writes()) {
+        eprintln!(
+            "iomark preset: {}: {} jobs write one image: they take its exclusive lock in turn, which measures the lock more than the cluster",
+            j.name, j.numjobs
+        );
+    }
+}
+
+/// The size of image `pool/image` (client and configuration as the `rbd` command finds them).
+fn image_size(pool: &str, image: &str) -> Result<u64, iomark_ceph::CephError> {
+    use iomark_ceph::{Cluster, ConnectOptions, Image, Pool};
+    let cluster = Arc::new(Cluster::connect(&ConnectOptions::default())?);
+    let pool = Arc::new(Pool::open(cluster, pool)?);
+    Image::open(pool, image, true)?.size()
 }
 
 /// The plan of the preset with settings `s`; exit status 2 when it cannot be made (the other

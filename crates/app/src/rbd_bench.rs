@@ -11,7 +11,7 @@ use iomark_scenarios::rbd_bench::image_plan;
 use iomark_scenarios::rbd_bench::window::{self, Sample};
 use std::io::Write;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `iomark rbd-bench ARGS...`; returns the exit code.
@@ -122,12 +122,11 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
         )
     );
     let _ = std::io::stdout().flush();
-    let printed = Arc::new(Mutex::new(Vec::new()));
     let live = PerSecond {
         io_size: o.io_size,
         start: None,
         next: 1,
-        printed: printed.clone(),
+        samples: Vec::new(),
     };
     let progress = Progress::start(ctl.clone(), vec![Box::new(live)]);
     let res = runner::run(plan, &ctl);
@@ -143,8 +142,7 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
             return 1;
         }
     };
-    let samples = printed.lock().map(|s| s.clone()).unwrap_or_default();
-    print!("{}", output(o, &res, samples));
+    print!("{}", output(o, &res));
     let _ = std::io::stdout().flush();
     crate::session::record::record(&res);
     if signals::interrupted() {
@@ -160,13 +158,12 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
 /// Prints one `SEC OPS OPS/SEC BYTES/SEC` line a second while the run goes, as rbd bench does:
 /// the operations done so far by every slot (the workers' published counters) and the rates
 /// over the rolling window. The clock starts when the first worker starts (after any layout).
-/// The samples printed are left in `printed`.
 struct PerSecond {
     io_size: u64,
     start: Option<Instant>,
     /// The second of the next line.
     next: u64,
-    printed: Arc<Mutex<Vec<Sample>>>,
+    samples: Vec<Sample>,
 }
 
 impl Observer for PerSecond {
@@ -187,15 +184,12 @@ impl Observer for PerSecond {
             .iter()
             .map(|w| w.ios.iter().map(|i| i.load(Ordering::Relaxed)).sum::<u64>())
             .sum();
-        let Ok(mut samples) = self.printed.lock() else {
-            return;
-        };
-        samples.push(Sample {
+        self.samples.push(Sample {
             t: self.next as f64,
             ops,
             bytes: ops * self.io_size,
         });
-        if let Some(l) = window::lines(&samples).last() {
+        if let Some(l) = window::lines(&self.samples).last() {
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(window::format_line(l).as_bytes());
             let _ = out.flush();
@@ -204,27 +198,10 @@ impl Observer for PerSecond {
     }
 }
 
-/// After the run: a last per-second line with the exact count when the live lines did not
-/// show it yet, the summary (and read_/write_ lines for a mix), then latency.
-fn output(o: &RbdOpts, res: &RunResult, mut samples: Vec<Sample>) -> String {
-    let total: u64 = res
-        .jobs
-        .iter()
-        .map(|j| j.dirs.read.total_ios + j.dirs.write.total_ios)
-        .sum();
+/// After the run: the summary (and read_/write_ lines for a mix) on stdout, as rbd bench
+/// prints it; iomark's latency figures on stderr.
+fn output(o: &RbdOpts, res: &RunResult) -> String {
     let elapsed = res.jobs.iter().map(|j| j.runtime_ms).max().unwrap_or(0) as f64 / 1000.0;
-    let mut out = String::new();
-    if samples.last().map(|s| s.ops) != Some(total) {
-        let t = samples.last().map_or(0.0, |s| s.t).max(elapsed);
-        samples.push(Sample {
-            t,
-            ops: total,
-            bytes: total * o.io_size,
-        });
-        if let Some(l) = window::lines(&samples).last() {
-            out.push_str(&window::format_line(l));
-        }
-    }
     let (mut r_ops, mut r_bytes, mut w_ops, mut w_bytes) = (0, 0, 0, 0);
     let mut lat = iomark_engine::result::LatRecord::default();
     for j in &res.jobs {
@@ -235,25 +212,20 @@ fn output(o: &RbdOpts, res: &RunResult, mut samples: Vec<Sample>) -> String {
         lat.merge(&j.dirs.read.lat);
         lat.merge(&j.dirs.write.lat);
     }
-    out.push_str(&window::summary(
-        "",
-        elapsed,
-        r_ops + w_ops,
-        r_bytes + w_bytes,
-    ));
+    let mut out = window::summary("", elapsed, r_ops + w_ops, r_bytes + w_bytes);
     if o.io_type == "readwrite" {
         out.push_str(&window::summary("read_", elapsed, r_ops, r_bytes));
         out.push_str(&window::summary("write_", elapsed, w_ops, w_bytes));
     }
     let us = |p: f64| lat.hist.percentile(p) as f64 / 1000.0;
-    out.push_str(&format!(
-        "latency (µs): mean {:.1}  p50 {:.1}  p90 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}\n",
+    eprintln!(
+        "iomark rbd-bench: latency (µs): mean {:.1}  p50 {:.1}  p90 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
         lat.stat.mean() / 1000.0,
         us(50.0),
         us(90.0),
         us(99.0),
         us(99.9),
         us(100.0)
-    ));
+    );
     out
 }

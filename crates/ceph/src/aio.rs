@@ -11,7 +11,7 @@ use crate::pool::Pool;
 use libc::c_void;
 use std::ffi::CStr;
 use std::ptr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// What requests go to.
@@ -40,12 +40,14 @@ impl Queue {
     }
 }
 
-/// The argument a completion callback gets: its queue and slot.
+/// The argument a completion callback gets: its queue and slot, and the slot's write operation
+/// while one is in flight (released when it completes).
 struct SlotArg {
     queue: *const Queue,
     slot: u32,
     rbd: Option<&'static Rbd>,
     rados: Option<&'static Rados>,
+    write_op: AtomicPtr<c_void>,
 }
 
 extern "C" fn rbd_done(c: Handle, arg: *mut c_void) {
@@ -66,6 +68,11 @@ extern "C" fn rados_done(c: Handle, arg: *mut c_void) {
     // SAFETY: as rbd_done.
     let ret = unsafe { (api.aio_get_return_value)(c) } as i64;
     unsafe { (api.aio_release)(c) };
+    let op = a.write_op.swap(ptr::null_mut(), Ordering::AcqRel);
+    if !op.is_null() {
+        // SAFETY: the operation's request has completed; it was created for it alone.
+        unsafe { (api.release_write_op)(op) };
+    }
     // SAFETY: as rbd_done.
     unsafe { &*a.queue }.push(a.slot, ret);
 }
@@ -95,6 +102,7 @@ impl Aio {
                 slot,
                 rbd,
                 rados,
+                write_op: AtomicPtr::new(ptr::null_mut()),
             })
             .collect();
         Aio {
@@ -278,6 +286,44 @@ impl Aio {
                 (api.aio_write)(p.handle, oid.as_ptr(), c, buf.cast(), len, offset)
             }
         })
+    }
+
+    /// Zeroes `len` bytes at `offset` of object `oid` (fio's trim on an object): a write
+    /// operation of one zero step, released when it completes.
+    pub fn object_zero(
+        &self,
+        slot: u32,
+        oid: &CStr,
+        offset: u64,
+        len: u64,
+    ) -> Result<(), CephError> {
+        let p = self.pool();
+        let api = p.cluster.api;
+        // SAFETY: creating an operation has no precondition.
+        let op = unsafe { (api.create_write_op)() };
+        if op.is_null() {
+            return Err(CephError::call(
+                "cannot create a rados write operation",
+                -(libc::ENOMEM as i64),
+            ));
+        }
+        // SAFETY: op is ours until it is submitted.
+        unsafe { (api.write_op_zero)(op, offset, len) };
+        let arg = &self.args[slot as usize];
+        arg.write_op.store(op, Ordering::Release);
+        // SAFETY: librados copies the name; op lives until the completion releases it.
+        let r = self.rados(slot, oid, |c| unsafe {
+            (api.aio_write_op_operate)(op, p.handle, c, oid.as_ptr(), ptr::null_mut(), 0)
+        });
+        if r.is_err() {
+            // Refused: no completion will come; the operation is released here.
+            let op = arg.write_op.swap(ptr::null_mut(), Ordering::AcqRel);
+            if !op.is_null() {
+                // SAFETY: the refused operation is ours.
+                unsafe { (api.release_write_op)(op) };
+            }
+        }
+        r
     }
 
     /// Requests submitted and not yet reaped.

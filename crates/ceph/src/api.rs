@@ -47,6 +47,11 @@ pub(crate) struct Rados {
         unsafe extern "C" fn(Handle, *const c_char, Handle, *mut c_char, size_t, u64) -> c_int,
     pub(crate) aio_get_return_value: unsafe extern "C" fn(Handle) -> c_int,
     pub(crate) aio_release: unsafe extern "C" fn(Handle),
+    pub(crate) create_write_op: unsafe extern "C" fn() -> Handle,
+    pub(crate) release_write_op: unsafe extern "C" fn(Handle),
+    pub(crate) write_op_zero: unsafe extern "C" fn(Handle, u64, u64),
+    pub(crate) aio_write_op_operate:
+        unsafe extern "C" fn(Handle, Handle, Handle, *const c_char, *mut time_t, c_int) -> c_int,
     pub(crate) list_open: unsafe extern "C" fn(Handle, *mut Handle) -> c_int,
     pub(crate) list_next: unsafe extern "C" fn(
         Handle,
@@ -130,6 +135,10 @@ fn load_rados() -> Result<Rados, CephError> {
         aio_read = "rados_aio_read",
         aio_get_return_value = "rados_aio_get_return_value",
         aio_release = "rados_aio_release",
+        create_write_op = "rados_create_write_op",
+        release_write_op = "rados_release_write_op",
+        write_op_zero = "rados_write_op_zero",
+        aio_write_op_operate = "rados_aio_write_op_operate",
         list_open = "rados_nobjects_list_open",
         list_next = "rados_nobjects_list_next",
         list_close = "rados_nobjects_list_close",

@@ -6,6 +6,7 @@
 //! - [`Pool`]: an I/O context on one pool: whole and partial object reads and writes, listing.
 //! - [`Image`]: an open RBD image: size, watchers, synchronous reads and writes.
 //! - [`Aio`]: asynchronous requests on an image or a pool whose completions land in a queue.
+//! - [`AioSlots`]: an [`Aio`] with what an engine keeps per slot, and its reaping.
 
 mod aio;
 mod api;
@@ -13,9 +14,11 @@ mod cluster;
 mod error;
 mod image;
 mod pool;
+mod slots;
 
 pub use aio::{Aio, AioTarget};
 pub use cluster::{Cluster, ConnectOptions, TIMEOUT_SECS};
 pub use error::CephError;
 pub use image::{Image, Watcher, FEATURE_EXCLUSIVE_LOCK};
 pub use pool::Pool;
+pub use slots::AioSlots;

@@ -1,7 +1,7 @@
 //! `$rank`, `$nranks` and `$hostname` in the options that say where a job's files go
-//! (`filename`, `directory`, `filename_format`): this process's place among the processes of one
-//! run (the ranks of an MPI launch); rank 0 of 1 in a run of one process. In `filename_format`,
-//! `$clientuid` is the rank too.
+//! (`filename`, `directory`, `filename_format`, and the Ceph image and pool: `rbdname`, `pool`):
+//! this process's place among the processes of one run (the ranks of an MPI launch); rank 0 of 1
+//! in a run of one process. In `filename_format`, `$clientuid` is the rank too.
 
 use crate::job_builder::RawJob;
 use crate::options;
@@ -26,7 +26,13 @@ impl Place {
 }
 
 /// The options whose values take the words.
-const TARGET_OPTIONS: [&str; 3] = ["filename", "directory", "filename_format"];
+const TARGET_OPTIONS: [&str; 5] = [
+    "filename",
+    "directory",
+    "filename_format",
+    "rbdname",
+    "pool",
+];
 
 /// The words a value may hold and what they are for `place`.
 fn words(key: &str, place: &Place) -> Vec<(&'static str, String)> {
@@ -99,6 +105,10 @@ mod tests {
         assert_eq!(
             expand("filename", "/dev/sdb", &p),
             ("/dev/sdb".to_string(), false)
+        );
+        assert_eq!(
+            expand("rbdname", "img$rank", &p),
+            ("img3".to_string(), true)
         );
         assert_eq!(
             expand("description", "rank $rank", &p),

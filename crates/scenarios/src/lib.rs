@@ -2,6 +2,7 @@
 //! (the engine's job model) and formats its own table and JSON from the result model; it never
 //! does the benchmark's I/O itself (the engine runs the plan).
 
+pub mod ceph_text;
 pub mod iometer;
 pub mod preset;
 pub mod quick;

@@ -2,15 +2,16 @@
 //! (fio's `ioengine=rados`, with `clustername`, `pool`, `clientname`, `conf`, `busy_poll` and
 //! `touch_objects`). Reads and writes are asynchronous librados requests at the I/O's offset in
 //! its object; with `touch_objects` (the default) the objects are created when the engine
-//! starts, and they are removed when it ends, as fio's engine does. Trims are refused
-//! (EOPNOTSUPP) and syncs complete at once (each write is durable when it completes).
+//! starts, and they are removed when it ends, as fio's engine does. A trim zeroes its range of
+//! the object (a write operation of one zero step, as fio's engine does it); syncs complete at
+//! once (each write is durable when it completes).
 
-use super::rbd::{connect_pool, engine_error, take, CEPH_FLAGS, OPTIONS};
+use super::rbd::{connect_pool, engine_error, CEPH_FLAGS, OPTIONS};
 use super::{
     Completion, Engine, EngineDecl, EngineError, EngineKind, EngineOption, EngineSetup, IoUnit, Op,
     Queued,
 };
-use iomark_ceph::{Aio, AioTarget, Pool};
+use iomark_ceph::{Aio, AioSlots, AioTarget, Pool};
 use std::ffi::CString;
 use std::io;
 use std::sync::Arc;
@@ -36,15 +37,10 @@ pub(crate) const DECL: EngineDecl = EngineDecl {
 };
 
 pub(crate) struct RadosEngine {
-    aio: Aio,
+    slots: AioSlots,
     pool: Arc<Pool>,
     /// The object of each file.
     objects: Vec<CString>,
-    lens: Box<[i64]>,
-    reads: Box<[bool]>,
-    failed: Vec<Completion>,
-    reaped: Vec<(u32, i64)>,
-    submitted: usize,
 }
 
 impl RadosEngine {
@@ -66,15 +62,11 @@ impl RadosEngine {
             );
         }
         let depth = setup.depth.max(1);
+        let aio = Aio::new(AioTarget::Pool(pool.clone()), depth, t.busy_poll);
         Ok(RadosEngine {
-            aio: Aio::new(AioTarget::Pool(pool.clone()), depth, t.busy_poll),
+            slots: AioSlots::new(aio, depth),
             pool,
             objects,
-            lens: vec![0; depth as usize].into(),
-            reads: vec![false; depth as usize].into(),
-            failed: Vec::new(),
-            reaped: Vec::with_capacity(depth as usize),
-            submitted: 0,
         })
     }
 }
@@ -88,34 +80,23 @@ impl Engine for RadosEngine {
         false
     }
     fn queue(&mut self, io: &IoUnit) -> Queued {
-        let s = io.slot as usize;
-        self.lens[s] = io.len as i64;
-        self.reads[s] = io.op == Op::Read;
+        if matches!(io.op, Op::Fsync | Op::Fdatasync) {
+            return Queued::Done(0);
+        }
         let oid = &self.objects[io.file as usize];
         // SAFETY: the worker keeps the slot's buffer untouched until its completion is reaped.
-        let r = unsafe {
-            match io.op {
-                Op::Read => self
-                    .aio
-                    .object_read(io.slot, oid, io.offset, io.buf, io.len),
-                Op::Write => self
-                    .aio
-                    .object_write(io.slot, oid, io.offset, io.buf, io.len, false),
-                Op::Trim => return Queued::Done(-(libc::EOPNOTSUPP as i64)),
-                Op::Fsync | Op::Fdatasync => return Queued::Done(0),
-            }
-        };
-        match r {
-            Ok(()) => self.submitted += 1,
-            Err(e) => self.failed.push(Completion {
-                slot: io.slot,
-                result: -(e.errno().max(1) as i64),
-            }),
-        }
+        self.slots
+            .submit(io.slot, io.len, io.op == Op::Read, |aio| unsafe {
+                match io.op {
+                    Op::Read => aio.object_read(io.slot, oid, io.offset, io.buf, io.len),
+                    Op::Write => aio.object_write(io.slot, oid, io.offset, io.buf, io.len, false),
+                    _ => aio.object_zero(io.slot, oid, io.offset, io.len as u64),
+                }
+            });
         Queued::Pending
     }
     fn commit(&mut self) -> io::Result<usize> {
-        Ok(std::mem::take(&mut self.submitted))
+        Ok(self.slots.commit())
     }
     fn getevents(
         &mut self,
@@ -123,32 +104,16 @@ impl Engine for RadosEngine {
         max: usize,
         out: &mut Vec<Completion>,
     ) -> io::Result<usize> {
-        let (lens, reads) = (&self.lens, &self.reads);
-        Ok(take(
-            &self.aio,
-            &mut self.failed,
-            &mut self.reaped,
-            (min, max),
-            out,
-            |slot, r| {
-                if r < 0 || reads[slot as usize] {
-                    r
-                } else {
-                    lens[slot as usize]
-                }
-            },
-        ))
+        Ok(self
+            .slots
+            .reap(min, max, out, |slot, result| Completion { slot, result }))
     }
 }
 
 impl Drop for RadosEngine {
     fn drop(&mut self) {
         // Wait for what is in flight (Aio's Drop would too), then remove the objects.
-        let mut sink = Vec::new();
-        while self.aio.in_flight() > 0 {
-            self.aio.reap(1, usize::MAX, &mut sink);
-            sink.clear();
-        }
+        self.slots.drain();
         for o in &self.objects {
             let _ = self.pool.remove(&o.to_string_lossy());
         }

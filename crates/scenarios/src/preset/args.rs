@@ -15,7 +15,8 @@ show   the preset as an fio job file (edit it, then run it with iomark run FILE 
 run    run the preset's jobs, print their output and then the preset's summary
 
 TARGET   a directory (default: the current one) in which a temporary file is created and
-         removed afterwards; or an existing file or block device, written only with --allow-write
+         removed afterwards; or an existing file or block device, or a Ceph RBD image as
+         rbd:POOL/IMAGE (through librbd), written only with --allow-write
 --size=SIZE          size of the test file (default: the preset's; shrunk to fit the free space)
 --runtime=TIME       measured time of each timed job (default: the preset's)
 --warmup=TIME        warm-up time (cloud-disk's warm-up jobs, else each job's ramp_time)

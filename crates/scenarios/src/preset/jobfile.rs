@@ -85,10 +85,21 @@ pub struct Section {
     pub warmup: bool,
 }
 
-/// The `[global]` options and the job sections of `p` under `s`.
+/// The `[global]` options and the job sections of `p` under `s`. On an RBD image
+/// (`rbd:POOL/IMAGE`) every job runs through librbd: fio's `ioengine=rbd` with `pool` and
+/// `rbdname` in place of `filename`, at the same depths (a synchronous engine's jobs at depth 1).
 pub fn sections(p: &Preset, s: &Settings) -> (Vec<(String, String)>, Vec<Section>) {
-    let mut globals = vec![("filename".to_string(), s.path.display().to_string())];
-    for (k, v) in p.globals {
+    let image = super::target::rbd_image(&s.path);
+    let mut globals = match &image {
+        Some((pool, name)) => vec![
+            ("ioengine".to_string(), "rbd".to_string()),
+            ("pool".to_string(), pool.clone()),
+            ("rbdname".to_string(), name.clone()),
+        ],
+        None => vec![("filename".to_string(), s.path.display().to_string())],
+    };
+    let keep = |k: &str| image.is_none() || k != "ioengine";
+    for (k, v) in p.globals.iter().filter(|(k, _)| keep(k)) {
         let v = if *k == "direct" && !s.direct {
             "0".to_string()
         } else {
@@ -105,6 +116,7 @@ pub fn sections(p: &Preset, s: &Settings) -> (Vec<(String, String)>, Vec<Section
             options: j
                 .options
                 .iter()
+                .filter(|(k, _)| keep(k))
                 .map(|(k, v)| (k.to_string(), fill(v, s)))
                 .collect(),
             warmup: j.warmup,
@@ -168,5 +180,19 @@ mod tests {
         assert!(text.contains("\n[reverse-incremental]\nrw=randrw\nrwmixwrite=67\niodepth=4\n"));
         s.direct = false;
         assert!(render(&BACKUP_REPO, &s).contains("direct=0\n"));
+    }
+
+    /// On an RBD image every job goes through librbd, the synchronous ones too.
+    #[test]
+    fn an_rbd_image_takes_the_rbd_engine() {
+        let p = crate::preset::registry::find("cdm-standard").unwrap();
+        let s = Settings::defaults(p, PathBuf::from("rbd:rbd/vm1"));
+        let text = render(p, &s);
+        assert!(
+            text.contains("[global]\nioengine=rbd\npool=rbd\nrbdname=vm1\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("ioengine=").count(), 1, "{text}");
+        assert!(!text.contains("filename="), "{text}");
     }
 }

@@ -60,6 +60,27 @@ mod tests {
         }
     }
 
+    /// On an RBD image every preset's jobs run through librbd at their own depths.
+    #[test]
+    fn every_preset_runs_on_an_rbd_image() {
+        use iomark_engine::job::EngineKind;
+        for p in PRESETS {
+            let s = Settings::defaults(p, PathBuf::from("/tmp/x"));
+            let (files, _) = build(p, &s).unwrap();
+            let s = Settings::defaults(p, PathBuf::from("rbd:rbd/img"));
+            let (plan, _) = build(p, &s).unwrap_or_else(|e| panic!("{e}"));
+            for (j, f) in plan.jobs.iter().zip(&files.jobs) {
+                assert_eq!(j.ioengine, EngineKind::Rbd, "{}: {}", p.name, j.name);
+                let c = &j.engine_options.ceph;
+                assert_eq!(
+                    (c.pool.as_deref(), c.image.as_deref()),
+                    (Some("rbd"), Some("img"))
+                );
+                assert_eq!((j.iodepth, j.numjobs, j.rw), (f.iodepth, f.numjobs, f.rw));
+            }
+        }
+    }
+
     #[test]
     fn backup_repo_jobs_follow_the_recipe() {
         let p = find("backup-repo").unwrap();

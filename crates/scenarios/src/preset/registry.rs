@@ -277,7 +277,7 @@ pub const RBD_MATRIX: Preset = Preset {
     ],
     ranges: &[],
     reading: &[
-        "Run it on the mapped image (iomark preset run rbd-matrix /dev/rbd0 --allow-write); a file elsewhere gives the same jobs for comparison.",
+        "Run it on the image through librbd (iomark preset run rbd-matrix rbd:POOL/IMAGE --allow-write) or on the mapped image (/dev/rbd0); a file elsewhere gives the same jobs for comparison.",
         "Bandwidth shows the cluster's network and OSD throughput, IOPS its small-block capacity, latency the round trip at a light load.",
     ],
     size: 1 << 30,

@@ -1,6 +1,7 @@
 //! Where a preset runs, safe by default: a temporary file in the current directory (or in
 //! TARGET when it is a directory), removed afterwards; an existing file or a device only with
-//! `--allow-write`, because every preset writes; and no file larger than the free space.
+//! `--allow-write`, because every preset writes; and no file larger than the free space. A Ceph
+//! RBD image (`rbd:POOL/IMAGE`) is an existing device reached through librbd.
 
 use iomark_engine::targets;
 use std::path::{Path, PathBuf};
@@ -40,6 +41,12 @@ pub enum TargetError {
         dir: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// The Ceph RBD image `target` names as `rbd:POOL/IMAGE`: (pool, image).
+pub fn rbd_image(target: &Path) -> Option<(String, String)> {
+    target.to_str()?.strip_prefix("rbd:")?;
+    crate::rbd_bench::image::image_spec(target)
 }
 
 /// Choose the target for preset `name`. `size` is the preset's size, `size_given` whether the
@@ -168,6 +175,17 @@ mod tests {
         assert!(t.temp && t.path.starts_with(&dir));
         assert!(t.path.to_string_lossy().contains("iomark-backup-repo."));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn rbd_images_need_the_prefix() {
+        assert_eq!(
+            rbd_image(Path::new("rbd:rbd/img")),
+            Some(("rbd".into(), "img".into()))
+        );
+        // A relative path stays a path for a preset.
+        assert_eq!(rbd_image(Path::new("rbd/img")), None);
+        assert_eq!(rbd_image(Path::new("rbd:img")), None);
     }
 
     #[test]

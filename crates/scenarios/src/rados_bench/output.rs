@@ -6,33 +6,7 @@ use iomark_engine::rados_bench::{BenchResult, Mode, Tick};
 
 const MB: f64 = 1024.0 * 1024.0;
 
-/// A double as a default C++ stream prints it (`%g` with 6 significant digits).
-pub fn g(x: f64) -> String {
-    if x == 0.0 {
-        return "0".into();
-    }
-    if !x.is_finite() {
-        return format!("{x}");
-    }
-    let exp = x.abs().log10().floor() as i32;
-    if !(-4..6).contains(&exp) {
-        let s = format!("{:.5e}", x);
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let m = trim(m);
-        let e: i32 = e.parse().unwrap_or(0);
-        return format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
-    }
-    let decimals = (5 - exp).max(0) as usize;
-    trim(&format!("{x:.decimals$}"))
-}
-
-fn trim(s: &str) -> String {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s.to_string()
-    }
-}
+pub use crate::ceph_text::g;
 
 pub const HEADER: &str =
     "  sec Cur ops   started  finished  avg MB/s  cur MB/s last lat(s)  avg lat(s)\n";
@@ -181,12 +155,6 @@ mod tests {
 
     #[test]
     fn numbers_as_rados_bench_prints_them() {
-        assert_eq!(g(312.891_23), "312.891");
-        assert_eq!(g(0.000_432_298_1), "0.000432298");
-        assert_eq!(g(5.9825e-05), "5.9825e-05");
-        assert_eq!(g(2.0), "2");
-        assert_eq!(g(0.00072), "0.00072");
-        assert_eq!(g(1_234_567.0), "1.23457e+06");
         let t = Tick {
             sec: 1,
             in_flight: 3,

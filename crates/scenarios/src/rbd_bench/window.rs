@@ -1,6 +1,10 @@
 //! rbd bench's output: the header, one `SEC OPS OPS/SEC BYTES/SEC` line per second where
 //! OPS/SEC and BYTES/SEC are rates over a rolling window of the last 5 samples, and the
-//! `elapsed: ops: ops/sec: bytes/sec:` summary.
+//! `elapsed: ops: ops/sec: bytes/sec:` summary. Numbers print as Ceph 16's `rbd bench` prints
+//! them: rates of operations as a C++ stream prints a double, rates of bytes in binary units
+//! (`71 MiB/s`).
+
+use crate::ceph_text::{byte_u, g};
 
 /// The number of samples the rolling window spans.
 pub const WINDOW: usize = 5;
@@ -56,16 +60,19 @@ pub fn header(io_type: &str, io_size: u64, threads: u32, total: u64, pattern: &s
     )
 }
 
-/// A per-second line.
+/// A per-second line: fixed widths of 5, 10, 10 and 10 characters, no separator.
 pub fn format_line(l: &Line) -> String {
     format!(
-        "{:>5} {:>9} {:>9.2} {:>11.2}\n",
-        l.sec, l.ops, l.ops_per_sec, l.bytes_per_sec
+        "{:>5}{:>10}{:>10}{:>10}/s\n",
+        l.sec,
+        l.ops,
+        g(l.ops_per_sec),
+        byte_u(l.bytes_per_sec)
     )
 }
 
-/// The summary line: `elapsed:` whole seconds, total ops, and the rates over the whole run;
-/// `prefix` is "" or "read_" / "write_" for the per-direction lines of a mix.
+/// The summary line: `elapsed:` whole seconds (truncated), total ops, and the rates over the
+/// whole run; `prefix` is "" or "read_" / "write_" for the per-direction lines of a mix.
 pub fn summary(prefix: &str, elapsed: f64, ops: u64, bytes: u64) -> String {
     let rate = |x: u64| {
         if elapsed > 0.0 {
@@ -74,21 +81,16 @@ pub fn summary(prefix: &str, elapsed: f64, ops: u64, bytes: u64) -> String {
             0.0
         }
     };
-    if prefix.is_empty() {
-        format!(
-            "elapsed: {:>5}  ops: {:>9}  ops/sec: {:>9.2}  bytes/sec: {:.2}\n",
-            elapsed.round() as u64,
-            ops,
-            rate(ops),
-            rate(bytes)
-        )
+    let head = if prefix.is_empty() {
+        format!("elapsed: {}   ", elapsed as u64)
     } else {
-        format!(
-            "{prefix}ops: {ops:>9}  {prefix}ops/sec: {:>9.2}  {prefix}bytes/sec: {:.2}\n",
-            rate(ops),
-            rate(bytes)
-        )
-    }
+        String::new()
+    };
+    format!(
+        "{head}{prefix}ops: {ops}   {prefix}ops/sec: {}   {prefix}bytes/sec: {}/s\n",
+        g(rate(ops)),
+        byte_u(rate(bytes))
+    )
 }
 
 #[cfg(test)]
@@ -125,7 +127,7 @@ mod tests {
         assert_eq!(l[7].bytes_per_sec, 160.0 * 4096.0);
         assert_eq!(
             format_line(&l[7]),
-            "    8      1100    160.00   655360.00\n"
+            "    8      1100       160   640 KiB/s\n"
         );
     }
 
@@ -135,12 +137,23 @@ mod tests {
             header("write", 4096, 32, 10485760, "random"),
             "bench  type write io_size 4096 io_threads 32 bytes 10485760 pattern random\n  SEC       OPS   OPS/SEC   BYTES/SEC\n"
         );
+        // As Ceph 16's rbd bench printed them on a test cluster.
         assert_eq!(
-            summary("", 2.0, 2560, 10485760),
-            "elapsed:     2  ops:      2560  ops/sec:   1280.00  bytes/sec: 5242880.00\n"
+            summary("", 0.112, 2048, 2048 * 4096),
+            "elapsed: 0   ops: 2048   ops/sec: 18285.7   bytes/sec: 71 MiB/s\n"
         );
-        assert!(summary("read_", 2.0, 100, 409600).starts_with(
-            "read_ops:       100  read_ops/sec:     50.00  read_bytes/sec: 204800.00"
-        ));
+        assert_eq!(
+            summary("read_", 0.096, 524, 524 * 4096),
+            "read_ops: 524   read_ops/sec: 5458.33   read_bytes/sec: 21 MiB/s\n"
+        );
+        assert_eq!(
+            format_line(&Line {
+                sec: 2,
+                ops: 9923,
+                ops_per_sec: 4971.94,
+                bytes_per_sec: 4971.94 * 65536.0
+            }),
+            "    2      9923   4971.94   311 MiB/s\n"
+        );
     }
 }

@@ -4,7 +4,8 @@
 //! those of ranks 0 to r-1 (clone c of rank r starts at offset + (r × numjobs + c) ×
 //! offset_increment), exactly as the clones of one job follow each other in a run of one
 //! process. A job that names one target for all and no offset_increment has every rank on the
-//! same blocks: fine for reading, said in a warning when the job writes.
+//! same blocks: fine for reading, said in a warning when the job writes (an RBD image or RADOS
+//! objects too: `rbdname=img$rank` gives each rank its own image).
 
 use iomark_engine::engines::Capabilities;
 use iomark_engine::RunPlan;
@@ -22,7 +23,7 @@ pub fn apply(plan: &mut RunPlan, own: &[bool], rank: usize) -> Vec<String> {
             job.clones_before = u32::try_from(rank)
                 .unwrap_or(u32::MAX)
                 .saturating_mul(job.numjobs);
-        } else if job.writes() && !job.ioengine.is_diskless() {
+        } else if job.writes() && (!job.ioengine.is_diskless() || job.ioengine.is_ceph()) {
             warnings.push(format!(
                 "job {}: every rank writes the same blocks of the same target (name a target per rank with $rank or $hostname, or give each rank a region with offset_increment)",
                 job.name

@@ -2,8 +2,8 @@
 //! `ioengine=rbd`, with its options `clustername`, `pool`, `rbdname`, `clientname`, `busy_poll`).
 //!
 //! Reads, writes, discards (trims) and flushes (fsync, fdatasync) are asynchronous librbd requests
-//! whose completions land in a queue by slot (`iomark_ceph::Aio`); `getevents` takes them, waiting
-//! on a condition variable or, with `busy_poll`, spinning. Every file of the job maps onto the one
+//! whose completions land in a queue by slot (`iomark_ceph::AioSlots`); `getevents` takes them,
+//! waiting on a condition variable or, with `busy_poll`, spinning. Every file of the job maps onto the one
 //! image. librbd answers a completed write with 0: the engine reports the request's length.
 
 mod connect;
@@ -15,7 +15,7 @@ use super::{
     Completion, Engine, EngineDecl, EngineError, EngineFlags, EngineKind, EngineOption,
     EngineSetup, IoUnit, Op, Queued,
 };
-use iomark_ceph::{Aio, AioTarget, CephError, Image};
+use iomark_ceph::{Aio, AioSlots, AioTarget, CephError, Image};
 use std::io;
 use std::sync::Arc;
 
@@ -54,17 +54,9 @@ pub(crate) fn engine_error(e: CephError) -> EngineError {
 }
 
 pub(crate) struct RbdEngine {
-    aio: Aio,
-    /// The image (also held by `aio`), for the verifier's synchronous reads.
+    slots: AioSlots,
+    /// The image (also held by the Aio), for the verifier's synchronous reads.
     image: Arc<Image>,
-    /// The length of each slot's request (librbd answers a write with 0).
-    lens: Box<[i64]>,
-    /// Whether each slot's request is a read.
-    reads: Box<[bool]>,
-    /// Requests refused at submission, reported by the next getevents.
-    failed: Vec<Completion>,
-    reaped: Vec<(u32, i64)>,
-    submitted: usize,
 }
 
 impl RbdEngine {
@@ -75,40 +67,12 @@ impl RbdEngine {
         }
         let image = Arc::new(connect::image(t, false).map_err(engine_error)?);
         let depth = setup.depth.max(1);
+        let aio = Aio::new(AioTarget::Image(image.clone()), depth, t.busy_poll);
         Ok(RbdEngine {
-            aio: Aio::new(AioTarget::Image(image.clone()), depth, t.busy_poll),
+            slots: AioSlots::new(aio, depth),
             image,
-            lens: vec![0; depth as usize].into(),
-            reads: vec![false; depth as usize].into(),
-            failed: Vec::new(),
-            reaped: Vec::with_capacity(depth as usize),
-            submitted: 0,
         })
     }
-}
-
-/// Moves refused submissions, then reaped completions (mapped by `map`), into `out`: at least
-/// `min` (waiting) and at most `max`. Shared with the rados engine.
-pub(crate) fn take(
-    aio: &Aio,
-    failed: &mut Vec<Completion>,
-    reaped: &mut Vec<(u32, i64)>,
-    (min, max): (usize, usize),
-    out: &mut Vec<Completion>,
-    map: impl Fn(u32, i64) -> i64,
-) -> usize {
-    let mut n = failed.len().min(max);
-    out.extend(failed.drain(..n));
-    if n < max {
-        reaped.clear();
-        let want = min.saturating_sub(n).min(aio.in_flight());
-        n += aio.reap(want, max - n, reaped);
-        out.extend(reaped.iter().map(|&(slot, r)| Completion {
-            slot,
-            result: map(slot, r),
-        }));
-    }
-    n
 }
 
 impl Engine for RbdEngine {
@@ -120,32 +84,24 @@ impl Engine for RbdEngine {
         false
     }
     fn queue(&mut self, io: &IoUnit) -> Queued {
-        let s = io.slot as usize;
-        self.lens[s] = io.len as i64;
-        self.reads[s] = io.op == Op::Read;
-        // SAFETY: the worker keeps the slot's buffer untouched until its completion is reaped.
-        let r = unsafe {
-            match io.op {
-                Op::Read => self.aio.read(io.slot, io.offset, io.buf, io.len),
-                Op::Write => self.aio.write(io.slot, io.offset, io.buf, io.len),
-                Op::Trim => self.aio.discard(io.slot, io.offset, io.len as u64),
-                Op::Fsync | Op::Fdatasync => {
-                    self.lens[s] = 0;
-                    self.aio.flush(io.slot)
-                }
-            }
+        let len = match io.op {
+            Op::Fsync | Op::Fdatasync => 0,
+            _ => io.len,
         };
-        match r {
-            Ok(()) => self.submitted += 1,
-            Err(e) => self.failed.push(Completion {
-                slot: io.slot,
-                result: -(e.errno().max(1) as i64),
-            }),
-        }
+        // SAFETY: the worker keeps the slot's buffer untouched until its completion is reaped.
+        self.slots
+            .submit(io.slot, len, io.op == Op::Read, |aio| unsafe {
+                match io.op {
+                    Op::Read => aio.read(io.slot, io.offset, io.buf, io.len),
+                    Op::Write => aio.write(io.slot, io.offset, io.buf, io.len),
+                    Op::Trim => aio.discard(io.slot, io.offset, io.len as u64),
+                    Op::Fsync | Op::Fdatasync => aio.flush(io.slot),
+                }
+            });
         Queued::Pending
     }
     fn commit(&mut self) -> io::Result<usize> {
-        Ok(std::mem::take(&mut self.submitted))
+        Ok(self.slots.commit())
     }
     fn read_at(&mut self, _file: u32, buf: &mut [u8], offset: u64) -> Option<io::Result<usize>> {
         Some(self.image.read_at(buf, offset).map_err(Into::into))
@@ -156,20 +112,8 @@ impl Engine for RbdEngine {
         max: usize,
         out: &mut Vec<Completion>,
     ) -> io::Result<usize> {
-        let (lens, reads) = (&self.lens, &self.reads);
-        Ok(take(
-            &self.aio,
-            &mut self.failed,
-            &mut self.reaped,
-            (min, max),
-            out,
-            |slot, r| {
-                if r < 0 || reads[slot as usize] {
-                    r
-                } else {
-                    lens[slot as usize]
-                }
-            },
-        ))
+        Ok(self
+            .slots
+            .reap(min, max, out, |slot, result| Completion { slot, result }))
     }
 }
