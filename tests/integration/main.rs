@@ -9,7 +9,11 @@ mod cli;
 mod cluster;
 mod data_loss;
 mod deadline;
+mod docs_commands;
+mod docs_rewrite;
 mod edges;
+#[path = "../docs/markdown.rs"]
+mod markdown;
 mod engines;
 mod faultfs;
 mod fio_accepts3;
