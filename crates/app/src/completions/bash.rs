@@ -1,0 +1,94 @@
+//! The bash completion script.
+
+use super::Words;
+use std::fmt::Write;
+
+/// `case` arms of a shell function that prints the words of each key.
+pub fn arms(pairs: &[(&str, String)]) -> String {
+    let mut s = String::new();
+    for (k, words) in pairs {
+        let _ = writeln!(s, "        '{k}') echo '{words}' ;;");
+    }
+    s
+}
+
+/// The three lookup tables every script carries: options per command, values per option,
+/// words after a command.
+pub fn tables(w: &Words) -> (Vec<(&str, String)>, Vec<(&str, String)>, Vec<(&str, String)>) {
+    let flags = w.flags.iter().map(|(c, f)| (*c, f.join(" "))).collect();
+    let values = w.values.iter().map(|(o, v)| (*o, v.join(" "))).collect();
+    let mut next: Vec<(&str, String)> = w.next.iter().map(|(c, v)| (*c, v.join(" "))).collect();
+    next.push(("preset run", w.presets.join(" ")));
+    next.push(("preset show", w.presets.join(" ")));
+    (flags, values, next)
+}
+
+pub fn script(w: &Words) -> String {
+    let (flags, values, next) = tables(w);
+    format!(
+        r#"# bash completion for iomark (iomark completions bash)
+_iomark_flags() {{
+    case "$1" in
+{flags}    esac
+}}
+_iomark_values() {{
+    case "$1" in
+{values}    esac
+}}
+_iomark_next() {{
+    case "$1" in
+{next}    esac
+}}
+_iomark() {{
+    local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="" cmd="${{COMP_WORDS[1]}}"
+    [ "$COMP_CWORD" -gt 0 ] && prev="${{COMP_WORDS[COMP_CWORD-1]}}"
+    if [ "$COMP_CWORD" -eq 1 ] && [[ "$cur" != -* ]]; then
+        COMPREPLY=( $(compgen -W "{cmds}" -- "$cur") )
+        return
+    fi
+    # A fio command line without a command word is iomark run's.
+    [[ "$cmd" == -* ]] && cmd=run
+    # The value of --opt=VALUE, with `=` a word of its own (COMP_WORDBREAKS) or not.
+    local opt="" val="" pre=""
+    if [[ "$cur" == -*=* ]]; then
+        opt="${{cur%%=*}}"; val="${{cur#*=}}"; pre="$opt="
+    elif [ "$cur" = "=" ]; then
+        opt="$prev"
+    elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then
+        opt="${{COMP_WORDS[COMP_CWORD-2]}}"; val="$cur"
+    fi
+    if [ -n "$opt" ]; then
+        local vals
+        vals="$(_iomark_values "${{opt##*-}}")"
+        if [ -n "$vals" ]; then
+            COMPREPLY=( $(compgen -P "$pre" -W "$vals" -- "$val") )
+        else
+            COMPREPLY=( $(compgen -P "$pre" -f -- "$val") )
+        fi
+        return
+    fi
+    local after=""
+    if [ "$COMP_CWORD" -eq 2 ]; then
+        after="$(_iomark_next "$cmd")"
+    elif [ "$COMP_CWORD" -eq 3 ]; then
+        after="$(_iomark_next "$cmd $prev")"
+    fi
+    if [ -n "$after" ] && [[ "$cur" != -* ]]; then
+        COMPREPLY=( $(compgen -W "$after" -- "$cur") )
+        return
+    fi
+    if [[ "$cur" == -* ]] || {{ [ "$cmd" = dd ] && [[ "$cur" != */* ]]; }}; then
+        compopt -o nospace 2>/dev/null
+        COMPREPLY=( $(compgen -W "$(_iomark_flags "$cmd")" -- "$cur") )
+        return
+    fi
+    COMPREPLY=( $(compgen -f -- "$cur") )
+}}
+complete -F _iomark iomark
+"#,
+        flags = arms(&flags),
+        values = arms(&values),
+        next = arms(&next),
+        cmds = w.commands.join(" "),
+    )
+}
