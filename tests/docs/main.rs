@@ -61,7 +61,11 @@ fn every_shell_block_runs_or_says_why_not() {
                 Some(Ok(_)) | None => {}
             }
             // A block of commands must say it is shell (or text, for output).
-            if b.info.is_empty() && b.body.lines().any(|l| l.trim_start().starts_with("iomark ")) {
+            if b.info.is_empty()
+                && b.body
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("iomark "))
+            {
                 bad.push(format!(
                     "{}:{}: a block of iomark commands without `sh` (the docs test would not run it)",
                     rel(&f),
@@ -100,4 +104,10 @@ fn the_markdown_reader_finds_blocks_commands_and_anchors() {
     assert_eq!(bs[1].body, "```\n");
     assert_eq!(links(text), vec![(14, "y.md#a-b-c".to_string())]);
     assert_eq!(anchors(text), vec!["a-b-c", "a-b-c-1"]);
+    let table = "| task | command |\n|---|---|\n| x | `iomark a` then `iomark b` |\n\n| o | why |\n|---|---|\n| `iomark c` | `iomark d` |\n";
+    let cmds: Vec<String> = markdown::table_commands(table)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
+    assert_eq!(cmds, vec!["iomark a", "iomark b"]);
 }

@@ -16,11 +16,16 @@ pub fn root() -> PathBuf {
 /// the guide (`docs/`, with its subfolders), in a stable order.
 pub fn doc_files() -> Vec<PathBuf> {
     let r = root();
-    let mut v: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", "ARCHITECTURE.md"]
-        .iter()
-        .map(|f| r.join(f))
-        .filter(|p| p.exists())
-        .collect();
+    let mut v: Vec<PathBuf> = [
+        "README.md",
+        "CONTRIBUTING.md",
+        "CHANGELOG.md",
+        "ARCHITECTURE.md",
+    ]
+    .iter()
+    .map(|f| r.join(f))
+    .filter(|p| p.exists())
+    .collect();
     let mut guide = Vec::new();
     walk(&r.join("docs"), &mut guide);
     guide.sort();
@@ -256,15 +261,26 @@ pub fn slug(heading: &str) -> String {
         .collect()
 }
 
-/// The commands shown in tables (a recipe per row): inline code in a table row that starts with
-/// `iomark ` or `mpirun `, with its line.
+/// The commands of recipe tables: in a table whose header has a "command" column, the inline
+/// code of that column that starts with `iomark ` or `mpirun `, with its line.
 pub fn table_commands(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
+    let mut column: Option<Option<usize>> = None;
     for (n, line) in prose_lines_keep_code(text) {
-        if !line.trim_start().starts_with('|') {
+        let t = line.trim();
+        if !t.starts_with('|') {
+            column = None;
             continue;
         }
-        for (k, part) in line.split('`').enumerate() {
+        let cells: Vec<&str> = t.trim_matches('|').split('|').collect();
+        let Some(col) = column else {
+            column = Some(cells.iter().position(|c| c.contains("command")));
+            continue;
+        };
+        let Some(cell) = col.and_then(|i| cells.get(i)) else {
+            continue;
+        };
+        for (k, part) in cell.split('`').enumerate() {
             if k % 2 == 1 && (part.starts_with("iomark ") || part.starts_with("mpirun ")) {
                 out.push((n, part.to_string()));
             }

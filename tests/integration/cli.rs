@@ -34,7 +34,9 @@ fn version_and_help() {
 fn every_command_has_its_manual_page() {
     let list = stdout(&iomark(&["man", "--list"]));
     let names: Vec<&str> = list.lines().collect();
-    for c in ["run", "quick", "iozone", "bonnie", "dd", "preset", "compare", "man"] {
+    for c in [
+        "run", "quick", "iozone", "bonnie", "dd", "preset", "compare", "man",
+    ] {
         assert!(names.contains(&c), "{c} not in {names:?}");
     }
     let overview = stdout(&iomark(&["man"]));
@@ -43,17 +45,29 @@ fn every_command_has_its_manual_page() {
         ok(&o);
         let page = stdout(&o);
         let title = format!(".TH IOMARK\\-{} 1", c.to_uppercase().replace('-', "\\-"));
-        assert!(page.starts_with(&title), "{c}: {}", &page[..80.min(page.len())]);
+        assert!(
+            page.starts_with(&title),
+            "{c}: {}",
+            &page[..80.min(page.len())]
+        );
         assert!(page.contains(".SH SYNOPSIS\n.nf\niomark "), "{c}");
         assert!(overview.contains(&format!(".BR iomark\\-{} (1)", c.replace('-', "\\-"))));
     }
     assert!(stdout(&iomark(&["man", "bonnie++"])).starts_with(".TH IOMARK\\-BONNIE 1"));
     let o = iomark(&["man", "--help"]);
     ok(&o);
-    assert!(stdout(&o).starts_with("Usage: iomark man [COMMAND]"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("Usage: iomark man [COMMAND]"),
+        "{}",
+        stdout(&o)
+    );
     let o = iomark(&["man", "nonsense"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no command 'nonsense'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no command 'nonsense'"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

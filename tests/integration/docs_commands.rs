@@ -91,7 +91,9 @@ fn run(ex: &Example, r: &Rewritten, dir: &Path, env: &[(&str, String)]) -> Optio
     for (k, v) in env {
         c.env(k, v);
     }
+    let t0 = std::time::Instant::now();
     let o = c.bounded_output().expect("bash");
+    eprintln!("{:>6.1} s  {}", t0.elapsed().as_secs_f64(), r.command);
     let code = o.status.code();
     if code == Some(0) || r.verdicts.contains(&code.unwrap_or(-1)) {
         return None;
@@ -104,7 +106,11 @@ fn run(ex: &Example, r: &Rewritten, dir: &Path, env: &[(&str, String)]) -> Optio
         ex.command.trim(),
         r.command,
         code,
-        stderr(&o).lines().take(8).collect::<Vec<_>>().join("\n          ")
+        stderr(&o)
+            .lines()
+            .take(8)
+            .collect::<Vec<_>>()
+            .join("\n          ")
     ))
 }
 
@@ -135,11 +141,55 @@ fn run_all(list: &[Example], tag: &str, device: Option<&str>, env: &[(&str, Stri
     );
 }
 
-#[test]
-fn docs_commands_run() {
-    let list = examples(&[Mark::Run]);
-    assert!(list.len() > 80, "only {} commands found", list.len());
+/// The plain examples of one Markdown file (relative to the repository).
+fn run_file(rel: &str) {
+    let list: Vec<Example> = examples(&[Mark::Run])
+        .into_iter()
+        .filter(|e| e.file == root().join(rel))
+        .collect();
+    assert!(!list.is_empty(), "{rel} has no example to run");
     run_all(&list, "docs", None, &[]);
+}
+
+/// One test per file, so the files' examples run side by side.
+macro_rules! doc_tests {
+    ($($name:ident: $file:literal,)*) => {
+        $(
+            #[test]
+            fn $name() {
+                run_file($file);
+            }
+        )*
+        /// Every file with examples to run has its test above.
+        #[test]
+        fn docs_every_file_with_examples_has_its_test() {
+            let listed = [$($file),*];
+            let mut with = Vec::new();
+            for e in examples(&[Mark::Run]) {
+                let rel = e.file.strip_prefix(root()).unwrap().display().to_string();
+                if !with.contains(&rel) {
+                    with.push(rel);
+                }
+            }
+            for f in &with {
+                assert!(listed.contains(&f.as_str()), "no test runs the examples of {f}");
+            }
+            assert!(examples(&[Mark::Run]).len() > 80);
+        }
+    };
+}
+
+doc_tests! {
+    docs_readme: "README.md",
+    docs_install: "docs/install.md",
+    docs_first_picture: "docs/first-picture.md",
+    docs_fio_jobs: "docs/fio-jobs.md",
+    docs_classic_tools: "docs/classic-tools.md",
+    docs_cloud_disks: "docs/cloud-disks.md",
+    docs_comparing: "docs/comparing.md",
+    docs_reports: "docs/reports.md",
+    docs_history: "docs/history.md",
+    docs_clusters: "docs/clusters.md",
 }
 
 #[test]

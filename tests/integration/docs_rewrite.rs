@@ -168,7 +168,12 @@ fn appended(word: &str, t: &[String]) -> Vec<String> {
             }
             add.extend(["--runtime=1s", "--warmup=0s"]);
         }
-        "sweep" => add.push("--runtime=1s"),
+        "sweep" => {
+            if !has(t, "--size") {
+                add.push("--size=64m");
+            }
+            add.push("--runtime=1s");
+        }
         "iometer" => {
             if !has(t, "--size") {
                 add.extend(["--size", "64m"]);
@@ -202,7 +207,12 @@ fn appended(word: &str, t: &[String]) -> Vec<String> {
 /// The rewritten command, or why it cannot run here.
 pub fn rewrite(cmd: &str, scratch: &Path, device: Option<&str>) -> Result<Rewritten, String> {
     let cmd = cmd.replace("cargo run --release -- ", "iomark ");
-    let mut t: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+    // A comment ends the command (appended flags go before it).
+    let mut t: Vec<String> = cmd
+        .split_whitespace()
+        .take_while(|w| !w.starts_with('#'))
+        .map(String::from)
+        .collect();
     let mut dirs = Vec::new();
     let word = command_word(&t).map(|(_, w)| w).unwrap_or_default();
     let cap = if word == "iozone" { 16 * MIB } else { 64 * MIB };
@@ -265,6 +275,10 @@ pub fn rewrite(cmd: &str, scratch: &Path, device: Option<&str>) -> Result<Rewrit
     if word == "preset run" && t.iter().any(|w| w.starts_with("--expect-")) {
         verdicts.push(3);
     }
+    // A latency target no depth meets (the test machine is slow and busy) is an answer too.
+    if word == "sweep" && has(&t, "--latency-target") {
+        verdicts.push(1);
+    }
     Ok(Rewritten {
         command: t.join(" "),
         dirs,
@@ -309,7 +323,7 @@ fn docs_rewrite_shrinks_and_redirects() {
         "iomark run --name=rr --filename=/S/data/t --size=64m --runtime=1s --time_based > r.json"
     );
     assert!(r.dirs.contains(&PathBuf::from("/S/data")));
-    let r = rewrite("iomark quick /mnt/data", s, None).unwrap();
+    let r = rewrite("iomark quick /mnt/data    # a comment", s, None).unwrap();
     assert_eq!(
         r.command,
         "iomark quick /S/mnt/data --size=64m --runtime=1s --ramp=0s"
@@ -322,7 +336,12 @@ fn docs_rewrite_shrinks_and_redirects() {
     assert_eq!(r.command, "iomark dd if=/dev/zero of=d bs=1M count=64");
     let r = rewrite("iomark iozone -a -g 4g -n 1M -f /mnt/test/f", s, None).unwrap();
     assert_eq!(r.command, "iomark iozone -a -g 16m -n 1M -f /S/mnt/test/f");
-    let r = rewrite("mpirun -np 64 --hostfile hosts iomark run jobs.fio", s, None).unwrap();
+    let r = rewrite(
+        "mpirun -np 64 --hostfile hosts iomark run jobs.fio",
+        s,
+        None,
+    )
+    .unwrap();
     assert_eq!(
         r.command,
         "mpirun --allow-run-as-root --oversubscribe -np 4 iomark run jobs.fio \

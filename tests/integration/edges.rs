@@ -249,7 +249,11 @@ fn bash_completion_is_valid_and_lists_the_options() {
         let script = format!(
             ". '{}'; COMP_WORDS=({}); COMP_CWORD={}; _iomark; echo \"${{COMPREPLY[@]}}\"",
             f.display(),
-            words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
+            words
+                .iter()
+                .map(|w| format!("'{w}'"))
+                .collect::<Vec<_>>()
+                .join(" "),
             words.len() - 1
         );
         let o = Command::new("bash")
@@ -260,13 +264,22 @@ fn bash_completion_is_valid_and_lists_the_options() {
     };
     let has = |out: &str, w: &str| out.split(' ').any(|x| x == w);
     let out = complete(&["iomark", "run", "--rw", "=", "rand"]);
-    assert!(has(&out, "randread") && has(&out, "randrw") && !has(&out, "read"), "{out}");
+    assert!(
+        has(&out, "randread") && has(&out, "randrw") && !has(&out, "read"),
+        "{out}"
+    );
     let out = complete(&["iomark", "run", "--ioengine=io"]);
     assert_eq!(out, "--ioengine=io_uring");
     let out = complete(&["iomark", "iozone", "-"]);
-    assert!(has(&out, "-i") && has(&out, "-+u") && !has(&out, "--rw="), "{out}");
+    assert!(
+        has(&out, "-i") && has(&out, "-+u") && !has(&out, "--rw="),
+        "{out}"
+    );
     let out = complete(&["iomark", "bonnie", "-"]);
-    assert!(has(&out, "-d") && has(&out, "-D") && !has(&out, "--bs="), "{out}");
+    assert!(
+        has(&out, "-d") && has(&out, "-D") && !has(&out, "--bs="),
+        "{out}"
+    );
     let out = complete(&["iomark", "dd", "i"]);
     assert_eq!(out, "ibs= if= iflag=");
     let out = complete(&["iomark", "preset", "run", "cdm-n"]);

@@ -12,8 +12,6 @@ mod deadline;
 mod docs_commands;
 mod docs_rewrite;
 mod edges;
-#[path = "../docs/markdown.rs"]
-mod markdown;
 mod engines;
 mod faultfs;
 mod fio_accepts3;
@@ -48,6 +46,8 @@ mod hardening;
 mod iometer;
 mod jobfiles;
 mod live;
+#[path = "../docs/markdown.rs"]
+mod markdown;
 #[cfg(feature = "mpi")]
 mod mpi;
 #[cfg(feature = "mpi")]

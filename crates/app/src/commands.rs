@@ -5,8 +5,8 @@
 
 use crate::suites::{blogbench, bonnie, dd, hdparm, iozone};
 use crate::{
-    completions, iometer, manual, merge, preset, quick, rados_bench, rbd_bench, repeat,
-    report_cmd, run, store_cmd, sweep,
+    completions, iometer, manual, merge, preset, quick, rados_bench, rbd_bench, repeat, report_cmd,
+    run, store_cmd, sweep,
 };
 use iomark_scenarios as scenarios;
 use iomark_suites as suites;

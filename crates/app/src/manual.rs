@@ -182,9 +182,7 @@ pub fn main(args: &[String], table: &[Command]) -> i32 {
             }
         },
         _ => {
-            eprintln!(
-                "iomark man: give one command, or nothing for iomark(1)\n\n{USAGE}"
-            );
+            eprintln!("iomark man: give one command, or nothing for iomark(1)\n\n{USAGE}");
             2
         }
     }
@@ -202,9 +200,17 @@ mod tests {
         assert!(all.starts_with(".TH IOMARK 1"));
         for c in COMMANDS {
             let p = page(c);
-            let title = format!(".TH IOMARK\\-{} 1", c.name.to_uppercase().replace('-', "\\-"));
+            let title = format!(
+                ".TH IOMARK\\-{} 1",
+                c.name.to_uppercase().replace('-', "\\-")
+            );
             assert!(p.starts_with(&title), "{}: {}", c.name, &p[..60]);
-            for sec in [".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH SEE ALSO"] {
+            for sec in [
+                ".SH NAME",
+                ".SH SYNOPSIS",
+                ".SH DESCRIPTION",
+                ".SH SEE ALSO",
+            ] {
                 assert!(p.contains(sec), "{} lacks {sec}", c.name);
             }
             assert!(

@@ -292,10 +292,7 @@ mod tests {
         );
         let readme = std::fs::read_to_string(path).unwrap();
         let (begin, end) = ("<!-- fio-options:begin -->\n", "<!-- fio-options:end -->");
-        let a = readme
-            .find(begin)
-            .expect("the fio-options markers")
-            + begin.len();
+        let a = readme.find(begin).expect("the fio-options markers") + begin.len();
         let b = readme.find(end).expect("the end marker");
         let want = compat_markdown();
         if std::env::var_os("IOMARK_BLESS").is_some() {

@@ -14,7 +14,13 @@ pub fn arms(pairs: &[(&str, String)]) -> String {
 
 /// The three lookup tables every script carries: options per command, values per option,
 /// words after a command.
-pub fn tables(w: &Words) -> (Vec<(&str, String)>, Vec<(&str, String)>, Vec<(&str, String)>) {
+pub fn tables(
+    w: &Words,
+) -> (
+    Vec<(&str, String)>,
+    Vec<(&str, String)>,
+    Vec<(&str, String)>,
+) {
     let flags = w.flags.iter().map(|(c, f)| (*c, f.join(" "))).collect();
     let values = w.values.iter().map(|(o, v)| (*o, v.join(" "))).collect();
     let mut next: Vec<(&str, String)> = w.next.iter().map(|(c, v)| (*c, v.join(" "))).collect();

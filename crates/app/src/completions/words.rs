@@ -37,8 +37,17 @@ fn run_words() -> Vec<String> {
 
 /// The commands whose runs go into the result store (they take its switches).
 const RECORDED: &[&str] = &[
-    "quick", "preset", "sweep", "rbd-bench", "iometer", "dd", "hdparm", "merge", "iozone",
-    "bonnie", "blogbench",
+    "quick",
+    "preset",
+    "sweep",
+    "rbd-bench",
+    "iometer",
+    "dd",
+    "hdparm",
+    "merge",
+    "iozone",
+    "bonnie",
+    "blogbench",
 ];
 
 /// The switches of the result store.
@@ -76,7 +85,11 @@ fn flag(tok: &str) -> Option<String> {
         Some((n, _)) => (n, true),
         None => (tok, false),
     };
-    let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let word = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
     if let Some(long) = name.strip_prefix("--") {
         let ok = long.starts_with(|c: char| c.is_ascii_lowercase()) && word(long);
         return ok.then(|| format!("--{long}{}", if eq { "=" } else { "" }));
