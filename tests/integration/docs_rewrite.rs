@@ -166,7 +166,7 @@ fn appended(word: &str, t: &[String]) -> Vec<String> {
             if !has(t, "--size") {
                 add.push("--size=64m");
             }
-            add.extend(["--runtime=1s", "--warmup=0s"]);
+            add.extend(["--runtime=1s", "--warmup=0s", "--repeat=1"]);
         }
         "sweep" => {
             if !has(t, "--size") {
@@ -196,7 +196,7 @@ fn appended(word: &str, t: &[String]) -> Vec<String> {
             if !has(t, "-n") {
                 add.extend(["-n", "1"]);
             }
-            add.extend(["-r", "0"]);
+            add.extend(["-r", "0", "-x", "1", "--char-size=64k"]);
         }
         "blogbench" => add.extend(["-i", "2", "-s", "1"]),
         _ => {}
