@@ -4,7 +4,7 @@ use super::Words;
 use std::fmt::Write;
 
 /// `case` arms of a shell function that prints the words of each key.
-pub fn arms(pairs: &[(&str, String)]) -> String {
+fn arms<'a>(pairs: impl Iterator<Item = (&'a str, String)>) -> String {
     let mut s = String::new();
     for (k, words) in pairs {
         let _ = writeln!(s, "        '{k}') echo '{words}' ;;");
@@ -12,25 +12,23 @@ pub fn arms(pairs: &[(&str, String)]) -> String {
     s
 }
 
-/// The three lookup tables every script carries: options per command, values per option,
-/// words after a command.
-pub fn tables(
-    w: &Words,
-) -> (
-    Vec<(&str, String)>,
-    Vec<(&str, String)>,
-    Vec<(&str, String)>,
-) {
-    let flags = w.flags.iter().map(|(c, f)| (*c, f.join(" "))).collect();
-    let values = w.values.iter().map(|(o, v)| (*o, v.join(" "))).collect();
-    let mut next: Vec<(&str, String)> = w.next.iter().map(|(c, v)| (*c, v.join(" "))).collect();
-    next.push(("preset run", w.presets.join(" ")));
-    next.push(("preset show", w.presets.join(" ")));
-    (flags, values, next)
+/// The `case` arms of the three lookup functions every script carries: options per command,
+/// values per option, words after a command.
+pub fn tables(w: &Words) -> [String; 3] {
+    let flags = arms(w.flags.iter().map(|(c, f)| (*c, f.join(" "))));
+    let values = arms(w.values.iter().map(|(o, v)| (*o, v.join(" "))));
+    let presets = w.presets.join(" ");
+    let next = arms(
+        w.next
+            .iter()
+            .map(|(c, v)| (*c, v.join(" ")))
+            .chain([("preset run", presets.clone()), ("preset show", presets)]),
+    );
+    [flags, values, next]
 }
 
 pub fn script(w: &Words) -> String {
-    let (flags, values, next) = tables(w);
+    let [flags, values, next] = tables(w);
     format!(
         r#"# bash completion for iomark (iomark completions bash)
 _iomark_flags() {{
@@ -92,9 +90,6 @@ _iomark() {{
 }}
 complete -F _iomark iomark
 "#,
-        flags = arms(&flags),
-        values = arms(&values),
-        next = arms(&next),
         cmds = w.commands.join(" "),
     )
 }

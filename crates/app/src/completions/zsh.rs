@@ -1,10 +1,10 @@
 //! The zsh completion script.
 
-use super::bash::{arms, tables};
+use super::bash::tables;
 use super::Words;
 
 pub fn script(w: &Words) -> String {
-    let (flags, values, next) = tables(w);
+    let [flags, values, next] = tables(w);
     format!(
         r#"#compdef iomark
 # zsh completion for iomark (iomark completions zsh)
@@ -53,9 +53,6 @@ _iomark() {{
 }}
 compdef _iomark iomark
 "#,
-        flags = arms(&flags),
-        values = arms(&values),
-        next = arms(&next),
         cmds = w.commands.join(" "),
     )
 }
