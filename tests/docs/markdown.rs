@@ -166,9 +166,8 @@ pub fn commands(body: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// The text outside code blocks and inline code spans, line by line (1-based), so links and
-/// headings shown as examples are not taken for real ones.
-pub fn prose_lines(text: &str) -> Vec<(usize, String)> {
+/// Per line, whether it belongs to a fenced code block (fences included).
+fn fenced(text: &str) -> Vec<bool> {
     let mut fenced = vec![false; text.lines().count()];
     for b in blocks(text) {
         let n = b.body.lines().count();
@@ -176,6 +175,13 @@ pub fn prose_lines(text: &str) -> Vec<(usize, String)> {
             *f = true;
         }
     }
+    fenced
+}
+
+/// The text outside code blocks and inline code spans, line by line (1-based), so links and
+/// headings shown as examples are not taken for real ones.
+pub fn prose_lines(text: &str) -> Vec<(usize, String)> {
+    let fenced = fenced(text);
     text.lines()
         .enumerate()
         .filter(|(i, _)| !fenced[*i])
@@ -233,13 +239,7 @@ pub fn anchors(text: &str) -> Vec<String> {
 
 /// Lines outside code blocks, inline code kept (a heading's code words are in its anchor).
 fn prose_lines_keep_code(text: &str) -> Vec<(usize, String)> {
-    let mut fenced = vec![false; text.lines().count()];
-    for b in blocks(text) {
-        let n = b.body.lines().count();
-        for f in fenced.iter_mut().skip(b.line - 1).take(n + 2) {
-            *f = true;
-        }
-    }
+    let fenced = fenced(text);
     text.lines()
         .enumerate()
         .filter(|(i, _)| !fenced[*i])

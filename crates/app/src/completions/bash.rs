@@ -12,9 +12,9 @@ fn arms<'a>(pairs: impl Iterator<Item = (&'a str, String)>) -> String {
     s
 }
 
-/// The `case` arms of the three lookup functions every script carries: options per command,
-/// values per option, words after a command.
-pub fn tables(w: &Words) -> [String; 3] {
+/// The three lookup functions every script carries (bash and zsh read them alike): options
+/// per command, values per option, words after a command.
+pub fn lookups(w: &Words) -> String {
     let flags = arms(w.flags.iter().map(|(c, f)| (*c, f.join(" "))));
     let values = arms(w.values.iter().map(|(o, v)| (*o, v.join(" "))));
     let presets = w.presets.join(" ");
@@ -24,26 +24,21 @@ pub fn tables(w: &Words) -> [String; 3] {
             .map(|(c, v)| (*c, v.join(" ")))
             .chain([("preset run", presets.clone()), ("preset show", presets)]),
     );
-    [flags, values, next]
+    let mut s = String::new();
+    for (name, arms) in [("flags", flags), ("values", values), ("next", next)] {
+        let _ = write!(
+            s,
+            "_iomark_{name}() {{\n    case \"$1\" in\n{arms}    esac\n}}\n"
+        );
+    }
+    s
 }
 
 pub fn script(w: &Words) -> String {
-    let [flags, values, next] = tables(w);
+    let lookups = lookups(w);
     format!(
         r#"# bash completion for iomark (iomark completions bash)
-_iomark_flags() {{
-    case "$1" in
-{flags}    esac
-}}
-_iomark_values() {{
-    case "$1" in
-{values}    esac
-}}
-_iomark_next() {{
-    case "$1" in
-{next}    esac
-}}
-_iomark() {{
+{lookups}_iomark() {{
     local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="" cmd="${{COMP_WORDS[1]}}"
     [ "$COMP_CWORD" -gt 0 ] && prev="${{COMP_WORDS[COMP_CWORD-1]}}"
     if [ "$COMP_CWORD" -eq 1 ] && [[ "$cur" != -* ]]; then

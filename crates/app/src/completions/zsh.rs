@@ -1,26 +1,14 @@
 //! The zsh completion script.
 
-use super::bash::tables;
+use super::bash::lookups;
 use super::Words;
 
 pub fn script(w: &Words) -> String {
-    let [flags, values, next] = tables(w);
+    let lookups = lookups(w);
     format!(
         r#"#compdef iomark
 # zsh completion for iomark (iomark completions zsh)
-_iomark_flags() {{
-    case "$1" in
-{flags}    esac
-}}
-_iomark_values() {{
-    case "$1" in
-{values}    esac
-}}
-_iomark_next() {{
-    case "$1" in
-{next}    esac
-}}
-_iomark() {{
+{lookups}_iomark() {{
     local cmd="${{words[2]}}" after=""
     if (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then
         compadd -- {cmds}
