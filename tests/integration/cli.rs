@@ -26,7 +26,48 @@ fn version_and_help() {
     assert!(stdout(&o).contains("iodepth"));
     let o = iomark(&["man"]);
     ok(&o);
-    assert!(stdout(&o).starts_with(".TH"));
+    assert!(stdout(&o).starts_with(".TH IOMARK 1"));
+}
+
+/// `iomark man COMMAND` prints each command's own page; `iomark man --help` the help of man.
+#[test]
+fn every_command_has_its_manual_page() {
+    let list = stdout(&iomark(&["man", "--list"]));
+    let names: Vec<&str> = list.lines().collect();
+    for c in [
+        "run", "quick", "iozone", "bonnie", "dd", "preset", "compare", "man",
+    ] {
+        assert!(names.contains(&c), "{c} not in {names:?}");
+    }
+    let overview = stdout(&iomark(&["man"]));
+    for c in &names {
+        let o = iomark(&["man", c]);
+        ok(&o);
+        let page = stdout(&o);
+        let title = format!(".TH IOMARK\\-{} 1", c.to_uppercase().replace('-', "\\-"));
+        assert!(
+            page.starts_with(&title),
+            "{c}: {}",
+            &page[..80.min(page.len())]
+        );
+        assert!(page.contains(".SH SYNOPSIS\n.nf\niomark "), "{c}");
+        assert!(overview.contains(&format!(".BR iomark\\-{} (1)", c.replace('-', "\\-"))));
+    }
+    assert!(stdout(&iomark(&["man", "bonnie++"])).starts_with(".TH IOMARK\\-BONNIE 1"));
+    let o = iomark(&["man", "--help"]);
+    ok(&o);
+    assert!(
+        stdout(&o).starts_with("Usage: iomark man [COMMAND]"),
+        "{}",
+        stdout(&o)
+    );
+    let o = iomark(&["man", "nonsense"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no command 'nonsense'"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

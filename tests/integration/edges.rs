@@ -243,6 +243,51 @@ fn bash_completion_is_valid_and_lists_the_options() {
     assert!(lines[0].split(' ').any(|w| w == "--rw="), "{out}");
     assert!(lines[0].split(' ').any(|w| w == "--rwmixread="), "{out}");
     assert_eq!(lines[1], "quick", "{out}");
+    // Each command completes its own options, values from the tables and preset names; `=`
+    // is a word of its own in bash (COMP_WORDBREAKS), or part of the word.
+    let complete = |words: &[&str]| {
+        let script = format!(
+            ". '{}'; COMP_WORDS=({}); COMP_CWORD={}; _iomark; echo \"${{COMPREPLY[@]}}\"",
+            f.display(),
+            words
+                .iter()
+                .map(|w| format!("'{w}'"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            words.len() - 1
+        );
+        let o = Command::new("bash")
+            .args(["-c", &script])
+            .bounded_output()
+            .unwrap();
+        stdout(&o).trim().to_string()
+    };
+    let has = |out: &str, w: &str| out.split(' ').any(|x| x == w);
+    let out = complete(&["iomark", "run", "--rw", "=", "rand"]);
+    assert!(
+        has(&out, "randread") && has(&out, "randrw") && !has(&out, "read"),
+        "{out}"
+    );
+    let out = complete(&["iomark", "run", "--ioengine=io"]);
+    assert_eq!(out, "--ioengine=io_uring");
+    let out = complete(&["iomark", "iozone", "-"]);
+    assert!(
+        has(&out, "-i") && has(&out, "-+u") && !has(&out, "--rw="),
+        "{out}"
+    );
+    let out = complete(&["iomark", "bonnie", "-"]);
+    assert!(
+        has(&out, "-d") && has(&out, "-D") && !has(&out, "--bs="),
+        "{out}"
+    );
+    let out = complete(&["iomark", "dd", "i"]);
+    assert_eq!(out, "ibs= if= iflag=");
+    let out = complete(&["iomark", "preset", "run", "cdm-n"]);
+    assert_eq!(out, "cdm-nvme");
+    let out = complete(&["iomark", "preset", "s"]);
+    assert_eq!(out, "show");
+    let out = complete(&["iomark", "man", "ioz"]);
+    assert_eq!(out, "iozone");
     // Every option of the table and the switches are offered.
     for w in [
         "--bs=",

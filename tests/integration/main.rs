@@ -12,6 +12,8 @@ mod cli;
 mod cluster;
 mod data_loss;
 mod deadline;
+mod docs_commands;
+mod docs_rewrite;
 mod edges;
 mod engines;
 mod faultfs;
@@ -47,6 +49,8 @@ mod hardening;
 mod iometer;
 mod jobfiles;
 mod live;
+#[path = "../docs/markdown.rs"]
+mod markdown;
 #[cfg(feature = "mpi")]
 mod mpi;
 #[cfg(feature = "mpi")]

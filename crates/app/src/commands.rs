@@ -5,27 +5,14 @@
 
 use crate::suites::{blogbench, bonnie, dd, hdparm, iozone};
 use crate::{
-    completions, iometer, merge, preset, quick, rados_bench, rbd_bench, repeat, report_cmd, run,
-    store_cmd, sweep,
+    completions, iometer, manual, merge, preset, quick, rados_bench, rbd_bench, repeat, report_cmd,
+    run, store_cmd, sweep,
 };
+use iomark_scenarios as scenarios;
+use iomark_suites as suites;
 
 pub use crate::cluster::Role;
-
-/// One command of the binary.
-pub struct Command {
-    /// The word after `iomark`.
-    pub name: &'static str,
-    /// Other words for it (`bonnie++`).
-    pub aliases: &'static [&'static str],
-    /// Its lines in the usage, indented and aligned as printed.
-    pub usage: &'static str,
-    /// One sentence for the manual page.
-    pub summary: &'static str,
-    /// Its role under a launcher, from its arguments (after the command word).
-    pub role: fn(&[String]) -> Role,
-    /// Runs it with the arguments after the command word; returns the exit status.
-    pub run: fn(&[String]) -> i32,
-}
+pub use crate::command::Command;
 
 /// Help, version and parse-only calls only print: rank 0 answers them alone.
 fn informative(a: &str) -> bool {
@@ -67,9 +54,11 @@ fn iozone_role(args: &[String]) -> Role {
     }
 }
 
-fn print_manual(_: &[String]) -> i32 {
-    let rows: Vec<(&str, &str)> = COMMANDS.iter().map(|c| (c.name, c.summary)).collect();
-    crate::session::pipe::print_text(&iomark_fio::doc::man_page(&rows))
+/// A help text given as a constant.
+macro_rules! text {
+    ($t:expr) => {
+        || $t.to_string()
+    };
 }
 
 /// Every command, in the order of the usage.
@@ -81,6 +70,7 @@ pub const COMMANDS: &[Command] = &[
                                          temporary file in PATH (default: current directory)
 ",
         summary: "Run a short preset set of jobs against a target and summarise the results.",
+        help: text!(scenarios::quick::USAGE),
         role: refused,
         run: quick::main,
     },
@@ -92,6 +82,7 @@ pub const COMMANDS: &[Command] = &[
                                          disk, Ceph RBD, CrystalDiskMark profiles, ...)
 ",
         summary: "List, show and run ready-made benchmarks (backup repository, cloud disk, Ceph RBD, CrystalDiskMark profiles).",
+        help: text!(scenarios::preset::args::USAGE),
         role: preset_role,
         run: preset::main,
     },
@@ -102,6 +93,7 @@ pub const COMMANDS: &[Command] = &[
                                          run the cross product of the swept options; matrix
 ",
         summary: "Run the cross product of swept job options and print a matrix of one figure.",
+        help: text!(scenarios::sweep::args::USAGE),
         role: refused,
         run: |a| repeat::run_maybe_repeated(a, sweep::main),
     },
@@ -113,6 +105,7 @@ pub const COMMANDS: &[Command] = &[
                                          a device, with latency
 ",
         summary: "Ceph's rbd bench workload and per\\-second table, with latency.",
+        help: text!(scenarios::rbd_bench::args::USAGE),
         role: refused,
         run: rbd_bench::main,
     },
@@ -123,6 +116,7 @@ pub const COMMANDS: &[Command] = &[
                                          Ceph's rados bench on a pool; cleanup removes its objects
 ",
         summary: "Ceph's rados bench on a pool through librados, with its table and object naming.",
+        help: text!(scenarios::rados_bench::args::USAGE),
         role: refused,
         run: rados_bench::main,
     },
@@ -133,6 +127,7 @@ pub const COMMANDS: &[Command] = &[
                                          an Iometer access specification (--list: named ones)
 ",
         summary: "Run an Iometer access specification.",
+        help: text!(iometer::USAGE),
         role: refused,
         run: |a| iometer::main(a, run::run_with),
     },
@@ -148,6 +143,7 @@ pub const COMMANDS: &[Command] = &[
   iomark run --cmdhelp=OPTION            help for one option
 ",
         summary: "Run the jobs given by options and job files.",
+        help: iomark_fio::doc::help_text,
         role: cluster_unless_informative,
         run: |a| repeat::run_maybe_repeated(a, run::run),
     },
@@ -158,6 +154,7 @@ pub const COMMANDS: &[Command] = &[
                                          (`--report FILE.html` on quick and run charts that run)
 ",
         summary: "Write an HTML report with charts of iomark result files or fio JSON output.",
+        help: text!(report_cmd::REPORT_USAGE),
         role: rank_zero,
         run: report_cmd::report_main,
     },
@@ -168,6 +165,7 @@ pub const COMMANDS: &[Command] = &[
                                          compare results: deltas, spread test, CI rules
 ",
         summary: "Compare results: deltas, a spread test and rules that fail a CI job.",
+        help: text!(report_cmd::COMPARE_USAGE),
         role: rank_zero,
         run: report_cmd::compare_main,
     },
@@ -178,6 +176,7 @@ pub const COMMANDS: &[Command] = &[
                                          export results as CSV, XLSX or Markdown tables
 ",
         summary: "Export results as CSV, XLSX or Markdown tables.",
+        help: text!(report_cmd::EXPORT_USAGE),
         role: rank_zero,
         run: report_cmd::export_main,
     },
@@ -189,6 +188,7 @@ pub const COMMANDS: &[Command] = &[
                                          also --front-end CMD, --target PATH)
 ",
         summary: "List the runs recorded in the result store, with filters.",
+        help: text!(store_cmd::HISTORY_USAGE),
         role: rank_zero,
         run: store_cmd::history_main,
     },
@@ -200,6 +200,7 @@ pub const COMMANDS: &[Command] = &[
                                          its whole result document
 ",
         summary: "Show one run of the result store: its facts and figures, or its whole result document.",
+        help: text!(store_cmd::SHOW_USAGE),
         role: rank_zero,
         run: store_cmd::show_main,
     },
@@ -210,6 +211,7 @@ pub const COMMANDS: &[Command] = &[
                                          manage the result store (import fio JSON too)
 ",
         summary: "Import result files and fio JSON output into the result store, export its runs, prune it.",
+        help: text!(store_cmd::STORE_USAGE),
         role: rank_zero,
         run: store_cmd::store_main,
     },
@@ -224,17 +226,19 @@ pub const COMMANDS: &[Command] = &[
 clients: fio's client output (\\fBclient_stats\\fR with an \\fBAll clients\\fR entry whose percentiles
 come from the merged histograms), stonewall and all\\-done figures, the slowest ranks, a result
 file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host charts (\\fB\\-\\-report\\fR).",
+        help: text!(merge::USAGE),
         role: rank_zero,
         run: merge::main,
     },
     Command {
         name: "man",
         aliases: &[],
-        usage: "  iomark man                             print the manual page (roff)
+        usage: "  iomark man [COMMAND]                   the manual page of iomark or of one command (roff)
 ",
-        summary: "Print this manual page (roff).",
+        summary: "Print the manual pages: iomark(1) and one per command (roff).",
+        help: text!(manual::USAGE),
         role: rank_zero,
-        run: print_manual,
+        run: |a| manual::main(a, COMMANDS),
     },
     Command {
         name: "dd",
@@ -242,6 +246,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         usage: "  iomark dd OPERAND...                   GNU dd's operands and output (iomark dd --help)
 ",
         summary: "GNU dd's operands and output.",
+        help: text!(suites::dd::USAGE),
         role: refused,
         run: |a| repeat::maybe_repeated(a, dd::main, "result-file"),
     },
@@ -251,6 +256,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         usage: "  iomark hdparm -t -T [--direct] PATH    hdparm's read timings, on devices and files
 ",
         summary: "hdparm's cached and device read timings, on devices and files.",
+        help: text!(suites::hdparm::USAGE),
         role: refused,
         run: |a| repeat::maybe_repeated(a, hdparm::main, "result-file"),
     },
@@ -260,6 +266,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         usage: "  iomark bonnie [-d DIR] [-s MiB] ...    bonnie++'s tests, text tables and CSV
 ",
         summary: "bonnie++'s tests, with its text tables and CSV line.",
+        help: text!(suites::bonnie::USAGE),
         role: refused,
         run: |a| repeat::maybe_repeated(a, bonnie::main, "result-file"),
     },
@@ -269,6 +276,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         usage: "  iomark iozone [-a] [-i N] [-s -r] ...  iozone's tests, matrix, -R report, workbook, -t mode
 ",
         summary: "iozone's tests, its automatic matrix, \\-R report, workbook and throughput mode.",
+        help: suites::iozone::usage,
         role: iozone_role,
         run: iozone::main,
     },
@@ -278,6 +286,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         usage: "  iomark blogbench -d DIR [-w N] ...     blogbench's workload, table and scores
 ",
         summary: "blogbench's file-server workload, its table and scores.",
+        help: text!(suites::blogbench::USAGE),
         role: refused,
         run: blogbench::main,
     },
@@ -287,25 +296,15 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         usage: "  iomark completions bash|zsh|fish     shell completion script (e.g. >> ~/.bashrc)
 ",
         summary: "Print the completion script for bash, zsh or fish.",
+        help: text!(completions::USAGE),
         role: rank_zero,
-        run: |a| completions::main(a, &words()),
+        run: |a| completions::main(a, COMMANDS),
     },
 ];
 
-/// Every command word: the names and their aliases.
-fn words() -> Vec<&'static str> {
-    COMMANDS
-        .iter()
-        .flat_map(|c| std::iter::once(&c.name).chain(c.aliases))
-        .copied()
-        .collect()
-}
-
 /// The command named `word` (by its name or an alias).
 pub fn find(word: &str) -> Option<&'static Command> {
-    COMMANDS
-        .iter()
-        .find(|c| c.name == word || c.aliases.contains(&word))
+    COMMANDS.iter().find(|c| c.is(word))
 }
 
 /// A fio command line without a command word (`iomark --name=x --rw=read`) runs as `iomark run`.
@@ -331,7 +330,7 @@ Usage:
 const TAIL: &str = "  iomark --version | -v
 
 Under mpirun or srun (a build with the mpi feature), run and preset run on every rank at once,
-merged on rank 0 (see README, Running on a cluster):
+merged on rank 0 (see docs/clusters.md):
   --no-mpi                               run alone even when launched as many ranks
   --mpi-timeout=TIME                     how long a rank may stay silent (default 60s)
   --mpi-verbose                          each phase and the gather's cost on stderr

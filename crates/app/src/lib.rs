@@ -3,9 +3,11 @@
 //! engine and the back ends (fio outputs, reports). The binary calls [`main`].
 
 mod cluster;
+mod command;
 mod commands;
 mod completions;
 mod iometer;
+mod manual;
 mod merge;
 mod preset;
 mod progress;

@@ -44,7 +44,7 @@ fn support_note(d: &OptDef) -> &'static str {
     }
 }
 
-/// The README's fio option compatibility lists, from the option table: implemented, accepted
+/// The guide's fio option compatibility lists (docs/reference/fio-compatibility.md), from the option table: implemented, accepted
 /// with no effect (and why), refused by name (grouped by the reason given).
 pub fn compat_markdown() -> String {
     let mut implemented = Vec::new();
@@ -210,7 +210,8 @@ pub fn enghelp(engine: Option<&str>) -> Result<String, UnknownEngine> {
     Ok(s)
 }
 
-fn roff_escape(s: &str) -> String {
+/// Text for roff: backslashes and hyphens escaped, a leading `.` or `'` made literal.
+pub fn roff_escape(s: &str) -> String {
     let t = s.replace('\\', "\\\\").replace('-', "\\-");
     if t.starts_with('.') || t.starts_with('\'') {
         format!("\\&{t}")
@@ -219,22 +220,10 @@ fn roff_escape(s: &str) -> String {
     }
 }
 
-/// The man page (roff, section 1); `commands` are the binary's commands with a summary each
-/// (already in roff).
-pub fn man_page(commands: &[(&str, &str)]) -> String {
+/// The SWITCHES and OPTIONS sections of `iomark-run(1)` (roff), from the switch and option
+/// tables.
+pub fn man_sections() -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        ".TH IOMARK 1 \"\" \"iomark {}\" \"User Commands\"",
-        iomark_engine::VERSION
-    );
-    s.push_str(".SH NAME\niomark \\- storage benchmark that runs fio jobs and writes fio\\-compatible output\n");
-    s.push_str(".SH SYNOPSIS\n.B iomark run\n[\\fISWITCHES\\fR] [\\fB\\-\\-OPTION\\fR=\\fIVALUE\\fR ...] [\\fB\\-\\-name\\fR=\\fIJOB\\fR \\fB\\-\\-OPTION\\fR=\\fIVALUE\\fR ...] [\\fIJOBFILE\\fR ...]\n.br\n.B iomark quick\n[\\fITARGET\\fR]\n");
-    s.push_str(".SH DESCRIPTION\niomark runs storage workloads described with fio's options, on the command line or in\nfio job files, and reports latency, bandwidth and IOPS in fio's normal, JSON and terse\nformats. Options before the first \\fB\\-\\-name\\fR apply to every job; \\fB\\-\\-name\\fR starts a job\nand the options after it belong to that job. Sizes accept k, m, g, t, p suffixes\n(powers of 1024 unless \\fBkb_base\\fR=1000); times accept d, h, m, s, ms, us.\n");
-    s.push_str(".SH COMMANDS\n");
-    for (name, summary) in commands {
-        let _ = writeln!(s, ".TP\n.B {}\n{summary}", roff_escape(name));
-    }
     s.push_str(".SH SWITCHES\n");
     for sw in SWITCHES.iter().filter(|s| s.supported && !s.ignored) {
         let _ = writeln!(
@@ -266,8 +255,6 @@ pub fn man_page(commands: &[(&str, &str)]) -> String {
             let _ = writeln!(s, ".TP\n{head}\n{body}");
         }
     }
-    s.push_str(".SH EXIT STATUS\n0 when every job ran without error, non\\-zero otherwise.\n");
-    s.push_str(".SH SEE ALSO\n.BR fio (1)\n");
     s
 }
 
@@ -295,17 +282,18 @@ mod tests {
         assert!(!h.contains("--zonecapacity"));
     }
 
-    /// The README's option lists are the table's (`IOMARK_BLESS=1` rewrites them).
+    /// The guide's option lists (docs/reference/fio-compatibility.md) are the table's
+    /// (`IOMARK_BLESS=1` rewrites them).
     #[test]
-    fn readme_lists_every_option_by_support() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+    fn guide_lists_every_option_by_support() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/reference/fio-compatibility.md"
+        );
         let readme = std::fs::read_to_string(path).unwrap();
         let (begin, end) = ("<!-- fio-options:begin -->\n", "<!-- fio-options:end -->");
-        let a = readme
-            .find(begin)
-            .expect("README has the fio-options markers")
-            + begin.len();
-        let b = readme.find(end).expect("README has the end marker");
+        let a = readme.find(begin).expect("the fio-options markers") + begin.len();
+        let b = readme.find(end).expect("the end marker");
         let want = compat_markdown();
         if std::env::var_os("IOMARK_BLESS").is_some() {
             let new = format!("{}{want}{}", &readme[..a], &readme[b..]);
@@ -315,7 +303,7 @@ mod tests {
         assert_eq!(
             &readme[a..b],
             want,
-            "IOMARK_BLESS=1 cargo test -p iomark-fio readme_"
+            "IOMARK_BLESS=1 cargo test --release -p iomark-fio guide_lists"
         );
     }
 
@@ -350,17 +338,9 @@ mod tests {
     }
 
     #[test]
-    fn man_page_shape() {
-        let m = man_page(&[("run", "Run the jobs."), ("rbd-bench", "Ceph's rbd bench.")]);
-        assert!(m.starts_with(".TH IOMARK 1"));
-        assert!(m.contains(".TP\n.B run\nRun the jobs.\n.TP\n.B rbd\\-bench\nCeph's rbd bench.\n"));
-        for sec in [
-            ".SH SYNOPSIS",
-            ".SH DESCRIPTION",
-            ".SH COMMANDS",
-            ".SH SWITCHES",
-            ".SH OPTIONS",
-        ] {
+    fn man_sections_shape() {
+        let m = man_sections();
+        for sec in [".SH SWITCHES", ".SH OPTIONS"] {
             assert!(m.contains(sec), "{sec}");
         }
         assert!(m.contains("\\fB\\-\\-rwmixread=N\\fR"), "{m}");

@@ -6,6 +6,7 @@
 
 mod args;
 mod manage;
+pub use manage::STORE_USAGE;
 pub(crate) mod trend;
 
 pub use manage::store_main;
