@@ -203,8 +203,7 @@ fn headline_table(s: &Source) -> String {
                 d.dir
             );
             for f in Figure::ALL {
-                let v = d.figure(f).map(fmt_num).unwrap_or_else(|| "n/a".into());
-                let _ = write!(h, "<td>{v}</td>");
+                let _ = write!(h, "<td>{}</td>", d.figure_text(f));
             }
             let _ = write!(h, "<td class=l>{}</td></tr>", esc(&j.signature.to_string()));
         }
@@ -327,6 +326,9 @@ pub fn render(page: &Page) -> String {
         h.push_str("</table>\n");
         if !s.jobs.is_empty() {
             h.push_str("<h3>Headline figures</h3>\n");
+            if s.repetitions > 1 {
+                let _ = writeln!(h, "<p>Each figure is the mean of {} runs, with the lowest and highest run in brackets; <b>noisy</b>: the runs varied by more than 10 % of their mean.</p>", s.repetitions);
+            }
             h.push_str(&headline_table(s));
             h.push('\n');
         }

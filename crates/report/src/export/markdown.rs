@@ -22,7 +22,7 @@ pub fn render(sources: &[Source]) -> String {
         }
         if s.repetitions > 1 {
             out.push_str(&format!(
-                "- repetitions: {} (figures are means)\n",
+                "- repetitions: {} (figures are means, lowest-highest run in brackets; noisy: the runs varied by more than 10 %)\n",
                 s.repetitions
             ));
         }
@@ -40,10 +40,7 @@ pub fn render(sources: &[Source]) -> String {
             for d in &j.dirs {
                 out.push_str(&format!("| {} | {} |", cell(&j.name), d.dir));
                 for f in Figure::ALL {
-                    out.push_str(&format!(
-                        " {} |",
-                        d.figure(f).map(fmt_num).unwrap_or_else(|| "n/a".into())
-                    ));
+                    out.push_str(&format!(" {} |", d.figure_text(f)));
                 }
                 out.push_str(&format!(" {} |\n", cell(&j.signature.to_string())));
             }

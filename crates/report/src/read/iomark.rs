@@ -325,6 +325,7 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
             lat: lat(&r.lat),
             series: series(clones, d),
             reps: Vec::new(),
+            dist_first_only: false,
         };
         f.reps.push(f.headline());
         job.dirs.push(f);
