@@ -313,6 +313,9 @@ mod tests {
         assert!(iops.title.contains("mean of 3 runs"), "{}", iops.title);
         assert!(find("lat-cdf").title.ends_with("(all 3 runs)"));
         assert!(find("iops-time").title.ends_with("(run 1 of 3)"));
-        assert_eq!(s.jobs[0].dirs[0].figure_text(Figure::Iops), "100.0 (90.00-110.0)");
+        assert_eq!(
+            s.jobs[0].dirs[0].figure_text(Figure::Iops),
+            "100.0 (90.00-110.0)"
+        );
     }
 }

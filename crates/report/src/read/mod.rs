@@ -220,7 +220,10 @@ mod tests {
         assert_eq!(l.bins, vec![(1000.0, 279), (3000.0, 1), (12000.0, 20)]);
         let p99_us = d.figure(Figure::P99).unwrap();
         let cdf_end_us = l.cdf().last().unwrap().0 / 1000.0;
-        assert!(cdf_end_us >= p99_us, "CDF ends at {cdf_end_us} us, p99 {p99_us} us");
+        assert!(
+            cdf_end_us >= p99_us,
+            "CDF ends at {cdf_end_us} us, p99 {p99_us} us"
+        );
         assert_eq!(l.percentiles, vec![(50.0, 1000.0), (99.0, 12000.0)]);
         assert_eq!(l.max_ns, 12000.0);
         assert!((l.mean_ns - (279_000.0 + 3000.0 + 240_000.0) / 300.0).abs() < 1e-6);
