@@ -34,13 +34,7 @@ pub struct Row {
 impl Row {
     /// The figure's name with its unit, naming the latency a percentile is of.
     pub fn label(&self) -> String {
-        match self.lat {
-            Some(k) => self
-                .figure
-                .label()
-                .replace(" lat ", &format!(" {} ", k.name())),
-            None => self.figure.label().to_string(),
-        }
+        self.figure.label_of(self.lat)
     }
 
     /// Change of source `i` from the baseline: (absolute, relative in percent).

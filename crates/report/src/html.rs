@@ -191,7 +191,7 @@ const TABLE_JS: &str = r#"
 fn headline_table(s: &Source) -> String {
     let mut h = String::from("<table><tr><th class=l>job</th><th class=l>direction</th>");
     for f in Figure::ALL {
-        let _ = write!(h, "<th>{}</th>", esc(f.label()));
+        let _ = write!(h, "<th>{}</th>", esc(&f.label_of(s.pct_kind())));
     }
     h.push_str("<th class=l>workload</th></tr>");
     for j in &s.jobs {
@@ -203,7 +203,7 @@ fn headline_table(s: &Source) -> String {
                 d.dir
             );
             for f in Figure::ALL {
-                let _ = write!(h, "<td>{}</td>", d.figure_text(f));
+                let _ = write!(h, "<td>{}</td>", s.cell_text(d, f));
             }
             let _ = write!(h, "<td class=l>{}</td></tr>", esc(&j.signature.to_string()));
         }
@@ -364,6 +364,38 @@ pub fn write(path: &Path, page: &Page) -> Result<(), ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A percentile column names the latency it holds: fio's clat is never headed "lat".
+    #[test]
+    fn headline_columns_name_the_latency() {
+        use crate::model::{DirFigures, Headline, Job, LatKind};
+        let h = |k| Headline {
+            p50_ns: Some(1000.0),
+            pct_of: Some(k),
+            ..Default::default()
+        };
+        let dir = |k| DirFigures {
+            dir: "read",
+            reps: vec![h(k)],
+            ..Default::default()
+        };
+        let job = |n: &str, k| Job {
+            name: n.into(),
+            dirs: vec![dir(k)],
+            ..Default::default()
+        };
+        let mut s = Source {
+            jobs: vec![job("a", LatKind::Clat)],
+            ..Default::default()
+        };
+        let t = headline_table(&s);
+        assert!(t.contains("p50 clat (us)") && !t.contains("p50 lat"), "{t}");
+        let md = crate::export::markdown::render(std::slice::from_ref(&s));
+        assert!(md.contains("p50 clat (us)"), "{md}");
+        s.jobs.push(job("b", LatKind::Lat));
+        let t = headline_table(&s);
+        assert!(t.contains("1.00 (clat)") && t.contains("1.00 (lat)"), "{t}");
+    }
 
     #[test]
     fn names_and_labels_are_never_markup() {

@@ -241,6 +241,16 @@ impl Figure {
             Figure::P999 => "p99.9 lat (us)",
         }
     }
+    /// The name with its unit, a percentile naming the latency it is of (`p50 clat (us)`);
+    /// `p50 lat (us)` when `kind` is None.
+    pub fn label_of(self, kind: Option<LatKind>) -> String {
+        match kind {
+            Some(k) if !self.higher_is_better() => {
+                self.label().replace(" lat ", &format!(" {} ", k.name()))
+            }
+            _ => self.label().to_string(),
+        }
+    }
     /// Short name used in `--fail-if` rules.
     pub fn key(self) -> &'static str {
         match self {
@@ -477,6 +487,31 @@ pub struct Source {
 impl Source {
     pub fn job(&self, name: &str) -> Option<&Job> {
         self.jobs.iter().find(|j| j.name == name)
+    }
+
+    /// Which latency the headline percentiles of this source's directions are of, when they
+    /// are all of one (None when mixed or none has any).
+    pub fn pct_kind(&self) -> Option<LatKind> {
+        let mut kinds = self
+            .jobs
+            .iter()
+            .flat_map(|j| &j.dirs)
+            .flat_map(|d| &d.reps)
+            .filter_map(|h| h.pct_of);
+        let first = kinds.next()?;
+        kinds.all(|k| k == first).then_some(first)
+    }
+
+    /// The headline table's cell of figure `f` of direction `d`: its text, naming the latency
+    /// a percentile is of when the column's heading cannot (a mix of clat and lat).
+    pub fn cell_text(&self, d: &DirFigures, f: Figure) -> String {
+        let t = d.figure_text(f);
+        match (self.pct_kind(), d.reps.first().and_then(|h| h.pct_of)) {
+            (None, Some(k)) if !f.higher_is_better() && t != "n/a" => {
+                format!("{t} ({})", k.name())
+            }
+            _ => t,
+        }
     }
 }
 

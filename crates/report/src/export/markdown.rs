@@ -29,7 +29,7 @@ pub fn render(sources: &[Source]) -> String {
         out.push('\n');
         out.push_str("| job | direction |");
         for f in Figure::ALL {
-            out.push_str(&format!(" {} |", f.label()));
+            out.push_str(&format!(" {} |", f.label_of(s.pct_kind())));
         }
         out.push_str(" workload |\n|---|---|");
         for _ in Figure::ALL {
@@ -40,7 +40,7 @@ pub fn render(sources: &[Source]) -> String {
             for d in &j.dirs {
                 out.push_str(&format!("| {} | {} |", cell(&j.name), d.dir));
                 for f in Figure::ALL {
-                    out.push_str(&format!(" {} |", d.figure_text(f)));
+                    out.push_str(&format!(" {} |", s.cell_text(d, f)));
                 }
                 out.push_str(&format!(" {} |\n", cell(&j.signature.to_string())));
             }
