@@ -284,6 +284,9 @@ pub struct DirFigures {
     pub io_bytes: u64,
     pub total_ios: u64,
     pub runtime_ms: u64,
+    /// The runtime in microseconds when the result has it (0 when only milliseconds are
+    /// known): rates of runs shorter than a few milliseconds come from it.
+    pub runtime_us: u64,
     pub slat: Option<Lat>,
     pub clat: Option<Lat>,
     pub lat: Option<Lat>,
@@ -307,9 +310,18 @@ impl DirFigures {
 
     /// The headline of this run from its totals.
     pub fn headline(&self) -> Headline {
-        let secs = self.runtime_ms as f64 / 1000.0;
-        let (iops, bw) = if secs > 0.0 {
-            (self.total_ios as f64 / secs, self.io_bytes as f64 / secs)
+        let (iops, bw) = if self.runtime_us > 0 {
+            let us = self.runtime_us as f64;
+            (
+                self.total_ios as f64 * 1e6 / us,
+                self.io_bytes as f64 * 1e6 / us,
+            )
+        } else if self.runtime_ms > 0 {
+            let ms = self.runtime_ms as f64;
+            (
+                self.total_ios as f64 * 1e3 / ms,
+                self.io_bytes as f64 * 1e3 / ms,
+            )
         } else {
             (0.0, 0.0)
         };

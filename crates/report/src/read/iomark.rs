@@ -391,6 +391,12 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
             io_bytes: r.io_bytes,
             total_ios: r.total_ios,
             runtime_ms: r.runtime_ms,
+            // The job's microseconds, when they are this direction's milliseconds.
+            runtime_us: if m.runtime_us.abs_diff(r.runtime_ms * 1000) < 1000 {
+                m.runtime_us
+            } else {
+                0
+            },
             slat: lat(&r.slat),
             clat: lat(&r.clat),
             lat: lat(&r.lat),
@@ -530,6 +536,23 @@ mod tests {
             s.jobs[2].signature.rw, "read",
             "the plan's first job is not every test's"
         );
+        // Runs shorter than a millisecond have rates from their microseconds (iozone's small
+        // cells read 0 or whole-millisecond multiples from milliseconds alone).
+        let mut r = RunResult::default();
+        let mut j = JobResult {
+            name: "cell".into(),
+            ran: true,
+            runtime_ms: 0,
+            runtime_us: 160,
+            ..Default::default()
+        };
+        j.dirs.write.total_ios = 16;
+        j.dirs.write.io_bytes = 16 * 8192;
+        j.dirs.write.runtime_ms = 0;
+        r.jobs.push(j);
+        let s = from_result(&r);
+        let iops = s.jobs[0].dirs[0].figure(crate::model::Figure::Iops);
+        assert_eq!(iops, Some(100_000.0));
         // Clones of one job (numjobs=2) stay one job of one run.
         let mut r = RunResult::default();
         for c in 0..2 {
