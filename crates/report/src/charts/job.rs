@@ -10,8 +10,15 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
     for s in sources {
         summary_charts(s, &mut out);
+        // Many jobs, or jobs that are the points of a suite's matrix: each job's charts are
+        // detail behind the summary and the suite's own charts.
+        let detail = s.jobs.len() > 4 || !s.tables.is_empty();
         for j in &s.jobs {
+            let from = out.len();
             job_charts(s, j, &mut out);
+            for c in &mut out[from..] {
+                c.detail = detail;
+            }
         }
         if !s.disk_util.is_empty() {
             let mut c = Chart::new(
