@@ -214,16 +214,7 @@ fn lat_kind(
 }
 
 /// A number with sensible precision for a table.
-pub fn fmt_num(v: f64) -> String {
-    let a = v.abs();
-    if a >= 1000.0 {
-        format!("{v:.0}")
-    } else if a >= 100.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
+pub use crate::model::fmt_num;
 
 /// The terminal table: one line per job, direction and figure; per other source its value,
 /// the change and the spread verdict.

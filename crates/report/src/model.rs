@@ -405,18 +405,26 @@ impl DirFigures {
         let Some(v) = self.figure(f) else {
             return "n/a".into();
         };
-        let mut t = crate::compare::fmt_num(v);
+        let mut t = fmt_num(v);
         if let Some((lo, hi)) = self.spread(f) {
-            t = format!(
-                "{t} ({}-{})",
-                crate::compare::fmt_num(lo),
-                crate::compare::fmt_num(hi)
-            );
+            t = format!("{t} ({}-{})", fmt_num(lo), fmt_num(hi));
         }
         if self.noisy(f) {
             t.push_str(" noisy");
         }
         t
+    }
+}
+
+/// A figure for tables: no decimals from 1000 up, one from 100, two below.
+pub fn fmt_num(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
     }
 }
 
