@@ -39,7 +39,9 @@ fn small_run(d: &Scratch, name: &str, extra: &[&str]) -> (PathBuf, PathBuf) {
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = iomark_in(&a, &d.path);
     ok(&o);
-    assert!(stderr(&o).contains("report written to"), "{}", stderr(&o));
+    // A run that went well writes its report and says nothing more.
+    assert!(report.is_file());
+    assert!(!stderr(&o).contains("report"), "{}", stderr(&o));
     (result, report)
 }
 
@@ -461,16 +463,17 @@ fn exports_read_back() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "source,job,workload,direction,repetition,iops,bw_MB_per_s,bw_MiB_per_s,lat_p50_us,lat_p99_us,lat_p99.9_us,lat_mean_us,lat_min_us,lat_max_us,usr_cpu_pct,sys_cpu_pct"
+        "source,job,workload,direction,repetition,iops,bw_MB_per_s,bw_MiB_per_s,lat_p50_us,lat_p99_us,lat_p99.9_us,lat_mean_us,lat_min_us,lat_max_us,usr_cpu_pct,sys_cpu_pct,lat_pct_of"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     // exp: read + write; fio 3.1: randread-4k read, seqwrite-1m write.
     assert_eq!(rows.len(), 4, "{text}");
-    assert!(rows.iter().all(|r| r.len() == 16), "{text}");
+    assert!(rows.iter().all(|r| r.len() == 17), "{text}");
     let rr = rows.iter().find(|r| r[1] == "randread-4k").unwrap();
     assert_eq!((rr[3], rr[5]), ("read", "50000"));
     // fio 3.1 lists clat percentiles in ns: p99.9 = 2,520,000 ns.
     assert_eq!(rr[10], "2520");
+    assert_eq!(rr[16], "clat", "{text}");
     // XLSX: calamine reads the summary sheet back.
     use calamine::{open_workbook, Reader, Xlsx};
     let mut wb: Xlsx<_> = open_workbook(&xlsx).unwrap();
@@ -485,6 +488,26 @@ fn exports_read_back() {
     let converted = std::fs::read_to_string(lo.file("out.csv")).unwrap();
     assert!(converted.starts_with("source,job,workload"), "{converted}");
     assert!(converted.contains("randread-4k"), "{converted}");
+}
+
+/// `--png DIR` alone writes the images and no page beside them.
+#[test]
+fn report_images_alone_write_no_page() {
+    let d = Scratch::new("report-png-only");
+    let imgs = d.file("imgs");
+    let o = iomark_in(
+        &[
+            "report",
+            &fixture("fio-3.1-json.json"),
+            "--png",
+            &imgs.display().to_string(),
+        ],
+        &d.path,
+    );
+    ok(&o);
+    assert!(!d.file("report.html").exists(), "a page nobody asked for");
+    let n = std::fs::read_dir(&imgs).unwrap().count();
+    assert!(n >= 2, "{n} images");
 }
 
 #[test]

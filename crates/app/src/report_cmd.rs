@@ -15,7 +15,7 @@ Draws iomark result files (--result FILE) and fio JSON/json+ output as one self-
 page (no network access when opened) with interactive charts and a table beside each; a
 directory stands for repetitions of one run; @ID, @last and @last~N name runs of the result
 store (iomark history). --png/--svg write every chart as an image.
-Default output: report.html.
+Default output: report.html (none when only --png/--svg are given).
 ";
 
 pub const COMPARE_USAGE: &str =
@@ -93,14 +93,14 @@ pub fn report_run_to(result: &RunResult, path: &Path, title: &str, png: Option<&
         comparison: None,
         charts: charts.clone(),
     };
+    // A run that went well says nothing more: the report is where it was asked to be.
     if let Err(e) = html::write(path, &page) {
         eprintln!("iomark: {e}");
         return false;
     }
-    eprintln!("iomark: report written to {}", path.display());
     if let Some(d) = png {
         match images::write_all(d, &charts, images::Format::Png) {
-            Ok(n) => eprintln!("iomark: {n} PNG images written to {}", d.display()),
+            Ok(_) => {}
             Err(e) => {
                 eprintln!("iomark: {e}");
                 return false;
@@ -293,10 +293,11 @@ pub fn report_main(args: &[String]) -> i32 {
         }
     };
     let mut a = a;
-    let out = a
-        .out
-        .get_or_insert_with(|| PathBuf::from("report.html"))
-        .clone();
+    // The page is written when asked for (-o) or when nothing else is: images alone are
+    // images alone.
+    if a.out.is_none() && a.png.is_none() && a.svg.is_none() {
+        a.out = Some(PathBuf::from("report.html"));
+    }
     if let Err(e) = check_outputs(&a) {
         eprintln!("iomark report: {e}");
         return 2;
@@ -324,15 +325,17 @@ pub fn report_main(args: &[String]) -> i32 {
         comparison: None,
         charts: charts.clone(),
     };
-    if let Err(e) = html::write(&out, &page) {
-        eprintln!("iomark report: {e}");
-        return 1;
+    if let Some(out) = &a.out {
+        if let Err(e) = html::write(out, &page) {
+            eprintln!("iomark report: {e}");
+            return 1;
+        }
+        eprintln!(
+            "iomark report: {} charts written to {}",
+            charts.len(),
+            out.display()
+        );
     }
-    eprintln!(
-        "iomark report: {} charts written to {}",
-        charts.len(),
-        out.display()
-    );
     if let Err(e) = write_images(&a, &charts) {
         eprintln!("iomark report: {e}");
         return 1;

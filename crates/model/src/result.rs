@@ -88,6 +88,17 @@ impl DirResult {
         self.iops_samples.sum_merge(&o.iops_samples);
         merge_prios(&mut self.prios, &o.prios);
     }
+
+    /// I/Os and bytes per second over the runtime; of a merged job (see
+    /// [`RunResult::job_merged`]) its clones' total over the longest clone's runtime, as fio's
+    /// group figures. Zeros without a runtime.
+    pub fn rates(&self) -> (f64, f64) {
+        if self.runtime_ms == 0 {
+            return (0.0, 0.0);
+        }
+        let s = self.runtime_ms as f64 / 1000.0;
+        (self.total_ios as f64 / s, self.io_bytes as f64 / s)
+    }
 }
 
 /// CPU use of a job's thread, from getrusage(RUSAGE_THREAD).
@@ -649,6 +660,17 @@ impl RunResult {
             tables: Vec::new(),
             ranks: Vec::new(),
         }
+    }
+
+    /// Plan job `i`'s clones merged (stats only, no series): the one figure of a job that the
+    /// fio block, summaries, tables and reports all read. None when it has no clone.
+    pub fn job_merged(&self, i: usize) -> Option<JobResult> {
+        let mut clones = self.jobs.iter().filter(|j| j.job_index == i);
+        let mut m = clones.next()?.stats_only();
+        for c in clones {
+            m.merge_stats(c);
+        }
+        Some(m)
     }
 
     /// Read an iomark result file (`--result`). Never panics: anything that is not a result of

@@ -34,13 +34,7 @@ pub struct Row {
 impl Row {
     /// The figure's name with its unit, naming the latency a percentile is of.
     pub fn label(&self) -> String {
-        match self.lat {
-            Some(k) => self
-                .figure
-                .label()
-                .replace(" lat ", &format!(" {} ", k.name())),
-            None => self.figure.label().to_string(),
-        }
+        self.figure.label_of(self.lat)
     }
 
     /// Change of source `i` from the baseline: (absolute, relative in percent).
@@ -220,16 +214,7 @@ fn lat_kind(
 }
 
 /// A number with sensible precision for a table.
-pub fn fmt_num(v: f64) -> String {
-    let a = v.abs();
-    if a >= 1000.0 {
-        format!("{v:.0}")
-    } else if a >= 100.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
+pub use crate::model::fmt_num;
 
 /// The terminal table: one line per job, direction and figure; per other source its value,
 /// the change and the spread verdict.

@@ -156,6 +156,8 @@ th{background:#f2f2f2}td.l,th.l{text-align:left}
   align-items:start;margin:1em 0;border-top:1px dashed #ddd;padding-top:.5em}
 .data{max-height:420px;overflow:auto}
 code{background:#f4f4f4;padding:1px 4px}
+details.more{margin:1em 0;border-top:1px solid #ccc;padding-top:.4em}
+details.more summary{font-weight:bold;cursor:pointer}
 ";
 
 /// Builds each chart's table from its plot's data (x, then one column per trace; for heatmaps
@@ -166,9 +168,9 @@ const TABLE_JS: &str = r#"
   function cell(tag, text, left){var c=document.createElement(tag);c.textContent=plain(text);if(left)c.className='l';return c;}
   function fmt(v){if(typeof v!=='number')return String(v);if(!isFinite(v))return '';
     var a=Math.abs(v);return a>=1000?v.toFixed(0):a>=10?v.toFixed(2):v.toPrecision(4);}
-  document.querySelectorAll('div.chart').forEach(function(box){
+  function table(box){
     var gd=box.querySelector('.plot > div');var host=box.querySelector('.data');
-    if(!gd||!gd.data||!host)return;
+    if(!gd||!gd.data||!host||host.firstChild)return;
     var t=document.createElement('table');var tr=document.createElement('tr');
     var d=gd.data;
     if(d.length&&d[0].z){
@@ -184,14 +186,33 @@ const TABLE_JS: &str = r#"
         d.forEach(function(tr0){var i=(tr0.x||[]).indexOf(x);r.appendChild(cell('td',i<0?'':fmt(tr0.y[i])));});t.appendChild(r);});
     }
     host.appendChild(t);
+  }
+  function draw(box){
+    var s=box.querySelector('script.fig');if(!s||box.dataset.drawn)return;box.dataset.drawn='1';
+    var f=JSON.parse(s.textContent);var gd=box.querySelector('.plot > div');
+    Plotly.newPlot(gd,f.data,f.layout,f.config).then(function(){table(box);});
+  }
+  document.querySelectorAll('div.chart').forEach(table);
+  document.querySelectorAll('details.more').forEach(function(d){
+    d.addEventListener('toggle',function(){if(d.open)d.querySelectorAll('div.chart').forEach(draw);});
   });
 })();
 "#;
 
+/// A chart drawn when its section is opened: its figure as data (`</` written so that it
+/// cannot end the script element).
+fn lazy_chart(c: &Chart) -> String {
+    format!(
+        "<div class=plot><div id=\"{}\"></div></div><script type=\"application/json\" class=fig>{}</script>",
+        esc(&c.id),
+        plot(c).to_json().replace("</", "<\\/")
+    )
+}
+
 fn headline_table(s: &Source) -> String {
     let mut h = String::from("<table><tr><th class=l>job</th><th class=l>direction</th>");
     for f in Figure::ALL {
-        let _ = write!(h, "<th>{}</th>", esc(f.label()));
+        let _ = write!(h, "<th>{}</th>", esc(&f.label_of(s.pct_kind())));
     }
     h.push_str("<th class=l>workload</th></tr>");
     for j in &s.jobs {
@@ -203,8 +224,7 @@ fn headline_table(s: &Source) -> String {
                 d.dir
             );
             for f in Figure::ALL {
-                let v = d.figure(f).map(fmt_num).unwrap_or_else(|| "n/a".into());
-                let _ = write!(h, "<td>{v}</td>");
+                let _ = write!(h, "<td>{}</td>", s.cell_text(d, f));
             }
             let _ = write!(h, "<td class=l>{}</td></tr>", esc(&j.signature.to_string()));
         }
@@ -327,6 +347,9 @@ pub fn render(page: &Page) -> String {
         h.push_str("</table>\n");
         if !s.jobs.is_empty() {
             h.push_str("<h3>Headline figures</h3>\n");
+            if s.repetitions > 1 {
+                let _ = writeln!(h, "<p>Each figure is the mean of {} runs, with the lowest and highest run in brackets; <b>noisy</b>: the runs varied by more than 10 % of their mean.</p>", s.repetitions);
+            }
             h.push_str(&headline_table(s));
             h.push('\n');
         }
@@ -337,18 +360,42 @@ pub fn render(page: &Page) -> String {
         h.push_str(&comparison_table(c));
     }
     let mut section = String::new();
+    let mut open = false;
     for c in &page.charts {
         if c.section != section {
             section = c.section.clone();
-            let _ = writeln!(h, "<h2>Charts: {}</h2>", esc(&section));
+            if open {
+                h.push_str("</details>\n");
+            }
+            open = c.detail;
+            if c.detail {
+                let n = page.charts.iter().filter(|x| x.section == section).count();
+                let _ = writeln!(
+                    h,
+                    "<details class=more><summary>Charts: {} ({n} charts, drawn when opened)</summary>",
+                    esc(&section)
+                );
+            } else {
+                let _ = writeln!(h, "<h2>Charts: {}</h2>", esc(&section));
+            }
         }
+        let inner = if c.detail {
+            lazy_chart(c)
+        } else {
+            format!(
+                "<div class=plot>{}</div>",
+                plot(c).to_inline_html(Some(&c.id))
+            )
+        };
         let _ = writeln!(
             h,
-            "<div class=chart data-x=\"{}\" data-y=\"{}\"><div class=plot>{}</div><div class=data></div></div>",
+            "<div class=chart data-x=\"{}\" data-y=\"{}\">{inner}<div class=data></div></div>",
             esc(&c.x_title),
             esc(&c.y_title),
-            plot(c).to_inline_html(Some(&c.id))
         );
+    }
+    if open {
+        h.push_str("</details>\n");
     }
     let _ = writeln!(h, "<script>{TABLE_JS}</script>\n</body></html>");
     h
@@ -362,6 +409,66 @@ pub fn write(path: &Path, page: &Page) -> Result<(), ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A percentile column names the latency it holds: fio's clat is never headed "lat".
+    #[test]
+    fn headline_columns_name_the_latency() {
+        use crate::model::{DirFigures, Headline, Job, LatKind};
+        let h = |k| Headline {
+            p50_ns: Some(1000.0),
+            pct_of: Some(k),
+            ..Default::default()
+        };
+        let dir = |k| DirFigures {
+            dir: "read",
+            reps: vec![h(k)],
+            ..Default::default()
+        };
+        let job = |n: &str, k| Job {
+            name: n.into(),
+            dirs: vec![dir(k)],
+            ..Default::default()
+        };
+        let mut s = Source {
+            jobs: vec![job("a", LatKind::Clat)],
+            ..Default::default()
+        };
+        let t = headline_table(&s);
+        assert!(t.contains("p50 clat (us)") && !t.contains("p50 lat"), "{t}");
+        let md = crate::export::markdown::render(std::slice::from_ref(&s));
+        assert!(md.contains("p50 clat (us)"), "{md}");
+        s.jobs.push(job("b", LatKind::Lat));
+        let t = headline_table(&s);
+        assert!(t.contains("1.00 (clat)") && t.contains("1.00 (lat)"), "{t}");
+    }
+
+    /// Detail charts are collapsed and carry their figure as data, drawn only when opened.
+    #[test]
+    fn detail_charts_are_collapsed_and_drawn_on_demand() {
+        let mut head = Chart::new("h".into(), "s", "summary", Kind::Bars);
+        head.traces
+            .push(crate::charts::bars("a", [("x".to_string(), 1.0)]));
+        let mut det = Chart::new("d".into(), "s / job", "</script> job", Kind::Lines);
+        det.traces.push(crate::charts::line("a", [(1.0, 2.0)]));
+        det.detail = true;
+        let page = Page {
+            title: "t".into(),
+            command: None,
+            sources: &[],
+            comparison: None,
+            charts: vec![head, det],
+        };
+        let h = render(&page);
+        let at = h.find("<details class=more>").expect("collapsed section");
+        assert!(h[at..].contains("(1 charts, drawn when opened)"));
+        let fig = &h[h.find("class=fig>").unwrap()..];
+        let fig = &fig[..fig.find("</script>").unwrap()];
+        assert!(
+            fig.contains("\"title\":{\"text\":\"&lt;/script&gt; job\"}"),
+            "{fig}"
+        );
+        assert!(h.contains("<div class=plot><div id=\"d\"></div></div><script type=\"application/json\" class=fig>"));
+    }
 
     #[test]
     fn names_and_labels_are_never_markup() {

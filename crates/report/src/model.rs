@@ -83,6 +83,61 @@ impl Lat {
             .filter(|_| self.percentiles.iter().any(|(q, _)| (*q - p).abs() < 1e-6))
     }
 
+    /// Add the I/Os of `o` (another repetition of the same job): exact when both carry their
+    /// histograms (bins of the same buckets add; the listed percentiles are read again from the
+    /// sum). False, with `self` unchanged, when either has no histogram: percentiles cannot be
+    /// merged from percentiles.
+    pub fn merge(&mut self, o: &Lat) -> bool {
+        if o.n == 0 {
+            return true;
+        }
+        if self.bins.is_empty() || o.bins.is_empty() {
+            return false;
+        }
+        let mut bins: std::collections::BTreeMap<u64, (f64, u64)> = self
+            .bins
+            .iter()
+            .map(|&(v, c)| (v.to_bits(), (v, c)))
+            .collect();
+        for &(v, c) in &o.bins {
+            bins.entry(v.to_bits()).or_insert((v, 0)).1 += c;
+        }
+        let mut bins: Vec<(f64, u64)> = bins.into_values().collect();
+        bins.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.merge_summary(o);
+        self.bins = bins;
+        let ps: Vec<f64> = self.percentiles.iter().map(|p| p.0).collect();
+        self.percentiles = ps
+            .into_iter()
+            .filter_map(|p| self.pct(p).map(|v| (p, v)))
+            .collect();
+        true
+    }
+
+    /// Add the count, mean, spread and extremes of `o` (exact: the standard deviation is
+    /// pooled around the common mean). Percentiles and bins are left as they are.
+    pub fn merge_summary(&mut self, o: &Lat) {
+        let (n1, n2) = (self.n as f64, o.n as f64);
+        let n = n1 + n2;
+        if n == 0.0 {
+            return;
+        }
+        let mean = (self.mean_ns * n1 + o.mean_ns * n2) / n;
+        let ss = |l: &Lat, k: f64| {
+            l.stddev_ns.powi(2) * (k - 1.0).max(0.0) + k * (l.mean_ns - mean).powi(2)
+        };
+        let var = if n > 1.0 {
+            (ss(self, n1) + ss(o, n2)) / (n - 1.0)
+        } else {
+            0.0
+        };
+        self.n += o.n;
+        self.min_ns = self.min_ns.min(o.min_ns);
+        self.max_ns = self.max_ns.max(o.max_ns);
+        self.mean_ns = mean;
+        self.stddev_ns = var.sqrt();
+    }
+
     /// The cumulative distribution (ns, fraction at or below), from the bins.
     pub fn cdf(&self) -> Vec<(f64, f64)> {
         let total: u64 = self.bins.iter().map(|b| b.1).sum();
@@ -186,6 +241,16 @@ impl Figure {
             Figure::P999 => "p99.9 lat (us)",
         }
     }
+    /// The name with its unit, a percentile naming the latency it is of (`p50 clat (us)`);
+    /// `p50 lat (us)` when `kind` is None.
+    pub fn label_of(self, kind: Option<LatKind>) -> String {
+        match kind {
+            Some(k) if !self.higher_is_better() => {
+                self.label().replace(" lat ", &format!(" {} ", k.name()))
+            }
+            _ => self.label().to_string(),
+        }
+    }
     /// Short name used in `--fail-if` rules.
     pub fn key(self) -> &'static str {
         match self {
@@ -219,12 +284,19 @@ pub struct DirFigures {
     pub io_bytes: u64,
     pub total_ios: u64,
     pub runtime_ms: u64,
+    /// The runtime in microseconds when the result has it (0 when only milliseconds are
+    /// known): rates of runs shorter than a few milliseconds come from it.
+    pub runtime_us: u64,
     pub slat: Option<Lat>,
     pub clat: Option<Lat>,
     pub lat: Option<Lat>,
     pub series: DirSeries,
     /// One headline per repetition (one entry for a single run).
     pub reps: Vec<Headline>,
+    /// The latency distributions above (histogram, CDF, percentile list) are of the first
+    /// repetition only, as some repetition had no histogram to merge; otherwise they hold all
+    /// repetitions. The interval series are always the first repetition's.
+    pub dist_first_only: bool,
 }
 
 impl DirFigures {
@@ -238,9 +310,18 @@ impl DirFigures {
 
     /// The headline of this run from its totals.
     pub fn headline(&self) -> Headline {
-        let secs = self.runtime_ms as f64 / 1000.0;
-        let (iops, bw) = if secs > 0.0 {
-            (self.total_ios as f64 / secs, self.io_bytes as f64 / secs)
+        let (iops, bw) = if self.runtime_us > 0 {
+            let us = self.runtime_us as f64;
+            (
+                self.total_ios as f64 * 1e6 / us,
+                self.io_bytes as f64 * 1e6 / us,
+            )
+        } else if self.runtime_ms > 0 {
+            let ms = self.runtime_ms as f64;
+            (
+                self.total_ios as f64 * 1e3 / ms,
+                self.io_bytes as f64 * 1e3 / ms,
+            )
         } else {
             (0.0, 0.0)
         };
@@ -294,6 +375,81 @@ impl DirFigures {
     /// A figure's value in each repetition.
     pub fn samples(&self, f: Figure) -> Vec<f64> {
         self.reps.iter().filter_map(|h| f.of(h)).collect()
+    }
+
+    /// The lowest and highest repetition of a figure, when it is a mean of several.
+    pub fn spread(&self, f: Figure) -> Option<(f64, f64)> {
+        let v = self.samples(f);
+        (v.len() > 1).then(|| {
+            v.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+                    (lo.min(x), hi.max(x))
+                })
+        })
+    }
+
+    /// The repetitions of a figure varied by more than [`NOISY_CV`] of their mean (what the
+    /// terminal marks "noisy").
+    pub fn noisy(&self, f: Figure) -> bool {
+        let v = self.samples(f);
+        if v.len() < 2 {
+            return false;
+        }
+        let (m, var) = crate::stats::mean_var(&v);
+        m != 0.0 && var.sqrt() / m.abs() > NOISY_CV
+    }
+
+    /// A figure as a table shows it: the mean, and with repetitions the lowest and highest
+    /// and the noisy mark; "n/a" when it was not measured.
+    pub fn figure_text(&self, f: Figure) -> String {
+        let Some(v) = self.figure(f) else {
+            return "n/a".into();
+        };
+        let mut t = fmt_num(v);
+        if let Some((lo, hi)) = self.spread(f) {
+            t = format!("{t} ({}-{})", fmt_num(lo), fmt_num(hi));
+        }
+        if self.noisy(f) {
+            t.push_str(" noisy");
+        }
+        t
+    }
+}
+
+/// A figure for tables: no decimals from 1000 up, one from 100, two below.
+pub fn fmt_num(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// A coefficient of variation of the repetitions above this marks a figure as noisy (the
+/// terminal's rule for repeated runs).
+pub const NOISY_CV: f64 = 0.10;
+
+impl DirFigures {
+    /// Add another repetition of this direction: its headline, and its latency distributions
+    /// merged exactly (or, when one has no histogram, the first repetition's kept and marked).
+    pub fn add_repetition(&mut self, o: DirFigures) {
+        self.reps.extend(o.reps);
+        for (a, b) in [
+            (&mut self.slat, &o.slat),
+            (&mut self.clat, &o.clat),
+            (&mut self.lat, &o.lat),
+        ] {
+            let whole = match (a, b) {
+                (Some(a), Some(b)) => a.merge(b),
+                (None, None) => true,
+                _ => false,
+            };
+            self.dist_first_only |= !whole;
+        }
+        self.dist_first_only |= o.dist_first_only;
     }
 }
 
@@ -351,6 +507,31 @@ pub struct Source {
 impl Source {
     pub fn job(&self, name: &str) -> Option<&Job> {
         self.jobs.iter().find(|j| j.name == name)
+    }
+
+    /// Which latency the headline percentiles of this source's directions are of, when they
+    /// are all of one (None when mixed or none has any).
+    pub fn pct_kind(&self) -> Option<LatKind> {
+        let mut kinds = self
+            .jobs
+            .iter()
+            .flat_map(|j| &j.dirs)
+            .flat_map(|d| &d.reps)
+            .filter_map(|h| h.pct_of);
+        let first = kinds.next()?;
+        kinds.all(|k| k == first).then_some(first)
+    }
+
+    /// The headline table's cell of figure `f` of direction `d`: its text, naming the latency
+    /// a percentile is of when the column's heading cannot (a mix of clat and lat).
+    pub fn cell_text(&self, d: &DirFigures, f: Figure) -> String {
+        let t = d.figure_text(f);
+        match (self.pct_kind(), d.reps.first().and_then(|h| h.pct_of)) {
+            (None, Some(k)) if !f.higher_is_better() && t != "n/a" => {
+                format!("{t} ({})", k.name())
+            }
+            _ => t,
+        }
     }
 }
 

@@ -3,15 +3,22 @@
 //! (slat/clat/lat), sync latency, CPU use, per-clone breakdown, and disk utilisation.
 
 use super::{bars, line, Chart, Kind, Trace};
-use crate::model::{DirFigures, Job, Lat, Source};
+use crate::model::{DirFigures, Figure, Job, Lat, Source};
 
 /// The charts of every source's jobs, source by source.
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
     for s in sources {
         summary_charts(s, &mut out);
+        // Many jobs, or jobs that are the points of a suite's matrix: each job's charts are
+        // detail behind the summary and the suite's own charts.
+        let detail = s.jobs.len() > 4 || !s.tables.is_empty();
         for j in &s.jobs {
+            let from = out.len();
             job_charts(s, j, &mut out);
+            for c in &mut out[from..] {
+                c.detail = detail;
+            }
         }
         if !s.disk_util.is_empty() {
             let mut c = Chart::new(
@@ -41,30 +48,34 @@ fn summary_charts(s: &Source, out: &mut Vec<Chart>) {
                 .map(move |d| (super::job_dir_label(&j.name, d.dir), d))
         })
         .collect();
-    let mut c = Chart::new(id("summary-iops"), &sec, "IOPS per job", Kind::Bars)
-        .axes("job and direction", "IOPS");
-    c.traces.push(bars(
-        "IOPS",
-        cats.iter().map(|(n, d)| {
-            (
-                n.clone(),
-                d.figure(crate::model::Figure::Iops).unwrap_or(0.0),
-            )
-        }),
-    ));
-    out.push(c);
-    let mut c = Chart::new(id("summary-bw"), &sec, "Bandwidth per job", Kind::Bars)
-        .axes("job and direction", "MB/s");
-    c.traces.push(bars(
-        "MB/s",
-        cats.iter().map(|(n, d)| {
-            (
-                n.clone(),
-                d.figure(crate::model::Figure::MBps).unwrap_or(0.0),
-            )
-        }),
-    ));
-    out.push(c);
+    let mean = if s.repetitions > 1 {
+        format!(" (mean of {} runs, bars lowest to highest)", s.repetitions)
+    } else {
+        String::new()
+    };
+    for (x, title, f) in [
+        ("summary-iops", "IOPS per job", Figure::Iops),
+        ("summary-bw", "Bandwidth per job", Figure::MBps),
+    ] {
+        let mut c = Chart::new(id(x), &sec, &format!("{title}{mean}"), Kind::Bars)
+            .axes("job and direction", f.label());
+        let mut t = bars(
+            f.label(),
+            cats.iter()
+                .map(|(n, d)| (n.clone(), d.figure(f).unwrap_or(0.0))),
+        );
+        if s.repetitions > 1 {
+            t.spread = cats
+                .iter()
+                .map(|(_, d)| {
+                    let v = d.figure(f).unwrap_or(0.0);
+                    d.spread(f).unwrap_or((v, v))
+                })
+                .collect();
+        }
+        c.traces.push(t);
+        out.push(c);
+    }
 }
 
 /// One job's charts: those of each direction, then sync latency, CPU use and clones.
@@ -145,13 +156,30 @@ impl DirCharts<'_> {
         format!("{} {}: {x}", self.job, self.d.dir)
     }
 
+    /// The title of a chart of the first repetition's interval series (all of a single run).
+    fn series_title(&self, x: &str) -> String {
+        match self.d.reps.len() {
+            0 | 1 => self.title(x),
+            n => self.title(&format!("{x} (run 1 of {n})")),
+        }
+    }
+
+    /// The title of a latency distribution chart: which runs it holds.
+    fn dist_title(&self, x: &str) -> String {
+        match self.d.reps.len() {
+            0 | 1 => self.title(x),
+            n if self.d.dist_first_only => self.title(&format!("{x} (run 1 of {n})")),
+            n => self.title(&format!("{x} (all {n} runs)")),
+        }
+    }
+
     /// IOPS, bandwidth and latency over time.
     fn time_charts(&self, out: &mut Vec<Chart>) {
         let sr = &self.d.series;
         let mut c = Chart::new(
             self.id("iops-time"),
             self.sec,
-            &self.title("IOPS over time"),
+            &self.series_title("IOPS over time"),
             Kind::Lines,
         )
         .axes("time (s)", "IOPS");
@@ -160,7 +188,7 @@ impl DirCharts<'_> {
         let mut c = Chart::new(
             self.id("bw-time"),
             self.sec,
-            &self.title("bandwidth over time"),
+            &self.series_title("bandwidth over time"),
             Kind::Lines,
         )
         .axes("time (s)", "MiB/s");
@@ -172,7 +200,7 @@ impl DirCharts<'_> {
         let mut c = Chart::new(
             self.id("lat-time"),
             self.sec,
-            &self.title("latency over time"),
+            &self.series_title("latency over time"),
             Kind::Lines,
         )
         .axes("time (s)", "latency (us)");
@@ -198,7 +226,7 @@ impl DirCharts<'_> {
             let mut c = Chart::new(
                 self.id("lat-hist"),
                 self.sec,
-                &self.title("latency histogram"),
+                &self.dist_title("latency histogram"),
                 Kind::Histogram,
             )
             .axes("latency (us)", "I/Os")
@@ -212,7 +240,7 @@ impl DirCharts<'_> {
         let mut c = Chart::new(
             self.id("lat-cdf"),
             self.sec,
-            &self.title("latency CDF"),
+            &self.dist_title("latency CDF"),
             Kind::Lines,
         )
         .axes("latency (us)", "fraction of I/Os at or below")
@@ -227,7 +255,7 @@ impl DirCharts<'_> {
         let mut c = Chart::new(
             self.id("lat-pct"),
             self.sec,
-            &self.title("latency percentiles"),
+            &self.dist_title("latency percentiles"),
             Kind::Lines,
         )
         .axes("percentile", "latency (us)");
@@ -245,4 +273,56 @@ impl DirCharts<'_> {
 /// The CDF of a latency as a trace (us on x).
 pub fn cdf(name: &str, l: &Lat) -> Trace {
     line(name, l.cdf().into_iter().map(|(v, f)| (v / 1000.0, f)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Headline;
+
+    /// Repeated runs: the summary bars carry the lowest-highest spread, the distribution charts
+    /// say they hold all runs, the interval series say which run they are.
+    #[test]
+    fn repeated_runs_show_their_spread_and_which_run_is_drawn() {
+        let h = |iops| Headline {
+            iops,
+            ..Default::default()
+        };
+        let d = DirFigures {
+            dir: "read",
+            clat: Some(Lat {
+                n: 1,
+                bins: vec![(1000.0, 1)],
+                ..Default::default()
+            }),
+            series: crate::model::DirSeries {
+                iops: vec![(1.0, 100.0)],
+                ..Default::default()
+            },
+            reps: vec![h(90.0), h(100.0), h(110.0)],
+            ..Default::default()
+        };
+        let s = Source {
+            label: "s".into(),
+            repetitions: 3,
+            jobs: vec![Job {
+                name: "j".into(),
+                dirs: vec![d],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let charts = charts(std::slice::from_ref(&s));
+        let find = |id: &str| charts.iter().find(|c| c.id.ends_with(id)).unwrap();
+        let iops = find("summary-iops");
+        assert_eq!(iops.traces[0].y, vec![100.0]);
+        assert_eq!(iops.traces[0].spread, vec![(90.0, 110.0)]);
+        assert!(iops.title.contains("mean of 3 runs"), "{}", iops.title);
+        assert!(find("lat-cdf").title.ends_with("(all 3 runs)"));
+        assert!(find("iops-time").title.ends_with("(run 1 of 3)"));
+        assert_eq!(
+            s.jobs[0].dirs[0].figure_text(Figure::Iops),
+            "100.0 (90.00-110.0)"
+        );
+    }
 }

@@ -67,6 +67,9 @@ pub struct Chart {
     pub log_x: bool,
     pub kind: Kind,
     pub traces: Vec<Trace>,
+    /// Detail behind the headline charts (one job's of many, one point's of a sweep): listed
+    /// after them, collapsed, and drawn only when opened.
+    pub detail: bool,
 }
 
 impl Chart {
@@ -80,6 +83,7 @@ impl Chart {
             log_x: false,
             kind,
             traces: Vec::new(),
+            detail: false,
         }
     }
     pub fn axes(mut self, x: &str, y: &str) -> Chart {
@@ -202,6 +206,8 @@ pub fn report_charts(sources: &[Source]) -> Vec<Chart> {
             }
         }
     }
+    // Headline charts first, the detail after them.
+    out.sort_by_key(|c| c.detail);
     dedup_ids(&mut out);
     out
 }

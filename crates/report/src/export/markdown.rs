@@ -22,14 +22,14 @@ pub fn render(sources: &[Source]) -> String {
         }
         if s.repetitions > 1 {
             out.push_str(&format!(
-                "- repetitions: {} (figures are means)\n",
+                "- repetitions: {} (figures are means, lowest-highest run in brackets; noisy: the runs varied by more than 10 %)\n",
                 s.repetitions
             ));
         }
         out.push('\n');
         out.push_str("| job | direction |");
         for f in Figure::ALL {
-            out.push_str(&format!(" {} |", f.label()));
+            out.push_str(&format!(" {} |", f.label_of(s.pct_kind())));
         }
         out.push_str(" workload |\n|---|---|");
         for _ in Figure::ALL {
@@ -40,10 +40,7 @@ pub fn render(sources: &[Source]) -> String {
             for d in &j.dirs {
                 out.push_str(&format!("| {} | {} |", cell(&j.name), d.dir));
                 for f in Figure::ALL {
-                    out.push_str(&format!(
-                        " {} |",
-                        d.figure(f).map(fmt_num).unwrap_or_else(|| "n/a".into())
-                    ));
+                    out.push_str(&format!(" {} |", s.cell_text(d, f)));
                 }
                 out.push_str(&format!(" {} |\n", cell(&j.signature.to_string())));
             }

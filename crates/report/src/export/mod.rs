@@ -8,7 +8,8 @@ pub mod xlsx;
 use crate::model::{DirFigures, Figure, Job, Source};
 
 /// The export columns, each named with its unit.
-pub const COLUMNS: [&str; 16] = [
+/// The `lat_p*` percentiles are of the latency named in `lat_pct_of` (`clat` or `lat`).
+pub const COLUMNS: [&str; 17] = [
     "source",
     "job",
     "workload",
@@ -25,6 +26,7 @@ pub const COLUMNS: [&str; 16] = [
     "lat_max_us",
     "usr_cpu_pct",
     "sys_cpu_pct",
+    "lat_pct_of",
 ];
 
 /// A cell: text or a number; None is a figure that was not measured (left empty, never 0).
@@ -35,15 +37,17 @@ pub enum Cell {
 }
 
 /// One export row per source, job, direction and repetition. Mean, min and max latency are
-/// those of the first repetition (the only one whose whole latency record is kept) and left
-/// empty for the others.
+/// those of a single run, or of the first repetition when only its latency record was kept;
+/// left empty for the others (the record of merged repetitions is no one run's).
 pub fn rows(sources: &[Source]) -> Vec<(&Source, &Job, &DirFigures, Vec<Cell>)> {
     let mut out = Vec::new();
     for s in sources {
         for j in &s.jobs {
             for d in &j.dirs {
                 for (i, h) in d.reps.iter().enumerate() {
-                    let l = d.main_lat().filter(|_| i == 0);
+                    let l = d
+                        .main_lat()
+                        .filter(|_| i == 0 && (d.reps.len() == 1 || d.dist_first_only));
                     let us = |v: f64| Some(v / 1000.0);
                     out.push((
                         s,
@@ -66,6 +70,7 @@ pub fn rows(sources: &[Source]) -> Vec<(&Source, &Job, &DirFigures, Vec<Cell>)> 
                             Cell::Num(l.and_then(|l| us(l.max_ns))),
                             Cell::Num(j.usr_cpu_pct.filter(|_| i == 0)),
                             Cell::Num(j.sys_cpu_pct.filter(|_| i == 0)),
+                            Cell::Text(h.pct_of.map(|k| k.name()).unwrap_or("").to_string()),
                         ],
                     ));
                 }

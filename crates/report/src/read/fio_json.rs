@@ -215,20 +215,12 @@ fn merge_lat(parts: Vec<Lat>) -> Option<Lat> {
     let mut it = parts.into_iter();
     let mut m = it.next()?;
     for p in it {
-        let n = m.n + p.n;
-        m.mean_ns = (m.mean_ns * m.n as f64 + p.mean_ns * p.n as f64) / n.max(1) as f64;
-        m.min_ns = m.min_ns.min(p.min_ns);
-        m.max_ns = m.max_ns.max(p.max_ns);
-        m.stddev_ns = m.stddev_ns.max(p.stddev_ns);
-        m.n = n;
-        m.percentiles.clear();
-        for (v, c) in p.bins {
-            match m.bins.iter_mut().find(|b| b.0 == v) {
-                Some(b) => b.1 += c,
-                None => m.bins.push((v, c)),
-            }
+        if !m.merge(&p) {
+            // Percentiles of a part do not merge: the merged latency has none.
+            m.merge_summary(&p);
+            m.percentiles.clear();
+            m.bins.clear();
         }
-        m.bins.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     Some(m)
 }

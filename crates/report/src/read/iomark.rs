@@ -186,23 +186,71 @@ pub fn from_result(r: &RunResult) -> Source {
         .iter()
         .map(|d| (d.name.clone(), d.util))
         .collect();
-    // Clones in plan order.
-    let mut by_job: BTreeMap<usize, Vec<&JobResult>> = BTreeMap::new();
-    for j in r.jobs.iter().filter(|j| j.ran) {
-        by_job.entry(j.job_index).or_default().push(j);
-    }
-    for (idx, clones) in by_job {
-        let spec = r.plan.jobs.get(idx);
-        let job = job(spec, &clones);
-        for n in clones.iter().flat_map(|c| &c.notes) {
-            let n = n.to_string();
-            if !s.notes.contains(&n) {
-                s.notes.push(n);
+    let reps = repetitions(r);
+    let n = reps.len();
+    for (k, rep) in reps.into_iter().enumerate() {
+        let mut part = Source {
+            repetitions: 1,
+            ..Default::default()
+        };
+        for clones in rep {
+            // A suite's steps each number their jobs from 0: the plan's job of that name.
+            let name = &clones[0].name;
+            let spec = r
+                .plan
+                .jobs
+                .get(clones[0].job_index)
+                .filter(|p| &p.name == name)
+                .or_else(|| r.plan.jobs.iter().find(|p| &p.name == name));
+            for n in clones.iter().flat_map(|c| &c.notes) {
+                let n = n.to_string();
+                if !s.notes.contains(&n) {
+                    s.notes.push(n);
+                }
             }
+            part.jobs.push(job(spec, &clones));
         }
-        s.jobs.push(job);
+        if k == 0 {
+            s.jobs = part.jobs;
+        } else {
+            super::add_repetition(&mut s, part);
+        }
+    }
+    if n > 1 {
+        s.notes.push(format!(
+            "figures are the mean of the {n} runs of every test in the file"
+        ));
     }
     s
+}
+
+/// The jobs of a result, clones of one job together (same plan index and name), in the order
+/// they ran, per repetition: a suite that runs its tests several times into one result
+/// (`bonnie -x 3`) numbers every test's job from 0 again, so a clone number seen again starts
+/// the next repetition.
+fn repetitions(r: &RunResult) -> Vec<Vec<Vec<&JobResult>>> {
+    let mut reps: Vec<Vec<Vec<&JobResult>>> = Vec::new();
+    for j in r.jobs.iter().filter(|j| j.ran) {
+        let same = |c: &Vec<&JobResult>| c[0].job_index == j.job_index && c[0].name == j.name;
+        // The first repetition without this clone of this job.
+        let free = reps.iter_mut().find(|rep| {
+            !rep.iter()
+                .find(|c| same(c))
+                .is_some_and(|g| g.iter().any(|c| c.clone == j.clone))
+        });
+        let rep = match free {
+            Some(rep) => rep,
+            None => {
+                reps.push(Vec::new());
+                reps.last_mut().expect("just pushed")
+            }
+        };
+        match rep.iter_mut().find(|c| same(c)) {
+            Some(g) => g.push(j),
+            None => rep.push(vec![j]),
+        }
+    }
+    reps
 }
 
 /// A command line as a shell would take it back: words with anything but letters, digits and
@@ -260,6 +308,29 @@ fn signature(spec: &JobSpec) -> Signature {
     }
 }
 
+/// The workload of a job the plan does not describe (a suite's step): the directions it
+/// moved data in and its block size when every I/O had the same.
+fn measured_signature(m: &JobResult, clones: usize) -> Signature {
+    let (r, w) = (&m.dirs[Dir::Read], &m.dirs[Dir::Write]);
+    let rw = match (r.total_ios > 0, w.total_ios > 0) {
+        (true, true) => "rw",
+        (true, false) => "read",
+        _ => "write",
+    };
+    let d = if r.total_ios > 0 { r } else { w };
+    Signature {
+        rw: rw.into(),
+        bs: if d.total_ios > 0 && d.io_bytes % d.total_ios == 0 {
+            d.io_bytes / d.total_ios
+        } else {
+            0
+        },
+        iodepth: 1,
+        numjobs: clones as u32,
+        rwmixread: if rw == "read" { 100 } else { 0 },
+    }
+}
+
 pub(crate) fn lat(r: &LatRecord) -> Option<Lat> {
     if r.stat.n == 0 {
         return None;
@@ -296,7 +367,7 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
     }
     let mut job = Job {
         name: m.name.clone(),
-        signature: spec.map(signature).unwrap_or_default(),
+        signature: spec.map_or_else(|| measured_signature(&m, clones.len()), signature),
         sync: lat(&m.sync),
         error: (m.error != 0).then(|| {
             m.failure
@@ -320,11 +391,18 @@ fn job(spec: Option<&JobSpec>, clones: &[&JobResult]) -> Job {
             io_bytes: r.io_bytes,
             total_ios: r.total_ios,
             runtime_ms: r.runtime_ms,
+            // The job's microseconds, when they are this direction's milliseconds.
+            runtime_us: if m.runtime_us.abs_diff(r.runtime_ms * 1000) < 1000 {
+                m.runtime_us
+            } else {
+                0
+            },
             slat: lat(&r.slat),
             clat: lat(&r.clat),
             lat: lat(&r.lat),
             series: series(clones, d),
             reps: Vec::new(),
+            dist_first_only: false,
         };
         f.reps.push(f.headline());
         job.dirs.push(f);
@@ -419,6 +497,81 @@ mod tests {
             bs,
             ..Default::default()
         }
+    }
+
+    /// A suite's result (bonnie -x 2): every test's job numbered 0, the tests run twice. Each
+    /// test is a job of its own with two repetitions, not clones of the first test.
+    #[test]
+    fn suite_tests_are_jobs_of_their_own() {
+        let mut r = RunResult::default();
+        r.plan.jobs = ["block-output", "block-input"]
+            .map(|n| JobSpec {
+                name: n.into(),
+                ..Default::default()
+            })
+            .to_vec();
+        for ios in [100, 300] {
+            for n in ["per-char-output", "block-output", "random-seeks"] {
+                let mut j = JobResult {
+                    name: n.into(),
+                    ran: true,
+                    ..Default::default()
+                };
+                j.dirs.read.total_ios = ios;
+                j.dirs.read.runtime_ms = 1000;
+                r.jobs.push(j);
+            }
+        }
+        let s = from_result(&r);
+        let names: Vec<&str> = s.jobs.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["per-char-output", "block-output", "random-seeks"]);
+        for j in &s.jobs {
+            assert_eq!(
+                j.dirs[0].samples(crate::model::Figure::Iops),
+                [100.0, 300.0]
+            );
+        }
+        assert_eq!(s.repetitions, 2);
+        assert_eq!(
+            s.jobs[2].signature.rw, "read",
+            "the plan's first job is not every test's"
+        );
+        // Runs shorter than a millisecond have rates from their microseconds (iozone's small
+        // cells read 0 or whole-millisecond multiples from milliseconds alone).
+        let mut r = RunResult::default();
+        let mut j = JobResult {
+            name: "cell".into(),
+            ran: true,
+            runtime_ms: 0,
+            runtime_us: 160,
+            ..Default::default()
+        };
+        j.dirs.write.total_ios = 16;
+        j.dirs.write.io_bytes = 16 * 8192;
+        j.dirs.write.runtime_ms = 0;
+        r.jobs.push(j);
+        let s = from_result(&r);
+        let iops = s.jobs[0].dirs[0].figure(crate::model::Figure::Iops);
+        assert_eq!(iops, Some(100_000.0));
+        // Clones of one job (numjobs=2) stay one job of one run.
+        let mut r = RunResult::default();
+        for c in 0..2 {
+            let mut j = JobResult {
+                name: "x".into(),
+                clone: c,
+                ran: true,
+                ..Default::default()
+            };
+            j.dirs.read.total_ios = 100;
+            j.dirs.read.runtime_ms = 1000;
+            r.jobs.push(j);
+        }
+        let s = from_result(&r);
+        assert_eq!(s.jobs.len(), 1);
+        assert_eq!(
+            s.jobs[0].dirs[0].samples(crate::model::Figure::Iops),
+            [200.0]
+        );
     }
 
     /// The last window's entry at the time of the one before it (9,616 then 64,364 IOPS at

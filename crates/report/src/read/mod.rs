@@ -140,7 +140,7 @@ fn load_dir(dir: &Path) -> Result<Source, ReportError> {
 }
 
 /// Add `s` to `acc` as one more repetition: headlines of jobs and directions matched by name
-/// are appended; jobs only in `s` are noted.
+/// are appended and their latency histograms merged; jobs only in `s` are noted.
 fn add_repetition(acc: &mut Source, s: Source) {
     acc.repetitions += 1;
     acc.paths.extend(s.paths);
@@ -150,7 +150,7 @@ fn add_repetition(acc: &mut Source, s: Source) {
             Some(a) => {
                 for d in j.dirs {
                     match a.dirs.iter_mut().find(|x| x.dir == d.dir) {
-                        Some(x) => x.reps.extend(d.reps),
+                        Some(x) => x.add_repetition(d),
                         None => a.dirs.push(d),
                     }
                 }
@@ -174,6 +174,71 @@ fn add_repetition(acc: &mut Source, s: Source) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{DirFigures, Figure, Job, Lat};
+
+    fn rep(bins: Vec<(f64, u64)>) -> Source {
+        let n = bins.iter().map(|b| b.1).sum();
+        let mut d = DirFigures {
+            dir: "read",
+            io_bytes: n * 4096,
+            total_ios: n,
+            runtime_ms: 1000,
+            clat: Some(Lat {
+                n,
+                min_ns: bins[0].0,
+                max_ns: bins[bins.len() - 1].0,
+                mean_ns: bins.iter().map(|b| b.0 * b.1 as f64).sum::<f64>() / n as f64,
+                percentiles: vec![(50.0, 0.0), (99.0, 0.0)],
+                bins,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        d.reps.push(d.headline());
+        Source {
+            repetitions: 1,
+            jobs: vec![Job {
+                name: "j".into(),
+                dirs: vec![d],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+
+    /// The distribution charts of repeated runs hold every repetition (histograms add), so
+    /// the CDF reaches the headline's p99 (a mean over the runs) instead of ending at the
+    /// first run's.
+    #[test]
+    fn repetitions_merge_their_histograms() {
+        let mut acc = rep(vec![(1000.0, 99), (3000.0, 1)]);
+        add_repetition(&mut acc, rep(vec![(1000.0, 90), (12000.0, 10)]));
+        add_repetition(&mut acc, rep(vec![(1000.0, 90), (12000.0, 10)]));
+        let d = &acc.jobs[0].dirs[0];
+        let l = d.clat.as_ref().unwrap();
+        assert_eq!(l.n, 300);
+        assert_eq!(l.bins, vec![(1000.0, 279), (3000.0, 1), (12000.0, 20)]);
+        let p99_us = d.figure(Figure::P99).unwrap();
+        let cdf_end_us = l.cdf().last().unwrap().0 / 1000.0;
+        assert!(
+            cdf_end_us >= p99_us,
+            "CDF ends at {cdf_end_us} us, p99 {p99_us} us"
+        );
+        assert_eq!(l.percentiles, vec![(50.0, 1000.0), (99.0, 12000.0)]);
+        assert_eq!(l.max_ns, 12000.0);
+        assert!((l.mean_ns - (279_000.0 + 3000.0 + 240_000.0) / 300.0).abs() < 1e-6);
+        assert!(!d.dist_first_only);
+        assert_eq!(d.spread(Figure::P99), Some((1.0, 12.0)));
+        assert!(d.noisy(Figure::P99) && !d.noisy(Figure::Iops));
+        // Without a histogram to merge, the first run's is kept and said to be so.
+        let mut acc = rep(vec![(1000.0, 1)]);
+        let mut other = rep(vec![(2000.0, 1)]);
+        other.jobs[0].dirs[0].clat.as_mut().unwrap().bins.clear();
+        add_repetition(&mut acc, other);
+        let d = &acc.jobs[0].dirs[0];
+        assert!(d.dist_first_only);
+        assert_eq!(d.clat.as_ref().unwrap().n, 1);
+    }
 
     #[test]
     fn json_after_text_and_streams_of_reports_are_read() {

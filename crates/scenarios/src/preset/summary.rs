@@ -4,7 +4,7 @@
 use super::{Dirs, Expect, Figure, Metric, Preset};
 use crate::repeat::{Agg, Stats};
 use iomark_engine::job::Dir;
-use iomark_engine::result::{DirResult, LatRecord, RunResult};
+use iomark_engine::result::{JobResult, LatRecord, RunResult};
 
 fn dirs(d: Dirs) -> &'static [Dir] {
     match d {
@@ -14,41 +14,24 @@ fn dirs(d: Dirs) -> &'static [Dir] {
     }
 }
 
-fn rate(d: &DirResult, count: u64) -> f64 {
-    if d.runtime_ms == 0 {
-        0.0
-    } else {
-        count as f64 * 1000.0 / d.runtime_ms as f64
-    }
-}
-
-/// The value of `f` in one run: bandwidth in bytes/s and IOPS add up over every clone of the
-/// named jobs (each clone's amount over its own measured time), latencies merge the histograms
+/// The value of `f` in one run: bandwidth in bytes/s and IOPS of each named job are its
+/// clones' total over the longest clone's runtime (the job's own figure, as its fio block and
+/// reports show it), added over the named jobs and directions; latencies merge the histograms
 /// of all their I/Os (µs); then divided by the figure's divisor.
 pub fn value(f: &Figure, res: &RunResult) -> f64 {
-    let clones = res.jobs.iter().filter(|j| {
-        res.plan
-            .jobs
-            .get(j.job_index)
-            .is_some_and(|spec| f.jobs.contains(&spec.name.as_str()))
-    });
+    let jobs: Vec<JobResult> = (0..res.plan.jobs.len())
+        .filter(|&i| f.jobs.contains(&res.plan.jobs[i].name.as_str()))
+        .filter_map(|i| res.job_merged(i))
+        .collect();
     let v = match f.metric {
-        Metric::Bw | Metric::Iops => clones
-            .flat_map(|j| dirs(f.dirs).iter().map(move |d| &j.dirs[*d]))
-            .map(|d| {
-                rate(
-                    d,
-                    if f.metric == Metric::Bw {
-                        d.io_bytes
-                    } else {
-                        d.total_ios
-                    },
-                )
-            })
+        Metric::Bw | Metric::Iops => jobs
+            .iter()
+            .flat_map(|j| dirs(f.dirs).iter().map(move |d| j.dirs[*d].rates()))
+            .map(|(iops, bw)| if f.metric == Metric::Bw { bw } else { iops })
             .sum(),
         Metric::LatMean | Metric::LatP99 => {
             let mut all = LatRecord::default();
-            for j in clones {
+            for j in &jobs {
                 for d in dirs(f.dirs) {
                     all.merge(&j.dirs[*d].lat);
                 }
@@ -489,6 +472,45 @@ mod tests {
         );
         assert!(t.contains("max read throughput (64 KiB): 838.9 against 100.0 provisioned: PASS"));
         assert!(t.contains("warm-up warmup-write (not in the figures): 1024 MiB in 2.0 s"));
+    }
+
+    /// A clone that ran shorter than the others: the summary's figure is the job's own (the
+    /// clones' total over the longest runtime, as the fio block and the report show it), not
+    /// the sum of each clone's rate (1,250 IOPS here against the job's 1,000).
+    #[test]
+    fn summary_figures_are_the_jobs_own() {
+        let mut res = result(
+            &CLOUD_DISK,
+            &[
+                (0, 1024),
+                (1024, 0),
+                (0, 500),
+                (1000, 0),
+                (100, 0),
+                (0, 50),
+                (0, 200),
+                (400, 0),
+            ],
+        );
+        let i = 2;
+        let name = res.plan.jobs[i].name.clone();
+        let short = res.jobs.iter_mut().find(|j| j.job_index == i).unwrap();
+        short.dirs.write.runtime_ms = 1000;
+        short.runtime_ms = 1000;
+        let f = CLOUD_DISK
+            .figures
+            .iter()
+            .find(|f| f.metric == Metric::Iops && f.jobs == [name.as_str()])
+            .unwrap();
+        let job = res.job_merged(i).unwrap();
+        assert_eq!(job.dirs.write.rates().0, 1000.0);
+        assert_eq!(value(f, &res) * f.divisor, 1000.0);
+        let figs = crate::repeat::figures::of_run(&res);
+        let iops = figs
+            .iter()
+            .find(|x| x.job == name && x.what == "IOPS")
+            .unwrap();
+        assert_eq!(iops.value, 1000.0);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::stats::{Agg, Stats};
 use iomark_engine::job::Dir;
-use iomark_engine::result::{JobResult, RunResult};
+use iomark_engine::result::RunResult;
 
 /// One figure of a run, e.g. ("randread", "read", "IOPS", 12345.0).
 #[derive(Clone, Debug, PartialEq)]
@@ -21,19 +21,14 @@ fn higher_is_better(what: &str) -> bool {
 }
 
 /// The figures of `res`, in plan order: for each job (its clones merged) and each direction it
-/// moved data in, MB/s and IOPS (every clone's amount over its own measured time, summed) and
+/// moved data in, MB/s and IOPS (the clones' total over the longest clone's runtime) and
 /// the mean and p99 of the total latency of all its I/Os.
 pub fn of_run(res: &RunResult) -> Vec<Figure> {
     let mut out = Vec::new();
     for (i, spec) in res.plan.jobs.iter().enumerate() {
-        let clones: Vec<&JobResult> = res.jobs.iter().filter(|j| j.job_index == i).collect();
-        let Some(first) = clones.first() else {
+        let Some(merged) = res.job_merged(i) else {
             continue;
         };
-        let mut merged = first.stats_only();
-        for c in &clones[1..] {
-            merged.merge_stats(c);
-        }
         for (d, dn) in [
             (Dir::Read, "read"),
             (Dir::Write, "write"),
@@ -42,14 +37,7 @@ pub fn of_run(res: &RunResult) -> Vec<Figure> {
             if merged.dirs[d].total_ios == 0 {
                 continue;
             }
-            let (mut bw, mut iops) = (0.0, 0.0);
-            for c in &clones {
-                let x = &c.dirs[d];
-                if x.runtime_ms > 0 {
-                    bw += x.io_bytes as f64 * 1000.0 / x.runtime_ms as f64;
-                    iops += x.total_ios as f64 * 1000.0 / x.runtime_ms as f64;
-                }
-            }
+            let (iops, bw) = merged.dirs[d].rates();
             let lat = &merged.dirs[d].lat;
             let values = [
                 bw / 1e6,
@@ -180,6 +168,7 @@ pub fn to_json(rows: &[Row], agg: Agg) -> serde_json::Value {
 mod tests {
     use super::*;
     use iomark_engine::job::{JobSpec, RunPlan};
+    use iomark_engine::result::JobResult;
 
     fn run(read_mib: &[u64]) -> RunResult {
         let plan = RunPlan {

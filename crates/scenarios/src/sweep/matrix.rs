@@ -75,23 +75,17 @@ pub fn plan(
     job_builder::build_plan(&raw).map(|b| b.plan)
 }
 
-/// The figure of plan job `i` in `res` (all clones, both directions): IOPS and MB/s add up over
-/// clones and directions; latencies merge every I/O's.
+/// The figure of plan job `i` in `res` (all clones, both directions): IOPS and MB/s are the
+/// clones' total over the longest clone's runtime (the job's own figure), added over the
+/// directions; latencies merge every I/O's.
 pub fn figure(res: &RunResult, i: usize, show: Show) -> f64 {
-    let clones = res.jobs.iter().filter(|j| j.job_index == i);
     let mut rate = 0.0;
     let mut lat = LatRecord::default();
-    for j in clones {
+    if let Some(j) = res.job_merged(i) {
         for d in Dir::ALL {
             let x = &j.dirs[d];
-            if x.runtime_ms > 0 {
-                let n = if show == Show::Bw {
-                    x.io_bytes as f64 / 1e6
-                } else {
-                    x.total_ios as f64
-                };
-                rate += n * 1000.0 / x.runtime_ms as f64;
-            }
+            let (iops, bw) = x.rates();
+            rate += if show == Show::Bw { bw / 1e6 } else { iops };
             lat.merge(&x.lat);
         }
     }
@@ -209,6 +203,25 @@ mod tests {
         assert_eq!(p.jobs[3].iodepth, 8);
         assert!(p.jobs.iter().all(|j| j.stonewall));
         assert!(plan(&axes, &pts, &[("nope".into(), "1".into())]).is_err());
+    }
+
+    /// Two clones, one cut short: the point's IOPS is the job's own (2,000 I/Os over the
+    /// longest 2 s), not the sum of the clones' rates (1,500).
+    #[test]
+    fn a_points_figure_is_the_jobs_own() {
+        let mut res = RunResult::default();
+        for (c, ms) in [(0, 2000), (1, 1000)] {
+            let mut j = iomark_engine::result::JobResult {
+                clone: c,
+                ..Default::default()
+            };
+            j.dirs.read.total_ios = 1000;
+            j.dirs.read.io_bytes = 1000 * 4096;
+            j.dirs.read.runtime_ms = ms;
+            res.jobs.push(j);
+        }
+        assert_eq!(figure(&res, 0, Show::Iops), 1000.0);
+        assert_eq!(figure(&res, 0, Show::Bw), 4.096);
     }
 
     #[test]
