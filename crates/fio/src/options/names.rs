@@ -22,10 +22,8 @@ pub const SUPPORTED_ENGINES: &[&str] = iomark_engine::engines::NAMES;
 /// Real fio engines that iomark does not implement (an error names them as such).
 pub const NOT_YET_ENGINES: &[&str] = &[
     "io_uring_cmd",
-    "cpuio",
     "net",
     "netsplice",
-    "exec",
     "e4defrag",
     "splice",
     "gfapi",
@@ -61,10 +59,8 @@ pub const NOT_YET_ENGINES: &[&str] = &[
 /// listed here is refused with the general reason.
 pub const NOT_YET_REASONS: &[(&str, &str)] = &[
     ("io_uring_cmd", "NVMe passthrough needs an NVMe character device (/dev/ngXnY) and its command set, not implemented"),
-    ("cpuio", "a CPU-burning engine (cpuload, cpumode, cpuchunks) is not implemented"),
     ("net", "network I/O between jobs (TCP, UDP, unix sockets) is not implemented"),
     ("netsplice", "network I/O through splice is not implemented"),
-    ("exec", "running a program for the job's duration is not implemented"),
     ("e4defrag", "ext4 online defragmentation (EXT4_IOC_MOVE_EXT) is not implemented"),
     ("splice", "I/O through splice and vmsplice is not implemented"),
     ("gfapi", "it needs GlusterFS's libgfapi and a Gluster volume"),
