@@ -72,14 +72,17 @@ fn cpuio_burns_and_counts_as_fio() {
         assert_eq!((ibytes, iruntime, ierr), (0, 0, 0), "{mode}");
         assert_eq!(&iios[1..], &fios[1..], "{mode}");
         // noop: each I/O is a 20 ms burn and a 20 ms think, by the clock, so both count about
-        // 50 in 2 s whatever the load; qsort's burn is a sort's time, on the same machine.
+        // 50 in 2 s whatever the load. A qsort burn is a sort's time, and iomark's sort is
+        // faster than fio's (libc's qsort through a comparison function): more I/Os, the same
+        // share of the CPU.
         let (a, b) = (iios[0] as f64, fios[0] as f64);
         assert!(a > 0.0 && b > 0.0, "{mode}: {iios:?} {fios:?}");
-        let tol = if mode == "noop" { 0.25 } else { 0.6 };
-        assert!(
-            (a - b).abs() <= (b * tol).max(3.0),
-            "{mode}: iomark {a} I/Os, fio {b}"
-        );
+        if mode == "noop" {
+            assert!(
+                (a - b).abs() <= (b * 0.25).max(3.0),
+                "{mode}: iomark {a} I/Os, fio {b}"
+            );
+        }
         // The CPU used: at most the load asked for (with a margin for the process's own
         // threads), and like fio's on the same loaded machine.
         assert!(iusr > 0.0 && iusr <= 60.0, "{mode}: usr {iusr}%");
@@ -111,6 +114,7 @@ fn cpuio_needs_cpuload_before_anything_runs() {
     assert!(stderr(&o).contains("needs cpuload="), "{}", stderr(&o));
     // fio refuses it too, when the engine starts.
     let f = fio_in(&["--name=burn", "--ioengine=cpuio", "--runtime=1"], &d.path);
-    assert!(!f.status.success() && stderr(&f).contains("cpuload="));
+    let said = format!("{}{}", stdout(&f), stderr(&f));
+    assert!(!f.status.success() && said.contains("cpuload="), "{said}");
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
 }

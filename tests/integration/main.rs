@@ -21,6 +21,7 @@ mod fio_cpuio;
 mod fio_debug_random;
 mod fio_engines3;
 mod fio_errors;
+mod fio_examples;
 mod fio_exec;
 mod fio_exit;
 mod fio_iolog;

@@ -53,6 +53,15 @@ pub const NOT_YET_ENGINES: &[&str] = &[
     "guasi",
     "binject",
     "syslet-rw",
+    "cpp_null",
+    "ime_psync",
+    "ime_psyncv",
+    "ime_aio",
+    "libhdfs",
+    "librpma_apm_client",
+    "librpma_apm_server",
+    "librpma_gpspm_client",
+    "librpma_gpspm_server",
 ];
 
 /// Why each engine of `NOT_YET_ENGINES` is refused: what running it would need. An engine not
@@ -92,6 +101,15 @@ pub const NOT_YET_REASONS: &[(&str, &str)] = &[
     ("guasi", "fio 3.33 no longer has this engine"),
     ("binject", "fio 3.33 no longer has this engine"),
     ("syslet-rw", "fio 3.33 no longer has this engine"),
+    ("cpp_null", "it is fio's example of an engine written in C++, built apart from fio and loaded at run time"),
+    ("ime_psync", "it needs DDN's IME native client and an IME file system"),
+    ("ime_psyncv", "it needs DDN's IME native client and an IME file system"),
+    ("ime_aio", "it needs DDN's IME native client and an IME file system"),
+    ("libhdfs", "it needs Hadoop's libhdfs and an HDFS cluster"),
+    ("librpma_apm_client", "it needs librpma and RDMA hardware with persistent memory"),
+    ("librpma_apm_server", "it needs librpma and RDMA hardware with persistent memory"),
+    ("librpma_gpspm_client", "it needs librpma and RDMA hardware with persistent memory"),
+    ("librpma_gpspm_server", "it needs librpma and RDMA hardware with persistent memory"),
 ];
 
 /// Why `name` (an engine of `NOT_YET_ENGINES`) is refused.
