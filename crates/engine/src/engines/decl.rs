@@ -19,6 +19,9 @@ pub(crate) struct EngineFlags {
     pub(crate) metadata: bool,
     /// Honours O_DIRECT: `direct=1` bypasses the page cache for its reads and writes.
     pub(crate) direct: bool,
+    /// Moves nothing at all (fio's FIO_NOIO): its I/Os are counted without bytes, and the job
+    /// runs for its time or its number of I/Os whatever its size.
+    pub(crate) noio: bool,
 }
 
 impl EngineFlags {
@@ -29,6 +32,7 @@ impl EngineFlags {
         diskless: false,
         metadata: false,
         direct: true,
+        noio: false,
     };
 }
 
@@ -75,6 +79,7 @@ enum Flag {
     Sync,
     Diskless,
     Metadata,
+    NoIo,
 }
 
 /// A bit per engine (by kind) that has `flag`, so per-I/O checks cost no table load.
@@ -87,6 +92,7 @@ const fn mask(flag: Flag) -> u32 {
             Flag::Sync => f.sync,
             Flag::Diskless => f.diskless,
             Flag::Metadata => f.metadata,
+            Flag::NoIo => f.noio,
         };
         if set {
             m |= 1 << ENGINES[i].kind as u32;
@@ -99,6 +105,7 @@ const fn mask(flag: Flag) -> u32 {
 const SYNC_MASK: u32 = mask(Flag::Sync);
 const DISKLESS_MASK: u32 = mask(Flag::Diskless);
 const METADATA_MASK: u32 = mask(Flag::Metadata);
+const NOIO_MASK: u32 = mask(Flag::NoIo);
 
 /// What an engine can do, as its declaration says: a job model's [`EngineKind`] classified by
 /// the engine that implements it.
@@ -131,6 +138,11 @@ impl Capabilities for EngineKind {
     fn is_metadata(self) -> bool {
         METADATA_MASK & (1 << self as u32) != 0
     }
+    /// Engines that move nothing (fio's FIO_NOIO): I/Os without bytes, for the job's time.
+    #[inline]
+    pub fn is_noio(self) -> bool {
+        NOIO_MASK & (1 << self as u32) != 0
+    }
 }
 
 /// The declaration of `kind`.
@@ -150,6 +162,8 @@ mod tests {
             assert_eq!(k.is_sync(), f.sync, "{k:?}");
             assert_eq!(k.is_diskless(), f.diskless, "{k:?}");
             assert_eq!(k.is_metadata(), f.metadata, "{k:?}");
+            assert_eq!(k.is_noio(), f.noio, "{k:?}");
+            assert!(!f.noio || f.diskless, "{k:?}");
             assert_eq!(f.opens_file, !f.diskless && !f.metadata, "{k:?}");
         }
     }
@@ -162,11 +176,16 @@ mod tests {
             .filter(|k| !k.is_sync())
             .collect();
         assert_eq!(asynchronous, [Libaio, IoUring, PosixAio, Rbd, Rados]);
+        let noio: Vec<_> = EngineKind::ALL
+            .into_iter()
+            .filter(|k| k.is_noio())
+            .collect();
+        assert_eq!(noio, [Cpuio, Exec]);
         let diskless: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_diskless())
             .collect();
-        assert_eq!(diskless, [Null, Rbd, Rados]);
+        assert_eq!(diskless, [Null, Rbd, Rados, Cpuio, Exec]);
         let meta: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_metadata())
@@ -176,7 +195,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(EngineKind::ALL.len(), 17);
+        assert_eq!(EngineKind::ALL.len(), 19);
         for k in EngineKind::ALL {
             assert_eq!(EngineKind::from_name(k.name()), Some(k));
         }

@@ -20,6 +20,7 @@ const fn decl(kind: EngineKind) -> EngineDecl {
             diskless: false,
             metadata: true,
             direct: false,
+            noio: false,
         },
         options: &[],
         create: |kind, setup| Ok(Box::new(MetaEngine::new(kind, setup)?)),

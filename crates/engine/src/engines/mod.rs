@@ -12,7 +12,9 @@ use std::io;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
 
+pub(crate) mod cpuio;
 mod decl;
+pub(crate) mod exec;
 pub(crate) mod falloc;
 pub(crate) mod ftruncate;
 pub(crate) mod libaio;
@@ -54,6 +56,8 @@ pub(crate) const ENGINES: &[EngineDecl] = &[
     ftruncate::DECL,
     rbd::DECL,
     rados::DECL,
+    cpuio::DECL,
+    exec::DECL,
 ];
 
 // `EngineKind as usize` indexes ENGINES.
@@ -146,6 +150,23 @@ pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
         EngineOption::BusyPoll => list!(EngineOption::BusyPoll),
         EngineOption::Conf => list!(EngineOption::Conf),
         EngineOption::TouchObjects => list!(EngineOption::TouchObjects),
+        EngineOption::CpuLoad => list!(EngineOption::CpuLoad),
+        EngineOption::CpuMode => list!(EngineOption::CpuMode),
+        EngineOption::CpuChunks => list!(EngineOption::CpuChunks),
+        EngineOption::Program => list!(EngineOption::Program),
+        EngineOption::Arguments => list!(EngineOption::Arguments),
+        EngineOption::GraceTime => list!(EngineOption::GraceTime),
+        EngineOption::StdRedirect => list!(EngineOption::StdRedirect),
+    }
+}
+
+/// What an engine sets in its job before the job starts, as fio's engines do when they are set
+/// up: the think time of the engines that move nothing.
+pub(crate) fn prepare_job(spec: &mut crate::job::JobSpec) {
+    match spec.ioengine {
+        EngineKind::Cpuio => cpuio::think_between(spec),
+        EngineKind::Exec => exec::prepare(spec),
+        _ => {}
     }
 }
 
@@ -253,6 +274,11 @@ pub(crate) trait Engine {
     /// verifier's read-back for engines whose files have no descriptor. `None`: the engine
     /// reads no other way than through the job's descriptors.
     fn read_at(&mut self, _file: u32, _buf: &mut [u8], _offset: u64) -> Option<io::Result<usize>> {
+        None
+    }
+    /// The think time the engine asks for after each I/O (cpuio: the idle part of its duty
+    /// cycle), in place of the job's own; `None`: the job's.
+    fn think_time(&self) -> Option<std::time::Duration> {
         None
     }
     /// Notes for the user about how the engine was set up (e.g. "fixed buffers disabled:

@@ -20,6 +20,7 @@ pub(crate) const DECL: EngineDecl = EngineDecl {
         diskless: true,
         metadata: false,
         direct: false,
+        noio: false,
     },
     options: &[],
     create: |_, setup| Ok(Box::new(NullEngine::new(setup))),

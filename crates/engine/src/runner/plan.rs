@@ -142,7 +142,8 @@ fn plan_clone(
         )));
     }
     let total_region: u64 = files.iter().map(|f| f.region_len).sum();
-    let io_bytes_per_loop = if meta {
+    // An engine that moves nothing runs for its time or number of I/Os, whatever the size.
+    let io_bytes_per_loop = if meta || job.ioengine.is_noio() {
         u64::MAX
     } else {
         match job.io_size {

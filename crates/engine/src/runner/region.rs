@@ -19,6 +19,9 @@ pub(super) struct Found {
 
 /// The size of one of the job's `nfiles` files: drawn from its size range, its share of the
 /// job's size, the free space it may fill, or the size of what is there.
+/// The region of an engine that moves nothing when the job gives no size.
+const NOIO_REGION: u64 = 1 << 40;
+
 pub(super) fn file_size(
     job: &JobSpec,
     path: &Path,
@@ -70,6 +73,8 @@ pub(super) fn file_size(
         None => match real_size {
             Some(r) if !is_char => r,
             _ if meta => 0,
+            // Nothing is moved: the offsets only count the I/Os (any region serves).
+            _ if job.ioengine.is_noio() => NOIO_REGION,
             _ => {
                 return Err(RunError::NoSize {
                     job: name.clone(),

@@ -407,7 +407,14 @@ impl Worker {
             let r: &mut DirResult = &mut res.dirs[d];
             r.io_bytes = self.bytes[d.idx()];
             r.total_ios = self.ios[d.idx()];
-            r.runtime_ms = if r.total_ios > 0 { runtime_ms } else { 0 };
+            // A direction that moved nothing ran for no time (fio's FIO_NOIO engines count
+            // their I/Os only): no rate is made of it.
+            let moved = r.io_bytes > 0 || !self.spec.ioengine.is_noio();
+            r.runtime_ms = if r.total_ios > 0 && moved {
+                runtime_ms
+            } else {
+                0
+            };
             // Sync engines record one histogram: their total latency is the completion latency.
             if self.one_stage && !self.spec.stats.disable_clat && !self.spec.stats.disable_lat {
                 r.lat = r.clat.clone();

@@ -96,7 +96,7 @@ impl Worker {
     pub(super) fn think(&mut self) {
         self.blocks_since_think = 0;
         let spin = self.spec.thinktime_spin;
-        let total = self.spec.thinktime;
+        let total = self.engine.think_time().unwrap_or(self.spec.thinktime);
         let t0 = sys::now_ns();
         let spin_ns = spin.as_nanos() as u64;
         let spin_end = (t0 + spin_ns).min(self.next_deadline());

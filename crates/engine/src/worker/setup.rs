@@ -31,6 +31,7 @@ impl Worker {
     /// queue, its draws, its records and its controls. A failure closes the files opened and
     /// comes back as the job's result.
     pub(super) fn new(mut s: WorkerSetup) -> Result<Worker, SetupErr> {
+        crate::engines::prepare_job(&mut s.spec);
         let mut res = first_result(&s);
         pin_to_cpus(&s.spec, s.thread_number, &mut res);
         // Before the engine is set up, so that its submission threads inherit it.

@@ -24,6 +24,13 @@ pub enum BuildError {
         owners: &'static [&'static str],
         engine: &'static str,
     },
+    /// An engine that needs one of its options, without it.
+    #[error("ioengine={engine} needs {option}= ({why})")]
+    EngineNeeds {
+        engine: &'static str,
+        option: &'static str,
+        why: &'static str,
+    },
     #[error("block size {bs} is larger than size={size}; the job could not do a single I/O")]
     BlockOverSize { bs: u64, size: u64 },
     #[error("fill_device with rw={rw} is not supported yet: only write jobs can fill a device")]

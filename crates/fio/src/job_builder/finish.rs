@@ -108,6 +108,20 @@ fn finish_seeds(spec: &mut JobSpec, st: &Pending) {
 /// Every engine option given belongs to the job's final `ioengine`.
 fn check_engine_options(spec: &JobSpec, st: &Pending) -> Result<(), BuildError> {
     let engine = spec.ioengine.name();
+    if spec.ioengine == EngineKind::Cpuio && spec.engine_options.cpu.load == 0 {
+        return Err(BuildError::EngineNeeds {
+            engine,
+            option: "cpuload",
+            why: "the share of a CPU each job burns, 1 to 100",
+        });
+    }
+    if spec.ioengine == EngineKind::Exec && spec.engine_options.exec.program.is_none() {
+        return Err(BuildError::EngineNeeds {
+            engine,
+            option: "program",
+            why: "the program to run for the job's time",
+        });
+    }
     for d in &st.engine_opts {
         if !d.engines.contains(&engine) {
             return Err(BuildError::EngineChanged {

@@ -22,10 +22,8 @@ pub const SUPPORTED_ENGINES: &[&str] = iomark_engine::engines::NAMES;
 /// Real fio engines that iomark does not implement (an error names them as such).
 pub const NOT_YET_ENGINES: &[&str] = &[
     "io_uring_cmd",
-    "cpuio",
     "net",
     "netsplice",
-    "exec",
     "e4defrag",
     "splice",
     "gfapi",
@@ -55,16 +53,23 @@ pub const NOT_YET_ENGINES: &[&str] = &[
     "guasi",
     "binject",
     "syslet-rw",
+    "cpp_null",
+    "ime_psync",
+    "ime_psyncv",
+    "ime_aio",
+    "libhdfs",
+    "librpma_apm_client",
+    "librpma_apm_server",
+    "librpma_gpspm_client",
+    "librpma_gpspm_server",
 ];
 
 /// Why each engine of `NOT_YET_ENGINES` is refused: what running it would need. An engine not
 /// listed here is refused with the general reason.
 pub const NOT_YET_REASONS: &[(&str, &str)] = &[
     ("io_uring_cmd", "NVMe passthrough needs an NVMe character device (/dev/ngXnY) and its command set, not implemented"),
-    ("cpuio", "a CPU-burning engine (cpuload, cpumode, cpuchunks) is not implemented"),
     ("net", "network I/O between jobs (TCP, UDP, unix sockets) is not implemented"),
     ("netsplice", "network I/O through splice is not implemented"),
-    ("exec", "running a program for the job's duration is not implemented"),
     ("e4defrag", "ext4 online defragmentation (EXT4_IOC_MOVE_EXT) is not implemented"),
     ("splice", "I/O through splice and vmsplice is not implemented"),
     ("gfapi", "it needs GlusterFS's libgfapi and a Gluster volume"),
@@ -96,6 +101,15 @@ pub const NOT_YET_REASONS: &[(&str, &str)] = &[
     ("guasi", "fio 3.33 no longer has this engine"),
     ("binject", "fio 3.33 no longer has this engine"),
     ("syslet-rw", "fio 3.33 no longer has this engine"),
+    ("cpp_null", "it is fio's example of an engine written in C++, built apart from fio and loaded at run time"),
+    ("ime_psync", "it needs DDN's IME native client and an IME file system"),
+    ("ime_psyncv", "it needs DDN's IME native client and an IME file system"),
+    ("ime_aio", "it needs DDN's IME native client and an IME file system"),
+    ("libhdfs", "it needs Hadoop's libhdfs and an HDFS cluster"),
+    ("librpma_apm_client", "it needs librpma and RDMA hardware with persistent memory"),
+    ("librpma_apm_server", "it needs librpma and RDMA hardware with persistent memory"),
+    ("librpma_gpspm_client", "it needs librpma and RDMA hardware with persistent memory"),
+    ("librpma_gpspm_server", "it needs librpma and RDMA hardware with persistent memory"),
 ];
 
 /// Why `name` (an engine of `NOT_YET_ENGINES`) is refused.

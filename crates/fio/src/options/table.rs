@@ -12,8 +12,8 @@ use super::{o, prio_setters, setters, Layer, OptDef, OptKind, ZoneField};
 use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
-    ContinueOnError, CpusAllowedPolicy, DedupeMode, ExitScope, FadviseHint, FallocateMode, JobSpec,
-    RateProcess, SubmitMode, SyncMode,
+    ContinueOnError, CpuMode, CpusAllowedPolicy, DedupeMode, ExitScope, FadviseHint, FallocateMode,
+    JobSpec, RateProcess, SubmitMode, SyncMode,
 };
 use std::path::PathBuf;
 
@@ -133,6 +133,14 @@ pub static OPTIONS: &[OptDef] = &[
     o("busy_poll", OptKind::Flag, "0", "Engine options", "rbd, rados: spin for completions rather than sleep.").reads(EngineOption::BusyPoll).set(|c, v| { c.spec.engine_options.ceph.busy_poll = c.flag(v)?; Ok(()) }),
     o("conf", OptKind::Str, "", "Engine options", "rados: the Ceph configuration file (default: $CEPH_CONF, else the cluster's file in /etc/ceph).").reads(EngineOption::Conf).set(|c, v| { c.spec.engine_options.ceph.conf = Some(v.to_string()); Ok(()) }),
     o("touch_objects", OptKind::Bool, "1", "Engine options", "rados: create the job's objects when it starts.").reads(EngineOption::TouchObjects).set(|c, v| { c.spec.engine_options.ceph.touch_objects = (!c.boolean(v)?).then_some(false); Ok(()) }),
+    o("cpuload", OptKind::Int, "", "Engine options", "cpuio: the share (1-100%) of one CPU each job burns.").reads(EngineOption::CpuLoad).set(|c, v| { c.spec.engine_options.cpu.load = c.u32(v)?.min(100); Ok(()) }),
+    o("cpumode", OptKind::Enum(&Words(&["noop", "qsort"])), "noop", "Engine options", "cpuio: spin on the clock (noop) or sort numbers (qsort) while burning.").reads(EngineOption::CpuMode).set(|c, v| { c.spec.engine_options.cpu.mode = if c.word(v)? == "qsort" { CpuMode::Qsort } else { CpuMode::Noop }; Ok(()) }),
+    o("cpuchunks", OptKind::Int, "50000", "Engine options", "cpuio: the length of one burn in microseconds.").reads(EngineOption::CpuChunks).set(|c, v| { c.spec.engine_options.cpu.chunk_us = Some(c.count(v)?); Ok(()) }),
+    o("program", OptKind::Str, "", "Engine options", "exec: the program to run for the job's time (through the PATH).").reads(EngineOption::Program).set(|c, v| { c.spec.engine_options.exec.program = Some(v.to_string()); Ok(()) }),
+    o("arguments", OptKind::Str, "", "Engine options", "exec: the program's arguments, split at spaces; %r is the job's runtime in seconds, %n its name.").reads(EngineOption::Arguments).set(|c, v| { c.spec.engine_options.exec.arguments = Some(v.to_string()); Ok(()) }),
+    o("grace_time", OptKind::Int, "1", "Engine options", "exec: seconds the program has to end after SIGTERM, once the runtime is over, before SIGKILL.").reads(EngineOption::GraceTime).set(|c, v| { c.spec.engine_options.exec.grace_time_s = Some(c.u32(v)?); Ok(()) }),
+    o("std_redirect", OptKind::Bool, "1", "Engine options", "exec: the program's standard output and error into JOB.stdout and JOB.stderr.").reads(EngineOption::StdRedirect).set(|c, v| { c.spec.engine_options.exec.std_redirect = Some(c.boolean(v)?); Ok(()) }),
+    o("exit_on_io_done", OptKind::Bool, "0", "Engine options", "cpuio: end the job once the run's I/O jobs are done.").eng(&["cpuio"]).ny(ENGOPT),
     o("rbd_encryption_format", OptKind::Str, "", "Engine options", "rbd: open the image through its LUKS encryption.").eng(&["rbd"]).ny(RBD_CRYPT),
     o("rbd_encryption_passphrase", OptKind::Str, "", "Engine options", "rbd: the passphrase of the image's encryption.").eng(&["rbd"]).ny(RBD_CRYPT),
     // --- Caching and syncing

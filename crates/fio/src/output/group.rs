@@ -108,7 +108,8 @@ impl ReportUnit {
     /// Whether a direction did any I/O (and so gets a block in the normal output).
     pub fn has_io(&self, d: Dir) -> bool {
         let r = &self.job.dirs[d];
-        r.total_ios > 0 || r.io_bytes > 0
+        // I/Os that moved nothing (cpuio) ran for no time and have no block, as in fio.
+        (r.total_ios > 0 && r.runtime_ms > 0) || r.io_bytes > 0
     }
 
     /// CPU use in percent of the (summed) runtime: (usr, sys).

@@ -7,7 +7,7 @@ use super::fmt::{
 use super::fmt::{LAT_MS_LABELS, LAT_NS_LABELS, LAT_US_LABELS};
 use super::group::{self, GroupStats, Report, ReportUnit};
 use iomark_engine::hist::{Histogram, LatencyBuckets};
-use iomark_engine::job::{BlockSize, Dir, JobSpec, RunPlan};
+use iomark_engine::job::{BlockSize, CpuMode, Dir, EngineKind, JobSpec, RunPlan};
 use iomark_engine::result::LatRecord;
 use iomark_engine::steady::{SteadyResult, SteadySpec};
 use iomark_engine::RunResult;
@@ -40,12 +40,14 @@ pub fn job_header(spec: &JobSpec) -> String {
 pub fn preamble(plan: &RunPlan) -> String {
     let mut out = String::new();
     let mut threads = 0u32;
-    for j in &plan.jobs {
+    for j in plan.jobs.iter().filter(|j| !j.ioengine.is_noio()) {
         out.push_str(&job_header(j));
         out.push('\n');
         if j.numjobs > 1 {
             out.push_str("...\n");
         }
+    }
+    for j in &plan.jobs {
         threads += j.numjobs.max(1);
     }
     let _ = writeln!(out, "iomark-{}", iomark_engine::VERSION);
@@ -54,7 +56,51 @@ pub fn preamble(plan: &RunPlan) -> String {
         "Starting {threads} thread{}",
         if threads == 1 { "" } else { "s" }
     );
+    // An engine that moves nothing says how it is set up instead, once per clone (as fio).
+    for j in plan.jobs.iter().filter(|j| j.ioengine.is_noio()) {
+        for _ in 0..j.numjobs.max(1) {
+            noio_setup(&mut out, j);
+        }
+    }
     out
+}
+
+/// The lines fio's cpuio and exec engines print when they are set up.
+fn noio_setup(out: &mut String, j: &JobSpec) {
+    if j.ioengine == EngineKind::Cpuio {
+        let c = &j.engine_options.cpu;
+        let mode = match c.mode {
+            CpuMode::Noop => "noop",
+            CpuMode::Qsort => "qsort",
+        };
+        let _ = writeln!(
+            out,
+            "{} ({mode}): ioengine=cpuio, cpuload={}, cpucycle={}",
+            j.name,
+            c.load,
+            c.chunk_us()
+        );
+        return;
+    }
+    let e = &j.engine_options.exec;
+    let program = e.program.as_deref().unwrap_or("(null)");
+    let _ = writeln!(
+        out,
+        "{} : program={program}, arguments={}",
+        j.name,
+        e.arguments.as_deref().unwrap_or("(null)")
+    );
+    let args = e.expanded_arguments(&j.name, j.runtime);
+    let args = args.as_deref().unwrap_or("(null)");
+    if e.redirects() {
+        let _ = writeln!(
+            out,
+            "{0} : Saving output of {program} {args} : stdout={0}.stdout stderr={0}.stderr",
+            j.name
+        );
+    } else {
+        let _ = writeln!(out, "{} : Running {program} {args}", j.name);
+    }
 }
 
 fn lat_line(out: &mut String, name: &str, rec: &LatRecord) {

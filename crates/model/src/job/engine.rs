@@ -29,6 +29,10 @@ pub enum EngineKind {
     Rbd,
     /// Ceph RADOS objects through librados.
     Rados,
+    /// Burns CPU for a share of the time; moves no data.
+    Cpuio,
+    /// Runs a program for the job's time; moves no data.
+    Exec,
 }
 
 impl EngineKind {
@@ -124,10 +128,24 @@ pub enum EngineOption {
     Conf,
     /// rados: create the objects when the job starts.
     TouchObjects,
+    /// cpuio: the share of the CPU to use.
+    CpuLoad,
+    /// cpuio: how the CPU is burnt.
+    CpuMode,
+    /// cpuio: the length of one burn.
+    CpuChunks,
+    /// exec: the program run.
+    Program,
+    /// exec: its arguments.
+    Arguments,
+    /// exec: how long it has to end after SIGTERM.
+    GraceTime,
+    /// exec: its output into files.
+    StdRedirect,
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 19] = [
+    pub const ALL: [EngineOption; 26] = [
         EngineOption::Hipri,
         EngineOption::Nowait,
         EngineOption::Fixedbufs,
@@ -147,6 +165,13 @@ impl EngineOption {
         EngineOption::BusyPoll,
         EngineOption::Conf,
         EngineOption::TouchObjects,
+        EngineOption::CpuLoad,
+        EngineOption::CpuMode,
+        EngineOption::CpuChunks,
+        EngineOption::Program,
+        EngineOption::Arguments,
+        EngineOption::GraceTime,
+        EngineOption::StdRedirect,
     ];
 }
 
@@ -177,6 +202,110 @@ pub struct EngineOptions {
     /// rbd/rados: the Ceph cluster, pool, image and client.
     #[serde(default, skip_serializing_if = "CephTarget::is_unset")]
     pub ceph: CephTarget,
+    /// cpuio: the share of the CPU burnt and how.
+    #[serde(default, skip_serializing_if = "CpuBurn::is_unset")]
+    pub cpu: CpuBurn,
+    /// exec: the program run for the job's time.
+    #[serde(default, skip_serializing_if = "ExecProgram::is_unset")]
+    pub exec: ExecProgram,
+}
+
+/// The program the exec engine runs (fio's `program`, `arguments`, `grace_time`, `std_redirect`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExecProgram {
+    /// `program`: run through the PATH.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    /// `arguments`, split at spaces; `%r` is the job's runtime in seconds and `%n` its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<String>,
+    /// `grace_time`: seconds between SIGTERM and SIGKILL (unset: 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_time_s: Option<u32>,
+    /// `std_redirect`: its standard output and error into `JOB.stdout` and `JOB.stderr`
+    /// (unset: yes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub std_redirect: Option<bool>,
+    /// The job's name and runtime, filled in when the job starts (its output files and the
+    /// substitutions are named after them; the program is stopped after the runtime).
+    #[serde(skip)]
+    pub job: Option<(String, Option<std::time::Duration>)>,
+}
+
+impl ExecProgram {
+    pub fn is_unset(&self) -> bool {
+        *self == ExecProgram::default()
+    }
+    /// The arguments with fio's substitutions made: `%r` the job's runtime in whole seconds
+    /// (0 without one), `%n` the job's name.
+    pub fn expanded_arguments(
+        &self,
+        job: &str,
+        runtime: Option<std::time::Duration>,
+    ) -> Option<String> {
+        let secs = runtime.map_or(0, |r| r.as_secs());
+        self.arguments
+            .as_ref()
+            .map(|a| a.replace("%r", &secs.to_string()).replace("%n", job))
+    }
+    /// The command run: the program, then each space-separated word of the expanded arguments.
+    pub fn argv(&self, job: &str, runtime: Option<std::time::Duration>) -> Vec<String> {
+        let mut line = self.program.clone().unwrap_or_default();
+        if let Some(a) = self.expanded_arguments(job, runtime) {
+            line.push(' ');
+            line.push_str(&a);
+        }
+        line.split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+    /// Whether its output goes into files (`std_redirect`, yes by default).
+    pub fn redirects(&self) -> bool {
+        self.std_redirect.unwrap_or(true)
+    }
+    /// Seconds between SIGTERM and SIGKILL (`grace_time`, 1 by default).
+    pub fn grace_time_s(&self) -> u32 {
+        self.grace_time_s.unwrap_or(1)
+    }
+}
+
+/// How the cpuio engine burns CPU (fio's `cpuload`, `cpumode`, `cpuchunks`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CpuBurn {
+    /// `cpuload`: percent of the time spent burning (1-100; 0: not given).
+    #[serde(default)]
+    pub load: u32,
+    /// `cpumode`.
+    #[serde(default)]
+    pub mode: CpuMode,
+    /// `cpuchunks`: the length of one burn in microseconds (unset: 50,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk_us: Option<u32>,
+}
+
+impl CpuBurn {
+    /// fio's default burn: 50 ms.
+    pub const DEFAULT_CHUNK_US: u32 = 50_000;
+
+    pub fn is_unset(&self) -> bool {
+        *self == CpuBurn::default()
+    }
+    /// The length of one burn in microseconds.
+    pub fn chunk_us(&self) -> u32 {
+        self.chunk_us.unwrap_or(Self::DEFAULT_CHUNK_US)
+    }
+}
+
+/// What the cpuio engine does while it burns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CpuMode {
+    /// Spins on the clock for the length of a burn.
+    #[default]
+    Noop,
+    /// Sorts 256 Ki numbers four ways per burn; the burn's length is what that takes.
+    Qsort,
 }
 
 /// Where the Ceph engines do their I/O (fio's rbd/rados options).
@@ -238,6 +367,13 @@ impl EngineOptions {
             EngineOption::BusyPoll => self.ceph.busy_poll,
             EngineOption::Conf => self.ceph.conf.is_some(),
             EngineOption::TouchObjects => self.ceph.touch_objects.is_some(),
+            EngineOption::CpuLoad => self.cpu.load != 0,
+            EngineOption::CpuMode => self.cpu.mode != CpuMode::Noop,
+            EngineOption::CpuChunks => self.cpu.chunk_us.is_some(),
+            EngineOption::Program => self.exec.program.is_some(),
+            EngineOption::Arguments => self.exec.arguments.is_some(),
+            EngineOption::GraceTime => self.exec.grace_time_s.is_some(),
+            EngineOption::StdRedirect => self.exec.std_redirect.is_some(),
         }
     }
 }

@@ -15,7 +15,9 @@ mod settings;
 mod trace;
 
 pub use access::*;
-pub use engine::{CephTarget, EngineKind, EngineOption, EngineOptions};
+pub use engine::{
+    CephTarget, CpuBurn, CpuMode, EngineKind, EngineOption, EngineOptions, ExecProgram,
+};
 pub use errors::*;
 pub use io::*;
 pub use settings::*;

@@ -35,6 +35,7 @@ pub(crate) const CEPH_FLAGS: EngineFlags = EngineFlags {
     diskless: true,
     metadata: false,
     direct: false,
+    noio: false,
 };
 
 /// RBD images through librbd.
