@@ -16,7 +16,6 @@ const SORT_LEN: usize = 256 * 1024;
 /// Burns CPU.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Cpuio,
-    name: "cpuio",
     flags: EngineFlags {
         sync: true,
         opens_file: false,

@@ -119,6 +119,8 @@ pub trait Capabilities: Copy {
     fn is_ceph(self) -> bool;
     /// Engines where each "I/O" is a metadata operation on its own file.
     fn is_metadata(self) -> bool;
+    /// Engines that move nothing (fio's FIO_NOIO): I/Os without bytes, for the job's time.
+    fn is_noio(self) -> bool;
 }
 
 impl Capabilities for EngineKind {
@@ -138,9 +140,8 @@ impl Capabilities for EngineKind {
     fn is_metadata(self) -> bool {
         METADATA_MASK & (1 << self as u32) != 0
     }
-    /// Engines that move nothing (fio's FIO_NOIO): I/Os without bytes, for the job's time.
     #[inline]
-    pub fn is_noio(self) -> bool {
+    fn is_noio(self) -> bool {
         NOIO_MASK & (1 << self as u32) != 0
     }
 }

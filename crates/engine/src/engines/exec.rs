@@ -17,7 +17,6 @@ const TICK: Duration = Duration::from_millis(50);
 /// Runs a program for the job's time.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Exec,
-    name: "exec",
     flags: EngineFlags {
         sync: true,
         opens_file: false,

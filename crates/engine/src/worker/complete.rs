@@ -2,6 +2,7 @@
 //! turning I/O errors into job errors or tolerated error counts (the job's error policy).
 
 use super::Worker;
+use crate::engines::Capabilities;
 use crate::failure::JobFailure;
 use crate::job::{Dir, ErrorClass};
 use crate::note::Note;

@@ -20,6 +20,7 @@
 //! - `verify_hooks`: the worker's side of data verification;
 //! - `buffers`: the owned I/O buffers and how write data is generated.
 
+use crate::engines::Capabilities;
 mod access;
 mod buffers;
 mod complete;

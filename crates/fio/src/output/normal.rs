@@ -6,6 +6,7 @@ use super::fmt::{
 };
 use super::fmt::{LAT_MS_LABELS, LAT_NS_LABELS, LAT_US_LABELS};
 use super::group::{self, GroupStats, Report, ReportUnit};
+use iomark_engine::engines::Capabilities;
 use iomark_engine::hist::{Histogram, LatencyBuckets};
 use iomark_engine::job::{BlockSize, CpuMode, Dir, EngineKind, JobSpec, RunPlan};
 use iomark_engine::result::LatRecord;

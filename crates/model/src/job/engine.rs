@@ -37,7 +37,7 @@ pub enum EngineKind {
 
 impl EngineKind {
     /// Every engine, in the order of the discriminants.
-    pub const ALL: [EngineKind; 17] = [
+    pub const ALL: [EngineKind; 19] = [
         EngineKind::Sync,
         EngineKind::Psync,
         EngineKind::Vsync,
@@ -55,6 +55,8 @@ impl EngineKind {
         EngineKind::Ftruncate,
         EngineKind::Rbd,
         EngineKind::Rados,
+        EngineKind::Cpuio,
+        EngineKind::Exec,
     ];
 
     /// The engine's name, as job files and outputs name it (`ioengine=`).
@@ -77,6 +79,8 @@ impl EngineKind {
             EngineKind::Ftruncate => "ftruncate",
             EngineKind::Rbd => "rbd",
             EngineKind::Rados => "rados",
+            EngineKind::Cpuio => "cpuio",
+            EngineKind::Exec => "exec",
         }
     }
 
