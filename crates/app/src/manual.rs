@@ -149,7 +149,7 @@ pub fn overview(table: &[Command]) -> String {
         );
     }
     s.push_str(".SH EXIT STATUS\n0 on success; 1 when a job failed or a \\fB\\-\\-fail\\-if\\fR rule was broken; 2 for invalid input or usage; 3 when a preset's expected figures were not reached; 130 when interrupted (the report is still complete).\n");
-    s.push_str(".SH ENVIRONMENT\n.TP\n.B IOMARK_STORE\nThe result store (default \\fB$XDG_DATA_HOME/iomark/results.db\\fR, else \\fB~/.local/share/iomark/results.db\\fR).\n.TP\n.B CEPH_CONF\nThe Ceph configuration the rbd and rados engines read.\n");
+    s.push_str(".SH ENVIRONMENT\n.TP\n.B IOMARK_STORE\nThe result store, a file or a postgres:// URL (default \\fB$XDG_DATA_HOME/iomark/results.db\\fR, else \\fB~/.local/share/iomark/results.db\\fR).\n.TP\n.B CEPH_CONF\nThe Ceph configuration the rbd and rados engines read.\n");
     s.push_str(".SH SEE ALSO\n");
     let pages: Vec<String> = table
         .iter()
@@ -230,6 +230,9 @@ mod tests {
         assert!(iozone.contains(".BR iozone (1)"));
         let bonnie = page(COMMANDS.iter().find(|c| c.name == "bonnie").unwrap());
         assert!(bonnie.contains("iomark bonnie++"));
-        assert!(all.contains("\\fB\\-\\-store\\fR=\\fIPATH\\fR"), "{all}");
+        assert!(
+            all.contains("\\fB\\-\\-store\\fR=\\fIPATH|URL\\fR"),
+            "{all}"
+        );
     }
 }

@@ -503,6 +503,16 @@ fn groups_follow_stonewall_and_new_group() {
     );
 }
 
+/// The options an engine cannot run without (cpuio burns a share of a CPU, exec runs a
+/// program), with a value each.
+fn engine_needs(engine: &str) -> Vec<(&'static str, &'static str)> {
+    match engine {
+        "cpuio" => vec![("cpuload", "50")],
+        "exec" => vec![("program", "true")],
+        _ => vec![],
+    }
+}
+
 #[test]
 fn every_supported_option_has_a_handler() {
     for d in options::OPTIONS.iter().filter(|d| d.is_supported()) {
@@ -524,6 +534,7 @@ fn every_supported_option_has_a_handler() {
         let mut list = vec![];
         if !d.engines.is_empty() {
             list.push(("ioengine", d.engines[0]));
+            list.extend(engine_needs(d.engines[0]));
         }
         list.push((d.name, v));
         if d.name == "wait_for" {
@@ -587,6 +598,7 @@ fn table_defaults_match_the_job_model() {
         let mut pre: Vec<(&str, &str)> = Vec::new();
         if let Some(e) = d.engines.first() {
             pre.push(("ioengine", e));
+            pre.extend(engine_needs(e));
         }
         let mut before = base(&pre);
         pre.push((d.name, d.default));
