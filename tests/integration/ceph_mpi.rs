@@ -25,8 +25,8 @@ fn two_ranks_write(extra: &[&str]) {
         extra,
     ]
     .concat();
+    // The ranks on this host inherit mpirun's environment, CEPH_CONF with it.
     let o = crate::mpi::mpirun(2, &args, &d.path)
-        .args(["-x", "CEPH_CONF"])
         .env("CEPH_CONF", &conf)
         .bounded_output()
         .unwrap();

@@ -68,27 +68,32 @@ fn shown_job_files_parse_in_fio_and_run_in_iomark() {
 /// A figure recomputed from the jobs of one run in the result file: the per-clone bytes (or
 /// I/Os) over each clone's measured time, summed, for the jobs and directions named.
 fn from_jobs(run: &Value, jobs: &[&str], dirs: &[&str], ios: bool) -> f64 {
+    // As fio's figure of a job: its clones' total over the longest clone's runtime, added over
+    // the named jobs and the directions.
     let plan = run["plan"]["jobs"].as_array().unwrap();
-    let mut sum = 0.0;
+    let mut per: std::collections::BTreeMap<(u64, &str), (f64, f64)> = Default::default();
     for j in run["jobs"].as_array().unwrap() {
-        let name = plan[u(&j["job_index"]) as usize]["name"].as_str().unwrap();
+        let index = u(&j["job_index"]);
+        let name = plan[index as usize]["name"].as_str().unwrap();
         if !jobs.contains(&name) {
             continue;
         }
         for d in dirs {
             let x = &j["dirs"][d];
-            let ms = f(&x["runtime_ms"]);
-            if ms > 0.0 {
-                let n = if ios {
-                    f(&x["total_ios"])
-                } else {
-                    f(&x["io_bytes"])
-                };
-                sum += n * 1000.0 / ms;
-            }
+            let n = if ios {
+                f(&x["total_ios"])
+            } else {
+                f(&x["io_bytes"])
+            };
+            let e = per.entry((index, d)).or_default();
+            e.0 += n;
+            e.1 = e.1.max(f(&x["runtime_ms"]));
         }
     }
-    sum
+    per.values()
+        .filter(|(_, ms)| *ms > 0.0)
+        .map(|(n, ms)| n * 1000.0 / ms)
+        .sum()
 }
 
 fn headline(doc: &Value, label: &str) -> f64 {

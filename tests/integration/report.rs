@@ -75,6 +75,11 @@ pub(crate) struct Rendered {
 }
 
 pub(crate) fn chromium(args: &[&str], page: &Path) -> (String, String) {
+    chromium_url(args, &format!("file://{}", page.display()))
+}
+
+/// [`chromium`] on an address (a page with a fragment, say).
+pub(crate) fn chromium_url(args: &[&str], url: &str) -> (String, String) {
     let profile = Scratch::new("chromium");
     let o = Command::new("chromium")
         .args([
@@ -92,15 +97,16 @@ pub(crate) fn chromium(args: &[&str], page: &Path) -> (String, String) {
             &format!("--user-data-dir={}", profile.path.display()),
         ])
         .args(args)
-        .arg(format!("file://{}", page.display()))
+        .arg(url)
         .bounded_output()
         .expect("chromium must be installed (scripts/test installs it)");
     assert!(o.status.success(), "chromium failed: {}", stderr(&o));
     (stdout(&o), stderr(&o))
 }
 
+/// The page with every folded section opened (`#all`), so that each chart is drawn.
 pub(crate) fn render(page: &Path) -> Rendered {
-    let (dom, console) = chromium(&["--dump-dom"], page);
+    let (dom, console) = chromium_url(&["--dump-dom"], &format!("file://{}#all", page.display()));
     Rendered { dom, console }
 }
 

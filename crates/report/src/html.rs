@@ -195,6 +195,7 @@ const TABLE_JS: &str = r#"
   document.querySelectorAll('div.chart').forEach(table);
   document.querySelectorAll('details.more').forEach(function(d){
     d.addEventListener('toggle',function(){if(d.open)d.querySelectorAll('div.chart').forEach(draw);});
+    if(location.hash==='#all')d.open=true;
   });
 })();
 "#;
