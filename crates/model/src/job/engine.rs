@@ -336,6 +336,11 @@ pub struct CephTarget {
     /// `touch_objects`: create the objects when the job starts (rados; unset: on, the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub touch_objects: Option<bool>,
+    /// librbd's cache left as the configuration sets it, as `rbd bench` opens an image (no flush
+    /// after opening, whatever `direct` says); off for fio's jobs, which set the cache up by
+    /// `direct` as fio's engine does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cache_as_configured: bool,
 }
 
 impl CephTarget {

@@ -45,6 +45,10 @@ pub fn plan(o: &RbdOpts, c: &CephImage) -> Result<RunPlan, job_builder::PlanErro
     if let Some(b) = o.pattern_byte {
         opts.push(("buffer_pattern".into(), format!("0x{b:02x}")));
     }
+    if o.io_type != "read" {
+        // rbd bench flushes the image after its last write, inside its elapsed time.
+        opts.push(("end_fsync".into(), "1".into()));
+    }
     let raw = RawPlan {
         jobs: vec![RawJob {
             name: "rbd-bench".into(),
@@ -53,7 +57,13 @@ pub fn plan(o: &RbdOpts, c: &CephImage) -> Result<RunPlan, job_builder::PlanErro
         }],
         ..Default::default()
     };
-    job_builder::build_plan(&raw).map(|b| b.plan)
+    let mut plan = job_builder::build_plan(&raw)?.plan;
+    for j in &mut plan.jobs {
+        // rbd bench opens the image with the cache as configured (write-through until the
+        // first flush, by Ceph's default).
+        j.engine_options.ceph.cache_as_configured = true;
+    }
+    Ok(plan)
 }
 
 #[cfg(test)]
@@ -75,5 +85,13 @@ mod tests {
         assert_eq!(j.number_ios, o.ops());
         assert!(j.time_based);
         assert_eq!(j.engine_options.ceph.image.as_deref(), Some("i"));
+        // As rbd bench: the cache as configured, and a flush after the last write.
+        assert!(j.engine_options.ceph.cache_as_configured);
+        assert!(j.end_fsync);
+        let read = RbdOpts {
+            io_type: "read".into(),
+            ..Default::default()
+        };
+        assert!(!plan(&read, &c).unwrap().jobs[0].end_fsync);
     }
 }

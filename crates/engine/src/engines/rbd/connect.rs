@@ -19,19 +19,49 @@ pub(crate) fn options(t: &CephTarget) -> ConnectOptions {
 
 /// The pool named by `pool=`, connected.
 pub(crate) fn pool(t: &CephTarget) -> Result<Arc<Pool>, CephError> {
+    pool_with(t, |_| Ok(()))
+}
+
+/// The pool, with `configure` applied to the connection before the pool opens.
+fn pool_with(
+    t: &CephTarget,
+    configure: impl FnOnce(&Cluster) -> Result<(), CephError>,
+) -> Result<Arc<Pool>, CephError> {
     let name = t.pool.as_deref().ok_or_else(|| CephError::Call {
         what: "no pool given".into(),
         errno: libc::EINVAL,
     })?;
-    let cluster = Arc::new(Cluster::connect(&options(t))?);
-    Ok(Arc::new(Pool::open(cluster, name)?))
+    let cluster = Cluster::connect(&options(t))?;
+    configure(&cluster)?;
+    Ok(Arc::new(Pool::open(Arc::new(cluster), name)?))
 }
 
-/// The image named by `rbdname=`, opened.
-pub(crate) fn image(t: &CephTarget, read_only: bool) -> Result<Image, CephError> {
+/// How librbd's client-side cache serves the job, as fio's rbd engine sets it up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cache {
+    /// Read-only probes: whatever the configuration says, nothing flushed.
+    AsConfigured,
+    /// `direct=1`: the cache off (`rbd_cache=false`), every request goes to the cluster.
+    Off,
+    /// `direct=0`: one flush right after opening, which moves a cache configured write-through
+    /// until the first flush (Ceph's default) to write-back.
+    WriteBack,
+}
+
+/// The image named by `rbdname=`, opened with the cache set up as `cache` says.
+pub(crate) fn image(t: &CephTarget, read_only: bool, cache: Cache) -> Result<Image, CephError> {
     let name = t.image.as_deref().ok_or_else(|| CephError::Call {
         what: "no image given".into(),
         errno: libc::EINVAL,
     })?;
-    Image::open(pool(t)?, name, read_only)
+    let pool = pool_with(t, |c| match cache {
+        Cache::Off => c.set("rbd_cache", "false"),
+        _ => Ok(()),
+    })?;
+    let image = Image::open(pool, name, read_only)?;
+    if cache == Cache::WriteBack {
+        // A failed flush leaves the cache as configured: the I/O itself is still right.
+        let _ = image.flush();
+    }
+    Ok(image)
 }

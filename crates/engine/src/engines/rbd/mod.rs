@@ -5,6 +5,10 @@
 //! whose completions land in a queue by slot (`iomark_ceph::AioSlots`); `getevents` takes them,
 //! waiting on a condition variable or, with `busy_poll`, spinning. Every file of the job maps onto the one
 //! image. librbd answers a completed write with 0: the engine reports the request's length.
+//!
+//! librbd's cache is set up as fio's engine sets it: `direct=1` turns it off for the job's
+//! connection, `direct=0` flushes once after opening so that a cache that is write-through until
+//! the first flush (Ceph's default) writes back.
 
 mod connect;
 pub(crate) mod probe;
@@ -54,6 +58,18 @@ pub(crate) fn engine_error(e: CephError) -> EngineError {
     }
 }
 
+/// The cache set-up of a job: fio's rule (`direct=1` off, else write-back after a flush) unless
+/// the job asks for the configuration's own (rbd-bench).
+fn cache_mode(t: &iomark_model::job::CephTarget, direct: bool) -> connect::Cache {
+    if t.cache_as_configured {
+        connect::Cache::AsConfigured
+    } else if direct {
+        connect::Cache::Off
+    } else {
+        connect::Cache::WriteBack
+    }
+}
+
 pub(crate) struct RbdEngine {
     slots: AioSlots,
     /// The image (also held by the Aio), for the verifier's synchronous reads.
@@ -66,7 +82,8 @@ impl RbdEngine {
         if setup.files.is_empty() && t.pool.is_none() {
             return Err(EngineError::Unavailable("needs a pool and an image".into()));
         }
-        let image = Arc::new(connect::image(t, false).map_err(engine_error)?);
+        let cache = cache_mode(t, setup.direct);
+        let image = Arc::new(connect::image(t, false, cache).map_err(engine_error)?);
         let depth = setup.depth.max(1);
         let aio = Aio::new(AioTarget::Image(image.clone()), depth, t.busy_poll);
         Ok(RbdEngine {
@@ -116,5 +133,24 @@ impl Engine for RbdEngine {
         Ok(self
             .slots
             .reap(min, max, out, |slot, result| Completion { slot, result }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cache_mode, connect::Cache};
+    use iomark_model::job::CephTarget;
+
+    #[test]
+    fn the_cache_is_set_up_by_direct_as_fio_does_unless_the_job_keeps_the_configuration() {
+        let fio = CephTarget::default();
+        assert_eq!(cache_mode(&fio, true), Cache::Off);
+        assert_eq!(cache_mode(&fio, false), Cache::WriteBack);
+        let bench = CephTarget {
+            cache_as_configured: true,
+            ..CephTarget::default()
+        };
+        assert_eq!(cache_mode(&bench, true), Cache::AsConfigured);
+        assert_eq!(cache_mode(&bench, false), Cache::AsConfigured);
     }
 }

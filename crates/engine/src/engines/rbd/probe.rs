@@ -34,7 +34,7 @@ pub(crate) struct Checks {
 pub(crate) fn probe(t: &CephTarget, c: &Checks) -> Result<u64, ProbeError> {
     let ceph = |e: iomark_ceph::CephError| ProbeError::Ceph(e.to_string());
     // A read-only open registers no watch, so the watchers seen are the others'.
-    let img = connect::image(t, true).map_err(ceph)?;
+    let img = connect::image(t, true, connect::Cache::AsConfigured).map_err(ceph)?;
     let size = img.size().map_err(ceph)?;
     if !c.writes {
         return Ok(size);
