@@ -50,6 +50,9 @@ impl Scratch {
             .prefix(&format!("iomark-it-{}-{tag}-", std::process::id()))
             .tempdir_in(base)
             .unwrap();
+        // Open to all as a directory made with mkdir is (tempfile makes it the owner's alone).
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         Scratch {
             path: dir.path().to_path_buf(),
             _dir: dir,
