@@ -82,12 +82,13 @@ fn launches_at_once(d: &Scratch, store: &str) {
     let mut first: Option<Vec<(String, String, String)>> = None;
     for r in &h {
         let id = r["id"].as_i64().unwrap();
-        let doc: Value = serde_json::from_str(&ok(&with_store(
+        let at = format!("@{id}");
+        let shown = ok(&with_store(
             store,
-            &["show", &format!("@{id}"), "--json"],
+            &["show", at.as_str(), "--json"],
             &d.path,
-        )))
-        .unwrap();
+        ));
+        let doc: Value = serde_json::from_str(&shown).unwrap();
         assert_eq!(doc["ranks"].as_array().map(Vec::len), Some(RANKS), "@{id}");
         let ios: u64 = doc["ranks"]
             .as_array()
@@ -97,6 +98,11 @@ fn launches_at_once(d: &Scratch, store: &str) {
             .map(|j| j["dirs"]["read"]["total_ios"].as_u64().unwrap())
             .sum();
         assert_eq!(ios, RANKS as u64 * IOS, "@{id}");
+        assert_eq!(
+            doc["jobs"][0]["dirs"]["read"]["total_ios"].as_u64(),
+            Some(RANKS as u64 * IOS),
+            "@{id}: the merged job"
+        );
         let keys = figure_keys(store, id);
         let once: BTreeSet<_> = keys.iter().collect();
         assert_eq!(
