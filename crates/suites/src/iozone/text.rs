@@ -149,16 +149,19 @@ fn run_lines(a: &IozoneArgs, plan: &Plan) -> Vec<String> {
         plan.timing.stride
     ));
     if let Some(t) = &plan.throughput {
-        let port = "threads";
+        // As iozone words it: "thread(s)" with -T, else "process(es)"; plural only for a
+        // throughput test of more than one.
+        let port = super::throughput::child_word(a.threads, false);
         if t.counts.len() > 1 {
             v.push(format!("Min {port} = {} ", t.counts[0]));
             v.push(format!("Max {port} = {} ", t.counts[t.counts.len() - 1]));
         } else {
-            v.push(format!("Throughput test with {} {port}", t.counts[0]));
+            let n = t.counts[0];
+            let ports = super::throughput::child_word(a.threads, n > 1);
+            v.push(format!("Throughput test with {n} {ports}"));
         }
         v.push(format!(
-            "Each {} writes a {} kByte file in {} kByte records",
-            "thread",
+            "Each {port} writes a {} kByte file in {} kByte records",
             plan.cells.first().map_or(0, |c| c.file >> 10),
             plan.cells.first().map_or(0, |c| c.record >> 10)
         ));
