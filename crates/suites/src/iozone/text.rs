@@ -144,6 +144,9 @@ fn run_lines(a: &IozoneArgs, plan: &Plan) -> Vec<String> {
     v.push(format!("Command line used: {}", a.command_line));
     v.push(format!("Output is in {}", unit(a).words()));
     v.push("Time Resolution = 0.000001 seconds.".into());
+    // iozone's defaults (-S and -L, which change them, only tune -p, which is refused).
+    v.push("Processor cache size set to 1024 kBytes.".into());
+    v.push("Processor cache line size set to 32 bytes.".into());
     v.push(format!(
         "File stride size set to {} * record size.",
         plan.timing.stride
@@ -244,6 +247,16 @@ mod tests {
         assert!(h.contains("\tInclude fsync in write timing\n"), "{h}");
         assert!(
             h.contains("\tCommand line used: iozone -s 1m -i 0 -e\n"),
+            "{h}"
+        );
+        // iozone's lines from "Time Resolution" on, in its order.
+        assert!(
+            h.contains(
+                "\tTime Resolution = 0.000001 seconds.\n\
+                 \tProcessor cache size set to 1024 kBytes.\n\
+                 \tProcessor cache line size set to 32 bytes.\n\
+                 \tFile stride size set to 17 * record size.\n"
+            ),
             "{h}"
         );
         let head = matrix_head(&p);
