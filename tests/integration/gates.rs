@@ -723,7 +723,14 @@ fn a_read_only_target_directory_is_said_as_such() {
     struct Unmount<'a>(&'a std::path::Path);
     impl Drop for Unmount<'_> {
         fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(self.0).status();
+            // Lazily when busy, so that the scratch directory under it is removed too.
+            let unmounted = std::process::Command::new("umount").arg(self.0).status();
+            if !unmounted.is_ok_and(|s| s.success()) {
+                let _ = std::process::Command::new("umount")
+                    .arg("-l")
+                    .arg(self.0)
+                    .status();
+            }
         }
     }
     let _unmount = Unmount(&ro.path);

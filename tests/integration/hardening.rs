@@ -20,27 +20,27 @@ pid = os.fork()\n\
 if pid == 0:\n    os.execv(sys.argv[2], sys.argv[2:])\n\
 _, status, ru = os.wait4(pid, 0)\n\
 open(sys.argv[1], 'w').write('%d %d' % (status, ru.ru_maxrss))\n";
-    let report = std::env::temp_dir().join(format!(
-        "iomark-rss-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
+    // Removed on drop, also when the test fails.
+    let file = tempfile::Builder::new()
+        .prefix("iomark-rss-")
+        .tempfile()
+        .unwrap();
+    let report = file.path();
     let out = Command::new("python3")
         .arg("-c")
         .arg(REAP)
-        .arg(&report)
+        .arg(report)
         .arg(bin())
         .args(args)
         .current_dir(cwd)
         .bounded_output()
         .expect("python3 (package python3) runs iomark to measure its memory");
-    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| {
+    let text = std::fs::read_to_string(report).unwrap_or_else(|e| {
         panic!(
             "no report from the python3 reaper ({e}): {}",
             String::from_utf8_lossy(&out.stderr)
         )
     });
-    let _ = std::fs::remove_file(&report);
     let mut it = text.split_whitespace().map(|w| w.parse::<i64>().unwrap());
     let (status, rss) = (it.next().unwrap(), it.next().unwrap());
     let out = std::process::Output {

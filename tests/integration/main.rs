@@ -58,6 +58,8 @@ mod markdown;
 mod mpi;
 #[cfg(feature = "mpi")]
 mod mpi_iozone;
+#[cfg(feature = "mpi")]
+mod mpi_store;
 mod presets;
 mod quick;
 mod rbd_bench;

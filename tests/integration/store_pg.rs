@@ -37,15 +37,15 @@ fn admin(sql: &str) {
 }
 
 /// A database of one test, dropped after it.
-struct Db {
+pub(crate) struct Db {
     name: String,
-    url: String,
+    pub(crate) url: String,
 }
 
 static DBS: AtomicU32 = AtomicU32::new(0);
 
 impl Db {
-    fn new() -> Db {
+    pub(crate) fn new() -> Db {
         let name = format!(
             "iomark_it_{}_{}",
             std::process::id(),

@@ -362,6 +362,9 @@ fn bonnie_links_and_concurrency_print_as_bonnie_does() {
             let dirs = if n.ends_with(":3") { "3" } else { "" };
             assert_eq!(&f[21..26], ["1", max, "", "", dirs], "{csv}");
             assert!(out.contains("files:max "), "{out}");
+            // The file table's header at bonnie++'s column, after the version.
+            let head = out.lines().find(|l| l.starts_with("Version ")).unwrap();
+            assert_eq!(head.find(" ------Sequential Create"), Some(19), "{head}");
             assert!(out
                 .lines()
                 .any(|l| l.trim_start().starts_with(&format!("{label} "))));

@@ -192,12 +192,20 @@ fn iozone_cpu_utilization_tables() {
     );
     assert!(out.contains(", wall="), "{out}");
     assert!(out.contains(", cpu="), "{out}");
+    // Without -T iozone's children are processes, and it says so.
     assert!(
         out.contains(
-            "\"CPU utilization report Y-axis is type of test X-axis is number of threads\""
+            "\"CPU utilization report Y-axis is type of test X-axis is number of processes\""
         ),
         "{out}"
     );
+    for line in [
+        "\tThroughput test with 2 processes\n",
+        "\tEach process writes a 2048 kByte file in 64 kByte records\n",
+        "\tMin throughput per process \t\t\t= ",
+    ] {
+        assert!(out.contains(line), "{line:?}: {out}");
+    }
     assert!(out.contains("\"Output is in CPU%\""), "{out}");
 }
 

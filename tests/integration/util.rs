@@ -5,7 +5,6 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 pub use crate::deadline::{output_within, BoundedOutput};
 
@@ -14,31 +13,50 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_iomark"))
 }
 
-/// Every run of the tests records into a throw-away result store of this test process (in the
-/// system's temporary directory), never into the home's; a test of the store gives its own.
+/// Every run of the tests records into a throw-away result store of this test process (in a
+/// directory of the system's temporary directory, removed when the process ends, whether its
+/// tests passed or not), never into the home's; a test of the store gives its own.
 fn isolate_store() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let p = std::env::temp_dir().join(format!("iomark-it-{}-store.db", std::process::id()));
-        std::env::set_var("IOMARK_STORE", p);
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    extern "C" fn remove_store() {
+        if let Some(d) = DIR.get() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("iomark-it-{}-store-", std::process::id()))
+            .tempdir()
+            .expect("a temporary directory for the tests' store")
+            .keep();
+        std::env::set_var("IOMARK_STORE", dir.join("store.db"));
+        // The test harness ends with exit(), which runs this (statics are never dropped).
+        // SAFETY: registers a plain function with no captured state.
+        unsafe { libc::atexit(remove_store) };
+        dir
     });
 }
 
-/// A scratch directory removed on drop.
+/// A scratch directory removed on drop (also when its test fails).
 pub struct Scratch {
     pub path: PathBuf,
+    _dir: tempfile::TempDir,
 }
-
-static N: AtomicU32 = AtomicU32::new(0);
 
 impl Scratch {
     /// Under `base` (e.g. "/tmp" for ext4 on this machine, "/dev/shm" for tmpfs).
     pub fn new_in(base: &str, tag: &str) -> Scratch {
-        let n = N.fetch_add(1, Ordering::SeqCst);
-        let path =
-            PathBuf::from(base).join(format!("iomark-it-{}-{}-{}", std::process::id(), tag, n));
-        std::fs::create_dir_all(&path).unwrap();
-        Scratch { path }
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("iomark-it-{}-{tag}-", std::process::id()))
+            .tempdir_in(base)
+            .unwrap();
+        // Open to all as a directory made with mkdir is (tempfile makes it the owner's alone).
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        Scratch {
+            path: dir.path().to_path_buf(),
+            _dir: dir,
+        }
     }
     pub fn new(tag: &str) -> Scratch {
         Scratch::new_in("/tmp", tag)
@@ -48,12 +66,6 @@ impl Scratch {
     }
     pub fn s(&self, name: &str) -> String {
         self.file(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
     }
 }
 

@@ -72,9 +72,11 @@ pub fn main(args: &[String]) -> i32 {
             code = 1;
             continue;
         }
+        // hdparm's lines on stdout, iomark's after them on stderr.
         print!("{}", hdparm::output::render(path, &p, &r));
         hdparm::table::add_rows(&mut table, path, &p, &r);
         let _ = std::io::stdout().flush();
+        eprint!("{}", hdparm::output::notes(path, &p, &r));
         if let Some(msg) = failed {
             eprintln!("iomark hdparm: {msg}");
             code = 1;

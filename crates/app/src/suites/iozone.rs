@@ -163,7 +163,13 @@ fn throughput_mode(
     for &n in &tp.counts {
         let mut show = |f: &throughput::TpFigure| {
             out(
-                &throughput::block(f, unit, a.child_bytes, a.cpu_util),
+                &throughput::block_per(
+                    f,
+                    unit,
+                    a.child_bytes,
+                    a.cpu_util,
+                    throughput::child_word(a.threads, false),
+                ),
                 quiet,
             );
         };
@@ -297,9 +303,9 @@ pub fn throughput_reports(
     let rec = p.cells.first().map_or(0, |c| c.record);
     let mut report = String::new();
     if a.excel {
-        report = throughput::excel(figs, rec, unit);
+        report = throughput::excel(figs, rec, unit, a.threads);
         if a.cpu_util {
-            report.push_str(&throughput::cpu_excel(figs, rec));
+            report.push_str(&throughput::cpu_excel(figs, rec, a.threads));
         }
     }
     if let Some(path) = &a.workbook {

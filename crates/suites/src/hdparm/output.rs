@@ -1,4 +1,6 @@
-//! hdparm's lines from the result model, each followed by iomark's latency line.
+//! hdparm's lines from the result model (for stdout, in hdparm's places), and iomark's own
+//! lines about them (for stderr, after them), so that a script reading hdparm's output reads
+//! iomark's unchanged (`hdparm -tT DEV | tail -1`).
 
 use super::plan::{HdparmPlan, Kind, CACHED, DISK};
 use super::TIMING_BUF;
@@ -28,10 +30,11 @@ fn job<'a>(r: &'a RunResult, name: &str) -> Option<&'a JobResult> {
     r.jobs.iter().find(|j| j.name == name && j.ran)
 }
 
-fn lat_line(j: &JobResult) -> String {
+fn lat_line(path: &Path, what: &str, j: &JobResult) -> String {
     let d = &j.dirs.read;
     format!(
-        " iomark: {} reads of 2 MiB, latency {}\n",
+        "iomark: {}: {what}: {} reads of 2 MiB, latency {}\n",
+        path.display(),
         d.total_ios,
         latency::percentiles(&d.lat)
     )
@@ -52,18 +55,17 @@ pub fn disk(r: &RunResult) -> Option<(&JobResult, u64, f64)> {
     Some((j, mb, j.runtime_us as f64 / 1e6))
 }
 
-/// The block for one target: an empty line, `PATH:`, the timings, then iomark's note.
+/// hdparm's block for one target: an empty line, `PATH:`, the timings.
 pub fn render(path: &Path, p: &HdparmPlan, r: &RunResult) -> String {
     let mut s = format!("\n{}:\n", path.display());
     let direct = if p.direct { "O_DIRECT " } else { "" };
-    if let Some((j, mb, secs)) = cached(r) {
+    if let Some((_, mb, secs)) = cached(r) {
         s.push_str(&format!(
             " Timing {direct}cached reads:   {}\n",
             timing(mb, secs)
         ));
-        s.push_str(&lat_line(j));
     }
-    if let Some((j, mb, secs)) = disk(r) {
+    if let Some((_, mb, secs)) = disk(r) {
         let kind = if p.direct { "O_DIRECT" } else { "buffered" };
         let offset = if p.offset_gib > 0 {
             format!(" (offset {} GB)", p.offset_gib)
@@ -74,14 +76,26 @@ pub fn render(path: &Path, p: &HdparmPlan, r: &RunResult) -> String {
             " Timing {kind} disk reads{offset}: {}\n",
             timing(mb, secs)
         ));
-        s.push_str(&lat_line(j));
+    }
+    s
+}
+
+/// iomark's lines about the block of [`render`]: each timing's latency, what the target is
+/// and the unit.
+pub fn notes(path: &Path, p: &HdparmPlan, r: &RunResult) -> String {
+    let mut s = String::new();
+    if let Some((j, _, _)) = cached(r) {
+        s.push_str(&lat_line(path, "cached reads", j));
+    }
+    if let Some((j, _, _)) = disk(r) {
+        s.push_str(&lat_line(path, "disk reads", j));
     }
     let what = match p.kind {
         Kind::Block => "a block device",
         Kind::File => "a regular file (hdparm itself times block devices only)",
     };
     s.push_str(&format!(
-        " iomark: {} is {what}; \"MB\" above are MiB, as in hdparm\n",
+        "iomark: {} is {what}; \"MB\" on stdout are MiB, as in hdparm\n",
         path.display()
     ));
     s
@@ -141,21 +155,24 @@ mod tests {
         };
         let out = render(Path::new("/dev/x"), &p, &r);
         let l: Vec<&str> = out.lines().collect();
-        assert_eq!(l[0], "");
-        assert_eq!(l[1], "/dev/x:");
+        // hdparm's lines alone, as hdparm prints them.
         assert_eq!(
-            l[2],
-            " Timing cached reads:   2000 MB in  0.40 seconds = 5000.00 MB/sec"
+            l,
+            vec![
+                "",
+                "/dev/x:",
+                " Timing cached reads:   2000 MB in  0.40 seconds = 5000.00 MB/sec",
+                " Timing buffered disk reads: 600 MB in  3.01 seconds = 199.34 MB/sec",
+            ]
         );
+        let notes = notes(Path::new("/dev/x"), &p, &r);
+        let n: Vec<&str> = notes.lines().collect();
         assert!(
-            l[3].starts_with(" iomark: 1000 reads of 2 MiB, latency p50 "),
+            n[0].starts_with("iomark: /dev/x: cached reads: 1000 reads of 2 MiB, latency p50 "),
             "{}",
-            l[3]
+            n[0]
         );
-        assert_eq!(
-            l[4],
-            " Timing buffered disk reads: 600 MB in  3.01 seconds = 199.34 MB/sec"
-        );
-        assert!(l[6].contains("is a block device"));
+        assert!(n[1].starts_with("iomark: /dev/x: disk reads: 300 reads of 2 MiB, latency "));
+        assert!(n[2].contains("is a block device"), "{}", n[2]);
     }
 }

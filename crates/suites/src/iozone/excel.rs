@@ -2,7 +2,8 @@
 //! title, a header row of quoted record sizes (kB) and one row per file size (kB, quoted) with
 //! the figures. Rows are ragged where the record would exceed the file, as iozone's are. A
 //! cell that was not measured (a small record of a large file in `-a`, a test cut short) is
-//! `""`, never 0: iozone prints 0 there, which reads as a measurement. With `-+u` the CPU
+//! `0`, as iozone prints it, so that scripts reading every cell as a number keep working; the
+//! result file, the workbook and the reports keep such a cell absent. With `-+u` the CPU
 //! utilization blocks follow, one per column, in percent with two decimals.
 
 use super::catalog::COLUMNS;
@@ -91,7 +92,9 @@ pub fn render_cpu(blocks: &[Block<f64>]) -> String {
     s
 }
 
-fn render_blocks<T>(s: &mut String, blocks: &[Block<T>], cell: impl Fn(&T) -> String) {
+/// A cell that was not measured prints `0`, as iozone prints it (scripts read every cell as a
+/// number); the result file keeps it absent.
+fn render_blocks<T: Default>(s: &mut String, blocks: &[Block<T>], cell: impl Fn(&T) -> String) {
     for b in blocks {
         s.push_str(&format!("\n\"{}\"\n      ", b.title));
         for r in &b.records_kb {
@@ -103,7 +106,7 @@ fn render_blocks<T>(s: &mut String, blocks: &[Block<T>], cell: impl Fn(&T) -> St
             for v in vals {
                 match v {
                     Some(x) => s.push_str(&cell(x)),
-                    None => s.push_str(" \"\" "),
+                    None => s.push_str(&cell(&T::default())),
                 }
             }
             s.push('\n');
@@ -180,16 +183,19 @@ mod tests {
         ];
         let s = render(&b);
         assert!(s.starts_with("Excel output is below:\n\n\"Writer report\"\n      "));
-        assert!(s.contains("\"65536\"   \"\"  \"\"  300 \n"), "{s}");
-        assert_eq!(parse(&format!("iozone test complete.\n{s}")), b);
+        assert!(s.contains("\"65536\"   0  0  300 \n"), "{s}");
+        // Read back, an unmeasured cell is iozone's 0.
+        let mut zeros = b.clone();
+        zeros[0].rows[1].1 = vec![Some(0), Some(0), Some(300)];
+        assert_eq!(parse(&format!("iozone test complete.\n{s}")), zeros);
         let c = vec![Block {
             title: "Writer CPU utilization report (Zero values should be ignored)".into(),
             records_kb: vec![4, 8],
             rows: vec![(8, vec![Some(12.5), None])],
         }];
         let t = render_cpu(&c);
-        assert!(t.contains("\"8\"    12.50 \"\" \n"), "{t}");
+        assert!(t.contains("\"8\"    12.50   0.00\n"), "{t}");
         let back = parse_as::<f64>(&format!("{s}{t}"));
-        assert_eq!(back[2], c[0]);
+        assert_eq!(back[2].rows, vec![(8, vec![Some(12.5), Some(0.0)])]);
     }
 }

@@ -144,21 +144,27 @@ fn run_lines(a: &IozoneArgs, plan: &Plan) -> Vec<String> {
     v.push(format!("Command line used: {}", a.command_line));
     v.push(format!("Output is in {}", unit(a).words()));
     v.push("Time Resolution = 0.000001 seconds.".into());
+    // iozone's defaults (-S and -L, which change them, only tune -p, which is refused).
+    v.push("Processor cache size set to 1024 kBytes.".into());
+    v.push("Processor cache line size set to 32 bytes.".into());
     v.push(format!(
         "File stride size set to {} * record size.",
         plan.timing.stride
     ));
     if let Some(t) = &plan.throughput {
-        let port = "threads";
+        // As iozone words it: "thread(s)" with -T, else "process(es)"; plural only for a
+        // throughput test of more than one.
+        let port = super::throughput::child_word(a.threads, false);
         if t.counts.len() > 1 {
             v.push(format!("Min {port} = {} ", t.counts[0]));
             v.push(format!("Max {port} = {} ", t.counts[t.counts.len() - 1]));
         } else {
-            v.push(format!("Throughput test with {} {port}", t.counts[0]));
+            let n = t.counts[0];
+            let ports = super::throughput::child_word(a.threads, n > 1);
+            v.push(format!("Throughput test with {n} {ports}"));
         }
         v.push(format!(
-            "Each {} writes a {} kByte file in {} kByte records",
-            "thread",
+            "Each {port} writes a {} kByte file in {} kByte records",
             plan.cells.first().map_or(0, |c| c.file >> 10),
             plan.cells.first().map_or(0, |c| c.record >> 10)
         ));
@@ -241,6 +247,16 @@ mod tests {
         assert!(h.contains("\tInclude fsync in write timing\n"), "{h}");
         assert!(
             h.contains("\tCommand line used: iozone -s 1m -i 0 -e\n"),
+            "{h}"
+        );
+        // iozone's lines from "Time Resolution" on, in its order.
+        assert!(
+            h.contains(
+                "\tTime Resolution = 0.000001 seconds.\n\
+                 \tProcessor cache size set to 1024 kBytes.\n\
+                 \tProcessor cache line size set to 32 bytes.\n\
+                 \tFile stride size set to 17 * record size.\n"
+            ),
             "{h}"
         );
         let head = matrix_head(&p);

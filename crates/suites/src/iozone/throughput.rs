@@ -297,13 +297,19 @@ fn unit_words(unit: Unit) -> (&'static str, &'static str) {
     }
 }
 
-/// iozone's block for one pass (`-C` adds a line per child, `-+u` the CPU figures).
-pub fn block(f: &TpFigure, unit: Unit, per_child: bool, cpu: bool) -> String {
-    block_per(f, unit, per_child, cpu, "thread")
+/// What iozone calls its children: "thread" with `-T`, else "process" (its children are
+/// processes then), and their plural.
+pub fn child_word(threads: bool, plural: bool) -> &'static str {
+    match (threads, plural) {
+        (true, false) => "thread",
+        (true, true) => "threads",
+        (false, false) => "process",
+        (false, true) => "processes",
+    }
 }
 
-/// [`block`] with the children called `each` ("thread", or "process" when they are spread
-/// over processes, as iozone says when its children are processes).
+/// iozone's block for one pass (`-C` adds a line per child, `-+u` the CPU figures), the
+/// children called `each` ([`child_word`]).
 pub fn block_per(f: &TpFigure, unit: Unit, per_child: bool, cpu: bool, each: &str) -> String {
     let (rate, amount) = unit_words(unit);
     let rates: Vec<f64> = f
@@ -393,7 +399,7 @@ fn table_of(
 }
 
 /// The `-R` report of throughput mode: one row per pass, one column per child count.
-pub fn excel(figs: &[TpFigure], record: u64, unit: Unit) -> String {
+pub fn excel(figs: &[TpFigure], record: u64, unit: Unit, threads: bool) -> String {
     let label = match unit {
         Unit::KiBps => "kBytes/sec",
         Unit::OpsPerSec => "ops/sec",
@@ -401,7 +407,8 @@ pub fn excel(figs: &[TpFigure], record: u64, unit: Unit) -> String {
     };
     report_rows(
         &format!(
-            "\n\"Throughput report Y-axis is type of test X-axis is number of threads\"\n\"Record size = {} kBytes \"\n\"Output is in {label}\"\n\n",
+            "\n\"Throughput report Y-axis is type of test X-axis is number of {}\"\n\"Record size = {} kBytes \"\n\"Output is in {label}\"\n\n",
+            child_word(threads, true),
             record >> 10
         ),
         &table(figs, unit).1,
@@ -409,10 +416,11 @@ pub fn excel(figs: &[TpFigure], record: u64, unit: Unit) -> String {
 }
 
 /// The CPU utilization report of throughput mode (`-R -+u`), after the throughput report.
-pub fn cpu_excel(figs: &[TpFigure], record: u64) -> String {
+pub fn cpu_excel(figs: &[TpFigure], record: u64, threads: bool) -> String {
     report_rows(
         &format!(
-            "\n\"CPU utilization report Y-axis is type of test X-axis is number of threads\"\n\"Record size = {} kBytes \"\n\"Output is in CPU%\"\n\n",
+            "\n\"CPU utilization report Y-axis is type of test X-axis is number of {}\"\n\"Record size = {} kBytes \"\n\"Output is in CPU%\"\n\n",
+            child_word(threads, true),
             record >> 10
         ),
         &cpu_table(figs).1,

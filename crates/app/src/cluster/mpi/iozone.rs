@@ -7,10 +7,9 @@
 //! result (with each rank's share). Each rank's files carry its rank: `$rank`, `$nranks` and
 //! `$hostname` in `-F`/`-f` names, else the suffix `.RANK`.
 
-use super::link::{Kind, Received};
-use super::name;
-use super::session::decode_u32;
 use super::Session;
+use crate::cluster::session::{decode_u32, name};
+use crate::cluster::transport::{Kind, Received, Transport};
 use crate::session::signals;
 use crate::suites::iozone::{self as front, Early, End};
 use iomark_engine::pass::group::GroupHooks;

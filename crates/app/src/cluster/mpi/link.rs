@@ -1,61 +1,15 @@
-//! The ranks' messages: point-to-point only, every rank to rank 0 and back (a star), never a
-//! blocking call. Sends are nonblocking and kept until complete; receives take whatever has
-//! arrived. A rank that stops answering therefore never hangs another: the caller polls, and
-//! gives up at its deadline.
+//! The MPI transport: point-to-point messages only, every rank to rank 0 and back (a star),
+//! never a blocking call. Sends are nonblocking and kept until complete; receives take whatever
+//! has arrived. A rank that stops answering therefore never hangs another: the caller polls,
+//! and gives up at its deadline.
 
+use crate::cluster::transport::{Kind, Received, Transport};
 use mpi::ffi;
 use mpi::point_to_point::{MatchedReceiveVec, Message, Source};
 use mpi::raw::AsRaw;
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::Equivalence;
 use std::mem::MaybeUninit;
-
-/// What a message says; its MPI tag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Rank → 0: host name, and the refusal of the plan if any (preflight).
-    Hello = 1,
-    /// 0 → rank: empty to go, else why the run stops before any I/O.
-    Verdict = 2,
-    /// Rank → 0: ready to start group N (4 bytes).
-    Ready = 3,
-    /// 0 → rank: start group N now.
-    Go = 4,
-    /// Rank → 0: the rank's whole result.
-    Result = 5,
-    /// Rank → 0: the rank's run failed; the message says why.
-    Failed = 6,
-    /// 0 → rank: stop the run (another rank failed).
-    Stop = 7,
-    /// Either way: still here.
-    Beat = 8,
-    /// 0 → rank: every result is in; the session is over.
-    Done = 9,
-    /// Rank → 0: a child of pass N finished first here; 0 → rank: stop pass N (stonewall).
-    Wall = 10,
-    /// Rank → 0: its figures of pass N (4 bytes, then the figures).
-    Figure = 11,
-    /// Rank → 0: every pass is done and the files are cleaned.
-    Finished = 12,
-}
-
-impl Kind {
-    fn from_tag(t: i32) -> Option<Kind> {
-        use Kind::*;
-        [
-            Hello, Verdict, Ready, Go, Result, Failed, Stop, Beat, Done, Wall, Figure, Finished,
-        ]
-        .into_iter()
-        .find(|k| *k as i32 == t)
-    }
-}
-
-/// One received message.
-pub struct Received {
-    pub from: usize,
-    pub kind: Kind,
-    pub body: Vec<u8>,
-}
 
 /// The world communicator with the sends still under way.
 pub struct Link {
@@ -70,17 +24,19 @@ impl Link {
             pending: Vec::new(),
         }
     }
+}
 
-    pub fn rank(&self) -> usize {
+impl Transport for Link {
+    fn rank(&self) -> usize {
         self.world.rank() as usize
     }
 
-    pub fn size(&self) -> usize {
+    fn size(&self) -> usize {
         self.world.size() as usize
     }
 
     /// Starts sending `body` to `to`; it completes while later calls poll.
-    pub fn send(&mut self, to: usize, kind: Kind, body: Vec<u8>) {
+    fn send(&mut self, to: usize, kind: Kind, body: Vec<u8>) {
         let count = i32::try_from(body.len()).expect("a message under 2 GiB");
         let mut req = MaybeUninit::<ffi::MPI_Request>::uninit();
         // SAFETY: the buffer lives in `pending` (a Vec's heap block does not move) until MPI
@@ -101,7 +57,7 @@ impl Link {
     }
 
     /// Lets the sends under way move on; drops those complete.
-    pub fn progress(&mut self) {
+    fn progress(&mut self) {
         self.pending.retain_mut(|(_, req)| {
             let mut flag = 0;
             // SAFETY: `req` is an active request from MPI_Isend; MPI_Test sets it to the null
@@ -114,12 +70,12 @@ impl Link {
     }
 
     /// Sends not yet complete.
-    pub fn sending(&self) -> usize {
+    fn sending(&self) -> usize {
         self.pending.len()
     }
 
     /// The next message that has arrived, if any.
-    pub fn recv(&mut self) -> Option<Received> {
+    fn recv(&mut self) -> Option<Received> {
         self.progress();
         let probed: (Message, _) = self.world.any_process().immediate_matched_probe()?;
         let (body, status) = probed.matched_receive_vec::<u8>();
@@ -129,5 +85,9 @@ impl Link {
             // Not one of ours: dropped (and the next one looked at).
             None => self.recv(),
         }
+    }
+
+    fn abort(&self, code: i32) -> ! {
+        self.world.abort(code)
     }
 }

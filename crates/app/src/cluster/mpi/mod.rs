@@ -9,14 +9,16 @@
 
 mod iozone;
 mod link;
-mod preflight;
 mod regions;
 mod run;
-mod session;
 
-pub use session::{Outcome, Session};
+pub use crate::cluster::session::Outcome;
+
+/// A session of ranks over MPI.
+pub type Session = crate::cluster::session::Session<link::Link>;
 
 use crate::cluster::args::ClusterOpts;
+use crate::cluster::transport::Transport;
 use crate::cluster::Role;
 use iomark_fio::cluster_words::Place;
 use iomark_fio::jobfile::{HostVars, Vars};
@@ -36,14 +38,6 @@ pub fn launched() -> Option<(usize, usize)> {
         .iter()
         .find_map(|(s, r)| Some((get(s)?, get(r).unwrap_or(0))))
         .filter(|(size, _)| *size > 1)
-}
-
-/// "rank R on HOST", or that its host is unknown.
-fn name(hosts: &[Option<String>], r: usize) -> String {
-    match &hosts[r] {
-        Some(h) => format!("rank {r} on {h}"),
-        None => format!("rank {r} (host unknown: it never answered)"),
-    }
 }
 
 /// `$rank`, `$nranks` and `$hostname` of this rank, the rest of the host's variables as they are.

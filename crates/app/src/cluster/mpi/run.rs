@@ -3,6 +3,7 @@
 //! rank 0 writes the outputs.
 
 use super::{regions, Outcome, RankVars, Session};
+use crate::cluster::transport::Transport;
 use crate::session::signals;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};

@@ -3,13 +3,13 @@
 //! every refusal with its rank and host), so that a refusal anywhere stops every rank before
 //! any I/O. Waits are bounded by the session's timeout.
 
-use super::link::{Kind, Received};
-use super::{name, Session};
+use super::session::{name, Session};
+use super::transport::{Kind, Received, Transport};
 use std::time::{Duration, Instant};
 
-impl Session {
+impl<T: Transport> Session<T> {
     /// Rank 0: every rank's host (in rank order), or the verdict that stops the run.
-    pub(super) fn lead_preflight(
+    pub(crate) fn lead_preflight(
         &mut self,
         refusal: Option<String>,
     ) -> anyhow::Result<Vec<Option<String>>> {
@@ -71,7 +71,7 @@ impl Session {
     }
 
     /// Another rank: Ok to go on, or the verdict that stops the run.
-    pub(super) fn follow_preflight(&mut self, refusal: Option<String>) -> anyhow::Result<()> {
+    pub(crate) fn follow_preflight(&mut self, refusal: Option<String>) -> anyhow::Result<()> {
         self.link
             .send(0, Kind::Hello, encode_hello(&self.host, refusal.as_deref()));
         let mut last_seen = Instant::now();
@@ -104,7 +104,7 @@ impl Session {
     }
 
     /// Another rank: rank 0 has been silent too long; ends the launch.
-    pub(super) fn lost(&self) -> ! {
+    pub(crate) fn lost(&self) -> ! {
         self.abort(&format!(
             "rank {} on {}: rank 0 stopped answering (nothing from it for {:?}); the run is abandoned",
             self.link.rank(),

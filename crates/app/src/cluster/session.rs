@@ -3,10 +3,9 @@
 //! (stonewall) so that all ranks start it together, and the gather of every rank's whole result
 //! on rank 0. Every wait has a deadline: a rank silent for longer than the timeout (or still
 //! running a time-bounded group that long past its expected end) ends the run with a message
-//! naming it and its host, on every rank, through MPI_Abort.
+//! naming it and its host, on every rank, through the transport's abort (MPI_Abort under MPI).
 
-use super::link::{Kind, Link, Received};
-use super::name;
+use super::transport::{Kind, Received, Transport};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
@@ -34,11 +33,19 @@ enum Event {
 }
 
 /// The ranks of the launch and how long one may stay silent.
-pub struct Session {
-    pub link: Link,
+pub struct Session<T> {
+    pub link: T,
     pub host: String,
     pub timeout: Duration,
     pub verbose: bool,
+}
+
+/// "rank R on HOST", or that its host is unknown.
+pub(crate) fn name(hosts: &[Option<String>], r: usize) -> String {
+    match &hosts[r] {
+        Some(h) => format!("rank {r} on {h}"),
+        None => format!("rank {r} (host unknown: it never answered)"),
+    }
 }
 
 /// Per group of the plan: how long its jobs run at most (ramp, runtime and start delay), when
@@ -59,14 +66,14 @@ fn group_bounds(plan: &RunPlan) -> Vec<Option<Duration>> {
     out
 }
 
-impl Session {
-    pub(super) fn beat_every(&self) -> Duration {
+impl<T: Transport> Session<T> {
+    pub(crate) fn beat_every(&self) -> Duration {
         (self.timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1))
     }
 
     /// Rank 0: a beat to every other rank of `n` when one is due at `next` (then due again a
     /// beat later), so ranks that wait know rank 0 is alive.
-    pub(super) fn beat_others(&mut self, next: &mut Instant, n: usize) {
+    pub(crate) fn beat_others(&mut self, next: &mut Instant, n: usize) {
         if Instant::now() >= *next {
             for r in 1..n {
                 self.link.send(r, Kind::Beat, Vec::new());
@@ -75,7 +82,7 @@ impl Session {
         }
     }
 
-    pub(super) fn say(&self, m: &str) {
+    pub(crate) fn say(&self, m: &str) {
         if self.verbose {
             line(&format!(
                 "iomark: rank {} ({}): {m}",
@@ -98,10 +105,9 @@ impl Session {
     }
 
     /// Ends the whole launch: the message on stderr, then MPI_Abort (every rank is killed).
-    pub(super) fn abort(&self, message: &str) -> ! {
+    pub(crate) fn abort(&self, message: &str) -> ! {
         line(&format!("iomark: {message}"));
-        use mpi::topology::Communicator;
-        self.link.world.abort(1)
+        self.link.abort(1)
     }
 
     /// Runs `plan` on every rank. `refusal` is this rank's reason not to run it (the checks of
@@ -166,7 +172,7 @@ impl Session {
     }
 
     /// Waits (bounded) for the sends under way to complete.
-    pub(super) fn drain(&mut self) {
+    pub(crate) fn drain(&mut self) {
         let until = Instant::now() + self.timeout;
         while self.link.sending() > 0 {
             if Instant::now() > until {
@@ -262,8 +268,8 @@ impl Session {
 }
 
 /// Rank 0's side of a session under way: what every rank said, and the group running.
-struct Lead<'s> {
-    s: &'s mut Session,
+struct Lead<'s, T> {
+    s: &'s mut Session<T>,
     /// The ranks of the launch.
     n: usize,
     /// Every rank's host, from the preflight.
@@ -295,9 +301,14 @@ struct Lead<'s> {
     own_done_at: Option<Instant>,
 }
 
-impl<'s> Lead<'s> {
+impl<'s, T: Transport> Lead<'s, T> {
     /// Starts the plan on rank 0's run thread, with nothing heard yet from the other ranks.
-    fn start(s: &'s mut Session, plan: &RunPlan, hosts: Vec<Option<String>>, ctl: RunCtl) -> Self {
+    fn start(
+        s: &'s mut Session<T>,
+        plan: &RunPlan,
+        hosts: Vec<Option<String>>,
+        ctl: RunCtl,
+    ) -> Self {
         let n = s.link.size();
         let last_seen = vec![Instant::now(); n];
         let next_beat = Instant::now();
@@ -510,19 +521,19 @@ impl<'s> Lead<'s> {
 
 /// One line on stderr in one write: the launcher forwards the ranks' stderr as it reads it, so
 /// lines written in pieces would interleave with other ranks'.
-pub(super) fn line(text: &str) {
+pub(crate) fn line(text: &str) {
     use std::io::Write;
     let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
 }
 
-pub(super) fn unix_ns() -> u128 {
+pub(crate) fn unix_ns() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default()
         .as_nanos()
 }
 
-pub(super) fn decode_u32(b: &[u8]) -> u32 {
+pub(crate) fn decode_u32(b: &[u8]) -> u32 {
     let mut a = [0u8; 4];
     for (d, s) in a.iter_mut().zip(b) {
         *d = *s;
