@@ -85,12 +85,12 @@ pub fn unknown_option_words(name: &str, suggestion: Option<&str>) -> String {
     match suggestion {
         Some(s) => format!(
             "unknown option {q_name} (did you mean {q_s}?)",
-            q_name = iomark_engine::echo::quote(name),
-            q_s = iomark_engine::echo::quote(s)
+            q_name = iomark_output::echo::quote(name),
+            q_s = iomark_output::echo::quote(s)
         ),
         None => format!(
             "unknown option {q_name}",
-            q_name = iomark_engine::echo::quote(name)
+            q_name = iomark_output::echo::quote(name)
         ),
     }
 }
