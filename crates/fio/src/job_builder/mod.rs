@@ -178,12 +178,12 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
     Ok(Built {
         plan: RunPlan {
             jobs,
-            global_options: global_options?,
+            shown_global_options: global_options?.into(),
             readonly: raw.readonly,
             allow_fill: raw.allow_fill,
             force_device_write: raw.force_device_write,
             allow_unlink_existing: raw.allow_unlink_existing,
-            overrides: raw.overrides.clone(),
+            shown_overrides: raw.overrides.clone().into(),
             series_ms: None,
         },
         warnings,
