@@ -167,7 +167,7 @@ pub fn main(a: &[String], run: Run) -> i32 {
     // Every output checked before any I/O: never the target, a device, a missing directory.
     let target: Vec<PathBuf> = o.target.iter().cloned().collect();
     for p in [&o.result, &o.csv, &o.iolog].into_iter().flatten() {
-        if let Err(e) = iomark_engine::outfile::check_output(std::path::Path::new(p), &target) {
+        if let Err(e) = iomark_output::outfile::check_output(std::path::Path::new(p), &target) {
             eprintln!("iomark iometer: {e}");
             return 2;
         }

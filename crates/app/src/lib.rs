@@ -111,7 +111,7 @@ fn dispatch(args: &[String]) -> i32 {
             None => {
                 eprintln!(
                     "iomark: unknown command {}\n\n{}",
-                    iomark_engine::echo::quote(word),
+                    iomark_output::echo::quote(word),
                     usage()
                 );
                 2

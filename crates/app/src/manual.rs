@@ -175,7 +175,7 @@ pub fn main(args: &[String], table: &[Command]) -> i32 {
                 let names: Vec<&str> = table.iter().map(|c| c.name).collect();
                 eprintln!(
                     "iomark man: no command {} (commands: {})",
-                    iomark_engine::echo::quote(word),
+                    iomark_output::echo::quote(word),
                     names.join(", ")
                 );
                 2

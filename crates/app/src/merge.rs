@@ -5,8 +5,8 @@
 use crate::cluster::out::{finish_cluster, ClusterOutputs};
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::cluster::RankResult;
-use iomark_engine::outfile;
 use iomark_engine::RunResult;
+use iomark_output::outfile;
 use std::path::PathBuf;
 
 pub const USAGE: &str =
@@ -77,7 +77,7 @@ fn parse(args: &[String]) -> Result<Args> {
         if !FLAGS.contains(&flag) {
             bail!(
                 "unknown option {}{}",
-                iomark_engine::echo::quote(flag),
+                iomark_output::echo::quote(flag),
                 iomark_fio::options::did_you_mean(flag, FLAGS)
             );
         }

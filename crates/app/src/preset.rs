@@ -104,8 +104,8 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
     // The result file is checked before any I/O (never the target, a device, a missing
     // directory).
     if let Some(rf) = o.result.as_deref().filter(|_| shows) {
-        let targets = iomark_engine::outfile::plan_targets(&plan);
-        if let Err(e) = iomark_engine::outfile::check_output(rf, &targets) {
+        let targets = iomark_output::outfile::plan_targets(&plan);
+        if let Err(e) = iomark_output::outfile::check_output(rf, &targets) {
             eprintln!("iomark preset: {e}");
             if t.temp {
                 let _ = std::fs::remove_file(&t.path);

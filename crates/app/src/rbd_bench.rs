@@ -56,13 +56,7 @@ pub fn main(a: &[String]) -> i32 {
     for n in &t.notices {
         eprintln!("iomark rbd-bench: {n}");
     }
-    let mut plan = match o.plan(&t.path.display().to_string(), t.temp.then_some(t.size)) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("iomark rbd-bench: {e}");
-            return 2;
-        }
-    };
+    let mut plan = o.plan(&t.path.display().to_string(), t.temp.then_some(t.size));
     for j in &mut plan.jobs {
         j.direct = t.direct;
     }
@@ -95,13 +89,7 @@ fn on_image(o: &RbdOpts) -> i32 {
             o.io_threads
         );
     }
-    match image_plan::plan(o, c) {
-        Ok(plan) => run(o, &plan, None),
-        Err(e) => {
-            eprintln!("iomark rbd-bench: {e}");
-            2
-        }
-    }
+    run(o, &image_plan::plan(o, c), None)
 }
 
 /// Runs the plan with the live per-second lines, then prints the summary; removes `temp`.

@@ -114,7 +114,7 @@ pub fn repeat_as(
     let shows = member != Member::Other;
     // The result file is checked before the first run (the runs' targets again when written).
     if let Some(p) = r.result.as_deref().filter(|_| shows) {
-        if let Err(e) = iomark_engine::outfile::check_output(p, &[]) {
+        if let Err(e) = iomark_output::outfile::check_output(p, &[]) {
             eprintln!("iomark: {e}");
             return 2;
         }

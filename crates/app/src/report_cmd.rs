@@ -164,7 +164,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
         if !allowed.contains(&flag.as_str()) {
             anyhow::bail!(
                 "unknown option {q_flag}",
-                q_flag = iomark_engine::echo::quote(&flag)
+                q_flag = iomark_output::echo::quote(&flag)
             );
         }
         // --markdown takes an optional FILE.
@@ -202,7 +202,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
             _ => {
                 anyhow::bail!(
                     "unknown option {q_flag}",
-                    q_flag = iomark_engine::echo::quote(&flag)
+                    q_flag = iomark_output::echo::quote(&flag)
                 )
             }
         }

@@ -41,7 +41,7 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
             .filter(|(k, _)| k == "filename")
             .flat_map(|(_, v)| v.split(':').map(PathBuf::from).collect::<Vec<_>>())
             .collect();
-        if let Err(e) = iomark_engine::outfile::check_output(rf, &targets) {
+        if let Err(e) = iomark_output::outfile::check_output(rf, &targets) {
             eprintln!("iomark sweep: {e}");
             return 2;
         }

@@ -31,14 +31,12 @@
 pub mod budget;
 pub mod cluster;
 pub mod depth_search;
-pub mod echo;
 pub mod engines;
 pub mod fileops;
 pub(crate) mod flow;
 pub(crate) mod gen;
 pub mod inventory;
 pub(crate) mod offload;
-pub mod outfile;
 pub mod pass;
 pub mod rados_bench;
 pub mod rng;

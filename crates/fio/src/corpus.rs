@@ -65,8 +65,8 @@ fn model_text(plan: &RunPlan) -> String {
     let bare = crate::job_builder::build_job(&bare, false, &mut Vec::new()).unwrap();
     let default = serde_json::to_value(bare).unwrap();
     let mut out = String::new();
-    if !plan.overrides.is_empty() {
-        out += &format!("overrides = {:?}\n", plan.overrides);
+    if !plan.shown_overrides.is_empty() {
+        out += &format!("overrides = {:?}\n", plan.shown_overrides);
     }
     for j in &plan.jobs {
         out += &format!("[{}]\n", j.name);
@@ -143,7 +143,7 @@ fn without_options(plan: &RunPlan) -> Vec<JobSpec> {
     plan.jobs
         .iter()
         .map(|j| JobSpec {
-            options: Vec::new(),
+            shown_options: Default::default(),
             ..j.clone()
         })
         .collect()
@@ -201,7 +201,7 @@ fn showcmd_round_trips_for_the_corpus() {
             "{}: {line}",
             case.display()
         );
-        assert_eq!(again.plan.overrides, first.plan.overrides);
+        assert_eq!(again.plan.shown_overrides, first.plan.shown_overrides);
         // And the line is stable.
         assert_eq!(showcmd(&again.raw), line, "{}", case.display());
     }

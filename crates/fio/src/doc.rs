@@ -162,7 +162,7 @@ fn describe(d: &OptDef) -> String {
 
 /// An engine name `--enghelp` does not know.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("unknown ioengine {} (supported: {})", iomark_engine::echo::quote(.0), SUPPORTED_ENGINES.join(", "))]
+#[error("unknown ioengine {} (supported: {})", iomark_output::echo::quote(.0), SUPPORTED_ENGINES.join(", "))]
 pub struct UnknownEngine(pub String);
 
 /// fio's `--cmdhelp`: one option in detail, or (None) every option on one line each.

@@ -115,7 +115,7 @@ impl fmt::Display for Diag {
             Severity::Warning => "warning: ",
         })?;
         if let Some(s) = &self.section {
-            write!(f, "[{}] ", iomark_engine::echo::cut(s))?;
+            write!(f, "[{}] ", iomark_output::echo::cut(s))?;
         }
         f.write_str(&self.message)
     }
@@ -387,7 +387,7 @@ impl<'a> Reader<'a> {
                 None,
                 format!(
                     "expected ']' to close the section header {q_line}",
-                    q_line = iomark_engine::echo::quote(line)
+                    q_line = iomark_output::echo::quote(line)
                 ),
             );
             bad(self, line.trim_start_matches('['), d);
@@ -402,7 +402,7 @@ impl<'a> Reader<'a> {
                 None,
                 format!(
                     "bad section name in {}: expected [name]",
-                    iomark_engine::echo::quote(raw.trim())
+                    iomark_output::echo::quote(raw.trim())
                 ),
             );
             bad(self, name, d);
@@ -448,7 +448,7 @@ impl<'a> Reader<'a> {
         if self.stack.contains(&canon) {
             self.push_error(err(format!(
                 "include {} includes itself (directly or through other files)",
-                iomark_engine::echo::quote(&p.display().to_string())
+                iomark_output::echo::quote(&p.display().to_string())
             )));
             return;
         }
@@ -460,7 +460,7 @@ impl<'a> Reader<'a> {
             }
             Err(e) => self.push_error(err(format!(
                 "cannot read include {}: {e}",
-                iomark_engine::echo::quote(&p.display().to_string())
+                iomark_output::echo::quote(&p.display().to_string())
             ))),
         }
     }
@@ -487,7 +487,7 @@ impl<'a> Reader<'a> {
             let m = if key.contains(char::is_whitespace) {
                 format!(
                     "{q_line} is not an option line: expected key=value, a bare flag or [section]",
-                    q_line = iomark_engine::echo::quote(line)
+                    q_line = iomark_output::echo::quote(line)
                 )
             } else {
                 job_builder::unknown_option_message(key)
@@ -501,7 +501,7 @@ impl<'a> Reader<'a> {
                 None,
                 format!(
                     "option {q_key} comes before any [section]; put it under [global] or a job",
-                    q_key = iomark_engine::echo::quote(key)
+                    q_key = iomark_output::echo::quote(key)
                 ),
             ));
             return;
@@ -517,7 +517,7 @@ impl<'a> Reader<'a> {
                 format!(
                     "option '{}' has no value: environment variable {} is not set",
                     def.name,
-                    iomark_engine::echo::quote(&names.join(", "))
+                    iomark_output::echo::quote(&names.join(", "))
                 ),
             ));
             return;
@@ -528,7 +528,7 @@ impl<'a> Reader<'a> {
                 sec,
                 format!(
                     "environment variable {q_var} is not set; it expands to nothing",
-                    q_var = iomark_engine::echo::quote(&var)
+                    q_var = iomark_output::echo::quote(&var)
                 ),
             ));
         }

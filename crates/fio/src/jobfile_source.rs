@@ -70,7 +70,7 @@ pub fn read_job_text(path: &Path, stop: Option<&AtomicBool>) -> io::Result<Strin
             return Err(too_large());
         }
         // No output of the run replaces its job file.
-        iomark_engine::outfile::note_input(path);
+        iomark_output::outfile::note_input(path);
         // O_NONBLOCK: opening a FIFO does not wait for a writer; the reads below do, in steps
         // that look at the stop flag.
         let f = std::fs::OpenOptions::new()

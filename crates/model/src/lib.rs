@@ -24,6 +24,7 @@ pub mod job;
 pub mod note;
 pub mod result;
 pub mod steady;
+pub mod table;
 pub mod verify;
 
 pub use job::{Dir, JobSpec, PerDir, RunPlan};

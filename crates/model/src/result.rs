@@ -8,6 +8,8 @@ use crate::job::{Dir, PerDir, RunPlan};
 use crate::note::Note;
 use serde::{Deserialize, Serialize};
 
+pub use crate::table::{self, SuiteTable, TableCell, TableKind};
+
 /// A latency figure: running stats plus its full histogram (ns).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LatRecord {
@@ -582,54 +584,6 @@ pub struct RankResult {
     /// The host the rank ran on.
     pub host: String,
     pub result: RunResult,
-}
-
-/// One cell of a [`SuiteTable`]: a number or a text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum TableCell {
-    Num(f64),
-    Text(String),
-}
-
-impl TableCell {
-    pub fn num(&self) -> Option<f64> {
-        match self {
-            TableCell::Num(v) => Some(*v),
-            TableCell::Text(_) => None,
-        }
-    }
-    pub fn text(&self) -> String {
-        match self {
-            TableCell::Num(v) => v.to_string(),
-            TableCell::Text(t) => t.clone(),
-        }
-    }
-}
-
-/// A table of figures as a suite shows them: which suite (`dd`, `hdparm`, `bonnie`, `sweep`,
-/// `preset`), a title, column names with their units, and rows.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SuiteTable {
-    pub suite: String,
-    pub title: String,
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<TableCell>>,
-}
-
-impl SuiteTable {
-    pub fn new(suite: &str, title: &str, columns: &[&str]) -> SuiteTable {
-        SuiteTable {
-            suite: suite.to_string(),
-            title: title.to_string(),
-            columns: columns.iter().map(|c| c.to_string()).collect(),
-            rows: Vec::new(),
-        }
-    }
-    /// The index of column `name`.
-    pub fn col(&self, name: &str) -> Option<usize> {
-        self.columns.iter().position(|c| c == name)
-    }
 }
 
 pub const RESULT_FORMAT: &str = "iomark-result/1";

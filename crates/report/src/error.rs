@@ -24,6 +24,6 @@ pub enum ReportError {
     },
     #[error("{path}: {detail}")]
     Export { path: PathBuf, detail: String },
-    #[error("bad --fail-if rule {q_rule}: {detail}", q_rule = iomark_engine::echo::quote(.rule))]
+    #[error("bad --fail-if rule {q_rule}: {detail}", q_rule = iomark_output::echo::quote(.rule))]
     BadRule { rule: String, detail: String },
 }

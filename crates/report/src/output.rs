@@ -1,9 +1,9 @@
 //! Writing an output file whole or not at all: the bytes go to a temporary name beside the
 //! target, which is renamed over it only once complete, so an error never leaves a partial file;
-//! a device, a directory or a new file under `/dev` is refused (`iomark_engine::outfile`).
+//! a device, a directory or a new file under `/dev` is refused (`iomark_output::outfile`).
 
 use crate::ReportError;
-use iomark_engine::outfile;
+use iomark_output::outfile;
 use std::path::Path;
 
 /// Why writing an output at its temporary path failed: an encoder's error or the system's.

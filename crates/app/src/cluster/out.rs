@@ -94,7 +94,7 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
         }
     }
     if let Some(d) = out.report.as_deref().filter(|p| !is_page(p)) {
-        if let Err(e) = iomark_engine::outfile::check_output_dir(d) {
+        if let Err(e) = iomark_output::outfile::check_output_dir(d) {
             eprintln!("iomark: {e}");
             return 2;
         }
@@ -170,9 +170,9 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
 fn check(p: &Path, plans: &[RunPlan]) -> Result<()> {
     let targets: Vec<PathBuf> = plans
         .iter()
-        .flat_map(iomark_engine::outfile::plan_targets)
+        .flat_map(iomark_output::outfile::plan_targets)
         .collect();
-    Ok(iomark_engine::outfile::check_output(p, &targets)?)
+    Ok(iomark_output::outfile::check_output(p, &targets)?)
 }
 
 /// Whether `--report` names the page itself (`.html`), else a directory.

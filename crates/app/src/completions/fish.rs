@@ -2,7 +2,7 @@
 //! conditions choosing by the command word.
 
 use super::Words;
-use iomark_engine::echo::quote;
+use iomark_output::echo::quote;
 use std::fmt::Write;
 
 pub fn script(w: &Words) -> String {

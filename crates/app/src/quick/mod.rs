@@ -82,7 +82,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     // The report is checked before any I/O; the target given is never replaced by it.
     if let Some(r) = &report {
         let target: Vec<std::path::PathBuf> = o.path.iter().cloned().collect();
-        if let Err(e) = iomark_engine::outfile::check_output(r, &target) {
+        if let Err(e) = iomark_output::outfile::check_output(r, &target) {
             eprintln!("iomark quick: {e}");
             return 2;
         }

@@ -123,7 +123,7 @@ fn write_outputs(r: &Ready, ran: &Ran) -> bool {
                 fail(format!("cannot write the report: {e}"));
             }
             if let (Sink::File(staged), Some(p)) = (&ran.sink, &out.file) {
-                if let Err(e) = iomark_engine::outfile::commit(staged, p) {
+                if let Err(e) = iomark_output::outfile::commit(staged, p) {
                     fail(format!("cannot write {}: {e}", p.display()));
                 }
             }

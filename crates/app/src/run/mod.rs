@@ -244,7 +244,7 @@ fn execute(mut r: Ready) -> i32 {
     }
     // A stream of reports grows under a temporary name, put in place at the end.
     let sink = match &out.file {
-        Some(p) => Sink::File(iomark_engine::outfile::staging(p)),
+        Some(p) => Sink::File(iomark_output::outfile::staging(p)),
         None => Sink::Stdout,
     };
     if out.status_interval.is_some() {

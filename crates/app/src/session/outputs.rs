@@ -1,12 +1,12 @@
 //! Where `iomark run` writes its report, result file and logs: every path checked before any
 //! I/O (never a device, a directory, a job's target, a new file under `/dev`), every file
-//! written whole through a temporary name and a rename (`iomark_engine::outfile`).
+//! written whole through a temporary name and a rename (`iomark_output::outfile`).
 
 use anyhow::{anyhow, Result};
-use iomark_engine::outfile;
 use iomark_engine::RunPlan;
 use iomark_fio::output::logs;
 use iomark_fio::switches::OutputOpts;
+use iomark_output::outfile;
 use std::path::{Path, PathBuf};
 
 /// Refuses output paths that would destroy something, before the run.

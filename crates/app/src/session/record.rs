@@ -226,7 +226,7 @@ pub fn figures(src: &Source) -> Vec<Figure> {
             for (c, cell) in t.columns.iter().zip(row).skip(1) {
                 if let Some(value) = cell.num() {
                     out.push(Figure {
-                        job: format!("{}: {}", t.suite, t.title),
+                        job: format!("{}: {}", t.kind.suite(), t.title),
                         direction: name.clone(),
                         figure: c.clone(),
                         value,

@@ -40,7 +40,7 @@ pub fn parse(args: &[String], extra: &[&str], now_ms: i64) -> Result<Args> {
         let key = arg.split_once('=').map_or(arg.as_str(), |(k, _)| k);
         let known = ["--host", "--tag", "--front-end", "--target", "--since"];
         if !known.contains(&key) && !extra.contains(&key) {
-            bail!("unknown option {}", iomark_engine::echo::quote(key));
+            bail!("unknown option {}", iomark_output::echo::quote(key));
         }
         let (k, v) = match arg.split_once('=') {
             Some((k, v)) => (k.to_string(), v.to_string()),
@@ -60,7 +60,7 @@ pub fn parse(args: &[String], extra: &[&str], now_ms: i64) -> Result<Args> {
             "--target" => f.target = Some(v),
             "--since" => f.since_ms = Some(date(&v, now_ms)?),
             k if extra.contains(&k) => a.other.push((k.to_string(), v)),
-            _ => bail!("unknown option {}", iomark_engine::echo::quote(&k)),
+            _ => bail!("unknown option {}", iomark_output::echo::quote(&k)),
         }
     }
     Ok(a)

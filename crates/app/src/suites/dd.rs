@@ -26,7 +26,7 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let targets = iomark_engine::outfile::plan_targets(&p.run);
+    let targets = iomark_output::outfile::plan_targets(&p.run);
     if let Err(e) = super::check_result("dd", a.result_file.as_deref(), &targets) {
         eprintln!("{e}");
         return 1;

@@ -417,7 +417,7 @@ fn check_paths(
         .into_iter()
         .flatten()
     {
-        iomark_engine::outfile::check_output(out, &files)?;
+        iomark_output::outfile::check_output(out, &files)?;
     }
     Ok(())
 }

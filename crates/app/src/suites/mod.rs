@@ -40,7 +40,7 @@ pub fn run_plan(
 /// of `targets`, an input), worded for `tool`.
 pub fn check_result(tool: &str, path: Option<&Path>, targets: &[std::path::PathBuf]) -> Result<()> {
     match path {
-        Some(p) => iomark_engine::outfile::check_output(p, targets)
+        Some(p) => iomark_output::outfile::check_output(p, targets)
             .map_err(|e| anyhow!("iomark {tool}: {e}")),
         None => Ok(()),
     }

@@ -49,7 +49,7 @@ impl fmt::Display for CliError {
             } => write!(
                 f,
                 "invalid value {q_value} for '{option}': {reason}",
-                q_value = iomark_engine::echo::quote(value)
+                q_value = iomark_output::echo::quote(value)
             ),
             CliError::Unsupported(m) | CliError::Job(m) | CliError::Other(m) => f.write_str(m),
             CliError::Diagnostics(list) => {

@@ -350,7 +350,7 @@ fn check_override(o: &str) -> Result<(String, String), Diag> {
             None,
             format!(
                 "--override {q_o}: expected KEY=VALUE (a job option and its value)",
-                q_o = iomark_engine::echo::quote(o)
+                q_o = iomark_output::echo::quote(o)
             ),
         ));
     };

@@ -190,9 +190,12 @@ fn every_seed_fio_line_parses() {
         }
         if line.contains("azure") {
             assert_eq!(r.job_files.len(), 1);
-            assert_eq!(r.plan.global_options[0], ("runtime".into(), "30".into()));
+            assert_eq!(
+                r.plan.shown_global_options[0],
+                ("runtime".into(), "30".into())
+            );
             assert_eq!(j.size, Some(SizeSpec::Bytes(30 << 30)));
-            assert_eq!(j.options[0], ("name".into(), j.name.clone()));
+            assert_eq!(j.shown_options[0], ("name".into(), j.name.clone()));
         }
         if line.contains("readwrite.ini") {
             assert_eq!(r.plan.jobs.len(), 8);
@@ -226,14 +229,14 @@ fn globals_and_job_scoping() {
     assert_eq!(b.iodepth, 1);
     assert_eq!(b.ioengine, EngineKind::Null);
     assert_eq!(
-        r.plan.global_options,
+        r.plan.shown_global_options.pairs(),
         vec![
             ("bs".into(), "8k".into()),
             ("ioengine".into(), "null".into())
         ]
     );
     assert_eq!(
-        a.options,
+        a.shown_options.pairs(),
         vec![
             ("name".into(), "a".into()),
             ("rw".into(), "write".into()),
@@ -253,7 +256,7 @@ fn value_forms() {
     assert_eq!(j.iodepth, 8);
     assert_eq!(j.rw, RwMode::RandRead);
     assert!(j.time_based);
-    assert_eq!(j.options[5], ("bs".into(), "4k".into()));
+    assert_eq!(j.shown_options[5], ("bs".into(), "4k".into()));
     let r = run("--name=x --direct 1 --norandommap --offset -0").unwrap();
     assert!(r.plan.jobs[0].direct);
     assert!(r.plan.jobs[0].norandommap);
@@ -433,7 +436,7 @@ fn global_sections_on_the_command_line() {
         .map(|j| (j.bs.read.max(), j.iodepth))
         .collect();
     assert_eq!(d, vec![(8192, 1), (8192, 4), (8192, 2)]);
-    assert_eq!(r.plan.global_options.len(), 2);
+    assert_eq!(r.plan.shown_global_options.len(), 2);
     let r = run("--enghelp=io_uring").unwrap();
     assert!(matches!(r.action, Action::CmdHelp(t) if t.contains("fixedbufs")));
     let r = run("--cmdhelp").unwrap();

@@ -4,7 +4,7 @@
 use super::UnknownOption;
 use crate::iolog::IologError;
 use crate::options::OptionError;
-use iomark_engine::echo::quote;
+use iomark_output::echo::quote;
 use std::path::PathBuf;
 use thiserror::Error;
 

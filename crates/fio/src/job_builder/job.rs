@@ -93,7 +93,7 @@ pub(super) fn build_job_pending(
     }
     let mut own = vec![("name".to_string(), raw.name.clone())];
     own.extend(canonical(&raw.options).map_err(|e| ctx(None)(e.into()))?);
-    spec.options = own;
+    spec.shown_options = own.into();
 
     let first_override = all.len() - raw.overrides.min(all.len());
     for (i, (def, value)) in all.iter().enumerate() {

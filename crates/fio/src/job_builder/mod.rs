@@ -85,12 +85,12 @@ pub fn unknown_option_words(name: &str, suggestion: Option<&str>) -> String {
     match suggestion {
         Some(s) => format!(
             "unknown option {q_name} (did you mean {q_s}?)",
-            q_name = iomark_engine::echo::quote(name),
-            q_s = iomark_engine::echo::quote(s)
+            q_name = iomark_output::echo::quote(name),
+            q_s = iomark_output::echo::quote(s)
         ),
         None => format!(
             "unknown option {q_name}",
-            q_name = iomark_engine::echo::quote(name)
+            q_name = iomark_output::echo::quote(name)
         ),
     }
 }
@@ -178,12 +178,12 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
     Ok(Built {
         plan: RunPlan {
             jobs,
-            global_options: global_options?,
+            shown_global_options: global_options?.into(),
             readonly: raw.readonly,
             allow_fill: raw.allow_fill,
             force_device_write: raw.force_device_write,
             allow_unlink_existing: raw.allow_unlink_existing,
-            overrides: raw.overrides.clone(),
+            shown_overrides: raw.overrides.clone().into(),
             series_ms: None,
         },
         warnings,

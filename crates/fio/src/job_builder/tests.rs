@@ -45,8 +45,8 @@ fn defaults_and_basic_fields() {
     assert!(j.time_based);
     assert!(j.logs.per_job_logs);
     assert!(!job(&[("per_job_logs", "0")]).unwrap().logs.per_job_logs);
-    assert_eq!(j.options[0], ("name".into(), "j".into()));
-    assert_eq!(j.options[1], ("rw".into(), "randrw".into()));
+    assert_eq!(j.shown_options[0], ("name".into(), "j".into()));
+    assert_eq!(j.shown_options[1], ("rw".into(), "randrw".into()));
 }
 
 #[test]
@@ -588,7 +588,7 @@ fn every_supported_option_has_a_handler() {
 fn table_defaults_match_the_job_model() {
     let base = |extra: &[(&str, &str)]| {
         let mut j = job(extra).unwrap();
-        j.options.clear();
+        j.shown_options = Default::default();
         j
     };
     for d in options::OPTIONS.iter().filter(|d| d.is_supported()) {

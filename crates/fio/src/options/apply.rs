@@ -132,14 +132,14 @@ impl From<String> for Reason {
 /// Why an option's value was refused. The messages are the ones users see.
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum OptionError {
-    #[error("invalid value {q_value} for option '{option}': {reason}", q_value = iomark_engine::echo::quote(.value))]
+    #[error("invalid value {q_value} for option '{option}': {reason}", q_value = iomark_output::echo::quote(.value))]
     Invalid {
         option: &'static str,
         value: String,
         reason: Reason,
     },
     /// A real fio option or value iomark does not implement yet.
-    #[error("option {q_shown} is not supported yet: {why}", q_shown = iomark_engine::echo::quote(.shown))]
+    #[error("option {q_shown} is not supported yet: {why}", q_shown = iomark_output::echo::quote(.shown))]
     NotYet { shown: String, why: String },
     #[error("option '{0}' needs a value")]
     NeedsValue(&'static str),

@@ -58,7 +58,7 @@ pub fn did_you_mean(v: &str, candidates: &[&str]) -> String {
         .map(|s| {
             format!(
                 " (did you mean {q_s}?)",
-                q_s = iomark_engine::echo::quote(s)
+                q_s = iomark_output::echo::quote(s)
             )
         })
         .unwrap_or_default()

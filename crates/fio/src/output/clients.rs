@@ -243,7 +243,7 @@ fn json_out(result: &RunResult, c: &ClusterResult, plus: bool) -> String {
     let last = c.ranks.last().map(|r| r.rank).unwrap_or(0);
     let mut j = J::new();
     json::head(&mut j, result);
-    if result.plan.global_options.is_empty() {
+    if result.plan.shown_global_options.is_empty() {
         // fio's client always writes the object.
         j.obj("global options");
         j.end_obj();

@@ -451,12 +451,13 @@ pub(crate) mod tests {
             rw,
             ioengine: engine,
             iodepth,
-            options: vec![
+            shown_options: vec![
                 ("name".into(), name.into()),
                 ("rw".into(), rw.fio_name().into()),
                 ("ioengine".into(), engine.name().into()),
                 ("iodepth".into(), iodepth.to_string()),
-            ],
+            ]
+            .into(),
             ..Default::default()
         }
     }

@@ -281,7 +281,7 @@ fn job_head(j: &mut J, u: &ReportUnit) {
     j.u("eta", 0);
     j.u("elapsed", u.job.elapsed_ms.div_ceil(1000));
     j.obj("job options");
-    for (k, v) in &u.spec.options {
+    for (k, v) in u.spec.shown_options.iter() {
         if !v.is_empty() {
             j.s(k, v);
         }
@@ -462,9 +462,9 @@ pub(crate) fn head(j: &mut J, result: &RunResult) {
         "time",
         &super::fmt::ctime((result.start_unix_ms / 1000) as i64),
     );
-    if !result.plan.global_options.is_empty() {
+    if !result.plan.shown_global_options.is_empty() {
         j.obj("global options");
-        for (k, v) in &result.plan.global_options {
+        for (k, v) in result.plan.shown_global_options.iter() {
             if !v.is_empty() {
                 j.s(k, v);
             }

@@ -6,13 +6,13 @@
 
 use super::group::spec_of;
 use iomark_engine::job::LogSpec;
-use iomark_engine::outfile;
 use iomark_engine::result::{HistLogEntry, LogEntry};
 use iomark_engine::{RunPlan, RunResult};
+use iomark_output::outfile;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Writes a log whole through a temporary file beside it (`iomark_engine::outfile`).
+/// Writes a log whole through a temporary file beside it (`iomark_output::outfile`).
 fn write_whole(path: &Path, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     outfile::write_with(path, |tmp| {
         let f = std::fs::OpenOptions::new()

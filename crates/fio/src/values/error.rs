@@ -3,7 +3,7 @@
 //! prefix the option name and the value.
 
 use super::TimeUnit;
-use iomark_engine::echo::quote;
+use iomark_output::echo::quote;
 use thiserror::Error;
 
 /// The forms a value may take, as the messages name them ("expected ...").

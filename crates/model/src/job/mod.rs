@@ -12,6 +12,7 @@ mod errors;
 pub mod io;
 pub mod prio_mix;
 mod settings;
+mod shown;
 mod trace;
 
 pub use access::*;
@@ -21,6 +22,7 @@ pub use engine::{
 pub use errors::*;
 pub use io::*;
 pub use settings::*;
+pub use shown::ShownOptions;
 pub use trace::*;
 
 /// One job as written by the user (before `numjobs` expansion into clones).
@@ -194,9 +196,10 @@ pub struct JobSpec {
     #[serde(default)]
     pub io_priority: Option<IoPriority>,
 
-    /// The options as the user wrote them (name, raw value) for `job options` in output and
-    /// for the result file; the fio front end fills it.
-    pub options: Vec<(String, String)>,
+    /// The job's own options as the user wrote them, only to be shown again (fio's `job
+    /// options`, the result file); the fio front end fills it.
+    #[serde(rename = "options")]
+    pub shown_options: ShownOptions,
 }
 
 impl Default for JobSpec {
@@ -290,7 +293,7 @@ impl Default for JobSpec {
             access_mix: None,
             zones: None,
             io_priority: None,
-            options: Vec::new(),
+            shown_options: ShownOptions::default(),
         }
     }
 }
@@ -340,8 +343,10 @@ impl JobSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunPlan {
     pub jobs: Vec<JobSpec>,
-    /// Options that applied to all jobs (fio's `global options`), as written.
-    pub global_options: Vec<(String, String)>,
+    /// Options that applied to all jobs (fio's `global options`) as written, only to be shown
+    /// again.
+    #[serde(rename = "global_options")]
+    pub shown_global_options: ShownOptions,
     /// Refuse every write, trim and file creation (`--readonly`).
     pub readonly: bool,
     /// Allow a layout larger than the free space of its filesystem (`--allow-fill`).
@@ -352,9 +357,10 @@ pub struct RunPlan {
     /// without it, only files the run created.
     #[serde(default)]
     pub allow_unlink_existing: bool,
-    /// `--override KEY=VALUE` pairs, applied to every job after all other options.
-    #[serde(default)]
-    pub overrides: Vec<(String, String)>,
+    /// `--override KEY=VALUE` pairs as written (applied to every job after all other options
+    /// by the front end), only to be shown again.
+    #[serde(default, rename = "overrides")]
+    pub shown_overrides: ShownOptions,
     /// Keep the interval series a report draws (bandwidth, IOPS, latency and latency
     /// histograms, one point every this many ms) for the jobs that keep none of their own. The
     /// series stay in the result; the jobs' own log settings, and so the log files a front end

@@ -3,10 +3,8 @@
 
 use super::{bars, cell_num, cell_text, line, suite_tables, Chart, Kind};
 use crate::model::Source;
-use iomark_engine::result::SuiteTable;
+use iomark_engine::result::{SuiteTable, TableKind};
 
-const INTERVALS: &str = "blogbench iterations";
-const SCORES: &str = "blogbench final scores";
 const TIME: &str = "time (s)";
 
 /// A line chart of `cols` of the iterations table over time.
@@ -31,9 +29,12 @@ fn per_iteration(s: &Source, t: &SuiteTable, what: &str, cols: &[&str]) -> Chart
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for (s, t) in suite_tables(sources, "blogbench") {
-        match t.title.as_str() {
-            INTERVALS => {
+    for (s, t) in suite_tables(
+        sources,
+        &[TableKind::BlogbenchIterations, TableKind::BlogbenchScores],
+    ) {
+        match t.kind {
+            TableKind::BlogbenchIterations => {
                 out.push(per_iteration(
                     s,
                     t,
@@ -52,7 +53,7 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
                     ],
                 ));
             }
-            SCORES => {
+            TableKind::BlogbenchScores => {
                 let mut c = Chart::new(
                     format!("blogbench-{}-scores", s.label),
                     &format!("{} / blogbench", s.label),
@@ -77,12 +78,15 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iomark_engine::result::table::BLOGBENCH_SCORES as SCORES;
     use iomark_engine::result::TableCell;
+
+    const INTERVALS: &str = "blogbench iterations";
 
     #[test]
     fn iterations_and_scores_are_charted() {
         let mut it = SuiteTable::new(
-            "blogbench",
+            TableKind::BlogbenchIterations,
             INTERVALS,
             &[
                 "iteration",
@@ -110,7 +114,7 @@ mod tests {
             ];
             it.rows.push(v.map(TableCell::Num).to_vec());
         }
-        let mut sc = SuiteTable::new("blogbench", SCORES, &["score", "blogs"]);
+        let mut sc = SuiteTable::new(TableKind::BlogbenchScores, SCORES, &["score", "blogs"]);
         sc.rows
             .push(vec![TableCell::Text("writes".into()), TableCell::Num(6.0)]);
         sc.rows

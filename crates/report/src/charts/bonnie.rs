@@ -3,10 +3,11 @@
 
 use super::{bars, line, suite_tables, Chart, Kind};
 use crate::model::Source;
+use iomark_engine::result::TableKind;
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for (s, t) in suite_tables(sources, "bonnie") {
+    for (s, t) in suite_tables(sources, &[TableKind::Bonnie]) {
         let tests: Vec<(usize, &String)> = t
             .columns
             .iter()

@@ -4,8 +4,8 @@
 
 use super::{bars, cell_num, cell_text, suite_tables, Chart, Kind};
 use crate::model::Source;
-use crate::read::cluster::{ALL, PER_HOST, PER_RANK, SUITE, THROUGHPUT};
-use iomark_engine::result::{SuiteTable, TableCell};
+use crate::read::cluster::ALL;
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 
 /// The (job, direction) pairs of a table, in order.
 fn job_dirs(t: &SuiteTable) -> Vec<(String, String)> {
@@ -32,15 +32,22 @@ fn rows<'a>(t: &'a SuiteTable, job: &str, dir: &str) -> Vec<&'a [TableCell]> {
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for (s, t) in suite_tables(sources, SUITE) {
+    for (s, t) in suite_tables(
+        sources,
+        &[
+            TableKind::ClusterPerRank,
+            TableKind::ClusterPerHost,
+            TableKind::ClusterThroughput,
+        ],
+    ) {
         for (job, dir) in job_dirs(t) {
             let sec = format!("{} / {job} / ranks and hosts", s.label);
             let id = |x: &str| format!("{}-{job}-{dir}-cluster-{x}", s.label);
             let title = |x: &str| format!("{job} {dir}: {x}");
             let rs = rows(t, &job, &dir);
-            match t.title.as_str() {
-                PER_RANK | PER_HOST => {
-                    let (what, label): (&str, Label) = if t.title == PER_RANK {
+            match t.kind {
+                TableKind::ClusterPerRank | TableKind::ClusterPerHost => {
+                    let (what, label): (&str, Label) = if t.kind == TableKind::ClusterPerRank {
                         ("rank", |t, r| {
                             format!(
                                 "rank {} ({})",
@@ -73,7 +80,7 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
                         ));
                         out.push(c);
                     }
-                    if t.title == PER_HOST {
+                    if t.kind == TableKind::ClusterPerHost {
                         let mut c = Chart::new(
                             id("host-latency"),
                             &sec,
@@ -93,7 +100,7 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
                         out.push(c);
                     }
                 }
-                THROUGHPUT => {
+                TableKind::ClusterThroughput => {
                     let mut c = Chart::new(
                         id("throughput"),
                         &sec,

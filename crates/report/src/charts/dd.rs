@@ -3,12 +3,13 @@
 
 use super::{cell_num, cell_text, line, suite_tables, Chart, Kind};
 use crate::model::Source;
+use iomark_engine::result::TableKind;
 use std::collections::BTreeMap;
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     // direction -> [(block size, MB/s, IOPS)]
     let mut by_dir: BTreeMap<String, Vec<(f64, f64, f64)>> = BTreeMap::new();
-    for (_, t) in suite_tables(sources, "dd") {
+    for (_, t) in suite_tables(sources, &[TableKind::Dd]) {
         for row in &t.rows {
             let (Some(bs), Some(mbs)) = (
                 cell_num(t, row, "block size (bytes)"),
@@ -60,7 +61,7 @@ mod tests {
 
     fn dd(bs: f64, dir: &str, mbs: f64) -> Source {
         let mut t = SuiteTable::new(
-            "dd",
+            TableKind::Dd,
             "dd transfer",
             &[
                 "block size (bytes)",

@@ -2,12 +2,13 @@
 
 use super::{bars, cell_num, cell_text, suite_tables, Chart, Kind};
 use crate::model::Source;
+use iomark_engine::result::TableKind;
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     // (timing, [(target, MB/s)]) in first-seen order.
     let mut series: Vec<(String, Vec<(String, f64)>)> = Vec::new();
     let many = sources.len() > 1;
-    for (s, t) in suite_tables(sources, "hdparm") {
+    for (s, t) in suite_tables(sources, &[TableKind::Hdparm]) {
         for row in &t.rows {
             let Some(rate) = cell_num(t, row, "MiB/s") else {
                 continue;

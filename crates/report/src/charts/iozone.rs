@@ -3,6 +3,7 @@
 
 use super::{matrix, suite_tables, Chart};
 use crate::model::Source;
+use iomark_engine::result::TableKind;
 
 const FILE: &str = "file size (kB)";
 const RECORD: &str = "record size (kB)";
@@ -10,7 +11,7 @@ const RATE: &str = "kB/s";
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for (s, t) in suite_tables(sources, "iozone") {
+    for (s, t) in suite_tables(sources, &[TableKind::Iozone]) {
         let (Some(fi), Some(ri), Some(ki)) = (t.col(FILE), t.col(RECORD), t.col(RATE)) else {
             continue;
         };
@@ -37,7 +38,11 @@ mod tests {
 
     #[test]
     fn each_test_gives_a_heatmap_and_a_surface_of_its_cells() {
-        let mut t = SuiteTable::new("iozone", "write", &[FILE, RECORD, RATE, "mean lat (us)"]);
+        let mut t = SuiteTable::new(
+            TableKind::Iozone,
+            "write",
+            &[FILE, RECORD, RATE, "mean lat (us)"],
+        );
         for (f, r, k) in [(64.0, 4.0, 1.0), (64.0, 8.0, 2.0), (128.0, 4.0, 3.0)] {
             t.rows.push([f, r, k, 0.5].map(TableCell::Num).to_vec());
         }

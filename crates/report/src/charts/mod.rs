@@ -17,7 +17,7 @@ pub mod sweep;
 pub mod trend;
 
 use crate::model::Source;
-use iomark_engine::result::SuiteTable;
+use iomark_engine::result::{SuiteTable, TableKind};
 
 /// How a chart is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,15 +166,15 @@ pub const REGISTRY: &[ChartFn] = &[
     preset::charts,
 ];
 
-/// Every table of `suite` in `sources`, with its source.
+/// Every table of one of `kinds` in `sources`, with its source.
 pub fn suite_tables<'a>(
     sources: &'a [Source],
-    suite: &'a str,
+    kinds: &'a [TableKind],
 ) -> impl Iterator<Item = (&'a Source, &'a SuiteTable)> + 'a {
     sources.iter().flat_map(move |s| {
         s.tables
             .iter()
-            .filter(move |t| t.suite == suite)
+            .filter(move |t| kinds.contains(&t.kind))
             .map(move |t| (s, t))
     })
 }

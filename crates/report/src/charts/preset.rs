@@ -4,12 +4,16 @@
 
 use super::{bars, cell_num, cell_text, suite_tables, Chart, Kind};
 use crate::model::Source;
+use iomark_engine::result::TableKind;
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for (s, t) in suite_tables(sources, "preset") {
+    for (s, t) in suite_tables(
+        sources,
+        &[TableKind::PresetSummary, TableKind::PresetChecks],
+    ) {
         let sec = format!("{} / {}", s.label, t.title);
-        if t.col("headline").is_some() {
+        if t.kind == TableKind::PresetSummary {
             let mut units: Vec<String> = Vec::new();
             for r in &t.rows {
                 let u = cell_text(t, r, "unit");
@@ -48,7 +52,7 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
                 }
                 out.push(c);
             }
-        } else if t.col("expected").is_some() {
+        } else {
             let label = |r: &[iomark_engine::result::TableCell]| {
                 format!(
                     "{}: {}",

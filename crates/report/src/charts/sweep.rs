@@ -4,13 +4,14 @@
 
 use super::{matrix, suite_tables, Chart, Kind, Trace};
 use crate::model::Source;
+use iomark_engine::result::TableKind;
 
 /// The figure columns a sweep table ends with.
 const FIGURES: [&str; 4] = ["IOPS", "MB/s", "mean lat (us)", "p99 lat (us)"];
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for (s, t) in suite_tables(sources, "sweep") {
+    for (s, t) in suite_tables(sources, &[TableKind::Sweep]) {
         let naxes = t
             .columns
             .iter()
@@ -83,7 +84,7 @@ mod tests {
     #[test]
     fn two_axes_give_bars_per_figure_and_a_matrix_in_place() {
         let mut t = SuiteTable::new(
-            "sweep",
+            TableKind::Sweep,
             "sweep points",
             &[
                 "bs",

@@ -49,7 +49,7 @@ pub fn render(sources: &[Source]) -> String {
             out.push_str(&format!(
                 "\n**{}** ({})\n\n|",
                 cell(&t.title),
-                cell(&t.suite)
+                cell(t.kind.suite())
             ));
             for c in &t.columns {
                 out.push_str(&format!(" {} |", cell(c)));

@@ -111,7 +111,7 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
             ws.autofit();
         }
         for t in &s.tables {
-            let name = sheet_name(&format!("{} {}", s.label, t.suite), &mut used);
+            let name = sheet_name(&format!("{} {}", s.label, t.kind.suite()), &mut used);
             suite_sheet(wb.add_worksheet(), &name, t, &bold)?;
         }
     }

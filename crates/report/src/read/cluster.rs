@@ -4,13 +4,11 @@
 
 use iomark_engine::cluster::{self, ClusterResult};
 use iomark_engine::job::Dir;
-use iomark_engine::result::{JobResult, LatRecord, RunResult, SuiteTable, TableCell};
+use iomark_engine::result::{JobResult, LatRecord, RunResult, SuiteTable, TableCell, TableKind};
 
-/// The suite name of the tables.
-pub const SUITE: &str = "cluster";
-pub const PER_RANK: &str = "Per rank";
-pub const PER_HOST: &str = "Per host";
-pub const THROUGHPUT: &str = "Throughput of all ranks";
+pub use iomark_engine::result::table::{
+    CLUSTER_PER_HOST as PER_HOST, CLUSTER_PER_RANK as PER_RANK, CLUSTER_THROUGHPUT as THROUGHPUT,
+};
 
 /// The label of the row with every rank merged in the per-host table.
 pub const ALL: &str = "all clients";
@@ -90,7 +88,7 @@ fn dirs(j: &JobResult) -> impl Iterator<Item = Dir> + '_ {
 
 fn per_rank(c: &ClusterResult) -> SuiteTable {
     let mut tb = SuiteTable::new(
-        SUITE,
+        TableKind::ClusterPerRank,
         PER_RANK,
         &columns(&["job", "direction", "rank", "host"]),
     );
@@ -108,7 +106,7 @@ fn per_rank(c: &ClusterResult) -> SuiteTable {
 
 fn per_host(c: &ClusterResult) -> SuiteTable {
     let mut tb = SuiteTable::new(
-        SUITE,
+        TableKind::ClusterPerHost,
         PER_HOST,
         &columns(&["job", "direction", "host", "ranks"]),
     );
@@ -135,7 +133,7 @@ fn per_host(c: &ClusterResult) -> SuiteTable {
 
 fn throughput(c: &ClusterResult) -> SuiteTable {
     let mut tb = SuiteTable::new(
-        SUITE,
+        TableKind::ClusterThroughput,
         THROUGHPUT,
         &[
             "job",

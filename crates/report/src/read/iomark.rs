@@ -135,8 +135,8 @@ pub fn from_result(r: &RunResult) -> Source {
         "memory".into(),
         format!("{:.1} GiB", r.host.mem_bytes as f64 / (1u64 << 30) as f64),
     ));
-    if !r.plan.global_options.is_empty() {
-        f.push(("global options".into(), opts(&r.plan.global_options)));
+    if !r.plan.shown_global_options.is_empty() {
+        f.push(("global options".into(), opts(&r.plan.shown_global_options)));
     }
     let mut targets = Vec::new();
     for j in &r.jobs {

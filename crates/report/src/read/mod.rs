@@ -33,9 +33,9 @@ pub fn load(path: &Path, label: Option<&str>) -> Result<Source, ReportError> {
 
 /// Read one file.
 pub fn load_file(path: &Path) -> Result<Source, ReportError> {
-    let bytes = iomark_engine::outfile::read_input(
+    let bytes = iomark_output::outfile::read_input(
         path,
-        iomark_engine::outfile::MAX_RESULT_BYTES,
+        iomark_output::outfile::MAX_RESULT_BYTES,
         "a result file",
     )
     .map_err(|source| ReportError::Read {

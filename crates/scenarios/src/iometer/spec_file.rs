@@ -101,7 +101,7 @@ pub const MAX_SPEC_FILE_BYTES: u64 = 1 << 20;
 /// Read and parse the spec file at `path`: a regular file of at most [`MAX_SPEC_FILE_BYTES`].
 pub fn read(path: &str) -> Result<FileSpec, SpecFileError> {
     let read = |p: &str| {
-        let b = iomark_engine::outfile::read_input(
+        let b = iomark_output::outfile::read_input(
             std::path::Path::new(p),
             MAX_SPEC_FILE_BYTES,
             "a spec file",

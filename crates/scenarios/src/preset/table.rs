@@ -3,14 +3,14 @@
 //! them with pass or fail, for reports and exports.
 
 use super::summary::{shown, unit, Summary};
-use iomark_engine::result::{SuiteTable, TableCell};
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 
 pub const FIGURE_COLUMNS: [&str; 6] = ["figure", "unit", "headline", "lowest", "highest", "noisy"];
 pub const CHECK_COLUMNS: [&str; 5] = ["figure", "measured", "expected", "result", "shortfall (%)"];
 
 pub fn tables(s: &Summary) -> Vec<SuiteTable> {
     let mut figs = SuiteTable::new(
-        "preset",
+        TableKind::PresetSummary,
         &format!("{} summary", s.preset.name),
         &FIGURE_COLUMNS,
     );
@@ -29,7 +29,7 @@ pub fn tables(s: &Summary) -> Vec<SuiteTable> {
     let checks = s.checks();
     if !checks.is_empty() {
         let mut t = SuiteTable::new(
-            "preset",
+            TableKind::PresetChecks,
             &format!("{} against the expected limits", s.preset.name),
             &CHECK_COLUMNS,
         );

@@ -89,12 +89,12 @@ impl fmt::Display for QuickArgError {
             QuickArgError::Engine(s) => write!(
                 f,
                 "quick: unknown or unsuitable ioengine {q_s}",
-                q_s = iomark_engine::echo::quote(s)
+                q_s = iomark_output::echo::quote(s)
             ),
             QuickArgError::UnknownOption(s) => write!(
                 f,
                 "quick: unknown option {q_s}\n\n{USAGE}",
-                q_s = iomark_engine::echo::quote(s)
+                q_s = iomark_output::echo::quote(s)
             ),
             QuickArgError::TwoPaths => write!(f, "quick: only one PATH may be given\n\n{USAGE}"),
             QuickArgError::ZeroRuntime => write!(

@@ -415,11 +415,12 @@ fn build_plan(
                 ..Default::default()
             };
             j.stats.lat_percentiles = true;
-            j.options = vec![
+            j.shown_options = vec![
                 ("rw".into(), rw.fio_name().into()),
                 ("bs".into(), t.bs.to_string()),
                 ("iodepth".into(), t.depth.to_string()),
-            ];
+            ]
+            .into();
             plan.jobs.push(j);
             labels.push(TestLabel {
                 label: t.label,

@@ -6,9 +6,9 @@
 //! - `--io-total` is the amount moved in all; `--io-size` each I/O's size.
 
 use super::image::{image_spec, CephImage};
-use iomark_engine::job::RunPlan;
-use iomark_fio::job_builder::{self, RawJob, RawPlan};
+use iomark_engine::job::{BlockSize, EngineKind, JobSpec, PerDir, RunPlan, RwMode, SizeSpec};
 use std::path::PathBuf;
+use std::time::Duration;
 
 pub const USAGE: &str = "Usage: iomark rbd-bench TARGET --io-type read|write|readwrite [--io-size SIZE] [--io-threads N]
                         [--io-total SIZE] [--io-pattern seq|rand|full-seq] [--rw-mix-read PCT]
@@ -216,58 +216,66 @@ impl RbdOpts {
         }
     }
 
+    /// The direction mix: rbd bench's I/O type over its pattern.
+    fn rw(&self) -> RwMode {
+        match (self.pattern.as_str(), self.io_type.as_str()) {
+            ("rand", "read") => RwMode::RandRead,
+            ("rand", "write") => RwMode::RandWrite,
+            ("rand", _) => RwMode::RandRw,
+            (_, "read") => RwMode::Read,
+            (_, "write") => RwMode::Write,
+            _ => RwMode::ReadWrite,
+        }
+    }
+
+    /// What every rbd-bench job shares: its name, directions, I/O size and mix, the data
+    /// pattern, no random map, and samples every 100 ms (the live per-second lines read the
+    /// counters the workers publish at each sample).
+    pub(super) fn job(&self) -> JobSpec {
+        let mut j = JobSpec {
+            name: "rbd-bench".into(),
+            rw: self.rw(),
+            bs: PerDir::all(BlockSize::Fixed(self.io_size)),
+            rwmixread: self.rw_mix_read,
+            norandommap: true,
+            ..Default::default()
+        };
+        j.stats.bwavgtime = Duration::from_millis(100);
+        j.stats.iopsavgtime = Duration::from_millis(100);
+        j.buffers.pattern = self.pattern_byte.map(|b| vec![b]);
+        j.logs.per_job_logs = true;
+        j
+    }
+
     /// The plan on `path` (a file of `size` bytes, or a device): one job per slot for `seq`,
     /// one job at depth io-threads otherwise; per-second IOPS samples for the output.
-    pub fn plan(&self, path: &str, size: Option<u64>) -> Result<RunPlan, job_builder::PlanError> {
-        let rw = match (self.pattern.as_str(), self.io_type.as_str()) {
-            ("rand", "read") => "randread",
-            ("rand", "write") => "randwrite",
-            ("rand", _) => "randrw",
-            (_, "read") => "read",
-            (_, "write") => "write",
-            _ => "rw",
+    pub fn plan(&self, path: &str, size: Option<u64>) -> RunPlan {
+        let mut j = JobSpec {
+            filenames: vec![PathBuf::from(path)],
+            ioengine: EngineKind::Libaio,
+            ..self.job()
         };
-        let mut opts: Vec<(String, String)> = vec![
-            ("filename".into(), path.into()),
-            ("ioengine".into(), "libaio".into()),
-            ("rw".into(), rw.into()),
-            ("bs".into(), self.io_size.to_string()),
-            ("rwmixread".into(), self.rw_mix_read.to_string()),
-            // The live per-second lines read the counters the workers publish at each sample.
-            ("bwavgtime".into(), "100".into()),
-            ("iopsavgtime".into(), "100".into()),
-            ("norandommap".into(), "1".into()),
-        ];
-        if let Some(b) = self.pattern_byte {
-            opts.push(("buffer_pattern".into(), format!("0x{b:02x}")));
-        }
+        let bytes = |n: u64| (n > 0).then_some(SizeSpec::Bytes(n));
         let ops = self.ops();
         if self.pattern == "seq" {
             let t = self.slots();
+            j.numjobs = t as u32;
+            j.io_size = bytes(ops / t * self.io_size);
             let region = size.map(|s| s / t / self.io_size * self.io_size);
-            opts.push(("numjobs".into(), t.to_string()));
-            opts.push(("iodepth".into(), "1".into()));
-            opts.push(("io_size".into(), (ops / t * self.io_size).to_string()));
             if let Some(r) = region.filter(|r| *r >= self.io_size) {
-                opts.push(("size".into(), r.to_string()));
-                opts.push(("offset_increment".into(), r.to_string()));
+                j.size = bytes(r);
+                j.offset_increment = SizeSpec::Bytes(r);
             }
         } else {
-            opts.push(("iodepth".into(), self.io_threads.to_string()));
-            opts.push(("io_size".into(), (ops * self.io_size).to_string()));
-            if let Some(s) = size {
-                opts.push(("size".into(), s.to_string()));
-            }
+            j.iodepth = self.io_threads;
+            j.io_size = bytes(ops * self.io_size);
+            j.size = size.and_then(bytes);
         }
-        let raw = RawPlan {
-            jobs: vec![RawJob {
-                name: "rbd-bench".into(),
-                options: opts,
-                ..Default::default()
-            }],
+        j.iodepth_low = j.iodepth;
+        RunPlan {
+            jobs: vec![j],
             ..Default::default()
-        };
-        job_builder::build_plan(&raw).map(|b| b.plan)
+        }
     }
 }
 
@@ -292,7 +300,7 @@ mod tests {
         for (i, line) in SEEDS.iter().enumerate() {
             let o = parse(&s(line)).unwrap().unwrap();
             assert_eq!(o.io_threads, 32);
-            let p = o.plan("/dev/rbd0", None).unwrap();
+            let p = o.plan("/dev/rbd0", None);
             let j = &p.jobs[0];
             if i < 2 {
                 assert_eq!((j.numjobs, j.iodepth), (32, 1));

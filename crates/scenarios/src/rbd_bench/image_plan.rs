@@ -3,67 +3,36 @@
 
 use super::args::RbdOpts;
 use super::image::CephImage;
-use iomark_engine::job::RunPlan;
-use iomark_fio::job_builder::{self, RawJob, RawPlan};
+use iomark_engine::job::{EngineKind, JobSpec, RunPlan};
+use std::time::Duration;
 
 /// The plan of `o` on image `c`: one job at depth io-threads, through librbd.
-pub fn plan(o: &RbdOpts, c: &CephImage) -> Result<RunPlan, job_builder::PlanError> {
-    let rw = match (o.pattern.as_str(), o.io_type.as_str()) {
-        ("rand", "read") => "randread",
-        ("rand", "write") => "randwrite",
-        ("rand", _) => "randrw",
-        (_, "read") => "read",
-        (_, "write") => "write",
-        _ => "rw",
-    };
-    let mut opts: Vec<(String, String)> = vec![
-        ("ioengine".into(), "rbd".into()),
-        (
-            "pool".into(),
-            c.pool.clone().unwrap_or_else(|| "rbd".into()),
-        ),
-        ("rbdname".into(), c.image.clone().unwrap_or_default()),
-        ("rw".into(), rw.into()),
-        ("bs".into(), o.io_size.to_string()),
-        ("rwmixread".into(), o.rw_mix_read.to_string()),
-        ("bwavgtime".into(), "100".into()),
-        ("iopsavgtime".into(), "100".into()),
-        ("norandommap".into(), "1".into()),
-        ("iodepth".into(), o.io_threads.to_string()),
+pub fn plan(o: &RbdOpts, c: &CephImage) -> RunPlan {
+    let mut j = JobSpec {
+        ioengine: EngineKind::Rbd,
+        iodepth: o.io_threads,
+        iodepth_low: o.io_threads,
         // rbd bench does io-total's operations whatever the image's size, wrapping around
         // its end: a count of I/Os over a pass that starts again at the end, not a size.
-        ("number_ios".into(), o.ops().to_string()),
-        ("time_based".into(), "1".into()),
-        ("runtime".into(), "8760h".into()),
-    ];
-    if let Some(id) = &c.client {
-        opts.push(("clientname".into(), id.clone()));
-    }
-    if let Some(cl) = &c.cluster {
-        opts.push(("clustername".into(), cl.clone()));
-    }
-    if let Some(b) = o.pattern_byte {
-        opts.push(("buffer_pattern".into(), format!("0x{b:02x}")));
-    }
-    if o.io_type != "read" {
+        number_ios: o.ops(),
+        time_based: true,
+        runtime: Some(Duration::from_secs(8760 * 3600)),
         // rbd bench flushes the image after its last write, inside its elapsed time.
-        opts.push(("end_fsync".into(), "1".into()));
-    }
-    let raw = RawPlan {
-        jobs: vec![RawJob {
-            name: "rbd-bench".into(),
-            options: opts,
-            ..Default::default()
-        }],
-        ..Default::default()
+        end_fsync: o.io_type != "read",
+        ..o.job()
     };
-    let mut plan = job_builder::build_plan(&raw)?.plan;
-    for j in &mut plan.jobs {
-        // rbd bench opens the image with the cache as configured (write-through until the
-        // first flush, by Ceph's default).
-        j.engine_options.ceph.cache_as_configured = true;
+    let ceph = &mut j.engine_options.ceph;
+    // rbd bench opens the image with the cache as configured (write-through until the first
+    // flush, by Ceph's default).
+    ceph.cache_as_configured = true;
+    ceph.pool = Some(c.pool.clone().unwrap_or_else(|| "rbd".into()));
+    ceph.image = Some(c.image.clone().unwrap_or_default());
+    ceph.client = c.client.clone();
+    ceph.cluster = c.cluster.clone();
+    RunPlan {
+        jobs: vec![j],
+        ..Default::default()
     }
-    Ok(plan)
 }
 
 #[cfg(test)]
@@ -78,7 +47,7 @@ mod tests {
             io_type: "write".into(),
             ..Default::default()
         };
-        let p = plan(&o, &c).unwrap();
+        let p = plan(&o, &c);
         let j = &p.jobs[0];
         assert_eq!((j.numjobs, j.iodepth), (1, 16));
         // io-total's count of operations, past the image's end if need be.
@@ -92,6 +61,6 @@ mod tests {
             io_type: "read".into(),
             ..Default::default()
         };
-        assert!(!plan(&read, &c).unwrap().jobs[0].end_fsync);
+        assert!(!plan(&read, &c).jobs[0].end_fsync);
     }
 }

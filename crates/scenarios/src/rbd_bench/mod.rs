@@ -10,4 +10,6 @@
 pub mod args;
 pub mod image;
 pub mod image_plan;
+#[cfg(test)]
+mod plan_tests;
 pub mod window;

@@ -14,9 +14,9 @@ pub struct Axis {
 /// A sweep that cannot run.
 #[derive(Debug, PartialEq, thiserror::Error)]
 pub enum AxisError {
-    #[error("sweep: --{option}: empty item in {q_value}", q_value = iomark_engine::echo::quote(.value))]
+    #[error("sweep: --{option}: empty item in {q_value}", q_value = iomark_output::echo::quote(.value))]
     Empty { option: String, value: String },
-    #[error("sweep: --{option}: 0 is not a useful value in {q_value}", q_value = iomark_engine::echo::quote(.value))]
+    #[error("sweep: --{option}: 0 is not a useful value in {q_value}", q_value = iomark_output::echo::quote(.value))]
     Zero { option: String, value: String },
     #[error("sweep: --{option}={value}: {reason}")]
     BadRange {

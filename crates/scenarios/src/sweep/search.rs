@@ -1,7 +1,7 @@
 //! The latency-target search: the highest value of a swept option (queue depth) whose measured
 //! latency stays under the target, by bisection over measured points (latency grows with depth).
 
-use iomark_engine::echo::quote;
+use iomark_output::echo::quote;
 
 /// A measured point: the option's value and its latency in µs.
 pub type Point = (u64, f64);

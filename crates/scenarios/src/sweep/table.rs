@@ -3,7 +3,7 @@
 
 use super::axes::Axis;
 use super::matrix::{figure, Show};
-use iomark_engine::result::{RunResult, SuiteTable, TableCell};
+use iomark_engine::result::{RunResult, SuiteTable, TableCell, TableKind};
 
 /// The figures after the swept options, with their units.
 pub const FIGURES: [(Show, &str); 4] = [
@@ -16,7 +16,7 @@ pub const FIGURES: [(Show, &str); 4] = [
 pub fn table(axes: &[Axis], points: &[Vec<String>], res: &RunResult) -> SuiteTable {
     let mut cols: Vec<&str> = axes.iter().map(|a| a.option.as_str()).collect();
     cols.extend(FIGURES.iter().map(|f| f.1));
-    let mut t = SuiteTable::new("sweep", "sweep points", &cols);
+    let mut t = SuiteTable::new(TableKind::Sweep, "sweep points", &cols);
     for (i, p) in points.iter().enumerate() {
         let mut row: Vec<TableCell> = p.iter().map(|v| TableCell::Text(v.clone())).collect();
         row.extend(

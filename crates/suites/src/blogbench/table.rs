@@ -3,10 +3,10 @@
 //! lines show them) and the two final scores, so reports chart them.
 
 use iomark_engine::fileops::blogtree::Counts;
-use iomark_engine::result::{SuiteTable, TableCell};
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 
 pub const INTERVALS: &str = "blogbench iterations";
-pub const SCORES: &str = "blogbench final scores";
+pub const SCORES: &str = iomark_engine::result::table::BLOGBENCH_SCORES;
 
 /// The per-iteration columns after the iteration number and time.
 pub const COUNTS: [&str; 7] = [
@@ -23,7 +23,7 @@ pub const COUNTS: [&str; 7] = [
 pub fn intervals(rows: &[(u64, Counts)]) -> SuiteTable {
     let mut cols = vec!["iteration", "time (s)"];
     cols.extend(COUNTS);
-    let mut t = SuiteTable::new("blogbench", INTERVALS, &cols);
+    let mut t = SuiteTable::new(TableKind::BlogbenchIterations, INTERVALS, &cols);
     let mut blogs = 0;
     for (i, (t_ms, c)) in rows.iter().enumerate() {
         blogs += c.blogs_written;
@@ -45,7 +45,7 @@ pub fn intervals(rows: &[(u64, Counts)]) -> SuiteTable {
 
 /// The final scores: blogs written and blogs read over the run.
 pub fn scores(written: u64, read: u64) -> SuiteTable {
-    let mut t = SuiteTable::new("blogbench", SCORES, &["score", "blogs"]);
+    let mut t = SuiteTable::new(TableKind::BlogbenchScores, SCORES, &["score", "blogs"]);
     for (name, v) in [("writes", written), ("reads", read)] {
         t.rows
             .push(vec![TableCell::Text(name.into()), TableCell::Num(v as f64)]);

@@ -10,7 +10,7 @@ pub enum BonnieError {
     UnknownFlag(String),
     #[error("{flag} needs a value")]
     Missing { flag: String },
-    #[error("bad value {q_value} for {flag}: {why}", q_value = iomark_engine::echo::quote(.value))]
+    #[error("bad value {q_value} for {flag}: {why}", q_value = iomark_output::echo::quote(.value))]
     Bad {
         flag: String,
         value: String,

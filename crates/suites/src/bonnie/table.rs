@@ -2,7 +2,7 @@
 //! (`-x N` gives N rows), so reports show the mean and spread of each test.
 
 use super::output::Bulk;
-use iomark_engine::result::{SuiteTable, TableCell};
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 
 /// The tests iomark measures, as (column, index in [`Bulk`]).
 pub const TESTS: [(&str, usize); 3] = [
@@ -15,7 +15,7 @@ pub const TESTS: [(&str, usize); 3] = [
 pub fn table() -> SuiteTable {
     let mut cols = vec!["run"];
     cols.extend(TESTS.iter().map(|t| t.0));
-    SuiteTable::new("bonnie", "bonnie++ bulk tests per run", &cols)
+    SuiteTable::new(TableKind::Bonnie, "bonnie++ bulk tests per run", &cols)
 }
 
 /// Append run `n`'s figures (a test not measured is an empty text cell, never 0).

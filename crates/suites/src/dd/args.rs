@@ -8,11 +8,11 @@ use thiserror::Error;
 pub enum DdError {
     #[error("unrecognized operand '{0}'")]
     UnknownOperand(String),
-    #[error("invalid number {q_value} for {operand}=", q_value = iomark_engine::echo::quote(.value))]
+    #[error("invalid number {q_value} for {operand}=", q_value = iomark_output::echo::quote(.value))]
     BadNumber { operand: String, value: String },
     #[error("{operand}=0 is invalid: a block size must be at least 1 byte")]
     ZeroBlock { operand: String },
-    #[error("invalid {operand}= flag {q_flag}", q_flag = iomark_engine::echo::quote(.flag))]
+    #[error("invalid {operand}= flag {q_flag}", q_flag = iomark_output::echo::quote(.flag))]
     UnknownFlag { operand: String, flag: String },
     #[error("{operand}={value} is not supported by iomark dd: {why}")]
     Unsupported {

@@ -325,7 +325,7 @@ fn run_plan(a: &DdArgs, t: &Target, src: &End) -> RunPlan {
             fallocate: FallocateMode::None,
             readonly: t.dir == Dir::Read,
             stonewall: true,
-            options: a.raw.clone(),
+            shown_options: a.raw.clone().into(),
             ..Default::default()
         };
         if t.dir == Dir::Write {

@@ -3,7 +3,7 @@
 
 use super::output::totals;
 use super::plan::DdPlan;
-use iomark_engine::result::{SuiteTable, TableCell};
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 use iomark_engine::RunResult;
 
 pub const COLUMNS: [&str; 6] = [
@@ -18,7 +18,7 @@ pub const COLUMNS: [&str; 6] = [
 pub fn table(p: &DdPlan, r: &RunResult) -> SuiteTable {
     let t = totals(p, r);
     let per_sec = |v: f64| if t.secs > 0.0 { v / t.secs } else { 0.0 };
-    let mut s = SuiteTable::new("dd", "dd transfer", &COLUMNS);
+    let mut s = SuiteTable::new(TableKind::Dd, "dd transfer", &COLUMNS);
     s.rows.push(vec![
         TableCell::Num(p.ibs.max(p.obs) as f64),
         TableCell::Text(p.dir.name().to_string()),

@@ -3,7 +3,7 @@
 
 use super::output::{cached, disk};
 use super::plan::HdparmPlan;
-use iomark_engine::result::{SuiteTable, TableCell};
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 use iomark_engine::RunResult;
 use std::path::Path;
 
@@ -37,5 +37,5 @@ pub fn add_rows(t: &mut SuiteTable, path: &Path, p: &HdparmPlan, r: &RunResult) 
 
 /// An empty hdparm table.
 pub fn table() -> SuiteTable {
-    SuiteTable::new("hdparm", "hdparm read timings", &COLUMNS)
+    SuiteTable::new(TableKind::Hdparm, "hdparm read timings", &COLUMNS)
 }

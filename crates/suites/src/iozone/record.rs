@@ -169,7 +169,7 @@ pub fn build(
         });
     }
     let plan = RunPlan {
-        global_options: vec![("iozone".into(), command_line.into())],
+        shown_global_options: vec![("iozone".into(), command_line.into())].into(),
         ..Default::default()
     };
     let mut run = RunResult::assemble(&plan, start_unix_ms, host, jobs);

@@ -5,7 +5,7 @@
 use super::catalog::COLUMNS;
 use super::latency::summary;
 use super::run::Matrix;
-use iomark_engine::result::{SuiteTable, TableCell};
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 
 pub const HEADERS: [&str; 5] = [
     "file size (kB)",
@@ -19,7 +19,7 @@ pub const HEADERS: [&str; 5] = [
 pub fn tables(m: &Matrix) -> Vec<SuiteTable> {
     let mut out = Vec::new();
     for (c, col) in COLUMNS.iter().enumerate() {
-        let mut t = SuiteTable::new("iozone", col.key, &HEADERS);
+        let mut t = SuiteTable::new(TableKind::Iozone, col.key, &HEADERS);
         for r in &m.rows {
             let Some(Some(v)) = r.values.get(c) else {
                 continue;

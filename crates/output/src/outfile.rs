@@ -16,8 +16,8 @@
 //! a stated size, so a device (`/dev/zero`) or a FIFO is an error rather than endless memory
 //! or a hang.
 
-use crate::engines::Capabilities;
-use crate::job::RunPlan;
+use iomark_engine::engines::Capabilities;
+use iomark_engine::job::RunPlan;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
@@ -267,7 +267,7 @@ pub fn check_output(path: &Path, targets: &[PathBuf]) -> Result<(), OutputError>
             target: t.clone(),
         });
     }
-    if crate::targets::missing_device_path(path) {
+    if iomark_engine::targets::missing_device_path(path) {
         return Err(OutputError::NoSuchDevice {
             path: path.to_path_buf(),
         });
@@ -471,8 +471,8 @@ fn forget_inputs_under(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::JobSpec;
-    use crate::test_support::TempDir;
+    use iomark_engine::job::JobSpec;
+    use iomark_engine::test_support::TempDir;
 
     #[test]
     fn inputs_are_regular_capped_and_never_overwritten() {
