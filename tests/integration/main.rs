@@ -45,6 +45,7 @@ mod fio_suite_jobs;
 mod fio_sync;
 mod fio_verify;
 mod fio_verify_state;
+mod fio_wrap;
 mod fio_zones;
 mod gates;
 mod hangs;

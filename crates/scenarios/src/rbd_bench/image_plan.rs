@@ -31,10 +31,8 @@ pub fn plan(o: &RbdOpts, c: &CephImage) -> Result<RunPlan, job_builder::PlanErro
         ("norandommap".into(), "1".into()),
         ("iodepth".into(), o.io_threads.to_string()),
         // rbd bench does io-total's operations whatever the image's size, wrapping around
-        // its end: a count of I/Os over a pass that starts again at the end, not a size.
-        ("number_ios".into(), o.ops().to_string()),
-        ("time_based".into(), "1".into()),
-        ("runtime".into(), "8760h".into()),
+        // its end: an io_size past the image's size goes round it again, as in fio.
+        ("io_size".into(), (o.ops() * o.io_size).to_string()),
     ];
     if let Some(id) = &c.client {
         opts.push(("clientname".into(), id.clone()));
@@ -72,8 +70,11 @@ mod tests {
         let j = &p.jobs[0];
         assert_eq!((j.numjobs, j.iodepth), (1, 16));
         // io-total's count of operations, past the image's end if need be.
-        assert_eq!(j.number_ios, o.ops());
-        assert!(j.time_based);
+        assert_eq!(
+            j.io_size,
+            Some(iomark_engine::job::SizeSpec::Bytes(o.ops() * o.io_size))
+        );
+        assert!(!j.time_based);
         assert_eq!(j.engine_options.ceph.image.as_deref(), Some("i"));
     }
 }
