@@ -24,6 +24,7 @@ mod fio_cmdprio;
 mod fio_compat;
 mod fio_cpuio;
 mod fio_debug_random;
+mod fio_e4defrag;
 mod fio_engines3;
 mod fio_errors;
 mod fio_examples;
