@@ -6,7 +6,7 @@
 //! for each I/O's range and freed after it. Reads and trims fail with EINVAL, as in fio. Only
 //! ext4 has the operation: the runner refuses other file systems before any I/O.
 
-use super::sysio::{retry, EBADF};
+use super::sysio::{fd_of, retry, set_fd};
 use super::{Engine, EngineDecl, EngineFile, EngineFlags, EngineKind, EngineOption, EngineSetup};
 use super::{IoUnit, Op, Queued};
 use crate::job::{JobSpec, SizeSpec};
@@ -199,19 +199,17 @@ impl Engine for E4defragEngine {
         "e4defrag"
     }
     fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
-        if let Some(f) = self.files.get_mut(file as usize) {
-            f.fd = fd;
-        }
+        set_fd(&mut self.files, file, fd);
         Ok(())
     }
     fn is_sync(&self) -> bool {
         true
     }
     fn queue(&mut self, io: &IoUnit) -> Queued {
-        let fd = self.files.get(io.file as usize).map_or(-1, |f| f.fd);
-        if fd < 0 {
-            return Queued::Done(EBADF);
-        }
+        let fd = match fd_of(&self.files, io.file) {
+            Ok(fd) => fd,
+            Err(e) => return Queued::Done(e),
+        };
         // Defragmenting changes where the data lies, not what it is: writes only.
         if io.op != Op::Write {
             return Queued::Done(-(libc::EINVAL as i64));
@@ -285,15 +283,7 @@ mod tests {
             let s = setup(&files, &[], &opts, false);
             let mut e = E4defragEngine::new(&s).unwrap();
             assert!(dir.join("donor").exists(), "the donor is created");
-            let mut u = IoUnit {
-                slot: 0,
-                file: 0,
-                op: Op::Read,
-                offset: 0,
-                len: 4096,
-                buf: std::ptr::null_mut(),
-                prio: None,
-            };
+            let mut u = unit(0, Op::Read, 0, 4096, std::ptr::null_mut());
             assert_eq!(e.queue(&u), Queued::Done(-(libc::EINVAL as i64)));
             u.op = Op::Write;
             let r = e.queue(&u);
