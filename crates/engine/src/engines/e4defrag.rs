@@ -173,7 +173,7 @@ impl E4defragEngine {
         // SAFETY: the ioctl reads and writes `me`, a live struct of the kernel's layout.
         let r = retry(|| unsafe { libc::ioctl(fd, EXT4_IOC_MOVE_EXT, &mut me) } as isize);
         if r < 0 {
-            return r as i64;
+            return r;
         }
         match (me.moved_len * self.bsz).min(len) {
             0 => -(libc::EINVAL as i64),
