@@ -8,6 +8,7 @@
 use super::{Engine, EngineDecl, EngineFlags, EngineKind, EngineOption, IoUnit, Queued};
 use crate::job::{ExecProgram, JobSpec};
 use std::fs::File;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -41,6 +42,21 @@ pub(crate) fn prepare(spec: &mut JobSpec) {
     spec.thinktime = TICK;
     spec.thinktime_spin = Duration::ZERO;
     spec.thinktime_blocks = 1;
+}
+
+/// The files the program's standard output and error go to: `JOB.stdout` and `JOB.stderr`
+/// (in the working directory, or where the job's name puts them), as in fio.
+pub(crate) fn output_files(job: &str) -> [PathBuf; 2] {
+    ["stdout", "stderr"].map(|s| PathBuf::from(format!("{job}.{s}")))
+}
+
+/// The files the job's program writes (created or truncated), which must pass the same
+/// checks as every file a run writes, before any I/O: none without `std_redirect`.
+pub(crate) fn files_written(spec: &JobSpec) -> Vec<PathBuf> {
+    if spec.ioengine != EngineKind::Exec || !spec.engine_options.exec.redirects() {
+        return Vec::new();
+    }
+    output_files(&spec.name).to_vec()
 }
 
 pub(crate) struct ExecEngine {
@@ -78,8 +94,7 @@ impl ExecEngine {
         let mut c = Command::new(cmd);
         c.args(args);
         if self.program.redirects() {
-            let out = File::create(format!("{}.stdout", self.name));
-            let err = File::create(format!("{}.stderr", self.name));
+            let [out, err] = output_files(&self.name).map(File::create);
             match (out, err) {
                 (Ok(o), Ok(e)) => {
                     c.stdout(Stdio::from(o)).stderr(Stdio::from(e));

@@ -1,7 +1,7 @@
 //! The ftruncate engine: each write sets the file's size to the write's offset (`ftruncate`)
 //! instead of transferring data; any other direction fails with EINVAL.
 
-use super::sysio::{retry, EBADF};
+use super::sysio::{fd_of, retry, set_fd};
 use super::Queued;
 use super::{Engine, EngineDecl, EngineFile, EngineFlags, EngineKind, EngineSetup, IoUnit, Op};
 use std::io;
@@ -36,19 +36,17 @@ impl Engine for FtruncateEngine {
         "ftruncate"
     }
     fn set_file(&mut self, file: u32, fd: RawFd) -> io::Result<()> {
-        if let Some(f) = self.files.get_mut(file as usize) {
-            f.fd = fd;
-        }
+        set_fd(&mut self.files, file, fd);
         Ok(())
     }
     fn is_sync(&self) -> bool {
         true
     }
     fn queue(&mut self, io: &IoUnit) -> Queued {
-        let fd = self.files.get(io.file as usize).map_or(-1, |f| f.fd);
-        if fd < 0 {
-            return Queued::Done(EBADF);
-        }
+        let fd = match fd_of(&self.files, io.file) {
+            Ok(fd) => fd,
+            Err(e) => return Queued::Done(e),
+        };
         if io.op != Op::Write {
             return Queued::Done(-(libc::EINVAL as i64));
         }

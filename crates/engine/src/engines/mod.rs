@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 pub(crate) mod cpuio;
 mod decl;
+pub(crate) mod e4defrag;
 pub(crate) mod exec;
 pub(crate) mod falloc;
 pub(crate) mod ftruncate;
@@ -58,6 +59,7 @@ pub(crate) const ENGINES: &[EngineDecl] = &[
     rados::DECL,
     cpuio::DECL,
     exec::DECL,
+    e4defrag::DECL,
 ];
 
 // `EngineKind as usize` indexes ENGINES.
@@ -157,6 +159,8 @@ pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
         EngineOption::Arguments => list!(EngineOption::Arguments),
         EngineOption::GraceTime => list!(EngineOption::GraceTime),
         EngineOption::StdRedirect => list!(EngineOption::StdRedirect),
+        EngineOption::DonorName => list!(EngineOption::DonorName),
+        EngineOption::Inplace => list!(EngineOption::Inplace),
     }
 }
 
@@ -166,8 +170,17 @@ pub(crate) fn prepare_job(spec: &mut crate::job::JobSpec) {
     match spec.ioengine {
         EngineKind::Cpuio => cpuio::think_between(spec),
         EngineKind::Exec => exec::prepare(spec),
+        EngineKind::E4defrag => e4defrag::prepare(spec),
         _ => {}
     }
+}
+
+/// The files an engine creates or truncates besides the job's targets (exec's `JOB.stdout`
+/// and `JOB.stderr`, e4defrag's donor): they pass the run's checks for written files.
+pub(crate) fn files_written(spec: &crate::job::JobSpec) -> Vec<PathBuf> {
+    let mut v = exec::files_written(spec);
+    v.extend(e4defrag::files_written(spec));
+    v
 }
 
 /// The operation of one I/O unit.

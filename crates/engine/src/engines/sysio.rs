@@ -20,6 +20,22 @@ pub(crate) fn last_errno() -> i64 {
         .unwrap_or(libc::EIO) as i64)
 }
 
+/// A sync engine's files: the descriptor the worker opened for `file`.
+pub(super) fn set_fd(files: &mut [EngineFile], file: u32, fd: RawFd) {
+    if let Some(f) = files.get_mut(file as usize) {
+        f.fd = fd;
+    }
+}
+
+/// The descriptor of `file`, or EBADF when it has none.
+#[inline]
+pub(super) fn fd_of(files: &[EngineFile], file: u32) -> Result<RawFd, i64> {
+    match files.get(file as usize).map_or(-1, |f| f.fd) {
+        fd if fd >= 0 => Ok(fd),
+        _ => Err(EBADF),
+    }
+}
+
 /// Run a system call until it is not interrupted; the result or -errno.
 #[inline]
 pub(super) fn retry<F: FnMut() -> isize>(mut call: F) -> i64 {

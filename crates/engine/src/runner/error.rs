@@ -187,6 +187,13 @@ pub enum RunError {
         path: PathBuf,
         what: String,
     },
+    /// The e4defrag engine on a file that is not on ext4 (`fs` names what it is on).
+    #[error("{job}: e4defrag moves extents with EXT4_IOC_MOVE_EXT, which only ext4 has, but {} is on {fs}", path.display())]
+    NeedsExt4 {
+        job: String,
+        path: PathBuf,
+        fs: String,
+    },
     /// A CPU the job is to run on does not exist on this system.
     #[error("{job}: CPU {cpu} does not exist (this system has CPUs 0-{})", cpus.saturating_sub(1))]
     NoSuchCpu {
@@ -217,4 +224,22 @@ pub enum RunError {
     /// More worker threads than a run may start.
     #[error("{threads} jobs (clones counted) are more than the limit of {max}")]
     TooManyJobs { threads: u64, max: u64 },
+}
+
+impl RunError {
+    /// The error with `name` as its job where it names none (the checks of a written file
+    /// know only the file).
+    pub(crate) fn for_job(mut self, name: &str) -> RunError {
+        match &mut self {
+            RunError::IsDirectory { job, .. }
+            | RunError::NoSuchDevice { job, .. }
+            | RunError::NotFileOrDevice { job, .. }
+                if job.is_empty() =>
+            {
+                *job = name.to_string();
+            }
+            _ => {}
+        }
+        self
+    }
 }

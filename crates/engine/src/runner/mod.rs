@@ -3,6 +3,8 @@
 
 use crate::engines::Capabilities;
 mod error;
+#[cfg(test)]
+mod exec_gate_tests;
 mod notice;
 mod plan;
 mod plan_ceph;

@@ -76,6 +76,15 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
                 job: job.name.clone(),
             });
         }
+        // Files an engine creates or truncates beside its targets (exec's JOB.stdout and
+        // JOB.stderr, e4defrag's donor) pass the run's gate for written files.
+        let written = crate::engines::files_written(job);
+        for path in &written {
+            super::steps::check_named_file(path).map_err(|e| e.for_job(&job.name))?;
+        }
+        if job.ioengine == EngineKind::E4defrag {
+            check_ext4(job, &written)?;
+        }
         for clone in 0..job.numjobs.max(1) {
             let unit = plan_clone(plan, job, ji, clone, thread_number, &mut st, &mut notes)?;
             units.push(unit);
@@ -83,6 +92,22 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
         }
     }
     Ok((units, st.layouts.into_values().collect(), notes))
+}
+
+/// e4defrag moves extents with an ioctl only ext4 has: every file of the job and its donor
+/// must be on ext4.
+fn check_ext4(job: &JobSpec, donor: &[PathBuf]) -> Result<(), RunError> {
+    let paths = (0..job.numjobs.max(1)).flat_map(|c| job.clone_paths(c));
+    for path in paths.chain(donor.iter().cloned()) {
+        if let Some(fs) = crate::engines::e4defrag::not_ext4(&path) {
+            return Err(RunError::NeedsExt4 {
+                job: job.name.clone(),
+                path,
+                fs,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// What planning gathers across files: the layouts, and the logical block size of each

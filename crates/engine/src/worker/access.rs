@@ -31,6 +31,7 @@ impl Worker {
     /// The next I/O of a job with an access mix.
     #[inline]
     pub(super) fn prepare_mixed(&mut self, now: u64) -> Next {
+        let left = self.bytes_left();
         let Some(m) = self.access.as_deref_mut() else {
             return Next::Done;
         };
@@ -40,7 +41,6 @@ impl Worker {
         };
         let mut bs = p.size;
         if !self.spec.time_based {
-            let left = self.io_bytes_per_loop - self.issued_bytes;
             bs = bs.min(left).max(1);
         }
         let offsets = &mut m.offsets;

@@ -22,6 +22,7 @@
 
 use crate::engines::Capabilities;
 mod access;
+mod amount;
 mod buffers;
 mod complete;
 mod dedupe;
@@ -43,6 +44,8 @@ mod setup;
 mod steady;
 mod trace;
 mod verify_hooks;
+#[cfg(test)]
+mod wrap_tests;
 
 pub(crate) use crate::worker_file::WorkerFile;
 
@@ -228,16 +231,24 @@ struct Worker {
     file_chooser: FileChooser,
     stop: Arc<AtomicBool>,
     progress: Arc<WorkerProgress>,
-    io_bytes_per_loop: u64,
+    /// What the job moves, per pass and in all.
+    amount: amount::Amount,
     // state
     measuring: bool,
     meas_start_ns: u64,
     job_start_ns: u64,
     ramp_end_ns: u64,
     end_ns: u64,
+    /// Bytes issued in this pass, and in all.
     issued_bytes: u64,
+    issued_total: u64,
     issued_ios: u64,
+    /// Passes over the files finished.
     loops_done: u32,
+    /// The pass that ended was read back and checked (passes verified one by one), and the
+    /// bytes all such read-backs read.
+    pass_verified: bool,
+    pass_verify_bytes: u64,
     /// Writes issued since the job began measuring (fio's write issue count, which fsync=N
     /// and fdatasync=N divide).
     writes_issued: u64,

@@ -20,6 +20,7 @@ impl Worker {
             Pause::Verify => self.verify_backlog(),
             Pause::Flow => self.flow_pause(),
             Pause::CloseFiles => self.close_finished(),
+            Pause::PassVerify => self.verify_pass(),
         }
     }
 

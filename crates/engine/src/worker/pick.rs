@@ -2,6 +2,7 @@
 //! offset (sequential, random, `rw=randread:N` runs, percentage_random), the amount and loop
 //! limits and the rate schedule.
 
+use super::amount::AfterPass;
 use super::buffers::{fill_buffer, scramble};
 use super::Worker;
 use crate::engines::Capabilities;
@@ -23,6 +24,8 @@ pub(super) enum Pause {
     Flow,
     /// Files that finished their pass are to be closed (`openfiles`).
     CloseFiles,
+    /// The pass ended: what it wrote is read back and checked before the next one.
+    PassVerify,
 }
 
 pub(super) enum Next {
@@ -81,29 +84,56 @@ impl Worker {
         self.fill_slot(dir, file, offset, bs, now)
     }
 
-    /// The amount limits: at the end of a loop's bytes, the next loop starts (`Done` after the
-    /// last one; `openfiles` first closes the files); `Done` once `number_ios` were issued.
+    /// The amount limits (see [`Amount`]): `Done` once the job issued its bytes or
+    /// `number_ios`; at a pass's bytes, the next pass starts (`openfiles` first closes the
+    /// files) or the job ends.
     #[inline]
     fn amount_reached(&mut self) -> Option<Next> {
-        if !self.spec.time_based {
-            let total = self.io_bytes_per_loop;
-            if self.issued_bytes >= total {
-                self.loops_done += 1;
-                if self.loops_done >= self.spec.loops {
-                    return Some(Next::Done);
-                }
-                self.issued_bytes = 0;
-                self.reset_passes(false);
-                if self.closes_pending() {
-                    // `openfiles`: the files are closed between loops, before the next I/O.
-                    return Some(Next::Drained(Pause::CloseFiles));
-                }
-            }
+        if self.spec.time_based {
+            return self.amount.ios_done(self.issued_ios).then_some(Next::Done);
         }
-        if self.spec.number_ios > 0 && self.issued_ios >= self.spec.number_ios {
+        if self.amount.job_done(self.issued_total, self.issued_ios) {
             return Some(Next::Done);
         }
+        if self.issued_bytes >= self.amount.pass_cap {
+            return self.end_pass();
+        }
         None
+    }
+
+    /// A pass ended: its verify phase first when passes are verified one by one (fio verifies
+    /// after each pass), then the next pass (None: pick the next I/O in it), or the job's end.
+    fn end_pass(&mut self) -> Option<Next> {
+        if !self.pass_verified && self.verifies_each_pass() {
+            return Some(Next::Drained(Pause::PassVerify));
+        }
+        self.loops_done += 1;
+        let after = self.amount.after_pass(
+            self.loops_done,
+            self.issued_bytes,
+            self.issued_total,
+            self.issued_total + self.pass_verify_bytes,
+            self.issued_ios,
+        );
+        if after == AfterPass::Done {
+            return Some(Next::Done);
+        }
+        self.pass_verified = false;
+        self.issued_bytes = 0;
+        self.reset_passes(false);
+        if self.closes_pending() {
+            // `openfiles`: the files are closed between passes, before the next I/O.
+            return Some(Next::Drained(Pause::CloseFiles));
+        }
+        None
+    }
+
+    /// What is left of the pass's and the job's bytes.
+    #[inline]
+    pub(super) fn bytes_left(&self) -> u64 {
+        let pass = self.amount.pass_cap.saturating_sub(self.issued_bytes);
+        let job = self.amount.issue_limit().saturating_sub(self.issued_total);
+        pass.min(job)
     }
 
     /// What must happen with the queue drained before the next I/O: a sync, think time, an
@@ -133,7 +163,7 @@ impl Worker {
     fn pick_bs(&mut self, dir: Dir) -> u64 {
         let mut bs = self.bs[dir].pick(&mut self.rng);
         if !self.spec.time_based {
-            let left = self.io_bytes_per_loop - self.issued_bytes;
+            let left = self.bytes_left();
             if left < bs {
                 bs = left.max(self.spec.min_bs().min(left).max(1));
             }
@@ -159,14 +189,8 @@ impl Worker {
                 None => return Next::Done,
             }
         }
-        self.loops_done += 1;
-        if self.loops_done >= self.spec.loops {
-            return Next::Done;
-        }
-        self.issued_bytes = 0;
-        self.reset_passes(false);
-        if self.closes_pending() {
-            return Next::Drained(Pause::CloseFiles);
+        if let Some(next) = self.end_pass() {
+            return next;
         }
         // The new loop's first I/O is drawn in the new loop (direction and size: the ones
         // drawn for the last loop's remainder, less than a block, are dropped as fio ends
@@ -250,6 +274,7 @@ impl Worker {
         // trimwrite: a trim and its write count once in the job's amount (as the write).
         if !(dir == Dir::Trim && self.spec.rw.is_trimwrite()) {
             self.issued_bytes += len as u64;
+            self.issued_total += len as u64;
             self.issued_ios += 1;
         }
         self.res.issued[dir] += 1;

@@ -65,6 +65,7 @@ impl Worker {
         job_start_ns: u64,
     ) -> Worker {
         let depth = q.slots.len();
+        let amount = amount_of(&s);
         Worker {
             spec: s.spec,
             res,
@@ -92,15 +93,18 @@ impl Worker {
             file_chooser: d.file_chooser,
             stop: s.stop,
             progress: s.progress,
-            io_bytes_per_loop: s.io_bytes_per_loop,
+            amount,
             measuring: false,
             meas_start_ns: 0,
             job_start_ns,
             ramp_end_ns: 0,
             end_ns: u64::MAX,
             issued_bytes: 0,
+            issued_total: 0,
             issued_ios: 0,
             loops_done: 0,
+            pass_verified: false,
+            pass_verify_bytes: 0,
             writes_issued: 0,
             last_was_sync: false,
             blocks_since_think: 0,
@@ -216,7 +220,9 @@ impl Draws {
         let mut rng = Rng::new(seed);
         let gens = offset_gens(spec, files, thread_number);
         let _ = rng.next_u64();
-        let loop_start = (spec.randrepeat && spec.loops > 1 && !spec.time_based)
+        // Several passes: several loops, or an io_size that may wrap around the files.
+        let passes = spec.loops > 1 || spec.io_size.is_some();
+        let loop_start = (spec.randrepeat && passes && !spec.time_based)
             .then(|| Box::new((gens.clone(), rng.clone())));
         let bs = spec.bs.map(BsPicker::new);
         // The mix draws as fio does: its stream seeded from randseed and the (1-based) thread.
@@ -383,12 +389,18 @@ fn open_recorder(
     }
 }
 
+/// The job's amount limits over its files' regions.
+fn amount_of(s: &WorkerSetup) -> super::amount::Amount {
+    let region = s.files.iter().map(|f| f.region_len).sum();
+    super::amount::Amount::new(&s.spec, region, s.io_bytes_per_loop)
+}
+
 /// Publish the bytes the job will move in total, for a progress display: the replayed trace's,
-/// or every loop's.
+/// or every pass's.
 fn publish_total(s: &WorkerSetup, replay: Option<&trace::ReplayCursor>) {
     let total = match replay {
         Some(r) => r.total_bytes(),
-        None => s.io_bytes_per_loop * s.spec.loops as u64,
+        None => amount_of(s).expected_total(),
     };
     s.progress.total_bytes.store(total, Ordering::Relaxed);
 }

@@ -70,8 +70,47 @@ impl Worker {
         }
     }
 
-    /// do_verify: read back and check everything written, after the write phase.
+    /// Whether each pass's writes are read back and checked when the pass ends, before the
+    /// next (fio's verify phase after each pass): a job that writes and verifies and may make
+    /// several passes (`loops`, an `io_size` past its size).
+    pub(super) fn verifies_each_pass(&self) -> bool {
+        self.amount.passes_may_repeat()
+            && !self.spec.time_based
+            && self.spec.writes()
+            && self
+                .spec
+                .verify
+                .as_ref()
+                .is_some_and(|s| s.do_verify && !s.only)
+    }
+
+    /// The verify phase of a pass that another may follow (nothing in flight): every block
+    /// written so far is read back and checked, and then counts as checked; bad blocks end the
+    /// job as at the end.
+    pub(super) fn verify_pass(&mut self) {
+        let before = self.res.dirs.read.io_bytes;
+        self.read_back_written();
+        self.pass_verified = true;
+        self.pass_verify_bytes += self.res.dirs.read.io_bytes.saturating_sub(before);
+        if let Some(v) = &mut self.verifier {
+            v.all_checked();
+            if v.result.bad_blocks > 0 {
+                self.verify_failed();
+            }
+        }
+    }
+
+    /// do_verify: read back and check everything written, after the write phase (unless the
+    /// last pass's own verify phase did).
     pub(super) fn verify_at_end(&mut self) {
+        if !self.pass_verified {
+            self.read_back_written();
+        }
+        self.verify_failed();
+    }
+
+    /// Read back and check every block written and not checked yet (nothing in flight).
+    fn read_back_written(&mut self) {
         let Some(mut v) = self.verifier.take() else {
             return;
         };
@@ -117,7 +156,6 @@ impl Worker {
             self.count_verify_reads(before);
         }
         self.verifier = Some(v);
-        self.verify_failed();
     }
 
     /// Read-side verification (a job that only reads, with verify=): check the blocks of a

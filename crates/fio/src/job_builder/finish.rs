@@ -122,6 +122,23 @@ fn check_engine_options(spec: &JobSpec, st: &Pending) -> Result<(), BuildError> 
             why: "the program to run for the job's time",
         });
     }
+    if spec.ioengine == EngineKind::E4defrag {
+        let d = &spec.engine_options.defrag;
+        if d.name.as_deref().is_none_or(str::is_empty) {
+            return Err(BuildError::EngineNeeds {
+                engine,
+                option: "donorname",
+                why: "the donor file the blocks are moved to",
+            });
+        }
+        if !d.inplace && spec.filesize.is_none() {
+            return Err(BuildError::EngineNeeds {
+                engine,
+                option: "filesize",
+                why: "the donor is allocated from offset= to filesize= when the job starts (or give inplace=1)",
+            });
+        }
+    }
     for d in &st.engine_opts {
         if !d.engines.contains(&engine) {
             return Err(BuildError::EngineChanged {

@@ -504,11 +504,12 @@ fn groups_follow_stonewall_and_new_group() {
 }
 
 /// The options an engine cannot run without (cpuio burns a share of a CPU, exec runs a
-/// program), with a value each.
+/// program, e4defrag moves blocks to a donor allocated to the file size), with a value each.
 fn engine_needs(engine: &str) -> Vec<(&'static str, &'static str)> {
     match engine {
         "cpuio" => vec![("cpuload", "50")],
         "exec" => vec![("program", "true")],
+        "e4defrag" => vec![("donorname", "d"), ("filesize", "1m")],
         _ => vec![],
     }
 }

@@ -33,11 +33,13 @@ pub enum EngineKind {
     Cpuio,
     /// Runs a program for the job's time; moves no data.
     Exec,
+    /// ext4 online defragmentation: each write moves its range's blocks to a donor file's.
+    E4defrag,
 }
 
 impl EngineKind {
     /// Every engine, in the order of the discriminants.
-    pub const ALL: [EngineKind; 19] = [
+    pub const ALL: [EngineKind; 20] = [
         EngineKind::Sync,
         EngineKind::Psync,
         EngineKind::Vsync,
@@ -57,6 +59,7 @@ impl EngineKind {
         EngineKind::Rados,
         EngineKind::Cpuio,
         EngineKind::Exec,
+        EngineKind::E4defrag,
     ];
 
     /// The engine's name, as job files and outputs name it (`ioengine=`).
@@ -81,6 +84,7 @@ impl EngineKind {
             EngineKind::Rados => "rados",
             EngineKind::Cpuio => "cpuio",
             EngineKind::Exec => "exec",
+            EngineKind::E4defrag => "e4defrag",
         }
     }
 
@@ -146,10 +150,14 @@ pub enum EngineOption {
     GraceTime,
     /// exec: its output into files.
     StdRedirect,
+    /// e4defrag: the donor file.
+    DonorName,
+    /// e4defrag: allocate and free the donor's space per I/O.
+    Inplace,
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 26] = [
+    pub const ALL: [EngineOption; 28] = [
         EngineOption::Hipri,
         EngineOption::Nowait,
         EngineOption::Fixedbufs,
@@ -176,6 +184,8 @@ impl EngineOption {
         EngineOption::Arguments,
         EngineOption::GraceTime,
         EngineOption::StdRedirect,
+        EngineOption::DonorName,
+        EngineOption::Inplace,
     ];
 }
 
@@ -212,6 +222,31 @@ pub struct EngineOptions {
     /// exec: the program run for the job's time.
     #[serde(default, skip_serializing_if = "ExecProgram::is_unset")]
     pub exec: ExecProgram,
+    /// e4defrag: the donor file and how its space is taken.
+    #[serde(default, skip_serializing_if = "DefragDonor::is_unset")]
+    pub defrag: DefragDonor,
+}
+
+/// The donor of the e4defrag engine (fio's `donorname`, `inplace`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DefragDonor {
+    /// `donorname`: the donor file, in the job's `directory` when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `inplace=1`: the donor's space is allocated for each I/O's range and freed after it;
+    /// otherwise it is allocated once, from the job's offset to its file size.
+    #[serde(default)]
+    pub inplace: bool,
+    /// The donor's path and the range allocated at the start (offset, length), filled in when
+    /// the job starts.
+    #[serde(skip)]
+    pub prepared: Option<(std::path::PathBuf, u64, u64)>,
+}
+
+impl DefragDonor {
+    pub fn is_unset(&self) -> bool {
+        *self == DefragDonor::default()
+    }
 }
 
 /// The program the exec engine runs (fio's `program`, `arguments`, `grace_time`, `std_redirect`).
@@ -383,6 +418,8 @@ impl EngineOptions {
             EngineOption::Arguments => self.exec.arguments.is_some(),
             EngineOption::GraceTime => self.exec.grace_time_s.is_some(),
             EngineOption::StdRedirect => self.exec.std_redirect.is_some(),
+            EngineOption::DonorName => self.defrag.name.is_some(),
+            EngineOption::Inplace => self.defrag.inplace,
         }
     }
 }

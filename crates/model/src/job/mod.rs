@@ -17,7 +17,7 @@ mod trace;
 
 pub use access::*;
 pub use engine::{
-    CephTarget, CpuBurn, CpuMode, EngineKind, EngineOption, EngineOptions, ExecProgram,
+    CephTarget, CpuBurn, CpuMode, DefragDonor, EngineKind, EngineOption, EngineOptions, ExecProgram,
 };
 pub use errors::*;
 pub use io::*;

@@ -3,8 +3,7 @@
 
 use super::args::RbdOpts;
 use super::image::CephImage;
-use iomark_engine::job::{EngineKind, JobSpec, RunPlan};
-use std::time::Duration;
+use iomark_engine::job::{EngineKind, JobSpec, RunPlan, SizeSpec};
 
 /// The plan of `o` on image `c`: one job at depth io-threads, through librbd.
 pub fn plan(o: &RbdOpts, c: &CephImage) -> RunPlan {
@@ -13,10 +12,8 @@ pub fn plan(o: &RbdOpts, c: &CephImage) -> RunPlan {
         iodepth: o.io_threads,
         iodepth_low: o.io_threads,
         // rbd bench does io-total's operations whatever the image's size, wrapping around
-        // its end: a count of I/Os over a pass that starts again at the end, not a size.
-        number_ios: o.ops(),
-        time_based: true,
-        runtime: Some(Duration::from_secs(8760 * 3600)),
+        // its end: an io_size past the image's size goes round it again, as in fio.
+        io_size: Some(SizeSpec::Bytes(o.ops() * o.io_size)),
         // rbd bench flushes the image after its last write, inside its elapsed time.
         end_fsync: o.io_type != "read",
         ..o.job()
@@ -51,8 +48,11 @@ mod tests {
         let j = &p.jobs[0];
         assert_eq!((j.numjobs, j.iodepth), (1, 16));
         // io-total's count of operations, past the image's end if need be.
-        assert_eq!(j.number_ios, o.ops());
-        assert!(j.time_based);
+        assert_eq!(
+            j.io_size,
+            Some(iomark_engine::job::SizeSpec::Bytes(o.ops() * o.io_size))
+        );
+        assert!(!j.time_based);
         assert_eq!(j.engine_options.ceph.image.as_deref(), Some("i"));
         // As rbd bench: the cache as configured, and a flush after the last write.
         assert!(j.engine_options.ceph.cache_as_configured);

@@ -130,9 +130,7 @@ fn an_image_plan_is_fios_rbd_job_for_the_same_workload() {
         ];
         fio.extend(shared(&o, rw));
         fio.push(("iodepth", "16".into()));
-        fio.push(("number_ios", o.ops().to_string()));
-        fio.push(("time_based", "1".into()));
-        fio.push(("runtime", "8760h".into()));
+        fio.push(("io_size", (o.ops() * o.io_size).to_string()));
         if let Some(id) = client {
             c.client = Some(id.into());
             c.cluster = Some("ceph2".into());
