@@ -37,6 +37,7 @@ mod fio_offsets;
 mod fio_openfiles;
 mod fio_placement;
 mod fio_prio;
+mod fio_net;
 mod fio_scale;
 mod fio_silent;
 mod fio_silent3;

@@ -33,11 +33,15 @@ pub enum EngineKind {
     Cpuio,
     /// Runs a program for the job's time; moves no data.
     Exec,
+    /// Sends or receives over a TCP, UDP or unix socket.
+    Net,
+    /// As `Net`, through splice(2) and a pipe.
+    Netsplice,
 }
 
 impl EngineKind {
     /// Every engine, in the order of the discriminants.
-    pub const ALL: [EngineKind; 19] = [
+    pub const ALL: [EngineKind; 21] = [
         EngineKind::Sync,
         EngineKind::Psync,
         EngineKind::Vsync,
@@ -57,6 +61,8 @@ impl EngineKind {
         EngineKind::Rados,
         EngineKind::Cpuio,
         EngineKind::Exec,
+        EngineKind::Net,
+        EngineKind::Netsplice,
     ];
 
     /// The engine's name, as job files and outputs name it (`ioengine=`).
@@ -81,6 +87,8 @@ impl EngineKind {
             EngineKind::Rados => "rados",
             EngineKind::Cpuio => "cpuio",
             EngineKind::Exec => "exec",
+            EngineKind::Net => "net",
+            EngineKind::Netsplice => "netsplice",
         }
     }
 
@@ -146,10 +154,30 @@ pub enum EngineOption {
     GraceTime,
     /// exec: its output into files.
     StdRedirect,
+    /// net: the peer's host (or a unix socket's path).
+    Hostname,
+    /// net: the TCP or UDP port.
+    Port,
+    /// net: tcp, tcpv6, udp, udpv6 or unix.
+    Protocol,
+    /// net: wait for the peer rather than connect to it.
+    Listen,
+    /// net: each I/O answered by the peer.
+    Pingpong,
+    /// net: TCP_NODELAY.
+    Nodelay,
+    /// net: the socket's buffer sizes.
+    WindowSize,
+    /// net: the TCP maximum segment size.
+    Mss,
+    /// net: the interface of UDP multicast.
+    Interface,
+    /// net: the time-to-live of UDP multicast.
+    Ttl,
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 26] = [
+    pub const ALL: [EngineOption; 36] = [
         EngineOption::Hipri,
         EngineOption::Nowait,
         EngineOption::Fixedbufs,
@@ -176,6 +204,16 @@ impl EngineOption {
         EngineOption::Arguments,
         EngineOption::GraceTime,
         EngineOption::StdRedirect,
+        EngineOption::Hostname,
+        EngineOption::Port,
+        EngineOption::Protocol,
+        EngineOption::Listen,
+        EngineOption::Pingpong,
+        EngineOption::Nodelay,
+        EngineOption::WindowSize,
+        EngineOption::Mss,
+        EngineOption::Interface,
+        EngineOption::Ttl,
     ];
 }
 
@@ -212,7 +250,12 @@ pub struct EngineOptions {
     /// exec: the program run for the job's time.
     #[serde(default, skip_serializing_if = "ExecProgram::is_unset")]
     pub exec: ExecProgram,
+    /// net/netsplice: the socket and its peer.
+    #[serde(default, skip_serializing_if = "NetLink::is_unset")]
+    pub net: NetLink,
 }
+
+pub use super::net::{NetLink, NetProtocol};
 
 /// The program the exec engine runs (fio's `program`, `arguments`, `grace_time`, `std_redirect`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -378,6 +421,16 @@ impl EngineOptions {
             EngineOption::Arguments => self.exec.arguments.is_some(),
             EngineOption::GraceTime => self.exec.grace_time_s.is_some(),
             EngineOption::StdRedirect => self.exec.std_redirect.is_some(),
+            EngineOption::Hostname => self.net.host.is_some(),
+            EngineOption::Port => self.net.port != 0,
+            EngineOption::Protocol => self.net.protocol != NetProtocol::Tcp,
+            EngineOption::Listen => self.net.listen,
+            EngineOption::Pingpong => self.net.pingpong,
+            EngineOption::Nodelay => self.net.nodelay,
+            EngineOption::WindowSize => self.net.window_size != 0,
+            EngineOption::Mss => self.net.mss != 0,
+            EngineOption::Interface => self.net.interface.is_some(),
+            EngineOption::Ttl => self.net.ttl.is_some(),
         }
     }
 }

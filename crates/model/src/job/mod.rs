@@ -10,13 +10,15 @@ mod access;
 mod engine;
 mod errors;
 pub mod io;
+mod net;
 pub mod prio_mix;
 mod settings;
 mod trace;
 
 pub use access::*;
 pub use engine::{
-    CephTarget, CpuBurn, CpuMode, EngineKind, EngineOption, EngineOptions, ExecProgram,
+    CephTarget, CpuBurn, CpuMode, EngineKind, EngineOption, EngineOptions, ExecProgram, NetLink,
+    NetProtocol,
 };
 pub use errors::*;
 pub use io::*;
