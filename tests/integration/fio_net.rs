@@ -76,7 +76,10 @@ fn across(
     head: &str,
     receiver: &str,
     sender: &str,
-) -> (Vec<(String, u64, u64, u64, u64, u64)>, Vec<(String, u64, u64, u64, u64, u64)>) {
+) -> (
+    Vec<(String, u64, u64, u64, u64, u64)>,
+    Vec<(String, u64, u64, u64, u64, u64)>,
+) {
     let rdir = Scratch::new("net-rx");
     let rtext = format!("{head}{receiver}");
     let r = thread::spawn(move || counts(&run_file(rx, &rdir, "rx.fio", &rtext)));
@@ -92,15 +95,26 @@ fn iomark_and_fio_talk_both_ways() {
         // TCP: every block arrives.
         let head = global("net", "tcp", Some(free_port()), "16m");
         let (r, s) = across(&d, rx, tx, &head, RECEIVER, SENDER);
-        assert_eq!((r[0].1, r[0].2, r[0].5), (4096, 16 << 20, 0), "{rx} <- {tx}");
-        assert_eq!((s[0].3, s[0].4, s[0].5), (4096, 16 << 20, 0), "{rx} <- {tx}");
+        assert_eq!(
+            (r[0].1, r[0].2, r[0].5),
+            (4096, 16 << 20, 0),
+            "{rx} <- {tx}"
+        );
+        assert_eq!(
+            (s[0].3, s[0].4, s[0].5),
+            (4096, 16 << 20, 0),
+            "{rx} <- {tx}"
+        );
         // UDP: the receiver starts at the sender's open message and ends at its close
         // message (loopback may drop datagrams: never more arrive than were sent).
         let head = global("net", "udp", Some(free_port()), "4m");
         let sender = "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\n";
         let (r, s) = across(&d, rx, tx, &head, "[receiver]\nrw=read\n", sender);
         assert_eq!((s[0].3, s[0].4, s[0].5), (1024, 4 << 20, 0), "{rx} <- {tx}");
-        assert!(r[0].1 > 0 && r[0].1 <= 1024 && r[0].5 == 0, "{rx} <- {tx}: {r:?}");
+        assert!(
+            r[0].1 > 0 && r[0].1 <= 1024 && r[0].5 == 0,
+            "{rx} <- {tx}: {r:?}"
+        );
         // A unix socket: the reader waits at the path.
         let head = global("net", "unix", None, "8m");
         let receiver = format!("[receiver]\nhostname={sock}\nrw=read\n");
@@ -114,11 +128,20 @@ fn iomark_and_fio_talk_both_ways() {
 #[test]
 fn net_jobs_fio_refuses_are_refused_before_any_io() {
     for (args, want) in [
-        (&["--rw=randread", "--port=9", "--listen"][..], "cannot be random"),
+        (
+            &["--rw=randread", "--port=9", "--listen"][..],
+            "cannot be random",
+        ),
         (&["--rw=read", "--protocol=udp"][..], "needs port="),
-        (&["--rw=read", "--protocol=udp", "--port=9", "--listen"][..], "listen is only valid"),
+        (
+            &["--rw=read", "--protocol=udp", "--port=9", "--listen"][..],
+            "listen is only valid",
+        ),
         (&["--rw=write", "--port=9"][..], "needs hostname="),
-        (&["--rw=read", "--protocol=unix", "--port=9"][..], "port= is not valid"),
+        (
+            &["--rw=read", "--protocol=unix", "--port=9"][..],
+            "port= is not valid",
+        ),
     ] {
         let mut a = vec!["run", "--name=n", "--ioengine=net", "--size=1m"];
         a.extend_from_slice(args);

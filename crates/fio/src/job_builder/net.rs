@@ -25,7 +25,10 @@ pub(super) fn finish_net(spec: &mut JobSpec) -> Result<(), BuildError> {
     let net = &spec.engine_options.net;
     let (reads, writes) = (spec.rw.has_read(), spec.writes());
     if spec.rw.is_random() {
-        return refuse(spec, "network I/O cannot be random: use rw=read or rw=write");
+        return refuse(
+            spec,
+            "network I/O cannot be random: use rw=read or rw=write",
+        );
     }
     if net.protocol == NetProtocol::Unix && net.port != 0 {
         return refuse(spec, "port= is not valid with protocol=unix");
@@ -38,7 +41,10 @@ pub(super) fn finish_net(spec: &mut JobSpec) -> Result<(), BuildError> {
             return refuse(spec, "listen is only valid with protocol=tcp or tcpv6");
         }
         if reads && writes {
-            return refuse(spec, "a UDP or unix socket job must read or write, not both");
+            return refuse(
+                spec,
+                "a UDP or unix socket job must read or write, not both",
+            );
         }
         if net.protocol == NetProtocol::Unix && net.host.is_none() {
             return refuse(spec, "protocol=unix needs hostname= (the socket's path)");

@@ -95,12 +95,20 @@ fn invalid(msg: String) -> io::Error {
 
 /// The address of `host` at `port` in the protocol's family.
 fn resolve(link: &NetLink) -> io::Result<SocketAddr> {
-    let host = link.host.as_deref().ok_or_else(|| invalid("no hostname".into()))?;
+    let host = link
+        .host
+        .as_deref()
+        .ok_or_else(|| invalid("no hostname".into()))?;
     let v6 = link.protocol.is_ipv6();
     (host, link.port)
         .to_socket_addrs()?
         .find(|a| a.is_ipv6() == v6)
-        .ok_or_else(|| invalid(format!("{host} has no IPv{} address", if v6 { 6 } else { 4 })))
+        .ok_or_else(|| {
+            invalid(format!(
+                "{host} has no IPv{} address",
+                if v6 { 6 } else { 4 }
+            ))
+        })
 }
 
 /// The sending side: connect (TCP, unix) or address the datagrams (UDP, with the multicast
@@ -109,14 +117,23 @@ pub(super) fn connect(link: &NetLink) -> io::Result<Linked> {
     let s = new_socket(link)?;
     nodelay(&s, link)?;
     if link.protocol == NetProtocol::Unix {
-        let path = link.host.as_deref().ok_or_else(|| invalid("no socket path".into()))?;
+        let path = link
+            .host
+            .as_deref()
+            .ok_or_else(|| invalid("no socket path".into()))?;
         s.connect(&SockAddr::unix(path)?)?;
-        return Ok(Linked { socket: s, peer: None });
+        return Ok(Linked {
+            socket: s,
+            peer: None,
+        });
     }
     let addr = resolve(link)?;
     if link.protocol.is_tcp() {
         s.connect(&addr.into())?;
-        return Ok(Linked { socket: s, peer: None });
+        return Ok(Linked {
+            socket: s,
+            peer: None,
+        });
     }
     if let IpAddr::V4(group) = addr.ip() {
         if group.is_multicast() {
@@ -142,12 +159,18 @@ pub(super) fn connect(link: &NetLink) -> io::Result<Linked> {
 pub(super) fn listen(link: &NetLink) -> io::Result<Linked> {
     let s = new_socket(link)?;
     if link.protocol == NetProtocol::Unix {
-        let path = link.host.as_deref().ok_or_else(|| invalid("no socket path".into()))?;
+        let path = link
+            .host
+            .as_deref()
+            .ok_or_else(|| invalid("no socket path".into()))?;
         let _ = std::fs::remove_file(path);
         s.bind(&SockAddr::unix(path)?)?;
         s.listen(10)?;
         let (c, _) = s.accept()?;
-        return Ok(Linked { socket: c, peer: None });
+        return Ok(Linked {
+            socket: c,
+            peer: None,
+        });
     }
     s.set_reuse_address(true)?;
     s.set_reuse_port(true)?;
@@ -162,7 +185,11 @@ pub(super) fn listen(link: &NetLink) -> io::Result<Linked> {
             .parse()
             .ok()
             .filter(|g: &Ipv4Addr| g.is_multicast() && link.protocol == NetProtocol::Udp)
-            .ok_or_else(|| invalid(format!("hostname={h}: a receiver takes only a UDP multicast group")))?;
+            .ok_or_else(|| {
+                invalid(format!(
+                    "hostname={h}: a receiver takes only a UDP multicast group"
+                ))
+            })?;
         let ifa = match &link.interface {
             Some(i) => i
                 .parse()
@@ -177,7 +204,10 @@ pub(super) fn listen(link: &NetLink) -> io::Result<Linked> {
         s.listen(10)?;
         let (c, _) = s.accept()?;
         nodelay(&c, link)?;
-        return Ok(Linked { socket: c, peer: None });
+        return Ok(Linked {
+            socket: c,
+            peer: None,
+        });
     }
     // UDP: the sender's open message starts the job.
     let mut m = [std::mem::MaybeUninit::<u8>::uninit(); 8];

@@ -90,10 +90,8 @@ impl NetEngine {
     /// Receive one block into `buf`: a whole block from a stream (less only at its end), one
     /// datagram from UDP. `Ok(None)`: the peer ended the stream.
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<Option<usize>> {
-        // SAFETY: the bytes are only written by recv.
-        let ubuf = unsafe { &mut *(buf as *mut [u8] as *mut [MaybeUninit<u8>]) };
         if self.udp {
-            let (n, from) = retry(|| self.link.socket.recv_from(ubuf))?;
+            let (n, from) = retry(|| self.link.socket.recv_from(uninit(buf)))?;
             if link::is_close(&buf[..n]) {
                 return Ok(None);
             }
@@ -102,15 +100,17 @@ impl NetEngine {
         }
         if let Some(p) = &self.pipe {
             let n = p.splice_in(self.link.socket.as_raw_fd(), buf)?;
-            return Ok((n > 0).then_some(n));
+            let closed = n == 0 || (n == 8 && link::is_close(&buf[..8]));
+            return Ok((!closed).then_some(n));
         }
         let mut got = 0;
         while got < buf.len() {
-            let n = retry(|| self.link.socket.recv(&mut ubuf[got..]))?;
+            let n = retry(|| self.link.socket.recv(uninit(&mut buf[got..])))?;
             if n == 0 {
                 break;
             }
             got += n;
+            // The sender's close message alone, at a block's start: the stream's end.
             if got == 8 && link::is_close(&buf[..8]) {
                 return Ok(None);
             }
@@ -170,6 +170,12 @@ impl NetEngine {
             Err(e) => -(e.raw_os_error().unwrap_or(libc::EIO) as i64),
         }
     }
+}
+
+/// `buf` as the receiving calls take it.
+fn uninit(buf: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+    // SAFETY: same layout; the receiving calls only write initialised bytes into it.
+    unsafe { &mut *(buf as *mut [u8] as *mut [MaybeUninit<u8>]) }
 }
 
 /// Retry a socket call interrupted by a signal.

@@ -79,6 +79,13 @@ fn blocks_arrive(kind: EngineKind, proto: NetProtocol, host: &str, port: u16, bs
         assert_eq!(io(&mut *e, Op::Read, &buf), END_OF_STREAM);
         got
     });
+    if proto == NetProtocol::Udp {
+        // A datagram finds its receiver only once that is bound (its port then refuses a
+        // socket without SO_REUSEPORT).
+        while std::net::UdpSocket::bind(("0.0.0.0", port)).is_ok() {
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
     let link = NetLink {
         protocol: proto,
         port,
@@ -99,10 +106,22 @@ fn blocks_arrive(kind: EngineKind, proto: NetProtocol, host: &str, port: u16, bs
 
 #[test]
 fn tcp_blocks_arrive_whole_and_in_order() {
-    blocks_arrive(EngineKind::Net, NetProtocol::Tcp, "127.0.0.1", free_port(false), 4096);
+    blocks_arrive(
+        EngineKind::Net,
+        NetProtocol::Tcp,
+        "127.0.0.1",
+        free_port(false),
+        4096,
+    );
     // Blocks larger than a pipe go through it in pieces.
     let port = free_port(false);
-    blocks_arrive(EngineKind::Netsplice, NetProtocol::Tcp, "localhost", port, 256 << 10);
+    blocks_arrive(
+        EngineKind::Netsplice,
+        NetProtocol::Tcp,
+        "localhost",
+        port,
+        256 << 10,
+    );
 }
 
 #[test]
@@ -112,7 +131,13 @@ fn unix_and_udp_blocks_arrive() {
     let p = path.to_str().unwrap();
     blocks_arrive(EngineKind::Net, NetProtocol::Unix, p, 0, 8192);
     // A datagram's loss on loopback is not expected with five small ones.
-    blocks_arrive(EngineKind::Net, NetProtocol::Udp, "127.0.0.1", free_port(true), 1024);
+    blocks_arrive(
+        EngineKind::Net,
+        NetProtocol::Udp,
+        "127.0.0.1",
+        free_port(true),
+        1024,
+    );
 }
 
 #[test]
@@ -151,6 +176,12 @@ fn pingpong_returns_each_block() {
 
 #[test]
 fn link_messages_are_fios() {
-    assert_eq!(super::link::open_message(), [0x6c, 0x69, 0x6e, 0x6b, 0, 0, 0, 0x98]);
-    assert_eq!(super::link::close_message(), [0x6b, 0x6e, 0x69, 0x6c, 0x89, 0, 0, 0]);
+    assert_eq!(
+        super::link::open_message(),
+        [0x6c, 0x69, 0x6e, 0x6b, 0, 0, 0, 0x98]
+    );
+    assert_eq!(
+        super::link::close_message(),
+        [0x6b, 0x6e, 0x69, 0x6c, 0x89, 0, 0, 0]
+    );
 }
