@@ -4,7 +4,7 @@
 //! the socket's path) when `hostname` is not given, as in fio, where `hostname` sets it.
 
 use super::BuildError;
-use iomark_engine::job::{EngineKind, JobSpec, NetProtocol};
+use iomark_engine::job::{EngineKind, JobSpec, NetProtocol, SubmitMode};
 
 fn refuse(spec: &JobSpec, why: &'static str) -> Result<(), BuildError> {
     Err(BuildError::NetJob {
@@ -54,6 +54,12 @@ pub(super) fn finish_net(spec: &mut JobSpec) -> Result<(), BuildError> {
         return refuse(
             spec,
             "a sending job needs hostname= (a receiving TCP job needs listen)",
+        );
+    }
+    if spec.submit_mode == SubmitMode::Offload {
+        return refuse(
+            spec,
+            "io_submit_mode=offload is not supported: a socket's blocks go one after another",
         );
     }
     if spec.numjobs > 1 {

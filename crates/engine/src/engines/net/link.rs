@@ -163,7 +163,12 @@ pub(super) fn listen(link: &NetLink) -> io::Result<Linked> {
             .host
             .as_deref()
             .ok_or_else(|| invalid("no socket path".into()))?;
-        let _ = std::fs::remove_file(path);
+        // A socket left at the path by an earlier run is replaced; anything else is kept
+        // (bind then fails with EADDRINUSE).
+        use std::os::unix::fs::FileTypeExt;
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket()) {
+            std::fs::remove_file(path)?;
+        }
         s.bind(&SockAddr::unix(path)?)?;
         s.listen(10)?;
         let (c, _) = s.accept()?;
