@@ -25,8 +25,11 @@ fn global(engine: &str, proto: &str, port: Option<u16>, size: &str) -> String {
 const RECEIVER: &str = "[receiver]\nlisten\nrw=read\n";
 const SENDER: &str = "[sender]\nhostname=localhost\nstartdelay=1\nrw=write\n";
 
-/// Each job's (name, read I/Os, read bytes, write I/Os, write bytes, error).
-fn counts(v: &serde_json::Value) -> Vec<(String, u64, u64, u64, u64, u64)> {
+/// A job's name, read I/Os, read bytes, write I/Os, write bytes and error.
+type Row = (String, u64, u64, u64, u64, u64);
+
+/// Each job's row.
+fn counts(v: &serde_json::Value) -> Vec<Row> {
     v["jobs"]
         .as_array()
         .unwrap()
@@ -87,10 +90,7 @@ fn across(
     head: &str,
     receiver: &str,
     sender: &str,
-) -> (
-    Vec<(String, u64, u64, u64, u64, u64)>,
-    Vec<(String, u64, u64, u64, u64, u64)>,
-) {
+) -> (Vec<Row>, Vec<Row>) {
     let rdir = Scratch::new("net-rx");
     let rtext = format!("{head}{receiver}");
     let r = thread::spawn(move || counts(&run_file(rx, &rdir, "rx.fio", &rtext)));
