@@ -186,7 +186,7 @@ mod tests {
             .into_iter()
             .filter(|k| k.is_diskless())
             .collect();
-        assert_eq!(diskless, [Null, Rbd, Rados, Cpuio, Exec]);
+        assert_eq!(diskless, [Null, Rbd, Rados, Cpuio, Exec, Net, Netsplice]);
         let meta: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_metadata())
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(EngineKind::ALL.len(), 19);
+        assert_eq!(EngineKind::ALL.len(), 21);
         for k in EngineKind::ALL {
             assert_eq!(EngineKind::from_name(k.name()), Some(k));
         }

@@ -21,6 +21,7 @@ pub(crate) mod ftruncate;
 pub(crate) mod libaio;
 pub(crate) mod meta;
 pub(crate) mod mmap;
+pub(crate) mod net;
 pub(crate) mod null;
 pub(crate) mod posixaio;
 pub(crate) mod rados;
@@ -60,6 +61,8 @@ pub(crate) const ENGINES: &[EngineDecl] = &[
     cpuio::DECL,
     exec::DECL,
     e4defrag::DECL,
+    net::DECL,
+    net::splice::DECL,
 ];
 
 // `EngineKind as usize` indexes ENGINES.
@@ -161,6 +164,16 @@ pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
         EngineOption::StdRedirect => list!(EngineOption::StdRedirect),
         EngineOption::DonorName => list!(EngineOption::DonorName),
         EngineOption::Inplace => list!(EngineOption::Inplace),
+        EngineOption::Hostname => list!(EngineOption::Hostname),
+        EngineOption::Port => list!(EngineOption::Port),
+        EngineOption::Protocol => list!(EngineOption::Protocol),
+        EngineOption::Listen => list!(EngineOption::Listen),
+        EngineOption::Pingpong => list!(EngineOption::Pingpong),
+        EngineOption::Nodelay => list!(EngineOption::Nodelay),
+        EngineOption::WindowSize => list!(EngineOption::WindowSize),
+        EngineOption::Mss => list!(EngineOption::Mss),
+        EngineOption::Interface => list!(EngineOption::Interface),
+        EngineOption::Ttl => list!(EngineOption::Ttl),
     }
 }
 
@@ -171,6 +184,12 @@ pub(crate) fn prepare_job(spec: &mut crate::job::JobSpec) {
         EngineKind::Cpuio => cpuio::think_between(spec),
         EngineKind::Exec => exec::prepare(spec),
         EngineKind::E4defrag => e4defrag::prepare(spec),
+        // As fio: a UDP or unix reader is the side that waits for its peer.
+        EngineKind::Net | EngineKind::Netsplice => {
+            let reads = spec.rw.has_read();
+            let net = &mut spec.engine_options.net;
+            net.listen = net.waits(reads);
+        }
         _ => {}
     }
 }
@@ -182,6 +201,9 @@ pub(crate) fn files_written(spec: &crate::job::JobSpec) -> Vec<PathBuf> {
     v.extend(e4defrag::files_written(spec));
     v
 }
+/// The result of an I/O that found its stream ended by the peer (the sender of a network job
+/// closed): the job ends there, and that I/O is not counted.
+pub(crate) const END_OF_STREAM: i64 = i64::MIN;
 
 /// The operation of one I/O unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -359,6 +359,12 @@ impl Worker {
             Queued::Pending => self.reap_one(),
         };
         let t1 = sys::now_ns();
+        if r == crate::engines::END_OF_STREAM {
+            // The peer ended the stream: the job is done, this I/O did not happen.
+            self.free.push(slot);
+            self.done_issuing = true;
+            return t1;
+        }
         self.res.depth.submit[1] += 1;
         self.res.depth.complete[1] += 1;
         {

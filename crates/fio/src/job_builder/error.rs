@@ -31,6 +31,12 @@ pub enum BuildError {
         option: &'static str,
         why: &'static str,
     },
+    /// A network job fio's net engine would refuse.
+    #[error("ioengine={engine}: {why}")]
+    NetJob {
+        engine: &'static str,
+        why: &'static str,
+    },
     #[error("block size {bs} is larger than size={size}; the job could not do a single I/O")]
     BlockOverSize { bs: u64, size: u64 },
     #[error("fill_device with rw={rw} is not supported yet: only write jobs can fill a device")]

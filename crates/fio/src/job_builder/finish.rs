@@ -35,6 +35,7 @@ pub(super) fn finish(
     spec.readonly = readonly;
     finish_verify(spec, st)?;
     check_engine_options(spec, st)?;
+    super::net::finish_net(spec)?;
     check_whole_job(spec, readonly)
 }
 

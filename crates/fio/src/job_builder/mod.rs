@@ -6,6 +6,7 @@
 mod error;
 mod finish;
 mod job;
+mod net;
 mod replay;
 #[cfg(test)]
 mod tests;

@@ -333,6 +333,53 @@ fn engines() {
 }
 
 #[test]
+fn net_jobs_settle_and_check_as_fio() {
+    use iomark_engine::job::NetProtocol;
+    let j = job(&[
+        ("ioengine", "net"),
+        ("filename", "/tmp/s"),
+        ("protocol", "unix"),
+    ])
+    .unwrap();
+    assert_eq!(j.engine_options.net.host.as_deref(), Some("/tmp/s"));
+    assert_eq!(j.engine_options.net.protocol, NetProtocol::Unix);
+    assert!(j.filenames.is_empty());
+    let j = job(&[("ioengine", "netsplice"), ("port", "8888"), ("listen", "")]).unwrap();
+    assert!(j.engine_options.net.listen);
+    for (extra, want) in [
+        (
+            &[("rw", "randread"), ("port", "1"), ("listen", "")][..],
+            "cannot be random",
+        ),
+        (&[("protocol", "udp")][..], "needs port="),
+        (
+            &[("port", "1"), ("proto", "udp"), ("listen", "")][..],
+            "listen is only valid",
+        ),
+        (&[("rw", "write"), ("port", "1")][..], "needs hostname="),
+        (
+            &[("protocol", "unix"), ("port", "1")][..],
+            "port= is not valid",
+        ),
+        (
+            &[("protocol", "unix"), ("rw", "rw"), ("hostname", "p")][..],
+            "read or write",
+        ),
+        (
+            &[("port", "1"), ("listen", ""), ("numjobs", "2")][..],
+            "numjobs",
+        ),
+    ] {
+        let mut list = vec![("ioengine", "net")];
+        list.extend_from_slice(extra);
+        let e = job(&list).unwrap_err().to_string();
+        assert!(e.contains(want), "{extra:?}: {e}");
+    }
+    assert!(job(&[("ioengine", "net"), ("port", "0")]).is_err());
+    assert!(job(&[("ioengine", "net"), ("port", "65536")]).is_err());
+}
+
+#[test]
 fn not_yet_and_ignored() {
     assert!(job(&[("verify", "0")]).is_ok());
     assert!(job(&[("verify", "none")]).is_ok());
@@ -510,6 +557,7 @@ fn engine_needs(engine: &str) -> Vec<(&'static str, &'static str)> {
         "cpuio" => vec![("cpuload", "50")],
         "exec" => vec![("program", "true")],
         "e4defrag" => vec![("donorname", "d"), ("filesize", "1m")],
+        "net" | "netsplice" => vec![("port", "8888"), ("hostname", "localhost")],
         _ => vec![],
     }
 }

@@ -22,8 +22,6 @@ pub const SUPPORTED_ENGINES: &[&str] = iomark_engine::engines::NAMES;
 /// Real fio engines that iomark does not implement (an error names them as such).
 pub const NOT_YET_ENGINES: &[&str] = &[
     "io_uring_cmd",
-    "net",
-    "netsplice",
     "splice",
     "gfapi",
     "gfapi_async",
@@ -67,8 +65,6 @@ pub const NOT_YET_ENGINES: &[&str] = &[
 /// listed here is refused with the general reason.
 pub const NOT_YET_REASONS: &[(&str, &str)] = &[
     ("io_uring_cmd", "NVMe passthrough needs an NVMe character device (/dev/ngXnY) and its command set, not implemented"),
-    ("net", "network I/O between jobs (TCP, UDP, unix sockets) is not implemented"),
-    ("netsplice", "network I/O through splice is not implemented"),
     ("splice", "I/O through splice and vmsplice is not implemented"),
     ("gfapi", "it needs GlusterFS's libgfapi and a Gluster volume"),
     ("gfapi_async", "it needs GlusterFS's libgfapi and a Gluster volume"),

@@ -13,7 +13,7 @@ use crate::values::{self, TimeUnit};
 use iomark_engine::engines::EngineOption;
 use iomark_engine::job::{
     ContinueOnError, CpuMode, CpusAllowedPolicy, DedupeMode, ExitScope, FadviseHint, FallocateMode,
-    JobSpec, RateProcess, SubmitMode, SyncMode,
+    JobSpec, NetProtocol, RateProcess, SubmitMode, SyncMode,
 };
 use std::path::PathBuf;
 
@@ -142,6 +142,16 @@ pub static OPTIONS: &[OptDef] = &[
     o("std_redirect", OptKind::Bool, "1", "Engine options", "exec: the program's standard output and error into JOB.stdout and JOB.stderr.").reads(EngineOption::StdRedirect).set(|c, v| { let on = c.boolean(v)?; c.spec.engine_options.exec.std_redirect = (!on).then_some(on); Ok(()) }),
     o("donorname", OptKind::Str, "", "Engine options", "e4defrag: the donor file the blocks are moved to (in directory= when given); created if missing, and kept.").reads(EngineOption::DonorName).set(|c, v| { c.spec.engine_options.defrag.name = Some(v.to_string()); Ok(()) }),
     o("inplace", OptKind::Int, "0", "Engine options", "e4defrag: 1 allocates the donor's space for each I/O and frees it after; 0 allocates it once, from offset= to filesize=.").reads(EngineOption::Inplace).set(|c, v| { let n = c.u32(v)?; if n > 1 { return Err(c.invalid(v, "0 or 1")); } c.spec.engine_options.defrag.inplace = n == 1; Ok(()) }),
+    o("hostname", OptKind::Str, "", "Engine options", "net, netsplice: the host to send to, a UDP multicast group, or a unix socket's path.").reads(EngineOption::Hostname).set(|c, v| { c.spec.engine_options.net.host = Some(v.to_string()); Ok(()) }),
+    o("port", OptKind::Int, "", "Engine options", "net, netsplice: the TCP or UDP port (1-65535).").reads(EngineOption::Port).set(|c, v| { let n = c.u32(v)?; c.spec.engine_options.net.port = u16::try_from(n).ok().filter(|p| *p > 0).ok_or_else(|| c.invalid(v, "expected a port from 1 to 65535"))?; Ok(()) }),
+    o("protocol", OptKind::Enum(&Words(&["tcp", "tcpv6", "udp", "udpv6", "unix"])), "tcp", "Engine options", "net, netsplice: the socket's protocol.").al(&["proto"]).reads(EngineOption::Protocol).set(|c, v| { c.spec.engine_options.net.protocol = NetProtocol::from_name(&c.word(v)?).unwrap_or_default(); Ok(()) }),
+    o("listen", OptKind::Flag, "0", "Engine options", "net, netsplice: wait for the peer to connect (TCP) rather than connect to it.").reads(EngineOption::Listen).set(|c, v| { c.spec.engine_options.net.listen = c.flag(v)?; Ok(()) }),
+    o("pingpong", OptKind::Flag, "0", "Engine options", "net, netsplice: the peer answers each block before the next is sent.").reads(EngineOption::Pingpong).set(|c, v| { c.spec.engine_options.net.pingpong = c.flag(v)?; Ok(()) }),
+    o("nodelay", OptKind::Bool, "0", "Engine options", "net, netsplice: set TCP_NODELAY on TCP connections.").reads(EngineOption::Nodelay).set(|c, v| { c.spec.engine_options.net.nodelay = c.boolean(v)?; Ok(()) }),
+    o("window_size", OptKind::Int, "", "Engine options", "net, netsplice: the socket's receive or send buffer size.").reads(EngineOption::WindowSize).set(|c, v| { c.spec.engine_options.net.window_size = c.u32(v)?; Ok(()) }),
+    o("mss", OptKind::Int, "", "Engine options", "net, netsplice: the TCP maximum segment size.").reads(EngineOption::Mss).set(|c, v| { c.spec.engine_options.net.mss = c.u32(v)?; Ok(()) }),
+    o("interface", OptKind::Str, "", "Engine options", "net, netsplice: the IPv4 address of the interface UDP multicast uses.").reads(EngineOption::Interface).set(|c, v| { c.spec.engine_options.net.interface = Some(v.to_string()); Ok(()) }),
+    o("ttl", OptKind::Int, "1", "Engine options", "net, netsplice: the time-to-live of outgoing UDP multicast datagrams.").reads(EngineOption::Ttl).set(|c, v| { let n = c.u32(v)?; c.spec.engine_options.net.ttl = (n != 1).then_some(n); Ok(()) }),
     o("exit_on_io_done", OptKind::Bool, "0", "Engine options", "cpuio: end the job once the run's I/O jobs are done.").eng(&["cpuio"]).ny(ENGOPT),
     o("rbd_encryption_format", OptKind::Str, "", "Engine options", "rbd: open the image through its LUKS encryption.").eng(&["rbd"]).ny(RBD_CRYPT),
     o("rbd_encryption_passphrase", OptKind::Str, "", "Engine options", "rbd: the passphrase of the image's encryption.").eng(&["rbd"]).ny(RBD_CRYPT),

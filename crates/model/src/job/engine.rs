@@ -35,11 +35,15 @@ pub enum EngineKind {
     Exec,
     /// ext4 online defragmentation: each write moves its range's blocks to a donor file's.
     E4defrag,
+    /// Sends or receives over a TCP, UDP or unix socket.
+    Net,
+    /// As `Net`, through splice(2) and a pipe.
+    Netsplice,
 }
 
 impl EngineKind {
     /// Every engine, in the order of the discriminants.
-    pub const ALL: [EngineKind; 20] = [
+    pub const ALL: [EngineKind; 22] = [
         EngineKind::Sync,
         EngineKind::Psync,
         EngineKind::Vsync,
@@ -60,6 +64,8 @@ impl EngineKind {
         EngineKind::Cpuio,
         EngineKind::Exec,
         EngineKind::E4defrag,
+        EngineKind::Net,
+        EngineKind::Netsplice,
     ];
 
     /// The engine's name, as job files and outputs name it (`ioengine=`).
@@ -85,6 +91,8 @@ impl EngineKind {
             EngineKind::Cpuio => "cpuio",
             EngineKind::Exec => "exec",
             EngineKind::E4defrag => "e4defrag",
+            EngineKind::Net => "net",
+            EngineKind::Netsplice => "netsplice",
         }
     }
 
@@ -154,10 +162,30 @@ pub enum EngineOption {
     DonorName,
     /// e4defrag: allocate and free the donor's space per I/O.
     Inplace,
+    /// net: the peer's host (or a unix socket's path).
+    Hostname,
+    /// net: the TCP or UDP port.
+    Port,
+    /// net: tcp, tcpv6, udp, udpv6 or unix.
+    Protocol,
+    /// net: wait for the peer rather than connect to it.
+    Listen,
+    /// net: each I/O answered by the peer.
+    Pingpong,
+    /// net: TCP_NODELAY.
+    Nodelay,
+    /// net: the socket's buffer sizes.
+    WindowSize,
+    /// net: the TCP maximum segment size.
+    Mss,
+    /// net: the interface of UDP multicast.
+    Interface,
+    /// net: the time-to-live of UDP multicast.
+    Ttl,
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 28] = [
+    pub const ALL: [EngineOption; 38] = [
         EngineOption::Hipri,
         EngineOption::Nowait,
         EngineOption::Fixedbufs,
@@ -186,6 +214,16 @@ impl EngineOption {
         EngineOption::StdRedirect,
         EngineOption::DonorName,
         EngineOption::Inplace,
+        EngineOption::Hostname,
+        EngineOption::Port,
+        EngineOption::Protocol,
+        EngineOption::Listen,
+        EngineOption::Pingpong,
+        EngineOption::Nodelay,
+        EngineOption::WindowSize,
+        EngineOption::Mss,
+        EngineOption::Interface,
+        EngineOption::Ttl,
     ];
 }
 
@@ -247,7 +285,12 @@ impl DefragDonor {
     pub fn is_unset(&self) -> bool {
         *self == DefragDonor::default()
     }
+    /// net/netsplice: the socket and its peer.
+    #[serde(default, skip_serializing_if = "NetLink::is_unset")]
+    pub net: NetLink,
 }
+
+pub use super::net::{NetLink, NetProtocol};
 
 /// The program the exec engine runs (fio's `program`, `arguments`, `grace_time`, `std_redirect`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -420,6 +463,16 @@ impl EngineOptions {
             EngineOption::StdRedirect => self.exec.std_redirect.is_some(),
             EngineOption::DonorName => self.defrag.name.is_some(),
             EngineOption::Inplace => self.defrag.inplace,
+            EngineOption::Hostname => self.net.host.is_some(),
+            EngineOption::Port => self.net.port != 0,
+            EngineOption::Protocol => self.net.protocol != NetProtocol::Tcp,
+            EngineOption::Listen => self.net.listen,
+            EngineOption::Pingpong => self.net.pingpong,
+            EngineOption::Nodelay => self.net.nodelay,
+            EngineOption::WindowSize => self.net.window_size != 0,
+            EngineOption::Mss => self.net.mss != 0,
+            EngineOption::Interface => self.net.interface.is_some(),
+            EngineOption::Ttl => self.net.ttl.is_some(),
         }
     }
 }

@@ -10,6 +10,7 @@ mod access;
 mod engine;
 mod errors;
 pub mod io;
+mod net;
 pub mod prio_mix;
 mod settings;
 mod shown;
@@ -18,6 +19,7 @@ mod trace;
 pub use access::*;
 pub use engine::{
     CephTarget, CpuBurn, CpuMode, DefragDonor, EngineKind, EngineOption, EngineOptions, ExecProgram,
+    NetLink, NetProtocol,
 };
 pub use errors::*;
 pub use io::*;
