@@ -13,7 +13,7 @@ pub fn stderr_is_tty() -> bool {
     unsafe { libc::isatty(2) == 1 }
 }
 
-fn rate(bytes_per_s: f64) -> String {
+pub fn rate(bytes_per_s: f64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut v = bytes_per_s;
     let mut i = 0;
@@ -192,7 +192,7 @@ pub fn clear_line() {
 
 /// A worker's share done (0 to 1: of its runtime when time-based, else of its bytes) and the
 /// seconds it has left (0 when not time-based).
-fn done_and_left(w: &WorkerProgress, done_bytes: u64) -> (f64, f64) {
+pub fn done_and_left(w: &WorkerProgress, done_bytes: u64) -> (f64, f64) {
     let rt = w.runtime_ms.load(Ordering::Relaxed);
     let el = w.elapsed_ms.load(Ordering::Relaxed);
     let total = w.total_bytes.load(Ordering::Relaxed);
