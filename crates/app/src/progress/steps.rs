@@ -39,6 +39,18 @@ pub struct Step {
     pub by_jobs: bool,
 }
 
+/// The two switches, for the manual page.
+pub const SWITCHES: [(&str, &str); 2] = [
+    (
+        "--progress",
+        "draw the progress line (step i of n, rate, elapsed time, ETA) on stderr even when stderr is not a terminal",
+    ),
+    (
+        "--no-progress",
+        "never draw the progress line (by default it is drawn only when stderr is a terminal)",
+    ),
+];
+
 /// Takes `--progress` and `--no-progress` out of a command line (the last one given wins).
 pub fn take(args: Vec<String>) -> Vec<String> {
     let mut rest = Vec::with_capacity(args.len());

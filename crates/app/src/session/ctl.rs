@@ -26,6 +26,17 @@ impl Session {
         }
     }
 
+    /// A session over a controller the command made itself (`run` words its events by its
+    /// output options, and its stop flag watches the parsing of a job file too).
+    pub fn adopt(tool: &str, ctl: RunCtl) -> Self {
+        let ctl = Arc::new(ctl);
+        signals::install(ctl.stop.clone());
+        Session {
+            tool: tool.to_string(),
+            ctl,
+        }
+    }
+
     /// A session whose engine events are said on stderr, one a line.
     pub fn said(tool: &str) -> Self {
         Session::start(tool, |m| eprintln!("{m}"))

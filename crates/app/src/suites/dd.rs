@@ -1,5 +1,6 @@
 //! `iomark dd OPERAND...`: GNU dd's command line on iomark's engine, GNU dd's lines on stderr.
 
+use crate::session::exit;
 use super::{failure, open_failure, run_plan, write_result};
 use crate::progress::source::{Observer, Sample};
 use iomark_suites::dd::{self, args::Status, human, Probe};
@@ -72,7 +73,7 @@ pub fn main(args: &[String]) -> i32 {
     }
     crate::session::record::record(&r);
     if r.interrupted {
-        return 130;
+        return exit::INTERRUPTED;
     }
     code
 }

@@ -1,6 +1,7 @@
 //! `iomark hdparm -t -T [--direct] [--offset GiB] PATH...`: hdparm's timings on iomark's engine,
 //! hdparm's lines on stdout.
 
+use crate::session::exit;
 use super::{failure, open_failure, run_plan, write_result};
 use iomark_engine::RunResult;
 use iomark_suites::common::probe::Probe;
@@ -85,7 +86,7 @@ pub fn main(args: &[String]) -> i32 {
             Some(x) => x.jobs.extend(r.jobs),
         }
         if interrupted {
-            code = 130;
+            code = exit::INTERRUPTED;
             break;
         }
     }
