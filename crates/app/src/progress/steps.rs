@@ -377,7 +377,14 @@ mod tests {
         }
         assert!(current().is_empty());
         let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        let rest = take(v(&["dd", "--progress", "if=a", "--no-progress", "--", "--progress"]));
+        let rest = take(v(&[
+            "dd",
+            "--progress",
+            "if=a",
+            "--no-progress",
+            "--",
+            "--progress",
+        ]));
         assert_eq!(rest, v(&["dd", "if=a", "--", "--progress"]));
         assert!(!shown());
         take(v(&["--progress"]));

@@ -58,7 +58,10 @@ pub fn main(args: &[String]) -> i32 {
     let out = Arc::new(Mutex::new(std::io::stdout()));
     write_out(&out, &output::header(&p, &a));
     let written = Arc::new(AtomicU64::new(0));
-    let level = Arc::new(crate::progress::steps::enter("interval", p.iterations as usize));
+    let level = Arc::new(crate::progress::steps::enter(
+        "interval",
+        p.iterations as usize,
+    ));
     level.at(1, "");
     let done_intervals = Arc::new(AtomicU64::new(0));
     let mut tree = TreeRun {

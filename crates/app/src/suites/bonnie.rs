@@ -163,13 +163,13 @@ fn run_once(p: &mut BonniePlan, session: &Session) -> anyhow::Result<RunResult> 
 fn test_name(s: &bonnie::plan::Step) -> String {
     match s {
         bonnie::plan::Step::File(f) => f.name.clone(),
-        bonnie::plan::Step::Engine(g) => g
-            .0
-            .jobs
-            .iter()
-            .map(|j| j.name.as_str())
-            .collect::<Vec<_>>()
-            .join("+"),
+        bonnie::plan::Step::Engine(g) => {
+            g.0.jobs
+                .iter()
+                .map(|j| j.name.as_str())
+                .collect::<Vec<_>>()
+                .join("+")
+        }
         bonnie::plan::Step::Files(_) => "file creation/stat/deletion".to_string(),
     }
 }

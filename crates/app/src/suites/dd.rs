@@ -1,8 +1,8 @@
 //! `iomark dd OPERAND...`: GNU dd's command line on iomark's engine, GNU dd's lines on stderr.
 
-use crate::session::exit;
 use super::{failure, open_failure, run_plan, write_result};
 use crate::progress::source::{Observer, Sample};
+use crate::session::exit;
 use iomark_suites::dd::{self, args::Status, human, Probe};
 use std::io::Write;
 use std::sync::atomic::Ordering;

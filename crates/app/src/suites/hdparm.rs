@@ -1,8 +1,8 @@
 //! `iomark hdparm -t -T [--direct] [--offset GiB] PATH...`: hdparm's timings on iomark's engine,
 //! hdparm's lines on stdout.
 
-use crate::session::exit;
 use super::{failure, open_failure, run_plan, write_result};
+use crate::session::exit;
 use iomark_engine::RunResult;
 use iomark_suites::common::probe::Probe;
 use iomark_suites::hdparm::{self, Kind};
