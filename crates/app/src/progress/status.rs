@@ -123,7 +123,7 @@ pub fn state_letter(state: WorkerState, rw: RwMode) -> char {
 #[derive(Default)]
 pub struct StatusLine {
     meters: Vec<Meter>,
-    drawn: bool,
+    line: TermLine,
 }
 
 impl Observer for StatusLine {
@@ -165,12 +165,28 @@ impl Observer for StatusLine {
             rate_fields(&bw, &iops),
             eta(eta_s as u64)
         );
-        draw_line(&line);
-        self.drawn = true;
+        self.line.draw(&line);
     }
 
     fn end(&mut self, _: &Sample) {
-        if self.drawn {
+        self.line.clear();
+    }
+}
+
+/// A line of stderr redrawn in place, cleared at the end only when it was drawn.
+#[derive(Debug, Default)]
+pub struct TermLine {
+    drawn: bool,
+}
+
+impl TermLine {
+    pub fn draw(&mut self, line: &str) {
+        draw_line(line);
+        self.drawn = true;
+    }
+
+    pub fn clear(&mut self) {
+        if std::mem::take(&mut self.drawn) {
             clear_line();
         }
     }

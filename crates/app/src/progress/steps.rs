@@ -7,7 +7,7 @@
 //! a script unchanged; `--progress` draws it anyway, `--no-progress` never.
 
 use super::source::{Observer, Sample};
-use super::status::{clear_line, done_and_left, draw_line, eta, rate, stderr_is_tty};
+use super::status::{clear_line, done_and_left, eta, rate, stderr_is_tty, TermLine};
 use iomark_engine::runner::steps::{Step as EngineStep, StepOutcome};
 use iomark_engine::runner::{RunCtl, WorkerProgress};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -262,7 +262,7 @@ pub struct StepLine {
     start: Instant,
     last: Option<(u64, u64)>,
     bw: f64,
-    drawn: bool,
+    line: TermLine,
 }
 
 impl StepLine {
@@ -272,7 +272,7 @@ impl StepLine {
             start: Instant::now(),
             last: None,
             bw: 0.0,
-            drawn: false,
+            line: TermLine::default(),
         }
     }
 }
@@ -291,20 +291,17 @@ impl Observer for StepLine {
             }
         }
         self.last = Some((s.now_ns, moved));
-        draw_line(&text(
+        self.line.draw(&text(
             &self.tool,
             &current(),
             &live,
             self.bw,
             self.start.elapsed(),
         ));
-        self.drawn = true;
     }
 
     fn end(&mut self, _: &Sample) {
-        if self.drawn {
-            clear_line();
-        }
+        self.line.clear();
     }
 }
 
