@@ -84,7 +84,7 @@ fn a_failed_run_exits_1_and_a_good_one_0() {
     let preset = [
         "preset",
         "run",
-        "backup-repo",
+        "cloud-disk",
         dir,
         "--size",
         "8m",
@@ -95,7 +95,7 @@ fn a_failed_run_exits_1_and_a_good_one_0() {
     ];
     let (c, e) = code(&preset, &d.path);
     assert_eq!(c, Some(0), "{e}");
-    let (c, e) = code(&[&preset[..], &["--expect-mbps", "1e9"]].concat(), &d.path);
+    let (c, e) = code(&[&preset[..], &["--expect-iops", "1e12"]].concat(), &d.path);
     assert_eq!(c, Some(1), "{e}");
 }
 
@@ -136,7 +136,7 @@ fn sigint_exits_130_with_the_result_file_marked_interrupted() {
             "sweep",
             [
                 &["sweep", &file, "--size=4m", "--rw=read", "--bs=4k,8k"][..],
-                &["--allow-write", "--runtime=30s"][..],
+                &["--allow-write", "--runtime=30s", "--time_based"][..],
             ]
             .concat(),
         ),

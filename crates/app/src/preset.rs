@@ -315,7 +315,7 @@ fn run_loops(
         let watch = session.watch(Vec::new(), !exec.shows());
         let res = exec.run(plan, &session.ctl);
         watch.stop();
-        let res = match res {
+        let mut res = match res {
             Ok(Some(r)) => r,
             // Shown elsewhere (rank 0 of a launch).
             Ok(None) => continue,
@@ -327,6 +327,7 @@ fn run_loops(
                 break;
             }
         };
+        session.mark(&mut res);
         let text = show_run(plan, &res, i, loops, o.json);
         if say_failed_jobs(p, &res) {
             done.code = 1;

@@ -134,13 +134,14 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
         let _ = std::fs::remove_file(p);
         signals::clear_temp();
     }
-    let res = match res {
+    let mut res = match res {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark rbd-bench: {e}");
-            return 1;
+            return session.exit(true);
         }
     };
+    session.mark(&mut res);
     print!("{}", output(o, &res));
     let _ = std::io::stdout().flush();
     crate::session::record::record(&res);

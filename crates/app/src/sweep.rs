@@ -148,6 +148,7 @@ fn sweep(o: &SweepOpts, session: &Session, prepare: Prepare) -> i32 {
             return 1;
         }
     };
+    session.mark(&mut res);
     res.tables.push(iomark_scenarios::sweep::table::table(
         &o.axes, &points, &res,
     ));

@@ -66,6 +66,12 @@ impl Session {
         signals::interrupted()
     }
 
+    /// Mark `r` interrupted when a stopping signal came during its run (the engine drains
+    /// and reports; the result says it was cut short).
+    pub fn mark(&self, r: &mut iomark_engine::RunResult) {
+        r.interrupted |= self.interrupted();
+    }
+
     /// The exit status after the run (see [`super::exit`]).
     pub fn exit(&self, failed: bool) -> i32 {
         super::exit::of_run(failed)
