@@ -189,6 +189,11 @@ pub fn main(args: &[String], table: &[Command]) -> i32 {
     }
 }
 
+/// The EXIT STATUS section, the same on every page.
+fn exit_status(s: &mut String) {
+    let _ = writeln!(s, ".SH EXIT STATUS\n{}", crate::session::exit::MANUAL);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,9 +241,4 @@ mod tests {
             "{all}"
         );
     }
-}
-
-/// The EXIT STATUS section, the same on every page.
-fn exit_status(s: &mut String) {
-    let _ = writeln!(s, ".SH EXIT STATUS\n{}", crate::session::exit::MANUAL);
 }
