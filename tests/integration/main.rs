@@ -71,6 +71,7 @@ mod report;
 mod report_suites;
 mod safety;
 mod seeds;
+mod session;
 mod store;
 mod store_pg;
 mod suites_bench;

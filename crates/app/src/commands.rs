@@ -343,6 +343,14 @@ Every run is recorded in the result store (iomark history, compare @last~1 @last
   --no-store                             do not record this run
   --tag=NAME                             tag the run in the store (repeatable)
 
+A long command shows its progress (step i of n, rate, elapsed time, ETA) on one line of stderr
+when stderr is a terminal, never in piped output:
+  --progress                             draw it even when stderr is not a terminal
+  --no-progress                          never draw it
+
+Exit status: 0 ok, 1 the run failed (a job errored, a check or expected figure missed),
+2 bad input (found before any I/O), 130 interrupted (the result file is still written).
+
 A fio command line runs unchanged with `iomark run` in place of `fio`:
   iomark run --name=rr --filename=/data/t --size=1g --rw=randread --bs=4k \\
              --ioengine=io_uring --iodepth=32 --direct=1 --runtime=30 --time_based

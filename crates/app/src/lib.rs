@@ -43,6 +43,7 @@ pub fn main(argv: Vec<String>) -> i32 {
             return 2;
         }
     };
+    let args = progress::steps::take(args);
     let args = match session::record::take(args) {
         Ok((args, store)) => {
             session::record::set(store, &front_end(&args));

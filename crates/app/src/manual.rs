@@ -99,7 +99,7 @@ pub fn page(c: &Command) -> String {
     } else {
         verbatim(&mut s, &rest);
     }
-    s.push_str(".SH EXIT STATUS\n0 on success, 1 when a job or a check failed, 2 for invalid input, 130 when interrupted.\n");
+    exit_status(&mut s);
     see_also(&mut s, c.name);
     s
 }
@@ -131,6 +131,7 @@ pub fn overview(table: &[Command]) -> String {
     for (sw, help) in crate::session::record::SWITCHES
         .iter()
         .chain(&crate::cluster::args::SWITCHES)
+        .chain(&crate::progress::steps::SWITCHES)
     {
         let (arg, help) = match help.strip_prefix('=') {
             Some(h) => h.split_once(": ").unwrap_or(("VALUE", h)),
@@ -148,7 +149,7 @@ pub fn overview(table: &[Command]) -> String {
             roff_escape(help)
         );
     }
-    s.push_str(".SH EXIT STATUS\n0 on success; 1 when a job failed or a \\fB\\-\\-fail\\-if\\fR rule was broken; 2 for invalid input or usage; 3 when a preset's expected figures were not reached; 130 when interrupted (the report is still complete).\n");
+    exit_status(&mut s);
     s.push_str(".SH ENVIRONMENT\n.TP\n.B IOMARK_STORE\nThe result store, a file or a postgres:// URL (default \\fB$XDG_DATA_HOME/iomark/results.db\\fR, else \\fB~/.local/share/iomark/results.db\\fR).\n.TP\n.B CEPH_CONF\nThe Ceph configuration the rbd and rados engines read.\n");
     s.push_str(".SH SEE ALSO\n");
     let pages: Vec<String> = table
@@ -186,6 +187,11 @@ pub fn main(args: &[String], table: &[Command]) -> i32 {
             2
         }
     }
+}
+
+/// The EXIT STATUS section, the same on every page.
+fn exit_status(s: &mut String) {
+    let _ = writeln!(s, ".SH EXIT STATUS\n{}", crate::session::exit::MANUAL);
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! (iomark-scenarios holds them as data, builds their plans and summaries): the target's
 //! lifetime, signals, the runs, and where the output goes.
 
-use crate::session::signals;
+use crate::progress::steps;
+use crate::session::{exit, signals, Session};
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::RunPlan;
@@ -117,29 +118,20 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
     if !o.json && shows {
         announce(p, &t, loops);
     }
-    let ctl = Arc::new(crate::session::run_ctl(|m| eprintln!("{m}")));
-    signals::install(ctl.stop.clone());
+    let session = Session::said("preset");
     if t.temp {
         signals::register_temp(&t.path);
     }
-    let done = run_loops(p, o, &plan, loops, &ctl, exec);
+    let done = run_loops(p, o, &plan, loops, &session, exec);
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
     }
     if !shows {
-        return if signals::interrupted() {
-            130
-        } else {
-            done.code
-        };
+        return session.exit(done.code != 0);
     }
     if done.runs.is_empty() {
-        return if signals::interrupted() {
-            130
-        } else {
-            done.code.max(1)
-        };
+        return exit::of_run(true);
     }
     summarize(p, o, &s, done)
 }
@@ -300,9 +292,11 @@ fn run_loops(
     o: &RunOpts,
     plan: &RunPlan,
     loops: u32,
-    ctl: &Arc<RunCtl>,
+    session: &Session,
     exec: &mut dyn Runs,
 ) -> Done {
+    let repetitions = (loops > 1).then(|| steps::enter("run", loops as usize));
+    let jobs = steps::by_jobs("job", plan.jobs.len());
     let mut done = Done {
         runs: Vec::new(),
         outputs: Vec::new(),
@@ -315,7 +309,13 @@ fn run_loops(
         if signals::interrupted() {
             break;
         }
-        let res = match exec.run(plan, ctl) {
+        if let Some(r) = &repetitions {
+            r.at(i as usize + 1, "");
+        }
+        let watch = session.watch(Vec::new(), !exec.shows());
+        let res = exec.run(plan, &session.ctl);
+        watch.stop();
+        let mut res = match res {
             Ok(Some(r)) => r,
             // Shown elsewhere (rank 0 of a launch).
             Ok(None) => continue,
@@ -327,6 +327,7 @@ fn run_loops(
                 break;
             }
         };
+        session.mark(&mut res);
         let text = show_run(plan, &res, i, loops, o.json);
         if say_failed_jobs(p, &res) {
             done.code = 1;
@@ -338,6 +339,7 @@ fn run_loops(
             break;
         }
     }
+    drop(jobs);
     done
 }
 
@@ -374,8 +376,8 @@ fn say_failed_jobs(p: &Preset, res: &RunResult) -> bool {
     failed
 }
 
-/// The summary of the runs on stdout (table or JSON), then `--result`; the exit status (3
-/// when a figure misses its expected value).
+/// The summary of the runs on stdout (table or JSON), then `--result`; the exit status (1
+/// when a figure misses its expected value, as when a job fails).
 fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
     let Done {
         mut runs,
@@ -417,12 +419,9 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
         eprintln!(
             "iomark preset: interrupted; the summary covers the runs before the interruption"
         );
-        return 130;
     }
-    if code == 0 && summary.checks().iter().any(|c| !c.3) {
-        return 3;
-    }
-    code
+    let missed = summary.checks().iter().any(|c| !c.3);
+    exit::of_run(code != 0 || missed)
 }
 
 /// The document of `--result FILE` and of the store: the preset's job file, summary, printed

@@ -1,14 +1,12 @@
 //! `iomark rados-bench`: the binary's side (iomark-scenarios parses and words, the engine's
 //! rados_bench runs): the connection, the live table on stdout, the summary, cleanup.
 
-use crate::session::signals;
+use crate::session::{exit, Session};
 use iomark_ceph::ConnectOptions;
 use iomark_engine::rados_bench::{self, BenchSpec, Mode};
 use iomark_scenarios::rados_bench::args::{self, Action, RadosOpts};
 use iomark_scenarios::rados_bench::output;
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// `iomark rados-bench ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
@@ -72,8 +70,8 @@ fn run(o: &RadosOpts) -> Result<i32, String> {
         )
     );
     let _ = std::io::stdout().flush();
-    let stop = Arc::new(AtomicBool::new(false));
-    signals::install(stop.clone());
+    let session = Session::quiet("rados-bench");
+    let stop = session.ctl.stop.clone();
     let mut prev = 0;
     let res = rados_bench::run(
         &spec,
@@ -100,10 +98,7 @@ fn run(o: &RadosOpts) -> Result<i32, String> {
             "iomark rados-bench: {} of {} objects read did not hold what the write run wrote",
             res.bad, res.ops
         );
-        return Ok(1);
+        return Ok(exit::FAILED);
     }
-    if mode != Mode::Write && res.ops == 0 {
-        return Ok(1);
-    }
-    Ok(if signals::interrupted() { 130 } else { 0 })
+    Ok(session.exit(mode != Mode::Write && res.ops == 0))
 }

@@ -1,8 +1,8 @@
 //! `iomark rbd-bench`: the binary's side (iomark-scenarios parses, plans and formats): the
 //! target, the run, and the output from the result model.
 
-use crate::progress::source::{self as progress, Observer, Progress};
-use crate::session::signals;
+use crate::progress::source::{self as progress, Observer};
+use crate::session::{signals, Session};
 use iomark_engine::result::RunResult;
 use iomark_engine::runner;
 use iomark_scenarios::preset::target;
@@ -11,7 +11,6 @@ use iomark_scenarios::rbd_bench::image_plan;
 use iomark_scenarios::rbd_bench::window::{self, Sample};
 use std::io::Write;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `iomark rbd-bench ARGS...`; returns the exit code.
@@ -94,8 +93,7 @@ fn on_image(o: &RbdOpts) -> i32 {
 
 /// Runs the plan with the live per-second lines, then prints the summary; removes `temp`.
 fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path::Path>) -> i32 {
-    let ctl = Arc::new(crate::session::run_ctl(|m| eprintln!("{m}")));
-    signals::install(ctl.stop.clone());
+    let session = Session::said("rbd-bench");
     if let Some(p) = temp {
         signals::register_temp(p);
     }
@@ -116,31 +114,26 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
         next: 1,
         samples: Vec::new(),
     };
-    let progress = Progress::start(ctl.clone(), vec![Box::new(live)]);
-    let res = runner::run(plan, &ctl);
+    // rbd bench's own per-second lines are its progress: no step line over them.
+    let progress = session.watch(vec![Box::new(live)], true);
+    let res = runner::run(plan, &session.ctl);
     progress.stop();
     if let Some(p) = temp {
         let _ = std::fs::remove_file(p);
         signals::clear_temp();
     }
-    let res = match res {
+    let mut res = match res {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark rbd-bench: {e}");
-            return 1;
+            return session.exit(true);
         }
     };
+    session.mark(&mut res);
     print!("{}", output(o, &res));
     let _ = std::io::stdout().flush();
     crate::session::record::record(&res);
-    if signals::interrupted() {
-        return 130;
-    }
-    if res.jobs.iter().any(|j| j.error != 0) {
-        1
-    } else {
-        0
-    }
+    session.exit(res.jobs.iter().any(|j| j.error != 0))
 }
 
 /// Prints one `SEC OPS OPS/SEC BYTES/SEC` line a second while the run goes, as rbd bench does:

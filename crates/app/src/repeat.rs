@@ -6,6 +6,7 @@
 //! Sweeps and the dd, hdparm and bonnie suites repeat the same way (the suites name the file
 //! with `--result-file`).
 
+use crate::session::exit;
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::result::RunResult;
 use iomark_scenarios::repeat::{figures, Agg};
@@ -185,8 +186,10 @@ fn repeat_runs(
     let many = member != Member::Alone;
     let shows = member != Member::Other;
     let mut interrupted = false;
-    let mut code = 0;
+    let mut code = exit::OK;
+    let level = crate::progress::steps::enter("repetition", r.n as usize);
     for i in 0..r.n {
+        level.at(i as usize + 1, "");
         if i > 0 && !r.pause.is_zero() && !crate::session::signals::pause(r.pause) {
             // Interrupted while pausing: what was measured is kept, marked interrupted.
             if shows {
@@ -196,7 +199,7 @@ fn repeat_runs(
                 );
             }
             interrupted = true;
-            code = 130;
+            code = exit::INTERRUPTED;
             break;
         }
         if shows {
@@ -226,7 +229,7 @@ fn repeat_runs(
             Err(_) => {
                 if code == 0 {
                     eprintln!("iomark: --repeat: the run left no result to take statistics over (a sweep's --latency-target search cannot be repeated)");
-                    code = 2;
+                    code = exit::BAD_INPUT;
                 }
                 break;
             }

@@ -1,17 +1,17 @@
 //! `iomark sweep`: the binary's side (iomark-scenarios parses, plans and tabulates): the target,
 //! the run, the output and the latency-target search's measurements.
 
-use crate::session::signals;
+use crate::progress::steps;
+use crate::session::{exit, signals, Session};
 use iomark_engine::job::{Dir, RunPlan};
 use iomark_engine::result::{LatRecord, RunResult};
-use iomark_engine::runner::{self, RunCtl};
+use iomark_engine::runner;
 use iomark_fio::output;
 use iomark_scenarios::preset::target;
 use iomark_scenarios::sweep::args::{self, SweepOpts};
 use iomark_scenarios::sweep::axes::{self, Axis};
 use iomark_scenarios::sweep::{matrix, search};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// `iomark sweep ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
@@ -91,21 +91,20 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
         o.fixed.push(("runtime".into(), "5s".into()));
         o.fixed.push(("time_based".into(), "1".into()));
     }
-    let ctl = Arc::new(crate::session::run_ctl(|m| eprintln!("{m}")));
-    signals::install(ctl.stop.clone());
+    let session = Session::said("sweep");
     if let Some(t) = &temp {
         signals::register_temp(t);
     }
     let code = match o.latency_target.clone() {
-        Some(t) => latency_search(&o, &t, &ctl, prepare),
-        None => sweep(&o, &ctl, prepare),
+        Some(t) => latency_search(&o, &t, &session, prepare),
+        None => sweep(&o, &session, prepare),
     };
     if let Some(t) = &temp {
         let _ = std::fs::remove_file(t);
         signals::clear_temp();
     }
-    if signals::interrupted() {
-        return 130;
+    if session.interrupted() {
+        return exit::INTERRUPTED;
     }
     code
 }
@@ -113,7 +112,7 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
 /// What a front end adds to a plan before it runs.
 pub type Prepare<'a> = &'a dyn Fn(&mut RunPlan);
 
-fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>, prepare: Prepare) -> i32 {
+fn sweep(o: &SweepOpts, session: &Session, prepare: Prepare) -> i32 {
     let points = match axes::points(&o.axes) {
         Ok(p) => p,
         Err(e) => {
@@ -137,13 +136,19 @@ fn sweep(o: &SweepOpts, ctl: &Arc<RunCtl>, prepare: Prepare) -> i32 {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let mut res = match runner::run(&plan, ctl) {
+    let level = steps::by_jobs("point", points.len());
+    let watch = session.watch(Vec::new(), false);
+    let res = runner::run(&plan, &session.ctl);
+    watch.stop();
+    drop(level);
+    let mut res = match res {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark sweep: {e}");
             return 1;
         }
     };
+    session.mark(&mut res);
     res.tables.push(iomark_scenarios::sweep::table::table(
         &o.axes, &points, &res,
     ));
@@ -206,7 +211,7 @@ fn modelled(mut plan: RunPlan, o: &SweepOpts, prepare: Prepare) -> RunPlan {
 /// The options a latency-target search can climb (latency grows with each).
 const SEARCHABLE: &[&str] = &["iodepth", "rate_iops", "numjobs"];
 
-fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>, prepare: Prepare) -> i32 {
+fn latency_search(o: &SweepOpts, target: &str, session: &Session, prepare: Prepare) -> i32 {
     let (pct, target_us) = match search::parse_target(target) {
         Ok(t) => t,
         Err(e) => {
@@ -252,7 +257,10 @@ fn latency_search(o: &SweepOpts, target: &str, ctl: &Arc<RunCtl>, prepare: Prepa
                 return f64::INFINITY;
             }
         };
-        match runner::run(&plan, ctl) {
+        let watch = session.watch(Vec::new(), false);
+        let res = runner::run(&plan, &session.ctl);
+        watch.stop();
+        match res {
             Ok(r) => {
                 let l = latency(&r, pct);
                 eprintln!("iomark sweep: {name}={d}: {l:.1} µs");

@@ -6,3 +6,4 @@ pub mod agg_bw;
 pub mod periodic;
 pub mod source;
 pub mod status;
+pub mod steps;

@@ -13,7 +13,7 @@ pub fn stderr_is_tty() -> bool {
     unsafe { libc::isatty(2) == 1 }
 }
 
-fn rate(bytes_per_s: f64) -> String {
+pub fn rate(bytes_per_s: f64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut v = bytes_per_s;
     let mut i = 0;
@@ -123,7 +123,7 @@ pub fn state_letter(state: WorkerState, rw: RwMode) -> char {
 #[derive(Default)]
 pub struct StatusLine {
     meters: Vec<Meter>,
-    drawn: bool,
+    line: TermLine,
 }
 
 impl Observer for StatusLine {
@@ -165,12 +165,28 @@ impl Observer for StatusLine {
             rate_fields(&bw, &iops),
             eta(eta_s as u64)
         );
-        draw_line(&line);
-        self.drawn = true;
+        self.line.draw(&line);
     }
 
     fn end(&mut self, _: &Sample) {
-        if self.drawn {
+        self.line.clear();
+    }
+}
+
+/// A line of stderr redrawn in place, cleared at the end only when it was drawn.
+#[derive(Debug, Default)]
+pub struct TermLine {
+    drawn: bool,
+}
+
+impl TermLine {
+    pub fn draw(&mut self, line: &str) {
+        draw_line(line);
+        self.drawn = true;
+    }
+
+    pub fn clear(&mut self) {
+        if std::mem::take(&mut self.drawn) {
             clear_line();
         }
     }
@@ -192,7 +208,7 @@ pub fn clear_line() {
 
 /// A worker's share done (0 to 1: of its runtime when time-based, else of its bytes) and the
 /// seconds it has left (0 when not time-based).
-fn done_and_left(w: &WorkerProgress, done_bytes: u64) -> (f64, f64) {
+pub fn done_and_left(w: &WorkerProgress, done_bytes: u64) -> (f64, f64) {
     let rt = w.runtime_ms.load(Ordering::Relaxed);
     let el = w.elapsed_ms.load(Ordering::Relaxed);
     let total = w.total_bytes.load(Ordering::Relaxed);

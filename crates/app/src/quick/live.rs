@@ -4,7 +4,7 @@
 //! (without one, quick prints a line per finished test instead).
 
 use crate::progress::source::{Observer, Sample};
-use crate::progress::status::{clear_line, draw_line, eta, Meter};
+use crate::progress::status::{eta, Meter, TermLine};
 use std::time::{Duration, Instant};
 
 /// What the view knows of the run before it starts.
@@ -70,24 +70,23 @@ pub struct LiveView {
     /// How many tests have started.
     current: usize,
     since: Instant,
-    drawn: bool,
+    line: TermLine,
 }
 
 impl LiveView {
     /// A file to lay out shows its bar at once (drawn before this returns), so even a short
     /// layout is seen.
     pub fn new(plan: Plan) -> LiveView {
-        let mut drawn = false;
+        let mut line = TermLine::default();
         if plan.layout_bytes > 0 {
-            draw_line(&layout_line(0, plan.layout_bytes));
-            drawn = true;
+            line.draw(&layout_line(0, plan.layout_bytes));
         }
         LiveView {
             plan,
             meter: Meter::default(),
             current: 0,
             since: Instant::now(),
-            drawn,
+            line,
         }
     }
 }
@@ -120,14 +119,11 @@ impl Observer for LiveView {
                 )
             }
         };
-        draw_line(&line);
-        self.drawn = true;
+        self.line.draw(&line);
     }
 
     fn end(&mut self, _: &Sample) {
-        if self.drawn {
-            clear_line();
-        }
+        self.line.clear();
     }
 }
 

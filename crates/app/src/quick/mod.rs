@@ -4,14 +4,13 @@
 mod live;
 mod words;
 
-use crate::progress::source::{Observer, Progress, Sample};
-use crate::session::signals;
+use crate::progress::source::{Observer, Sample};
+use crate::session::{exit, signals, Session};
 use iomark_engine::note;
 use iomark_engine::result::JobResult;
 use iomark_engine::runner::{self, RunError};
 use iomark_scenarios::quick::{self, Parsed, PrepareError};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 /// How quick words what stops it or a test. Every message that reports an engine refusal or a
 /// failed job lives here.
@@ -96,19 +95,22 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     }
     let tty = crate::progress::status::stderr_is_tty();
     // On a terminal an event first clears the live line it would otherwise run into.
-    let ctl = Arc::new(if tty {
-        crate::session::run_ctl(|e| eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e)))
+    let session = if tty {
+        Session::start("quick", |e| {
+            eprintln!("\r\x1b[K{}", iomark_fio::explain::event(e))
+        })
     } else {
-        crate::session::run_ctl(|e| eprintln!("{}", iomark_fio::explain::event(e)))
-    });
-    signals::install(ctl.stop.clone());
+        Session::start("quick", |e| eprintln!("{}", iomark_fio::explain::event(e)))
+    };
+    let ctl = session.ctl.clone();
     if p.temp {
         signals::register_temp(&p.path);
     }
     if !o.json {
         announce(&o, &p);
     }
-    let progress = Progress::start(ctl.clone(), vec![view(&o, &p, tty)]);
+    // quick's live view is its own line.
+    let progress = session.watch(vec![view(&o, &p, tty)], true);
     if report.is_some() {
         p.plan.series_ms = Some(crate::report_cmd::REPORT_SERIES_MS);
     }
@@ -243,7 +245,7 @@ fn finish(
     }
     crate::session::record::record(res);
     if res.interrupted || signals::interrupted() {
-        130
+        exit::INTERRUPTED
     } else if let Some(e) = write_refused {
         eprintln!("{}", wording::write_refused(&e));
         1

@@ -6,7 +6,7 @@
 use super::{bad_blocks, datafiles, Head, Ready};
 use crate::progress::periodic::{self, Sink};
 use crate::report_cmd;
-use crate::session::{outputs, signals};
+use crate::session::{exit, outputs, signals};
 use iomark_engine::note::Note;
 use iomark_engine::RunResult;
 use iomark_fio::explain;
@@ -49,10 +49,10 @@ pub fn finish(r: &Ready, mut ran: Ran) -> i32 {
     crate::session::record::record(result);
     if result.interrupted {
         eprintln!("iomark: interrupted; the results above cover the time before the interruption");
-        return 130;
+        return exit::INTERRUPTED;
     }
     if result.jobs.iter().any(|j| j.error != 0) {
-        return 1;
+        return exit::FAILED;
     }
     code
 }

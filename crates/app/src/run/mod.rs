@@ -11,8 +11,8 @@ mod observers;
 
 use crate::progress::periodic::Sink;
 use crate::report_cmd;
-use crate::session::{outputs, pipe, signals};
-use iomark_engine::runner::{self, RunCtl};
+use crate::session::{outputs, pipe, signals, Session};
+use iomark_engine::runner;
 use iomark_engine::RunPlan;
 use iomark_fio::cmdline::{self, Action, CliRun, CliWarning};
 use iomark_fio::explain;
@@ -216,7 +216,7 @@ impl Head {
 
 /// The run's controller: "Laying out IO file" goes where fio prints it, into the normal output
 /// on stdout (on stderr when loud and the output goes elsewhere).
-fn controller(r: &Ready) -> Arc<RunCtl> {
+fn controller(r: &Ready) -> Session {
     let out = &r.cli.output;
     let layout_to_stdout = out.formats.contains(&OutputFormat::Normal)
         && out.file.is_none()
@@ -231,7 +231,7 @@ fn controller(r: &Ready) -> Arc<RunCtl> {
         }
     });
     ctl.stop = r.stop.clone();
-    Arc::new(ctl)
+    Session::adopt("run", ctl)
 }
 
 /// Runs the checked plan with its observers, then writes the outputs; the exit status.
@@ -256,12 +256,13 @@ fn execute(mut r: Ready) -> i32 {
             }
         }
     }
-    let ctl = controller(&r);
-    let observers = Observers::start(&r.cli, &ctl, &sink);
+    let session = controller(&r);
+    let ctl = &session.ctl;
+    let observers = Observers::start(&r.cli, &session, &sink);
     if r.report.is_some() {
         r.cli.plan.series_ms = Some(report_cmd::REPORT_SERIES_MS);
     }
-    let res = runner::run(&r.cli.plan, &ctl);
+    let res = runner::run(&r.cli.plan, ctl);
     let agg_bw = observers.stop();
     let result = match res {
         Ok(result) => result,
@@ -272,7 +273,7 @@ fn execute(mut r: Ready) -> i32 {
                 }
             }
             eprintln!("iomark: {}", explain::run_error(&e));
-            return if signals::interrupted() { 130 } else { 1 };
+            return session.exit(true);
         }
     };
     finish::finish(

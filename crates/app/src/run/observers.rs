@@ -6,8 +6,7 @@ use crate::progress::agg_bw::{AggBwLog, Samples};
 use crate::progress::periodic::{self, Sink};
 use crate::progress::source::{Observer, Progress};
 use crate::progress::status::{self, StatusLine};
-use crate::session::signals;
-use iomark_engine::runner::RunCtl;
+use crate::session::{signals, Session};
 use iomark_fio::cmdline::{CliRun, Eta};
 use iomark_fio::output::agg_bw::AggBw;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,7 +23,8 @@ pub struct Observers {
 impl Observers {
     /// Starts the observers `cli` asks for; interim reports go to `sink` when they are a
     /// stream (`--status-interval`), else to stdout.
-    pub fn start(cli: &CliRun, ctl: &Arc<RunCtl>, sink: &Sink) -> Observers {
+    pub fn start(cli: &CliRun, session: &Session, sink: &Sink) -> Observers {
+        let ctl = &session.ctl;
         let out = &cli.output;
         let done = Arc::new(AtomicBool::new(false));
         let show_status = match out.eta {
@@ -41,7 +41,8 @@ impl Observers {
             observers.push(Box::new(log));
             samples
         });
-        let progress = Progress::start(ctl.clone(), observers);
+        // fio's status line (`--eta`) is this command's line: no step line besides it.
+        let progress = session.watch(observers, true);
         let ndjson = out.status_interval.is_some();
         // Always running: SIGUSR1 asks for an interim report at any time, as with fio.
         let reporter = periodic::spawn(

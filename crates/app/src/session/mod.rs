@@ -2,10 +2,14 @@
 //! close early, the gate every output file passes (checked before the run, written whole), and
 //! the result store every run is recorded in.
 
+pub mod ctl;
+pub mod exit;
 pub mod outputs;
 pub mod pipe;
 pub mod record;
 pub mod signals;
+
+pub use ctl::Session;
 
 static COMMAND_LINE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
 

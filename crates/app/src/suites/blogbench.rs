@@ -2,11 +2,11 @@
 //! stdout, then iomark's latency per operation type.
 
 use super::write_result;
-use crate::session::signals;
+use crate::session::{exit, signals, Session};
 use iomark_engine::fileops::blogtree::Counts;
 use iomark_engine::fileops::steps::TreeRun;
 use iomark_engine::runner::steps::{self, StepRun};
-use iomark_engine::runner::{RunCtl, RunError};
+use iomark_engine::runner::RunError;
 use iomark_suites::blogbench::{self, output, DirState};
 use std::io::Write;
 use std::path::Path;
@@ -58,6 +58,12 @@ pub fn main(args: &[String]) -> i32 {
     let out = Arc::new(Mutex::new(std::io::stdout()));
     write_out(&out, &output::header(&p, &a));
     let written = Arc::new(AtomicU64::new(0));
+    let level = Arc::new(crate::progress::steps::enter(
+        "interval",
+        p.iterations as usize,
+    ));
+    level.at(1, "");
+    let done_intervals = Arc::new(AtomicU64::new(0));
     let mut tree = TreeRun {
         spec: p.tree.clone(),
         intervals: p.iterations,
@@ -65,7 +71,10 @@ pub fn main(args: &[String]) -> i32 {
         prefix: "blogbench".into(),
         on_interval: {
             let (out, written) = (out.clone(), written.clone());
+            let (level, done) = (level.clone(), done_intervals.clone());
             Box::new(move |c: &Counts| {
+                let n = done.fetch_add(1, Ordering::Relaxed) as usize + 1;
+                level.at(n + 1, "");
                 let w = written.fetch_add(c.blogs_written, Ordering::Relaxed) + c.blogs_written;
                 write_out(&out, &output::line(w, c));
             })
@@ -77,9 +86,12 @@ pub fn main(args: &[String]) -> i32 {
         keep: true,
         ..Default::default()
     };
-    let ctl = RunCtl::quiet();
-    signals::install(ctl.stop.clone());
-    let ran = match steps::run_steps(&setup, &mut [&mut tree], &ctl) {
+    let session = Session::quiet("blogbench");
+    let watch = session.watch(Vec::new(), false);
+    let ran = steps::run_steps(&setup, &mut [&mut tree], &session.ctl);
+    watch.stop();
+    drop(level);
+    let ran = match ran {
         Ok(o) => o,
         Err(RunError::WorkDir { path, source }) => {
             eprintln!(
@@ -106,11 +118,10 @@ pub fn main(args: &[String]) -> i32 {
             first.as_ref().map(|f| format!("; the first: {f}")).unwrap_or_default()
         );
     }
-    let mut code = if signals::interrupted() { 130 } else { 0 };
     if let Some(e) = &d.phase.error {
         eprintln!("iomark blogbench: the run ended on an error: {e}");
-        code = 1;
     }
+    let mut code = session.exit(d.phase.error.is_some());
     let mut r = ran.result;
     r.interrupted |= signals::interrupted();
     r.tables = vec![
@@ -120,7 +131,7 @@ pub fn main(args: &[String]) -> i32 {
     if let Some(path) = &a.result_file {
         if let Err(e) = write_result("blogbench", path, &r) {
             eprintln!("{e}");
-            code = code.max(1);
+            code = code.max(exit::FAILED);
         }
     }
     crate::session::record::record(&r);
@@ -130,6 +141,7 @@ pub fn main(args: &[String]) -> i32 {
 /// Write `s` to the shared stdout now (a closed pipe is ignored: the run goes on).
 fn write_out(out: &Mutex<std::io::Stdout>, s: &str) {
     let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
+    crate::progress::steps::before_output();
     let _ = o.write_all(s.as_bytes());
     let _ = o.flush();
 }

@@ -2,9 +2,10 @@
 //! stderr with -q) and one CSV line per run (stdout).
 
 use super::{failure, write_result};
-use crate::session::signals;
-use iomark_engine::runner::steps::{self, StepRun};
-use iomark_engine::runner::{RunCtl, RunError};
+use crate::progress::steps::{self, Labelled};
+use crate::session::{exit, signals, Session};
+use iomark_engine::runner::steps::{self as engine_steps, StepRun};
+use iomark_engine::runner::RunError;
 use iomark_engine::RunResult;
 use iomark_suites::bonnie::output::{self, FileLabel};
 use iomark_suites::bonnie::plan::Facts;
@@ -53,18 +54,23 @@ pub fn main(args: &[String]) -> i32 {
     let label = FileLabel::of(&a);
     let mut all: Option<RunResult> = None;
     let mut table = bonnie::table::table();
-    let mut code = 0;
+    let mut code = exit::OK;
+    let session = Session::quiet("bonnie");
+    let runs = (a.runs > 1).then(|| steps::enter("run", a.runs as usize));
     for run in 0..a.runs {
-        let r = match run_once(&mut p) {
+        if let Some(l) = &runs {
+            l.at(run as usize + 1, "");
+        }
+        let r = match run_once(&mut p, &session) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{e}");
-                return 1;
+                return exit::of_run(true);
             }
         };
         if let Some(msg) = failure(&r) {
             eprintln!("iomark bonnie: {msg}");
-            code = 1;
+            code = exit::FAILED;
         }
         let b = output::bulk(&r);
         bonnie::table::add_run(&mut table, run as usize + 1, &b);
@@ -88,7 +94,7 @@ pub fn main(args: &[String]) -> i32 {
             Some(x) => x.jobs.extend(r.jobs),
         }
         if interrupted {
-            code = 130;
+            code = exit::INTERRUPTED;
             break;
         }
     }
@@ -97,7 +103,7 @@ pub fn main(args: &[String]) -> i32 {
         if let Some(path) = &a.result_file {
             if let Err(e) = write_result("bonnie", path, r) {
                 eprintln!("{e}");
-                code = code.max(1);
+                code = code.max(exit::FAILED);
             }
         }
         crate::session::record::record(r);
@@ -106,16 +112,37 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 /// One run of every step, in order, in a private work directory that the run makes and removes.
-fn run_once(p: &mut BonniePlan) -> anyhow::Result<RunResult> {
-    let ctl = RunCtl::quiet();
-    signals::install(ctl.stop.clone());
+fn run_once(p: &mut BonniePlan, session: &Session) -> anyhow::Result<RunResult> {
     let setup = StepRun {
         work_dir: Some(p.work_dir.clone()),
         ..Default::default()
     };
     signals::register_temp(&p.work_dir);
-    let mut steps: Vec<&mut dyn steps::Step> = p.steps.iter_mut().map(|s| s.as_step()).collect();
-    let out = steps::run_steps(&setup, &mut steps, &ctl);
+    let level = steps::enter("test", p.steps.len());
+    let mut labelled: Vec<Labelled> = p
+        .steps
+        .iter_mut()
+        .enumerate()
+        .map(|(i, s)| {
+            let name = test_name(s);
+            Labelled {
+                inner: s.as_step(),
+                level: &level,
+                i: i + 1,
+                name,
+            }
+        })
+        .collect();
+    let mut each: Vec<&mut dyn engine_steps::Step> = labelled
+        .iter_mut()
+        .map(|s| s as &mut dyn engine_steps::Step)
+        .collect();
+    let watch = session.watch(Vec::new(), false);
+    let out = engine_steps::run_steps(&setup, &mut each, &session.ctl);
+    watch.stop();
+    drop(each);
+    drop(labelled);
+    drop(level);
     signals::clear_temp();
     let out = out.map_err(|e| match e {
         RunError::WorkDir { path, source } => anyhow::anyhow!(
@@ -130,4 +157,19 @@ fn run_once(p: &mut BonniePlan) -> anyhow::Result<RunResult> {
     let mut r = out.result;
     r.interrupted |= signals::interrupted();
     Ok(r)
+}
+
+/// A test's name on the step line: its own, its jobs' (block output), or "files".
+fn test_name(s: &bonnie::plan::Step) -> String {
+    match s {
+        bonnie::plan::Step::File(f) => f.name.clone(),
+        bonnie::plan::Step::Engine(g) => {
+            g.0.jobs
+                .iter()
+                .map(|j| j.name.as_str())
+                .collect::<Vec<_>>()
+                .join("+")
+        }
+        bonnie::plan::Step::Files(_) => "file creation/stat/deletion".to_string(),
+    }
 }

@@ -2,6 +2,7 @@
 
 use super::{failure, open_failure, run_plan, write_result};
 use crate::progress::source::{Observer, Sample};
+use crate::session::exit;
 use iomark_suites::dd::{self, args::Status, human, Probe};
 use std::io::Write;
 use std::sync::atomic::Ordering;
@@ -72,7 +73,7 @@ pub fn main(args: &[String]) -> i32 {
     }
     crate::session::record::record(&r);
     if r.interrupted {
-        return 130;
+        return exit::INTERRUPTED;
     }
     code
 }

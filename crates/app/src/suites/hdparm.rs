@@ -2,6 +2,7 @@
 //! hdparm's lines on stdout.
 
 use super::{failure, open_failure, run_plan, write_result};
+use crate::session::exit;
 use iomark_engine::RunResult;
 use iomark_suites::common::probe::Probe;
 use iomark_suites::hdparm::{self, Kind};
@@ -87,7 +88,7 @@ pub fn main(args: &[String]) -> i32 {
             Some(x) => x.jobs.extend(r.jobs),
         }
         if interrupted {
-            code = 130;
+            code = exit::INTERRUPTED;
             break;
         }
     }

@@ -1,18 +1,17 @@
 //! `iomark iozone`: iozone's command line on iomark's engine; iozone's text output as the
 //! matrix grows, its `-R` report, the `-b` workbook, throughput mode, and iomark's result.
 
-use crate::session::signals;
+use crate::progress::steps;
+use crate::session::{exit, signals, Session};
 use anyhow::{anyhow, Result};
 use iomark_engine::result::JobResult;
-use iomark_engine::runner::RunCtl;
 use iomark_suites::iozone::{self, excel, record, run, text, throughput, xlsx};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 pub fn out(s: &str, quiet: bool) {
     if !quiet {
+        crate::progress::steps::before_output();
         print!("{s}");
         let _ = std::io::stdout().flush();
     }
@@ -83,11 +82,10 @@ pub fn main(args: &[String]) -> i32 {
     }
     let start_ms = iomark_engine::sys::unix_ms();
     out(&header(&a, &p, &host, start_ms), a.json);
-    let ctl = RunCtl::quiet();
-    signals::install(ctl.stop.clone());
+    let session = Session::quiet("iozone");
     let ran = match &p.throughput {
-        Some(tp) => throughput_mode(&a, &p, tp, &host, &ctl.stop),
-        None => matrix_mode(&a, &p, &host, &ctl),
+        Some(tp) => throughput_mode(&a, &p, tp, &host, &session),
+        None => matrix_mode(&a, &p, &host, &session),
     };
     let end = End {
         html: html.as_deref(),
@@ -153,14 +151,16 @@ fn throughput_mode(
     p: &iozone::Plan,
     tp: &iozone::plan::Throughput,
     host: &iomark_engine::result::HostInfo,
-    stop: &Arc<AtomicBool>,
+    session: &Session,
 ) -> Ran {
     let quiet = a.json;
     let unit = text::unit(a);
     let mut code = 0;
     let mut figs = Vec::new();
     out("\n", quiet);
-    for &n in &tp.counts {
+    let level = steps::enter("run", tp.counts.len());
+    for (i, &n) in tp.counts.iter().enumerate() {
+        level.at(i + 1, &format!("{n} processes"));
         let mut show = |f: &throughput::TpFigure| {
             out(
                 &throughput::block_per(
@@ -173,7 +173,10 @@ fn throughput_mode(
                 quiet,
             );
         };
-        match throughput::run_count(p, n, a.keep, stop, &mut show) {
+        let watch = session.watch(Vec::new(), false);
+        let ran = throughput::run_count(p, n, a.keep, &session.ctl.stop, &mut show);
+        watch.stop();
+        match ran {
             Ok(v) => figs.extend(v),
             Err(e) => {
                 eprintln!("iomark iozone: {e}");
@@ -201,15 +204,25 @@ fn matrix_mode(
     a: &iozone::IozoneArgs,
     p: &iozone::Plan,
     host: &iomark_engine::result::HostInfo,
-    ctl: &RunCtl,
+    session: &Session,
 ) -> Ran {
     let quiet = a.json;
     let unit = text::unit(a);
     let mut code = 0;
     out(&text::matrix_head(p), quiet);
     signals::register_temp(&p.file);
-    let mut show = |r: &run::Row| out(&text::row_line(p, r, unit), quiet);
-    let ran = run::run_matrix(p, a.keep, a.test_delay_s, ctl, &mut show);
+    let level = steps::enter("cell", p.cells.len());
+    level.at(1, "");
+    let mut rows = 0;
+    let mut show = |r: &run::Row| {
+        out(&text::row_line(p, r, unit), quiet);
+        rows += 1;
+        level.at(rows + 1, "");
+    };
+    let watch = session.watch(Vec::new(), false);
+    let ran = run::run_matrix(p, a.keep, a.test_delay_s, &session.ctl, &mut show);
+    watch.stop();
+    drop(level);
     signals::clear_temp();
     let (m, err, matrix_jobs) = match ran {
         Ok(r) => (r.matrix, r.error, r.result.jobs),
@@ -344,7 +357,7 @@ pub fn finish(
             out("\niozone: interrupted\n", quiet);
         }
         matrix.interrupted = true;
-        code = 130;
+        code = exit::INTERRUPTED;
     }
     if !matrix.interrupted {
         out(text::COMPLETE, quiet);

@@ -8,13 +8,12 @@ pub mod dd;
 pub mod hdparm;
 pub mod iozone;
 
-use crate::progress::source::{Observer, Progress};
+use crate::progress::source::Observer;
 use crate::session::signals;
 use anyhow::{anyhow, Result};
 use iomark_engine::runner;
 use iomark_engine::{RunPlan, RunResult};
 use std::path::Path;
-use std::sync::Arc;
 
 /// Run `plan`; `progress` (if any) observes it while it runs. Errors are the engine's
 /// refusal, worded for `tool`.
@@ -24,10 +23,11 @@ pub fn run_plan(
     progress: Option<Box<dyn Observer>>,
 ) -> Result<RunResult> {
     iomark_engine::budget::check(plan).map_err(|e| anyhow!("iomark {tool}: {e}"))?;
-    let ctl = Arc::new(crate::session::run_ctl(|_| {}));
-    signals::install(ctl.stop.clone());
-    let source = Progress::start(ctl.clone(), progress.into_iter().collect());
-    let res = runner::run(plan, &ctl);
+    let session = crate::session::Session::quiet(tool);
+    let own_line = progress.is_some();
+    let _level = crate::progress::steps::by_jobs("job", plan.jobs.len());
+    let source = session.watch(progress.into_iter().collect(), own_line);
+    let res = runner::run(plan, &session.ctl);
     source.stop();
     let mut r = res.map_err(|e| anyhow!("iomark {tool}: {e}"))?;
     if signals::interrupted() {
