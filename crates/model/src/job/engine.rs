@@ -263,6 +263,9 @@ pub struct EngineOptions {
     /// e4defrag: the donor file and how its space is taken.
     #[serde(default, skip_serializing_if = "DefragDonor::is_unset")]
     pub defrag: DefragDonor,
+    /// net/netsplice: the socket and its peer.
+    #[serde(default, skip_serializing_if = "NetLink::is_unset")]
+    pub net: NetLink,
 }
 
 /// The donor of the e4defrag engine (fio's `donorname`, `inplace`).
@@ -285,9 +288,6 @@ impl DefragDonor {
     pub fn is_unset(&self) -> bool {
         *self == DefragDonor::default()
     }
-    /// net/netsplice: the socket and its peer.
-    #[serde(default, skip_serializing_if = "NetLink::is_unset")]
-    pub net: NetLink,
 }
 
 pub use super::net::{NetLink, NetProtocol};
