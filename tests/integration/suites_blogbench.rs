@@ -1,7 +1,7 @@
 //! `iomark blogbench`: the seed line runs (shrunk), its output reads as blogbench's, the scores
 //! are the counted blogs, the directory layout after a run, bad input refused.
 
-use crate::util::{iomark, seed_line, stderr, stdout, ReadOnlyDir, Scratch};
+use crate::util::{bin, iomark, seed_line, stderr, stdout, BoundedOutput, ReadOnlyDir, Scratch};
 
 /// The numbers of blogbench's table lines and final scores.
 fn table(out: &str) -> (Vec<Vec<u64>>, u64, u64) {
@@ -180,4 +180,58 @@ fn blogbench_unwritable_directory_is_refused_and_writes_nothing() {
         assert!(!stdout(&o).contains("Final score"), "{}", stdout(&o));
         assert_eq!(ro.entries(), 0, "{d}");
     }
+}
+
+/// The reads of blog files in an strace (`-y`: descriptors carry their paths) of `iomark
+/// blogbench ARGS`, as (requested, returned) sizes; and its stdout.
+fn blog_reads(d: &Scratch, extra: &[&str]) -> (Vec<(u64, u64)>, String) {
+    let dir = d.s(&format!("blogs{}", extra.len()));
+    let log = d.s("trace");
+    let o = std::process::Command::new("strace")
+        .args(["-f", "-y", "-qq", "-e", "trace=read", "-o", &log])
+        .arg(bin())
+        .args(["blogbench", "-d", &dir, "-i", "1", "-s", "1"])
+        .args(["-w", "1", "-W", "1", "-c", "1", "-r", "2"])
+        .args(extra)
+        .bounded_output()
+        .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    // `read(5</d/blog-3/article-1.xml>, "..."..., 8) = 8`
+    let reads = t
+        .lines()
+        .filter(|l| l.contains(" read(") && l.contains("/blog-") && l.contains(") = "))
+        .filter_map(|l| {
+            let (call, ret) = l.rsplit_once(") = ")?;
+            let asked = call.rsplit_once(", ")?.1.parse().ok()?;
+            Some((asked, ret.trim().parse().ok()?))
+        })
+        .collect();
+    (reads, stdout(&o))
+}
+
+#[test]
+fn blogbench_reads_as_upstream_by_default_and_as_intended_with_fixed() {
+    let d = Scratch::new("blogbench-modes");
+    // Upstream 1.2 reads `sizeof garbage` (a pointer: 8 bytes) per call.
+    let (up, out) = blog_reads(&d, &[]);
+    assert!(!up.is_empty(), "no read of a blog file traced");
+    assert!(
+        up.iter().all(|&(asked, got)| asked == 8 && got <= 8),
+        "{up:?}"
+    );
+    assert!(
+        out.contains("Mode (iomark): upstream blogbench 1.2"),
+        "{out}"
+    );
+    // The mode line comes after blogbench's own lines (scores), so their parsers still read them.
+    let score = out.find("Final score for reads").unwrap();
+    assert!(out.find("Mode (iomark)").unwrap() > score, "{out}");
+    // --fixed: the 64 KiB buffer.
+    let (fixed, out) = blog_reads(&d, &["--fixed"]);
+    assert!(!fixed.is_empty(), "no read of a blog file traced");
+    assert!(fixed.iter().all(|&(asked, _)| asked == 65536), "{fixed:?}");
+    assert!(fixed.iter().any(|&(_, got)| got > 8), "{fixed:?}");
+    assert!(out.contains("Mode (iomark): fixed"), "{out}");
 }
