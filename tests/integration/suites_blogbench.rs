@@ -182,32 +182,49 @@ fn blogbench_unwritable_directory_is_refused_and_writes_nothing() {
     }
 }
 
-/// The reads of blog files in an strace (`-y`: descriptors carry their paths) of `iomark
-/// blogbench ARGS`, as (requested, returned) sizes; and its stdout.
+/// The reads of blog files in an strace (`-ff`: one file per thread, so no call is split
+/// across lines; `-y`: descriptors carry their paths) of `iomark blogbench ARGS`, as
+/// (requested, returned) sizes; and its stdout.
 fn blog_reads(d: &Scratch, extra: &[&str]) -> (Vec<(u64, u64)>, String) {
     let dir = d.s(&format!("blogs{}", extra.len()));
-    let log = d.s("trace");
+    let stem = d.s("trace");
+    // Three 1 s iterations: readers find no blog at first and back off a second.
     let o = std::process::Command::new("strace")
-        .args(["-f", "-y", "-qq", "-e", "trace=read", "-o", &log])
+        .args(["-ff", "-y", "-qq", "-e", "trace=read", "-o", &stem])
         .arg(bin())
-        .args(["blogbench", "-d", &dir, "-i", "1", "-s", "1"])
+        .args(["blogbench", "-d", &dir, "-i", "3", "-s", "1"])
         .args(["-w", "1", "-W", "1", "-c", "1", "-r", "2"])
         .args(extra)
         .bounded_output()
         .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
     assert!(o.status.success(), "{}", stderr(&o));
-    let t = std::fs::read_to_string(&log).unwrap();
-    std::fs::remove_file(&log).unwrap();
-    // `read(5</d/blog-3/article-1.xml>, "..."..., 8) = 8`
-    let reads = t
-        .lines()
-        .filter(|l| l.contains(" read(") && l.contains("/blog-") && l.contains(") = "))
-        .filter_map(|l| {
-            let (call, ret) = l.rsplit_once(") = ")?;
-            let asked = call.rsplit_once(", ")?.1.parse().ok()?;
-            Some((asked, ret.trim().parse().ok()?))
-        })
-        .collect();
+    let mut reads = Vec::new();
+    for e in std::fs::read_dir(&d.path).unwrap() {
+        let p = e.unwrap().path();
+        if !p
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("trace.")
+        {
+            continue;
+        }
+        // `read(5</d/blog-3/article-1.xml>, "..."..., 8)   = 8`
+        for l in std::fs::read_to_string(&p).unwrap().lines() {
+            if !(l.starts_with("read(") && l.contains("/blog-")) {
+                continue;
+            }
+            let Some((call, ret)) = l.rsplit_once(')') else {
+                continue;
+            };
+            let asked = call.rsplit_once(", ").and_then(|(_, n)| n.parse().ok());
+            let got = ret.trim().strip_prefix("= ").and_then(|n| n.parse().ok());
+            if let (Some(asked), Some(got)) = (asked, got) {
+                reads.push((asked, got));
+            }
+        }
+        std::fs::remove_file(&p).unwrap();
+    }
     (reads, stdout(&o))
 }
 

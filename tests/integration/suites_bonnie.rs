@@ -368,7 +368,12 @@ fn pipe_ticket_reads(d: &Scratch, prog: &std::path::Path, args: &[&str]) -> usiz
             let t = std::fs::read_to_string(&p).unwrap();
             n += t
                 .lines()
-                .filter(|l| l.contains("<pipe:[") && l.ends_with(", 4) = 4"))
+                // strace pads the result: `read(5<pipe:[7]>, "..", 4)   = 4`.
+                .filter(|l| {
+                    l.contains("<pipe:[")
+                        && l.rsplit_once(", 4)")
+                            .is_some_and(|(_, r)| r.trim() == "= 4")
+                })
                 .count();
             std::fs::remove_file(&p).unwrap();
         }

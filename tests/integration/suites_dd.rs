@@ -269,28 +269,3 @@ fn dd_unwritable_directory_is_refused_and_writes_nothing() {
     assert!(!e.contains("records"), "{e}");
     assert_eq!(ro.entries(), 0);
 }
-
-#[test]
-fn dd_into_an_existing_file_says_its_writes_do_not_allocate() {
-    // GNU dd truncates its output at open, so its writes allocate blocks; iomark dd keeps the
-    // file, so a note must say that its writes went into blocks the file already had.
-    let d = Scratch::new("dd-existing");
-    let line = "if=/dev/zero of=out.dat bs=64K count=4 oflag=direct conv=fsync";
-    let o = ours(line, &d.path);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        !stderr(&o).contains("remove the file first"),
-        "{}",
-        stderr(&o)
-    );
-    let o = ours(line, &d.path);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let e = stderr(&o);
-    assert!(
-        e.contains("out.dat already holds 262144 of the bytes written")
-            && e.contains("remove the file first"),
-        "{e}"
-    );
-    // The records lines stay GNU dd's (the note is an addition after them or before them).
-    assert!(e.contains("4+0 records out"), "{e}");
-}

@@ -594,23 +594,31 @@ mod tests {
         assert!(p.stats.get(READ).unwrap().lat.stat.max_or_zero() > 0);
     }
 
+    /// A tree of one-file blogs in `root` with `writers` writers and no other thread.
+    fn tiny(root: PathBuf, writers: u32) -> TreeSpec {
+        TreeSpec {
+            root,
+            writers: role(writers, 0),
+            rewriters: role(0, 0),
+            commenters: role(0, 0),
+            readers: role(0, 0),
+            article: kind("a-", "", 1),
+            picture: kind("p-", "", 1),
+            comment: kind("c-", "", 1),
+            write_chunk: 10,
+            read_chunk: 10,
+            backoff: Duration::from_millis(1),
+            zero_blog_fails: false,
+            seed: 0,
+        }
+    }
+
     #[test]
     fn zero_blog_draw_fails_only_when_asked() {
         let draws = |zero_blog_fails: bool| {
             let spec = TreeSpec {
-                root: PathBuf::from("/nonexistent"),
-                writers: role(0, 0),
-                rewriters: role(0, 0),
-                commenters: role(0, 0),
-                readers: role(0, 0),
-                article: kind("a-", "", 1),
-                picture: kind("p-", "", 1),
-                comment: kind("c-", "", 1),
-                write_chunk: 1,
-                read_chunk: 1,
-                backoff: Duration::ZERO,
                 zero_blog_fails,
-                seed: 0,
+                ..tiny(PathBuf::from("/nonexistent"), 0)
             };
             let sh = Shared {
                 spec,
@@ -637,21 +645,7 @@ mod tests {
     #[test]
     fn missing_root_refused() {
         let d = TempDir::new("blogtree");
-        let spec = TreeSpec {
-            root: d.join("nope"),
-            writers: role(1, 0),
-            rewriters: role(0, 0),
-            commenters: role(0, 0),
-            readers: role(0, 0),
-            article: kind("a-", "", 1),
-            picture: kind("p-", "", 1),
-            comment: kind("c-", "", 1),
-            write_chunk: 10,
-            read_chunk: 10,
-            backoff: Duration::from_millis(1),
-            zero_blog_fails: false,
-            seed: 0,
-        };
+        let spec = tiny(d.join("nope"), 1);
         let e = Tree::start(spec, Arc::new(AtomicBool::new(false)))
             .err()
             .unwrap();
