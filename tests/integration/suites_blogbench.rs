@@ -1,7 +1,7 @@
 //! `iomark blogbench`: the seed line runs (shrunk), its output reads as blogbench's, the scores
 //! are the counted blogs, the directory layout after a run, bad input refused.
 
-use crate::util::{iomark, seed_line, stderr, stdout, ReadOnlyDir, Scratch};
+use crate::util::{bin, iomark, seed_line, stderr, stdout, BoundedOutput, ReadOnlyDir, Scratch};
 
 /// The numbers of blogbench's table lines and final scores.
 fn table(out: &str) -> (Vec<Vec<u64>>, u64, u64) {
@@ -180,4 +180,75 @@ fn blogbench_unwritable_directory_is_refused_and_writes_nothing() {
         assert!(!stdout(&o).contains("Final score"), "{}", stdout(&o));
         assert_eq!(ro.entries(), 0, "{d}");
     }
+}
+
+/// The reads of blog files in an strace (`-ff`: one file per thread, so no call is split
+/// across lines; `-y`: descriptors carry their paths) of `iomark blogbench ARGS`, as
+/// (requested, returned) sizes; and its stdout.
+fn blog_reads(d: &Scratch, extra: &[&str]) -> (Vec<(u64, u64)>, String) {
+    let dir = d.s(&format!("blogs{}", extra.len()));
+    let stem = d.s("trace");
+    // Three 1 s iterations: readers find no blog at first and back off a second.
+    let o = std::process::Command::new("strace")
+        .args(["-ff", "-y", "-qq", "-e", "trace=read", "-o", &stem])
+        .arg(bin())
+        .args(["blogbench", "-d", &dir, "-i", "3", "-s", "1"])
+        .args(["-w", "1", "-W", "1", "-c", "1", "-r", "2"])
+        .args(extra)
+        .bounded_output()
+        .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut reads = Vec::new();
+    for e in std::fs::read_dir(&d.path).unwrap() {
+        let p = e.unwrap().path();
+        if !p
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("trace.")
+        {
+            continue;
+        }
+        // `read(5</d/blog-3/article-1.xml>, "..."..., 8)   = 8`
+        for l in std::fs::read_to_string(&p).unwrap().lines() {
+            if !(l.starts_with("read(") && l.contains("/blog-")) {
+                continue;
+            }
+            let Some((call, ret)) = l.rsplit_once(')') else {
+                continue;
+            };
+            let asked = call.rsplit_once(", ").and_then(|(_, n)| n.parse().ok());
+            let got = ret.trim().strip_prefix("= ").and_then(|n| n.parse().ok());
+            if let (Some(asked), Some(got)) = (asked, got) {
+                reads.push((asked, got));
+            }
+        }
+        std::fs::remove_file(&p).unwrap();
+    }
+    (reads, stdout(&o))
+}
+
+#[test]
+fn blogbench_reads_as_upstream_by_default_and_as_intended_with_fixed() {
+    let d = Scratch::new("blogbench-modes");
+    // Upstream 1.2 reads `sizeof garbage` (a pointer: 8 bytes) per call.
+    let (up, out) = blog_reads(&d, &[]);
+    assert!(!up.is_empty(), "no read of a blog file traced");
+    assert!(
+        up.iter().all(|&(asked, got)| asked == 8 && got <= 8),
+        "{up:?}"
+    );
+    assert!(
+        out.contains("Mode (iomark): upstream blogbench 1.2"),
+        "{out}"
+    );
+    // The mode line comes after blogbench's own lines (scores), so their parsers still read them.
+    let score = out.find("Final score for reads").unwrap();
+    assert!(out.find("Mode (iomark)").unwrap() > score, "{out}");
+    // --fixed: the 64 KiB buffer.
+    let (fixed, out) = blog_reads(&d, &["--fixed"]);
+    assert!(!fixed.is_empty(), "no read of a blog file traced");
+    assert!(fixed.iter().all(|&(asked, _)| asked == 65536), "{fixed:?}");
+    assert!(fixed.iter().any(|&(_, got)| got > 8), "{fixed:?}");
+    assert!(out.contains("Mode (iomark): fixed"), "{out}");
 }

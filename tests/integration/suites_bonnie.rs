@@ -335,8 +335,50 @@ fn bonnie_seeks_have_bonnies_count_and_shape() {
             .map(|l| l.split_whitespace().next().unwrap())
             .collect();
         assert_eq!(threads.len(), 3, "{prog:?}: seekers {threads:?}");
+        // The tickets: one 4-byte read(2) from a pipe before each seek (one trace file per
+        // thread, so no call is split across lines).
+        let tickets = pipe_ticket_reads(&d, &prog, a);
+        assert!(
+            (2000..=2003).contains(&tickets),
+            "{prog:?}: {tickets} ticket reads"
+        );
     }
     assert_left_nothing(&d.path, "left behind");
+}
+
+/// The 4-byte reads from a pipe in `prog args` (strace -ff -y: one file per thread, each
+/// descriptor with what it is).
+fn pipe_ticket_reads(d: &Scratch, prog: &std::path::Path, args: &[&str]) -> usize {
+    let stem = d.s("pipes");
+    let o = Command::new("strace")
+        .args(["-ff", "-y", "-qq", "-e", "trace=read", "-o", &stem])
+        .arg(prog)
+        .args(args)
+        .bounded_output()
+        .unwrap_or_else(|e| panic!("strace (package strace): {e}"));
+    assert!(o.status.success(), "{prog:?}: {}", stderr(&o));
+    let mut n = 0;
+    for e in std::fs::read_dir(&d.path).unwrap() {
+        let p = e.unwrap().path();
+        if p.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("pipes.")
+        {
+            let t = std::fs::read_to_string(&p).unwrap();
+            n += t
+                .lines()
+                // strace pads the result: `read(5<pipe:[7]>, "..", 4)   = 4`.
+                .filter(|l| {
+                    l.contains("<pipe:[")
+                        && l.rsplit_once(", 4)")
+                            .is_some_and(|(_, r)| r.trim() == "= 4")
+                })
+                .count();
+            std::fs::remove_file(&p).unwrap();
+        }
+    }
+    n
 }
 
 #[test]

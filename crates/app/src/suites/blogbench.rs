@@ -110,6 +110,7 @@ pub fn main(args: &[String]) -> i32 {
     let written: u64 = d.intervals.iter().map(|(_, c)| c.blogs_written).sum();
     let read: u64 = d.intervals.iter().map(|(_, c)| c.blogs_read).sum();
     write_out(&out, &output::scores(written, read));
+    write_out(&out, &format!("{}\n", p.mode.describe()));
     write_out(&out, &output::latencies(&d.phase.stats));
     let (races, first) = &d.races;
     if *races > 0 {
@@ -126,7 +127,7 @@ pub fn main(args: &[String]) -> i32 {
     r.interrupted |= signals::interrupted();
     r.tables = vec![
         blogbench::table::intervals(&d.intervals),
-        blogbench::table::scores(written, read),
+        blogbench::table::scores(written, read, p.mode.name()),
     ];
     if let Some(path) = &a.result_file {
         if let Err(e) = write_result("blogbench", path, &r) {

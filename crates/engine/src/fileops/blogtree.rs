@@ -110,6 +110,9 @@ pub struct TreeSpec {
     pub read_chunk: usize,
     /// Wait after a failed round (no blog yet, a file raced away).
     pub backoff: Duration,
+    /// A draw of blog 0 is a failed round (backoff), as upstream blogbench 1.2 takes its
+    /// random blog id 0 for "no blog yet".
+    pub zero_blog_fails: bool,
     pub seed: u64,
 }
 
@@ -155,10 +158,12 @@ impl Shared {
             std::thread::sleep((end - now).min(Duration::from_millis(20)));
         }
     }
-    /// A random existing blog: uniform below the newest one started (None before two).
+    /// A random existing blog: uniform below the newest one started (None before two, and for
+    /// a draw of 0 when `zero_blog_fails`).
     fn random_blog(&self, rng: &mut Rng) -> Option<u64> {
         let last = self.next_blog.load(Ordering::Relaxed).checked_sub(1)?;
-        (last > 0).then(|| rng.below(last))
+        let id = (last > 0).then(|| rng.below(last))?;
+        (id > 0 || !self.spec.zero_blog_fails).then_some(id)
     }
     fn blog_dir(&self, id: u64) -> PathBuf {
         self.spec.root.join(format!("blog-{id}"))
@@ -550,6 +555,7 @@ mod tests {
             write_chunk: 8192,
             read_chunk: 65536,
             backoff: Duration::from_millis(10),
+            zero_blog_fails: false,
             seed: 1,
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -588,12 +594,11 @@ mod tests {
         assert!(p.stats.get(READ).unwrap().lat.stat.max_or_zero() > 0);
     }
 
-    #[test]
-    fn missing_root_refused() {
-        let d = TempDir::new("blogtree");
-        let spec = TreeSpec {
-            root: d.join("nope"),
-            writers: role(1, 0),
+    /// A tree of one-file blogs in `root` with `writers` writers and no other thread.
+    fn tiny(root: PathBuf, writers: u32) -> TreeSpec {
+        TreeSpec {
+            root,
+            writers: role(writers, 0),
             rewriters: role(0, 0),
             commenters: role(0, 0),
             readers: role(0, 0),
@@ -603,8 +608,44 @@ mod tests {
             write_chunk: 10,
             read_chunk: 10,
             backoff: Duration::from_millis(1),
+            zero_blog_fails: false,
             seed: 0,
+        }
+    }
+
+    #[test]
+    fn zero_blog_draw_fails_only_when_asked() {
+        let draws = |zero_blog_fails: bool| {
+            let spec = TreeSpec {
+                zero_blog_fails,
+                ..tiny(PathBuf::from("/nonexistent"), 0)
+            };
+            let sh = Shared {
+                spec,
+                next_blog: AtomicU64::new(3),
+                counts: Counters::default(),
+                done: AtomicBool::new(false),
+                stop: Arc::new(AtomicBool::new(false)),
+                errors: AtomicU64::new(0),
+                first_error: Mutex::new(None),
+                fatal: Mutex::new(None),
+            };
+            let mut rng = Rng::new(5);
+            (0..200)
+                .map(|_| sh.random_blog(&mut rng))
+                .collect::<Vec<_>>()
         };
+        // Blogs 0 and 1 exist (2 is being written): upstream takes a draw of 0 as no blog.
+        let up = draws(true);
+        assert!(up.contains(&None) && up.contains(&Some(1)) && !up.contains(&Some(0)));
+        let fixed = draws(false);
+        assert!(fixed.contains(&Some(0)) && fixed.contains(&Some(1)) && !fixed.contains(&None));
+    }
+
+    #[test]
+    fn missing_root_refused() {
+        let d = TempDir::new("blogtree");
+        let spec = tiny(d.join("nope"), 1);
         let e = Tree::start(spec, Arc::new(AtomicBool::new(false)))
             .err()
             .unwrap();

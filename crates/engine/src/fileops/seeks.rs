@@ -5,16 +5,18 @@
 //! run out; the phase's time runs from the first seeker's start to the last seeker's end, and
 //! its rate is tickets per second (the writes are part of their ticket, not counted apart).
 //!
-//! Where bonnie++ hands each ticket to its seekers through a pipe (a 4-byte `read(2)` from a
-//! pipe that five threads wait on, before every seek), the seekers here take the next ticket
-//! from a shared counter: the storage work and its system calls are bonnie++'s, the ticket
-//! costs no system call.
+//! As in bonnie++, the tickets reach the seekers through one pipe: the phase writes them all
+//! (4 bytes each, one blocking `write(2)` that the seekers' reads drain) and closes it; every
+//! seeker reads one ticket (a 4-byte `read(2)`) before each seek and ends at the end of the
+//! pipe. A seeker ended early (a stop, an error) leaves the rest to the others; the last one to
+//! end drains what is left, so the writer never waits on a pipe nobody reads.
 
 use super::{path_err, AlignedBuf, Clock, OpStats, Phase};
 use crate::rng::Rng;
 use crate::sys;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -71,14 +73,27 @@ pub fn seeks(path: &Path, o: SeekOpts, stop: &AtomicBool) -> Phase {
         let e = io::Error::other(format!("{}: shorter than one chunk", path.display()));
         return clock.finish(OpStats::default(), Err(e), stop);
     }
-    let tickets = tickets(o.count, o.seed);
-    let next = AtomicUsize::new(0);
+    let (rd, wr) = match ticket_pipe() {
+        Ok(p) => p,
+        Err(e) => return clock.finish(OpStats::default(), Err(e), stop),
+    };
+    let bytes: Vec<u8> = tickets(o.count, o.seed)
+        .iter()
+        .flat_map(|t| t.to_ne_bytes())
+        .collect();
     let seekers = o.seekers.max(1) as usize;
     let ready = Barrier::new(seekers);
+    let alive = AtomicUsize::new(seekers);
+    let pipe = Pipe { rd, alive: &alive };
     let done: Vec<Seeker> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..seekers)
-            .map(|_| s.spawn(|| seeker(path, o, chunks, &tickets, &next, &ready, stop)))
+            .map(|_| s.spawn(|| seeker(path, o, chunks, &pipe, &ready, stop)))
             .collect();
+        // Every ticket, then the end of the pipe. The seekers (or the last of them, draining)
+        // read it all, so the write cannot fail on a pipe without readers.
+        let mut wr = wr;
+        let _ = wr.write_all(&bytes);
+        drop(wr);
         handles
             .into_iter()
             .map(|h| h.join().expect("seeker thread"))
@@ -100,12 +115,62 @@ pub fn seeks(path: &Path, o: SeekOpts, stop: &AtomicBool) -> Phase {
     ph
 }
 
+/// The pipe the tickets come through: (read end, write end).
+fn ticket_pipe() -> io::Result<(File, File)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills the two descriptors on success; each is owned once below.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: fresh descriptors from pipe2, owned by nothing else.
+    let (rd, wr) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    Ok((File::from(rd), File::from(wr)))
+}
+
+/// The read end of the ticket pipe, shared by the seekers, and how many have not ended.
+struct Pipe<'a> {
+    rd: File,
+    alive: &'a AtomicUsize,
+}
+
+impl Pipe<'_> {
+    /// The next ticket; None at the end of the pipe.
+    fn ticket(&self) -> io::Result<Option<u32>> {
+        let mut t = [0u8; 4];
+        match (&self.rd).read(&mut t)? {
+            0 => Ok(None),
+            4 => Ok(Some(u32::from_ne_bytes(t))),
+            n => Err(io::Error::other(format!("ticket pipe: {n}-byte read"))),
+        }
+    }
+
+    /// A seeker ends: the last one reads whatever is left, up to the end of the pipe.
+    fn leave(&self) {
+        if self.alive.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let mut sink = vec![0u8; 64 << 10];
+            while matches!((&self.rd).read(&mut sink), Ok(n) if n > 0) {}
+        }
+    }
+}
+
 fn seeker(
     path: &Path,
     o: SeekOpts,
     chunks: u64,
-    tickets: &[u32],
-    next: &AtomicUsize,
+    pipe: &Pipe,
+    ready: &Barrier,
+    stop: &AtomicBool,
+) -> Seeker {
+    let me = seeker_run(path, o, chunks, pipe, ready, stop);
+    pipe.leave();
+    me
+}
+
+fn seeker_run(
+    path: &Path,
+    o: SeekOpts,
+    chunks: u64,
+    pipe: &Pipe,
     ready: &Barrier,
     stop: &AtomicBool,
 ) -> Seeker {
@@ -136,12 +201,10 @@ fn seeker(
     let buf = &mut buf.as_mut_slice()[..o.chunk];
     me.start = sys::now_ns();
     let r = (|| {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= tickets.len() || stop.load(Ordering::Relaxed) {
+        while let Some(ticket) = pipe.ticket().map_err(|e| path_err(e, "seek", path))? {
+            if stop.load(Ordering::Relaxed) {
                 break;
             }
-            let ticket = tickets[i];
             let t0 = sys::now_ns();
             one_seek(&mut f, buf, ticket, chunks, o.sync).map_err(|e| path_err(e, "seek", path))?;
             me.stats
@@ -212,6 +275,15 @@ mod tests {
         let ph = seeks(&p, SeekOpts { seekers: 3, ..o }, &stop);
         assert!(ph.error.is_none(), "{:?}", ph.error);
         assert_eq!(ph.stats.ops(SEEK), 500);
+        // A stop: the seekers end at once, and the tickets past the pipe's capacity (400 KB
+        // here) are drained by the last of them, so the phase ends.
+        let stopped = AtomicBool::new(true);
+        let many = SeekOpts {
+            seekers: 2,
+            count: 100_000,
+            ..o
+        };
+        assert_eq!(seeks(&p, many, &stopped).stats.ops(SEEK), 0);
         // The same seed draws the same tickets.
         assert_eq!(tickets(500, 11), t);
         assert!(t.iter().all(|x| *x < 1 << 31));

@@ -1,5 +1,5 @@
 //! blogbench's flags: `-d DIR -w N -W N -c N -r N -i N -s SECS` and their long forms
-//! (`--directory=DIR`, ...), plus iomark's `--allow-nonempty` and `--result-file`.
+//! (`--directory=DIR`, ...), plus iomark's `--allow-nonempty`, `--fixed` and `--result-file`.
 
 use std::path::PathBuf;
 use thiserror::Error;
@@ -32,6 +32,8 @@ pub struct BlogArgs {
     pub sleep: u32,
     /// Run in a directory that already holds files.
     pub allow_nonempty: bool,
+    /// The intended workload (64 KiB reads, think times) instead of upstream 1.2's.
+    pub fixed: bool,
     pub result_file: Option<PathBuf>,
     pub help: bool,
 }
@@ -47,6 +49,7 @@ impl Default for BlogArgs {
             iterations: 30,
             sleep: 10,
             allow_nonempty: false,
+            fixed: false,
             result_file: None,
             help: false,
         }
@@ -102,6 +105,10 @@ pub fn parse(args: &[String]) -> Result<BlogArgs, BlogError> {
             }
             "--allow-nonempty" => {
                 a.allow_nonempty = true;
+                continue;
+            }
+            "--fixed" => {
+                a.fixed = true;
                 continue;
             }
             _ => {}
@@ -214,6 +221,8 @@ mod tests {
         assert_eq!((a.iterations, a.sleep, a.readers, a.writers), (1, 2, 5, 4));
         assert_eq!(a.result_file, Some(PathBuf::from("/r")));
         assert!(p("--allow-nonempty --directory=/y").unwrap().allow_nonempty);
+        assert!(p("-d /y --fixed").unwrap().fixed);
+        assert!(!p("-d /y").unwrap().fixed);
     }
 
     #[test]

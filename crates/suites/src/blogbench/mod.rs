@@ -8,11 +8,12 @@ pub mod plan;
 pub mod table;
 
 pub use args::{parse, BlogArgs, BlogError};
-pub use plan::{plan, BlogPlan, DirState};
+pub use plan::{plan, BlogPlan, DirState, Mode};
 
 /// `iomark blogbench --help`.
 pub const USAGE: &str = "Usage: iomark blogbench -d DIR [-w writers] [-W rewriters] [-c commenters]
                          [-r readers] [-i iterations] [-s seconds] [--allow-nonempty]
+                         [--fixed]
 
 blogbench's workload and output on iomark's engine. In DIR (created when missing; a directory
 holding files is refused unless --allow-nonempty) threads work on blogs (blog-N directories):
@@ -26,15 +27,18 @@ Every file is written to NAME.tmp in 8 KiB writes and renamed into place. Every 
 articles, pictures and comments read and written in the interval; the final scores are the
 blogs written and read over the run. Then iomark adds latency percentiles per operation
 (mkdir, create, write, rename, open, read, missing-file probe).
-Fixed from upstream blogbench: reads use the intended 64 KiB buffer (upstream reads 8 bytes per
-call), think times really sleep (writers and commenters 10 ms, rewriters 1 s; upstream never
-sleeps), each thread has its own random generator (upstream shares rand()), blog 0 is read like
-any other (upstream takes a draw of 0 as a failure and sleeps a second). The blogs stay in DIR
+By default the workload is upstream blogbench 1.2's, so the scores compare with its published
+ones: readers read 8 bytes per call, no thread ever sleeps between rounds, and a random draw of
+blog 0 counts as a failure (a second's pause). --fixed runs the intended workload instead: reads
+use the 64 KiB buffer, think times really sleep (writers and commenters 10 ms, rewriters 1 s) and
+blog 0 is read like any other. A line after the scores says which mode ran. In both modes each
+thread has its own random generator (upstream shares rand()). The blogs stay in DIR
 (with --allow-nonempty, in a new directory blogbench.PID in it: no file already there is touched).
 At most 1000 threads in all. An error other than files racing between threads (a full or
 read-only file system, an I/O error) ends the run with status 1.
   --directory=DIR --writers=N --rewriters=N --commenters=N --readers=N --iterations=N
   --sleep=N            long forms
+  --fixed              the intended workload instead of upstream 1.2's (see above)
   --result-file=PATH   iomark's result (JSON: latency histograms per operation type, the
                        counts of every interval) to PATH
 ";

@@ -1,8 +1,10 @@
 //! blogbench's workload as an engine tree workload: its thread counts, file kinds (name, size
-//! range, how many per blog), write and read chunk sizes, and think times, with upstream's
-//! defects fixed: think times really sleep (upstream's sleep calls name macros that do not
-//! exist, so its threads never pause), reads use the intended 64 KiB buffer (upstream reads 8
-//! bytes, the size of a pointer, per call), and each thread has its own random generator.
+//! range, how many per blog), write and read chunk sizes, and think times. By default upstream
+//! 1.2's behaviour, so scores compare with published ones: its threads never pause (its sleep
+//! calls name macros that do not exist), its readers read 8 bytes, the size of a pointer, per
+//! call, and a random draw of blog 0 is a failed round (a second's backoff). `--fixed` runs the
+//! intended workload: think times really sleep, reads use the 64 KiB buffer, blog 0 is read like
+//! any other. Either way each thread has its own random generator (upstream shares rand()).
 
 use super::args::{BlogArgs, BlogError};
 use iomark_engine::fileops::blogtree::{FileKind, Role, TreeSpec};
@@ -32,6 +34,7 @@ pub struct BlogPlan {
     pub work_dir: Option<PathBuf>,
     pub iterations: u32,
     pub sleep: Duration,
+    pub mode: Mode,
 }
 
 pub const ARTICLE: FileKind = FileKind {
@@ -57,6 +60,31 @@ pub const COMMENT: FileKind = FileKind {
 };
 pub const WRITE_CHUNK: usize = 8192;
 pub const READ_CHUNK: usize = 65536;
+/// What upstream 1.2 reads per call: `sizeof garbage`, a pointer.
+pub const UPSTREAM_READ: usize = 8;
+
+/// Which workload ran: upstream 1.2's or the intended one (`--fixed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Upstream,
+    Fixed,
+}
+
+impl Mode {
+    /// The line saying which mode ran (after blogbench's own lines).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Mode::Upstream => "Mode (iomark): upstream blogbench 1.2 (8-byte reads, no think time; scores compare with blogbench 1.2's); --fixed runs the intended workload",
+            Mode::Fixed => "Mode (iomark): fixed (64 KiB reads, think times of 10 ms and 1 s; scores do not compare with blogbench 1.2's)",
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Upstream => "upstream 1.2",
+            Mode::Fixed => "fixed",
+        }
+    }
+}
 
 fn role(threads: u32, think_us: u64) -> Role {
     Role {
@@ -89,25 +117,30 @@ pub fn plan(a: &BlogArgs, state: DirState, pid: u32) -> Result<BlogPlan, BlogErr
             )))
         }
     };
+    let mode = if a.fixed { Mode::Fixed } else { Mode::Upstream };
+    // Think times in µs: upstream's never happen.
+    let think = |us: u64| if a.fixed { us } else { 0 };
     Ok(BlogPlan {
         tree: TreeSpec {
             root: work_dir.clone().unwrap_or_else(|| dir.clone()),
-            writers: role(a.writers, 10_000),
-            rewriters: role(a.rewriters, 1_000_000),
-            commenters: role(a.commenters, 10_000),
+            writers: role(a.writers, think(10_000)),
+            rewriters: role(a.rewriters, think(1_000_000)),
+            commenters: role(a.commenters, think(10_000)),
             readers: role(a.readers, 0),
             article: ARTICLE,
             picture: PICTURE,
             comment: COMMENT,
             write_chunk: WRITE_CHUNK,
-            read_chunk: READ_CHUNK,
+            read_chunk: if a.fixed { READ_CHUNK } else { UPSTREAM_READ },
             backoff: Duration::from_secs(1),
+            zero_blog_fails: !a.fixed,
             seed: 1,
         },
         dir,
         work_dir,
         iterations: a.iterations,
         sleep: Duration::from_secs(u64::from(a.sleep)),
+        mode,
     })
 }
 
@@ -123,7 +156,7 @@ mod tests {
     #[test]
     fn seed_line_plan() {
         let p = plan(
-            &a("-d /x -c 10 -i 10 -r 10 -w 10 -W 10 -s 10"),
+            &a("-d /x -c 10 -i 10 -r 10 -w 10 -W 10 -s 10 --fixed"),
             DirState::Empty,
             7,
         )
@@ -142,10 +175,26 @@ mod tests {
         assert_eq!(t.rewriters.think, Duration::from_secs(1));
         assert_eq!(t.readers.think, Duration::ZERO);
         assert_eq!((t.write_chunk, t.read_chunk), (8192, 65536));
+        assert!(!t.zero_blog_fails);
+        assert_eq!(p.mode, Mode::Fixed);
         assert_eq!((p.iterations, p.sleep), (10, Duration::from_secs(10)));
         assert_eq!((p.work_dir, &t.root), (None, &PathBuf::from("/x")));
         let m = plan(&a("-d /x"), DirState::Missing, 7).unwrap();
         assert_eq!(m.work_dir.as_deref(), Some(std::path::Path::new("/x")));
+    }
+
+    #[test]
+    fn upstream_mode_by_default() {
+        let p = plan(&a("-d /x"), DirState::Empty, 7).unwrap();
+        let t = &p.tree;
+        assert_eq!(p.mode, Mode::Upstream);
+        for r in [t.writers, t.rewriters, t.commenters, t.readers] {
+            assert_eq!(r.think, Duration::ZERO);
+        }
+        assert_eq!((t.write_chunk, t.read_chunk), (8192, 8));
+        assert!(t.zero_blog_fails);
+        assert_eq!(t.backoff, Duration::from_secs(1));
+        assert!(p.mode.describe().contains("upstream") && Mode::Fixed.describe().contains("fixed"));
     }
 
     #[test]

@@ -26,8 +26,8 @@ bonnie++'s order and with its system calls:
   per-char input    read(2) of one byte at a time (3 MiB, or -s when smaller)
   block input       read(2) of chunk-size blocks
   random seeks      seeker threads sharing the seeks: lseek to a random chunk, read it; one
-                    in ten also writes it back; the rate counts seeks (as bonnie++ 2.00a, but
-                    tickets come from a shared counter, not a pipe)
+                    in ten also writes it back; the rate counts seeks; the seekers read
+                    their tickets from one pipe (4 bytes before each seek), as bonnie++ 2.00a
   file tests (-n)   num*1024 files, sequential then random: create (with max..min bytes of
                     data in chunk writes), stat (reading files that have data), delete;
                     names and directories as bonnie++ (index in hex plus random characters,
