@@ -272,7 +272,8 @@ pub fn rewrite(cmd: &str, scratch: &Path, device: Option<&str>) -> Result<Rewrit
     if has(&t, "--fail-if") {
         verdicts.push(1);
     }
-    if word == "preset run" && t.iter().any(|w| w.starts_with("--expect-")) {
+    let limits = |w: &String| w.starts_with("--expect") || w.starts_with("--disk");
+    if word == "preset run" && t.iter().any(limits) {
         verdicts.push(3);
     }
     // A latency target no depth meets (the test machine is slow and busy) is an answer too.

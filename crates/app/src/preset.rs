@@ -9,7 +9,7 @@ use iomark_engine::RunPlan;
 use iomark_fio::output;
 use iomark_scenarios::preset::args::{self, Command, RunOpts};
 use iomark_scenarios::preset::jobfile::{self, Settings};
-use iomark_scenarios::preset::summary::{Expected, Summary};
+use iomark_scenarios::preset::summary::Summary;
 use iomark_scenarios::preset::{plan, target, Preset};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -49,6 +49,10 @@ pub fn main_with(a: &[String], exec: &mut dyn Runs) -> i32 {
         Ok(Command::Help) => crate::session::pipe::print_text(args::USAGE),
         Ok(Command::List) => {
             print!("{}", args::list());
+            0
+        }
+        Ok(Command::Disks) => {
+            print!("{}", iomark_scenarios::preset::disks::list());
             0
         }
         Ok(Command::Show(p, o)) => {
@@ -382,15 +386,9 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
         outputs,
         mut code,
     } = done;
-    let summary = Summary::of(
-        p,
-        &runs,
-        o.agg.unwrap_or(p.agg),
-        Expected {
-            iops: o.expect_iops,
-            mbps: o.expect_mbps,
-        },
-    );
+    // The limits were checked against the preset when the arguments were read.
+    let targets = iomark_scenarios::preset::limits::targets(p, &o.limits).unwrap_or_default();
+    let summary = Summary::of(p, &runs, o.agg.unwrap_or(p.agg), targets);
     if o.json {
         println!(
             "{}",
@@ -419,7 +417,7 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
         );
         return 130;
     }
-    if code == 0 && summary.checks().iter().any(|c| !c.3) {
+    if code == 0 && summary.missed() {
         return 3;
     }
     code
