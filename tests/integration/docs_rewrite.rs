@@ -272,8 +272,9 @@ pub fn rewrite(cmd: &str, scratch: &Path, device: Option<&str>) -> Result<Rewrit
     if has(&t, "--fail-if") {
         verdicts.push(1);
     }
-    if word == "preset run" && t.iter().any(|w| w.starts_with("--expect-")) {
-        verdicts.push(3);
+    let limits = |w: &String| w.starts_with("--expect") || w.starts_with("--disk");
+    if word == "preset run" && t.iter().any(limits) {
+        verdicts.push(1);
     }
     // A latency target no depth meets (the test machine is slow and busy) is an answer too.
     if word == "sweep" && has(&t, "--latency-target") {

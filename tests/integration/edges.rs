@@ -383,14 +383,22 @@ fn zsh_and_fish_accept_their_completion_scripts_and_complete() {
     // functions that print what they were given.
     let script = format!(
         "compdef() {{ :; }}; compadd() {{ print -r -- \"compadd $*\"; }}; _files() {{ print _files; }}; \
+         iomark() {{ print -r -- 'ID  TIME'; print -r -- '@5  2026-11-01'; }}; \
          source '{}'; CURRENT=2; PREFIX=qu; _iomark; CURRENT=3; PREFIX=--rw; _iomark; \
-         CURRENT=3; PREFIX=/tm; _iomark",
+         CURRENT=3; PREFIX=/tm; _iomark; words=(iomark show ''); CURRENT=3; PREFIX=''; _iomark; \
+         words=(iomark compare ''); _iomark",
         zf.display()
     );
     let o = shell("zsh", &["-f", "-c", &script]);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}{}", stderr(&o));
+    assert_eq!(lines.len(), 5, "{out}{}", stderr(&o));
+    // `show` takes store references; `compare` result files too.
+    assert_eq!(
+        lines[3], "compadd -- @last @last~1 @last~2 @last~3 @5",
+        "{out}"
+    );
+    assert_eq!(lines[4], "_files", "{out}");
     assert!(lines[0].split(' ').any(|w| w == "quick"), "{out}");
     assert!(lines[1].split(' ').any(|w| w == "--rwmixread="), "{out}");
     assert_eq!(lines[2], "_files", "{out}");

@@ -151,7 +151,7 @@ fn every_preset_runs_on_tmpfs_and_cleans_up() {
                     mb(&["reverse-incremental"], &both) / 3.0
                 ));
                 assert!(close(
-                    headline(&doc, "restore, lower bound (fragmented)"),
+                    headline(&doc, "restore from random reads (lower bound)"),
                     mb(&["restore-fragmented"], &["read"])
                 ));
                 assert!(s.contains("restore: "), "{s}");
@@ -273,7 +273,8 @@ fn repeat_and_expectations() {
     );
     assert!(s.contains("±95% CI"));
     assert!(s.contains("max write IOPS (8 KiB): "));
-    assert!(s.contains("provisioned: FAIL ("), "{s}");
+    assert!(s.contains("against the expected limits:\n"), "{s}");
+    assert!(s.contains(": missed ("), "{s}");
     assert!(s.contains("max read throughput (64 KiB): "));
     let doc: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
     assert_eq!(doc["runs"].as_array().unwrap().len(), 3);
@@ -307,4 +308,78 @@ fn presets_refuse_existing_targets_and_absurd_sizes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("refusing to lay out"), "{}", stderr(&o));
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 1);
+}
+
+/// cloud-disk against a disk type's published limits and one figure's own limit, in one run:
+/// each set of limits checked on its own, every figure met or missed; the summary says how
+/// the jobs ran.
+#[test]
+fn cloud_disk_against_disk_types_and_per_figure_limits() {
+    let o = iomark(&["preset", "disks"]);
+    ok(&o);
+    assert!(stdout(&o).contains("azure-p10"), "{}", stdout(&o));
+    let d = Scratch::new_in("/dev/shm", "preset-disks");
+    let out = Scratch::new("preset-disks-out");
+    let rf = out.s("r.json");
+    let o = iomark_in(
+        &[
+            "preset",
+            "run",
+            "cloud-disk",
+            d.path.to_str().unwrap(),
+            "--size=16m",
+            "--runtime=100ms",
+            "--warmup=0",
+            "--disk=azure-p10",
+            "--expect",
+            "write.iops=1e12",
+            "--result",
+            &rf,
+        ],
+        &out.path,
+    );
+    // 10^12 IOPS is missed: the run failed its check, exit status 1.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(
+        s.contains("against the expected limits:\n  max write IOPS (8 KiB): "),
+        "{s}"
+    );
+    assert!(s.contains(" of 1000000000000 IOPS: missed ("), "{s}");
+    assert!(s.contains("against azure-p10:\n"), "{s}");
+    assert!(
+        s.contains("  max combined throughput (64 KiB, 50 % reads): "),
+        "{s}"
+    );
+    assert!(
+        s.contains("  limits: Azure Premium SSD P10 (128 GiB): "),
+        "{s}"
+    );
+    assert!(s.contains("\nengine: libaio\n"), "{s}");
+    assert!(s.contains("\nqueue depth: "), "{s}");
+    assert!(s.contains("\nI/O: "), "{s}");
+    let doc: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
+    let targets = doc["summary"]["targets"].as_array().unwrap();
+    assert_eq!(targets.len(), 2);
+    assert_eq!(targets[1]["limits"]["read.iops"], 500.0);
+    let checks = doc["summary"]["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 1 + 6);
+    assert_eq!(checks[0]["pass"], false);
+    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+    // A limit for a figure the preset does not have is refused before any I/O.
+    let o = iomark(&[
+        "preset",
+        "run",
+        "cloud-disk",
+        d.path.to_str().unwrap(),
+        "--expect",
+        "reads.iops=5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cloud-disk has no such figure"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
 }

@@ -10,7 +10,7 @@ use iomark_engine::RunPlan;
 use iomark_fio::output;
 use iomark_scenarios::preset::args::{self, Command, RunOpts};
 use iomark_scenarios::preset::jobfile::{self, Settings};
-use iomark_scenarios::preset::summary::{Expected, Summary};
+use iomark_scenarios::preset::summary::Summary;
 use iomark_scenarios::preset::{plan, target, Preset};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,6 +50,10 @@ pub fn main_with(a: &[String], exec: &mut dyn Runs) -> i32 {
         Ok(Command::Help) => crate::session::pipe::print_text(args::USAGE),
         Ok(Command::List) => {
             print!("{}", args::list());
+            0
+        }
+        Ok(Command::Disks) => {
+            print!("{}", iomark_scenarios::preset::disks::list());
             0
         }
         Ok(Command::Show(p, o)) => {
@@ -384,15 +388,9 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
         outputs,
         mut code,
     } = done;
-    let summary = Summary::of(
-        p,
-        &runs,
-        o.agg.unwrap_or(p.agg),
-        Expected {
-            iops: o.expect_iops,
-            mbps: o.expect_mbps,
-        },
-    );
+    // The limits were checked against the preset when the arguments were read.
+    let targets = iomark_scenarios::preset::limits::targets(p, &o.limits).unwrap_or_default();
+    let summary = Summary::of(p, &runs, o.agg.unwrap_or(p.agg), targets);
     if o.json {
         println!(
             "{}",
@@ -420,8 +418,7 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
             "iomark preset: interrupted; the summary covers the runs before the interruption"
         );
     }
-    let missed = summary.checks().iter().any(|c| !c.3);
-    exit::of_run(code != 0 || missed)
+    exit::of_run(code != 0 || summary.missed())
 }
 
 /// The document of `--result FILE` and of the store: the preset's job file, summary, printed

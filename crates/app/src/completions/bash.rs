@@ -12,8 +12,9 @@ fn arms<'a>(pairs: impl Iterator<Item = (&'a str, String)>) -> String {
     s
 }
 
-/// The three lookup functions every script carries (bash and zsh read them alike): options
-/// per command, values per option, words after a command.
+/// The lookup functions every script carries (bash and zsh read them alike): options per
+/// command, values per option, words after a command, what a command's operands are, and the
+/// store's references (`@last`, `@last~N` and the ids `iomark history` lists).
 pub fn lookups(w: &Words) -> String {
     let flags = arms(w.flags.iter().map(|(c, f)| (*c, f.join(" "))));
     let values = arms(w.values.iter().map(|(o, v)| (*o, v.join(" "))));
@@ -31,6 +32,19 @@ pub fn lookups(w: &Words) -> String {
             "_iomark_{name}() {{\n    case \"$1\" in\n{arms}    esac\n}}\n"
         );
     }
+    let operands = arms(
+        w.results
+            .iter()
+            .map(|c| (*c, "results".to_string()))
+            .chain(w.refs_only.iter().map(|c| (*c, "refs".to_string()))),
+    );
+    let _ = write!(
+        s,
+        "_iomark_operands() {{\n    case \"$1\" in\n{operands}    esac\n}}\n\
+         _iomark_refs() {{\n    echo '{refs}'\n    \
+         iomark history 2>/dev/null | awk '$1 ~ /^@[0-9]+$/ {{ print $1 }}'\n}}\n",
+        refs = super::words::REFERENCES.join(" "),
+    );
     s
 }
 
@@ -79,6 +93,22 @@ pub fn script(w: &Words) -> String {
     if [[ "$cur" == -* ]] || {{ [ "$cmd" = dd ] && [[ "$cur" != */* ]]; }}; then
         compopt -o nospace 2>/dev/null
         COMPREPLY=( $(compgen -W "$(_iomark_flags "$cmd")" -- "$cur") )
+        return
+    fi
+    # Result files and store references: the word as typed (`@` breaks words in bash),
+    # the part before the current word taken off each match.
+    local kind word m
+    kind="$(_iomark_operands "$cmd")"
+    word="${{COMP_LINE:0:COMP_POINT}}"; word="${{word##*[[:space:]]}}"
+    if [ -n "$kind" ] && {{ [[ "$word" == @* ]] || [ "$kind" = refs ]; }}; then
+        COMPREPLY=()
+        for m in $(compgen -W "$(_iomark_refs)" -- "$word"); do
+            COMPREPLY+=( "${{m#"${{word%"$cur"}}"}}" )
+        done
+        return
+    fi
+    if [ "$kind" = results ]; then
+        COMPREPLY=( $(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur") )
         return
     fi
     COMPREPLY=( $(compgen -f -- "$cur") )

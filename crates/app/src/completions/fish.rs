@@ -58,5 +58,27 @@ pub fn script(w: &Words) -> String {
         "complete -c iomark -n '__fish_seen_subcommand_from preset; and __fish_seen_subcommand_from run show; and test (count (commandline -opc)) -eq 3' -f -a '{}'",
         w.presets.join(" ")
     );
+    // Result files and the store's references (`@last`, `@last~N`, the ids of `iomark
+    // history`).
+    let _ = writeln!(
+        s,
+        "function __iomark_refs\n    printf '%s\\n' {}\n    iomark history 2>/dev/null | string match -r '^@[0-9]+'\nend",
+        super::words::REFERENCES.join(" ")
+    );
+    let results = w.results.join(" ");
+    let any = [w.results.clone(), w.refs_only.clone()].concat().join(" ");
+    let _ = writeln!(
+        s,
+        "complete -c iomark -n '__fish_seen_subcommand_from {results}' -k -a '(__fish_complete_suffix .json)'"
+    );
+    let _ = writeln!(
+        s,
+        "complete -c iomark -n '__fish_seen_subcommand_from {any}; and string match -q -- \"@*\" (commandline -ct)' -f -a '(__iomark_refs)'"
+    );
+    let _ = writeln!(
+        s,
+        "complete -c iomark -n '__fish_seen_subcommand_from {}' -f -a '(__iomark_refs)'",
+        w.refs_only.join(" ")
+    );
     s
 }

@@ -2,7 +2,9 @@
 //! parsers read. Each command completes its own options ([`words`]): `run` and `sweep` fio's
 //! options and switches, the others the flags of their help (which, for iozone, blogbench and
 //! dd, comes from their flag tables); option values come from the option table (`--rw=`,
-//! `--ioengine=`), preset names after `preset run|show`.
+//! `--ioengine=`), preset names after `preset run|show`, result files and store references
+//! (`@last`, `@last~N`, the ids of `iomark history`) after `compare`, `report`, `export` and
+//! `show`.
 
 mod bash;
 mod fish;
@@ -15,7 +17,8 @@ pub use words::Words;
 pub const USAGE: &str = "Usage: iomark completions bash|zsh|fish
 
 Prints the completion script for the shell, made from iomark's option tables: each command
-completes its own options, option values (--rw=, --ioengine=) and preset names. Install:
+completes its own options, option values (--rw=, --ioengine=), preset names, and result files
+and store references (@last, @last~N, run ids) after compare, report, export and show. Install:
   bash: iomark completions bash > ~/.local/share/bash-completion/completions/iomark
   zsh:  iomark completions zsh > ~/.zfunc/_iomark      (a directory in $fpath)
   fish: iomark completions fish > ~/.config/fish/completions/iomark.fish";
@@ -45,3 +48,6 @@ pub fn main(args: &[String], table: &[Command]) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod operands_tests;

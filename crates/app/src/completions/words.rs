@@ -17,7 +17,19 @@ pub struct Words {
     pub next: Vec<(&'static str, Vec<&'static str>)>,
     /// The preset names, after `preset run` and `preset show`.
     pub presets: Vec<&'static str>,
+    /// The commands that take result files (`*.json`) and store references.
+    pub results: Vec<&'static str>,
+    /// The commands that take store references only.
+    pub refs_only: Vec<&'static str>,
 }
+
+/// The store references every script offers after `@` (the run ids come from
+/// `iomark history` when the completion runs).
+pub const REFERENCES: &[&str] = &["@last", "@last~1", "@last~2", "@last~3"];
+
+/// The commands taking result files or store references, and those taking references alone.
+const RESULT_COMMANDS: &[&str] = &["compare", "report", "export"];
+const REFERENCE_COMMANDS: &[&str] = &["show"];
 
 /// `iomark run`'s words: the switches, every option spelling (`--opt=`) and the switches of
 /// every run (store, cluster).
@@ -169,16 +181,21 @@ impl Words {
             ("preset", vec!["list", "show", "run"]),
             ("store", vec!["import", "export", "prune", "path"]),
             ("completions", vec!["bash", "zsh", "fish"]),
-            ("man", names),
+            ("man", names.clone()),
         ];
         let presets = iomark_scenarios::preset::PRESETS
             .iter()
             .map(|p| p.name)
             .collect();
+        let known = |list: &[&'static str]| -> Vec<&'static str> {
+            list.iter().copied().filter(|c| names.contains(c)).collect()
+        };
         Words {
             commands,
             flags,
             values,
+            results: known(RESULT_COMMANDS),
+            refs_only: known(REFERENCE_COMMANDS),
             next,
             presets,
         }

@@ -9,12 +9,13 @@ pub fn script(w: &Words) -> String {
         r#"#compdef iomark
 # zsh completion for iomark (iomark completions zsh)
 {lookups}_iomark() {{
-    local cmd="${{words[2]}}" after=""
+    local cmd="${{words[2]}}" after="" kind=""
     if (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then
         compadd -- {cmds}
         return
     fi
     [[ -z $cmd || $cmd == -* ]] && cmd=run
+    kind="$(_iomark_operands "$cmd")"
     if [[ $PREFIX == -*=* ]]; then
         local opt="${{PREFIX%%=*}}"
         local vals="$(_iomark_values "${{opt##*-}}")"
@@ -35,6 +36,10 @@ pub fn script(w: &Words) -> String {
         compadd -- ${{=after}}
     elif [[ $PREFIX == -* || ( $cmd == dd && $PREFIX != */* ) ]]; then
         compadd -S '' -- ${{=$(_iomark_flags "$cmd")}}
+    elif [[ -n $kind && ( $PREFIX == @* || $kind == refs ) ]]; then
+        compadd -- ${{=$(_iomark_refs)}}
+    elif [[ $kind == results ]]; then
+        _files -g '*.json'
     else
         _files
     fi

@@ -1,16 +1,19 @@
 //! `iomark preset list | show NAME [TARGET] | run NAME [TARGET] [options]`.
 
-use super::registry;
+use super::limits::{self, LimitError, Wanted};
 use super::Preset;
+use super::{disks, registry};
 use crate::repeat::Agg;
 use std::path::PathBuf;
 use std::time::Duration;
 
 pub const USAGE: &str = "Usage: iomark preset list
+       iomark preset disks
        iomark preset show NAME [--size=SIZE] [--runtime=TIME] [--warmup=TIME]
        iomark preset run NAME [TARGET] [options]
 
 list   every preset, one line each
+disks  the cloud disk types --disk knows, with their published limits and sources
 show   the preset as an fio job file (edit it, then run it with iomark run FILE or fio FILE)
 run    run the preset's jobs, print their output and then the preset's summary
 
@@ -23,8 +26,12 @@ TARGET   a directory (default: the current one) in which a temporary file is cre
 --repeat=N           run the jobs N times; the summary shows mean, sd, min, max, 95 % CI, CV
 --repeat-pause=TIME  pause between repetitions
 --repeat-agg=RULE    headline of repeated runs: mean, median or best (default: the preset's)
---expect-iops=N      provisioned IOPS: PASS/FAIL for the IOPS figures (cloud-disk)
---expect-mbps=N      provisioned MB/s: PASS/FAIL for the throughput figures (cloud-disk)
+--expect KEY=N       one figure's limit, met or missed (cloud-disk: read.iops, write.iops,
+                     combined.iops, read.mbps, write.mbps, combined.mbps); repeatable
+--expect-iops=N      one limit for every IOPS figure (cloud-disk)
+--expect-mbps=N      one limit in MB/s for every throughput figure (cloud-disk)
+--disk=TYPE          check every figure against a cloud disk type's published limits
+                     (iomark preset disks lists them); repeatable, each checked on its own
 --allow-write        allow writing to an existing file or device given as TARGET
 --result=FILE        write every run's complete result and the summary (JSON) to FILE
 --json               print the summary as JSON instead of the jobs' output and table";
@@ -39,8 +46,8 @@ pub struct RunOpts {
     pub repeat: Option<u32>,
     pub repeat_pause: Duration,
     pub agg: Option<Agg>,
-    pub expect_iops: Option<f64>,
-    pub expect_mbps: Option<f64>,
+    /// The limits to check the figures against (`--expect*`, `--disk`).
+    pub limits: Wanted,
     pub allow_write: bool,
     pub result: Option<PathBuf>,
     pub json: bool,
@@ -51,6 +58,7 @@ pub struct RunOpts {
 pub enum Command {
     Help,
     List,
+    Disks,
     Show(&'static Preset, RunOpts),
     Run(&'static Preset, RunOpts),
 }
@@ -84,6 +92,10 @@ pub enum PresetArgError {
     UnknownOption(String),
     #[error("preset: only one TARGET may be given")]
     TwoTargets,
+    #[error("preset: --disk {0}: unknown disk type; the types are: {names}", names = disks::names().join(", "))]
+    UnknownDisk(String),
+    #[error("{0}")]
+    Limit(#[from] LimitError),
 }
 
 fn bad(
@@ -117,6 +129,7 @@ pub fn parse(args: &[String]) -> Result<Command, PresetArgError> {
     let cmd: &'static str = match cmd.as_str() {
         "-h" | "--help" | "help" => return Ok(Command::Help),
         "list" => return Ok(Command::List),
+        "disks" => return Ok(Command::Disks),
         "show" => "show",
         "run" => "run",
         other => return Err(PresetArgError::UnknownCommand(other.to_string())),
@@ -160,8 +173,22 @@ pub fn parse(args: &[String]) -> Result<Command, PresetArgError> {
                 let s = val()?;
                 o.agg = Some(Agg::parse(&s).ok_or_else(|| bad(&k, &s, "mean, median or best"))?);
             }
-            "--expect-iops" => o.expect_iops = Some(positive(&k, &val()?)?),
-            "--expect-mbps" => o.expect_mbps = Some(positive(&k, &val()?)?),
+            "--expect-iops" => o.limits.iops = Some(positive(&k, &val()?)?),
+            "--expect-mbps" => o.limits.mbps = Some(positive(&k, &val()?)?),
+            "--expect" => {
+                let s = val()?;
+                let Some((key, n)) = s.split_once('=') else {
+                    return Err(bad(&k, &s, "expected KEY=N, as read.iops=5000"));
+                };
+                o.limits
+                    .per_figure
+                    .push((key.to_string(), positive(&k, n)?));
+            }
+            "--disk" => {
+                let s = val()?;
+                let d = disks::find(&s).ok_or(PresetArgError::UnknownDisk(s))?;
+                o.limits.disks.push(d);
+            }
             "--result" => o.result = Some(PathBuf::from(val()?)),
             s if s.starts_with('-') => return Err(PresetArgError::UnknownOption(s.to_string())),
             _ if preset.is_none() => {
@@ -178,6 +205,8 @@ pub fn parse(args: &[String]) -> Result<Command, PresetArgError> {
         }
     }
     let p = preset.ok_or(PresetArgError::NoName(cmd))?;
+    // Limits the preset has no figure for are refused before anything runs.
+    limits::targets(p, &o.limits)?;
     Ok(if cmd == "show" {
         Command::Show(p, o)
     } else {
@@ -219,6 +248,11 @@ mod tests {
             "--expect-iops=5000",
             "--expect-mbps",
             "200",
+            "--expect",
+            "read.iops=7500",
+            "--disk=azure-p30",
+            "--disk",
+            "aws-gp3",
         ])) else {
             panic!()
         };
@@ -227,8 +261,12 @@ mod tests {
         assert_eq!(o.size, Some(64 << 20));
         assert_eq!(o.runtime, Some(Duration::from_secs(2)));
         assert_eq!((o.repeat, o.agg), (Some(3), Some(Agg::Median)));
-        assert_eq!((o.expect_iops, o.expect_mbps), (Some(5000.0), Some(200.0)));
+        assert_eq!((o.limits.iops, o.limits.mbps), (Some(5000.0), Some(200.0)));
+        assert_eq!(o.limits.per_figure, [("read.iops".to_string(), 7500.0)]);
+        let names: Vec<&str> = o.limits.disks.iter().map(|d| d.name).collect();
+        assert_eq!(names, ["azure-p30", "aws-gp3"]);
         assert_eq!(parse(&args(&["list"])), Ok(Command::List));
+        assert_eq!(parse(&args(&["disks"])), Ok(Command::Disks));
     }
 
     #[test]
@@ -255,5 +293,18 @@ mod tests {
             e(&["run", "oltp", "a", "b"]),
             "preset: only one TARGET may be given"
         );
+        assert!(e(&["run", "cloud-disk", "--disk=azure-p31"])
+            .starts_with("preset: --disk azure-p31: unknown disk type; the types are: azure-p10,"));
+        assert_eq!(
+            e(&["run", "cloud-disk", "--expect", "read.iops"]),
+            "preset: --expect=read.iops: expected KEY=N, as read.iops=5000"
+        );
+        assert!(
+            e(&["run", "cloud-disk", "--expect", "read.ops=5"]).starts_with(
+                "preset: --expect read.ops: cloud-disk has no such figure; its figures are "
+            )
+        );
+        assert!(e(&["run", "backup-repo", "--disk", "azure-p30"])
+            .starts_with("preset: backup-repo has no figure to check against a limit"));
     }
 }

@@ -10,10 +10,16 @@
 //! - [`target`]: where a preset runs (a temporary file by default) and the refusals that keep it
 //!   safe.
 //! - [`summary`]: the headline figures from a [`iomark_engine::result::RunResult`].
+//! - [`limits`]: the limits a figure is checked against (`--expect`, `--disk`) and the checks.
+//! - [`disks`]: published limits of common cloud disk types, as data.
+//! - [`io_line`]: the line saying how the jobs ran (direct or buffered, engine, queue depth).
 //! - [`args`]: `iomark preset list | show NAME | run NAME [TARGET] [options]`.
 
 pub mod args;
+pub mod disks;
+pub mod io_line;
 pub mod jobfile;
+pub mod limits;
 pub mod plan;
 pub mod registry;
 pub mod summary;
@@ -78,7 +84,8 @@ pub enum Dirs {
     Both,
 }
 
-/// A provisioned limit a figure is checked against (`--expect-iops`, `--expect-mbps`).
+/// The kind of provisioned limit a figure is checked against (`--expect-iops`, `--expect-mbps`
+/// set every figure of the kind; `--expect KEY=N` and `--disk` one figure each, by its key).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Expect {
     None,
@@ -98,6 +105,8 @@ pub struct Figure {
     /// Why this divisor (shown under the table when it is not 1).
     pub explain: &'static str,
     pub expect: Expect,
+    /// The figure's name in `--expect KEY=N` and in a disk's limits (`read.iops`).
+    pub key: &'static str,
 }
 
 impl Figure {
@@ -110,6 +119,7 @@ impl Figure {
             divisor: 1.0,
             explain: "",
             expect: Expect::None,
+            key: "",
         }
     }
     pub const fn dirs(mut self, d: Dirs) -> Self {
@@ -121,8 +131,10 @@ impl Figure {
         self.explain = explain;
         self
     }
-    pub const fn expect(mut self, e: Expect) -> Self {
+    /// Checked against limits of kind `e`, named `key` (`read.iops`, `combined.mbps`).
+    pub const fn expect(mut self, e: Expect, key: &'static str) -> Self {
         self.expect = e;
+        self.key = key;
         self
     }
 }

@@ -61,17 +61,17 @@ pub const BACKUP_REPO: Preset = Preset {
             3.0,
             "reverse incremental: each block costs one read and two writes (new data in, old data out to the rollback), so effective = (read + write) / 3",
         ),
-        Figure::new("restore, upper bound (sequential)", &["restore-sequential"], Bw).dirs(R),
-        Figure::new("restore, lower bound (fragmented)", &["restore-fragmented"], Bw).dirs(R),
+        Figure::new("restore from sequential reads (upper bound)", &["restore-sequential"], Bw).dirs(R),
+        Figure::new("restore from random reads (lower bound)", &["restore-fragmented"], Bw).dirs(R),
     ],
     ranges: &[(
         "restore",
-        "restore, lower bound (fragmented)",
-        "restore, upper bound (sequential)",
+        "restore from random reads (lower bound)",
+        "restore from sequential reads (upper bound)",
     )],
     reading: &[
         "Each figure is the speed of one backup operation as the repository sees it.",
-        "A restore runs somewhere between the fragmented and the sequential figure, depending on how fragmented the backup files are.",
+        "A restore runs somewhere between the random-read and the sequential-read figure, depending on how fragmented the backup files are.",
     ],
     size: 1 << 30,
     runtime_s: 20,
@@ -173,31 +173,49 @@ pub const CLOUD_DISK: Preset = Preset {
                 ("stonewall", "1"),
             ],
         ),
+        job(
+            "max-combined-throughput",
+            &[
+                ("rw", "randrw"),
+                ("rwmixread", "50"),
+                ("bs", "64k"),
+                ("iodepth", "64"),
+                ("numjobs", "4"),
+                ("stonewall", "1"),
+            ],
+        ),
     ],
     figures: &[
         Figure::new("max write IOPS (8 KiB)", &["max-write-iops"], Iops)
             .dirs(W)
-            .expect(Expect::Iops),
+            .expect(Expect::Iops, "write.iops"),
         Figure::new("max read IOPS (8 KiB)", &["max-read-iops"], Iops)
             .dirs(R)
-            .expect(Expect::Iops),
+            .expect(Expect::Iops, "read.iops"),
         Figure::new(
             "mixed IOPS (4 KiB, writers capped)",
             &["mixed-read", "mixed-write"],
             Iops,
         )
-        .expect(Expect::Iops),
+        .expect(Expect::Iops, "combined.iops"),
         Figure::new("max write throughput (64 KiB)", &["max-write-throughput"], Bw)
             .dirs(W)
-            .expect(Expect::Mbps),
+            .expect(Expect::Mbps, "write.mbps"),
         Figure::new("max read throughput (64 KiB)", &["max-read-throughput"], Bw)
             .dirs(R)
-            .expect(Expect::Mbps),
+            .expect(Expect::Mbps, "read.mbps"),
+        Figure::new(
+            "max combined throughput (64 KiB, 50 % reads)",
+            &["max-combined-throughput"],
+            Bw,
+        )
+        .expect(Expect::Mbps, "combined.mbps"),
     ],
     ranges: &[],
     reading: &[
         "The warm-up (1 MiB random writes, then reads) fills the host cache and is not part of any figure.",
-        "Compare the IOPS figures with the disk's provisioned IOPS and the throughput figures with its provisioned MB/s (--expect-iops, --expect-mbps).",
+        "Compare each figure with the disk's own limit: --disk TYPE (iomark preset disks lists them), --expect KEY=N per figure (read.iops, write.iops, combined.iops, read.mbps, write.mbps, combined.mbps), or --expect-iops/--expect-mbps for every IOPS or MB/s figure.",
+        "A cloud disk's IOPS and MB/s limits count reads and writes together: the combined figures are the ones its limits name; the read and write figures show each direction alone.",
         "The mixed figure runs the reads flat out beside writers capped at 12,500 IOPS each.",
     ],
     size: 1 << 30,

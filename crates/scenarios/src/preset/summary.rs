@@ -1,6 +1,9 @@
 //! A preset's headline figures from the jobs' results, their statistics over repetitions, and
-//! the summary table printed after the jobs' output.
+//! the summary table printed after the jobs' output. A figure whose jobs did not run (an
+//! interrupted preset) is "not run", never a zero.
 
+use super::io_line::IoFacts;
+use super::limits::{Check, Target};
 use super::{Dirs, Expect, Figure, Metric, Preset};
 use crate::repeat::{Agg, Stats};
 use iomark_engine::job::Dir;
@@ -14,15 +17,20 @@ fn dirs(d: Dirs) -> &'static [Dir] {
     }
 }
 
-/// The value of `f` in one run: bandwidth in bytes/s and IOPS of each named job are its
-/// clones' total over the longest clone's runtime (the job's own figure, as its fio block and
-/// reports show it), added over the named jobs and directions; latencies merge the histograms
-/// of all their I/Os (µs); then divided by the figure's divisor.
-pub fn value(f: &Figure, res: &RunResult) -> f64 {
+/// The value of `f` in one run, or None when none of its jobs ran: bandwidth in bytes/s and
+/// IOPS of each named job are its clones' total over the longest clone's runtime (the job's
+/// own figure, as its fio block and reports show it), added over the named jobs and
+/// directions; latencies merge the histograms of all their I/Os (µs); then divided by the
+/// figure's divisor.
+pub fn value(f: &Figure, res: &RunResult) -> Option<f64> {
     let jobs: Vec<JobResult> = (0..res.plan.jobs.len())
         .filter(|&i| f.jobs.contains(&res.plan.jobs[i].name.as_str()))
         .filter_map(|i| res.job_merged(i))
+        .filter(|j| j.runtime_ms > 0 || dirs(f.dirs).iter().any(|d| j.dirs[*d].total_ios > 0))
         .collect();
+    if jobs.is_empty() {
+        return None;
+    }
     let v = match f.metric {
         Metric::Bw | Metric::Iops => jobs
             .iter()
@@ -43,7 +51,7 @@ pub fn value(f: &Figure, res: &RunResult) -> f64 {
             }
         }
     };
-    v / f.divisor
+    Some(v / f.divisor)
 }
 
 fn higher_is_better(m: Metric) -> bool {
@@ -72,12 +80,20 @@ pub(super) fn shown(m: Metric, v: f64) -> f64 {
 pub struct FigureResult {
     pub label: &'static str,
     pub metric: Metric,
-    /// One value per repetition (bytes/s, IOPS or µs).
+    /// One value per repetition in which its jobs ran (bytes/s, IOPS or µs).
     pub samples: Vec<f64>,
-    pub stats: Stats,
-    /// The headline value under the preset's (or the user's) rule.
-    pub headline: f64,
+    /// The statistics of the samples; None when the figure's jobs never ran.
+    pub stats: Option<Stats>,
+    /// The headline value under the preset's (or the user's) rule; None: not run.
+    pub headline: Option<f64>,
     pub expect: Expect,
+    pub key: &'static str,
+}
+
+impl FigureResult {
+    fn noisy(&self) -> bool {
+        self.stats.as_ref().is_some_and(|s| s.noisy())
+    }
 }
 
 /// A warm-up job: what it moved and how long it took (not part of any figure).
@@ -88,66 +104,54 @@ pub struct Warmup {
     pub secs: f64,
 }
 
-/// The provisioned limits given on the command line.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Expected {
-    pub iops: Option<f64>,
-    pub mbps: Option<f64>,
-}
-
 /// A preset's summary over one or more runs.
 #[derive(Clone, Debug)]
 pub struct Summary {
     pub preset: &'static Preset,
     pub agg: Agg,
+    /// How many runs there were (a figure may have fewer samples: not run in some).
+    pub runs: usize,
     pub figures: Vec<FigureResult>,
     pub warmups: Vec<Warmup>,
-    pub expected: Expected,
+    /// The sets of limits the figures are checked against.
+    pub targets: Vec<Target>,
+    /// How the jobs ran (from the first run's plan).
+    pub io: IoFacts,
 }
 
 impl Summary {
     /// Summarise `runs` (one per repetition, at least one).
-    pub fn of(p: &'static Preset, runs: &[RunResult], agg: Agg, expected: Expected) -> Summary {
+    pub fn of(p: &'static Preset, runs: &[RunResult], agg: Agg, targets: Vec<Target>) -> Summary {
         let figures = p
             .figures
             .iter()
             .map(|f| {
-                let samples: Vec<f64> = runs.iter().map(|r| value(f, r)).collect();
-                let stats = Stats::of(&samples);
+                let samples: Vec<f64> = runs.iter().filter_map(|r| value(f, r)).collect();
+                let stats = (!samples.is_empty()).then(|| Stats::of(&samples));
                 FigureResult {
                     label: f.label,
                     metric: f.metric,
-                    headline: stats.headline(agg, higher_is_better(f.metric)),
+                    headline: stats
+                        .as_ref()
+                        .map(|s| s.headline(agg, higher_is_better(f.metric))),
                     samples,
                     stats,
                     expect: f.expect,
+                    key: f.key,
                 }
             })
             .collect();
-        let mut warmups = Vec::new();
-        if let Some(first) = runs.first() {
-            for (i, spec) in first.plan.jobs.iter().enumerate() {
-                if !p.jobs.iter().any(|j| j.warmup && j.name == spec.name) {
-                    continue;
-                }
-                let mut w = Warmup {
-                    name: spec.name.clone(),
-                    bytes: 0,
-                    secs: 0.0,
-                };
-                for j in first.jobs.iter().filter(|j| j.job_index == i) {
-                    w.bytes += j.dirs.read.io_bytes + j.dirs.write.io_bytes;
-                    w.secs = w.secs.max(j.runtime_ms as f64 / 1000.0);
-                }
-                warmups.push(w);
-            }
-        }
         Summary {
             preset: p,
             agg,
+            runs: runs.len(),
             figures,
-            warmups,
-            expected,
+            warmups: runs.first().map(|r| warmups(p, r)).unwrap_or_default(),
+            targets,
+            io: runs
+                .first()
+                .map(|r| IoFacts::of(&r.plan))
+                .unwrap_or_default(),
         }
     }
 
@@ -155,31 +159,34 @@ impl Summary {
         self.figures.iter().find(|f| f.label == label)
     }
 
-    /// Each check against a provisioned limit: (figure, measured, expected, passed, shortfall %).
-    pub fn checks(&self) -> Vec<(&'static str, f64, f64, bool, f64)> {
+    /// Each figure against each limit of each target, in the targets' order.
+    pub fn checks(&self) -> Vec<Check> {
         let mut out = Vec::new();
-        for f in &self.figures {
-            let want = match f.expect {
-                Expect::Iops => self.expected.iops,
-                Expect::Mbps => self.expected.mbps,
-                Expect::None => None,
-            };
-            if let Some(want) = want {
-                let got = shown(f.metric, f.headline);
-                let short = if got >= want {
-                    0.0
-                } else {
-                    (want - got) / want * 100.0
-                };
-                out.push((f.label, got, want, got >= want, short));
+        for t in &self.targets {
+            for (key, limit) in &t.limits {
+                if let Some(f) = self.figures.iter().find(|f| f.key == *key) {
+                    out.push(Check {
+                        target: t.name.clone(),
+                        figure: f.label,
+                        key,
+                        unit: unit(f.metric),
+                        measured: f.headline.map(|h| shown(f.metric, h)),
+                        limit: *limit,
+                    });
+                }
             }
         }
         out
     }
 
+    /// True when a figure missed one of its limits.
+    pub fn missed(&self) -> bool {
+        self.checks().iter().any(|c| c.met() == Some(false))
+    }
+
     /// The summary table and the lines under it.
     pub fn table(&self) -> String {
-        let n = self.figures.first().map_or(0, |f| f.samples.len());
+        let n = self.runs;
         let mut out = self.title(n);
         out.push_str(&header_row(n));
         for f in &self.figures {
@@ -218,35 +225,44 @@ impl Summary {
         out
     }
 
-    /// The lines under the table: ranges, explanations, checks, the noise note and the reading
-    /// advice.
+    /// The lines under the table: how the jobs ran, ranges, explanations, checks, the noise
+    /// note and the reading advice.
     fn lines_under(&self, out: &mut String) {
         let p = self.preset;
+        for l in self.io.lines() {
+            out.push_str(&format!("{l}\n"));
+        }
         for (label, lo, hi) in p.ranges {
             if let (Some(lo), Some(hi)) = (self.find(lo), self.find(hi)) {
-                out.push_str(&format!(
-                    "{label}: {:.1} to {:.1} MB/s ({:.1} to {:.1} MiB/s)\n",
-                    lo.headline / 1e6,
-                    hi.headline / 1e6,
-                    lo.headline / (1024.0 * 1024.0),
-                    hi.headline / (1024.0 * 1024.0)
-                ));
+                out.push_str(&range_lines(label, lo, hi));
             }
         }
         for f in p.figures.iter().filter(|f| !f.explain.is_empty()) {
             out.push_str(&format!("{}\n", f.explain));
         }
-        for (label, got, want, pass, short) in self.checks() {
+        let checks = self.checks();
+        for t in &self.targets {
+            out.push_str(&format!("against {}:\n", t.name));
+            for c in checks.iter().filter(|c| c.target == t.name) {
+                out.push_str(&format!("{}\n", c.line()));
+            }
+            if !t.source.is_empty() {
+                out.push_str(&format!("  limits: {}\n", t.source));
+            }
+        }
+        let not_run: Vec<&str> = self
+            .figures
+            .iter()
+            .filter(|f| f.samples.len() < self.runs)
+            .map(|f| f.label)
+            .collect();
+        if !not_run.is_empty() {
             out.push_str(&format!(
-                "{label}: {got:.1} against {want:.1} provisioned: {}\n",
-                if pass {
-                    "PASS".to_string()
-                } else {
-                    format!("FAIL ({short:.1} % short)")
-                }
+                "not run in every run (interrupted or failed before their jobs): {}\n",
+                not_run.join(", ")
             ));
         }
-        if self.figures.iter().any(|f| f.stats.noisy()) {
+        if self.figures.iter().any(|f| f.noisy()) {
             out.push_str("noisy: the runs of this figure varied by more than 10 % of their mean\n");
         }
         for r in p.reading {
@@ -254,35 +270,31 @@ impl Summary {
         }
     }
 
-    /// The summary as JSON (figures with every sample and their statistics).
+    /// The summary as JSON (figures with every sample and their statistics; a figure not run
+    /// has a null headline and `"not_run": true`).
     pub fn to_json(&self) -> serde_json::Value {
-        let figures: Vec<serde_json::Value> = self
-            .figures
-            .iter()
-            .map(|f| {
-                let m = f.metric;
-                let s = &f.stats;
-                serde_json::json!({
-                    "figure": f.label,
-                    "unit": unit(m),
-                    "headline": shown(m, f.headline),
-                    "samples": f.samples.iter().map(|v| shown(m, *v)).collect::<Vec<_>>(),
-                    "mean": shown(m, s.mean),
-                    "sd": shown(m, s.sd),
-                    "min": shown(m, s.min),
-                    "max": shown(m, s.max),
-                    "median": shown(m, s.median),
-                    "ci95": shown(m, s.ci95),
-                    "cv": s.cv,
-                    "noisy": s.noisy(),
-                })
-            })
-            .collect();
+        let figures: Vec<serde_json::Value> = self.figures.iter().map(figure_json).collect();
         let checks: Vec<serde_json::Value> = self
             .checks()
             .into_iter()
-            .map(|(label, got, want, pass, short)| {
-                serde_json::json!({"figure": label, "measured": got, "expected": want, "pass": pass, "shortfall_pct": short})
+            .map(|c| {
+                serde_json::json!({
+                    "target": c.target, "figure": c.figure, "key": c.key, "unit": c.unit,
+                    "measured": c.measured, "expected": c.limit, "pass": c.met(),
+                    "shortfall_pct": c.shortfall(),
+                })
+            })
+            .collect();
+        let targets: Vec<serde_json::Value> = self
+            .targets
+            .iter()
+            .map(|t| {
+                let limits: serde_json::Map<String, serde_json::Value> = t
+                    .limits
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), (*v).into()))
+                    .collect();
+                serde_json::json!({"name": t.name, "source": t.source, "limits": limits})
             })
             .collect();
         let warmups: Vec<serde_json::Value> = self
@@ -293,17 +305,107 @@ impl Summary {
         serde_json::json!({
             "preset": self.preset.name,
             "aggregate": self.agg.name(),
+            "runs": self.runs,
             "figures": figures,
             "warmups": warmups,
+            "io": self.io.to_json(),
+            "targets": targets,
             "checks": checks,
         })
     }
 }
 
+/// The warm-up jobs of one run.
+fn warmups(p: &Preset, first: &RunResult) -> Vec<Warmup> {
+    let mut out = Vec::new();
+    for (i, spec) in first.plan.jobs.iter().enumerate() {
+        if !p.jobs.iter().any(|j| j.warmup && j.name == spec.name) {
+            continue;
+        }
+        let mut w = Warmup {
+            name: spec.name.clone(),
+            bytes: 0,
+            secs: 0.0,
+        };
+        for j in first.jobs.iter().filter(|j| j.job_index == i) {
+            w.bytes += j.dirs.read.io_bytes + j.dirs.write.io_bytes;
+            w.secs = w.secs.max(j.runtime_ms as f64 / 1000.0);
+        }
+        out.push(w);
+    }
+    out
+}
+
+fn figure_json(f: &FigureResult) -> serde_json::Value {
+    let m = f.metric;
+    let Some(s) = &f.stats else {
+        return serde_json::json!({
+            "figure": f.label, "unit": unit(m), "headline": null, "samples": [], "not_run": true,
+        });
+    };
+    serde_json::json!({
+        "figure": f.label,
+        "unit": unit(m),
+        "headline": f.headline.map(|h| shown(m, h)),
+        "samples": f.samples.iter().map(|v| shown(m, *v)).collect::<Vec<_>>(),
+        "mean": shown(m, s.mean),
+        "sd": shown(m, s.sd),
+        "min": shown(m, s.min),
+        "max": shown(m, s.max),
+        "median": shown(m, s.median),
+        "ci95": shown(m, s.ci95),
+        "cv": s.cv,
+        "noisy": s.noisy(),
+        "not_run": false,
+    })
+}
+
+/// A range's line (`restore: 104.9 MB/s from random reads to 419.4 MB/s from sequential
+/// reads`), said "not run" when either end did not, and a second line when the low end came
+/// out above the high end, with why that happens.
+fn range_lines(label: &str, lo: &FigureResult, hi: &FigureResult) -> String {
+    let (Some(l), Some(h)) = (lo.headline, hi.headline) else {
+        return format!(
+            "{label}: not run ({} and {} are both needed)\n",
+            lo.label, hi.label
+        );
+    };
+    let what = |f: &FigureResult| {
+        f.label
+            .split_once(" (")
+            .map_or(f.label, |(name, _)| name)
+            .trim_start_matches(label)
+            .trim_start_matches(' ')
+            .to_string()
+    };
+    let mib = |v: f64| v / (1024.0 * 1024.0);
+    let mut out = format!(
+        "{label}: {:.1} MB/s {} to {:.1} MB/s {} ({:.1} to {:.1} MiB/s)\n",
+        l / 1e6,
+        what(lo),
+        h / 1e6,
+        what(hi),
+        mib(l),
+        mib(h)
+    );
+    if l > h {
+        out.push_str(&format!(
+            "{label}: the lower bound ({}) came out {:.1} % above the upper bound ({}): the expected order does not hold here. \
+             On a device without a seek penalty (SSD, NVMe, a RAID or network volume that stripes) random and sequential reads of large blocks run at about the same speed, \
+             and the difference is run-to-run noise; read-ahead, caching in the device or controller, or other load during one of the two jobs also swap them. \
+             Take the two as one figure here, or run with --repeat to see the spread.\n",
+            what(lo),
+            (l - h) / h * 100.0,
+            what(hi),
+        ));
+    }
+    out
+}
+
 /// The table's header row; with more than one run, the statistics columns too.
 fn header_row(n: usize) -> String {
     let mut out = format!(
-        "{:<40} {:>12} {:<5} {:>10}",
+        "{:<44} {:>12} {:<5} {:>10}",
         "figure", "value", "unit", "MiB/s"
     );
     if n > 1 {
@@ -326,20 +428,16 @@ fn figure_row(f: &FigureResult, n: usize) -> String {
             format!("{:.1}", shown(m, v))
         }
     };
+    let (Some(h), Some(s)) = (f.headline, &f.stats) else {
+        return format!("{:<44} {:>12} {:<5}\n", f.label, "not run", unit(m));
+    };
     let mib = if m == Metric::Bw {
-        format!("{:.1}", f.headline / (1024.0 * 1024.0))
+        format!("{:.1}", h / (1024.0 * 1024.0))
     } else {
         String::new()
     };
-    let mut out = format!(
-        "{:<40} {:>12} {:<5} {:>10}",
-        f.label,
-        prec(f.headline),
-        unit(m),
-        mib
-    );
+    let mut out = format!("{:<44} {:>12} {:<5} {:>10}", f.label, prec(h), unit(m), mib);
     if n > 1 {
-        let s = &f.stats;
         out.push_str(&format!(
             " {:>10} {:>10} {:>10} {:>10} {:>10} {:>6.1}",
             prec(s.mean),
@@ -349,6 +447,9 @@ fn figure_row(f: &FigureResult, n: usize) -> String {
             prec(s.ci95),
             s.cv * 100.0
         ));
+        if f.samples.len() < n {
+            out.push_str(&format!("  {} of {n} runs", f.samples.len()));
+        }
         if s.noisy() {
             out.push_str("  noisy");
         }
@@ -358,184 +459,5 @@ fn figure_row(f: &FigureResult, n: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::preset::jobfile::Settings;
-    use crate::preset::plan;
-    use crate::preset::registry::{BACKUP_REPO, CLOUD_DISK};
-    use iomark_engine::result::JobResult;
-    use std::path::PathBuf;
-
-    /// A result of `p`'s plan in which job `i`'s every clone read `r` MiB and wrote `w` MiB in
-    /// 2 s, with 1 MiB I/Os.
-    fn result(p: &'static Preset, per_job: &[(u64, u64)]) -> RunResult {
-        let s = Settings::defaults(p, PathBuf::from("/x"));
-        let (plan, _) = plan::build(p, &s).unwrap();
-        let mut jobs = Vec::new();
-        for (i, spec) in plan.jobs.iter().enumerate() {
-            for c in 0..spec.numjobs.max(1) {
-                let mut j = JobResult {
-                    job_index: i,
-                    clone: c,
-                    name: spec.name.clone(),
-                    runtime_ms: 2000,
-                    ..Default::default()
-                };
-                let (r, w) = per_job[i];
-                for (d, mib) in [(&mut j.dirs.read, r), (&mut j.dirs.write, w)] {
-                    d.io_bytes = mib << 20;
-                    d.total_ios = mib;
-                    d.runtime_ms = 2000;
-                    for _ in 0..mib {
-                        d.lat.add(100_000);
-                    }
-                }
-                jobs.push(j);
-            }
-        }
-        RunResult {
-            plan,
-            jobs,
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn backup_repo_effective_speeds() {
-        // active-full writes 1000 MiB, synthetic full reads 300 and writes 300, reverse
-        // incremental reads 100 and writes 200, restores read 800 and 200; all in 2 s.
-        let res = result(
-            &BACKUP_REPO,
-            &[(0, 1000), (300, 300), (100, 200), (800, 0), (200, 0)],
-        );
-        let s = Summary::of(&BACKUP_REPO, &[res], Agg::Mean, Expected::default());
-        let mib_s = |v: f64| v / (1 << 20) as f64;
-        let got: Vec<f64> = s.figures.iter().map(|f| mib_s(f.headline)).collect();
-        assert_eq!(got, [500.0, 150.0, 50.0, 400.0, 100.0]);
-        let t = s.table();
-        assert!(
-            t.contains("restore: 104.9 to 419.4 MB/s (100.0 to 400.0 MiB/s)"),
-            "{t}"
-        );
-        assert!(t.contains("effective = (read + write) / 2"));
-        assert!(t.contains("effective = (read + write) / 3"));
-        let line = t.lines().find(|l| l.starts_with("synthetic full")).unwrap();
-        assert!(
-            line.contains(" 157.3 MB/s") && line.ends_with("150.0"),
-            "{line}"
-        );
-    }
-
-    #[test]
-    fn cloud_disk_checks_and_warmup() {
-        // Warm-ups 1024 MiB each (one clone); max write IOPS job: 4 clones x 500 IOs in 2 s = 1000 IOPS.
-        let res = result(
-            &CLOUD_DISK,
-            &[
-                (0, 1024),
-                (1024, 0),
-                (0, 500),
-                (1000, 0),
-                (100, 0),
-                (0, 50),
-                (0, 200),
-                (400, 0),
-            ],
-        );
-        let s = Summary::of(
-            &CLOUD_DISK,
-            &[res],
-            Agg::Mean,
-            Expected {
-                iops: Some(1500.0),
-                mbps: Some(100.0),
-            },
-        );
-        let v: Vec<f64> = s.figures.iter().map(|f| f.headline).collect();
-        assert_eq!(v[0], 1000.0);
-        assert_eq!(v[1], 2000.0);
-        assert_eq!(v[2], 300.0);
-        assert_eq!(v[3], 400.0 * 1048576.0);
-        assert_eq!(s.warmups.len(), 2);
-        assert_eq!(s.warmups[0].bytes, 1 << 30);
-        let c = s.checks();
-        assert_eq!(c[0].0, "max write IOPS (8 KiB)");
-        assert!(!c[0].3);
-        assert!((c[0].4 - 33.333).abs() < 0.01);
-        assert!(c[1].3 && c[1].4 == 0.0);
-        let t = s.table();
-        assert!(
-            t.contains(
-                "max write IOPS (8 KiB): 1000.0 against 1500.0 provisioned: FAIL (33.3 % short)"
-            ),
-            "{t}"
-        );
-        assert!(t.contains("max read throughput (64 KiB): 838.9 against 100.0 provisioned: PASS"));
-        assert!(t.contains("warm-up warmup-write (not in the figures): 1024 MiB in 2.0 s"));
-    }
-
-    /// A clone that ran shorter than the others: the summary's figure is the job's own (the
-    /// clones' total over the longest runtime, as the fio block and the report show it), not
-    /// the sum of each clone's rate (1,250 IOPS here against the job's 1,000).
-    #[test]
-    fn summary_figures_are_the_jobs_own() {
-        let mut res = result(
-            &CLOUD_DISK,
-            &[
-                (0, 1024),
-                (1024, 0),
-                (0, 500),
-                (1000, 0),
-                (100, 0),
-                (0, 50),
-                (0, 200),
-                (400, 0),
-            ],
-        );
-        let i = 2;
-        let name = res.plan.jobs[i].name.clone();
-        let short = res.jobs.iter_mut().find(|j| j.job_index == i).unwrap();
-        short.dirs.write.runtime_ms = 1000;
-        short.runtime_ms = 1000;
-        let f = CLOUD_DISK
-            .figures
-            .iter()
-            .find(|f| f.metric == Metric::Iops && f.jobs == [name.as_str()])
-            .unwrap();
-        let job = res.job_merged(i).unwrap();
-        assert_eq!(job.dirs.write.rates().0, 1000.0);
-        assert_eq!(value(f, &res) * f.divisor, 1000.0);
-        let figs = crate::repeat::figures::of_run(&res);
-        let iops = figs
-            .iter()
-            .find(|x| x.job == name && x.what == "IOPS")
-            .unwrap();
-        assert_eq!(iops.value, 1000.0);
-    }
-
-    #[test]
-    fn repetitions_give_statistics_and_the_noisy_flag() {
-        let runs: Vec<RunResult> = [1000, 1100, 700]
-            .iter()
-            .map(|w| {
-                result(
-                    &BACKUP_REPO,
-                    &[(0, *w), (300, 300), (100, 200), (800, 0), (200, 0)],
-                )
-            })
-            .collect();
-        let s = Summary::of(&BACKUP_REPO, &runs, Agg::Best, Expected::default());
-        let f = &s.figures[0];
-        assert_eq!(f.samples.len(), 3);
-        assert_eq!(f.headline, 550.0 * 1048576.0);
-        assert!(f.stats.noisy());
-        assert!(!s.figures[1].stats.noisy());
-        let t = s.table();
-        assert!(t.contains("3 runs, headline = best of the runs"));
-        let line = t.lines().find(|l| l.starts_with("active full")).unwrap();
-        assert!(line.ends_with("noisy"), "{line}");
-        let j = s.to_json();
-        assert_eq!(j["figures"][0]["samples"].as_array().unwrap().len(), 3);
-        assert_eq!(j["figures"][0]["noisy"], true);
-    }
-}
+#[path = "summary_tests.rs"]
+mod tests;
