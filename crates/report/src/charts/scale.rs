@@ -75,7 +75,7 @@ impl Scale {
 /// Evenly spaced ticks at a round step (1, 2 or 5 times a power of ten), about eight of them.
 fn linear_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let span = hi - lo;
-    if !(span > 0.0) || !span.is_finite() {
+    if !span.is_finite() || span <= 0.0 {
         return vec![lo];
     }
     let raw = span / 8.0;
