@@ -10,11 +10,15 @@ use std::path::{Path, PathBuf};
 
 pub const REPORT_USAGE: &str =
     "Usage: iomark report RESULT... [-o FILE.html] [--label NAME]... [--png DIR] [--svg DIR]
+                     [--js=inline|external]
 
 Draws iomark result files (--result FILE) and fio JSON/json+ output as one self-contained HTML
 page (no network access when opened) with interactive charts and a table beside each; a
 directory stands for repetitions of one run; @ID, @last and @last~N name runs of the result
 store (iomark history). --png/--svg write every chart as an image.
+--js=external writes plotly.min.js once beside the page, which loads it from there (a smaller
+page; a directory of reports shares the file; still no network access); --js=inline (the
+default) keeps the page one self-contained file.
 Default output: report.html (none when only --png/--svg are given).
 ";
 
@@ -125,6 +129,8 @@ struct Args {
     /// `compare --baseline REF`: the result the others are compared against.
     baseline: Option<PathBuf>,
     alpha: Option<String>,
+    /// `report --js=inline|external`.
+    js: html::Js,
     help: bool,
 }
 
@@ -142,6 +148,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
         rules: Vec::new(),
         baseline: None,
         alpha: None,
+        js: html::Js::Inline,
         help: false,
     };
     let mut i = 0;
@@ -199,6 +206,14 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
             "--fail-if" => a.rules.push(v),
             "--baseline" => a.baseline = Some(v.into()),
             "--alpha" => a.alpha = Some(v),
+            "--js" => {
+                a.js = html::Js::parse(&v).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--js takes inline or external, not {}",
+                        iomark_engine::echo::quote(&v)
+                    )
+                })?
+            }
             _ => {
                 anyhow::bail!(
                     "unknown option {q_flag}",
@@ -278,7 +293,10 @@ pub fn report_main(args: &[String]) -> i32 {
     {
         return crate::store_cmd::trend::main(args);
     }
-    let a = match parse(args, &["-o", "--output", "--label", "--png", "--svg"]) {
+    let a = match parse(
+        args,
+        &["-o", "--output", "--label", "--png", "--svg", "--js"],
+    ) {
         Ok(a) if a.help => {
             return crate::session::pipe::print_text(REPORT_USAGE);
         }
@@ -326,7 +344,7 @@ pub fn report_main(args: &[String]) -> i32 {
         charts: charts.clone(),
     };
     if let Some(out) = &a.out {
-        if let Err(e) = html::write(out, &page) {
+        if let Err(e) = html::write_with(out, &page, a.js) {
             eprintln!("iomark report: {e}");
             return 1;
         }

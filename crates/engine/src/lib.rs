@@ -55,7 +55,7 @@ pub(crate) mod worker_file;
 mod speaks_no_fio;
 
 // The job and result models are their own crate; the engine's paths to them are kept.
-pub use iomark_model::{failure, hist, job, note, result};
+pub use iomark_model::{failure, hist, job, noisy, note, result};
 pub use job::{Dir, JobSpec, PerDir, RunPlan};
 pub use result::RunResult;
 

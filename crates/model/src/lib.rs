@@ -21,6 +21,7 @@ pub mod depth_search;
 pub mod failure;
 pub mod hist;
 pub mod job;
+pub mod noisy;
 pub mod note;
 pub mod result;
 pub mod steady;

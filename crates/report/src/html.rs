@@ -3,12 +3,14 @@
 //! beside it. Each chart's data is in the page once: the tables are built from the plots' own
 //! data by a few lines of script.
 
-use crate::charts::{Chart, Kind, Trace};
+use crate::charts::scale::pct_label;
+use crate::charts::{Chart, Kind, Scale, Trace};
 use crate::compare::{fmt_num, Comparison};
 use crate::model::{Figure, Source};
 use crate::ReportError;
-use plotly::common::{ErrorData, ErrorType, Marker, MarkerSymbol, Mode, Title};
-use plotly::layout::{Axis, AxisType, BarMode, Layout, LayoutScene, RangeMode};
+use plotly::common::{Anchor, Orientation};
+use plotly::common::{ErrorData, ErrorType, Marker, MarkerSymbol, Mode, TickMode, Title};
+use plotly::layout::{Axis, AxisType, BarMode, Layout, LayoutScene, Legend, RangeMode};
 use plotly::{Bar, HeatMap, Plot, Scatter, Surface};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -30,12 +32,48 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Plotly.js alone (the embedded sources also carry MathJax, which no chart here needs).
-fn plotly_js() -> String {
+/// Where a page's Plotly.js is: inside it (one file to mail), or in [`PLOTLY_FILE`] beside it,
+/// written once and shared by every report in that directory. Either way nothing is fetched
+/// from the network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Js {
+    #[default]
+    Inline,
+    External,
+}
+
+impl Js {
+    /// `--js=inline|external`.
+    pub fn parse(s: &str) -> Option<Js> {
+        match s {
+            "inline" => Some(Js::Inline),
+            "external" => Some(Js::External),
+            _ => None,
+        }
+    }
+}
+
+/// The file a page with [`Js::External`] loads, beside it.
+pub const PLOTLY_FILE: &str = "plotly.min.js";
+
+/// Plotly.js alone, as script text (the embedded sources also carry MathJax, which no chart
+/// here needs).
+fn plotly_source() -> String {
     let all = Plot::offline_js_sources();
-    match all.find("</script>") {
-        Some(end) => all[..end + "</script>".len()].to_string(),
-        None => all,
+    let body = all
+        .find('>')
+        .and_then(|start| Some(&all[start + 1..start + 1 + all[start + 1..].find("</script>")?]));
+    body.unwrap_or(&all).to_string()
+}
+
+/// The script element that brings Plotly.js into the page.
+fn plotly_js(js: Js) -> String {
+    match js {
+        Js::Inline => format!(
+            "<script type=\"text/javascript\">{}</script>",
+            plotly_source()
+        ),
+        Js::External => format!("<script src=\"{PLOTLY_FILE}\"></script>"),
     }
 }
 
@@ -67,6 +105,25 @@ fn error_bars(t: &Trace) -> Option<ErrorData> {
     )
 }
 
+/// An axis on `scale`: Plotly's log type, or the nines ticks placed and labelled here (the
+/// traces carry their x on that scale already).
+fn scaled(a: Axis, scale: Scale, values: impl Iterator<Item = f64>) -> Axis {
+    match scale {
+        Scale::Linear => a,
+        Scale::Log => a.type_(AxisType::Log),
+        Scale::Nines => {
+            let hi = values
+                .map(|p| scale.to_axis(p))
+                .filter(|a| a.is_finite())
+                .fold(1.0, f64::max);
+            let ticks = scale.ticks(0.0, hi);
+            a.tick_mode(TickMode::Array)
+                .tick_text(ticks.iter().map(|&t| scale.label(t)).collect())
+                .tick_values(ticks)
+        }
+    }
+}
+
 /// One chart as a Plotly figure.
 pub fn plot(c: &Chart) -> Plot {
     let mut p = Plot::new();
@@ -92,13 +149,24 @@ pub fn plot(c: &Chart) -> Plot {
                     None => sc,
                 })
             }
-            Kind::Lines => p.add_trace(Scatter::new(t.x.clone(), t.y.clone()).name(&t.name).mode(
-                if t.x.len() > 60 {
+            Kind::Lines => {
+                let mode = if t.x.len() > 60 {
                     Mode::Lines
                 } else {
                     Mode::LinesMarkers
-                },
-            )),
+                };
+                let sc = if c.x_scale == Scale::Nines {
+                    // Placed on the nines scale; hover names the percentile.
+                    let x = t.x.iter().map(|&p| Scale::Nines.to_axis(p)).collect();
+                    let text = t.x.iter().map(|&p| format!("p{}", pct_label(p))).collect();
+                    Scatter::new(x, t.y.clone())
+                        .text_array(text)
+                        .hover_template("%{text}: %{y:.4g}")
+                } else {
+                    Scatter::new(t.x.clone(), t.y.clone())
+                };
+                p.add_trace(sc.name(&t.name).mode(mode))
+            }
             Kind::Bars => {
                 let b = Bar::new(t.cats.clone(), t.y.clone()).name(&t.name);
                 p.add_trace(match error_bars(t) {
@@ -118,22 +186,47 @@ pub fn plot(c: &Chart) -> Plot {
             ),
         }
     }
-    let mut x = Axis::new().title(Title::with_text(plain(&c.x_title)));
-    if c.log_x {
-        x = x.type_(AxisType::Log);
-    }
-    let mut y = Axis::new().title(Title::with_text(plain(&c.y_title)));
+    let x = scaled(
+        Axis::new().title(Title::with_text(plain(&c.x_title))),
+        c.x_scale,
+        c.traces.iter().flat_map(|t| t.x.iter().copied()),
+    );
+    let mut y = scaled(
+        Axis::new().title(Title::with_text(plain(&c.y_title))),
+        c.y_scale,
+        c.traces.iter().flat_map(|t| t.y.iter().copied()),
+    );
     if c.kind == Kind::Lines && c.traces.first().is_some_and(|t| t.x.is_empty()) {
         // A figure across runs starts at zero, so a change looks as large as it is.
         y = y.range_mode(RangeMode::ToZero);
     }
+    // Long category labels are turned by Plotly: the margin grows to hold them and the axis
+    // title is set below them, and the figure grows by as much so the plot keeps its height.
+    let longest = c
+        .traces
+        .iter()
+        .flat_map(|t| t.cats.iter())
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut layout = Layout::new()
         .title(Title::with_text(plain(&c.title)))
-        .x_axis(x)
-        .y_axis(y)
-        .height(420);
+        .x_axis(x.auto_margin(true))
+        .y_axis(y.auto_margin(true))
+        .height(420 + 4 * longest.min(80));
     if c.kind == Kind::Bars {
         layout = layout.bar_mode(BarMode::Group);
+    }
+    if c.traces.len() > 1 {
+        // Above the plot, in one row: never over the data nor cut off at the page's edge.
+        layout = layout.legend(
+            Legend::new()
+                .orientation(Orientation::Horizontal)
+                .x(0.0)
+                .x_anchor(Anchor::Left)
+                .y(1.0)
+                .y_anchor(Anchor::Bottom),
+        );
     }
     if c.kind == Kind::Surface {
         layout = layout.scene(LayoutScene::new());
@@ -182,7 +275,10 @@ const TABLE_JS: &str = r#"
       tr.appendChild(cell('th',box.dataset.x||'x',true));
       d.forEach(function(tr0){tr.appendChild(cell('th',tr0.name||'y'));});t.appendChild(tr);
       var xs=[];d.forEach(function(tr0){(tr0.x||[]).forEach(function(x){if(xs.indexOf(x)<0)xs.push(x);});});
-      xs.forEach(function(x){var r=document.createElement('tr');r.appendChild(cell('td',typeof x==='number'?fmt(x):x,true));
+      var nines=box.dataset.nines;
+      function xl(x){if(typeof x!=='number')return x;if(!nines)return fmt(x);
+        var p=100*(1-Math.pow(10,-x));for(var k=0;k<7;k++){var s=p.toFixed(k);if(Math.abs(parseFloat(s)-p)<1e-7)return s;}return String(p);}
+      xs.forEach(function(x){var r=document.createElement('tr');r.appendChild(cell('td',xl(x),true));
         d.forEach(function(tr0){var i=(tr0.x||[]).indexOf(x);r.appendChild(cell('td',i<0?'':fmt(tr0.y[i])));});t.appendChild(r);});
     }
     host.appendChild(t);
@@ -282,14 +378,19 @@ fn comparison_table(c: &Comparison) -> String {
     h
 }
 
-/// The whole page.
+/// The whole page, Plotly.js inlined.
 pub fn render(page: &Page) -> String {
+    render_with(page, Js::Inline)
+}
+
+/// The whole page, Plotly.js as `js` says.
+pub fn render_with(page: &Page, js: Js) -> String {
     let mut h = String::new();
     let _ = writeln!(
         h,
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style>\n{}\n</head><body>\n<h1>{}</h1>",
         esc(&page.title),
-        plotly_js(),
+        plotly_js(js),
         esc(&page.title)
     );
     let _ = writeln!(
@@ -349,7 +450,7 @@ pub fn render(page: &Page) -> String {
         if !s.jobs.is_empty() {
             h.push_str("<h3>Headline figures</h3>\n");
             if s.repetitions > 1 {
-                let _ = writeln!(h, "<p>Each figure is the mean of {} runs, with the lowest and highest run in brackets; <b>noisy</b>: the runs varied by more than 10 % of their mean.</p>", s.repetitions);
+                let _ = writeln!(h, "<p>Each figure is the mean of {} runs, with the lowest and highest run in brackets; <b>noisy</b>: {}.</p>", s.repetitions, iomark_engine::noisy::rule());
             }
             h.push_str(&headline_table(s));
             h.push('\n');
@@ -390,9 +491,14 @@ pub fn render(page: &Page) -> String {
         };
         let _ = writeln!(
             h,
-            "<div class=chart data-x=\"{}\" data-y=\"{}\">{inner}<div class=data></div></div>",
+            "<div class=chart data-x=\"{}\" data-y=\"{}\"{}>{inner}<div class=data></div></div>",
             esc(&c.x_title),
             esc(&c.y_title),
+            if c.x_scale == Scale::Nines {
+                " data-nines=1"
+            } else {
+                ""
+            },
         );
     }
     if open {
@@ -404,7 +510,24 @@ pub fn render(page: &Page) -> String {
 
 /// Render `page` into `path` (through a temporary file).
 pub fn write(path: &Path, page: &Page) -> Result<(), ReportError> {
-    crate::output::write_atomic(path, render(page).as_bytes())
+    write_with(path, page, Js::Inline)
+}
+
+/// Render `page` into `path`; with [`Js::External`], [`PLOTLY_FILE`] is written beside it
+/// unless that directory already holds this very file.
+pub fn write_with(path: &Path, page: &Page, js: Js) -> Result<(), ReportError> {
+    if js == Js::External {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let lib = dir.join(PLOTLY_FILE);
+        let src = plotly_source();
+        if std::fs::read(&lib).ok().as_deref() != Some(src.as_bytes()) {
+            crate::output::write_atomic(&lib, src.as_bytes())?;
+        }
+    }
+    crate::output::write_atomic(path, render_with(page, js).as_bytes())
 }
 
 #[cfg(test)]
@@ -490,5 +613,94 @@ mod tests {
             json.contains("&lt;i&gt;title&lt;/i&gt;") && json.contains("a&amp;b"),
             "{json}"
         );
+    }
+
+    /// A percentile chart: x on the nines scale with ticks named 50, 90, 99, 99.9, hover
+    /// naming the percentile; latency on a log axis; the page's table reads x back as
+    /// percentiles.
+    #[test]
+    fn percentiles_use_a_nines_axis_and_log_latency() {
+        let mut c = Chart::new("p".into(), "s", "percentiles", Kind::Lines)
+            .axes("percentile (%)", "latency (us)")
+            .nines_x()
+            .log_y();
+        c.traces.push(crate::charts::line(
+            "clat",
+            [(50.0, 10.0), (90.0, 20.0), (99.0, 40.0), (99.9, 900.0)],
+        ));
+        let json: serde_json::Value = serde_json::from_str(&plot(&c).to_json()).unwrap();
+        let x = &json["layout"]["xaxis"];
+        assert_eq!(
+            x["ticktext"],
+            serde_json::json!(["0", "50", "90", "99", "99.9"])
+        );
+        assert_eq!(x["tickvals"][3], serde_json::json!(2.0));
+        assert_eq!(json["layout"]["yaxis"]["type"], "log");
+        let xs = json["data"][0]["x"].as_array().unwrap();
+        assert!((xs[3].as_f64().unwrap() - 3.0).abs() < 1e-9, "{xs:?}");
+        assert_eq!(json["data"][0]["text"][3], "p99.9");
+        let page = Page {
+            title: "t".into(),
+            command: None,
+            sources: &[],
+            comparison: None,
+            charts: vec![c],
+        };
+        assert!(render(&page).contains("data-nines=1"));
+    }
+
+    /// Long category labels: the axes make room for their labels (the title below them) and
+    /// the figure grows by as much.
+    #[test]
+    fn long_category_labels_get_room() {
+        let mut c = Chart::new("b".into(), "s", "bars", Kind::Bars).axes("job", "IOPS");
+        c.traces.push(crate::charts::bars(
+            "IOPS",
+            [(
+                "backup-repository-active-full-sequential-write".to_string(),
+                1.0,
+            )],
+        ));
+        let json: serde_json::Value = serde_json::from_str(&plot(&c).to_json()).unwrap();
+        assert_eq!(json["layout"]["xaxis"]["automargin"], true);
+        assert!(json["layout"]["height"].as_u64().unwrap() > 420);
+    }
+
+    /// `--js=external`: the page loads Plotly.js from the file beside it, written once; the
+    /// inline page carries the same script itself.
+    #[test]
+    fn external_js_is_one_shared_file_beside_the_pages() {
+        let page = Page {
+            title: "t".into(),
+            command: None,
+            sources: &[],
+            comparison: None,
+            charts: Vec::new(),
+        };
+        let inline = render(&page);
+        let external = render_with(&page, Js::External);
+        assert!(external.contains("<script src=\"plotly.min.js\"></script>"));
+        let lib = plotly_source();
+        assert!(
+            lib.len() > 1_000_000 && !lib.contains("<script"),
+            "{}",
+            lib.len()
+        );
+        assert!(inline.contains(&lib) && !external.contains(&lib[..200]));
+        assert!(external.len() + lib.len() < inline.len() + 200);
+        let dir = std::env::temp_dir().join(format!("iomark-js-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_with(&dir.join("a.html"), &page, Js::External).unwrap();
+        let at = |f: &str| std::fs::metadata(dir.join(f)).unwrap().modified().unwrap();
+        let first = at(PLOTLY_FILE);
+        write_with(&dir.join("b.html"), &page, Js::External).unwrap();
+        assert_eq!(at(PLOTLY_FILE), first, "written again");
+        assert_eq!(
+            std::fs::read(dir.join(PLOTLY_FILE)).unwrap(),
+            lib.as_bytes()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(Js::parse("external"), Some(Js::External));
+        assert_eq!(Js::parse("cdn"), None);
     }
 }

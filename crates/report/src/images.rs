@@ -3,14 +3,19 @@
 //! Logarithmic axes are drawn in log10 space with the labels in the original unit; 3-D surfaces
 //! are drawn in 3-D, each patch coloured by its value and shaded by its slope.
 
-use crate::charts::{Chart, Kind};
+use crate::charts::{Chart, Kind, Scale};
 use crate::ReportError;
+use categories::CatAxis;
 use plotters::coord::cartesian::Cartesian3d;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
+use ticked::Ticked;
+
+mod categories;
+mod ticked;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -30,7 +35,7 @@ impl Format {
 const W: u32 = 1000;
 const H: u32 = 560;
 
-fn fonts() {
+pub(crate) fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The bundled font is valid; a failure here would only lose the text.
@@ -106,43 +111,50 @@ where
     Ok(())
 }
 
-/// Lines or histogram bars over a numeric x axis (log10 when the chart asks), one colour and
-/// legend entry per trace.
+/// Lines or histogram bars over a numeric x axis, each axis on its chart's scale with ticks
+/// from [`Scale::ticks`], one colour and legend entry per trace.
 fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
 where
     DB::ErrorType: 'static,
 {
-    let tx = |x: f64| if c.log_x { x.max(1e-9).log10() } else { x };
-    let pts: Vec<(f64, f64)> = c
-        .traces
-        .iter()
-        .flat_map(|t| t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)))
-        .filter(|p| p.0.is_finite() && p.1.is_finite())
-        .collect();
+    let (sx, sy) = (c.x_scale, c.y_scale);
+    let at = |t: &crate::charts::Trace| -> Vec<(f64, f64)> {
+        t.x.iter()
+            .zip(&t.y)
+            .map(|(&x, &y)| (sx.to_axis(x), sy.to_axis(y)))
+            .filter(|p| p.0.is_finite() && p.1.is_finite())
+            .collect()
+    };
+    let pts: Vec<(f64, f64)> = c.traces.iter().flat_map(at).collect();
     let (x0, x1) = bounds(pts.iter().map(|p| p.0));
-    let (_, y1) = bounds(pts.iter().map(|p| p.1).chain([0.0]));
+    let (y0, y1) = match sy {
+        Scale::Linear => {
+            let (_, hi) = bounds(pts.iter().map(|p| p.1).chain([0.0]));
+            (0.0, hi * 1.05)
+        }
+        _ => {
+            let (lo, hi) = bounds(pts.iter().map(|p| p.1));
+            let pad = (hi - lo) * 0.05;
+            (lo - pad, hi + pad)
+        }
+    };
+    let (kx, ky) = (sx.ticks(x0, x1), sy.ticks(y0, y1));
     let mut ch = ChartBuilder::on(root)
         .caption(&c.title, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d(x0..x1, 0.0..y1 * 1.05)?;
-    let log = c.log_x;
+        .build_cartesian_2d(Ticked::new(x0, x1, kx), Ticked::new(y0, y1, ky))?;
     ch.configure_mesh()
         .x_desc(c.x_title.as_str())
         .y_desc(c.y_title.as_str())
-        .x_label_formatter(&|v| {
-            if log {
-                short(10f64.powf(*v))
-            } else {
-                short(*v)
-            }
-        })
-        .y_label_formatter(&|v| short(*v))
+        .x_label_formatter(&|v| sx.label(*v))
+        .y_label_formatter(&|v| sy.label(*v))
+        .bold_line_style(BLACK.mix(0.12))
         .draw()?;
     for (i, t) in c.traces.iter().enumerate() {
         let col = color(i);
-        let pts: Vec<(f64, f64)> = t.x.iter().zip(&t.y).map(|(&x, &y)| (tx(x), y)).collect();
+        let pts = at(t);
         if c.kind == Kind::Histogram {
             let w = pts
                 .windows(2)
@@ -151,7 +163,7 @@ where
                 .min((x1 - x0) / 50.0)
                 .max((x1 - x0) / 2000.0);
             ch.draw_series(pts.iter().map(|&(x, y)| {
-                Rectangle::new([(x - w / 2.0, 0.0), (x + w / 2.0, y)], col.filled())
+                Rectangle::new([(x - w / 2.0, y0), (x + w / 2.0, y)], col.filled())
             }))?
             .label(&t.name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
@@ -162,7 +174,14 @@ where
         }
     }
     if c.traces.len() > 1 {
+        // Rising curves (percentiles, CDFs) leave their upper left empty.
+        let at = if sx == Scale::Linear {
+            SeriesLabelPosition::MiddleRight
+        } else {
+            SeriesLabelPosition::UpperLeft
+        };
         ch.configure_series_labels()
+            .position(at)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()?;
@@ -180,17 +199,25 @@ fn cat_label(cats: &[String], v: f64) -> String {
     }
 }
 
-/// The frame of a chart over categories: its title and label areas.
+/// The frame of a chart over categories: its title and label areas, the x labels laid out
+/// by [`categories::layout`].
 fn category_chart<'a, 'b, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
     c: &'b Chart,
+    axis: &CatAxis,
 ) -> ChartBuilder<'a, 'b, DB> {
     let mut b = ChartBuilder::on(root);
     b.caption(&c.title, ("sans-serif", 22))
         .margin(12)
-        .x_label_area_size(60)
+        .x_label_area_size(axis.area)
         .y_label_area_size(70);
     b
+}
+
+/// The category axis of chart `c` (the first trace's categories).
+fn cat_axis<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> CatAxis {
+    let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
+    categories::layout(root, &cats, W - 100)
 }
 
 /// Lines over categories (a figure across runs): the first trace as a line with its spread
@@ -203,6 +230,7 @@ where
     DB::ErrorType: 'static,
 {
     let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
+    let axis = cat_axis(root, c);
     let n = cats.len().max(1);
     let (_, y1) = bounds(
         c.traces
@@ -211,11 +239,12 @@ where
             .filter(|v| v.is_finite())
             .chain([0.0]),
     );
-    let mut ch =
-        category_chart(root, c).build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-    let fmt = |v: &f64| cat_label(&cats, *v);
+    let mut ch = category_chart(root, c, &axis)
+        .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
+    let fmt = |v: &f64| cat_label(&axis.labels, *v);
     ch.configure_mesh()
         .x_labels(n.min(12))
+        .x_label_style(axis.style())
         .x_desc(c.x_title.as_str())
         .y_desc(c.y_title.as_str())
         .x_label_formatter(&fmt)
@@ -261,8 +290,8 @@ fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Re
 where
     DB::ErrorType: 'static,
 {
-    let cats: Vec<String> = c.traces.first().map(|t| t.cats.clone()).unwrap_or_default();
-    let n = cats.len().max(1);
+    let axis = cat_axis(root, c);
+    let n = axis.labels.len().max(1);
     let (_, y1) = bounds(
         c.traces
             .iter()
@@ -270,11 +299,12 @@ where
             .filter(|v| v.is_finite())
             .chain([0.0]),
     );
-    let mut ch =
-        category_chart(root, c).build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-    let fmt = |v: &f64| cat_label(&cats, *v);
+    let mut ch = category_chart(root, c, &axis)
+        .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
+    let fmt = |v: &f64| cat_label(&axis.labels, *v);
     ch.configure_mesh()
         .x_labels(n)
+        .x_label_style(axis.style())
         .x_desc(c.x_title.as_str())
         .y_desc(c.y_title.as_str())
         .x_label_formatter(&fmt)

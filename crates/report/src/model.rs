@@ -66,7 +66,8 @@ impl Lat {
         }
         if !self.bins.is_empty() {
             let total: u64 = self.bins.iter().map(|b| b.1).sum();
-            let want = (p / 100.0 * total as f64).ceil().max(1.0) as u64;
+            // Rounding of p/100 is not an I/O more (99.9 % of 10,000 is the 9,990th).
+            let want = (p / 100.0 * total as f64 - 1e-6).ceil().max(1.0) as u64;
             let mut cum = 0;
             for &(v, c) in &self.bins {
                 cum += c;
@@ -268,6 +269,9 @@ impl Figure {
     pub fn of(self, h: &Headline) -> Option<f64> {
         match self {
             Figure::Iops => Some(h.iops),
+            // Operations that move no bytes (file create, stat, delete): a rate of bytes was
+            // not measured, and is not zero.
+            Figure::MBps if h.bw == 0.0 && h.iops > 0.0 => None,
             Figure::MBps => Some(h.bw / 1e6),
             Figure::P50 => h.p50_ns.map(|v| v / 1000.0),
             Figure::P99 => h.p99_ns.map(|v| v / 1000.0),
@@ -388,7 +392,7 @@ impl DirFigures {
         })
     }
 
-    /// The repetitions of a figure varied by more than [`NOISY_CV`] of their mean (what the
+    /// The repetitions of a figure varied by more than [`iomark_engine::noisy::NOISY_CV`] of their mean (what the
     /// terminal marks "noisy").
     pub fn noisy(&self, f: Figure) -> bool {
         let v = self.samples(f);
@@ -396,7 +400,7 @@ impl DirFigures {
             return false;
         }
         let (m, var) = crate::stats::mean_var(&v);
-        m != 0.0 && var.sqrt() / m.abs() > NOISY_CV
+        iomark_engine::noisy::is_noisy(m, var.sqrt())
     }
 
     /// A figure as a table shows it: the mean, and with repetitions the lowest and highest
@@ -427,10 +431,6 @@ pub fn fmt_num(v: f64) -> String {
         format!("{v:.2}")
     }
 }
-
-/// A coefficient of variation of the repetitions above this marks a figure as noisy (the
-/// terminal's rule for repeated runs).
-pub const NOISY_CV: f64 = 0.10;
 
 impl DirFigures {
     /// Add another repetition of this direction: its headline, and its latency distributions

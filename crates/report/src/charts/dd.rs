@@ -97,7 +97,7 @@ mod tests {
         let w = c[0].traces.iter().find(|t| t.name == "write").unwrap();
         assert_eq!(w.x, [4096.0, 1048576.0]);
         assert_eq!(w.y, [100.0, 900.0]);
-        assert!(c[0].log_x);
+        assert_eq!(c[0].x_scale, crate::charts::Scale::Log);
         assert!(charts(&[Source::default()]).is_empty());
     }
 }

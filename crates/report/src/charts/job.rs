@@ -57,20 +57,23 @@ fn summary_charts(s: &Source, out: &mut Vec<Chart>) {
         ("summary-iops", "IOPS per job", Figure::Iops),
         ("summary-bw", "Bandwidth per job", Figure::MBps),
     ] {
-        let mut c = Chart::new(id(x), &sec, &format!("{title}{mean}"), Kind::Bars)
+        // A figure not measured (bytes of file creates and deletes) is left out, never a zero.
+        let shown: Vec<(&String, &DirFigures, f64)> = cats
+            .iter()
+            .filter_map(|(n, d)| Some((n, *d, d.figure(f)?)))
+            .collect();
+        let left_out = if shown.len() < cats.len() {
+            format!(" ({} not measured, left out)", cats.len() - shown.len())
+        } else {
+            String::new()
+        };
+        let mut c = Chart::new(id(x), &sec, &format!("{title}{mean}{left_out}"), Kind::Bars)
             .axes("job and direction", f.label());
-        let mut t = bars(
-            f.label(),
-            cats.iter()
-                .map(|(n, d)| (n.clone(), d.figure(f).unwrap_or(0.0))),
-        );
+        let mut t = bars(f.label(), shown.iter().map(|(n, _, v)| ((*n).clone(), *v)));
         if s.repetitions > 1 {
-            t.spread = cats
+            t.spread = shown
                 .iter()
-                .map(|(_, d)| {
-                    let v = d.figure(f).unwrap_or(0.0);
-                    d.spread(f).unwrap_or((v, v))
-                })
+                .map(|(_, d, v)| d.spread(f).unwrap_or((*v, *v)))
                 .collect();
         }
         c.traces.push(t);
@@ -258,16 +261,53 @@ impl DirCharts<'_> {
             &self.dist_title("latency percentiles"),
             Kind::Lines,
         )
-        .axes("percentile", "latency (us)");
+        .axes("percentile (%)", "latency (us)")
+        .nines_x()
+        .log_y();
         for (n, l) in lats {
             if let Some(l) = l {
-                c.traces
-                    .push(line(n, l.percentiles.iter().map(|&(p, v)| (p, v / 1000.0))));
+                c.traces.push(percentiles(n, l));
             }
         }
         c.traces.retain(|t| !t.y.is_empty());
         out.push(c);
     }
+}
+
+/// The percentile curve of a latency (percent on x, us on y) for a nines axis: from the
+/// histogram at round percentiles (0, 10 ... 80, then 90, 95, 98, 99, 99.5, 99.8, 99.9 ... as
+/// far as the I/Os reach) and the slowest I/O last, at 1 - 1/n as the last of n I/Os; else
+/// the listed percentiles below 100.
+pub fn percentiles(name: &str, l: &Lat) -> Trace {
+    let total: u64 = l.bins.iter().map(|b| b.1).sum();
+    let Some(&(slowest, _)) = l.bins.last().filter(|_| total > 0) else {
+        return line(
+            name,
+            l.percentiles
+                .iter()
+                .filter(|p| p.0 < 100.0)
+                .map(|&(p, v)| (p, v / 1000.0)),
+        );
+    };
+    // The share of I/Os above each percentile, down to more than one I/O's share.
+    let one = 1.0 / total as f64;
+    let mut tails: Vec<f64> = (1..=10).rev().map(|i| f64::from(i) / 10.0).collect();
+    tails.extend(
+        (1..)
+            .flat_map(|k| [0.5, 0.2, 0.1].map(|m| m * 10f64.powi(-k)))
+            .take_while(|q| *q > one * (1.0 + 1e-9)),
+    );
+    let mut pts: Vec<(f64, f64)> = tails
+        .iter()
+        .filter(|q| **q > one * (1.0 + 1e-9))
+        .filter_map(|q| {
+            // Rounded so that p90 is 90, not 89.99999999999999 (one I/O off).
+            let p = (100.0 * (1.0 - q) * 1e9).round() / 1e9;
+            l.pct(p).map(|v| (p, v / 1000.0))
+        })
+        .collect();
+    pts.push((100.0 * (1.0 - one), slowest / 1000.0));
+    line(name, pts)
 }
 
 /// The CDF of a latency as a trace (us on x).
@@ -278,6 +318,7 @@ pub fn cdf(name: &str, l: &Lat) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::Scale;
     use crate::model::Headline;
 
     /// Repeated runs: the summary bars carry the lowest-highest spread, the distribution charts
@@ -324,5 +365,93 @@ mod tests {
             s.jobs[0].dirs[0].figure_text(Figure::Iops),
             "100.0 (90.00-110.0)"
         );
+    }
+
+    /// The percentile chart spreads the tail on a nines axis with latency on a log axis: from
+    /// the histogram, points every tenth of a nine, the slowest I/O last at 1 - 1/n.
+    #[test]
+    fn percentiles_are_drawn_on_nines_and_log_latency() {
+        let bins: Vec<(f64, u64)> = (1..=1000).map(|i| (i as f64 * 1000.0, 10)).collect();
+        let l = Lat {
+            n: 10_000,
+            bins,
+            ..Default::default()
+        };
+        let d = DirFigures {
+            dir: "read",
+            clat: Some(l),
+            ..Default::default()
+        };
+        let dc = DirCharts {
+            sec: "s",
+            id_prefix: "s-j-read".into(),
+            job: "j",
+            d: &d,
+        };
+        let mut out = Vec::new();
+        dc.latency_charts(&mut out);
+        let c = out.iter().find(|c| c.id.ends_with("lat-pct")).unwrap();
+        assert_eq!((c.x_scale, c.y_scale), (Scale::Nines, Scale::Log));
+        let t = &c.traces[0];
+        // 10,000 I/Os: 0 to 80 by tens, 90 95 98, 99 99.5 99.8, 99.9 99.95 99.98, then the
+        // slowest at p99.99.
+        let labels: Vec<String> =
+            t.x.iter()
+                .map(|&p| crate::charts::scale::pct_label(p))
+                .collect();
+        assert_eq!(labels.len(), 19, "{labels:?}");
+        assert_eq!(
+            labels[8..],
+            ["80", "90", "95", "98", "99", "99.5", "99.8", "99.9", "99.95", "99.98", "99.99"]
+        );
+        assert!(t.x.iter().all(|&p| p < 100.0));
+        let at = |p: f64| t.x.iter().position(|&x| (x - p).abs() < 1e-6).unwrap();
+        assert_eq!(t.y[at(90.0)], 900.0);
+        assert_eq!(t.y[at(99.9)], 999.0);
+        assert_eq!(t.y[18], 1000.0);
+    }
+
+    /// File creates, stats and deletes move no bytes: their MB/s is "n/a" and left out of the
+    /// bandwidth chart (with the title saying so), never a zero bar.
+    #[test]
+    fn figures_not_measured_are_left_out_not_zero() {
+        let dir = |bw: f64| DirFigures {
+            dir: "write",
+            reps: vec![Headline {
+                iops: 5000.0,
+                bw,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let job = |n: &str, bw| Job {
+            name: n.into(),
+            dirs: vec![dir(bw)],
+            ..Default::default()
+        };
+        let s = Source {
+            label: "b".into(),
+            jobs: vec![job("block-output", 2e8), job("sequential-create", 0.0)],
+            ..Default::default()
+        };
+        assert_eq!(s.jobs[1].dirs[0].figure_text(Figure::MBps), "n/a");
+        assert_eq!(s.jobs[1].dirs[0].figure(Figure::Iops), Some(5000.0));
+        let charts = charts(std::slice::from_ref(&s));
+        let bw = charts
+            .iter()
+            .find(|c| c.id.ends_with("summary-bw"))
+            .unwrap();
+        assert_eq!(bw.traces[0].cats, ["block-output write"]);
+        assert_eq!(bw.traces[0].y, [200.0]);
+        assert!(
+            bw.title.contains("1 not measured, left out"),
+            "{}",
+            bw.title
+        );
+        let iops = charts
+            .iter()
+            .find(|c| c.id.ends_with("summary-iops"))
+            .unwrap();
+        assert_eq!(iops.traces[0].y, [5000.0, 5000.0]);
     }
 }

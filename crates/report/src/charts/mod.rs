@@ -13,8 +13,11 @@ pub mod iozone;
 pub mod job;
 pub mod matrix;
 pub mod preset;
+pub mod scale;
 pub mod sweep;
 pub mod trend;
+
+pub use scale::Scale;
 
 use crate::model::Source;
 use iomark_engine::result::{SuiteTable, TableKind};
@@ -64,7 +67,10 @@ pub struct Chart {
     pub title: String,
     pub x_title: String,
     pub y_title: String,
-    pub log_x: bool,
+    /// How x values are placed (numeric x only: Lines, Histogram).
+    pub x_scale: Scale,
+    /// How y values are placed (Lines, Histogram).
+    pub y_scale: Scale,
     pub kind: Kind,
     pub traces: Vec<Trace>,
     /// Detail behind the headline charts (one job's of many, one point's of a sweep): listed
@@ -80,7 +86,8 @@ impl Chart {
             title: title.to_string(),
             x_title: String::new(),
             y_title: String::new(),
-            log_x: false,
+            x_scale: Scale::Linear,
+            y_scale: Scale::Linear,
             kind,
             traces: Vec::new(),
             detail: false,
@@ -92,7 +99,16 @@ impl Chart {
         self
     }
     pub fn log_x(mut self) -> Chart {
-        self.log_x = true;
+        self.x_scale = Scale::Log;
+        self
+    }
+    /// Percentiles on x, on the nines scale (x values in percent, below 100).
+    pub fn nines_x(mut self) -> Chart {
+        self.x_scale = Scale::Nines;
+        self
+    }
+    pub fn log_y(mut self) -> Chart {
+        self.y_scale = Scale::Log;
         self
     }
     /// A chart with no data points is not drawn.

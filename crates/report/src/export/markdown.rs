@@ -22,8 +22,9 @@ pub fn render(sources: &[Source]) -> String {
         }
         if s.repetitions > 1 {
             out.push_str(&format!(
-                "- repetitions: {} (figures are means, lowest-highest run in brackets; noisy: the runs varied by more than 10 %)\n",
-                s.repetitions
+                "- repetitions: {} (figures are means, lowest-highest run in brackets; noisy: {})\n",
+                s.repetitions,
+                iomark_engine::noisy::rule()
             ));
         }
         out.push('\n');

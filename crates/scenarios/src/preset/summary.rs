@@ -263,7 +263,10 @@ impl Summary {
             ));
         }
         if self.figures.iter().any(|f| f.noisy()) {
-            out.push_str("noisy: the runs of this figure varied by more than 10 % of their mean\n");
+            out.push_str(&format!(
+                "noisy: {}\n",
+                iomark_engine::noisy::rule().replace("the runs", "the runs of this figure")
+            ));
         }
         for r in p.reading {
             out.push_str(&format!("{r}\n"));

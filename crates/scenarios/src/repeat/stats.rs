@@ -37,8 +37,7 @@ impl fmt::Display for Agg {
     }
 }
 
-/// A coefficient of variation above this marks a figure as noisy.
-pub const NOISY_CV: f64 = 0.10;
+pub use iomark_engine::noisy::NOISY_CV;
 
 /// The statistics of one figure over its repetitions.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,9 +90,9 @@ impl Stats {
         }
     }
 
-    /// The repetitions varied by more than 10 % of their mean.
+    /// The repetitions varied by more than [`NOISY_CV`] of their mean.
     pub fn noisy(&self) -> bool {
-        self.cv > NOISY_CV
+        iomark_engine::noisy::is_noisy(self.mean, self.sd)
     }
 
     /// The headline number under `agg`; `higher_is_better` is false for latencies.
