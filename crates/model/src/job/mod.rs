@@ -18,8 +18,8 @@ mod trace;
 
 pub use access::*;
 pub use engine::{
-    CephTarget, CpuBurn, CpuMode, DefragDonor, EngineKind, EngineOption, EngineOptions, ExecProgram,
-    NetLink, NetProtocol,
+    CephTarget, CpuBurn, CpuMode, DefragDonor, EngineKind, EngineOption, EngineOptions,
+    ExecProgram, NetLink, NetProtocol,
 };
 pub use errors::*;
 pub use io::*;

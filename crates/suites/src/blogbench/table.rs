@@ -46,7 +46,11 @@ pub fn intervals(rows: &[(u64, Counts)]) -> SuiteTable {
 /// The final scores: blogs written and blogs read over the run, and the mode that ran
 /// (upstream 1.2's workload or the fixed one: their scores do not compare).
 pub fn scores(written: u64, read: u64, mode: &str) -> SuiteTable {
-    let mut t = SuiteTable::new(TableKind::BlogbenchScores, SCORES, &["score", "blogs", "mode"]);
+    let mut t = SuiteTable::new(
+        TableKind::BlogbenchScores,
+        SCORES,
+        &["score", "blogs", "mode"],
+    );
     for (name, v) in [("writes", written), ("reads", read)] {
         t.rows.push(vec![
             TableCell::Text(name.into()),
