@@ -210,7 +210,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
                 a.js = html::Js::parse(&v).ok_or_else(|| {
                     anyhow::anyhow!(
                         "--js takes inline or external, not {}",
-                        iomark_engine::echo::quote(&v)
+                        iomark_output::echo::quote(&v)
                     )
                 })?
             }
