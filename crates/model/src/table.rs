@@ -87,6 +87,15 @@ impl TableKind {
         }
     }
 
+    /// How many leading columns name a row (the rest hold its figures): a cluster's rows are
+    /// named by job, direction, rank or host and the ranks on it; other tables by their first.
+    pub fn key_columns(&self) -> usize {
+        match self {
+            TableKind::ClusterPerRank | TableKind::ClusterPerHost => 4,
+            _ => 1,
+        }
+    }
+
     /// The kind of a table read from a result file: its suite, title and columns.
     fn read(suite: &str, title: &str, columns: &[String]) -> TableKind {
         match (suite, title) {

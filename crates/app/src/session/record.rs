@@ -221,9 +221,17 @@ pub fn figures(src: &Source) -> Vec<Figure> {
         }
     }
     for t in &src.tables {
+        let keys = t.kind.key_columns();
         for row in &t.rows {
-            let name = row.first().map(|c| c.text()).unwrap_or_default();
-            for (c, cell) in t.columns.iter().zip(row).skip(1) {
+            // A row's name is its naming cells (a cluster's job, direction and rank or host),
+            // so that no two rows of a table give the same figure the same key.
+            let name = row
+                .iter()
+                .take(keys)
+                .map(|c| c.text())
+                .collect::<Vec<_>>()
+                .join(" / ");
+            for (c, cell) in t.columns.iter().zip(row).skip(keys) {
                 if let Some(value) = cell.num() {
                     out.push(Figure {
                         job: format!("{}: {}", t.kind.suite(), t.title),
@@ -278,6 +286,35 @@ mod tests {
         assert!(o.tags.is_empty());
         assert!(take(v(&["run", "--store"])).is_err());
         assert!(take(v(&["run", "--tag="])).is_err());
+    }
+
+    #[test]
+    fn each_rank_of_a_cluster_table_keeps_its_own_figures() {
+        use iomark_engine::result::{SuiteTable, TableCell, TableKind};
+        let mut t = SuiteTable::new(
+            TableKind::ClusterPerRank,
+            "per rank",
+            &["job", "direction", "rank", "host", "iops"],
+        );
+        for (rank, iops) in [(0.0, 10.0), (1.0, 20.0)] {
+            t.rows.push(vec![
+                TableCell::Text("j".into()),
+                TableCell::Text("read".into()),
+                TableCell::Num(rank),
+                TableCell::Text("h".into()),
+                TableCell::Num(iops),
+            ]);
+        }
+        let src = Source {
+            tables: vec![t],
+            ..Source::default()
+        };
+        let f = figures(&src);
+        // Two figures, one per rank, with different keys; the rank is a name, not a figure.
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].direction, "j / read / 0 / h");
+        assert_eq!(f[1].direction, "j / read / 1 / h");
+        assert_eq!((f[0].figure.as_str(), f[1].value), ("iops", 20.0));
     }
 
     #[test]
