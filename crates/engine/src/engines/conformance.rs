@@ -392,7 +392,15 @@ fn every_data_engine_is_checked() {
         EngineKind::Mmap,
         EngineKind::Null,
     ];
-    let space = [EngineKind::Falloc, EngineKind::Ftruncate];
+    // e4defrag needs ext4 and the network engines a peer: their own tests (net/tests.rs,
+    // e4defrag.rs, and the end-to-end tests beside fio) check them.
+    let space = [
+        EngineKind::Falloc,
+        EngineKind::Ftruncate,
+        EngineKind::E4defrag,
+        EngineKind::Net,
+        EngineKind::Netsplice,
+    ];
     for k in EngineKind::ALL {
         // The Ceph engines need a cluster: the end-to-end tests check them against fio's.
         // cpuio moves nothing: its own tests check its burns.

@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(EngineKind::ALL.len(), 21);
+        assert_eq!(EngineKind::ALL.len(), 22);
         for k in EngineKind::ALL {
             assert_eq!(EngineKind::from_name(k.name()), Some(k));
         }

@@ -277,6 +277,8 @@ mod tests {
                 .write(true)
                 .open(&p)
                 .unwrap();
+            // Blocks to move: ext4 allocates delayed writes only when they reach the disk.
+            f.sync_all().unwrap();
             let files = [efile(f.as_raw_fd(), &p, 0, false)];
             let mut opts = EngineOptions::default();
             opts.defrag.prepared = Some((dir.join("donor"), 0, 64 << 10));

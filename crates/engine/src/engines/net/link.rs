@@ -138,9 +138,11 @@ pub(super) fn connect(link: &NetLink) -> io::Result<Linked> {
     if let IpAddr::V4(group) = addr.ip() {
         if group.is_multicast() {
             if let Some(i) = &link.interface {
-                let ifa: Ipv4Addr = i
-                    .parse()
-                    .map_err(|_| invalid(format!("interface={i} is not an IPv4 address")))?;
+                let ifa: Ipv4Addr = i.parse().map_err(|_| {
+                    invalid(format!(
+                        "the multicast interface {i} is not an IPv4 address"
+                    ))
+                })?;
                 s.set_multicast_if_v4(&ifa)?;
             }
             s.set_multicast_ttl_v4(link.ttl())?;
@@ -192,13 +194,15 @@ pub(super) fn listen(link: &NetLink) -> io::Result<Linked> {
             .filter(|g: &Ipv4Addr| g.is_multicast() && link.protocol == NetProtocol::Udp)
             .ok_or_else(|| {
                 invalid(format!(
-                    "hostname={h}: a receiver takes only a UDP multicast group"
+                    "the host {h}: a receiver takes only a UDP multicast group"
                 ))
             })?;
         let ifa = match &link.interface {
-            Some(i) => i
-                .parse()
-                .map_err(|_| invalid(format!("interface={i} is not an IPv4 address")))?,
+            Some(i) => i.parse().map_err(|_| {
+                invalid(format!(
+                    "the multicast interface {i} is not an IPv4 address"
+                ))
+            })?,
             None => Ipv4Addr::UNSPECIFIED,
         };
         s.join_multicast_v4(&group, &ifa)?;
