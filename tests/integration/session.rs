@@ -218,6 +218,8 @@ fn long_commands_draw_progress_on_a_terminal_and_never_into_a_pipe() {
                 "--size=4m",
                 "--rw=read",
                 "--bs=4k,8k",
+                // Time-based: 4 MiB read from the page cache would end before any sample.
+                "--time_based",
                 "--runtime=700ms",
                 "--allow-write",
             ],

@@ -43,9 +43,12 @@ impl Amount {
     pub(crate) fn new(job: &JobSpec, region: u64, limit: u64) -> Amount {
         let unbounded = limit == u64::MAX;
         let random_overwrite = job.rw.is_random() && job.rw.has_write() && job.norandommap;
+        // Strided zones go round the file themselves (the zone after the last is the first):
+        // such a pass ends only at the job's limit, as in fio.
+        let endless = random_overwrite || job.zones.is_some();
         let pass_cap = if unbounded {
             u64::MAX
-        } else if random_overwrite {
+        } else if endless {
             region.max(limit)
         } else {
             region
