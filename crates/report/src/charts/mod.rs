@@ -141,13 +141,34 @@ pub fn bars(name: &str, pts: impl IntoIterator<Item = (String, f64)>) -> Trace {
     }
 }
 
-/// The category label of a job's direction: the job's name alone when it already says the
-/// direction (`SEQ1M-Q8T1-read`), else `name direction`.
+/// The category label of a job's direction: the job's name alone when it ends by saying the
+/// direction (`SEQ1M-Q8T1-read`), else `name direction` (a `sequential-write-check` job's
+/// read and write both need the word, or their bars would carry one label).
 pub fn job_dir_label(job: &str, dir: &str) -> String {
-    if job.contains(dir) {
+    let says = job == dir
+        || job
+            .strip_suffix(dir)
+            .is_some_and(|head| head.ends_with(['-', '_', ' ', '.']));
+    if says {
         job.to_string()
     } else {
         format!("{job} {dir}")
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::job_dir_label;
+
+    #[test]
+    fn a_label_names_the_direction_unless_the_name_ends_with_it() {
+        assert_eq!(job_dir_label("SEQ1M-Q8T1-read", "read"), "SEQ1M-Q8T1-read");
+        assert_eq!(job_dir_label("read", "read"), "read");
+        assert_eq!(job_dir_label("randread", "read"), "randread read");
+        assert_eq!(
+            job_dir_label("sequential-write-check", "write"),
+            "sequential-write-check write"
+        );
     }
 }
 
