@@ -156,22 +156,6 @@ pub fn job_dir_label(job: &str, dir: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod label_tests {
-    use super::job_dir_label;
-
-    #[test]
-    fn a_label_names_the_direction_unless_the_name_ends_with_it() {
-        assert_eq!(job_dir_label("SEQ1M-Q8T1-read", "read"), "SEQ1M-Q8T1-read");
-        assert_eq!(job_dir_label("read", "read"), "read");
-        assert_eq!(job_dir_label("randread", "read"), "randread read");
-        assert_eq!(
-            job_dir_label("sequential-write-check", "write"),
-            "sequential-write-check write"
-        );
-    }
-}
-
 /// Letters, digits, `-` and `_` only (an HTML id and a file name).
 pub fn sanitize(s: &str) -> String {
     s.chars()
@@ -258,5 +242,21 @@ pub fn dedup_ids(charts: &mut [Chart]) {
             n += 1;
             c.id = format!("{base}_{n}");
         }
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::job_dir_label;
+
+    #[test]
+    fn a_label_names_the_direction_unless_the_name_ends_with_it() {
+        assert_eq!(job_dir_label("SEQ1M-Q8T1-read", "read"), "SEQ1M-Q8T1-read");
+        assert_eq!(job_dir_label("read", "read"), "read");
+        assert_eq!(job_dir_label("randread", "read"), "randread read");
+        assert_eq!(
+            job_dir_label("sequential-write-check", "write"),
+            "sequential-write-check write"
+        );
     }
 }
