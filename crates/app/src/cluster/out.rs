@@ -2,6 +2,7 @@
 //! from result files by `iomark merge`): the exact merge, the fio-compatible client output, the
 //! result file with every rank, the HTML report with per-host charts.
 
+use crate::session::exit;
 use anyhow::{anyhow, Result};
 use iomark_engine::cluster::{self, RankResult};
 use iomark_engine::RunPlan;
@@ -90,24 +91,24 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
     {
         if let Err(e) = check(p, &plans) {
             eprintln!("iomark: {e}");
-            return 2;
+            return exit::BAD_INPUT;
         }
     }
     if let Some(d) = out.report.as_deref().filter(|p| !is_page(p)) {
         if let Err(e) = iomark_output::outfile::check_output_dir(d) {
             eprintln!("iomark: {e}");
-            return 2;
+            return exit::BAD_INPUT;
         }
     }
     let c = match cluster::merge(ranks) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("iomark: cannot merge the ranks' results: {e}");
-            return 2;
+            return exit::BAD_INPUT;
         }
     };
     let result = c.to_run_result();
-    let mut code = 0;
+    let mut failed = false;
     for r in &c.ranks {
         for j in r.result.jobs.iter().filter(|j| j.error != 0) {
             eprintln!(
@@ -120,7 +121,7 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
                     iomark_fio::explain::failure
                 )
             );
-            code = 1;
+            failed = true;
         }
     }
     if let Some(p) = &out.result {
@@ -129,12 +130,12 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
             .and_then(|bytes| crate::session::outputs::write_after(p, &bytes, &plans));
         if let Err(e) = written {
             eprintln!("iomark: {e}");
-            code = 1;
+            failed = true;
         }
     }
     if let Some(p) = &out.report {
         if !write_report(&result, p) {
-            code = 1;
+            failed = true;
         }
     }
     crate::session::record::record(&result);
@@ -146,7 +147,7 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
         Some(p) => {
             if let Err(e) = crate::session::outputs::write(p, text.as_bytes()) {
                 eprintln!("iomark: {e}");
-                code = 1;
+                failed = true;
             }
         }
         None => {
@@ -156,15 +157,14 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
                 .and_then(|_| so.flush())
                 .is_err()
             {
-                code = 1;
+                failed = true;
             }
         }
     }
     if result.interrupted {
         eprintln!("iomark: a rank was interrupted; its figures cover the time before");
-        return 130;
     }
-    code
+    exit::of(result.interrupted, failed)
 }
 
 fn check(p: &Path, plans: &[RunPlan]) -> Result<()> {

@@ -10,7 +10,7 @@
 use super::Session;
 use crate::cluster::session::{decode_u32, name};
 use crate::cluster::transport::{Kind, Received, Transport};
-use crate::session::signals;
+use crate::session::{exit, signals};
 use crate::suites::iozone::{self as front, Early, End};
 use iomark_engine::pass::group::GroupHooks;
 use iomark_fio::cluster_words::{self, Place};
@@ -177,9 +177,9 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
             if lead {
                 eprintln!("iomark iozone: {verdict}");
             }
-            return 1;
+            return exit::FAILED;
         }
-        (Ok(_), Err(_)) => return 1,
+        (Ok(_), Err(_)) => return exit::FAILED,
     };
     let wall = Arc::new(AtomicBool::new(false));
     if !lead {
@@ -202,10 +202,10 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
         front::out(&b, quiet);
     };
     let (figs, failure) = lead_run(s, &a, &p, &stop, &wall, &hosts, &mut show);
-    let mut code = 0;
+    let mut code = exit::OK;
     if let Some(f) = failure {
         eprintln!("iomark iozone: {f}");
-        code = 1;
+        code = exit::FAILED;
     }
     let report = front::throughput_reports(&a, &p, &figs, &host, &mut code);
     let end = End {
@@ -567,11 +567,7 @@ fn follow(
                 }
                 Kind::Done => {
                     s.drain();
-                    return match done {
-                        _ if signals::interrupted() => 130,
-                        Some(true) if !stopped => 0,
-                        _ => 1,
-                    };
+                    return exit::of_run(stopped || done != Some(true));
                 }
                 _ => {}
             }

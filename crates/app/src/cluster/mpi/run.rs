@@ -4,7 +4,7 @@
 
 use super::{regions, Outcome, RankVars, Session};
 use crate::cluster::transport::Transport;
-use crate::session::signals;
+use crate::session::{exit, signals};
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::RunPlan;
@@ -42,10 +42,11 @@ fn ctl(stop: &Arc<AtomicBool>) -> RunCtl {
 /// The exit code of a rank other than 0 after the session.
 fn member_code(out: &Outcome) -> i32 {
     match out {
-        Outcome::Sent(r) if r.interrupted || signals::interrupted() => 130,
-        Outcome::Sent(r) if r.jobs.iter().any(|j| j.error != 0) => 1,
-        Outcome::Sent(_) => 0,
-        _ => 1,
+        Outcome::Sent(r) => exit::of(
+            r.interrupted || signals::interrupted(),
+            r.jobs.iter().any(|j| j.error != 0),
+        ),
+        _ => exit::of_run(true),
     }
 }
 
@@ -114,7 +115,7 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
         }
         (Outcome::Stopped(m), _) if rank == 0 => {
             eprintln!("iomark: {m}");
-            1
+            exit::FAILED
         }
         (o, _) => member_code(&o),
     }
