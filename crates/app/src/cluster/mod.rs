@@ -3,6 +3,8 @@
 //! a transport, and (feature `mpi`) the MPI transport and running as one rank of an MPI launch.
 
 pub mod args;
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+mod follow;
 #[cfg(test)]
 mod local;
 #[cfg(feature = "mpi")]

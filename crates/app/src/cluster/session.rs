@@ -5,6 +5,7 @@
 //! running a time-bounded group that long past its expected end) ends the run with a message
 //! naming it and its host, on every rank, through the transport's abort (MPI_Abort under MPI).
 
+use super::follow::Follower;
 use super::transport::{Kind, Received, Transport};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::result::RunResult;
@@ -192,77 +193,83 @@ impl<T: Transport> Session<T> {
         if let Err(verdict) = self.follow_preflight(refusal) {
             return Outcome::Stopped(verdict.to_string());
         }
-        let mut last_seen = Instant::now();
-        let mut next_beat = Instant::now() + self.beat_every();
         let (events, go, ctl) = self.start(plan, ctl);
-        let mut mine: Option<Box<RunResult>> = None;
-        let mut stop: Option<String> = None;
-        let mut ready_for: Option<usize> = None;
-        loop {
-            while let Ok(e) = events.try_recv() {
-                match e {
-                    Event::Ready(g) => {
-                        self.ready(g);
-                        ready_for = Some(g);
-                        self.link
-                            .send(0, Kind::Ready, (g as u32).to_le_bytes().to_vec())
+        self.follow_with(Member {
+            events,
+            go,
+            ctl,
+            mine: None,
+            stop: None,
+            ready_for: None,
+        })
+    }
+}
+
+/// A rank other than 0 running the plan: its run thread's word, and what rank 0 said.
+struct Member {
+    events: Receiver<Event>,
+    go: Sender<bool>,
+    ctl: Arc<RunCtl>,
+    /// This rank's result once its run ended (an empty one when it failed).
+    mine: Option<Box<RunResult>>,
+    /// Why rank 0 stopped the run, if it did.
+    stop: Option<String>,
+    /// The group this rank is ready for.
+    ready_for: Option<usize>,
+}
+
+impl<T: Transport> Follower<T> for Member {
+    type Outcome = Outcome;
+
+    fn own(&mut self, s: &mut Session<T>) -> bool {
+        while let Ok(e) = self.events.try_recv() {
+            match e {
+                Event::Ready(g) => {
+                    s.ready(g);
+                    self.ready_for = Some(g);
+                    s.link
+                        .send(0, Kind::Ready, (g as u32).to_le_bytes().to_vec())
+                }
+                Event::Done(Ok(r)) => {
+                    match serde_json::to_vec(&r) {
+                        Ok(b) => s.link.send(0, Kind::Result, b),
+                        Err(e) => s.link.send(
+                            0,
+                            Kind::Failed,
+                            format!("cannot encode its result: {e}").into_bytes(),
+                        ),
                     }
-                    Event::Done(Ok(r)) => {
-                        match serde_json::to_vec(&r) {
-                            Ok(b) => self.link.send(0, Kind::Result, b),
-                            Err(e) => self.link.send(
-                                0,
-                                Kind::Failed,
-                                format!("cannot encode its result: {e}").into_bytes(),
-                            ),
-                        }
-                        mine = Some(r);
-                    }
-                    Event::Done(Err(m)) => {
-                        self.link.send(0, Kind::Failed, m.to_string().into_bytes());
-                        mine = Some(Box::default());
-                    }
+                    self.mine = Some(r);
+                }
+                Event::Done(Err(m)) => {
+                    s.link.send(0, Kind::Failed, m.to_string().into_bytes());
+                    self.mine = Some(Box::default());
                 }
             }
-            let mut got = false;
-            while let Some(m) = self.link.recv() {
-                got = true;
-                if m.from != 0 {
-                    continue;
-                }
-                last_seen = Instant::now();
-                match m.kind {
-                    Kind::Go => {
-                        let g = ready_for.take().unwrap_or_default();
-                        self.starts(g);
-                        let _ = go.send(decode_u32(&m.body) != 0);
-                    }
-                    Kind::Stop => {
-                        ctl.stop.store(true, Ordering::Relaxed);
-                        stop = Some(String::from_utf8_lossy(&m.body).into_owned());
-                    }
-                    Kind::Done => {
-                        self.drain();
-                        return match (stop, mine) {
-                            (Some(s), _) => Outcome::Stopped(s),
-                            (None, Some(r)) => Outcome::Sent(r),
-                            (None, None) => Outcome::Stopped("rank 0 ended the run".into()),
-                        };
-                    }
-                    _ => {}
-                }
+        }
+        self.mine.is_some()
+    }
+
+    fn heard(&mut self, s: &mut Session<T>, m: Received) {
+        match m.kind {
+            Kind::Go => {
+                let g = self.ready_for.take().unwrap_or_default();
+                s.starts(g);
+                let _ = self.go.send(decode_u32(&m.body) != 0);
             }
-            // Beats until the result is sent: after it rank 0 no longer listens.
-            if mine.is_none() && Instant::now() >= next_beat {
-                self.link.send(0, Kind::Beat, Vec::new());
-                next_beat = Instant::now() + self.beat_every();
+            Kind::Stop => {
+                self.ctl.stop.store(true, Ordering::Relaxed);
+                self.stop = Some(String::from_utf8_lossy(&m.body).into_owned());
             }
-            if last_seen.elapsed() > self.timeout {
-                self.lost();
-            }
-            if !got {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            _ => {}
+        }
+    }
+
+    fn done(self, _: &mut Session<T>) -> Outcome {
+        match (self.stop, self.mine) {
+            (Some(s), _) => Outcome::Stopped(s),
+            (None, Some(r)) => Outcome::Sent(r),
+            (None, None) => Outcome::Stopped("rank 0 ended the run".into()),
         }
     }
 }

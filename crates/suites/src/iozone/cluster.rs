@@ -5,9 +5,81 @@
 //! merge ([`merge`]) lays the children out process after process and keeps which children each
 //! process ran ([`RankShare`]) for the per-process breakdown of the result file.
 
+use super::plan::Plan;
 use super::run::Measure;
-use super::throughput::{RankShare, TpFigure};
+use super::throughput::{run_count_with, RankShare, ThroughputError, TpFigure};
+use iomark_engine::pass::group::GroupHooks;
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// What ties this process's passes to the other processes' (the caller's transport). Passes
+/// are numbered from 0 over every child count of the plan, in the order they run.
+pub trait Peers: Sync {
+    /// Every child here is prepared for pass `pass`: waits for the word to start it (false
+    /// ends the run without it).
+    fn ready(&self, pass: usize) -> bool;
+    /// A child here finished pass `pass` while every child still ran: the stonewall that the
+    /// caller raises for every process (in `wall` of [`run_process`] here).
+    fn walled(&self, pass: usize);
+    /// This process's figure of pass `pass`, as the pass ends.
+    fn figure(&self, pass: usize, f: &TpFigure);
+}
+
+/// Runs this process's share of a throughput plan in cluster mode: every child count of the
+/// plan, each pass released through `peers` and stopped by `wall` (raised when a child of any
+/// process finished first) or `stop`. Returns this process's figures, in pass order.
+pub fn run_process(
+    plan: &Plan,
+    keep: bool,
+    stop: &Arc<AtomicBool>,
+    wall: &AtomicBool,
+    peers: &dyn Peers,
+) -> Result<Vec<TpFigure>, ThroughputError> {
+    let counts = plan
+        .throughput
+        .as_ref()
+        .ok_or(ThroughputError::NotThroughput)?
+        .counts
+        .clone();
+    let next = AtomicUsize::new(0);
+    let current = || next.load(Ordering::SeqCst).saturating_sub(1);
+    let gate = || peers.ready(next.fetch_add(1, Ordering::SeqCst));
+    let on_wall = || peers.walled(current());
+    let hooks = GroupHooks {
+        gate: Some(&gate),
+        wall: Some(wall),
+        on_wall: Some(&on_wall),
+    };
+    let mut figures = Vec::new();
+    for n in counts {
+        let mut on_figure = |f: &TpFigure| peers.figure(current(), f);
+        figures.extend(run_count_with(plan, n, keep, stop, hooks, &mut on_figure)?);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    Ok(figures)
+}
+
+/// Gives this process its own files: each child's file not `named` for it (by the caller's
+/// words for the process) gets the suffix `.RANK`; devices under /dev/ keep their names
+/// (each host has its own). True when a suffix was added.
+pub fn own_files(plan: &mut Plan, named: &[bool], rank: usize) -> bool {
+    let mut any = false;
+    if let Some(tp) = &mut plan.throughput {
+        for (i, f) in tp.files.iter_mut().enumerate() {
+            if !named.get(i).copied().unwrap_or(false) && !f.starts_with("/dev/") {
+                let mut s = f.clone().into_os_string();
+                s.push(format!(".{rank}"));
+                *f = PathBuf::from(s);
+                any = true;
+            }
+        }
+    }
+    any
+}
 
 /// One process's figures of one pass, as it sends them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

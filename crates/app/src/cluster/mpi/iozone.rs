@@ -8,17 +8,17 @@
 //! `$hostname` in `-F`/`-f` names, else the suffix `.RANK`.
 
 use super::Session;
-use crate::cluster::session::{decode_u32, name};
+use crate::cluster::follow::Follower;
+use crate::cluster::session::{decode_u32, name, Session as ClusterSession};
 use crate::cluster::transport::{Kind, Received, Transport};
 use crate::session::{exit, signals};
 use crate::suites::iozone::{self as front, Early, End};
-use iomark_engine::pass::group::GroupHooks;
 use iomark_fio::cluster_words::{self, Place};
-use iomark_suites::iozone::cluster::{merge, TpPart};
+use iomark_suites::iozone::cluster::{self, merge, Peers, TpPart};
 use iomark_suites::iozone::throughput::{self, TpFigure};
 use iomark_suites::iozone::{text, IozoneArgs, Plan};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -39,10 +39,9 @@ fn expand(p: &std::path::Path, place: &Place) -> (PathBuf, bool) {
     (PathBuf::from(s), found)
 }
 
-/// Gives this rank its own files: `$rank`, `$nranks`, `$hostname` in `-F` and `-f` names are
-/// expanded; a file whose name held none gets the suffix `.RANK` (devices under /dev/ are left
-/// as named: each host has its own). Returns whether a suffix was added.
-fn own_files(a: &mut IozoneArgs, place: &Place) -> Vec<bool> {
+/// Expands `$rank`, `$nranks`, `$hostname` in `-F` and `-f` names; per child, whether its
+/// file's name held one (the others get the suffix `.RANK`: `cluster::own_files`).
+fn named_files(a: &mut IozoneArgs, place: &Place) -> Vec<bool> {
     let mut own = Vec::new();
     for f in &mut a.files {
         let (x, found) = expand(f, place);
@@ -63,21 +62,6 @@ fn own_files(a: &mut IozoneArgs, place: &Place) -> Vec<bool> {
     own
 }
 
-fn suffix(p: &mut Plan, own: &[bool], rank: usize) -> bool {
-    let mut any = false;
-    if let Some(tp) = &mut p.throughput {
-        for (i, f) in tp.files.iter_mut().enumerate() {
-            if !own.get(i).copied().unwrap_or(false) && !f.starts_with("/dev/") {
-                let mut s = f.clone().into_os_string();
-                s.push(format!(".{rank}"));
-                *f = PathBuf::from(s);
-                any = true;
-            }
-        }
-    }
-    any
-}
-
 /// This rank's plan, or its refusal (the checks of a run of one process).
 fn prepare(
     args: &[String],
@@ -88,17 +72,44 @@ fn prepare(
         Err(Early::Done(_)) => anyhow::bail!("help and version run on rank 0 alone"),
         Err(Early::Refused(_, e)) => return Err(anyhow::Error::msg(e)),
     };
-    let own = own_files(&mut a, place);
+    let own = named_files(&mut a, place);
     let mut p = front::make_plan(&a)?;
     if p.throughput.is_none() {
         anyhow::bail!("iozone runs on many ranks in throughput mode only (-t N, or -l N -u M); give --no-mpi to run the matrix alone on every rank");
     }
     let mut notes = Vec::new();
-    if suffix(&mut p, &own, place.rank) {
+    if cluster::own_files(&mut p, &own, place.rank) {
         notes.push("each rank's files get the suffix .RANK (name $rank or $hostname in -F or -f to place them)".into());
     }
     notes.extend(front::check(&p, &a, html.as_deref())?);
     Ok((a, p, html, notes))
+}
+
+/// The run thread's side of the passes: its word to the main thread, and the main thread's
+/// word at each gate.
+struct ToMain {
+    tx: Sender<Event>,
+    go: Mutex<Receiver<bool>>,
+}
+
+impl ToMain {
+    fn send(&self, e: Event) {
+        let _ = self.tx.send(e);
+    }
+}
+
+impl Peers for ToMain {
+    fn ready(&self, pass: usize) -> bool {
+        self.send(Event::Ready(pass));
+        let go = self.go.lock().unwrap_or_else(|e| e.into_inner());
+        go.recv().unwrap_or(false)
+    }
+    fn walled(&self, pass: usize) {
+        self.send(Event::Wall(pass));
+    }
+    fn figure(&self, pass: usize, f: &TpFigure) {
+        self.send(Event::Figure(pass, Box::new(f.clone())));
+    }
 }
 
 /// Runs every child count of the plan on a thread of its own; each pass waits at the gate
@@ -111,40 +122,14 @@ fn start(
 ) -> (Receiver<Event>, Sender<bool>) {
     let (tx, rx) = channel::<Event>();
     let (go_tx, go_rx) = channel::<bool>();
-    let (a, p, stop, wall) = (a.clone(), p.clone(), stop.clone(), wall.clone());
+    let (keep, p, stop, wall) = (a.keep, p.clone(), stop.clone(), wall.clone());
     std::thread::spawn(move || {
-        let tx = Mutex::new(tx);
-        let send = |e: Event| {
-            let _ = tx.lock().unwrap_or_else(|e| e.into_inner()).send(e);
+        let peers = ToMain {
+            tx,
+            go: Mutex::new(go_rx),
         };
-        let go_rx = Mutex::new(go_rx);
-        let step = AtomicUsize::new(0);
-        let gate = || {
-            send(Event::Ready(step.fetch_add(1, Ordering::SeqCst)));
-            let go = go_rx.lock().unwrap_or_else(|e| e.into_inner());
-            go.recv().unwrap_or(false)
-        };
-        let current = || step.load(Ordering::SeqCst).saturating_sub(1);
-        let on_wall = || send(Event::Wall(current()));
-        let hooks = GroupHooks {
-            gate: Some(&gate),
-            wall: Some(&wall),
-            on_wall: Some(&on_wall),
-        };
-        let counts = p.throughput.as_ref().map(|t| t.counts.clone());
-        let mut result = Ok(());
-        for n in counts.unwrap_or_default() {
-            let mut on_figure = |f: &TpFigure| send(Event::Figure(current(), Box::new(f.clone())));
-            let r = throughput::run_count_with(&p, n, a.keep, &stop, hooks, &mut on_figure);
-            if let Err(e) = r {
-                result = Err(e.into());
-                break;
-            }
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-        }
-        send(Event::Done(result));
+        let r = cluster::run_process(&p, keep, &stop, &wall, &peers);
+        peers.send(Event::Done(r.map(drop).map_err(Into::into)));
     });
     (rx, go_tx)
 }
@@ -511,22 +496,46 @@ fn follow(
     wall: &Arc<AtomicBool>,
 ) -> i32 {
     let (events, go) = start(a, p, stop, wall);
-    let mut last_seen = Instant::now();
-    let mut next_beat = Instant::now() + s.beat_every();
-    let mut ready_for: Option<usize> = None;
-    let mut running: Option<usize> = None;
-    let mut done: Option<bool> = None;
-    let mut stopped = false;
-    loop {
-        while let Ok(e) = events.try_recv() {
+    s.follow_with(Member {
+        events,
+        go,
+        stop,
+        wall,
+        ready_for: None,
+        running: None,
+        done: None,
+        stopped: false,
+    })
+}
+
+/// A rank other than 0 running its children: its run thread's word, and what rank 0 said.
+struct Member<'a> {
+    events: Receiver<Event>,
+    go: Sender<bool>,
+    stop: &'a AtomicBool,
+    wall: &'a AtomicBool,
+    /// The pass this rank's children are prepared for, and the pass they run.
+    ready_for: Option<usize>,
+    running: Option<usize>,
+    /// Whether every pass ran, once the run thread ended.
+    done: Option<bool>,
+    /// Rank 0 stopped the run.
+    stopped: bool,
+}
+
+impl<T: Transport> Follower<T> for Member<'_> {
+    type Outcome = i32;
+
+    fn own(&mut self, s: &mut ClusterSession<T>) -> bool {
+        while let Ok(e) = self.events.try_recv() {
             match e {
                 Event::Ready(g) => {
-                    ready_for = Some(g);
+                    self.ready_for = Some(g);
                     s.link.send(0, Kind::Ready, step_body(g, &[]));
                 }
                 Event::Wall(g) => s.link.send(0, Kind::Wall, step_body(g, &[])),
                 Event::Figure(g, f) => {
-                    running = None;
+                    self.running = None;
                     match serde_json::to_vec(&TpPart::of(&f)) {
                         Ok(b) => s.link.send(0, Kind::Figure, step_body(g, &b)),
                         Err(e) => s.link.send(
@@ -537,7 +546,7 @@ fn follow(
                     }
                 }
                 Event::Done(r) => {
-                    done = Some(r.is_ok());
+                    self.done = Some(r.is_ok());
                     match r {
                         Ok(()) => s.link.send(0, Kind::Finished, Vec::new()),
                         Err(m) => s.link.send(0, Kind::Failed, m.to_string().into_bytes()),
@@ -545,43 +554,29 @@ fn follow(
                 }
             }
         }
-        let mut got = false;
-        while let Some(m) = s.link.recv() {
-            got = true;
-            if m.from != 0 {
-                continue;
+        self.done.is_some()
+    }
+
+    fn heard(&mut self, _: &mut ClusterSession<T>, m: Received) {
+        match m.kind {
+            Kind::Go => {
+                self.wall.store(false, Ordering::Relaxed);
+                self.running = self.ready_for.take();
+                let _ = self.go.send(decode_u32(&m.body) != 0);
             }
-            last_seen = Instant::now();
-            match m.kind {
-                Kind::Go => {
-                    wall.store(false, Ordering::Relaxed);
-                    running = ready_for.take();
-                    let _ = go.send(decode_u32(&m.body) != 0);
-                }
-                Kind::Wall if running == Some(decode_u32(&m.body) as usize) => {
-                    wall.store(true, Ordering::Relaxed);
-                }
-                Kind::Stop => {
-                    stopped = true;
-                    stop.store(true, Ordering::Relaxed);
-                }
-                Kind::Done => {
-                    s.drain();
-                    return exit::of_run(stopped || done != Some(true));
-                }
-                _ => {}
+            Kind::Wall if self.running == Some(decode_u32(&m.body) as usize) => {
+                self.wall.store(true, Ordering::Relaxed);
             }
+            Kind::Stop => {
+                self.stopped = true;
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            _ => {}
         }
-        if done.is_none() && Instant::now() >= next_beat {
-            s.link.send(0, Kind::Beat, Vec::new());
-            next_beat = Instant::now() + s.beat_every();
-        }
-        if last_seen.elapsed() > s.timeout {
-            s.lost();
-        }
-        if !got {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+    }
+
+    fn done(self, _: &mut ClusterSession<T>) -> i32 {
+        exit::of_run(self.stopped || self.done != Some(true))
     }
 }
 
@@ -614,10 +609,10 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         let mut a = iomark_suites::iozone::parse(&args).unwrap();
-        let own = own_files(&mut a, &place(3));
+        let own = named_files(&mut a, &place(3));
         assert_eq!(own, vec![true, false]);
         let mut p = front::make_plan(&a).unwrap();
-        assert!(suffix(&mut p, &own, 3));
+        assert!(cluster::own_files(&mut p, &own, 3));
         let files = &p.throughput.unwrap().files;
         assert_eq!(
             files,
@@ -632,8 +627,8 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let mut a = iomark_suites::iozone::parse(&args).unwrap();
-        let own = own_files(&mut a, &place(1));
+        let own = named_files(&mut a, &place(1));
         let mut p = front::make_plan(&a).unwrap();
-        assert!(!suffix(&mut p, &own, 1));
+        assert!(!cluster::own_files(&mut p, &own, 1));
     }
 }
