@@ -6,9 +6,9 @@
 //! for each I/O's range and freed after it. Reads and trims fail with EINVAL, as in fio. Only
 //! ext4 has the operation: the runner refuses other file systems before any I/O.
 
-use super::sysio::{fd_of, retry, set_fd};
+use super::sysio::{retry, set_fd, write_fd};
 use super::{Engine, EngineDecl, EngineFile, EngineFlags, EngineKind, EngineOption, EngineSetup};
-use super::{IoUnit, Op, Queued};
+use super::{IoUnit, Queued};
 use crate::job::{JobSpec, SizeSpec};
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -206,14 +206,11 @@ impl Engine for E4defragEngine {
         true
     }
     fn queue(&mut self, io: &IoUnit) -> Queued {
-        let fd = match fd_of(&self.files, io.file) {
+        // Defragmenting changes where the data lies, not what it is: writes only.
+        let fd = match write_fd(&self.files, io) {
             Ok(fd) => fd,
             Err(e) => return Queued::Done(e),
         };
-        // Defragmenting changes where the data lies, not what it is: writes only.
-        if io.op != Op::Write {
-            return Queued::Done(-(libc::EINVAL as i64));
-        }
         let donor = self.donor.as_raw_fd();
         if self.inplace {
             if let Err(e) = fallocate(donor, io.offset, io.len as u64) {
@@ -239,7 +236,7 @@ impl Engine for E4defragEngine {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::*;
-    use super::super::EngineOptions;
+    use super::super::{EngineOptions, Op};
     use super::*;
 
     #[test]

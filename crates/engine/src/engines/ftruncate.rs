@@ -1,9 +1,9 @@
 //! The ftruncate engine: each write sets the file's size to the write's offset (`ftruncate`)
 //! instead of transferring data; any other direction fails with EINVAL.
 
-use super::sysio::{fd_of, retry, set_fd};
+use super::sysio::{retry, set_fd, write_fd};
 use super::Queued;
-use super::{Engine, EngineDecl, EngineFile, EngineFlags, EngineKind, EngineSetup, IoUnit, Op};
+use super::{Engine, EngineDecl, EngineFile, EngineFlags, EngineKind, EngineSetup, IoUnit};
 use std::io;
 use std::os::fd::RawFd;
 
@@ -43,13 +43,10 @@ impl Engine for FtruncateEngine {
         true
     }
     fn queue(&mut self, io: &IoUnit) -> Queued {
-        let fd = match fd_of(&self.files, io.file) {
+        let fd = match write_fd(&self.files, io) {
             Ok(fd) => fd,
             Err(e) => return Queued::Done(e),
         };
-        if io.op != Op::Write {
-            return Queued::Done(-(libc::EINVAL as i64));
-        }
         let off = io.offset as libc::off_t;
         // SAFETY: ftruncate on an open descriptor.
         let r = retry(|| unsafe { libc::ftruncate(fd, off) } as isize);
@@ -60,7 +57,7 @@ impl Engine for FtruncateEngine {
 #[cfg(test)]
 mod tests {
     use super::super::testutil::*;
-    use super::super::EngineOptions;
+    use super::super::{EngineOptions, Op};
     use super::*;
     use std::os::fd::AsRawFd;
 

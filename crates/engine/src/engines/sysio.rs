@@ -2,7 +2,7 @@
 //! a punched hole), fsync/fdatasync, and the synchronous path the async engines take for sync ops
 //! and trims.
 
-use super::{Completion, EngineFile, EngineSetup, Op};
+use super::{Completion, EngineFile, EngineSetup, IoUnit, Op};
 use std::io;
 use std::os::fd::RawFd;
 
@@ -34,6 +34,17 @@ pub(super) fn fd_of(files: &[EngineFile], file: u32) -> Result<RawFd, i64> {
         fd if fd >= 0 => Ok(fd),
         _ => Err(EBADF),
     }
+}
+
+/// The descriptor an engine that acts on writes alone (a size change, a defragmentation)
+/// takes for `io`: EBADF when its file has none, EINVAL for any other direction.
+#[inline]
+pub(super) fn write_fd(files: &[EngineFile], io: &IoUnit) -> Result<RawFd, i64> {
+    let fd = fd_of(files, io.file)?;
+    if io.op != Op::Write {
+        return Err(-(libc::EINVAL as i64));
+    }
+    Ok(fd)
 }
 
 /// Run a system call until it is not interrupted; the result or -errno.
