@@ -51,124 +51,24 @@ fn passes(ios: &[Logged], pass_len: usize) -> usize {
 #[test]
 fn io_size_past_the_size_wraps_as_fio() {
     let d = Scratch::new("wrap");
-    let cases: &[(&[&str], bool)] = &[
-        // (arguments, whether the offsets are compared in order: random ones are compared
+    let cases: &[(&str, bool)] = &[
+        // (the arguments, whether the offsets are compared in order: random ones are compared
         // as a multiset per pass where the generators differ)
-        (
-            &["--filename=a.dat", "--size=1m", "--io_size=4m", "--rw=read"],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=2560k",
-                "--rw=write",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=4m",
-                "--rw=read",
-                "--loops=2",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=1536k",
-                "--rw=read",
-                "--loops=2",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=512k",
-                "--rw=read",
-                "--loops=2",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=512k",
-                "--offset=256k",
-                "--io_size=2m",
-                "--rw=read",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat:b.dat",
-                "--size=2m",
-                "--io_size=5m",
-                "--rw=write",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=4m",
-                "--rw=read",
-                "--number_ios=300",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=2m",
-                "--rw=read",
-                "--zonemode=strided",
-                "--zonesize=64k",
-                "--zoneskip=64k",
-            ],
-            true,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=3m",
-                "--rw=randread",
-            ],
-            false,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=3m",
-                "--rw=randwrite",
-                "--randrepeat=0",
-            ],
-            false,
-        ),
-        (
-            &[
-                "--filename=a.dat",
-                "--size=1m",
-                "--io_size=3m",
-                "--rw=randwrite",
-                "--norandommap",
-            ],
-            false,
-        ),
+        ("--filename=a.dat --size=1m --io_size=4m --rw=read", true),
+        ("--filename=a.dat --size=1m --io_size=2560k --rw=write", true),
+        ("--filename=a.dat --size=1m --io_size=4m --rw=read --loops=2", true),
+        ("--filename=a.dat --size=1m --io_size=1536k --rw=read --loops=2", true),
+        ("--filename=a.dat --size=1m --io_size=512k --rw=read --loops=2", true),
+        ("--filename=a.dat --size=512k --offset=256k --io_size=2m --rw=read", true),
+        ("--filename=a.dat:b.dat --size=2m --io_size=5m --rw=write", true),
+        ("--filename=a.dat --size=1m --io_size=4m --rw=read --number_ios=300", true),
+        ("--filename=a.dat --size=1m --io_size=2m --rw=read --zonemode=strided --zonesize=64k --zoneskip=64k", true),
+        ("--filename=a.dat --size=1m --io_size=3m --rw=randread", false),
+        ("--filename=a.dat --size=1m --io_size=3m --rw=randwrite --randrepeat=0", false),
+        ("--filename=a.dat --size=1m --io_size=3m --rw=randwrite --norandommap", false),
     ];
-    for (args, ordered) in cases {
+    for (line, ordered) in cases {
+        let args: &[&str] = &line.split(' ').collect::<Vec<_>>();
         let (f, fv) = run_logged("fio", &d, args);
         let (i, iv) = run_logged("iomark", &d, args);
         assert_eq!(

@@ -53,18 +53,21 @@ fn all_clients(v: &Value, dir: &str, key: &str) -> u64 {
     }
 }
 
+/// A run of 8 MiB of 4 KiB random reads on the null engine, its result as JSON on stdout.
+pub(crate) const NULL_JOB: [&str; 7] = [
+    "run",
+    "--name=m",
+    "--ioengine=null",
+    "--rw=randread",
+    "--bs=4k",
+    "--size=8m",
+    "--output-format=json",
+];
+
 #[test]
 fn four_ranks_merge_to_the_sum_of_their_counts() {
     let d = Scratch::new("mpi-merge");
-    let job = [
-        "run",
-        "--name=m",
-        "--ioengine=null",
-        "--rw=randread",
-        "--bs=4k",
-        "--size=8m",
-        "--output-format=json",
-    ];
+    let job = NULL_JOB;
     // One rank's own count, from a run alone.
     let alone = crate::util::json(&crate::util::iomark_in(&job, &d.path));
     let one = alone["jobs"][0]["read"]["total_ios"].as_u64().unwrap();

@@ -3,7 +3,7 @@
 //! loses a run or fails on a busy store. On SQLite, and on PostgreSQL (the test server
 //! scripts/test starts).
 
-use crate::mpi::mpirun;
+use crate::mpi::{mpirun, NULL_JOB};
 use crate::store::{history, ok, with_store};
 use crate::store_pg::Db;
 use crate::util::{BoundedOutput, Scratch};
@@ -18,19 +18,11 @@ const RANKS: usize = 4;
 const IOS: u64 = 2048;
 
 fn job(tag: &str) -> Vec<String> {
-    [
-        "run",
-        "--name=m",
-        "--ioengine=null",
-        "--rw=randread",
-        "--bs=4k",
-        "--size=8m",
-        "--output-format=json",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .chain([format!("--tag={tag}")])
-    .collect()
+    NULL_JOB
+        .iter()
+        .map(|s| s.to_string())
+        .chain([format!("--tag={tag}")])
+        .collect()
 }
 
 /// The figures of run `id` as (job, direction, figure), through the store's own reader.

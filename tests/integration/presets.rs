@@ -241,28 +241,38 @@ fn virt_compare_runs_three_times_and_compares() {
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
 }
 
+/// cloud-disk, small and short with no warm-up, on a new directory of /dev/shm with `extra`
+/// options and a result file `r.json` in a directory of its own, which the run starts in:
+/// the output, the target directory and the result's directory.
+fn cloud_disk(tag: &str, extra: &[&str]) -> (std::process::Output, Scratch, Scratch) {
+    let d = Scratch::new_in("/dev/shm", tag);
+    let out = Scratch::new(&format!("{tag}-out"));
+    let rf = out.s("r.json");
+    let dir = d.path.to_str().unwrap();
+    let mut args = vec![
+        "preset",
+        "run",
+        "cloud-disk",
+        dir,
+        "--size=16m",
+        "--runtime=100ms",
+    ];
+    args.extend(["--warmup=0", "--result", &rf]);
+    args.extend(extra);
+    let o = iomark_in(&args, &out.path);
+    (o, d, out)
+}
+
 #[test]
 fn repeat_and_expectations() {
-    let d = Scratch::new_in("/dev/shm", "preset-repeat");
-    let out = Scratch::new("preset-repeat-out");
-    let rf = out.s("r.json");
-    let o = iomark_in(
+    let (o, d, out) = cloud_disk(
+        "preset-repeat",
         &[
-            "preset",
-            "run",
-            "cloud-disk",
-            d.path.to_str().unwrap(),
-            "--size=16m",
-            "--runtime=100ms",
-            "--warmup=0",
             "--repeat=3",
             "--repeat-agg=median",
             "--expect-iops=1e12",
             "--expect-mbps=1",
-            "--result",
-            &rf,
         ],
-        &out.path,
     );
     // A FAIL against the provisioned limits exits 1, as a failed check does.
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -276,7 +286,7 @@ fn repeat_and_expectations() {
     assert!(s.contains("against the expected limits:\n"), "{s}");
     assert!(s.contains(": missed ("), "{s}");
     assert!(s.contains("max read throughput (64 KiB): "));
-    let doc: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.file("r.json")).unwrap()).unwrap();
     assert_eq!(doc["runs"].as_array().unwrap().len(), 3);
     assert_eq!(doc["outputs"].as_array().unwrap().len(), 3);
     let fig = &doc["summary"]["figures"][0];
@@ -318,25 +328,9 @@ fn cloud_disk_against_disk_types_and_per_figure_limits() {
     let o = iomark(&["preset", "disks"]);
     ok(&o);
     assert!(stdout(&o).contains("azure-p10"), "{}", stdout(&o));
-    let d = Scratch::new_in("/dev/shm", "preset-disks");
-    let out = Scratch::new("preset-disks-out");
-    let rf = out.s("r.json");
-    let o = iomark_in(
-        &[
-            "preset",
-            "run",
-            "cloud-disk",
-            d.path.to_str().unwrap(),
-            "--size=16m",
-            "--runtime=100ms",
-            "--warmup=0",
-            "--disk=azure-p10",
-            "--expect",
-            "write.iops=1e12",
-            "--result",
-            &rf,
-        ],
-        &out.path,
+    let (o, d, out) = cloud_disk(
+        "preset-disks",
+        &["--disk=azure-p10", "--expect", "write.iops=1e12"],
     );
     // 10^12 IOPS is missed: the run failed its check, exit status 1.
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -358,7 +352,7 @@ fn cloud_disk_against_disk_types_and_per_figure_limits() {
     assert!(s.contains("\nengine: libaio\n"), "{s}");
     assert!(s.contains("\nqueue depth: "), "{s}");
     assert!(s.contains("\nI/O: "), "{s}");
-    let doc: Value = serde_json::from_slice(&std::fs::read(&rf).unwrap()).unwrap();
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.file("r.json")).unwrap()).unwrap();
     let targets = doc["summary"]["targets"].as_array().unwrap();
     assert_eq!(targets.len(), 2);
     assert_eq!(targets[1]["limits"]["read.iops"], 500.0);

@@ -70,10 +70,9 @@ fn backup_repo_effective_speeds() {
     );
 }
 
-#[test]
-fn cloud_disk_checks_and_warmup() {
-    // Warm-ups 1024 MiB each (one clone); max write IOPS job: 4 clones x 500 IOs in 2 s = 1000 IOPS.
-    let res = result(
+/// A cloud-disk run: the MiB each clone of each job read and wrote, the two warm-ups first.
+fn cloud_disk() -> RunResult {
+    result(
         &CLOUD_DISK,
         &[
             (0, 1024),
@@ -86,7 +85,13 @@ fn cloud_disk_checks_and_warmup() {
             (400, 0),
             (100, 100),
         ],
-    );
+    )
+}
+
+#[test]
+fn cloud_disk_checks_and_warmup() {
+    // Warm-ups 1024 MiB each (one clone); max write IOPS job: 4 clones x 500 IOs in 2 s = 1000 IOPS.
+    let res = cloud_disk();
     let w = Wanted {
         iops: Some(1500.0),
         mbps: Some(100.0),
@@ -130,20 +135,7 @@ fn cloud_disk_checks_and_warmup() {
 /// the sum of each clone's rate (1,250 IOPS here against the job's 1,000).
 #[test]
 fn summary_figures_are_the_jobs_own() {
-    let mut res = result(
-        &CLOUD_DISK,
-        &[
-            (0, 1024),
-            (1024, 0),
-            (0, 500),
-            (1000, 0),
-            (100, 0),
-            (0, 50),
-            (0, 200),
-            (400, 0),
-            (100, 100),
-        ],
-    );
+    let mut res = cloud_disk();
     let i = 2;
     let name = res.plan.jobs[i].name.clone();
     let short = res.jobs.iter_mut().find(|j| j.job_index == i).unwrap();
