@@ -132,8 +132,8 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
     session.mark(&mut res);
     print!("{}", output(o, &res));
     let _ = std::io::stdout().flush();
-    crate::session::record::record(&res);
-    session.exit(res.jobs.iter().any(|j| j.error != 0))
+    let kept = session.keep(&res);
+    session.exit(!kept || res.jobs.iter().any(|j| j.error != 0))
 }
 
 /// Prints one `SEC OPS OPS/SEC BYTES/SEC` line a second while the run goes, as rbd bench does:

@@ -34,17 +34,16 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
     let has = |o: &SweepOpts, k: &str| o.fixed.iter().any(|(x, _)| x == k);
     // The result file is checked before any I/O (never the target, a device, a missing
     // directory).
-    if let Some(rf) = &o.result {
-        let targets: Vec<PathBuf> = o
-            .fixed
-            .iter()
-            .filter(|(k, _)| k == "filename")
-            .flat_map(|(_, v)| v.split(':').map(PathBuf::from).collect::<Vec<_>>())
-            .collect();
-        if let Err(e) = iomark_output::outfile::check_output(rf, &targets) {
-            eprintln!("iomark sweep: {e}");
-            return 2;
-        }
+    let targets: Vec<PathBuf> = o
+        .fixed
+        .iter()
+        .filter(|(k, _)| k == "filename")
+        .flat_map(|(_, v)| v.split(':').map(PathBuf::from).collect::<Vec<_>>())
+        .collect();
+    let mut session = Session::said("sweep");
+    if let Err(e) = session.result_file(o.result.as_deref(), &targets) {
+        eprintln!("{e}");
+        return 2;
     }
     let mut temp: Option<PathBuf> = None;
     if !has(&o, "filename") && !has(&o, "directory") {
@@ -91,7 +90,6 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
         o.fixed.push(("runtime".into(), "5s".into()));
         o.fixed.push(("time_based".into(), "1".into()));
     }
-    let session = Session::said("sweep");
     if let Some(t) = &temp {
         signals::register_temp(t);
     }
@@ -168,19 +166,8 @@ fn sweep(o: &SweepOpts, session: &Session, prepare: Prepare) -> i32 {
             o.show
         )
     );
-    let mut code = 0;
-    if let Some(rf) = &o.result {
-        let bytes = serde_json::to_vec_pretty(&res).unwrap_or_default();
-        if let Err(e) = crate::session::outputs::write_after(rf, &bytes, [&res.plan]) {
-            eprintln!("iomark sweep: {e}");
-            code = 1;
-        }
-    }
-    crate::session::record::record(&res);
-    if res.jobs.iter().any(|j| j.error != 0) {
-        code = 1;
-    }
-    code
+    let kept = session.keep(&res);
+    session.exit(!kept || res.jobs.iter().any(|j| j.error != 0))
 }
 
 fn latency(res: &RunResult, pct: Option<f64>) -> f64 {

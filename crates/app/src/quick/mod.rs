@@ -133,7 +133,7 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     if signals::interrupted() {
         res.interrupted = true;
     }
-    finish(&o, &p, &res, report.as_deref(), write_refused)
+    finish(&o, &p, &res, report.as_deref(), write_refused, &session)
 }
 
 /// The plan of the run, and why the write tests are refused when only the reads run: a device
@@ -228,6 +228,7 @@ fn finish(
     res: &iomark_engine::RunResult,
     report: Option<&std::path::Path>,
     write_refused: Option<RunError>,
+    session: &Session,
 ) -> i32 {
     let rows = quick::rows(res, &p.labels);
     if o.json {
@@ -243,7 +244,7 @@ fn finish(
     if let Some(path) = report {
         failed |= !crate::report_cmd::report_run(res, path, "iomark quick");
     }
-    crate::session::record::record(res);
+    failed |= !session.keep(res);
     if res.interrupted || signals::interrupted() {
         exit::INTERRUPTED
     } else if let Some(e) = write_refused {

@@ -6,7 +6,7 @@
 use super::{bad_blocks, datafiles, Head, Ready};
 use crate::progress::periodic::{self, Sink};
 use crate::report_cmd;
-use crate::session::{exit, outputs, signals};
+use crate::session::{exit, outputs, signals, Session};
 use iomark_engine::note::Note;
 use iomark_engine::RunResult;
 use iomark_fio::explain;
@@ -22,7 +22,7 @@ pub struct Ran {
 }
 
 /// Writes every output of the run; the exit status.
-pub fn finish(r: &Ready, mut ran: Ran) -> i32 {
+pub fn finish(r: &Ready, mut ran: Ran, session: &Session) -> i32 {
     let result = &mut ran.result;
     if signals::interrupted() {
         result.interrupted = true;
@@ -46,7 +46,7 @@ pub fn finish(r: &Ready, mut ran: Ran) -> i32 {
         code = 1;
     }
     let result = &ran.result;
-    crate::session::record::record(result);
+    session.record(result);
     if result.interrupted {
         eprintln!("iomark: interrupted; the results above cover the time before the interruption");
         return exit::INTERRUPTED;

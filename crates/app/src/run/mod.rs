@@ -284,5 +284,6 @@ fn execute(mut r: Ready) -> i32 {
             head,
             sink,
         },
+        &session,
     )
 }

@@ -11,8 +11,11 @@ use std::sync::Arc;
 
 /// What a command's runs share.
 pub struct Session {
-    tool: String,
+    pub(super) tool: String,
     pub ctl: Arc<RunCtl>,
+    /// iomark's result file, checked before the runs, written after them
+    /// ([`Session::keep`]).
+    pub(super) result_file: Option<std::path::PathBuf>,
 }
 
 impl Session {
@@ -23,6 +26,7 @@ impl Session {
         Session {
             tool: tool.to_string(),
             ctl,
+            result_file: None,
         }
     }
 
@@ -34,6 +38,7 @@ impl Session {
         Session {
             tool: tool.to_string(),
             ctl,
+            result_file: None,
         }
     }
 
@@ -59,6 +64,11 @@ impl Session {
             observers.push(Box::new(steps::StepLine::new(&self.tool)));
         }
         Progress::start(self.ctl.clone(), observers)
+    }
+
+    /// The tool the session's messages are worded for (`"dd"`, `"bonnie"`).
+    pub fn tool(&self) -> &str {
+        &self.tool
     }
 
     /// Whether a stopping signal arrived.

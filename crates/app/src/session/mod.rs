@@ -1,12 +1,14 @@
 //! What every command runs in: the signal handlers and the stop flag, output into pipes that may
 //! close early, the gate every output file passes (checked before the run, written whole), and
-//! the result store every run is recorded in.
+//! the result store every run is recorded in (the session's result file and record:
+//! `results.rs`).
 
 pub mod ctl;
 pub mod exit;
 pub mod outputs;
 pub mod pipe;
 pub mod record;
+mod results;
 pub mod signals;
 
 pub use ctl::Session;

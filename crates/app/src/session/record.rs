@@ -2,8 +2,8 @@
 //! `IOMARK_STORE`, else `$XDG_DATA_HOME/iomark/results.db`, else
 //! `~/.local/share/iomark/results.db`; a `postgres://` URL names a team's PostgreSQL
 //! database), whether to record (`--no-store`), the run's tags
-//! (`--tag NAME`, repeatable), and [`record`], which every command that ran I/O calls once its
-//! own outputs are written. A store that cannot take the run (corrupt, read-only, a full disk,
+//! (`--tag NAME`, repeatable), and [`record`], which a command's session calls once the
+//! command's own outputs are written (`Session::keep`, `Session::record`). A store that cannot take the run (corrupt, read-only, a full disk,
 //! a server that cannot be reached or refuses the credentials) costs one warning line on
 //! stderr, never the run's outputs or its exit status. The repetitions of `--repeat` are
 //! recorded once, as one run ([`hold`]).

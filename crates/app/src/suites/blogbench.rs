@@ -1,7 +1,6 @@
 //! `iomark blogbench`: blogbench's command line on iomark's engine; its table and scores on
 //! stdout, then iomark's latency per operation type.
 
-use super::write_result;
 use crate::session::{exit, signals, Session};
 use iomark_engine::fileops::blogtree::Counts;
 use iomark_engine::fileops::steps::TreeRun;
@@ -55,6 +54,11 @@ pub fn main(args: &[String]) -> i32 {
             w.display()
         );
     }
+    let mut session = Session::quiet("blogbench");
+    if let Err(e) = session.result_file(a.result_file.as_deref(), &[]) {
+        eprintln!("{e}");
+        return exit::BAD_INPUT;
+    }
     let out = Arc::new(Mutex::new(std::io::stdout()));
     write_out(&out, &output::header(&p, &a));
     let written = Arc::new(AtomicU64::new(0));
@@ -86,7 +90,6 @@ pub fn main(args: &[String]) -> i32 {
         keep: true,
         ..Default::default()
     };
-    let session = Session::quiet("blogbench");
     let watch = session.watch(Vec::new(), false);
     let ran = steps::run_steps(&setup, &mut [&mut tree], &session.ctl);
     watch.stop();
@@ -129,13 +132,9 @@ pub fn main(args: &[String]) -> i32 {
         blogbench::table::intervals(&d.intervals),
         blogbench::table::scores(written, read, p.mode.name()),
     ];
-    if let Some(path) = &a.result_file {
-        if let Err(e) = write_result("blogbench", path, &r) {
-            eprintln!("{e}");
-            code = code.max(exit::FAILED);
-        }
+    if !session.keep(&r) {
+        code = code.max(exit::FAILED);
     }
-    crate::session::record::record(&r);
     code
 }
 

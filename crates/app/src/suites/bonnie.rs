@@ -1,7 +1,7 @@
 //! `iomark bonnie`: bonnie++'s command line on iomark's engine; its text tables (stdout, or
 //! stderr with -q) and one CSV line per run (stdout).
 
-use super::{failure, write_result};
+use super::failure;
 use crate::progress::steps::{self, Labelled};
 use crate::session::{exit, signals, Session};
 use iomark_engine::runner::steps::{self as engine_steps, StepRun};
@@ -55,7 +55,11 @@ pub fn main(args: &[String]) -> i32 {
     let mut all: Option<RunResult> = None;
     let mut table = bonnie::table::table();
     let mut code = exit::OK;
-    let session = Session::quiet("bonnie");
+    let mut session = Session::quiet("bonnie");
+    if let Err(e) = session.result_file(a.result_file.as_deref(), &[]) {
+        eprintln!("{e}");
+        return exit::BAD_INPUT;
+    }
     let runs = (a.runs > 1).then(|| steps::enter("run", a.runs as usize));
     for run in 0..a.runs {
         if let Some(l) = &runs {
@@ -100,13 +104,9 @@ pub fn main(args: &[String]) -> i32 {
     }
     if let Some(r) = &mut all {
         r.tables.push(table);
-        if let Some(path) = &a.result_file {
-            if let Err(e) = write_result("bonnie", path, r) {
-                eprintln!("{e}");
-                code = code.max(exit::FAILED);
-            }
+        if !session.keep(r) {
+            code = code.max(exit::FAILED);
         }
-        crate::session::record::record(r);
     }
     code
 }

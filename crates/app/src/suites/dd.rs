@@ -1,8 +1,8 @@
 //! `iomark dd OPERAND...`: GNU dd's command line on iomark's engine, GNU dd's lines on stderr.
 
-use super::{failure, open_failure, run_plan, write_result};
+use super::{failure, open_failure, run_plan};
 use crate::progress::source::{Observer, Sample};
-use crate::session::exit;
+use crate::session::{exit, Session};
 use iomark_suites::dd::{self, args::Status, human, Probe};
 use std::io::Write;
 use std::sync::atomic::Ordering;
@@ -28,7 +28,8 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     let targets = iomark_output::outfile::plan_targets(&p.run);
-    if let Err(e) = super::check_result("dd", a.result_file.as_deref(), &targets) {
+    let mut session = Session::quiet("dd");
+    if let Err(e) = session.result_file(a.result_file.as_deref(), &targets) {
         eprintln!("{e}");
         return 1;
     }
@@ -38,7 +39,7 @@ pub fn main(args: &[String]) -> i32 {
     let show_progress = a.status == Status::Progress;
     let progress =
         show_progress.then(|| Box::new(Progress { dir: p.dir.idx() }) as Box<dyn Observer>);
-    let mut r = match run_plan("dd", &p.run, progress) {
+    let mut r = match run_plan(&session, &p.run, progress) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");
@@ -65,13 +66,9 @@ pub fn main(args: &[String]) -> i32 {
     }
     eprint!("{}", dd::output::render(&p, &r, a.status));
     r.tables.push(dd::table::table(&p, &r));
-    if let Some(path) = &a.result_file {
-        if let Err(e) = write_result("dd", path, &r) {
-            eprintln!("{e}");
-            code = 1;
-        }
+    if !session.keep(&r) {
+        code = exit::FAILED;
     }
-    crate::session::record::record(&r);
     if r.interrupted {
         return exit::INTERRUPTED;
     }

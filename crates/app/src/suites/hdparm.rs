@@ -1,8 +1,8 @@
 //! `iomark hdparm -t -T [--direct] [--offset GiB] PATH...`: hdparm's timings on iomark's engine,
 //! hdparm's lines on stdout.
 
-use super::{failure, open_failure, run_plan, write_result};
-use crate::session::exit;
+use super::{failure, open_failure, run_plan};
+use crate::session::{exit, Session};
 use iomark_engine::RunResult;
 use iomark_suites::common::probe::Probe;
 use iomark_suites::hdparm::{self, Kind};
@@ -20,7 +20,8 @@ pub fn main(args: &[String]) -> i32 {
         // A reader that stops early (`| head -1`) ends it quietly, status 0.
         return crate::session::pipe::print_text(hdparm::USAGE);
     }
-    if let Err(e) = super::check_result("hdparm", a.result_file.as_deref(), &a.paths) {
+    let mut session = Session::quiet("hdparm");
+    if let Err(e) = session.result_file(a.result_file.as_deref(), &a.paths) {
         eprintln!("{e}");
         return 2;
     }
@@ -53,7 +54,7 @@ pub fn main(args: &[String]) -> i32 {
                 continue;
             }
         };
-        let r = match run_phases(&p) {
+        let r = match run_phases(&p, &session) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{e}");
@@ -94,20 +95,16 @@ pub fn main(args: &[String]) -> i32 {
     }
     if let Some(r) = &mut all {
         r.tables.push(table);
-        if let Some(path) = &a.result_file {
-            if let Err(e) = write_result("hdparm", path, r) {
-                eprintln!("{e}");
-                code = code.max(1);
-            }
+        if !session.keep(r) {
+            code = code.max(exit::FAILED);
         }
-        crate::session::record::record(r);
     }
     code
 }
 
 /// The plan's runs in order, each after its pause (a sync first, as hdparm does), as one
 /// result. Ctrl-C during a pause ends it and skips what follows.
-fn run_phases(p: &hdparm::HdparmPlan) -> anyhow::Result<RunResult> {
+fn run_phases(p: &hdparm::HdparmPlan, session: &Session) -> anyhow::Result<RunResult> {
     let mut all: Option<RunResult> = None;
     for (pause, plan) in p.phases() {
         if !pause.is_zero() {
@@ -121,7 +118,7 @@ fn run_phases(p: &hdparm::HdparmPlan) -> anyhow::Result<RunResult> {
         if crate::session::signals::interrupted() {
             break;
         }
-        let r = run_plan("hdparm", &plan, None)?;
+        let r = run_plan(session, &plan, None)?;
         match &mut all {
             None => all = Some(r),
             Some(x) => {

@@ -9,21 +9,20 @@ pub mod hdparm;
 pub mod iozone;
 
 use crate::progress::source::Observer;
-use crate::session::signals;
+use crate::session::{signals, Session};
 use anyhow::{anyhow, Result};
 use iomark_engine::runner;
 use iomark_engine::{RunPlan, RunResult};
-use std::path::Path;
 
-/// Run `plan`; `progress` (if any) observes it while it runs. Errors are the engine's
-/// refusal, worded for `tool`.
+/// Run `plan` in `session`; `progress` (if any) observes it while it runs. Errors are the
+/// engine's refusal, worded for the session's tool.
 pub fn run_plan(
-    tool: &str,
+    session: &Session,
     plan: &RunPlan,
     progress: Option<Box<dyn Observer>>,
 ) -> Result<RunResult> {
+    let tool = session.tool();
     iomark_engine::budget::check(plan).map_err(|e| anyhow!("iomark {tool}: {e}"))?;
-    let session = crate::session::Session::quiet(tool);
     let own_line = progress.is_some();
     let _level = crate::progress::steps::by_jobs("job", plan.jobs.len());
     let source = session.watch(progress.into_iter().collect(), own_line);
@@ -34,24 +33,6 @@ pub fn run_plan(
         r.interrupted = true;
     }
     Ok(r)
-}
-
-/// Refuse the result file before any I/O (a device, a missing or unwritable directory, one
-/// of `targets`, an input), worded for `tool`.
-pub fn check_result(tool: &str, path: Option<&Path>, targets: &[std::path::PathBuf]) -> Result<()> {
-    match path {
-        Some(p) => iomark_output::outfile::check_output(p, targets)
-            .map_err(|e| anyhow!("iomark {tool}: {e}")),
-        None => Ok(()),
-    }
-}
-
-/// Write iomark's result file (JSON).
-pub fn write_result(tool: &str, path: &Path, r: &RunResult) -> Result<()> {
-    let bytes =
-        serde_json::to_vec_pretty(r).map_err(|e| anyhow!("iomark {tool}: encoding: {e}"))?;
-    crate::session::outputs::write_after(path, &bytes, [&r.plan])
-        .map_err(|e| anyhow!("iomark {tool}: {e}"))
 }
 
 /// The first failed job's message, if any.
