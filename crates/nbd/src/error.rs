@@ -55,3 +55,27 @@ impl From<NbdError> for std::io::Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_library_names_the_packages() {
+        let e = NbdError::Missing {
+            detail: "libnbd.so.0: cannot open shared object file".into(),
+        };
+        let s = e.to_string();
+        assert!(s.contains("apt-get install libnbd0") && s.contains("dnf install libnbd)"));
+        let call = NbdError::Call {
+            what: "cannot connect to nbd://h/e".into(),
+            message: "connect: Connection refused".into(),
+            errno: 0,
+        };
+        assert_eq!(call.errno(), libc::EIO);
+        assert_eq!(
+            call.to_string(),
+            "cannot connect to nbd://h/e: connect: Connection refused"
+        );
+    }
+}
