@@ -34,6 +34,16 @@ impl EngineFlags {
         direct: true,
         noio: false,
     };
+    /// A data engine that reaches its target through a client library (a Ceph image or pool,
+    /// an NBD export): asynchronous, opens no local file and lays nothing out.
+    pub(crate) const REMOTE: EngineFlags = EngineFlags {
+        sync: false,
+        opens_file: false,
+        diskless: true,
+        metadata: false,
+        direct: false,
+        noio: false,
+    };
 }
 
 /// Creates an engine of the declared kind.

@@ -17,20 +17,10 @@ use iomark_nbd::{Export, NbdError, CONNECT_TIMEOUT_SECS};
 use std::io;
 use std::time::Duration;
 
-/// An export's flags: asynchronous, opens no local file and lays nothing out.
-const FLAGS: EngineFlags = EngineFlags {
-    sync: false,
-    opens_file: false,
-    diskless: true,
-    metadata: false,
-    direct: false,
-    noio: false,
-};
-
 /// NBD exports through libnbd.
 pub(crate) const DECL: EngineDecl = EngineDecl {
     kind: EngineKind::Nbd,
-    flags: FLAGS,
+    flags: EngineFlags::REMOTE,
     options: &[EngineOption::Uri],
     create: |_, setup| Ok(Box::new(NbdEngine::new(setup)?)),
 };
