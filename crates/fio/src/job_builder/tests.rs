@@ -560,9 +560,6 @@ fn an_nbd_job_needs_an_nbd_uri() {
         let j = job(&[("ioengine", "nbd"), ("uri", uri)]).unwrap();
         assert_eq!(j.engine_options.nbd_uri.as_deref(), Some(uri));
     }
-    // Only the nbd engine reads it.
-    let e = job(&[("ioengine", "psync"), ("uri", "nbd://h/e")]).unwrap_err();
-    assert!(e.to_string().contains("belongs to ioengine nbd"), "{e}");
 }
 
 /// The options an engine cannot run without (cpuio burns a share of a CPU, exec runs a
