@@ -33,6 +33,7 @@ mod fio_exit;
 mod fio_iolog;
 mod fio_latency_target;
 mod fio_log_compressed;
+mod fio_nbd;
 mod fio_net;
 mod fio_offload;
 mod fio_offsets;

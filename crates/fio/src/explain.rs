@@ -82,6 +82,9 @@ pub fn run_error(e: &RunError) -> String {
         RunError::ImageHoldsData { .. } => {
             format!("{e}. Set allow_mounted_write=1 (or pass --force-device-write) to overwrite it")
         }
+        RunError::ExportHoldsData { .. } => {
+            format!("{e}. Pass --force-device-write to overwrite it")
+        }
         RunError::DeviceUnreadable { .. } => {
             format!("{e}. Pass --force-device-write to write anyway")
         }
@@ -119,6 +122,8 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::ThreadSpawn(_)
         | RunError::BackingFile { .. }
         | RunError::Ceph { .. }
+        | RunError::ExportReadOnly { .. }
+        | RunError::Nbd { .. }
         | RunError::WorkDir { .. } => e.to_string(),
     }
 }

@@ -402,9 +402,10 @@ fn every_data_engine_is_checked() {
         EngineKind::Netsplice,
     ];
     for k in EngineKind::ALL {
-        // The Ceph engines need a cluster: the end-to-end tests check them against fio's.
+        // The Ceph engines need a cluster and nbd a server: the end-to-end tests check them
+        // against fio's.
         // cpuio moves nothing: its own tests check its burns.
-        let own_tests = k.is_metadata() || space.contains(&k) || k.is_ceph() || k.is_noio();
+        let own_tests = k.is_metadata() || space.contains(&k) || k.is_remote() || k.is_noio();
         assert_eq!(listed.contains(&k), !own_tests, "{k:?}");
     }
 }

@@ -34,6 +34,16 @@ impl EngineFlags {
         direct: true,
         noio: false,
     };
+    /// A data engine that reaches its target through a client library (a Ceph image or pool,
+    /// an NBD export): asynchronous, opens no local file and lays nothing out.
+    pub(crate) const REMOTE: EngineFlags = EngineFlags {
+        sync: false,
+        opens_file: false,
+        diskless: true,
+        metadata: false,
+        direct: false,
+        noio: false,
+    };
 }
 
 /// Creates an engine of the declared kind.
@@ -117,6 +127,9 @@ pub trait Capabilities: Copy {
     /// The Ceph engines (rbd, rados): I/O on an image or objects of a cluster, named by the
     /// engine's own options rather than a local path.
     fn is_ceph(self) -> bool;
+    /// The engines whose target is named by their own options (a Ceph image or pool, an NBD
+    /// export) rather than a local path: the verifier reads back through the engine.
+    fn is_remote(self) -> bool;
     /// Engines where each "I/O" is a metadata operation on its own file.
     fn is_metadata(self) -> bool;
     /// Engines that move nothing (fio's FIO_NOIO): I/Os without bytes, for the job's time.
@@ -135,6 +148,10 @@ impl Capabilities for EngineKind {
     #[inline]
     fn is_ceph(self) -> bool {
         matches!(self, EngineKind::Rbd | EngineKind::Rados)
+    }
+    #[inline]
+    fn is_remote(self) -> bool {
+        self.is_ceph() || self == EngineKind::Nbd
     }
     #[inline]
     fn is_metadata(self) -> bool {
@@ -176,7 +193,7 @@ mod tests {
             .into_iter()
             .filter(|k| !k.is_sync())
             .collect();
-        assert_eq!(asynchronous, [Libaio, IoUring, PosixAio, Rbd, Rados]);
+        assert_eq!(asynchronous, [Libaio, IoUring, PosixAio, Rbd, Rados, Nbd]);
         let noio: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_noio())
@@ -186,7 +203,10 @@ mod tests {
             .into_iter()
             .filter(|k| k.is_diskless())
             .collect();
-        assert_eq!(diskless, [Null, Rbd, Rados, Cpuio, Exec, Net, Netsplice]);
+        assert_eq!(
+            diskless,
+            [Null, Rbd, Rados, Cpuio, Exec, Net, Netsplice, Nbd]
+        );
         let meta: Vec<_> = EngineKind::ALL
             .into_iter()
             .filter(|k| k.is_metadata())
@@ -196,7 +216,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(EngineKind::ALL.len(), 22);
+        assert_eq!(EngineKind::ALL.len(), 23);
         for k in EngineKind::ALL {
             assert_eq!(EngineKind::from_name(k.name()), Some(k));
         }

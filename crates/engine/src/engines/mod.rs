@@ -21,6 +21,7 @@ pub(crate) mod ftruncate;
 pub(crate) mod libaio;
 pub(crate) mod meta;
 pub(crate) mod mmap;
+pub(crate) mod nbd;
 pub(crate) mod net;
 pub(crate) mod null;
 pub(crate) mod posixaio;
@@ -63,6 +64,7 @@ pub(crate) const ENGINES: &[EngineDecl] = &[
     e4defrag::DECL,
     net::DECL,
     net::splice::DECL,
+    nbd::DECL,
 ];
 
 // `EngineKind as usize` indexes ENGINES.
@@ -174,6 +176,7 @@ pub const fn reader_list(opt: EngineOption) -> &'static [&'static str] {
         EngineOption::Mss => list!(EngineOption::Mss),
         EngineOption::Interface => list!(EngineOption::Interface),
         EngineOption::Ttl => list!(EngineOption::Ttl),
+        EngineOption::Uri => list!(EngineOption::Uri),
     }
 }
 

@@ -221,6 +221,21 @@ pub enum RunError {
     /// The cluster, pool, image or client library could not be reached or used.
     #[error("{job}: {message}")]
     Ceph { job: String, message: String },
+    /// A write to an NBD export the server offers read-only.
+    #[error("{job}: refusing to write to NBD export {uri}: the server offers it read-only")]
+    ExportReadOnly { job: String, uri: String },
+    /// A write to an NBD export that holds a filesystem, partition table or other signature.
+    #[error(
+        "{job}: refusing to write to NBD export {uri}: it holds {signature}; writing would destroy it"
+    )]
+    ExportHoldsData {
+        job: String,
+        uri: String,
+        signature: String,
+    },
+    /// The export, its server or the client library could not be reached or used.
+    #[error("{job}: {message}")]
+    Nbd { job: String, message: String },
     /// More worker threads than a run may start.
     #[error("{threads} jobs (clones counted) are more than the limit of {max}")]
     TooManyJobs { threads: u64, max: u64 },

@@ -8,6 +8,7 @@ mod exec_gate_tests;
 mod notice;
 mod plan;
 mod plan_ceph;
+mod plan_nbd;
 mod region;
 mod start;
 pub mod steps;

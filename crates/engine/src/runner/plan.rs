@@ -208,6 +208,9 @@ fn plan_file(
     if job.ioengine.is_ceph() {
         return super::plan_ceph::plan_ceph_file(plan, job, clone, path, nfiles, size_rng);
     }
+    if job.ioengine == EngineKind::Nbd {
+        return super::plan_nbd::plan_nbd_file(plan, job, clone, path, nfiles, size_rng);
+    }
     let writes = job.writes();
     let meta = job.ioengine.is_metadata();
     let diskless = job.ioengine.is_diskless();

@@ -25,8 +25,23 @@ pub(super) fn plan_ceph_file(
     } else {
         None
     };
+    device_like_file(job, clone, path, nfiles, size_rng, real_size)
+}
+
+/// The worker's view of a file of a job whose engine reaches its target through a library
+/// (nothing laid out): with `real_size`, a device of that size (an RBD image, an NBD
+/// export); without, sized by the job as a new file would be (a RADOS object).
+pub(super) fn device_like_file(
+    job: &JobSpec,
+    clone: u32,
+    path: PathBuf,
+    nfiles: u64,
+    size_rng: &mut Rng,
+    real_size: Option<u64>,
+) -> Result<WorkerFile, RunError> {
+    let is_block = real_size.is_some();
     let found = Found {
-        is_block: rbd,
+        is_block,
         is_char: false,
         real_size,
     };
@@ -34,7 +49,7 @@ pub(super) fn plan_ceph_file(
     let (region_start, region_len, size) = resolve_region(job, clone, &path, &found, per_file)?;
     Ok(WorkerFile {
         path,
-        is_block: rbd,
+        is_block,
         is_char: false,
         size: size.max(region_start + region_len),
         region_start,

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 mod claim;
 mod diskstats;
+mod ends;
 mod layout;
 mod mounts;
 mod probe;
@@ -24,6 +25,7 @@ pub use probe::{dir_writable, free_files, free_space, probe};
 pub(crate) use claim::{claim_exclusive, dump_dir_beside, special_kind};
 pub use claim::{BusyReason, LoopInUse};
 pub(crate) use diskstats::{disks_for, DiskStatsSampler};
+pub(crate) use ends::ends_signature;
 pub(crate) use layout::{invalidate_cache, layout_file_until};
 pub(crate) use mounts::{device_mount_point, mount_for};
 pub(crate) use signature::fs_signature;

@@ -56,7 +56,7 @@ impl Worker {
         let len = self.bufs.len();
         let before = self.verify_reads_before();
         let buf = self.bufs.slot_mut(0, len);
-        let mut rb = if self.spec.ioengine.is_ceph() {
+        let mut rb = if self.spec.ioengine.is_remote() {
             ReadBack::Engine(&mut *self.engine)
         } else {
             ReadBack::Fds(&fds)
@@ -140,7 +140,7 @@ impl Worker {
             let len = self.bufs.len();
             let before = self.verify_reads_before();
             let buf = self.bufs.slot_mut(0, len);
-            let mut rb = if self.spec.ioengine.is_ceph() {
+            let mut rb = if self.spec.ioengine.is_remote() {
                 ReadBack::Engine(&mut *self.engine)
             } else {
                 ReadBack::Fds(&fds)

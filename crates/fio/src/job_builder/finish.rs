@@ -123,6 +123,13 @@ fn check_engine_options(spec: &JobSpec, st: &Pending) -> Result<(), BuildError> 
             why: "the program to run for the job's time",
         });
     }
+    if spec.ioengine == EngineKind::Nbd && spec.engine_options.nbd_uri.is_none() {
+        return Err(BuildError::EngineNeeds {
+            engine,
+            option: "uri",
+            why: "the NBD export, e.g. nbd+unix:///?socket=/run/nbd.sock or nbd://host/export",
+        });
+    }
     if spec.ioengine == EngineKind::E4defrag {
         let d = &spec.engine_options.defrag;
         if d.name.as_deref().is_none_or(str::is_empty) {

@@ -550,6 +550,18 @@ fn groups_follow_stonewall_and_new_group() {
     );
 }
 
+#[test]
+fn an_nbd_job_needs_an_nbd_uri() {
+    let e = job(&[("ioengine", "nbd"), ("rw", "read")]).unwrap_err();
+    assert!(e.to_string().contains("ioengine=nbd needs uri="), "{e}");
+    let e = job(&[("ioengine", "nbd"), ("uri", "/tmp/sock")]).unwrap_err();
+    assert!(e.to_string().contains("expected an NBD URI"), "{e}");
+    for uri in ["nbd://h:10809/e", "nbd+unix:///?socket=/s", "nbds://h/e"] {
+        let j = job(&[("ioengine", "nbd"), ("uri", uri)]).unwrap();
+        assert_eq!(j.engine_options.nbd_uri.as_deref(), Some(uri));
+    }
+}
+
 /// The options an engine cannot run without (cpuio burns a share of a CPU, exec runs a
 /// program, e4defrag moves blocks to a donor allocated to the file size), with a value each.
 fn engine_needs(engine: &str) -> Vec<(&'static str, &'static str)> {
@@ -558,6 +570,7 @@ fn engine_needs(engine: &str) -> Vec<(&'static str, &'static str)> {
         "exec" => vec![("program", "true")],
         "e4defrag" => vec![("donorname", "d"), ("filesize", "1m")],
         "net" | "netsplice" => vec![("port", "8888"), ("hostname", "localhost")],
+        "nbd" => vec![("uri", "nbd://localhost/")],
         _ => vec![],
     }
 }
@@ -600,6 +613,7 @@ fn every_supported_option_has_a_handler() {
             "ignore_error" => "EIO",
             "numa_mem_policy" => "local",
             "cmdprio_bssplit" => "4k/10",
+            "uri" => "nbd+unix:///?socket=/run/nbd.sock",
             _ => v,
         };
         if d.name == "verify_only" {

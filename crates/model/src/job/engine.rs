@@ -39,11 +39,13 @@ pub enum EngineKind {
     Net,
     /// As `Net`, through splice(2) and a pipe.
     Netsplice,
+    /// An NBD export through libnbd.
+    Nbd,
 }
 
 impl EngineKind {
     /// Every engine, in the order of the discriminants.
-    pub const ALL: [EngineKind; 22] = [
+    pub const ALL: [EngineKind; 23] = [
         EngineKind::Sync,
         EngineKind::Psync,
         EngineKind::Vsync,
@@ -66,6 +68,7 @@ impl EngineKind {
         EngineKind::E4defrag,
         EngineKind::Net,
         EngineKind::Netsplice,
+        EngineKind::Nbd,
     ];
 
     /// The engine's name, as job files and outputs name it (`ioengine=`).
@@ -93,6 +96,7 @@ impl EngineKind {
             EngineKind::E4defrag => "e4defrag",
             EngineKind::Net => "net",
             EngineKind::Netsplice => "netsplice",
+            EngineKind::Nbd => "nbd",
         }
     }
 
@@ -182,10 +186,12 @@ pub enum EngineOption {
     Interface,
     /// net: the time-to-live of UDP multicast.
     Ttl,
+    /// nbd: the export's URI.
+    Uri,
 }
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 38] = [
+    pub const ALL: [EngineOption; 39] = [
         EngineOption::Hipri,
         EngineOption::Nowait,
         EngineOption::Fixedbufs,
@@ -224,6 +230,7 @@ impl EngineOption {
         EngineOption::Mss,
         EngineOption::Interface,
         EngineOption::Ttl,
+        EngineOption::Uri,
     ];
 }
 
@@ -266,6 +273,9 @@ pub struct EngineOptions {
     /// net/netsplice: the socket and its peer.
     #[serde(default, skip_serializing_if = "NetLink::is_unset")]
     pub net: NetLink,
+    /// nbd: the export, as a URI (`nbd://`, `nbd+unix://`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nbd_uri: Option<String>,
 }
 
 /// The donor of the e4defrag engine (fio's `donorname`, `inplace`).
@@ -473,6 +483,7 @@ impl EngineOptions {
             EngineOption::Mss => self.net.mss != 0,
             EngineOption::Interface => self.net.interface.is_some(),
             EngineOption::Ttl => self.net.ttl.is_some(),
+            EngineOption::Uri => self.nbd_uri.is_some(),
         }
     }
 }

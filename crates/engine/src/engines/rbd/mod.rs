@@ -33,14 +33,7 @@ pub(crate) const OPTIONS: &[EngineOption] = &[
 ];
 
 /// An image's flags: asynchronous, opens no local file and lays nothing out.
-pub(crate) const CEPH_FLAGS: EngineFlags = EngineFlags {
-    sync: false,
-    opens_file: false,
-    diskless: true,
-    metadata: false,
-    direct: false,
-    noio: false,
-};
+pub(crate) const CEPH_FLAGS: EngineFlags = EngineFlags::REMOTE;
 
 /// RBD images through librbd.
 pub(crate) const DECL: EngineDecl = EngineDecl {

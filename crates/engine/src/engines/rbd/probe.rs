@@ -7,11 +7,6 @@ use super::connect;
 use crate::job::CephTarget;
 use crate::targets;
 use iomark_ceph::Image;
-use std::io::Write;
-use std::path::PathBuf;
-
-const MIB: u64 = 1 << 20;
-
 /// Why a write to the image is refused, or why it could not be looked at.
 #[derive(Debug)]
 pub(crate) enum ProbeError {
@@ -53,54 +48,9 @@ pub(crate) fn probe(t: &CephTarget, c: &Checks) -> Result<u64, ProbeError> {
     Ok(size)
 }
 
-/// What libblkid finds in the image's first and last MiB, copied into a small private file
-/// (the last MiB at its end, where end-of-device signatures are looked for).
+/// What libblkid finds in the image's first and last MiB, read through librbd.
 fn signature(img: &Image, size: u64) -> Result<Option<String>, ProbeError> {
-    let io = |e: std::io::Error| {
-        ProbeError::Ceph(format!("cannot check what {} holds: {e}", img.name()))
-    };
-    let head = MIB.min(size);
-    let tail_start = size.saturating_sub(MIB).max(head);
-    let mut buf = vec![0u8; head as usize];
-    read_full(img, &mut buf, 0)?;
-    let mut tail = vec![0u8; (size - tail_start) as usize];
-    read_full(img, &mut tail, tail_start)?;
-    let path = probe_path();
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)?;
-        f.write_all(&buf)?;
-        f.write_all(&tail)?;
-        f.sync_all()?;
-        targets::fs_signature(&path)
-    })();
-    let _ = std::fs::remove_file(&path);
-    result.map_err(io)
-}
-
-fn read_full(img: &Image, buf: &mut [u8], offset: u64) -> Result<(), ProbeError> {
-    let mut done = 0;
-    while done < buf.len() {
-        let n = img
-            .read_at(&mut buf[done..], offset + done as u64)
-            .map_err(|e| ProbeError::Ceph(e.to_string()))?;
-        if n == 0 {
-            break;
-        }
-        done += n;
-    }
-    Ok(())
-}
-
-/// A private file in the temporary directory for the copy.
-fn probe_path() -> PathBuf {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    std::env::temp_dir().join(format!(
-        "iomark-rbd-probe-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ))
+    let read = |buf: &mut [u8], offset: u64| img.read_at(buf, offset).map_err(Into::into);
+    targets::ends_signature(size, read)
+        .map_err(|e| ProbeError::Ceph(format!("cannot check what {} holds: {e}", img.name())))
 }
