@@ -557,7 +557,7 @@ mod tests {
         assert_eq!(pl.tests, [0, 1]);
         assert_eq!(pl.columns, [0, 1, 2, 3]);
         assert_eq!(pl.cells.len(), 5 + 6 + 7 + 8 + 9 + 10);
-        assert!(pl.notes[0].contains("XLSX"));
+        assert!(pl.notes.is_empty(), "{:?}", pl.notes);
         let pl = p("-i 2 -s 1m -r 64k -r 128k", 1 << 40).unwrap();
         assert_eq!(pl.tests, [0, 2]);
         assert!(pl.notes[0].contains("-i 0 added"));

@@ -145,7 +145,11 @@ mod tests {
         while i + 4 <= b.len() {
             let (kind, len) = (u16_at(i), u16_at(i + 2) as usize);
             let body = &b[i + 4..i + 4 + len];
-            let (row, col) = (u16_at(i + 4), u16_at(i + 6));
+            let (row, col) = if len >= 4 {
+                (u16_at(i + 4), u16_at(i + 6))
+            } else {
+                (0, 0)
+            };
             match kind {
                 4 => out.push((
                     row,
