@@ -3,6 +3,8 @@
 //! report, iozone's `.xls` workbook or an XLSX one with a chart per test (`-b`), throughput mode (`-t`) and iomark's
 //! result file with every cell's latency.
 
+#[cfg(test)]
+mod against_iozone;
 pub mod args;
 pub mod biff;
 pub mod catalog;
@@ -39,8 +41,9 @@ Timed as iozone times it: the open, an fsync of what is dirty and one priming re
 before the clock starts; -e puts fsync (and fflush) inside the timing, -c the close.
 
 Deliberate differences from iozone:
-  - a cell that was not measured (small records of files above 16m in -a, a run cut short) is
-    empty in the -R report (\"\") and in the workbook, never 0;
+  - a figure that was not measured (small records of files above 16m in -a, retests with -+n)
+    prints 0 in the matrix and the -R report, as iozone's, so that scripts reading every cell
+    as a number keep working; the workbooks leave it empty and the result file leaves it out;
   - -b NAME.xls writes iozone's workbook (one sheet, its layout); any other name gets an XLSX
     workbook with a native chart per test;
   - the throughput block has one layout whatever the options; children are always threads;

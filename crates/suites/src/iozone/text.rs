@@ -152,7 +152,7 @@ pub fn matrix_head(l: &Layout) -> String {
 }
 
 /// One line of the matrix: file size and record in kB, then each test's figures at iozone's
-/// widths (blank where a figure was not measured), or its blank when it was not selected.
+/// widths (0 where a figure was not measured), or its blank when it was not selected.
 pub fn row_line(l: &Layout, row: &Row, unit: Unit) -> String {
     let mut s = format!("{:>16}{:>8}", row.cell.file >> 10, row.cell.record >> 10);
     for t in 0..l.slots {
@@ -165,7 +165,9 @@ pub fn row_line(l: &Layout, row: &Row, unit: Unit) -> String {
         for ((i, _), &w) in cols.zip(widths) {
             match row.values.get(i).and_then(|v| v.as_ref()) {
                 Some(m) => s.push_str(&format!("{:>w$}", m.value(unit))),
-                None => s.push_str(&" ".repeat(w)),
+                // As iozone prints a figure it did not measure (-+n's retests): scripts
+                // split the line on blanks; the result file leaves it out.
+                None => s.push_str(&format!("{:>w$}", 0)),
             }
         }
     }
