@@ -316,28 +316,16 @@ fn dd_truncates_its_output_as_gnu_dd_unless_notrunc() {
 #[test]
 fn dd_never_truncates_a_block_device() {
     crate::blockdev::root_required();
-    let d = Scratch::new("dd-trunc-dev");
-    let img = d.file("img");
-    std::fs::write(&img, vec![0x5au8; 8 << 20]).unwrap();
-    let o = Command::new("losetup")
-        .args(["-f", "--show"])
-        .arg(&img)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "losetup: {}", stderr(&o));
-    let dev = String::from_utf8_lossy(&o.stdout).trim().to_string();
-    struct Detach(String);
-    impl Drop for Detach {
-        fn drop(&mut self) {
-            let _ = Command::new("losetup").args(["-d", &self.0]).status();
-        }
-    }
-    let _detach = Detach(dev.clone());
-    let line = format!("if=/dev/zero of={dev} bs=64K count=2 oflag=direct --no-store");
+    let l = crate::blockdev::Loop::new("dd-trunc-dev", 8 << 20, false);
+    std::fs::write(&l.dev, vec![0x5au8; 8 << 20]).unwrap();
+    let d = Scratch::new("dd-trunc-dev-cwd");
+    let line = format!(
+        "if=/dev/zero of={} bs=64K count=2 oflag=direct --no-store",
+        l.dev
+    );
     let o = ours(&line, &d.path);
     assert!(o.status.success(), "{}", stderr(&o));
-    drop(_detach);
-    let after = std::fs::read(&img).unwrap();
+    let after = l.checksum();
     assert_eq!(after.len(), 8 << 20);
     assert!(after[..128 << 10].iter().all(|&b| b == 0));
     assert!(

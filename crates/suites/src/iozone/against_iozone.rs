@@ -5,6 +5,7 @@
 //! workbook, against which the cells of iomark's are laid out.
 
 use super::args::parse;
+use super::biff::read_cells;
 use super::excel::{self, Block};
 use super::plan::plan;
 use super::run::{Measure, Row};
@@ -112,30 +113,9 @@ fn matrix_layout_matches_iozones_byte_for_byte() {
     }
 }
 
-/// The cells of a BIFF2 stream: (row, column, text), numbers as text.
-fn cells(b: &[u8]) -> Vec<(u16, u16, String)> {
-    let at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + 4 <= b.len() {
-        let (kind, len) = (at(i), at(i + 2) as usize);
-        let body = &b[i + 4..i + 4 + len];
-        let text = match kind {
-            4 => Some(String::from_utf8_lossy(&body[8..8 + body[7] as usize]).into_owned()),
-            3 => Some(f64::from_le_bytes(body[7..15].try_into().unwrap()).to_string()),
-            _ => None,
-        };
-        if let Some(t) = text {
-            out.push((at(i + 4), at(i + 6), t));
-        }
-        i += 4 + len;
-    }
-    out
-}
-
 #[test]
 fn xls_workbook_has_iozones_cells_in_iozones_places() {
-    let theirs = cells(&fixture("auto.xls"));
+    let theirs = read_cells(&fixture("auto.xls"));
     let text = String::from_utf8(fixture("auto.txt")).unwrap();
     let line = text
         .lines()
@@ -153,7 +133,7 @@ fn xls_workbook_has_iozones_cells_in_iozones_places() {
     // iozone's own figures, read from its -R report.
     let blocks: Vec<Block> = excel::parse(&text);
     assert_eq!(blocks.len(), p.columns.len());
-    let ours = cells(&super::xls::matrix(line, &p, &blocks, &[]).unwrap());
+    let ours = read_cells(&super::xls::matrix(line, &p, &blocks, &[]).unwrap());
     // Cell (0, 0) is the command line (iozone's as it ran it, with its path).
     assert_eq!(ours[0], (0, 0, line.to_string()));
     assert!(theirs[0].2.contains("iozone -a -n 64k -g 128k -q 16k"));

@@ -95,6 +95,28 @@ impl Sheet {
     }
 }
 
+/// The cells of a BIFF2 stream, for tests: (row, column, text), numbers as text.
+#[cfg(test)]
+pub(crate) fn read_cells(b: &[u8]) -> Vec<(u16, u16, String)> {
+    let at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 4 <= b.len() {
+        let (kind, len) = (at(i), at(i + 2) as usize);
+        let body = &b[i + 4..i + 4 + len];
+        let text = match kind {
+            LABEL => Some(String::from_utf8_lossy(&body[8..8 + body[7] as usize]).into_owned()),
+            NUMBER => Some(f64::from_le_bytes(body[7..15].try_into().unwrap()).to_string()),
+            _ => None,
+        };
+        if let Some(t) = text {
+            out.push((at(i + 4), at(i + 6), t));
+        }
+        i += 4 + len;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

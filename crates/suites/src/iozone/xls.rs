@@ -135,38 +135,8 @@ fn tp_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::iozone::biff::read_cells;
     use crate::iozone::{parse, plan};
-
-    /// The cells of a BIFF2 stream: (row, column, text or number).
-    fn cells(b: &[u8]) -> Vec<(u16, u16, String)> {
-        let mut out = Vec::new();
-        let mut i = 0;
-        let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
-        while i + 4 <= b.len() {
-            let (kind, len) = (u16_at(i), u16_at(i + 2) as usize);
-            let body = &b[i + 4..i + 4 + len];
-            let (row, col) = if len >= 4 {
-                (u16_at(i + 4), u16_at(i + 6))
-            } else {
-                (0, 0)
-            };
-            match kind {
-                4 => out.push((
-                    row,
-                    col,
-                    String::from_utf8(body[8..8 + body[7] as usize].to_vec()).unwrap(),
-                )),
-                3 => out.push((
-                    row,
-                    col,
-                    f64::from_le_bytes(body[7..15].try_into().unwrap()).to_string(),
-                )),
-                _ => {}
-            }
-            i += 4 + len;
-        }
-        out
-    }
 
     #[test]
     fn matrix_sheet_is_laid_out_as_iozones() {
@@ -183,7 +153,7 @@ mod tests {
             rows: vec![(64, vec![Some(12.5)])],
         };
         let bytes = matrix("iozone -i 0", &p, &[b.clone(), b], &[cpu]).unwrap();
-        let c = cells(&bytes);
+        let c = read_cells(&bytes);
         let at = |r: u16, col: u16| {
             c.iter()
                 .find(|x| x.0 == r && x.1 == col)
@@ -217,7 +187,7 @@ mod tests {
             unit: "kBytes/sec",
         };
         let rows = vec![("Initial write".to_string(), vec![1.5, 2.5])];
-        let c = cells(&throughput(&h, &rows, &rows).unwrap());
+        let c = read_cells(&throughput(&h, &rows, &rows).unwrap());
         let texts: Vec<&str> = c.iter().map(|x| x.2.as_str()).collect();
         assert_eq!(
             &texts[..7],
