@@ -269,3 +269,67 @@ fn dd_unwritable_directory_is_refused_and_writes_nothing() {
     assert!(!e.contains("records"), "{e}");
     assert_eq!(ro.entries(), 0);
 }
+
+/// Size and allocated 512-byte blocks of a file.
+fn size_and_blocks(p: &Path) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(p).unwrap();
+    (m.len(), m.blocks())
+}
+
+#[test]
+fn dd_truncates_its_output_as_gnu_dd_unless_notrunc() {
+    let d = Scratch::new("dd-trunc");
+    // Each line on a 1 MiB file of 0x5a, by GNU dd and by iomark: the same size, the same
+    // allocation, the same bytes (cut at seek=, to nothing without it; kept with notrunc).
+    for line in [
+        "if=/dev/zero of=F bs=64K count=2 oflag=direct",
+        "if=/dev/zero of=F bs=64K count=2 seek=4",
+        "if=/dev/zero of=F bs=64K count=2 seek=4096 oflag=seek_bytes",
+        "if=/dev/zero of=F bs=64K count=2 conv=notrunc oflag=direct",
+        "if=/dev/zero of=F bs=64K count=32 seek=20",
+    ] {
+        let mut files = Vec::new();
+        for who in ["gnu", "ours"] {
+            let f = d.file(who);
+            std::fs::write(&f, vec![0x5au8; 1 << 20]).unwrap();
+            let l = line.replace("of=F", &format!("of={}", f.display()));
+            let o = if who == "gnu" {
+                gnu(&l, &d.path)
+            } else {
+                ours(&format!("{l} --no-store"), &d.path)
+            };
+            assert!(o.status.success(), "{who} {line}: {}", stderr(&o));
+            files.push(f);
+        }
+        let (g, o) = (size_and_blocks(&files[0]), size_and_blocks(&files[1]));
+        assert_eq!(o, g, "{line}: (size, blocks) iomark vs GNU dd");
+        assert_eq!(
+            std::fs::read(&files[1]).unwrap(),
+            std::fs::read(&files[0]).unwrap(),
+            "{line}"
+        );
+    }
+    assert_eq!(size_and_blocks(&d.file("gnu")).0, 52 * 65536);
+}
+
+#[test]
+fn dd_never_truncates_a_block_device() {
+    crate::blockdev::root_required();
+    let l = crate::blockdev::Loop::new("dd-trunc-dev", 8 << 20, false);
+    std::fs::write(&l.dev, vec![0x5au8; 8 << 20]).unwrap();
+    let d = Scratch::new("dd-trunc-dev-cwd");
+    let line = format!(
+        "if=/dev/zero of={} bs=64K count=2 oflag=direct --no-store",
+        l.dev
+    );
+    let o = ours(&line, &d.path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after = l.checksum();
+    assert_eq!(after.len(), 8 << 20);
+    assert!(after[..128 << 10].iter().all(|&b| b == 0));
+    assert!(
+        after[128 << 10..].iter().all(|&b| b == 0x5a),
+        "the rest is kept"
+    );
+}

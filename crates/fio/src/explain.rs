@@ -117,6 +117,7 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::EmptyRegion { .. }
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
+        | RunError::TruncateFailed { .. }
         | RunError::NoSuchDevice { .. }
         | RunError::MetadataOnSpecial { .. }
         | RunError::ThreadSpawn(_)

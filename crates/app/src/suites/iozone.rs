@@ -5,7 +5,7 @@ use crate::progress::steps;
 use crate::session::{exit, signals, Session};
 use anyhow::{anyhow, Result};
 use iomark_engine::result::JobResult;
-use iomark_suites::iozone::{self, excel, record, run, text, throughput, xlsx};
+use iomark_suites::iozone::{self, excel, record, run, text, throughput, xls, xlsx};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -209,13 +209,14 @@ fn matrix_mode(
     let quiet = a.json;
     let unit = text::unit(a);
     let mut code = 0;
-    out(&text::matrix_head(p), quiet);
+    let layout = text::Layout::of(a, p);
+    out(&text::matrix_head(&layout), quiet);
     signals::register_temp(&p.file);
     let level = steps::enter("cell", p.cells.len());
     level.at(1, "");
     let mut rows = 0;
     let mut show = |r: &run::Row| {
-        out(&text::row_line(p, r, unit), quiet);
+        out(&text::row_line(&layout, r, unit), quiet);
         rows += 1;
         level.at(rows + 1, "");
     };
@@ -270,25 +271,37 @@ fn matrix_reports(
             figures: &blocks,
             cpu: &cpu,
         };
-        write_workbook(path, a, host, unit, &sheets, code);
+        let biff = || xls::matrix(&a.command_line, p, &blocks, &cpu);
+        write_workbook(path, a, host, unit, (&sheets, &biff), code);
     }
     report
 }
 
-/// `-b FILE`: the workbook; a failure is said and makes the status at least 1.
+/// `-b FILE`: iozone's BIFF workbook when the name ends in `.xls`, else an XLSX workbook
+/// with charts; a failure is said and makes the status at least 1.
 fn write_workbook(
     path: &std::path::Path,
     a: &iozone::IozoneArgs,
     host: &iomark_engine::result::HostInfo,
     unit: run::Unit,
-    sheets: &xlsx::Sheets<'_>,
+    (sheets, biff): (&xlsx::Sheets<'_>, &BiffSheet<'_>),
     code: &mut i32,
 ) {
-    if let Err(e) = xlsx::write(path, &a.command_line, host, unit.words(), sheets) {
+    let written = if xls::is_xls(path) {
+        biff()
+            .map_err(|e| anyhow!("{}: {e}", path.display()))
+            .and_then(|b| crate::session::outputs::write(path, &b))
+    } else {
+        xlsx::write(path, &a.command_line, host, unit.words(), sheets).map_err(|e| anyhow!(e))
+    };
+    if let Err(e) = written {
         eprintln!("iomark iozone: -b {e}");
         *code = (*code).max(1);
     }
 }
+
+/// The BIFF sheet of a run, made only when the workbook's name asks for one.
+type BiffSheet<'a> = dyn Fn() -> Result<Vec<u8>, iozone::biff::TooLarge> + 'a;
 
 /// iozone's header: the command line, the options in words, when the run began.
 pub fn header(
@@ -327,7 +340,21 @@ pub fn throughput_reports(
             counts: &counts,
             rows: &rows,
         };
-        write_workbook(path, a, host, unit, &sheets, code);
+        let biff = || {
+            let head = xls::ThroughputHead {
+                command_line: &a.command_line,
+                children: throughput::child_word(a.threads, true),
+                record_kb: rec >> 10,
+                unit: throughput::unit_label(unit),
+            };
+            let cpu = if a.cpu_util {
+                throughput::cpu_table(figs).1
+            } else {
+                Vec::new()
+            };
+            xls::throughput(&head, &rows, &cpu)
+        };
+        write_workbook(path, a, host, unit, (&sheets, &biff), code);
     }
     report
 }

@@ -133,6 +133,14 @@ pub enum RunError {
         bytes: u64,
         source: io::Error,
     },
+    /// Cutting a file to the size a job starts from (GNU dd's truncation at open) failed.
+    #[error("{job}: truncating {} to {bytes} bytes failed: {source}", path.display())]
+    TruncateFailed {
+        job: String,
+        path: PathBuf,
+        bytes: u64,
+        source: io::Error,
+    },
     /// A metadata engine (filecreate, filestat, filedelete) aimed at something that is not a
     /// regular file: it acts only on regular files.
     #[error("{job}: {} acts only on regular files, but {} is {what}", engine.name(), path.display())]
@@ -249,6 +257,7 @@ impl RunError {
             RunError::IsDirectory { job, .. }
             | RunError::NoSuchDevice { job, .. }
             | RunError::NotFileOrDevice { job, .. }
+            | RunError::TruncateFailed { job, .. }
                 if job.is_empty() =>
             {
                 *job = name.to_string();

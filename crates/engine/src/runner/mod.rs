@@ -105,6 +105,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     let claims = claim_devices(plan, &units)?;
     check_free_space(plan, &layouts)?;
     let pre_existing = pre_existing_files(plan, &units);
+    truncate_files(plan, &units)?;
     let created = lay_out(&layouts, ctl)?;
     // A stop during layout still ends in a result: every job is reported as not run (zero
     // I/O), so the outputs stay valid and say the run was interrupted.
@@ -143,6 +144,21 @@ fn pre_existing_files(plan: &RunPlan, units: &[Unit]) -> HashSet<PathBuf> {
         .filter(|f| std::fs::symlink_metadata(&f.path).is_ok())
         .map(|f| f.path.clone())
         .collect()
+}
+
+/// Cut the files of jobs that start from a truncated file (`truncate_to`: GNU dd's output),
+/// through the gate of named files, after every check of the run passed.
+fn truncate_files(plan: &RunPlan, units: &[Unit]) -> Result<(), RunError> {
+    for u in units {
+        let job = &plan.jobs[u.job_index];
+        let Some(size) = job.truncate_to else {
+            continue;
+        };
+        for f in &u.files {
+            steps::truncate_named_file(&f.path, size).map_err(|e| e.for_job(&job.name))?;
+        }
+    }
+    Ok(())
 }
 
 /// Lay out files (fio's "Laying out IO file"), announcing each job once, until the run is

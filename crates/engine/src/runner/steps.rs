@@ -149,6 +149,44 @@ pub fn check_named_file(path: &Path) -> Result<(), RunError> {
     }
 }
 
+/// Cut a file a user named for writing to `size` bytes (or extend it, sparse), as GNU dd does
+/// to its output when it opens it without conv=notrunc: only a regular file, and only after it
+/// passed the gate of named files ([`check_named_file`]); a block device (which GNU dd does not
+/// truncate either) and a path that does not exist yet (the job creates it) are left as they
+/// are. Whether the file was cut.
+pub fn truncate_named_file(path: &Path, size: u64) -> Result<bool, RunError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::metadata(path) {
+        Ok(m) if m.file_type().is_block_device() => return Ok(false),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if targets::missing_device_path(path) {
+                check_named_file(path)?;
+            }
+            return Ok(false);
+        }
+        _ => {}
+    }
+    check_named_file(path)?;
+    let failed = |source: std::io::Error| RunError::TruncateFailed {
+        job: String::new(),
+        path: path.to_path_buf(),
+        bytes: size,
+        source,
+    };
+    // No O_CREAT: what the gate passed is what is cut; O_NONBLOCK so that a FIFO put in its
+    // place since cannot block the open (it is then left alone, as is anything not regular).
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(failed)?;
+    if !f.metadata().map_err(failed)?.is_file() {
+        return Ok(false);
+    }
+    f.set_len(size).map_err(failed)?;
+    Ok(true)
+}
+
 /// Whether `path` (the named file, or the directory it is to be created in) may be written:
 /// a read-only filesystem or a missing permission is said before any step runs, with `dir`.
 fn writable(path: &Path, dir: &Path) -> Result<(), RunError> {
@@ -328,6 +366,38 @@ mod tests {
         assert!(matches!(
             check_named_file(Path::new("/dev/iomark-no-such-disk")),
             Err(RunError::NoSuchDevice { .. })
+        ));
+    }
+
+    #[test]
+    fn named_files_are_truncated_only_when_regular_and_through_the_gate() {
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("out");
+        std::fs::write(&f, vec![7u8; 8192]).unwrap();
+        assert!(truncate_named_file(&f, 1024).unwrap());
+        assert_eq!(std::fs::metadata(&f).unwrap().len(), 1024);
+        // Extended sparse to seek=, as GNU dd's ftruncate does.
+        assert!(truncate_named_file(&f, 4096).unwrap());
+        assert_eq!(std::fs::metadata(&f).unwrap().len(), 4096);
+        // A file that does not exist is left for the job to create.
+        assert!(!truncate_named_file(&tmp.path().join("new"), 0).unwrap());
+        assert!(!tmp.path().join("new").exists());
+        // What the gate refuses is refused: a directory, a character device, a FIFO.
+        assert!(matches!(
+            truncate_named_file(tmp.path(), 0),
+            Err(RunError::IsDirectory { .. })
+        ));
+        assert!(matches!(
+            truncate_named_file(Path::new("/dev/null"), 0),
+            Err(RunError::NotFileOrDevice { .. })
+        ));
+        let fifo = tmp.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(matches!(
+            truncate_named_file(&fifo, 0),
+            Err(RunError::NotFileOrDevice { .. })
         ));
     }
 }

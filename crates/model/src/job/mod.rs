@@ -124,6 +124,11 @@ pub struct JobSpec {
     /// appending to a new file), instead of being laid out at its full size first.
     #[serde(default)]
     pub grow_file: bool,
+    /// Before the run's first I/O, each file of the job that is a regular file is cut (or
+    /// extended) to this many bytes, as GNU dd does to its output unless conv=notrunc; a block
+    /// device is left as it is, and a file that does not exist yet is created by the job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncate_to: Option<u64>,
     pub allow_mounted_write: bool,
     pub readonly: bool,
 
@@ -263,6 +268,7 @@ impl Default for JobSpec {
             overwrite: false,
             fill_device: false,
             grow_file: false,
+            truncate_to: None,
             allow_mounted_write: false,
             readonly: false,
             randrepeat: true,

@@ -41,7 +41,5 @@ Differences from GNU dd:
   - /dev/zero as input is not read: the engine writes zero-filled buffers of the same size;
     /dev/null as output is not written. One side of the copy is a file or device, the other
     /dev/zero, /dev/urandom or /dev/null (copying file to file is not measured).
-  - An existing output file is never truncated (as with conv=notrunc): the engine never
-    shrinks a file; a note says so when the file stays longer than what was written.
   - conv=fdatasync calls fsync (a superset). The final sync is inside the timing, as in GNU dd.
 ";

@@ -228,14 +228,6 @@ fn write_target<'a>(
             ))
         }
     };
-    if let Probe::File { size } = existing {
-        if size > start + bytes && !a.conv.notrunc {
-            notes.push(format!(
-                "{} keeps its size of {size} bytes: iomark dd never truncates an existing file (GNU dd would, without conv=notrunc)",
-                p.display()
-            ));
-        }
-    }
     if *src == End::Random {
         notes.push(
             "if=/dev/urandom is not read: the engine writes pseudo-random data, so the time does not include the kernel's random generator".into(),
@@ -340,6 +332,13 @@ fn run_plan(a: &DdArgs, t: &Target, src: &End) -> RunPlan {
     if tail > 0 {
         run.jobs
             .push(base("dd-tail", tail, t.start + full, tail, false));
+    }
+    // As GNU dd opens its output: without conv=notrunc a regular file is cut at seek= (to
+    // nothing without seek=) before the copy; the engine leaves a block device as it is.
+    if t.dir == Dir::Write && !a.conv.notrunc {
+        if let Some(first) = run.jobs.first_mut() {
+            first.truncate_to = Some(t.start);
+        }
     }
     // conv=fsync / fdatasync: one fsync after the last write, inside the timing.
     if t.dir == Dir::Write && (a.conv.fsync || a.conv.fdatasync) {
@@ -457,18 +456,28 @@ mod tests {
     }
 
     #[test]
-    fn larger_existing_output_is_kept_with_a_note() {
+    fn output_is_truncated_at_seek_unless_notrunc() {
         let p = plan_of(
-            "if=/dev/zero of=x bs=1K count=1",
+            "if=/dev/zero of=x bs=1K count=3 seek=2",
             Probe::File { size: 1 << 20 },
         )
         .unwrap();
-        assert!(p.notes[0].contains("never truncates"), "{:?}", p.notes);
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert_eq!(p.run.jobs[0].truncate_to, Some(2048));
+        let p = plan_of("if=/dev/zero of=x bs=1K count=1", Probe::Missing).unwrap();
+        assert_eq!(p.run.jobs[0].truncate_to, Some(0));
         let p = plan_of(
             "if=/dev/zero of=x bs=1K count=1 conv=notrunc",
             Probe::File { size: 1 << 20 },
         )
         .unwrap();
-        assert!(p.notes.is_empty());
+        assert!(p.notes.is_empty() && p.run.jobs[0].truncate_to.is_none());
+        // Reads truncate nothing.
+        let p = plan_of(
+            "if=x of=/dev/null bs=1K count=1",
+            Probe::File { size: 1 << 20 },
+        )
+        .unwrap();
+        assert!(p.run.jobs[0].truncate_to.is_none());
     }
 }

@@ -99,6 +99,9 @@ pub struct IozoneArgs {
     pub version: bool,
     /// The command line as given (for the header and the workbook).
     pub command_line: String,
+    /// Every flag applied, in the order given, with its value as written ("" for a flag that
+    /// takes none): iozone describes its options in this order.
+    pub given: Vec<(String, String)>,
 }
 
 /// A size that is not one in iozone's units.
@@ -292,6 +295,7 @@ fn apply(
     meaning: &'static str,
     v: &str,
 ) -> Result<(), IozoneError> {
+    a.given.push((name.to_string(), v.to_string()));
     match name {
         "b" => a.workbook = Some(PathBuf::from(v)),
         "f" => a.file = Some(PathBuf::from(v)),

@@ -1,14 +1,18 @@
 //! `iomark iozone`: iozone's command line (flags table → typed plan), its tests as timed passes
 //! of iomark's engine (`iomark_engine::pass`), and its outputs: the text matrix, the `-R`
-//! report, an XLSX workbook with a chart per test (`-b`), throughput mode (`-t`) and iomark's
+//! report, iozone's `.xls` workbook or an XLSX one with a chart per test (`-b`), throughput mode (`-t`) and iomark's
 //! result file with every cell's latency.
 
+#[cfg(test)]
+mod against_iozone;
 pub mod args;
+pub mod biff;
 pub mod catalog;
 pub mod cluster;
 pub mod excel;
 pub mod flags;
 mod latency;
+pub mod option_lines;
 pub mod plan;
 pub mod record;
 pub mod run;
@@ -17,6 +21,7 @@ mod snapshots;
 pub mod table;
 pub mod text;
 pub mod throughput;
+pub mod xls;
 pub mod xlsx;
 
 pub use args::{parse, IozoneArgs, IozoneError};
@@ -36,9 +41,11 @@ Timed as iozone times it: the open, an fsync of what is dirty and one priming re
 before the clock starts; -e puts fsync (and fflush) inside the timing, -c the close.
 
 Deliberate differences from iozone:
-  - a cell that was not measured (small records of files above 16m in -a, a run cut short) is
-    empty in the -R report (\"\") and in the workbook, never 0;
-  - -b writes an XLSX workbook (also when the name ends in .xls) with a native chart per test;
+  - a figure that was not measured (small records of files above 16m in -a, retests with -+n)
+    prints 0 in the matrix and the -R report, as iozone's, so that scripts reading every cell
+    as a number keep working; the workbooks leave it empty and the result file leaves it out;
+  - -b NAME.xls writes iozone's workbook (one sheet, its layout); any other name gets an XLSX
+    workbook with a native chart per test;
   - the throughput block has one layout whatever the options; children are always threads;
   - written data is pseudo-random (iozone writes zeros), so compressing file systems are not
     flattered;

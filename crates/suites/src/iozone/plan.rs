@@ -133,13 +133,10 @@ pub fn plan(a: &IozoneArgs, free: &dyn Fn(&Path) -> Option<u64>) -> Result<Plan,
         Some(t) => Some(throughput_mode(a, t, &tests, &file)?),
     };
     check_free_space(a, &cells, &file, throughput.as_ref(), mult, free)?;
-    if let Some(w) = &a.workbook {
-        if w.extension().is_some_and(|e| e.eq_ignore_ascii_case("xls")) {
-            notes.push(format!(
-                "-b {}: the workbook is written in XLSX format (the .xls name is kept)",
-                w.display()
-            ));
-        }
+    if a.diag {
+        notes.push(
+            "-+d: every record written is stamped and every record read is verified, inside the timing".into(),
+        );
     }
     Ok(Plan {
         tests,
@@ -560,7 +557,7 @@ mod tests {
         assert_eq!(pl.tests, [0, 1]);
         assert_eq!(pl.columns, [0, 1, 2, 3]);
         assert_eq!(pl.cells.len(), 5 + 6 + 7 + 8 + 9 + 10);
-        assert!(pl.notes[0].contains("XLSX"));
+        assert!(pl.notes.is_empty(), "{:?}", pl.notes);
         let pl = p("-i 2 -s 1m -r 64k -r 128k", 1 << 40).unwrap();
         assert_eq!(pl.tests, [0, 2]);
         assert!(pl.notes[0].contains("-i 0 added"));

@@ -18,131 +18,30 @@ pub fn unit(a: &IozoneArgs) -> Unit {
     }
 }
 
-/// The columns of the text matrix: iozone prints every test's column (the extension tests
-/// with -E or when one of them is selected); tests not run stay blank.
-pub fn text_columns(plan: &Plan) -> usize {
-    if plan.tests.iter().any(|&t| t >= 9) {
-        COLUMNS.len()
-    } else {
-        13
-    }
-}
-
-/// The block before the matrix. `began` is the start time as the user's locale shows it.
+/// The block before the matrix. `began` is the start time as the user's locale shows it;
+/// `uname` is what `-M` shows.
 pub fn header(a: &IozoneArgs, plan: &Plan, began: &str, uname: Option<&str>) -> String {
     let mut s = format!(
         "\tIozone: Performance Test of File I/O\n\t        iomark iozone {} (iozone's tests on iomark's engine)\n\n",
         iomark_engine::VERSION
     );
-    if let Some(u) = uname {
-        s.push_str(&format!("\tMachine = {u}\n"));
-    }
     s.push_str(&format!("\tRun began: {began}\n\n"));
-    let lines = [
-        timing_lines(a),
-        workload_lines(a),
-        size_lines(a),
-        run_lines(a, plan),
-    ];
-    for t in lines.concat() {
+    s.push_str(&super::option_lines::lines(a, uname));
+    for t in run_lines(a, plan) {
         s.push_str(&format!("\t{t}\n"));
     }
     s
 }
 
-/// The header lines of the modes that change how files are opened, timed and moved (`-a`,
-/// `-z`, `-e`, `-c`, `-I`, `-o`, `-+D`, `-+r`, `-+n`, `-B`, `-D`, `-G`, `-+A`).
-fn timing_lines(a: &IozoneArgs) -> Vec<String> {
-    let mut v: Vec<String> = Vec::new();
-    let mut line = |on: bool, t: &str| {
-        if on {
-            v.push(t.into());
-        }
-    };
-    line(a.auto, "Auto Mode");
-    line(a.all_records, "Cross over of record size disabled.");
-    line(a.fsync_timed, "Include fsync in write timing");
-    line(a.close_timed, "Include close in write timing");
-    line(a.direct, "O_DIRECT feature enabled");
-    line(a.osync, "SYNC Mode. ");
-    line(a.dsync, "O_DSYNC mode enabled.");
-    line(a.rsync, "Read & Write sync mode active.");
-    line(a.no_retest, "No retest option selected");
-    line(a.mmap, "Using mmap files");
-    line(a.msync_async, "Using msync(MS_ASYNC) on mmap files");
-    line(a.msync_sync, "Using msync(MS_SYNC) on mmap files");
-    if let Some(m) = a.madvise {
-        v.push(format!("Madvise enabled: {m}"));
-    }
-    v
-}
-
-/// The header lines of what the tests do besides timing: `-+d` verification, the mix (`-+p`,
-/// `-+B`), `-P` binding and `-+u` CPU utilization.
-fn workload_lines(a: &IozoneArgs) -> Vec<String> {
-    let mut v: Vec<String> = Vec::new();
-    if a.diag {
-        v.push(">>> I/O Diagnostic mode enabled. <<<".into());
-        v.push("Every record written is stamped and every record read is verified (inside the timing).".into());
-    }
-    if let Some(p) = a.pct_read {
-        v.push(format!("Percent read in mix test is {p}"));
-    }
-    if a.seq_mix {
-        v.push(">>> Sequential Mixed workload. <<<".into());
-    }
-    if let Some(c) = a.cpu {
-        v.push(format!("Binding of processors beginning with {c} "));
-    }
-    if a.cpu_util {
-        v.push(format!(
-            "CPU utilization Resolution = {:8.6} seconds.",
-            iomark_engine::sys::cpu_time_resolution_ns() as f64 / 1e9
-        ));
-        v.push("CPU utilization Excel chart enabled".into());
-    }
-    v
-}
-
-/// The header lines of the matrix's sizes (`-n`, `-g`, `-y`, `-q`, every `-s` and `-r`) and
-/// `-R`.
-fn size_lines(a: &IozoneArgs) -> Vec<String> {
-    let mut v: Vec<String> = Vec::new();
-    if let Some(n) = a.min_file {
-        v.push(format!("Using minimum file size of {} kilobytes.", n >> 10));
-    }
-    if let Some(g) = a.max_file {
-        v.push(format!("Using maximum file size of {} kilobytes.", g >> 10));
-    }
-    if let Some(y) = a.min_record {
-        v.push(format!("Using Minimum Record Size {} kB", y >> 10));
-    }
-    if let Some(q) = a.max_record {
-        v.push(format!("Using Maximum Record Size {} kB", q >> 10));
-    }
-    for &f in &a.sizes {
-        v.push(format!("File size set to {} kB", f >> 10));
-    }
-    for &r in &a.records {
-        v.push(format!("Record Size {} kB", r >> 10));
-    }
-    if a.excel {
-        v.push("Excel chart generation enabled".into());
-    }
-    v
-}
-
-/// The header lines that close the block: `-x`, the command line, the unit, the timer, the
+/// The header lines that close the block: the command line, the unit, the timer, the
 /// stride and, in throughput mode, the children and their files.
 fn run_lines(a: &IozoneArgs, plan: &Plan) -> Vec<String> {
     let mut v: Vec<String> = Vec::new();
-    if let Some(t) = &plan.throughput {
-        if !t.stonewall {
-            v.push("Stonewall disabled".into());
-        }
-    }
     v.push(format!("Command line used: {}", a.command_line));
-    v.push(format!("Output is in {}", unit(a).words()));
+    // -O and -N said their unit with their flag.
+    if unit(a) == Unit::KiBps {
+        v.push(format!("Output is in {}", unit(a).words()));
+    }
     v.push("Time Resolution = 0.000001 seconds.".into());
     // iozone's defaults (-S and -L, which change them, only tune -p, which is refused).
     v.push("Processor cache size set to 1024 kBytes.".into());
@@ -172,29 +71,107 @@ fn run_lines(a: &IozoneArgs, plan: &Plan) -> Vec<String> {
     v
 }
 
-/// The two header lines of the matrix.
-pub fn matrix_head(plan: &Plan) -> String {
-    let n = text_columns(plan);
-    let mut top = format!("{:>16}{:>8}", "", "");
-    let mut head = format!("{:>16}{:>8}", "kB", "reclen");
-    for c in &COLUMNS[..n] {
-        top.push_str(&format!("{:>10}", c.top));
-        head.push_str(&format!("{:>10}", c.head));
-    }
-    format!("{}\n{head}\n", top.trim_end())
+/// How iozone lays out the matrix of a run: the columns its header names (the extension
+/// tests' with -E or when one of them runs), whether the header names the stream tests (not
+/// with -B alone), the tests a line has a slot for, and the tests selected with -i (every
+/// test when none was).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    columns: usize,
+    streams: bool,
+    slots: u32,
+    selected: Option<Vec<u32>>,
 }
 
-/// One line of the matrix: file size and record in kB, then a figure per column (blank when
-/// the test was not run).
-pub fn row_line(plan: &Plan, row: &Row, unit: Unit) -> String {
-    let mut s = format!("{:>16}{:>8}", row.cell.file >> 10, row.cell.record >> 10);
-    for v in &row.values[..text_columns(plan)] {
-        match v {
-            Some(m) => s.push_str(&format!("{:>10}", m.value(unit))),
-            None => s.push_str(&format!("{:>10}", "")),
+/// Per test (`-i` number), the printf widths of its figures on a matrix line and the blank
+/// iozone prints in its place when it was not selected (record rewrite and stride read put a
+/// space before their figure; the blanks are a little narrower than the figures).
+const SLOTS: [(&[usize], usize); 13] = [
+    (&[10, 10], 18),
+    (&[10, 10], 18),
+    (&[10, 10], 18),
+    (&[10], 9),
+    (&[11], 10),
+    (&[11], 10),
+    (&[10, 10], 18),
+    (&[10, 10], 17),
+    (&[], 0),
+    (&[10, 10], 18),
+    (&[10, 10], 18),
+    (&[10, 10], 18),
+    (&[10, 10], 18),
+];
+
+/// The widths of the header's fields (file size, record size, then each column's), iozone's
+/// `%16s%8s%9s%11s%10s%10s%10s %9s%10s %10s %10s%10s...`.
+const HEAD_WIDTHS: [usize; 15] = [16, 8, 9, 11, 10, 10, 10, 10, 10, 11, 11, 10, 10, 10, 10];
+
+impl Layout {
+    /// The layout of `plan` run from the command line `a`.
+    pub fn of(a: &IozoneArgs, plan: &Plan) -> Layout {
+        let extension = a.extension || plan.tests.iter().any(|&t| t >= 9);
+        let vectored = plan.tests.iter().any(|&t| t >= 11);
+        // iozone's test count: 0 to 8 (the mix prints nothing in this mode), 0 to 10 with
+        // -E; mapped files drop the last two (and -E's); never fewer than the tests run.
+        let mut slots = match (a.mmap, extension, vectored) {
+            (true, _, _) => 7,
+            (_, true, true) => 13,
+            (_, true, false) => 11,
+            _ => 9,
+        };
+        slots = slots.max(plan.tests.iter().max().map_or(0, |t| t + 1));
+        Layout {
+            columns: match (extension, vectored) {
+                (true, true) => 21,
+                (true, false) => 17,
+                _ => 13,
+            },
+            streams: extension || !a.mmap,
+            slots,
+            selected: (!a.tests.is_empty()).then(|| plan.tests.clone()),
         }
     }
-    format!("{}\n", s.trim_end())
+}
+
+/// The two header lines of the matrix, as iozone pads them (trailing blanks included).
+pub fn matrix_head(l: &Layout) -> String {
+    let width = |i: usize| HEAD_WIDTHS.get(i).copied().unwrap_or(10);
+    let mut top = format!("{:>16}{:>8}", "", "");
+    let mut head = format!("{:>16}{:>8}", "kB", "reclen");
+    for (i, c) in COLUMNS[..l.columns].iter().enumerate() {
+        let w = width(i + 2);
+        let name = if !l.streams && (6..=7).contains(&c.test) {
+            ""
+        } else {
+            c.head
+        };
+        top.push_str(&format!("{:>w$}", c.top));
+        head.push_str(&format!("{name:>w$}"));
+    }
+    format!("{top}\n{head}\n")
+}
+
+/// One line of the matrix: file size and record in kB, then each test's figures at iozone's
+/// widths (0 where a figure was not measured), or its blank when it was not selected.
+pub fn row_line(l: &Layout, row: &Row, unit: Unit) -> String {
+    let mut s = format!("{:>16}{:>8}", row.cell.file >> 10, row.cell.record >> 10);
+    for t in 0..l.slots {
+        let (widths, blank) = SLOTS[t as usize];
+        if l.selected.as_ref().is_some_and(|sel| !sel.contains(&t)) {
+            s.push_str(&" ".repeat(blank));
+            continue;
+        }
+        let cols = COLUMNS.iter().enumerate().filter(|(_, c)| c.test == t);
+        for ((i, _), &w) in cols.zip(widths) {
+            match row.values.get(i).and_then(|v| v.as_ref()) {
+                Some(m) => s.push_str(&format!("{:>w$}", m.value(unit))),
+                // As iozone prints a figure it did not measure (-+n's retests): scripts
+                // split the line on blanks; the result file leaves it out.
+                None => s.push_str(&format!("{:>w$}", 0)),
+            }
+        }
+    }
+    format!("{s}\n")
 }
 
 /// The closing line.
@@ -259,13 +236,13 @@ mod tests {
             ),
             "{h}"
         );
-        let head = matrix_head(&p);
+        let head = matrix_head(&Layout::of(&a, &p));
         assert!(head
             .lines()
             .nth(1)
             .unwrap()
             .trim_start()
-            .starts_with("kB  reclen     write"));
+            .starts_with("kB  reclen    write    rewrite"));
         assert!(cache_note(&p, false, 1 << 30).is_some());
         assert!(cache_note(&p, true, 1 << 30).is_none());
         assert!(cache_note(&p, false, 1 << 20).is_none());

@@ -398,13 +398,18 @@ fn table_of(
     (counts, rows)
 }
 
-/// The `-R` report of throughput mode: one row per pass, one column per child count.
-pub fn excel(figs: &[TpFigure], record: u64, unit: Unit, threads: bool) -> String {
-    let label = match unit {
+/// The unit as throughput mode's reports name it.
+pub fn unit_label(unit: Unit) -> &'static str {
+    match unit {
         Unit::KiBps => "kBytes/sec",
         Unit::OpsPerSec => "ops/sec",
         Unit::MicrosPerOp => "microseconds/op",
-    };
+    }
+}
+
+/// The `-R` report of throughput mode: one row per pass, one column per child count.
+pub fn excel(figs: &[TpFigure], record: u64, unit: Unit, threads: bool) -> String {
+    let label = unit_label(unit);
     report_rows(
         &format!(
             "\n\"Throughput report Y-axis is type of test X-axis is number of {}\"\n\"Record size = {} kBytes \"\n\"Output is in {label}\"\n\n",

@@ -1,5 +1,5 @@
-//! `-b FILE`: a real XLSX workbook (iozone wrote BIFF .xls; a `.xls` name given by an old script
-//! still gets XLSX). The first sheet carries the command line, the host and the units; then one
+//! `-b FILE` for a name that does not end in `.xls` (which gets iozone's own workbook, see
+//! `xls`): an XLSX workbook. The first sheet carries the command line, the host and the units; then one
 //! sheet per measured column with the matrix (record sizes in kB across, file sizes in kB
 //! down, unmeasured cells empty) and a native line chart: one line per file size over the
 //! record sizes, where the caches' crossovers show as steps.
