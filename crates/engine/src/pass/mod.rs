@@ -11,6 +11,7 @@
 //! Every pass also measures the CPU time (user + system) its thread spent in the timed part,
 //! and a reader can verify each record against the data the writers of this module store.
 
+mod alone;
 mod calls;
 pub mod group;
 mod mapped;
@@ -389,9 +390,10 @@ fn unix_us() -> u64 {
         .unwrap_or(0)
 }
 
-/// Prepare and run one pass.
+/// Prepare and run one pass, in a thread of its own with its own table of open files (as a
+/// single-threaded tool runs it: see [`alone`]).
 pub fn run_pass(spec: &PassSpec, stop: &AtomicBool) -> io::Result<PassResult> {
-    prepare(spec)?.run(PassStops { stop, wall: None })
+    alone::in_own_thread(|| prepare(spec)?.run(PassStops { stop, wall: None }))
 }
 
 #[cfg(test)]
