@@ -28,6 +28,7 @@
 //! ([`targets`] probes and free space, [`engines`] availability, [`sys`] host facts) and tests
 //! ([`rng`]).
 
+pub(crate) mod alone;
 pub mod budget;
 pub mod cluster;
 pub mod depth_search;

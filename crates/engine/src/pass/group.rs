@@ -23,7 +23,7 @@ pub struct GroupOptions {
     /// Bind child i to CPU (first + i) modulo the online CPUs.
     pub first_cpu: Option<usize>,
     /// Each child has its own table of open files, as a child process would (see
-    /// [`super::alone`]); otherwise they share the process's, as threads do.
+    /// [`crate::alone`]); otherwise they share the process's, as threads do.
     pub own_files: bool,
 }
 
@@ -78,7 +78,7 @@ pub fn run_group_with(
                 let (barrier, prepared_all) = (&barrier, &prepared_all);
                 s.spawn(move || {
                     if opts.own_files {
-                        super::alone::private_files();
+                        crate::alone::private_files();
                     }
                     let bound = match opts.first_cpu {
                         Some(c) => sys::set_affinity(&[(c + i) % sys::ncpus()]),

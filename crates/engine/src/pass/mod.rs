@@ -11,7 +11,6 @@
 //! Every pass also measures the CPU time (user + system) its thread spent in the timed part,
 //! and a reader can verify each record against the data the writers of this module store.
 
-mod alone;
 mod calls;
 pub mod group;
 mod mapped;
@@ -391,9 +390,9 @@ fn unix_us() -> u64 {
 }
 
 /// Prepare and run one pass, in a thread of its own with its own table of open files (as a
-/// single-threaded tool runs it: see [`alone`]).
+/// single-threaded tool runs it: see [`crate::alone`]).
 pub fn run_pass(spec: &PassSpec, stop: &AtomicBool) -> io::Result<PassResult> {
-    alone::in_own_thread(|| prepare(spec)?.run(PassStops { stop, wall: None }))
+    crate::alone::in_own_thread(|| prepare(spec)?.run(PassStops { stop, wall: None }))
 }
 
 #[cfg(test)]

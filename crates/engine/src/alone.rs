@@ -1,9 +1,10 @@
-//! A pass's own thread with its own table of open files. In a process of several threads the
-//! table is shared, and for every read, write and lseek the kernel then takes a reference on
-//! the file and its position lock; a single-threaded tool (iozone, bonnie++) skips both. On a
-//! page-cached file that is about 50-100 ns per call, measured: a fifth of a small cached
-//! file's pass. A thread that unshares the table (unshare(CLONE_FILES)) pays what a
-//! single-threaded process pays. Where the kernel refuses (a sandbox), the pass runs anyway.
+//! A thread with its own table of open files, for a pass or phase that a single-threaded tool
+//! (iozone, bonnie++) runs in its one process. In a process of several threads the table is
+//! shared, and for every read, write and lseek the kernel then takes a reference on the file
+//! and its position lock, which a single-threaded process skips. On a page-cached file that is
+//! about 50-100 ns per call, measured: a fifth of a small cached file's pass. A thread that
+//! unshares the table (unshare(CLONE_FILES)) pays what a single-threaded process pays. Where
+//! the kernel refuses (a sandbox), the work runs anyway.
 
 use std::thread;
 
@@ -50,11 +51,17 @@ mod tests {
         let unshared = in_own_thread(|| {
             let ok = private_files();
             std::mem::forget(std::fs::File::open(&inner).unwrap());
-            assert!(open_in_process(&inner), "the thread does not see its own file");
+            assert!(
+                open_in_process(&inner),
+                "the thread does not see its own file"
+            );
             ok
         });
         assert!(unshared, "unshare(CLONE_FILES) was refused");
-        assert!(!open_in_process(&inner), "the thread's file is in the process's table");
+        assert!(
+            !open_in_process(&inner),
+            "the thread's file is in the process's table"
+        );
         assert!(open_in_process(&outer), "the process's file was closed");
     }
 }
