@@ -37,6 +37,7 @@ pub mod fileops;
 pub(crate) mod flow;
 pub(crate) mod gen;
 pub mod inventory;
+pub(crate) mod nocancel;
 pub(crate) mod offload;
 pub mod pass;
 pub mod rados_bench;
