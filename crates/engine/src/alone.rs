@@ -1,10 +1,12 @@
 //! A thread with its own table of open files, for a pass or phase that a single-threaded tool
 //! (iozone, bonnie++) runs in its one process. In a process of several threads the table is
 //! shared, and for every read, write and lseek the kernel then takes a reference on the file
-//! and its position lock, which a single-threaded process skips. On a page-cached file that is
-//! about 50-100 ns per call, measured: a fifth of a small cached file's pass. A thread that
-//! unshares the table (unshare(CLONE_FILES)) pays what a single-threaded process pays. Where
-//! the kernel refuses (a sandbox), the work runs anyway.
+//! and its position lock, which a single-threaded process skips. Measured with a C loop of 16
+//! `lseek` + 4 KiB `read` on a cached file, with one idle extra thread: 3.32 µs a loop in the
+//! shared table, 3.23 µs in a table of its own, 3.16-3.20 µs single-threaded (with the calls
+//! of [`crate::nocancel`] in both). A thread that unshares the table (unshare(CLONE_FILES))
+//! pays what a single-threaded process pays. Where the kernel refuses (a sandbox), the work
+//! runs anyway.
 
 use std::thread;
 
