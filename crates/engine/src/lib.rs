@@ -28,6 +28,7 @@
 //! ([`targets`] probes and free space, [`engines`] availability, [`sys`] host facts) and tests
 //! ([`rng`]).
 
+pub(crate) mod alone;
 pub mod budget;
 pub mod cluster;
 pub mod depth_search;
@@ -36,6 +37,7 @@ pub mod fileops;
 pub(crate) mod flow;
 pub(crate) mod gen;
 pub mod inventory;
+pub(crate) mod nocancel;
 pub(crate) mod offload;
 pub mod pass;
 pub mod rados_bench;

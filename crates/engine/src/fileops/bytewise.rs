@@ -1,10 +1,14 @@
 //! A file written or read one byte per system call (`write(fd, &c, 1)`, `read(fd, &c, 1)`), and
 //! a file rewritten in place chunk by chunk (read a chunk, change it, seek back, write it).
-//! Each system call (each chunk for the rewrite) is one timed operation.
+//! Each system call (each chunk for the rewrite) is one timed operation. The reads and writes
+//! skip glibc's cancellation bookkeeping ([`crate::nocancel`]), as bonnie++'s single process
+//! does without it.
 
 use super::{path_err, timed, AlignedBuf, Clock, OpStats, Phase};
+use crate::nocancel;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{self, Seek, SeekFrom};
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,19 +29,20 @@ pub fn write_bytes(path: &Path, bytes: u64, stop: &AtomicBool) -> Phase {
     let clock = Clock::start();
     let mut stats = OpStats::default();
     let r = (|| {
-        let mut f = OpenOptions::new()
+        let f = OpenOptions::new()
             .read(true)
             .write(true)
             .create_new(true)
             .mode(0o600)
             .open(path)
             .map_err(|e| path_err(e, "cannot create", path))?;
+        let fd = f.as_raw_fd();
         for i in 0..bytes {
             if i % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
                 break;
             }
             let c = [(i & 0x7f) as u8];
-            timed(&mut stats, PUTC, || f.write(&c).map(|n| n as u64))
+            timed(&mut stats, PUTC, || write_once(fd, &c).map(|n| n as u64))
                 .map_err(|e| path_err(e, "write", path))?;
         }
         f.sync_all().map_err(|e| path_err(e, "fsync", path))
@@ -50,13 +55,14 @@ pub fn read_bytes(path: &Path, bytes: u64, stop: &AtomicBool) -> Phase {
     let clock = Clock::start();
     let mut stats = OpStats::default();
     let r = (|| {
-        let mut f = File::open(path).map_err(|e| path_err(e, "cannot open", path))?;
+        let f = File::open(path).map_err(|e| path_err(e, "cannot open", path))?;
+        let fd = f.as_raw_fd();
         let mut c = [0u8; 1];
         for i in 0..bytes {
             if i % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
                 break;
             }
-            let n = timed(&mut stats, GETC, || f.read(&mut c).map(|n| n as u64))
+            let n = timed(&mut stats, GETC, || read_once(fd, &mut c).map(|n| n as u64))
                 .map_err(|e| path_err(e, "read", path))?;
             if n == 0 {
                 break;
@@ -99,13 +105,13 @@ pub fn rewrite(path: &Path, chunk: usize, o: RewriteOpts, stop: &AtomicBool) -> 
                 break;
             }
             let t0 = crate::sys::now_ns();
-            let got = f.read(buf).map_err(|e| path_err(e, "read", path))?;
+            let got = read_once(f.as_raw_fd(), buf).map_err(|e| path_err(e, "read", path))?;
             if got < chunk {
                 break;
             }
             buf[0] = buf[0].wrapping_add(1);
             f.seek(SeekFrom::Current(-(chunk as i64)))?;
-            f.write_all(buf).map_err(|e| path_err(e, "write", path))?;
+            write_all(f.as_raw_fd(), buf).map_err(|e| path_err(e, "write", path))?;
             if o.fsync_each {
                 f.sync_all().map_err(|e| path_err(e, "fsync", path))?;
             }
@@ -119,6 +125,33 @@ pub fn rewrite(path: &Path, chunk: usize, o: RewriteOpts, stop: &AtomicBool) -> 
         f.sync_all().map_err(|e| path_err(e, "fsync", path))
     })();
     clock.finish(stats, r, stop)
+}
+
+/// One read(2) into `buf`: the bytes read.
+fn read_once(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for its length.
+    let n = unsafe { nocancel::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    usize::try_from(n).map_err(|_| io::Error::last_os_error())
+}
+
+/// One write(2) from `buf`: the bytes written.
+fn write_once(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for its length.
+    let n = unsafe { nocancel::write(fd, buf.as_ptr().cast(), buf.len()) };
+    usize::try_from(n).map_err(|_| io::Error::last_os_error())
+}
+
+/// write(2) until all of `buf` is written (as `Write::write_all`).
+fn write_all(fd: RawFd, mut buf: &[u8]) -> io::Result<()> {
+    while !buf.is_empty() {
+        match write_once(fd, buf) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => buf = &buf[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::bytewise::{self, RewriteOpts};
 use super::fileset::{self, FileSet, FileSetSpec};
 use super::seeks::{self, SeekOpts};
 use super::Phase;
+use crate::alone::in_own_thread;
 use crate::job::Dir;
 use crate::result::{JobResult, LogEntry};
 use crate::runner::steps::{Step, StepOutcome};
@@ -54,10 +55,14 @@ impl Step for FileStep {
     fn run(&mut self, ctl: &RunCtl) -> StepOutcome {
         let stop = &ctl.stop;
         let p = &self.path;
+        // The one-file phases run as bonnie++'s single process runs them, with a table of open
+        // files of their own (see `crate::alone`); its seekers are threads, as bonnie++'s.
         let phase = match self.op {
-            FileOp::WriteBytes { bytes } => bytewise::write_bytes(p, bytes, stop),
-            FileOp::ReadBytes { bytes } => bytewise::read_bytes(p, bytes, stop),
-            FileOp::Rewrite { chunk, opts } => bytewise::rewrite(p, chunk, opts, stop),
+            FileOp::WriteBytes { bytes } => in_own_thread(|| bytewise::write_bytes(p, bytes, stop)),
+            FileOp::ReadBytes { bytes } => in_own_thread(|| bytewise::read_bytes(p, bytes, stop)),
+            FileOp::Rewrite { chunk, opts } => {
+                in_own_thread(|| bytewise::rewrite(p, chunk, opts, stop))
+            }
             FileOp::Seeks(o) => seeks::seeks(p, o, stop),
         };
         if self.remove_after {

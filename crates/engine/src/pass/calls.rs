@@ -5,6 +5,7 @@
 //! show a pass's system-call shape.
 
 use super::mapped::{MapAdvice, MapSync, Mapping};
+use crate::nocancel;
 use crate::sys::AlignedBuf;
 use serde::{Deserialize, Serialize};
 use std::io;
@@ -111,7 +112,7 @@ impl Handle {
     unsafe fn sys_read_raw(&mut self, ptr: *mut u8, len: usize) -> io::Result<usize> {
         self.counts.reads += 1;
         // SAFETY: the caller guarantees ptr is valid for len writable bytes.
-        let n = cvt(unsafe { libc::read(self.fd, ptr.cast(), len) })?;
+        let n = cvt(unsafe { nocancel::read(self.fd, ptr.cast(), len) })?;
         self.pos += n as u64;
         Ok(n)
     }
@@ -128,7 +129,7 @@ impl Handle {
     unsafe fn sys_write_raw(&mut self, ptr: *const u8, len: usize) -> io::Result<usize> {
         self.counts.writes += 1;
         // SAFETY: the caller guarantees ptr is valid for len readable bytes.
-        let n = cvt(unsafe { libc::write(self.fd, ptr.cast(), len) })?;
+        let n = cvt(unsafe { nocancel::write(self.fd, ptr.cast(), len) })?;
         self.pos += n as u64;
         Ok(n)
     }
@@ -149,7 +150,7 @@ impl Handle {
                 self.counts.reads += 1;
                 // SAFETY: buf is valid for buf.len() writable bytes.
                 cvt(unsafe {
-                    libc::pread(
+                    nocancel::pread(
                         self.fd,
                         buf.as_mut_ptr().cast(),
                         buf.len(),
@@ -162,7 +163,7 @@ impl Handle {
                 self.counts.reads += 1;
                 // SAFETY: every iovec points inside buf, which is valid and writable.
                 cvt(unsafe {
-                    libc::preadv(self.fd, iov.as_ptr(), iov.len() as i32, off as libc::off_t)
+                    nocancel::preadv(self.fd, iov.as_ptr(), iov.len() as i32, off as libc::off_t)
                 })
             }
             Calls::Stream { .. } => self.stream_read(off, buf),
@@ -181,7 +182,7 @@ impl Handle {
                 self.counts.writes += 1;
                 // SAFETY: buf is valid for buf.len() readable bytes.
                 cvt(unsafe {
-                    libc::pwrite(self.fd, buf.as_ptr().cast(), buf.len(), off as libc::off_t)
+                    nocancel::pwrite(self.fd, buf.as_ptr().cast(), buf.len(), off as libc::off_t)
                 })
             }
             Calls::Vectored { pieces } => {
@@ -189,7 +190,7 @@ impl Handle {
                 self.counts.writes += 1;
                 // SAFETY: every iovec points inside buf; pwritev only reads through them.
                 cvt(unsafe {
-                    libc::pwritev(self.fd, iov.as_ptr(), iov.len() as i32, off as libc::off_t)
+                    nocancel::pwritev(self.fd, iov.as_ptr(), iov.len() as i32, off as libc::off_t)
                 })
             }
             Calls::Stream { .. } => self.stream_write(off, buf),

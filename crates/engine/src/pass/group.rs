@@ -22,6 +22,9 @@ pub struct GroupOptions {
     pub delay: Duration,
     /// Bind child i to CPU (first + i) modulo the online CPUs.
     pub first_cpu: Option<usize>,
+    /// Each child has its own table of open files, as a child process would (see
+    /// [`crate::alone`]); otherwise they share the process's, as threads do.
+    pub own_files: bool,
 }
 
 /// What a group did.
@@ -74,6 +77,9 @@ pub fn run_group_with(
             .map(|(i, spec)| {
                 let (barrier, prepared_all) = (&barrier, &prepared_all);
                 s.spawn(move || {
+                    if opts.own_files {
+                        crate::alone::private_files();
+                    }
                     let bound = match opts.first_cpu {
                         Some(c) => sys::set_affinity(&[(c + i) % sys::ncpus()]),
                         None => Ok(()),

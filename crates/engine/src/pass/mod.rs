@@ -389,9 +389,10 @@ fn unix_us() -> u64 {
         .unwrap_or(0)
 }
 
-/// Prepare and run one pass.
+/// Prepare and run one pass, in a thread of its own with its own table of open files (as a
+/// single-threaded tool runs it: see [`crate::alone`]).
 pub fn run_pass(spec: &PassSpec, stop: &AtomicBool) -> io::Result<PassResult> {
-    prepare(spec)?.run(PassStops { stop, wall: None })
+    crate::alone::in_own_thread(|| prepare(spec)?.run(PassStops { stop, wall: None }))
 }
 
 #[cfg(test)]

@@ -43,6 +43,9 @@ pub struct Throughput {
     pub seq_mix: bool,
     /// `-P`: child i runs on CPU P+i (modulo the online CPUs).
     pub first_cpu: Option<usize>,
+    /// `-T`: the children share one table of open files, as iozone's threads do (without it
+    /// each has its own, as iozone's processes do).
+    pub threads: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -374,6 +377,7 @@ fn throughput_mode(
         pct_read: a.pct_read,
         seq_mix: a.seq_mix,
         first_cpu: a.cpu,
+        threads: a.threads,
     })
 }
 

@@ -257,6 +257,7 @@ impl TestStep<'_, '_> {
                 stonewall: tp.stonewall,
                 delay: Duration::from_micros(tp.delay_us),
                 first_cpu: tp.first_cpu,
+                own_files: !tp.threads,
             };
             let g = run_group_with(&specs, options, stop, self.hooks);
             let mut per_child = Vec::new();
