@@ -108,7 +108,14 @@ mod tests {
 
     #[test]
     fn other_forms_are_read_by_the_general_rules() {
-        let e = |t, value, ddir, bs| Some(Entry { t_ms: t, value, ddir, bs });
+        let e = |t, value, ddir, bs| {
+            Some(Entry {
+                t_ms: t,
+                value,
+                ddir,
+                bs,
+            })
+        };
         assert_eq!(parse(b"5, 2.5, 0, 0"), e(5, 2.5, 0, 0));
         assert_eq!(parse(b"5, 1e3, 1"), e(5, 1000.0, 1, 0));
         assert_eq!(parse(b"5, 7, 1, x, 0"), e(5, 7.0, 1, 0));
