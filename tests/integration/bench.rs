@@ -1,5 +1,5 @@
-//! `scripts/bench-vs-fio --quick`: the side-by-side benchmark keeps working (no thresholds: the
-//! CI machine is noisy, so only the table's shape and numbers are checked).
+//! `scripts/bench-vs-fio --quick` and `scripts/bench-report`: the benchmarks keep working (no
+//! thresholds: the CI machine is noisy, so only the tables' shape and numbers are checked).
 
 use crate::util::*;
 use std::path::PathBuf;
@@ -63,5 +63,40 @@ fn bench_vs_fio_quick_prints_every_workload() {
         std::fs::read_dir(&d.path).unwrap().count(),
         0,
         "bench-vs-fio left files behind"
+    );
+}
+
+/// `scripts/bench-report`: the report benchmark prints its row (no thresholds) and cleans up.
+#[test]
+fn bench_report_prints_its_row() {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/bench-report");
+    let d = Scratch::new("benchreport");
+    let o = Command::new(&script)
+        .args(["--ios", "20000", "--reps", "1", "--iomark"])
+        .arg(bin())
+        .arg("--dir")
+        .arg(&d.path)
+        .bounded_output()
+        .expect("run scripts/bench-report (needs python3)");
+    ok(&o);
+    let out = stdout(&o);
+    let row: Vec<&str> = out
+        .lines()
+        .find(|l| l.starts_with("| report"))
+        .unwrap_or_else(|| panic!("no report row:\n{out}"))
+        .trim_matches('|')
+        .split(" | ")
+        .map(str::trim)
+        .collect();
+    assert_eq!(row.len(), 8, "{row:?}");
+    assert_eq!(row[1], "20000", "{row:?}");
+    // Logs, wall, CPU, peak RSS and the page's size were measured.
+    for i in 2..7 {
+        assert!(number(row[i]) > 0.0, "column {i}: {row:?}");
+    }
+    assert_eq!(
+        std::fs::read_dir(&d.path).unwrap().count(),
+        0,
+        "bench-report left files behind"
     );
 }

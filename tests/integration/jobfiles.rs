@@ -131,6 +131,40 @@ fn seed_job_files_without_size_override_are_refused_before_any_write() {
             0,
             "{name}: files were created"
         );
+        // A command line's --size= does not shrink the file's size= (fio's rule): the refusal
+        // names the line and the --override that does, with a size that fits.
+        let o = iomark(&["run", &dir, "--size=1m", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains(&format!("{name}:2 sets size=30g"))
+                && e.contains("the command line's --size=1m does not change"),
+            "{name}: {e}"
+        );
+        let fit = e
+            .split("--override ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{name}: no --override named: {e}"));
+        assert!(
+            fit.starts_with("size=") && fit != "size=SIZE",
+            "{name}: {e}"
+        );
+        let o = iomark(&[
+            "run",
+            &dir,
+            "--parse-only",
+            "--override",
+            fit,
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert!(
+            !stderr(&o).contains("refused"),
+            "{name} with {fit}: {}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read_dir(&t.0.path).unwrap().count(), 0);
     }
 }
 

@@ -64,6 +64,7 @@ mod mpi;
 mod mpi_iozone;
 #[cfg(feature = "mpi")]
 mod mpi_store;
+mod package;
 mod presets;
 mod quick;
 mod rbd_bench;

@@ -57,11 +57,7 @@ impl fmt::Display for CephError {
                 library,
                 package,
                 detail,
-            } => write!(
-                f,
-                "cannot load Ceph's client library {library} ({detail}); install it \
-                 (Debian/Ubuntu: apt-get install {package}; Fedora/RHEL: dnf install {package})"
-            ),
+            } => f.write_str(&missing(library, package, detail, STATIC_BUILD)),
             CephError::Call { what, errno } => {
                 let e = std::io::Error::from_raw_os_error(*errno).to_string();
                 let e = e.split(" (os error ").next().unwrap_or_default();
@@ -69,6 +65,26 @@ impl fmt::Display for CephError {
             }
             CephError::BadName(s) => write!(f, "{s:?} contains a NUL byte"),
         }
+    }
+}
+
+/// This binary is linked statically (the musl build): it cannot load shared libraries at all.
+const STATIC_BUILD: bool = cfg!(target_feature = "crt-static");
+
+/// Why a client library did not load and what to do: install it, or, from a statically linked
+/// binary (which cannot load any), use the dynamically linked build.
+fn missing(library: &str, package: &str, detail: &str, static_build: bool) -> String {
+    if static_build {
+        format!(
+            "cannot load Ceph's client library {library} ({detail}): this iomark is statically \
+             linked, and a static binary cannot load shared libraries; for Ceph use the \
+             dynamically linked build (cargo build --release, or the .deb package)"
+        )
+    } else {
+        format!(
+            "cannot load Ceph's client library {library} ({detail}); install it \
+             (Debian/Ubuntu: apt-get install {package}; Fedora/RHEL: dnf install {package})"
+        )
     }
 }
 
@@ -89,4 +105,26 @@ impl From<CephError> for std::io::Error {
 /// A C string of `s`.
 pub(crate) fn cstr(s: &str) -> Result<std::ffi::CString, CephError> {
     std::ffi::CString::new(s).map_err(|_| CephError::BadName(s.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_library_names_its_package_or_the_build_that_loads_it() {
+        let m = missing("librbd.so.1", "librbd1", "not found", false);
+        assert!(m.contains("apt-get install librbd1"), "{m}");
+        let m = missing(
+            "librbd.so.1",
+            "librbd1",
+            "Dynamic loading not supported",
+            true,
+        );
+        assert!(
+            m.contains("statically linked") && m.contains("dynamically linked build"),
+            "{m}"
+        );
+        assert!(!m.contains("apt-get"), "{m}");
+    }
 }

@@ -55,7 +55,7 @@ pub fn run_with(args: &[String], prepare: &dyn Fn(&mut RunPlan)) -> i32 {
         return 2;
     }
     if cli.output.parse_only {
-        return parse_only(&cli.plan);
+        return parse_only(&cli);
     }
     if let Err(code) = preflight(&mut cli, report.as_deref()) {
         return code;
@@ -145,8 +145,8 @@ fn answer_without_running(cli: &CliRun) -> Option<i32> {
 
 /// `--parse-only`: the jobs are valid; the targets are checked too, but they may belong to
 /// another machine, so what would stop a run here is a warning.
-fn parse_only(plan: &RunPlan) -> i32 {
-    match runner::check(plan) {
+fn parse_only(cli: &CliRun) -> i32 {
+    match runner::check(&cli.plan) {
         Ok(notes) => {
             for n in notes {
                 eprintln!("note: {}", explain::note(&n));
@@ -154,7 +154,7 @@ fn parse_only(plan: &RunPlan) -> i32 {
         }
         Err(e) => eprintln!(
             "iomark: warning: a run on this machine would be refused: {}",
-            explain::run_error(&e)
+            cli.run_error(&e)
         ),
     }
     0
@@ -169,7 +169,7 @@ fn preflight(cli: &mut CliRun, report: Option<&std::path::Path>) -> Result<(), i
         return Err(1);
     }
     if let Err(e) = runner::check(&cli.plan) {
-        eprintln!("iomark: {}", explain::run_error(&e));
+        eprintln!("iomark: {}", cli.run_error(&e));
         return Err(1);
     }
     if let Err(e) = iomark_engine::budget::check(&cli.plan) {
@@ -272,7 +272,7 @@ fn execute(mut r: Ready) -> i32 {
                     let _ = std::fs::remove_file(staged);
                 }
             }
-            eprintln!("iomark: {}", explain::run_error(&e));
+            eprintln!("iomark: {}", r.cli.run_error(&e));
             return session.exit(true);
         }
     };

@@ -9,10 +9,12 @@
 //!   starts with an implicit stonewall.
 
 mod error;
+mod file_size;
 mod scan;
 mod showcmd;
 pub use crate::switches::{Eta, OutputFormat, OutputOpts, SwitchDef, SwitchValue, SWITCHES};
 pub use error::CliError;
+pub use file_size::FileSize;
 pub use showcmd::showcmd;
 
 use crate::job_builder::{self, Built, RawJob, RawPlan};
@@ -70,6 +72,15 @@ pub struct CliRun {
     /// Per job: its target options name `$rank` or `$hostname` (each process of a run of many
     /// has its own files); false when every process uses the same target.
     pub own_targets: Vec<bool>,
+    /// The first job whose size a job file sets (for the refusal when it does not fit).
+    pub file_size: Option<FileSize>,
+}
+
+impl CliRun {
+    /// A refused run in fio terms, naming the job file's `size=` when the files do not fit.
+    pub fn run_error(&self, e: &iomark_engine::runner::RunError) -> String {
+        crate::explain::run_error_with(e, self.file_size.as_ref())
+    }
 }
 
 /// A warning of a parsed run, for stderr.
@@ -133,6 +144,7 @@ pub fn parse_run_args_until(
     // --override KEY=VALUE: checked, then applied to every job after everything else.
     let override_pairs = check_overrides(&overrides, &mut gathered.diags);
     gathered.apply_overrides(&override_pairs);
+    let file_size = FileSize::find(&gathered.jobs, &gathered.locs, &globals);
     let Gathered {
         global_options,
         mut jobs,
@@ -154,6 +166,7 @@ pub fn parse_run_args_until(
             warnings: warnings.into_iter().map(CliWarning::Plain).collect(),
             job_files,
             own_targets,
+            file_size,
         });
     }
     if jobs.is_empty() && !diags.iter().any(Diag::is_error) {
@@ -183,6 +196,7 @@ pub fn parse_run_args_until(
         warnings,
         job_files,
         own_targets,
+        file_size,
     })
 }
 

@@ -5,6 +5,7 @@ pub mod cluster;
 mod fio_json;
 pub mod fio_log;
 mod iomark;
+mod log_line;
 pub mod resample;
 pub use iomark::{from_result, shell_words};
 pub mod units;

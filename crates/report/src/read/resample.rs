@@ -29,24 +29,76 @@ pub enum Combine {
 
 /// The series (window end in s, value) of `sources`, all per-I/O or all windowed.
 pub fn resample(sources: &[Vec<Sample>], per_io: bool, how: Combine) -> Series {
-    let ends = grid(sources, per_io);
+    if per_io {
+        let mut w = PerIoWindows::default();
+        for &(t, v) in sources.iter().flatten() {
+            w.add(t, v);
+        }
+        return w.series(how);
+    }
+    let ends = grid(sources);
     if ends.is_empty() {
         return Vec::new();
     }
-    // Per window: sum of value x weight, and the weight (count, or source-ms covered).
+    // Per window: sum of value x weight, and the weight (source-ms covered).
     let mut sum = vec![0.0; ends.len()];
     let mut weight = vec![0.0; ends.len()];
     for s in sources {
-        if per_io {
-            for &(t, v) in s {
-                let i = ends.partition_point(|&e| e <= t).min(ends.len() - 1);
-                sum[i] += v;
-                weight[i] += 1.0;
-            }
-        } else {
-            integrate(s, &ends, &mut sum, &mut weight);
-        }
+        integrate(s, &ends, &mut sum, &mut weight);
     }
+    rates(&ends, &sum, &weight, false, how)
+}
+
+/// Per-I/O samples of every source of a job, added into their [`PER_IO_WINDOW_MS`] windows as
+/// they are read, so that no sample is kept: the same series as [`resample`] of the samples.
+#[derive(Clone, Debug, Default)]
+pub struct PerIoWindows {
+    /// Per window from the start: the sum of the amounts and their count.
+    sum: Vec<f64>,
+    count: Vec<f64>,
+    /// The latest sample's time.
+    last: Option<u64>,
+}
+
+impl PerIoWindows {
+    /// Add one I/O's amount at `t` ms.
+    pub fn add(&mut self, t: u64, v: f64) {
+        let i = usize::try_from(t / PER_IO_WINDOW_MS).unwrap_or(usize::MAX);
+        if i >= self.sum.len() {
+            self.sum.resize(i + 1, 0.0);
+            self.count.resize(i + 1, 0.0);
+        }
+        self.sum[i] += v;
+        self.count[i] += 1.0;
+        self.last = Some(self.last.map_or(t, |l| l.max(t)));
+    }
+
+    /// The series: whole windows from the start, the last one ending at the last sample however
+    /// short (the samples of the window it ends in and at it count in it).
+    pub fn series(mut self, how: Combine) -> Series {
+        let Some(last) = self.last else {
+            return Vec::new();
+        };
+        let last = last.max(1);
+        // Windows k x width below the last sample, then the one ending at it.
+        let n = usize::try_from((last - 1) / PER_IO_WINDOW_MS).unwrap_or(usize::MAX) + 1;
+        let tail: (f64, f64) = (
+            self.sum.drain(n - 1..).sum(),
+            self.count.drain(n - 1..).sum(),
+        );
+        self.sum.push(tail.0);
+        self.count.push(tail.1);
+        let ends: Vec<u64> = (1..n as u64)
+            .map(|k| k * PER_IO_WINDOW_MS)
+            .chain(std::iter::once(last))
+            .collect();
+        rates(&ends, &self.sum, &self.count, true, how)
+    }
+}
+
+/// Each window's figure from its sum and weight: a rate over the window's true length, or a
+/// mean (windows without a sample are left out of a mean).
+fn rates(ends: &[u64], sum: &[f64], weight: &[f64], per_io: bool, how: Combine) -> Series {
     let mut out = Vec::with_capacity(ends.len());
     let mut start = 0;
     for (i, &end) in ends.iter().enumerate() {
@@ -64,16 +116,13 @@ pub fn resample(sources: &[Vec<Sample>], per_io: bool, how: Combine) -> Series {
     out
 }
 
-/// Window ends (ms), ascending, from the first window's start at 0 to the last sample.
-fn grid(sources: &[Vec<Sample>], per_io: bool) -> Vec<u64> {
+/// Window ends (ms) of windowed sources, ascending, from the first window's start at 0 to the
+/// last sample.
+fn grid(sources: &[Vec<Sample>]) -> Vec<u64> {
     let Some(last) = sources.iter().flatten().map(|s| s.0).max() else {
         return Vec::new();
     };
-    let width = if per_io {
-        PER_IO_WINDOW_MS
-    } else {
-        spacing(sources).unwrap_or(last.max(1))
-    };
+    let width = spacing(sources).unwrap_or(last.max(1));
     let last = last.max(1);
     let mut ends: Vec<u64> = (1..).map(|k| k * width).take_while(|&e| e < last).collect();
     ends.push(last);
