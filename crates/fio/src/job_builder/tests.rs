@@ -366,8 +366,12 @@ fn net_jobs_settle_and_check_as_fio() {
             "read or write",
         ),
         (
-            &[("port", "1"), ("listen", ""), ("numjobs", "2")][..],
-            "numjobs",
+            &[("port", "65535"), ("listen", ""), ("numjobs", "2")][..],
+            "65535",
+        ),
+        (
+            &[("protocol", "unix"), ("hostname", "p"), ("numjobs", "2")][..],
+            "socket path",
         ),
     ] {
         let mut list = vec![("ioengine", "net")];
@@ -682,4 +686,37 @@ fn every_supported_option_has_a_setter() {
             d.name
         );
     }
+}
+
+#[test]
+fn a_job_on_another_engine_leaves_the_inherited_engines_options() {
+    // fio's examples/e4defrag2.fio: donorname in [global] for the e4defrag jobs, and a job
+    // of the file on libaio (fio unloads e4defrag with its options there).
+    let raw = RawJob {
+        name: "aio".into(),
+        inherited: opts(&[
+            ("ioengine", "e4defrag"),
+            ("donorname", "file.def"),
+            ("filesize", "1m"),
+        ]),
+        options: opts(&[("ioengine", "libaio"), ("rw", "read"), ("filename", "f")]),
+        ..Default::default()
+    };
+    let mut w = Vec::new();
+    let spec = build_job(&raw, false, &mut w).unwrap();
+    assert_eq!(spec.ioengine, EngineKind::Libaio);
+    // Given in the job itself, it is still refused.
+    let own = RawJob {
+        name: "aio".into(),
+        options: opts(&[
+            ("ioengine", "e4defrag"),
+            ("donorname", "file.def"),
+            ("ioengine", "libaio"),
+            ("rw", "read"),
+            ("filename", "f"),
+        ]),
+        ..Default::default()
+    };
+    let e = build_job(&own, false, &mut w).unwrap_err().to_string();
+    assert!(e.contains("donorname"), "{e}");
 }

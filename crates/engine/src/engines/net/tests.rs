@@ -185,3 +185,76 @@ fn link_messages_are_fios() {
         [0x6b, 0x6e, 0x69, 0x6c, 0x89, 0, 0, 0]
     );
 }
+
+#[test]
+fn a_udp_receiver_counts_the_datagrams_that_never_came() {
+    let port = free_port(true);
+    let rx = thread::spawn(move || {
+        let link = NetLink {
+            protocol: NetProtocol::Udp,
+            port,
+            stamps: true,
+            ..Default::default()
+        };
+        let mut e = engine(EngineKind::Net, link);
+        let buf = AlignedBuf::new(256);
+        let mut got = 0;
+        while io(&mut *e, Op::Read, &buf) == 256 {
+            got += 1;
+        }
+        (got, e.dropped())
+    });
+    while std::net::UdpSocket::bind(("0.0.0.0", port)).is_ok() {
+        thread::sleep(Duration::from_millis(10));
+    }
+    // A sender (fio's wire form, by hand) whose datagrams number 1 and 3 are lost on the way.
+    let sock = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let to = ("127.0.0.1", port);
+    sock.send_to(&super::link::open_message(), to).unwrap();
+    let mut stamper = super::seq::Stamper::default();
+    for n in 0..5u8 {
+        let mut block = vec![n; 256];
+        stamper.stamp(&mut block);
+        if n != 1 && n != 3 {
+            sock.send_to(&block, to).unwrap();
+        }
+    }
+    sock.send_to(&super::link::close_message(), to).unwrap();
+    let (got, dropped) = rx.join().unwrap();
+    assert_eq!((got, dropped), (3, [2, 0, 0]));
+}
+
+#[test]
+fn each_clone_has_its_own_port() {
+    let mut spec = crate::job::JobSpec {
+        ioengine: EngineKind::Net,
+        numjobs: 3,
+        ..Default::default()
+    };
+    spec.engine_options.net = NetLink {
+        port: 8000,
+        ..Default::default()
+    };
+    let ports: Vec<u16> = (0..3)
+        .map(|c| {
+            let mut s = spec.clone();
+            super::for_clone(&mut s, c);
+            assert!(s.engine_options.net.stamps, "no verify: stamps");
+            s.engine_options.net.port
+        })
+        .collect();
+    assert_eq!(ports, [8000, 8001, 8002]);
+    // A unix socket's clones keep the path (the front end refuses them); a port past 65535
+    // does not exist.
+    let unix = NetLink {
+        protocol: NetProtocol::Unix,
+        host: Some("p".into()),
+        ..Default::default()
+    };
+    assert_eq!(unix.for_clone(2), Some(unix.clone()));
+    let top = NetLink {
+        port: 65535,
+        ..Default::default()
+    };
+    assert_eq!(top.for_clone(1), None);
+}
