@@ -108,6 +108,7 @@ pub(super) fn build_job_pending(
             return Err(ctx(Some(i))(e.into()));
         }
     }
+    drop_inherited_engine_options(&spec, &mut pending, &all[raw.inherited.len()..]);
     warnings.append(&mut pending.warnings);
     finish(&mut spec, &mut pending, raw.implicit_stonewall, readonly).map_err(ctx(None))?;
     if spec.logs.hist_log.is_some() && spec.logs.hist_msec == 0 {
@@ -117,6 +118,23 @@ pub(super) fn build_job_pending(
         );
     }
     Ok((spec, pending))
+}
+
+/// A job that names its own ioengine leaves behind the options of the engine it inherited
+/// (fio unloads that engine with its options): e.g. `donorname` in `[global]` for e4defrag
+/// jobs, and one job of the file on libaio. Options the job itself gives are still checked.
+fn drop_inherited_engine_options(
+    spec: &JobSpec,
+    pending: &mut Pending,
+    own: &[(&'static OptDef, &str)],
+) {
+    if !own.iter().any(|(d, _)| matches!(d.kind, OptKind::Engine)) {
+        return;
+    }
+    let engine = spec.ioengine.name();
+    pending
+        .engine_opts
+        .retain(|d| d.engines.contains(&engine) || own.iter().any(|(o, _)| o.name == d.name));
 }
 
 /// Apply one option: its support status, the engine it belongs to, then its row's setter.
