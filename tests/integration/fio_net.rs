@@ -97,8 +97,25 @@ fn across(
     let rdir = Scratch::new("net-rx");
     let rtext = format!("{head}{receiver}");
     let r = thread::spawn(move || counts(&run_file(rx, &rdir, "rx.fio", &rtext)));
+    // A UDP sender's open message is lost if it comes before the receiver has bound its
+    // port (the receiver would then wait for it for ever): wait for the port to be taken.
+    if head.contains("protocol=udp") {
+        let port: u16 = head
+            .split("port=")
+            .nth(1)
+            .and_then(|p| p.lines().next()?.parse().ok())
+            .unwrap();
+        wait_bound(port);
+    }
     let s = counts(&run_file(tx, d, "tx.fio", &format!("{head}{sender}")));
     (r.join().unwrap(), s)
+}
+
+/// Returns once a receiver has bound UDP `port` (binding it here then fails).
+fn wait_bound(port: u16) {
+    while std::net::UdpSocket::bind(("0.0.0.0", port)).is_ok() {
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 #[test]
@@ -133,7 +150,8 @@ fn iomark_and_fio_talk_both_ways() {
         // (fio's form on both sides; loopback drops nothing unless the receiver falls
         // behind, and the tail is never lost here: the close message came).
         let head = global("net", "udp", Some(free_port()), "4m");
-        let sender = "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\n";
+        // The sender paced (a quarter second) so that a busy receiver keeps up.
+        let sender = "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\nrate=16m\n";
         let (r, s) = across(&d, rx, tx, &head, "[receiver]\nrw=read\n", sender);
         assert_eq!((s[0].3, s[0].4, s[0].5), (1024, 4 << 20, 0), "{rx} <- {tx}");
         assert!(r[0].1 > 0 && r[0].5 == 0, "{rx} <- {tx}: {r:?}");
@@ -150,8 +168,15 @@ fn lossy_link(from: std::net::UdpSocket, to: u16, lose: &'static [u64]) -> threa
     thread::spawn(move || {
         let mut buf = vec![0u8; 65536];
         let mut n = 0u64;
+        // Nothing is forwarded before the receiver has bound its port (a datagram to a port
+        // nobody has is lost); a sender that never comes ends the relay.
+        wait_bound(to);
+        from.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+            .unwrap();
         loop {
-            let (len, _) = from.recv_from(&mut buf).unwrap();
+            let Ok((len, _)) = from.recv_from(&mut buf) else {
+                return;
+            };
             let link_message = len == 8;
             if link_message || !lose.contains(&n) {
                 from.send_to(&buf[..len], ("127.0.0.1", to)).unwrap();
@@ -179,12 +204,13 @@ fn udp_datagrams_lost_on_the_way_are_counted_as_fio_counts_them() {
         let rtext = global("net", "udp", Some(port), "1m") + "[receiver]\nrw=read\n";
         let r = thread::spawn(move || counts(&run_file(rx, &rdir, "rx.fio", &rtext)));
         let stext = global("net", "udp", Some(relay_port), "1m")
-            + "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\n";
+            + "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\nrate=4m\n";
         let s = counts(&run_file(tx, &d, "tx.fio", &stext));
         let r = r.join().unwrap();
         link.join().unwrap();
         assert_eq!((s[0].3, s[0].5), (256, 0), "{rx} <- {tx}");
-        // Three datagrams left out (one alone, two together): 253 arrive, 3 are dropped.
+        // Three datagrams left out (one alone, two together): 253 arrive, 3 are dropped (the
+        // sender is paced, so nothing else is lost on the way).
         assert_eq!((r[0].1, r[0].7, r[0].5), (253, 3, 0), "{rx} <- {tx}: {r:?}");
     }
 }
