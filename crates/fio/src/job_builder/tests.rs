@@ -687,36 +687,3 @@ fn every_supported_option_has_a_setter() {
         );
     }
 }
-
-#[test]
-fn a_job_on_another_engine_leaves_the_inherited_engines_options() {
-    // fio's examples/e4defrag2.fio: donorname in [global] for the e4defrag jobs, and a job
-    // of the file on libaio (fio unloads e4defrag with its options there).
-    let raw = RawJob {
-        name: "aio".into(),
-        inherited: opts(&[
-            ("ioengine", "e4defrag"),
-            ("donorname", "file.def"),
-            ("filesize", "1m"),
-        ]),
-        options: opts(&[("ioengine", "libaio"), ("rw", "read"), ("filename", "f")]),
-        ..Default::default()
-    };
-    let mut w = Vec::new();
-    let spec = build_job(&raw, false, &mut w).unwrap();
-    assert_eq!(spec.ioengine, EngineKind::Libaio);
-    // Given in the job itself, it is still refused.
-    let own = RawJob {
-        name: "aio".into(),
-        options: opts(&[
-            ("ioengine", "e4defrag"),
-            ("donorname", "file.def"),
-            ("ioengine", "libaio"),
-            ("rw", "read"),
-            ("filename", "f"),
-        ]),
-        ..Default::default()
-    };
-    let e = build_job(&own, false, &mut w).unwrap_err().to_string();
-    assert!(e.contains("donorname"), "{e}");
-}
