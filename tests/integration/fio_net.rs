@@ -25,8 +25,9 @@ fn global(engine: &str, proto: &str, port: Option<u16>, size: &str) -> String {
 const RECEIVER: &str = "[receiver]\nlisten\nrw=read\n";
 const SENDER: &str = "[sender]\nhostname=localhost\nstartdelay=1\nrw=write\n";
 
-/// A job's name, read I/Os, read bytes, write I/Os, write bytes and error.
-type Row = (String, u64, u64, u64, u64, u64);
+/// A job's name, read I/Os, read bytes, write I/Os, write bytes, error, short reads and
+/// dropped reads.
+type Row = (String, u64, u64, u64, u64, u64, u64, u64);
 
 /// Each job's row.
 fn counts(v: &serde_json::Value) -> Vec<Row> {
@@ -42,6 +43,8 @@ fn counts(v: &serde_json::Value) -> Vec<Row> {
                 u(&j["write"]["total_ios"]),
                 u(&j["write"]["io_bytes"]),
                 u(&j["error"]),
+                u(&j["read"]["short_ios"]),
+                u(&j["read"]["drop_ios"]),
             )
         })
         .collect()
@@ -71,7 +74,7 @@ fn netio_counts_as_fio() {
         // stop short when the sender closes: never more bytes than were sent.
         assert_eq!(
             seen[1][0],
-            ("receiver".into(), 16384, 64 << 20, 0, 0, 0),
+            ("receiver".into(), 16384, 64 << 20, 0, 0, 0, 0, 0),
             "{engine}"
         );
         assert!(
@@ -94,44 +97,151 @@ fn across(
     let rdir = Scratch::new("net-rx");
     let rtext = format!("{head}{receiver}");
     let r = thread::spawn(move || counts(&run_file(rx, &rdir, "rx.fio", &rtext)));
+    // A UDP sender's open message is lost if it comes before the receiver has bound its
+    // port (the receiver would then wait for it for ever): wait for the port to be taken.
+    if head.contains("protocol=udp") {
+        let port: u16 = head
+            .split("port=")
+            .nth(1)
+            .and_then(|p| p.lines().next()?.parse().ok())
+            .unwrap();
+        wait_bound(port);
+    }
     let s = counts(&run_file(tx, d, "tx.fio", &format!("{head}{sender}")));
     (r.join().unwrap(), s)
+}
+
+/// Returns once a receiver has bound UDP `port` (binding it here then fails).
+fn wait_bound(port: u16) {
+    while std::net::UdpSocket::bind(("0.0.0.0", port)).is_ok() {
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 #[test]
 fn iomark_and_fio_talk_both_ways() {
     let d = Scratch::new("net-cross");
-    // fio's sender, iomark's receiver. The other way round is not held yet: fio's TCP
-    // receiver lost the last 0.4-1.1 % of what iomark's sender sent (a reset at close, it
-    // seems), and once failed outright; iomark's sender is checked against iomark's
-    // receiver in netio_counts_as_fio.
-    let (rx, tx) = ("iomark", "fio");
-    {
-        // TCP: every block arrives.
+    for (rx, tx) in [("iomark", "fio"), ("fio", "iomark")] {
+        // TCP: the sender sends every block. iomark's receiver counts every byte; fio 3.33's
+        // counts a short recv() (fewer bytes than a block, as a stream's segments fall) as
+        // issued but not as read, so it stops reading early and reports fewer bytes than it
+        // received, with fio's own sender as with iomark's (found with strace: iomark's
+        // sender sends every block and then the close message, nothing is reset). Its
+        // shortfall is bounded by its short reads: at most a block each, twice (issued twice).
         let head = global("net", "tcp", Some(free_port()), "16m");
         let (r, s) = across(&d, rx, tx, &head, RECEIVER, SENDER);
-        assert_eq!(
-            (r[0].1, r[0].2, r[0].5),
-            (4096, 16 << 20, 0),
-            "{rx} <- {tx}"
-        );
         assert_eq!(
             (s[0].3, s[0].4, s[0].5),
             (4096, 16 << 20, 0),
             "{rx} <- {tx}"
         );
+        assert_eq!(r[0].5, 0, "{rx} <- {tx}: {r:?}");
+        if rx == "iomark" {
+            assert_eq!((r[0].1, r[0].2), (4096, 16 << 20), "{rx} <- {tx}");
+        } else {
+            let short = r[0].6;
+            assert!(
+                r[0].2 <= 16 << 20 && r[0].2 + 2 * 4096 * short >= 16 << 20,
+                "{rx} <- {tx}: {r:?}"
+            );
+        }
         // UDP: the receiver starts at the sender's open message and ends at its close
-        // message (loopback may drop datagrams: never more arrive than were sent).
+        // message; the datagrams that never came are counted dropped from the sequence
+        // stamps (fio's form on both sides). A busy receiver drops many on loopback, and the
+        // lost tail of a run is counted by no one: never more than were sent.
         let head = global("net", "udp", Some(free_port()), "4m");
-        let sender = "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\n";
+        // The sender paced (a quarter second) so that a busy receiver keeps up.
+        let sender = "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\nrate=16m\n";
         let (r, s) = across(&d, rx, tx, &head, "[receiver]\nrw=read\n", sender);
         assert_eq!((s[0].3, s[0].4, s[0].5), (1024, 4 << 20, 0), "{rx} <- {tx}");
-        assert!(
-            r[0].1 > 0 && r[0].1 <= 1024 && r[0].5 == 0,
-            "{rx} <- {tx}: {r:?}"
-        );
-        // Over a unix socket fio 3.33's own sender fails its close message (EISCONN,
-        // error 106), so fio is not the sender there; the engine's tests cover unix sockets.
+        assert!(r[0].1 > 0 && r[0].5 == 0, "{rx} <- {tx}: {r:?}");
+        assert!(r[0].1 + r[0].7 <= 1024, "{rx} <- {tx}: {r:?}");
+    }
+    // Over a unix socket fio 3.33's own sender fails its close message (EISCONN, error
+    // 106), so fio is not the sender there; the engine's tests cover unix sockets.
+}
+
+/// Forwards the datagrams that reach `from` to `to` on 127.0.0.1, leaving out the data
+/// datagrams numbered in `lose` (the first is number 0; link messages always pass), until
+/// the sender's close message has passed.
+fn lossy_link(from: std::net::UdpSocket, to: u16, lose: &'static [u64]) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        let mut buf = vec![0u8; 65536];
+        let mut n = 0u64;
+        // Nothing is forwarded before the receiver has bound its port (a datagram to a port
+        // nobody has is lost); a sender that never comes ends the relay.
+        wait_bound(to);
+        from.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+            .unwrap();
+        loop {
+            let Ok((len, _)) = from.recv_from(&mut buf) else {
+                return;
+            };
+            let link_message = len == 8;
+            if link_message || !lose.contains(&n) {
+                from.send_to(&buf[..len], ("127.0.0.1", to)).unwrap();
+            }
+            if !link_message {
+                n += 1;
+            }
+            // The close message: "link" in little-endian words, command 0x89.
+            if len == 8 && buf[..8] == [0x6b, 0x6e, 0x69, 0x6c, 0x89, 0, 0, 0] {
+                return;
+            }
+        }
+    })
+}
+
+#[test]
+fn udp_datagrams_lost_on_the_way_are_counted_as_fio_counts_them() {
+    let d = Scratch::new("net-udp-loss");
+    for (rx, tx) in [("iomark", "fio"), ("fio", "iomark"), ("iomark", "iomark")] {
+        let relay = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let relay_port = relay.local_addr().unwrap().port();
+        let port = free_port();
+        let link = lossy_link(relay, port, &[3, 100, 101]);
+        let rdir = Scratch::new("net-udp-loss-rx");
+        let rtext = global("net", "udp", Some(port), "1m") + "[receiver]\nrw=read\n";
+        let r = thread::spawn(move || counts(&run_file(rx, &rdir, "rx.fio", &rtext)));
+        let stext = global("net", "udp", Some(relay_port), "1m")
+            + "[sender]\nhostname=127.0.0.1\nstartdelay=1\nrw=write\nrate=4m\n";
+        let s = counts(&run_file(tx, &d, "tx.fio", &stext));
+        let r = r.join().unwrap();
+        link.join().unwrap();
+        assert_eq!((s[0].3, s[0].5), (256, 0), "{rx} <- {tx}");
+        // Three datagrams left out (number 3 alone, 100 and 101 together): the receiver
+        // read the other side's stamps and counted the gap after number 3 at least (a busy
+        // receiver drops more, and may end early: never more than were sent).
+        assert_eq!(r[0].5, 0, "{rx} <- {tx}: {r:?}");
+        assert!(r[0].7 >= 1 && r[0].1 + r[0].7 <= 256, "{rx} <- {tx}: {r:?}");
+        if r[0].1 >= 253 {
+            assert_eq!(r[0].7, 3, "{rx} <- {tx}: {r:?}");
+        }
+    }
+}
+
+#[test]
+fn numjobs_clones_connect_on_fios_ports() {
+    let d = Scratch::new("net-numjobs");
+    // fio's senders (two clones: port, port + 1) into iomark's receivers, and iomark's
+    // senders into fio's: each clone has its own connection, every block arrives.
+    for (rx, tx) in [("iomark", "fio"), ("fio", "iomark")] {
+        let port = free_port();
+        let head = global("net", "tcp", Some(port), "4m") + "numjobs=2\n";
+        let (r, s) = across(&d, rx, tx, &head, RECEIVER, SENDER);
+        assert_eq!(s.len(), 2, "{rx} <- {tx}: {s:?}");
+        for c in &s {
+            assert_eq!((c.3, c.4, c.5), (1024, 4 << 20, 0), "{rx} <- {tx}: {s:?}");
+        }
+        assert_eq!(r.len(), 2, "{rx} <- {tx}: {r:?}");
+        for c in &r {
+            assert_eq!(c.5, 0, "{rx} <- {tx}: {r:?}");
+            if rx == "iomark" {
+                assert_eq!((c.1, c.2), (1024, 4 << 20), "{rx} <- {tx}: {r:?}");
+            } else {
+                assert!(c.2 > 0 && c.2 <= 4 << 20, "{rx} <- {tx}: {r:?}");
+            }
+        }
     }
 }
 
@@ -159,4 +269,55 @@ fn net_jobs_fio_refuses_are_refused_before_any_io() {
         assert!(!o.status.success(), "{args:?}");
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn a_unix_listener_replaces_only_a_socket() {
+    let d = Scratch::new("net-unix-gate");
+    let path = d.file("s");
+    let p = path.to_str().unwrap();
+    let host = format!("--hostname={p}");
+    let args = [
+        "run",
+        "--name=n",
+        "--ioengine=net",
+        "--protocol=unix",
+        &host,
+        "--rw=read",
+        "--size=1m",
+    ];
+    // A file where the socket would be: refused before any I/O, the file kept whole.
+    std::fs::write(&path, b"keep").unwrap();
+    let o = iomark(&args);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a regular file, not a socket"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), b"keep");
+    // A socket left there by an earlier run: replaced, and the listener takes its sender.
+    std::fs::remove_file(&path).unwrap();
+    drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+    let listener = {
+        let a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        thread::spawn(move || {
+            let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+            iomark(&a)
+        })
+    };
+    let send = [
+        "run",
+        "--name=s",
+        "--ioengine=net",
+        "--protocol=unix",
+        &host,
+        "--rw=write",
+        "--size=1m",
+        "--startdelay=2",
+    ];
+    let s = iomark(&send);
+    let r = listener.join().unwrap();
+    assert!(s.status.success(), "{}", stderr(&s));
+    assert!(r.status.success(), "{}", stderr(&r));
 }

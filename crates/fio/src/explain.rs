@@ -114,6 +114,9 @@ pub fn run_error(e: &RunError) -> String {
         RunError::NotFileOrDevice { .. } => format!(
             "{e} (fio: failed to get file size); name a regular file, a block or character device, or a directory= to create files in"
         ),
+        RunError::NotASocket { .. } => {
+            format!("{e}; give hostname= a path where nothing is, or where a socket is")
+        }
         RunError::NeedsExt4 { .. } => {
             format!("{e}; put filename= (or directory=) and donorname= on an ext4 file system")
         }

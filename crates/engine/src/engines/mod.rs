@@ -319,6 +319,11 @@ pub(crate) trait Engine {
     fn think_time(&self) -> Option<std::time::Duration> {
         None
     }
+    /// I/Os the engine knows were lost on the way, per direction (read, write, trim): a UDP
+    /// receiver's datagrams that never came (fio's dropped I/Os).
+    fn dropped(&self) -> [u64; 3] {
+        [0; 3]
+    }
     /// Notes for the user about how the engine was set up (e.g. "fixed buffers disabled:
     /// RLIMIT_MEMLOCK is 8 MiB").
     fn notes(&self) -> Vec<crate::note::Note> {

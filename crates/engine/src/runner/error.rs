@@ -195,6 +195,14 @@ pub enum RunError {
         path: PathBuf,
         what: String,
     },
+    /// A unix-socket listener's path holds something other than a socket (which binding
+    /// would have to remove).
+    #[error("{job}: {} is {what}, not a socket: a unix-socket listener replaces only a socket left at its path", path.display())]
+    NotASocket {
+        job: String,
+        path: PathBuf,
+        what: &'static str,
+    },
     /// The e4defrag engine on a file that is not on ext4 (`fs` names what it is on).
     #[error("{job}: e4defrag moves extents with EXT4_IOC_MOVE_EXT, which only ext4 has, but {} is on {fs}", path.display())]
     NeedsExt4 {

@@ -85,6 +85,16 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
         if job.ioengine == EngineKind::E4defrag {
             check_ext4(job, &written)?;
         }
+        // A unix-socket listener replaces only a socket at its path.
+        if let Some(path) = crate::engines::net::listen_path(job) {
+            if let Some(what) = crate::targets::not_a_socket(path) {
+                return Err(RunError::NotASocket {
+                    job: job.name.clone(),
+                    path: path.to_path_buf(),
+                    what,
+                });
+            }
+        }
         for clone in 0..job.numjobs.max(1) {
             let unit = plan_clone(plan, job, ji, clone, thread_number, &mut st, &mut notes)?;
             units.push(unit);

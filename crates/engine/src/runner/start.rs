@@ -65,8 +65,10 @@ pub(super) fn start_workers(
             continue;
         }
         let progress = register_progress(ctl, job);
+        let mut spec = as_run(job, plan);
+        crate::engines::net::for_clone(&mut spec, unit.clone);
         let setup = WorkerSetup {
-            spec: as_run(job, plan),
+            spec,
             job_index: unit.job_index,
             clone: unit.clone,
             thread_number: unit.thread_number,

@@ -17,6 +17,7 @@ mod layout;
 mod mounts;
 mod probe;
 mod signature;
+mod socket;
 
 pub use claim::{backed_loop_in_use, loops_backed_by, missing_device_path};
 pub use layout::open_target;
@@ -29,6 +30,8 @@ pub(crate) use ends::ends_signature;
 pub(crate) use layout::{invalidate_cache, layout_file_until};
 pub(crate) use mounts::{device_mount_point, mount_for};
 pub(crate) use signature::fs_signature;
+pub use socket::not_a_socket;
+pub(crate) use socket::remove_stale_socket;
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers

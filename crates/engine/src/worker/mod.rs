@@ -419,6 +419,7 @@ impl Worker {
             let r: &mut DirResult = &mut res.dirs[d];
             r.io_bytes = self.bytes[d.idx()];
             r.total_ios = self.ios[d.idx()];
+            r.drop_ios = self.engine.dropped()[d.idx()];
             // A direction that moved nothing ran for no time (fio's FIO_NOIO engines count
             // their I/Os only): no rate is made of it.
             let moved = r.io_bytes > 0 || !self.spec.ioengine.is_noio();

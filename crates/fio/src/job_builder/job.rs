@@ -108,6 +108,7 @@ pub(super) fn build_job_pending(
             return Err(ctx(Some(i))(e.into()));
         }
     }
+    drop_inherited_engine_options(&spec, &mut pending, &all[raw.inherited.len()..]);
     warnings.append(&mut pending.warnings);
     finish(&mut spec, &mut pending, raw.implicit_stonewall, readonly).map_err(ctx(None))?;
     if spec.logs.hist_log.is_some() && spec.logs.hist_msec == 0 {
@@ -117,6 +118,23 @@ pub(super) fn build_job_pending(
         );
     }
     Ok((spec, pending))
+}
+
+/// A job that names its own ioengine leaves behind the options of the engine it inherited
+/// (fio unloads that engine with its options): e.g. `donorname` in `[global]` for e4defrag
+/// jobs, and one job of the file on libaio. Options the job itself gives are still checked.
+fn drop_inherited_engine_options(
+    spec: &JobSpec,
+    pending: &mut Pending,
+    own: &[(&'static OptDef, &str)],
+) {
+    if !own.iter().any(|(d, _)| matches!(d.kind, OptKind::Engine)) {
+        return;
+    }
+    let engine = spec.ioengine.name();
+    pending
+        .engine_opts
+        .retain(|d| d.engines.contains(&engine) || own.iter().any(|(o, _)| o.name == d.name));
 }
 
 /// Apply one option: its support status, the engine it belongs to, then its row's setter.
@@ -212,4 +230,48 @@ fn check_engine(c: &mut Ctx<'_>, later: &[(&'static OptDef, &str)]) -> Result<()
         c.pending.engine_opts.push(def);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_job_on_another_engine_leaves_the_inherited_engines_options() {
+        // fio's examples/e4defrag2.fio: donorname in [global] for the e4defrag jobs, and a job
+        // of the file on libaio (fio unloads e4defrag with its options there).
+        let raw = RawJob {
+            name: "aio".into(),
+            inherited: opts(&[
+                ("ioengine", "e4defrag"),
+                ("donorname", "file.def"),
+                ("filesize", "1m"),
+            ]),
+            options: opts(&[("ioengine", "libaio"), ("rw", "read"), ("filename", "f")]),
+            ..Default::default()
+        };
+        let mut w = Vec::new();
+        let spec = build_job(&raw, false, &mut w).unwrap();
+        assert_eq!(spec.ioengine, EngineKind::Libaio);
+        // Given in the job itself, it is still refused.
+        let own = RawJob {
+            name: "aio".into(),
+            options: opts(&[
+                ("ioengine", "e4defrag"),
+                ("donorname", "file.def"),
+                ("ioengine", "libaio"),
+                ("rw", "read"),
+                ("filename", "f"),
+            ]),
+            ..Default::default()
+        };
+        let e = build_job(&own, false, &mut w).unwrap_err().to_string();
+        assert!(e.contains("donorname"), "{e}");
+    }
 }

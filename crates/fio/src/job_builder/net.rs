@@ -1,7 +1,8 @@
 //! The checks fio's net engines make of a job when it starts, made here before any I/O: a
 //! port for TCP and UDP (none for unix), `listen` only for TCP, one direction on a datagram or
 //! unix socket, a host to connect to, and sequential blocks. A `filename` names the host (or
-//! the socket's path) when `hostname` is not given, as in fio, where `hostname` sets it.
+//! the socket's path) when `hostname` is not given, as in fio, where `hostname` sets it. With
+//! `numjobs`, each TCP or UDP clone takes the next port.
 
 use super::BuildError;
 use iomark_engine::job::{EngineKind, JobSpec, NetProtocol, SubmitMode};
@@ -62,11 +63,21 @@ pub(super) fn finish_net(spec: &mut JobSpec) -> Result<(), BuildError> {
             "io_submit_mode=offload is not supported: a socket's blocks go one after another",
         );
     }
+    // Each clone has its own connection: TCP and UDP clones on the job's port plus their
+    // number (fio's ports), while unix clones would all take the one path.
     if spec.numjobs > 1 {
-        return refuse(
-            spec,
-            "numjobs above 1 (one port per clone) is not supported yet: give each job its own port",
-        );
+        if net.protocol == NetProtocol::Unix {
+            return refuse(
+                spec,
+                "numjobs above 1 with protocol=unix: the clones would share one socket path (give each job its own path)",
+            );
+        }
+        if net.for_clone(spec.numjobs - 1).is_none() {
+            return refuse(
+                spec,
+                "numjobs clones take the ports from port= on, one each, and the last would pass 65535",
+            );
+        }
     }
     Ok(())
 }

@@ -366,8 +366,12 @@ fn net_jobs_settle_and_check_as_fio() {
             "read or write",
         ),
         (
-            &[("port", "1"), ("listen", ""), ("numjobs", "2")][..],
-            "numjobs",
+            &[("port", "65535"), ("listen", ""), ("numjobs", "2")][..],
+            "65535",
+        ),
+        (
+            &[("protocol", "unix"), ("hostname", "p"), ("numjobs", "2")][..],
+            "socket path",
         ),
     ] {
         let mut list = vec![("ioengine", "net")];

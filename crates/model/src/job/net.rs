@@ -84,6 +84,10 @@ pub struct NetLink {
     /// `ttl`: the time-to-live of outgoing multicast datagrams (unset: 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl: Option<u32>,
+    /// Not an option: UDP datagrams carry fio's sequence stamp, and a receiver counts the
+    /// missing ones (set when the job runs, for a job that does not verify its data).
+    #[serde(skip)]
+    pub stamps: bool,
 }
 
 impl NetLink {
@@ -101,5 +105,15 @@ impl NetLink {
     /// The multicast time-to-live (fio's default 1).
     pub fn ttl(&self) -> u32 {
         self.ttl.unwrap_or(1)
+    }
+    /// The link of clone `clone` (0 for the first) of a job with `numjobs`: each clone has
+    /// its own connection, on the job's port plus its clone number (TCP, UDP), as in fio.
+    /// `None`: the port would pass 65535.
+    pub fn for_clone(&self, clone: u32) -> Option<NetLink> {
+        let mut l = self.clone();
+        if self.protocol != NetProtocol::Unix {
+            l.port = u16::try_from(u32::from(self.port) + clone).ok()?;
+        }
+        Some(l)
     }
 }

@@ -166,11 +166,8 @@ pub(super) fn listen(link: &NetLink) -> io::Result<Linked> {
             .as_deref()
             .ok_or_else(|| invalid("no socket path".into()))?;
         // A socket left at the path by an earlier run is replaced; anything else is kept
-        // (bind then fails with EADDRINUSE).
-        use std::os::unix::fs::FileTypeExt;
-        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket()) {
-            std::fs::remove_file(path)?;
-        }
+        // (the run's checks refused it before any I/O; this looks again as it removes).
+        crate::targets::remove_stale_socket(std::path::Path::new(path))?;
         s.bind(&SockAddr::unix(path)?)?;
         s.listen(10)?;
         let (c, _) = s.accept()?;

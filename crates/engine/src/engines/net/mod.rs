@@ -2,9 +2,11 @@
 //! socket, to or from a peer job (iomark's or fio's: the socket set-up and the link messages
 //! are fio's). A stream read waits for the whole block; a sender that closes ends the
 //! receiving job. With `pingpong` every block is answered: a reader sends back what it
-//! received, a writer waits for the block to come back.
+//! received, a writer waits for the block to come back. UDP blocks carry fio's sequence
+//! stamp, and a receiver counts the datagrams that never came as dropped I/Os.
 
 mod link;
+mod seq;
 pub(crate) mod splice;
 
 use super::{
@@ -58,6 +60,9 @@ pub(crate) struct NetEngine {
     pipe: Option<splice::Pipe>,
     /// Whether this side sent anything (it then ends with the close message).
     sent: bool,
+    /// UDP with stamps: the sender's numbering, the receiver's count of gaps.
+    stamper: Option<seq::Stamper>,
+    checker: Option<seq::Checker>,
 }
 
 impl NetEngine {
@@ -73,6 +78,7 @@ impl NetEngine {
         } else {
             link::connect(net)?
         };
+        let stamps = net.stamps && net.protocol.is_udp();
         let pipe = if use_splice && net.protocol.is_tcp() {
             Some(splice::Pipe::new()?)
         } else {
@@ -84,6 +90,8 @@ impl NetEngine {
             pingpong: net.pingpong,
             pipe,
             sent: false,
+            stamper: stamps.then(seq::Stamper::default),
+            checker: stamps.then(seq::Checker::default),
         })
     }
 
@@ -142,8 +150,17 @@ impl NetEngine {
     fn transfer(&mut self, op: Op, buf: &mut [u8]) -> i64 {
         let peer = self.link.peer.clone();
         let r = match op {
-            Op::Read => self.recv(buf),
-            Op::Write => self.send(buf, peer.as_ref()).map(Some),
+            Op::Read => self.recv(buf).inspect(|got| {
+                if let (Some(c), Some(_)) = (&mut self.checker, got) {
+                    c.check(buf);
+                }
+            }),
+            Op::Write => {
+                if let Some(s) = &mut self.stamper {
+                    s.stamp(buf);
+                }
+                self.send(buf, peer.as_ref()).map(Some)
+            }
             // Syncs have nothing to flush; trims are not network operations.
             Op::Fsync | Op::Fdatasync => return 0,
             Op::Trim => return -(libc::EINVAL as i64),
@@ -170,6 +187,32 @@ impl NetEngine {
             Err(e) => -(e.raw_os_error().unwrap_or(libc::EIO) as i64),
         }
     }
+}
+
+/// A network job's clone `clone` has its own connection: the job's port plus the clone's
+/// number (TCP, UDP), as fio gives each of `numjobs` its port. The front end has checked that
+/// the last clone's port exists.
+pub(crate) fn for_clone(spec: &mut crate::job::JobSpec, clone: u32) {
+    if matches!(spec.ioengine, EngineKind::Net | EngineKind::Netsplice) {
+        if let Some(l) = spec.engine_options.net.for_clone(clone) {
+            spec.engine_options.net = l;
+        }
+        // A job that verifies its data carries no stamp in it (as in fio).
+        spec.engine_options.net.stamps = spec.verify.is_none();
+    }
+}
+
+/// The socket path a unix-socket listener binds (and replaces a stale socket at), if `spec`
+/// is one: the run's checks of written files look at it before any I/O.
+pub(crate) fn listen_path(spec: &crate::job::JobSpec) -> Option<&std::path::Path> {
+    let net = &spec.engine_options.net;
+    let kind = matches!(spec.ioengine, EngineKind::Net | EngineKind::Netsplice);
+    let listens =
+        net.protocol == iomark_model::job::NetProtocol::Unix && net.waits(spec.rw.has_read());
+    if !(kind && listens) {
+        return None;
+    }
+    net.host.as_deref().map(std::path::Path::new)
 }
 
 /// `buf` as the receiving calls take it.
@@ -199,6 +242,9 @@ impl Engine for NetEngine {
     }
     fn is_sync(&self) -> bool {
         true
+    }
+    fn dropped(&self) -> [u64; 3] {
+        [self.checker.as_ref().map_or(0, |c| c.lost), 0, 0]
     }
     fn queue(&mut self, io: &IoUnit) -> Queued {
         // SAFETY: the worker's buffer for this slot holds `len` bytes and is not touched by

@@ -185,3 +185,38 @@ fn link_messages_are_fios() {
         [0x6b, 0x6e, 0x69, 0x6c, 0x89, 0, 0, 0]
     );
 }
+
+#[test]
+fn each_clone_has_its_own_port() {
+    let mut spec = crate::job::JobSpec {
+        ioengine: EngineKind::Net,
+        numjobs: 3,
+        ..Default::default()
+    };
+    spec.engine_options.net = NetLink {
+        port: 8000,
+        ..Default::default()
+    };
+    let ports: Vec<u16> = (0..3)
+        .map(|c| {
+            let mut s = spec.clone();
+            super::for_clone(&mut s, c);
+            assert!(s.engine_options.net.stamps, "no verify: stamps");
+            s.engine_options.net.port
+        })
+        .collect();
+    assert_eq!(ports, [8000, 8001, 8002]);
+    // A unix socket's clones keep the path (the front end refuses them); a port past 65535
+    // does not exist.
+    let unix = NetLink {
+        protocol: NetProtocol::Unix,
+        host: Some("p".into()),
+        ..Default::default()
+    };
+    assert_eq!(unix.for_clone(2), Some(unix.clone()));
+    let top = NetLink {
+        port: 65535,
+        ..Default::default()
+    };
+    assert_eq!(top.for_clone(1), None);
+}
