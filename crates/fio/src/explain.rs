@@ -2,7 +2,6 @@
 //! job options to change (`size=`, `allow_mounted_write=1`) and the switches to pass
 //! (`--force-device-write`, `--allow-fill`).
 
-use crate::cmdline::FileSize;
 use iomark_engine::failure::{FlushPoint, JobFailure};
 use iomark_engine::runner::{Event, Note, RunError};
 
@@ -12,18 +11,6 @@ pub fn budget_error(e: &iomark_engine::budget::BudgetError) -> String {
     match e {
         BudgetError::Memory { .. } => format!("{e} (bs=, iodepth=, numjobs=)"),
         BudgetError::AioEvents { .. } => format!("{e} (iodepth=)"),
-    }
-}
-
-/// A refused run, in fio terms, knowing which job file sets the jobs' size (the refusal for
-/// lack of free space then names the line and the `--override` that changes it).
-pub fn run_error_with(e: &RunError, file_size: Option<&FileSize>) -> String {
-    match (e, file_size) {
-        (RunError::NoSpace { needed, free, .. }, Some(fs)) => format!(
-            "{e}. {}. Otherwise point the jobs elsewhere (directory=, filename=), or pass --allow-fill to fill it on purpose",
-            fs.no_space_hint(*needed, *free)
-        ),
-        _ => run_error(e),
     }
 }
 

@@ -79,7 +79,14 @@ pub struct CliRun {
 impl CliRun {
     /// A refused run in fio terms, naming the job file's `size=` when the files do not fit.
     pub fn run_error(&self, e: &iomark_engine::runner::RunError) -> String {
-        crate::explain::run_error_with(e, self.file_size.as_ref())
+        use iomark_engine::runner::RunError;
+        match (e, &self.file_size) {
+            (RunError::NoSpace { needed, free, .. }, Some(fs)) => format!(
+                "{e}. {}. Otherwise point the jobs elsewhere (directory=, filename=), or pass --allow-fill to fill it on purpose",
+                fs.no_space_hint(*needed, *free)
+            ),
+            _ => crate::explain::run_error(e),
+        }
     }
 }
 
