@@ -333,11 +333,13 @@ fn run_plan(a: &DdArgs, t: &Target, src: &End) -> RunPlan {
         run.jobs
             .push(base("dd-tail", tail, t.start + full, tail, false));
     }
-    // As GNU dd opens its output: without conv=notrunc a regular file is cut at seek= (to
-    // nothing without seek=) before the copy; the engine leaves a block device as it is.
+    // As GNU dd opens its output: without conv=notrunc a regular file is cut at seek= before
+    // the copy, to nothing when seek= is under one output block (GNU dd counts whole blocks
+    // to decide, so oflag=seek_bytes below obs= truncates it all); the engine leaves a block
+    // device as it is.
     if t.dir == Dir::Write && !a.conv.notrunc {
         if let Some(first) = run.jobs.first_mut() {
-            first.truncate_to = Some(t.start);
+            first.truncate_to = Some(if t.start < a.obs { 0 } else { t.start });
         }
     }
     // conv=fsync / fdatasync: one fsync after the last write, inside the timing.
@@ -464,6 +466,12 @@ mod tests {
         .unwrap();
         assert!(p.notes.is_empty(), "{:?}", p.notes);
         assert_eq!(p.run.jobs[0].truncate_to, Some(2048));
+        let p = plan_of(
+            "if=/dev/zero of=x bs=64K count=2 seek=4096 oflag=seek_bytes",
+            Probe::File { size: 1 << 20 },
+        )
+        .unwrap();
+        assert_eq!(p.run.jobs[0].truncate_to, Some(0));
         let p = plan_of("if=/dev/zero of=x bs=1K count=1", Probe::Missing).unwrap();
         assert_eq!(p.run.jobs[0].truncate_to, Some(0));
         let p = plan_of(
