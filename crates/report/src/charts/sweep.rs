@@ -125,12 +125,12 @@ fn with_latency_lines(out: &mut Vec<Chart>, prefix: &str) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use iomark_engine::result::{SuiteTable, TableCell};
 
-    #[test]
-    fn two_axes_give_a_heatmap_then_iops_with_latency_and_the_other_figures() {
+    /// A sweep of bs 4k, 64k × iodepth 1, 8 (IOPS 10, 80, 5, 20; MB/s a tenth of them).
+    pub fn sample_table() -> SuiteTable {
         let mut t = SuiteTable::new(
             TableKind::Sweep,
             "sweep points",
@@ -153,6 +153,12 @@ mod tests {
             row.extend([iops, iops / 10.0, 1.0, 2.0].map(TableCell::Num));
             t.rows.push(row);
         }
+        t
+    }
+
+    #[test]
+    fn two_axes_give_a_heatmap_then_iops_with_latency_and_the_other_figures() {
+        let t = sample_table();
         let s = Source {
             label: "s".into(),
             tables: vec![t],

@@ -280,23 +280,7 @@ mod tests {
             }),
             ..Default::default()
         };
-        let mut t = SuiteTable::new(
-            TableKind::Sweep,
-            "sweep points",
-            &[
-                "bs",
-                "iodepth",
-                "IOPS",
-                "MB/s",
-                "mean lat (us)",
-                "p99 lat (us)",
-            ],
-        );
-        for (bs, qd, iops) in [("4k", "1", 10.0), ("4k", "8", 80.0), ("64k", "1", 5.0)] {
-            let mut row = vec![TableCell::Text(bs.into()), TableCell::Text(qd.into())];
-            row.extend([iops, iops / 10.0, 1.0, 2.0].map(TableCell::Num));
-            t.rows.push(row);
-        }
+        let t = crate::charts::sweep::tests::sample_table();
         Source {
             label: "s".into(),
             jobs: vec![Job {

@@ -72,89 +72,94 @@ fn scaled(a: Axis, scale: Scale, values: impl Iterator<Item = f64>) -> Axis {
 }
 
 /// One chart as a Plotly figure.
+/// Trace `i` of chart `c`, drawn as the chart's kind asks.
+fn add_trace(p: &mut Plot, c: &Chart, i: usize, t: &Trace) {
+    let t = &Trace {
+        name: plain(&t.name),
+        cats: plain_all(&t.cats),
+        rows: plain_all(&t.rows),
+        ..t.clone()
+    };
+    match c.kind {
+        Kind::Lines if t.x.is_empty() && !t.cats.is_empty() => {
+            let sc = Scatter::new(t.cats.clone(), t.y.clone()).name(&t.name);
+            let sc = if i == 0 {
+                sc.mode(Mode::LinesMarkers)
+            } else {
+                // Marks on the first series (a trend's changed runs): no line.
+                sc.mode(Mode::Markers)
+                    .marker(Marker::new().size(14).symbol(MarkerSymbol::X))
+            };
+            p.add_trace(match error_bars(t) {
+                Some(e) => sc.error_y(e),
+                None => sc,
+            })
+        }
+        Kind::Lines => {
+            let mode = if t.x.len() > 60 {
+                Mode::Lines
+            } else {
+                Mode::LinesMarkers
+            };
+            let sc = if c.x_scale == Scale::Nines {
+                // Placed on the nines scale; hover names the percentile.
+                let x = t.x.iter().map(|&p| Scale::Nines.to_axis(p)).collect();
+                let text = t.x.iter().map(|&p| format!("p{}", pct_label(p))).collect();
+                Scatter::new(x, t.y.clone())
+                    .text_array(text)
+                    .hover_template("%{text}: %{y:.4g}")
+            } else {
+                Scatter::new(t.x.clone(), t.y.clone())
+            };
+            p.add_trace(sc.name(&t.name).mode(mode))
+        }
+        Kind::Bars if t.y2 => p.add_trace(
+            Scatter::new(t.cats.clone(), t.y.clone())
+                .name(&t.name)
+                .mode(Mode::LinesMarkers)
+                .y_axis("y2"),
+        ),
+        Kind::Bars => {
+            let mut b = Bar::new(t.cats.clone(), t.y.clone()).name(&t.name);
+            if t.notes.len() == t.y.len() && t.notes.iter().any(|n| !n.is_empty()) {
+                b = b
+                    .text_array(plain_all(&t.notes))
+                    .text_position(TextPosition::Outside);
+            }
+            p.add_trace(match error_bars(t) {
+                Some(e) => b.error_y(e),
+                None => b,
+            })
+        }
+        Kind::Histogram => p.add_trace(Bar::new(t.x.clone(), t.y.clone()).name(&t.name)),
+        // Cells at their index (Plotly spaces a heatmap's numeric-looking labels by value
+        // even on a category axis), labelled with the categories by the axes' ticks.
+        Kind::Heatmap => p.add_trace(
+            HeatMap::new(index(&t.cats), index(&t.rows), t.z.clone())
+                .name(&t.name)
+                .hover_text_matrix(
+                    t.rows
+                        .iter()
+                        .map(|r| t.cats.iter().map(|c| format!("{r}, {c}")).collect())
+                        .collect(),
+                )
+                .hover_template("%{hovertext}: %{z}<extra></extra>")
+                .color_scale(ColorScale::Palette(ColorScalePalette::Viridis))
+                .color_bar(ColorBar::new().title(Title::with_text(&t.name))),
+        ),
+        Kind::Surface => p.add_trace(
+            Surface::new(t.z.clone())
+                .x(t.cats.clone())
+                .y(t.rows.clone())
+                .name(&t.name),
+        ),
+    }
+}
+
 pub fn plot(c: &Chart) -> Plot {
     let mut p = Plot::new();
     for (i, t) in c.traces.iter().enumerate() {
-        let t = &Trace {
-            name: plain(&t.name),
-            cats: plain_all(&t.cats),
-            rows: plain_all(&t.rows),
-            ..t.clone()
-        };
-        match c.kind {
-            Kind::Lines if t.x.is_empty() && !t.cats.is_empty() => {
-                let sc = Scatter::new(t.cats.clone(), t.y.clone()).name(&t.name);
-                let sc = if i == 0 {
-                    sc.mode(Mode::LinesMarkers)
-                } else {
-                    // Marks on the first series (a trend's changed runs): no line.
-                    sc.mode(Mode::Markers)
-                        .marker(Marker::new().size(14).symbol(MarkerSymbol::X))
-                };
-                p.add_trace(match error_bars(t) {
-                    Some(e) => sc.error_y(e),
-                    None => sc,
-                })
-            }
-            Kind::Lines => {
-                let mode = if t.x.len() > 60 {
-                    Mode::Lines
-                } else {
-                    Mode::LinesMarkers
-                };
-                let sc = if c.x_scale == Scale::Nines {
-                    // Placed on the nines scale; hover names the percentile.
-                    let x = t.x.iter().map(|&p| Scale::Nines.to_axis(p)).collect();
-                    let text = t.x.iter().map(|&p| format!("p{}", pct_label(p))).collect();
-                    Scatter::new(x, t.y.clone())
-                        .text_array(text)
-                        .hover_template("%{text}: %{y:.4g}")
-                } else {
-                    Scatter::new(t.x.clone(), t.y.clone())
-                };
-                p.add_trace(sc.name(&t.name).mode(mode))
-            }
-            Kind::Bars if t.y2 => p.add_trace(
-                Scatter::new(t.cats.clone(), t.y.clone())
-                    .name(&t.name)
-                    .mode(Mode::LinesMarkers)
-                    .y_axis("y2"),
-            ),
-            Kind::Bars => {
-                let mut b = Bar::new(t.cats.clone(), t.y.clone()).name(&t.name);
-                if t.notes.len() == t.y.len() && t.notes.iter().any(|n| !n.is_empty()) {
-                    b = b
-                        .text_array(plain_all(&t.notes))
-                        .text_position(TextPosition::Outside);
-                }
-                p.add_trace(match error_bars(t) {
-                    Some(e) => b.error_y(e),
-                    None => b,
-                })
-            }
-            Kind::Histogram => p.add_trace(Bar::new(t.x.clone(), t.y.clone()).name(&t.name)),
-            // Cells at their index (Plotly spaces a heatmap's numeric-looking labels by value
-            // even on a category axis), labelled with the categories by the axes' ticks.
-            Kind::Heatmap => p.add_trace(
-                HeatMap::new(index(&t.cats), index(&t.rows), t.z.clone())
-                    .name(&t.name)
-                    .hover_text_matrix(
-                        t.rows
-                            .iter()
-                            .map(|r| t.cats.iter().map(|c| format!("{r}, {c}")).collect())
-                            .collect(),
-                    )
-                    .hover_template("%{hovertext}: %{z}<extra></extra>")
-                    .color_scale(ColorScale::Palette(ColorScalePalette::Viridis))
-                    .color_bar(ColorBar::new().title(Title::with_text(&t.name))),
-            ),
-            Kind::Surface => p.add_trace(
-                Surface::new(t.z.clone())
-                    .x(t.cats.clone())
-                    .y(t.rows.clone())
-                    .name(&t.name),
-            ),
-        }
+        add_trace(&mut p, c, i, t);
     }
     let mut x = scaled(
         Axis::new().title(Title::with_text(plain(&c.x_title))),
