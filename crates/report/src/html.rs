@@ -3,15 +3,14 @@
 //! beside it. Each chart's data is in the page once: the tables are built from the plots' own
 //! data by a few lines of script.
 
-use crate::charts::scale::pct_label;
-use crate::charts::{Chart, Kind, Scale, Trace};
+use crate::charts::{Chart, Scale};
 use crate::compare::{fmt_num, Comparison};
 use crate::model::{Figure, Source};
 use crate::ReportError;
-use plotly::common::{Anchor, Orientation};
-use plotly::common::{ErrorData, ErrorType, Marker, MarkerSymbol, Mode, TickMode, Title};
-use plotly::layout::{Axis, AxisType, BarMode, Layout, LayoutScene, Legend, RangeMode};
-use plotly::{Bar, HeatMap, Plot, Scatter, Surface};
+use plotly::Plot;
+
+mod plot;
+pub use plot::plot;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -77,164 +76,6 @@ fn plotly_js(js: Js) -> String {
     }
 }
 
-/// Text Plotly draws as it is: Plotly reads `<a href>`, `<b>` and other tags in names, labels
-/// and titles, so a job named like a link would become one. Its `&`, `<` and `>` are written as
-/// entities, which Plotly shows as the characters (the tables below the charts decode them).
-fn plain(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-fn plain_all(v: &[String]) -> Vec<String> {
-    v.iter().map(|s| plain(s)).collect()
-}
-
-/// The spread of a trace's points as error bars (none when it has no spread).
-fn error_bars(t: &Trace) -> Option<ErrorData> {
-    if t.spread.is_empty() || t.spread.len() != t.y.len() {
-        return None;
-    }
-    let plus = t.spread.iter().zip(&t.y).map(|(s, y)| s.1 - y).collect();
-    let minus = t.spread.iter().zip(&t.y).map(|(s, y)| y - s.0).collect();
-    Some(
-        ErrorData::new(ErrorType::Data)
-            .symmetric(false)
-            .array(plus)
-            .array_minus(minus),
-    )
-}
-
-/// An axis on `scale`: Plotly's log type, or the nines ticks placed and labelled here (the
-/// traces carry their x on that scale already).
-fn scaled(a: Axis, scale: Scale, values: impl Iterator<Item = f64>) -> Axis {
-    match scale {
-        Scale::Linear => a,
-        Scale::Log => a.type_(AxisType::Log),
-        Scale::Nines => {
-            let hi = values
-                .map(|p| scale.to_axis(p))
-                .filter(|a| a.is_finite())
-                .fold(1.0, f64::max);
-            let ticks = scale.ticks(0.0, hi);
-            a.tick_mode(TickMode::Array)
-                .tick_text(ticks.iter().map(|&t| scale.label(t)).collect())
-                .tick_values(ticks)
-        }
-    }
-}
-
-/// One chart as a Plotly figure.
-pub fn plot(c: &Chart) -> Plot {
-    let mut p = Plot::new();
-    for (i, t) in c.traces.iter().enumerate() {
-        let t = &Trace {
-            name: plain(&t.name),
-            cats: plain_all(&t.cats),
-            rows: plain_all(&t.rows),
-            ..t.clone()
-        };
-        match c.kind {
-            Kind::Lines if t.x.is_empty() && !t.cats.is_empty() => {
-                let sc = Scatter::new(t.cats.clone(), t.y.clone()).name(&t.name);
-                let sc = if i == 0 {
-                    sc.mode(Mode::LinesMarkers)
-                } else {
-                    // Marks on the first series (a trend's changed runs): no line.
-                    sc.mode(Mode::Markers)
-                        .marker(Marker::new().size(14).symbol(MarkerSymbol::X))
-                };
-                p.add_trace(match error_bars(t) {
-                    Some(e) => sc.error_y(e),
-                    None => sc,
-                })
-            }
-            Kind::Lines => {
-                let mode = if t.x.len() > 60 {
-                    Mode::Lines
-                } else {
-                    Mode::LinesMarkers
-                };
-                let sc = if c.x_scale == Scale::Nines {
-                    // Placed on the nines scale; hover names the percentile.
-                    let x = t.x.iter().map(|&p| Scale::Nines.to_axis(p)).collect();
-                    let text = t.x.iter().map(|&p| format!("p{}", pct_label(p))).collect();
-                    Scatter::new(x, t.y.clone())
-                        .text_array(text)
-                        .hover_template("%{text}: %{y:.4g}")
-                } else {
-                    Scatter::new(t.x.clone(), t.y.clone())
-                };
-                p.add_trace(sc.name(&t.name).mode(mode))
-            }
-            Kind::Bars => {
-                let b = Bar::new(t.cats.clone(), t.y.clone()).name(&t.name);
-                p.add_trace(match error_bars(t) {
-                    Some(e) => b.error_y(e),
-                    None => b,
-                })
-            }
-            Kind::Histogram => p.add_trace(Bar::new(t.x.clone(), t.y.clone()).name(&t.name)),
-            Kind::Heatmap => {
-                p.add_trace(HeatMap::new(t.cats.clone(), t.rows.clone(), t.z.clone()).name(&t.name))
-            }
-            Kind::Surface => p.add_trace(
-                Surface::new(t.z.clone())
-                    .x(t.cats.clone())
-                    .y(t.rows.clone())
-                    .name(&t.name),
-            ),
-        }
-    }
-    let x = scaled(
-        Axis::new().title(Title::with_text(plain(&c.x_title))),
-        c.x_scale,
-        c.traces.iter().flat_map(|t| t.x.iter().copied()),
-    );
-    let mut y = scaled(
-        Axis::new().title(Title::with_text(plain(&c.y_title))),
-        c.y_scale,
-        c.traces.iter().flat_map(|t| t.y.iter().copied()),
-    );
-    if c.kind == Kind::Lines && c.traces.first().is_some_and(|t| t.x.is_empty()) {
-        // A figure across runs starts at zero, so a change looks as large as it is.
-        y = y.range_mode(RangeMode::ToZero);
-    }
-    // Long category labels are turned by Plotly: the margin grows to hold them and the axis
-    // title is set below them, and the figure grows by as much so the plot keeps its height.
-    let longest = c
-        .traces
-        .iter()
-        .flat_map(|t| t.cats.iter())
-        .map(|s| s.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut layout = Layout::new()
-        .title(Title::with_text(plain(&c.title)))
-        .x_axis(x.auto_margin(true))
-        .y_axis(y.auto_margin(true))
-        .height(420 + 4 * longest.min(80));
-    if c.kind == Kind::Bars {
-        layout = layout.bar_mode(BarMode::Group);
-    }
-    if c.traces.len() > 1 {
-        // Above the plot, in one row: never over the data nor cut off at the page's edge.
-        layout = layout.legend(
-            Legend::new()
-                .orientation(Orientation::Horizontal)
-                .x(0.0)
-                .x_anchor(Anchor::Left)
-                .y(1.0)
-                .y_anchor(Anchor::Bottom),
-        );
-    }
-    if c.kind == Kind::Surface {
-        layout = layout.scene(LayoutScene::new());
-    }
-    p.set_layout(layout);
-    p
-}
-
 const STYLE: &str = "
 body{font-family:sans-serif;margin:1.5em;color:#222;background:#fff}
 h1{font-size:1.5em}h2{font-size:1.25em;margin-top:1.5em;border-bottom:1px solid #ccc}
@@ -268,9 +109,10 @@ const TABLE_JS: &str = r#"
     var d=gd.data;
     if(d.length&&d[0].z){
       var tz=d[0];tr.appendChild(cell('th',box.dataset.y+' \\ '+box.dataset.x,true));
-      (tz.x||[]).forEach(function(x){tr.appendChild(cell('th',x));});t.appendChild(tr);
+      var ax=function(a,v){return (gd.layout[a]&&gd.layout[a].ticktext)||v||[];};
+      ax('xaxis',tz.x).forEach(function(x){tr.appendChild(cell('th',x));});t.appendChild(tr);
       tz.z.forEach(function(row,i){var r=document.createElement('tr');
-        r.appendChild(cell('th',(tz.y||[])[i],true));row.forEach(function(v){r.appendChild(cell('td',fmt(v)));});t.appendChild(r);});
+        r.appendChild(cell('th',ax('yaxis',tz.y)[i],true));row.forEach(function(v){r.appendChild(cell('td',fmt(v)));});t.appendChild(r);});
     } else {
       tr.appendChild(cell('th',box.dataset.x||'x',true));
       d.forEach(function(tr0){tr.appendChild(cell('th',tr0.name||'y'));});t.appendChild(tr);
@@ -533,6 +375,7 @@ pub fn write_with(path: &Path, page: &Page, js: Js) -> Result<(), ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::{Kind, Trace};
 
     /// A percentile column names the latency it holds: fio's clat is never headed "lat".
     #[test]

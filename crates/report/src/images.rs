@@ -139,9 +139,12 @@ where
         }
     };
     let (kx, ky) = (sx.ticks(x0, x1), sy.ticks(y0, y1));
+    // The last x label is centred on the plot's right edge (99.99 on a nines axis): the
+    // right margin holds its half.
     let mut ch = ChartBuilder::on(root)
         .caption(&c.title, ("sans-serif", 22))
         .margin(12)
+        .margin_right(40)
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(Ticked::new(x0, x1, kx), Ticked::new(y0, y1, ky))?;
@@ -285,16 +288,17 @@ where
     Ok(())
 }
 
-/// Bars per category (the first trace's categories), the traces side by side in each.
+/// Bars per category (the first trace's categories), the traces side by side in each. Lines
+/// of a second unit (`Trace::y2`) are the HTML page's: never drawn on the bars' axis.
 fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
 where
     DB::ErrorType: 'static,
 {
     let axis = cat_axis(root, c);
     let n = axis.labels.len().max(1);
+    let bars: Vec<_> = c.traces.iter().filter(|t| !t.y2).collect();
     let (_, y1) = bounds(
-        c.traces
-            .iter()
+        bars.iter()
             .flat_map(|t| t.y.iter().copied())
             .filter(|v| v.is_finite())
             .chain([0.0]),
@@ -311,9 +315,9 @@ where
         .y_label_formatter(&|v| short(*v))
         .disable_x_mesh()
         .draw()?;
-    let k = c.traces.len().max(1) as f64;
+    let k = bars.len().max(1) as f64;
     let bw = 0.8 / k;
-    for (i, t) in c.traces.iter().enumerate() {
+    for (i, t) in bars.iter().enumerate() {
         let col = color(i);
         ch.draw_series(
             t.y.iter()
@@ -327,7 +331,7 @@ where
         .label(&t.name)
         .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
     }
-    if c.traces.len() > 1 {
+    if bars.len() > 1 {
         ch.configure_series_labels()
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
@@ -347,9 +351,12 @@ where
 {
     let (nx, ny) = (t.cats.len().max(1), t.rows.len().max(1));
     let (z0, z1) = bounds(t.z.iter().flatten().copied().filter(|v| v.is_finite()));
+    // The last x label is centred on the plot's right edge (99.99 on a nines axis): the
+    // right margin holds its half.
     let mut ch = ChartBuilder::on(root)
         .caption(&c.title, ("sans-serif", 22))
         .margin(12)
+        .margin_right(40)
         .x_label_area_size(45)
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)?;
@@ -604,5 +611,47 @@ mod tests {
             .collect();
         assert!(fills.len() >= 4, "{fills:?}");
         assert!(svg.contains("across: record; deep: file; height: kB/s"));
+    }
+
+    /// The last tick label of a nines axis (99.99) is drawn whole inside the image.
+    #[test]
+    fn the_last_x_label_stays_inside_the_image() {
+        fonts();
+        let c = Chart::new("p".into(), "s", "percentiles", Kind::Lines)
+            .axes("percentile", "latency (us)")
+            .nines_x()
+            .log_y();
+        let mut c = c;
+        c.traces.push(crate::charts::line(
+            "read",
+            [(50.0, 10.0), (99.0, 40.0), (99.99, 900.0)],
+        ));
+        let mut svg = String::new();
+        draw(
+            SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
+            &c,
+        )
+        .unwrap();
+        let tag = svg
+            .split("<text")
+            .find(|t| {
+                t.split('>')
+                    .nth(1)
+                    .and_then(|r| r.split('<').next())
+                    .map(str::trim)
+                    == Some("99.99")
+            })
+            .unwrap_or_else(|| panic!("no 99.99 label: {svg}"));
+        let attr = |name: &str| -> f64 {
+            tag.split(&format!(" {name}=\""))
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.trim_end_matches("px").parse().ok())
+                .unwrap_or_else(|| panic!("no {name} in {tag}"))
+        };
+        let (x, size) = (attr("x"), attr("font-size"));
+        // Centred on x; DejaVu Sans digits are 0.64 em wide, the point 0.32 em.
+        let half = (4.0 * 0.64 + 0.32) * size / 2.0;
+        assert!(x + half <= f64::from(W), "x {x}, half width {half}");
     }
 }

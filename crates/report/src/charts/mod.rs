@@ -55,6 +55,11 @@ pub struct Trace {
     /// The spread around each y, as (lowest, highest) of the repetitions it is the mean of:
     /// drawn as error bars; empty when the values are single measurements.
     pub spread: Vec<(f64, f64)>,
+    /// Drawn as a line against the chart's second y axis (`Chart::y2_title`), over bars.
+    pub y2: bool,
+    /// A short text written beside each point (a comparison's change and p value); empty
+    /// when there is none.
+    pub notes: Vec<String>,
 }
 
 /// One chart, with its section and axis titles (units included).
@@ -67,6 +72,9 @@ pub struct Chart {
     pub title: String,
     pub x_title: String,
     pub y_title: String,
+    /// The title of the second y axis, on the right, of the traces marked `y2` (its unit
+    /// differs from the first axis's); empty when there is none.
+    pub y2_title: String,
     /// How x values are placed (numeric x only: Lines, Histogram).
     pub x_scale: Scale,
     /// How y values are placed (Lines, Histogram).
@@ -86,6 +94,7 @@ impl Chart {
             title: title.to_string(),
             x_title: String::new(),
             y_title: String::new(),
+            y2_title: String::new(),
             x_scale: Scale::Linear,
             y_scale: Scale::Linear,
             kind,
@@ -174,16 +183,17 @@ pub fn sanitize(s: &str) -> String {
 pub type ChartFn = fn(&[Source]) -> Vec<Chart>;
 
 /// Every contributor, in page order: the suites whose own charts are the headline (iozone's
-/// matrix, blogbench's iterations and scores) ahead of the per-pass job charts.
+/// matrix, blogbench's iterations and scores, a sweep's heatmap) ahead of the per-pass job
+/// charts.
 pub const REGISTRY: &[ChartFn] = &[
     iozone::charts,
     blogbench::charts,
+    sweep::charts,
     job::charts,
     cluster::charts,
     dd::charts,
     hdparm::charts,
     bonnie::charts,
-    sweep::charts,
     preset::charts,
 ];
 

@@ -1,13 +1,28 @@
 //! XLSX (rust_xlsxwriter): a "summary" sheet with every row of [`super::COLUMNS`] and a native
 //! column chart of IOPS, then one sheet per source and job with its directions' figures, its
-//! latency percentiles and native charts of both.
+//! latency percentiles and native charts of both, one unit per chart, stacked beside the
+//! tables without covering one another; a sweep over two options keeps its dimensions: a
+//! sheet per figure with the first option down and the second across, and a chart of it.
 
 use super::{rows, Cell, COLUMNS};
+use crate::charts::matrix;
 use crate::model::{Figure, Source};
 use crate::ReportError;
-use iomark_engine::result::{SuiteTable, TableCell};
+use iomark_engine::result::{SuiteTable, TableCell, TableKind};
 use rust_xlsxwriter::{Chart, ChartType, Format, Workbook, Worksheet, XlsxError};
 use std::path::Path;
+
+/// Rows a chart covers at its default size (288 px over 20 px rows, and a gap).
+const CHART_ROWS: u32 = 16;
+
+/// A number's format: thousands grouped, whole above 1000, two decimals below.
+fn num_format(v: f64) -> Format {
+    Format::new().set_num_format(if v.abs() >= 1000.0 {
+        "#,##0"
+    } else {
+        "#,##0.00"
+    })
+}
 
 /// A sheet name Excel accepts (at most 31 characters, none of `[]:*?/\`), unique in `used`.
 fn sheet_name(want: &str, used: &mut Vec<String>) -> String {
@@ -79,7 +94,7 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
                     .set_values((name.as_str(), 1, 1, nd, 1));
                 ws.insert_chart(1, 8, &ch)?;
             }
-            // Latency percentiles (us) per direction.
+            // Latency percentiles (us) per direction; their chart below the IOPS one.
             let top = nd + 3;
             ws.write_string_with_format(top, 0, "percentile", &bold)?;
             let mut cols = 0u16;
@@ -106,13 +121,16 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
                         .set_categories((name.as_str(), top + 1, 0, top + pct_rows, 0))
                         .set_values((name.as_str(), top + 1, c, top + pct_rows, c));
                 }
-                ws.insert_chart(top, 8, &ch)?;
+                ws.insert_chart(1 + CHART_ROWS, 8, &ch)?;
             }
             ws.autofit();
         }
         for t in &s.tables {
             let name = sheet_name(&format!("{} {}", s.label, t.kind.suite()), &mut used);
             suite_sheet(wb.add_worksheet(), &name, t, &bold)?;
+            if t.kind == TableKind::Sweep {
+                sweep_sheets(&mut wb, &s.label, t, &bold, &mut used)?;
+            }
         }
     }
     Ok(wb)
@@ -134,7 +152,7 @@ fn suite_sheet(
         for (c, cell) in row.iter().enumerate() {
             match cell {
                 TableCell::Num(v) if v.is_finite() => {
-                    ws.write_number(r as u32 + 1, c as u16, *v)?;
+                    ws.write_number_with_format(r as u32 + 1, c as u16, *v, &num_format(*v))?;
                 }
                 TableCell::Num(_) => {}
                 TableCell::Text(s) => {
@@ -166,6 +184,57 @@ fn suite_sheet(
     Ok(())
 }
 
+/// The figures of a sweep over two options, one sheet each: the first option's values down,
+/// the second's across, and a column chart of it (one series per row, one unit).
+fn sweep_sheets(
+    wb: &mut Workbook,
+    label: &str,
+    t: &SuiteTable,
+    bold: &Format,
+    used: &mut Vec<String>,
+) -> Result<(), XlsxError> {
+    let figures = ["IOPS", "MB/s", "mean lat (us)", "p99 lat (us)"];
+    if t.col(figures[0]) != Some(2) || t.columns.len() < 3 {
+        return Ok(());
+    }
+    let (down, across) = (&t.columns[0], &t.columns[1]);
+    for fig in figures {
+        let Some(fi) = t.col(fig) else { continue };
+        let m = matrix::trace(t, 0, 1, fi, fig);
+        let name = sheet_name(&format!("{label} {fig}"), used);
+        let ws = wb.add_worksheet();
+        ws.set_name(&name)?;
+        ws.write_string_with_format(0, 0, format!("{fig}: {down} \\ {across}"), bold)?;
+        for (c, cat) in m.cats.iter().enumerate() {
+            ws.write_string_with_format(0, c as u16 + 1, cat, bold)?;
+        }
+        for (r, (row, zs)) in m.rows.iter().zip(&m.z).enumerate() {
+            let r = r as u32 + 1;
+            ws.write_string_with_format(r, 0, row, bold)?;
+            for (c, v) in zs.iter().enumerate() {
+                if v.is_finite() {
+                    ws.write_number_with_format(r, c as u16 + 1, *v, &num_format(*v))?;
+                }
+            }
+        }
+        let (nr, nc) = (m.rows.len() as u32, m.cats.len() as u16);
+        let mut ch = Chart::new(ChartType::Column);
+        ch.title()
+            .set_name(&format!("{fig} by {across} and {down}"));
+        ch.x_axis().set_name(across.as_str());
+        ch.y_axis().set_name(fig);
+        for r in 1..=nr {
+            ch.add_series()
+                .set_name((name.as_str(), r, 0))
+                .set_categories((name.as_str(), 0, 1, 0, nc))
+                .set_values((name.as_str(), r, 1, r, nc));
+        }
+        ws.insert_chart(nr + 2, 0, &ch)?;
+        ws.autofit();
+    }
+    Ok(())
+}
+
 fn write_cells(ws: &mut Worksheet, r: u32, cells: &[Cell]) -> Result<(), XlsxError> {
     for (c, cell) in cells.iter().enumerate() {
         match cell {
@@ -173,7 +242,7 @@ fn write_cells(ws: &mut Worksheet, r: u32, cells: &[Cell]) -> Result<(), XlsxErr
                 ws.write_string(r, c as u16, t)?;
             }
             Cell::Num(Some(v)) if v.is_finite() => {
-                ws.write_number(r, c as u16, *v)?;
+                ws.write_number_with_format(r, c as u16, *v, &num_format(*v))?;
             }
             Cell::Num(_) => {}
         }
@@ -188,4 +257,114 @@ pub fn write(path: &Path, sources: &[Source]) -> Result<(), ReportError> {
     };
     let mut wb = book(sources).map_err(err)?;
     crate::output::write_with(path, |tmp| Ok(wb.save(tmp)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DirFigures, Headline, Job, Lat};
+    use std::io::Read;
+
+    fn source() -> Source {
+        let dir = |dir: &'static str| DirFigures {
+            dir,
+            reps: vec![Headline {
+                iops: 1000.0,
+                bw: 4096e3,
+                ..Default::default()
+            }],
+            lat: Some(Lat {
+                n: 10,
+                percentiles: vec![(50.0, 1000.0), (99.0, 5000.0)],
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let t = crate::charts::sweep::tests::sample_table();
+        Source {
+            label: "s".into(),
+            jobs: vec![Job {
+                name: "j".into(),
+                dirs: vec![dir("read"), dir("write")],
+                ..Default::default()
+            }],
+            tables: vec![t],
+            ..Default::default()
+        }
+    }
+
+    /// Every part of the saved workbook whose name starts with `prefix`, by name.
+    fn parts(path: &Path, prefix: &str) -> Vec<(String, String)> {
+        let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+        let mut out = Vec::new();
+        for i in 0..z.len() {
+            let mut f = z.by_index(i).unwrap();
+            if f.name().starts_with(prefix) {
+                let mut s = String::new();
+                f.read_to_string(&mut s).unwrap();
+                out.push((f.name().to_string(), s));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The (from, to) cells of each chart anchored in a drawing: (column, row) pairs.
+    fn anchors(xml: &str) -> Vec<((u32, u32), (u32, u32))> {
+        let num = |s: &str, tag: &str| -> u32 {
+            let open = format!("<xdr:{tag}>");
+            s.split(&open)
+                .nth(1)
+                .unwrap()
+                .split('<')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let cell = |s: &str| (num(s, "col"), num(s, "row"));
+        xml.split("<xdr:twoCellAnchor")
+            .skip(1)
+            .map(|a| {
+                let from = a.split("<xdr:from>").nth(1).unwrap();
+                let to = a.split("<xdr:to>").nth(1).unwrap();
+                (cell(from), cell(to))
+            })
+            .collect()
+    }
+
+    /// No chart covers another on any sheet, and a two-option sweep gets a sheet per figure
+    /// with the first option down, the second across and a number format per cell.
+    #[test]
+    fn charts_never_overlap_and_a_sweep_keeps_its_dimensions() {
+        let dir = std::env::temp_dir().join(format!("iomark-xlsx-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.xlsx");
+        write(&path, &[source()]).unwrap();
+        let drawings = parts(&path, "xl/drawings/drawing");
+        assert!(drawings.len() >= 3, "{drawings:?}");
+        let mut two = false;
+        for (name, xml) in &drawings {
+            let a = anchors(xml);
+            two |= a.len() > 1;
+            for (i, p) in a.iter().enumerate() {
+                for q in &a[i + 1..] {
+                    let apart = p.1 .0 <= q.0 .0
+                        || q.1 .0 <= p.0 .0
+                        || p.1 .1 <= q.0 .1
+                        || q.1 .1 <= p.0 .1;
+                    assert!(apart, "{name}: {p:?} and {q:?} overlap");
+                }
+            }
+        }
+        assert!(two, "the job's sheet has two charts");
+        let book = parts(&path, "xl/workbook.xml").remove(0).1;
+        assert!(book.contains("name=\"s IOPS\""), "{book}");
+        assert!(book.contains("name=\"s p99 lat (us)\""), "{book}");
+        let strings = parts(&path, "xl/sharedStrings.xml").remove(0).1;
+        assert!(strings.contains("IOPS: bs \\ iodepth"), "{strings}");
+        let styles = parts(&path, "xl/styles.xml").remove(0).1;
+        assert!(styles.contains("#,##0.00"), "{styles}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
