@@ -5,7 +5,6 @@
 //! running a time-bounded group that long past its expected end) ends the run with a message
 //! naming it and its host, on every rank, through the transport's abort (MPI_Abort under MPI).
 
-use super::follow::Follower;
 use super::transport::{Kind, Received, Transport};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::result::RunResult;
@@ -28,7 +27,7 @@ pub enum Outcome {
 }
 
 /// What the run thread tells the main thread (which alone speaks MPI).
-enum Event {
+pub(crate) enum Event {
     Ready(usize),
     Done(anyhow::Result<Box<RunResult>>),
 }
@@ -95,13 +94,13 @@ impl<T: Transport> Session<T> {
 
     /// Says (verbose) when this rank starts group `g`, in Unix time in nanoseconds: the spread
     /// over the ranks shows how well the barrier holds.
-    fn starts(&self, g: usize) {
+    pub(crate) fn starts(&self, g: usize) {
         self.say(&format!("starts group {g} at {}", unix_ns()));
     }
 
     /// Says (verbose) when this rank is ready for group `g` (its files laid out, the group
     /// before done): no rank starts a group before every rank is ready for it.
-    fn ready(&self, g: usize) {
+    pub(crate) fn ready(&self, g: usize) {
         self.say(&format!("ready for group {g} at {}", unix_ns()));
     }
 
@@ -122,7 +121,11 @@ impl<T: Transport> Session<T> {
     }
 
     /// Starts the plan on a thread of its own; the gate waits for the main thread's word.
-    fn start(&self, plan: &RunPlan, ctl: RunCtl) -> (Receiver<Event>, Sender<bool>, Arc<RunCtl>) {
+    pub(crate) fn start(
+        &self,
+        plan: &RunPlan,
+        ctl: RunCtl,
+    ) -> (Receiver<Event>, Sender<bool>, Arc<RunCtl>) {
         let (ev_tx, ev_rx) = channel::<Event>();
         let (go_tx, go_rx) = channel::<bool>();
         let go_rx = Mutex::new(go_rx);
@@ -186,90 +189,6 @@ impl<T: Transport> Session<T> {
             }
             self.link.progress();
             std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-
-    fn follow(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
-        if let Err(verdict) = self.follow_preflight(refusal) {
-            return Outcome::Stopped(verdict.to_string());
-        }
-        let (events, go, ctl) = self.start(plan, ctl);
-        self.follow_with(Member {
-            events,
-            go,
-            ctl,
-            mine: None,
-            stop: None,
-            ready_for: None,
-        })
-    }
-}
-
-/// A rank other than 0 running the plan: its run thread's word, and what rank 0 said.
-struct Member {
-    events: Receiver<Event>,
-    go: Sender<bool>,
-    ctl: Arc<RunCtl>,
-    /// This rank's result once its run ended (an empty one when it failed).
-    mine: Option<Box<RunResult>>,
-    /// Why rank 0 stopped the run, if it did.
-    stop: Option<String>,
-    /// The group this rank is ready for.
-    ready_for: Option<usize>,
-}
-
-impl<T: Transport> Follower<T> for Member {
-    type Outcome = Outcome;
-
-    fn own(&mut self, s: &mut Session<T>) -> bool {
-        while let Ok(e) = self.events.try_recv() {
-            match e {
-                Event::Ready(g) => {
-                    s.ready(g);
-                    self.ready_for = Some(g);
-                    s.link
-                        .send(0, Kind::Ready, (g as u32).to_le_bytes().to_vec())
-                }
-                Event::Done(Ok(r)) => {
-                    match serde_json::to_vec(&r) {
-                        Ok(b) => s.link.send(0, Kind::Result, b),
-                        Err(e) => s.link.send(
-                            0,
-                            Kind::Failed,
-                            format!("cannot encode its result: {e}").into_bytes(),
-                        ),
-                    }
-                    self.mine = Some(r);
-                }
-                Event::Done(Err(m)) => {
-                    s.link.send(0, Kind::Failed, m.to_string().into_bytes());
-                    self.mine = Some(Box::default());
-                }
-            }
-        }
-        self.mine.is_some()
-    }
-
-    fn heard(&mut self, s: &mut Session<T>, m: Received) {
-        match m.kind {
-            Kind::Go => {
-                let g = self.ready_for.take().unwrap_or_default();
-                s.starts(g);
-                let _ = self.go.send(decode_u32(&m.body) != 0);
-            }
-            Kind::Stop => {
-                self.ctl.stop.store(true, Ordering::Relaxed);
-                self.stop = Some(String::from_utf8_lossy(&m.body).into_owned());
-            }
-            _ => {}
-        }
-    }
-
-    fn done(self, _: &mut Session<T>) -> Outcome {
-        match (self.stop, self.mine) {
-            (Some(s), _) => Outcome::Stopped(s),
-            (None, Some(r)) => Outcome::Sent(r),
-            (None, None) => Outcome::Stopped("rank 0 ended the run".into()),
         }
     }
 }
