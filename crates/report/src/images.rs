@@ -15,6 +15,7 @@ use std::sync::Once;
 use ticked::Ticked;
 
 mod categories;
+mod heatmap;
 mod ticked;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +105,7 @@ where
             let Some(t) = c.traces.first() else {
                 return Ok(());
             };
-            heatmap(&root, c, t)?;
+            heatmap::draw(&root, c, t)?;
         }
     }
     root.present()?;
@@ -337,48 +338,6 @@ where
             .border_style(BLACK)
             .draw()?;
     }
-    Ok(())
-}
-
-/// A heat map: one cell per category (x) and row (y), coloured by its value.
-fn heatmap<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    c: &Chart,
-    t: &crate::charts::Trace,
-) -> Result<(), DrawErr>
-where
-    DB::ErrorType: 'static,
-{
-    let (nx, ny) = (t.cats.len().max(1), t.rows.len().max(1));
-    let (z0, z1) = bounds(t.z.iter().flatten().copied().filter(|v| v.is_finite()));
-    // The last x label is centred on the plot's right edge (99.99 on a nines axis): the
-    // right margin holds its half.
-    let mut ch = ChartBuilder::on(root)
-        .caption(&c.title, ("sans-serif", 22))
-        .margin(12)
-        .margin_right(40)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)?;
-    let xl = |v: &f64| t.cats.get(v.floor() as usize).cloned().unwrap_or_default();
-    let yl = |v: &f64| t.rows.get(v.floor() as usize).cloned().unwrap_or_default();
-    ch.configure_mesh()
-        .x_desc(c.x_title.as_str())
-        .y_desc(c.y_title.as_str())
-        .x_label_formatter(&xl)
-        .y_label_formatter(&yl)
-        .draw()?;
-    ch.draw_series(t.z.iter().enumerate().flat_map(|(r, row)| {
-        row.iter()
-            .enumerate()
-            .filter(|(_, v)| v.is_finite())
-            .map(move |(cc, &v)| {
-                Rectangle::new(
-                    [(cc as f64, r as f64), (cc as f64 + 1.0, r as f64 + 1.0)],
-                    scale(v, z0, z1, 0.0).filled(),
-                )
-            })
-    }))?;
     Ok(())
 }
 
@@ -653,5 +612,64 @@ mod tests {
         // Centred on x; DejaVu Sans digits are 0.64 em wide, the point 0.32 em.
         let half = (4.0 * 0.64 + 0.32) * size / 2.0;
         assert!(x + half <= f64::from(W), "x {x}, half width {half}");
+    }
+
+    /// A heat map has one label per row and column (none doubled), each cell's value written
+    /// in it, and a colour bar titled with the figure.
+    #[test]
+    fn heatmaps_label_each_cell_once_and_carry_a_colour_bar() {
+        fonts();
+        let mut c = Chart::new("h".into(), "s", "IOPS over bs and iodepth", Kind::Heatmap)
+            .axes("iodepth", "bs");
+        c.traces.push(Trace {
+            name: "IOPS".into(),
+            cats: ["1", "4", "16", "64"].map(String::from).to_vec(),
+            rows: ["4k", "64k", "1m"].map(String::from).to_vec(),
+            z: vec![
+                vec![7326.0, 29641.0, 27678.0, 36136.0],
+                vec![6954.0, 29953.0, 33399.0, 37610.0],
+                vec![7372.0, 28239.0, 34119.0, 36341.0],
+            ],
+            ..Default::default()
+        });
+        let mut svg = String::new();
+        draw(
+            SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
+            &c,
+        )
+        .unwrap();
+        let texts: Vec<&str> = svg
+            .split("<text")
+            .skip(1)
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+            .map(str::trim)
+            .collect();
+        let count = |s: &str| texts.iter().filter(|t| **t == s).count();
+        for label in ["4k", "64k", "1m", "16", "64"] {
+            assert_eq!(count(label), 1, "{label}: {texts:?}");
+        }
+        for value in ["7326", "30k", "38k"] {
+            assert!(count(value) >= 1, "{value}: {texts:?}");
+        }
+        assert_eq!(count("IOPS"), 1, "{texts:?}");
+        assert!(texts.contains(&"IOPS over bs and iodepth"));
+        // One cell is drawn too (a sweep of one point).
+        c.traces[0].cats.truncate(1);
+        c.traces[0].rows.truncate(1);
+        c.traces[0].z = vec![vec![5.0]];
+        let mut one = String::new();
+        draw(
+            SVGBackend::with_string(&mut one, (W, H)).into_drawing_area(),
+            &c,
+        )
+        .unwrap();
+        let one: Vec<String> = one
+            .split("<text")
+            .skip(1)
+            .filter_map(|t| Some(t.split('>').nth(1)?.split('<').next()?.trim().to_string()))
+            .collect();
+        for s in ["1", "4k", "5"] {
+            assert!(one.iter().any(|t| t == s), "{s}: {one:?}");
+        }
     }
 }

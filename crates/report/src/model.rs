@@ -504,7 +504,32 @@ pub struct Source {
     pub tables: Vec<iomark_engine::result::SuiteTable>,
 }
 
+/// `note` without the digits inside its round brackets.
+fn note_gist(note: &str) -> String {
+    let mut depth = 0u32;
+    note.chars()
+        .filter(|&c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0 || !c.is_ascii_digit()
+        })
+        .collect()
+}
+
 impl Source {
+    /// Add note `n` unless one saying the same is there already: notes that differ only in
+    /// the numbers in their brackets (each repetition's free memory, say) are one note, the
+    /// first kept; names outside brackets (`job 'a1'`) always count.
+    pub fn add_note(&mut self, n: String) {
+        let g = note_gist(&n);
+        if !self.notes.iter().any(|m| note_gist(m) == g) {
+            self.notes.push(n);
+        }
+    }
+
     pub fn job(&self, name: &str) -> Option<&Job> {
         self.jobs.iter().find(|j| j.name == name)
     }
@@ -572,5 +597,18 @@ mod tests {
             s.to_string(),
             "rw=randrw bs=4k iodepth=32 numjobs=1 rwmixread=70"
         );
+    }
+
+    /// A note repeated by each repetition with its own figure in brackets is kept once; notes
+    /// naming different jobs stay apart.
+    #[test]
+    fn notes_differing_only_in_bracketed_numbers_are_one() {
+        let mut s = Source::default();
+        s.add_note("r: working set of 16 MiB fits in the page cache (20435 MiB available)".into());
+        s.add_note("r: working set of 16 MiB fits in the page cache (20608 MiB available)".into());
+        s.add_note("job 'a1' is in only some of the repetitions".into());
+        s.add_note("job 'a2' is in only some of the repetitions".into());
+        assert_eq!(s.notes.len(), 3, "{:?}", s.notes);
+        assert!(s.notes[0].contains("20435"));
     }
 }

@@ -72,9 +72,7 @@ pub(super) fn read(path: &Path, v: &Value, dir: &Path) -> Result<Source, ReportE
         let (mut job, notes) = job(&name, &clones, globals);
         attach_logs(&mut job, clones[0], globals, dir);
         for n in notes {
-            if !s.notes.contains(&n) {
-                s.notes.push(n);
-            }
+            s.add_note(n);
         }
         s.jobs.push(job);
     }

@@ -203,10 +203,7 @@ pub fn from_result(r: &RunResult) -> Source {
                 .filter(|p| &p.name == name)
                 .or_else(|| r.plan.jobs.iter().find(|p| &p.name == name));
             for n in clones.iter().flat_map(|c| &c.notes) {
-                let n = n.to_string();
-                if !s.notes.contains(&n) {
-                    s.notes.push(n);
-                }
+                s.add_note(n.to_string());
             }
             part.jobs.push(job(spec, &clones));
         }

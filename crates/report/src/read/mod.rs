@@ -166,9 +166,7 @@ fn add_repetition(acc: &mut Source, s: Source) {
         }
     }
     for n in s.notes {
-        if !acc.notes.contains(&n) {
-            acc.notes.push(n);
-        }
+        acc.add_note(n);
     }
 }
 
