@@ -9,6 +9,7 @@ use crate::model::{Figure, Source};
 use crate::ReportError;
 use plotly::Plot;
 
+mod grid;
 mod plot;
 pub use plot::plot;
 use std::fmt::Write as _;
@@ -289,6 +290,13 @@ pub fn render_with(page: &Page, js: Js) -> String {
             let _ = write!(h, "<tr><th class=l>{}</th><td>{}</td></tr>", esc(k), esc(v));
         }
         h.push_str("</table>\n");
+        if let Some(g) = grid::quick_grid(s) {
+            if !h.contains(grid::SCRIPT_AND_STYLE) {
+                h.push_str(grid::SCRIPT_AND_STYLE);
+            }
+            h.push_str("<h3>Quick grid</h3>\n");
+            h.push_str(&g);
+        }
         if !s.jobs.is_empty() {
             h.push_str("<h3>Headline figures</h3>\n");
             if s.repetitions > 1 {

@@ -1,0 +1,191 @@
+//! The grid of a `quick` run, as disk benchmarks with a window show theirs: one row per test
+//! (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), a read and a write column, and one unit
+//! for the whole grid chosen by buttons (MB/s, GB/s, IOPS, mean latency in µs).
+
+use crate::model::{Figure, Source};
+use std::fmt::Write as _;
+
+/// The units the grid can show, with the cell attribute holding each.
+const UNITS: [(&str, &str); 4] = [
+    ("MB/s", "mbps"),
+    ("GB/s", "gbps"),
+    ("IOPS", "iops"),
+    ("µs", "us"),
+];
+
+/// One cell's figures in every unit, None when the job did not run that direction.
+struct Cell {
+    mbps: f64,
+    iops: f64,
+    mean_us: Option<f64>,
+}
+
+/// The test name of a quick job (`SEQ1M-Q8T1-read` is test `SEQ1M Q8T1`, direction read),
+/// None for a job of another kind.
+fn test_of(job: &str) -> Option<(String, &str)> {
+    let (test, dir) = job.rsplit_once('-')?;
+    let (kind, depth) = test.split_once('-')?;
+    let known = (kind.starts_with("SEQ") || kind.starts_with("RND"))
+        && depth.starts_with('Q')
+        && depth.contains('T')
+        && matches!(dir, "read" | "write");
+    known.then(|| (format!("{kind} {depth}"), dir))
+}
+
+/// The grid of `s` when its jobs are a quick run's (all of them named as quick names its
+/// tests), else None.
+pub fn quick_grid(s: &Source) -> Option<String> {
+    let mut rows: Vec<(String, [Option<Cell>; 2])> = Vec::new();
+    for j in &s.jobs {
+        let (test, dir) = test_of(&j.name)?;
+        let d = j.dir(dir)?;
+        let cell = Cell {
+            mbps: d.figure(Figure::MBps).unwrap_or(0.0),
+            iops: d.figure(Figure::Iops).unwrap_or(0.0),
+            // Total latency, else completion latency: the mean of the one measured.
+            mean_us: [&d.lat, &d.clat]
+                .into_iter()
+                .flatten()
+                .find(|l| l.n > 0)
+                .map(|l| l.mean_ns / 1000.0),
+        };
+        let k = usize::from(dir == "write");
+        match rows.iter_mut().find(|r| r.0 == test) {
+            Some(r) => r.1[k] = Some(cell),
+            None => {
+                let mut pair = [None, None];
+                pair[k] = Some(cell);
+                rows.push((test, pair));
+            }
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let mut h = String::from("<div class=qgrid><p class=qunits>Unit: ");
+    for (i, (name, key)) in UNITS.iter().enumerate() {
+        let on = if i == 0 { " class=on" } else { "" };
+        let _ = write!(
+            h,
+            "<button type=button{on} data-unit={key} onclick=\"qunit(this)\">{name}</button> "
+        );
+    }
+    h.push_str("</p><table class=qgrid><tr><th></th><th>Read</th><th>Write</th></tr>");
+    for (test, pair) in &rows {
+        let _ = write!(h, "<tr><th class=l>{test}</th>");
+        for c in pair {
+            match c {
+                Some(c) => {
+                    let _ = write!(
+                        h,
+                        "<td data-mbps=\"{}\" data-gbps=\"{}\" data-iops=\"{}\" data-us=\"{}\">{}</td>",
+                        fmt(c.mbps, 2),
+                        fmt(c.mbps / 1000.0, 3),
+                        fmt(c.iops, 2),
+                        c.mean_us.map_or("n/a".into(), |v| fmt(v, 2)),
+                        fmt(c.mbps, 2)
+                    );
+                }
+                None => h.push_str("<td>not run</td>"),
+            }
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table></div>\n");
+    Some(h)
+}
+
+/// `v` with `places` decimals and thousands separated.
+fn fmt(v: f64, places: usize) -> String {
+    let s = format!("{v:.places$}");
+    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+    let (sign, digits) = int.strip_prefix('-').map_or(("", int), |d| ("-", d));
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if frac.is_empty() {
+        format!("{sign}{out}")
+    } else {
+        format!("{sign}{out}.{frac}")
+    }
+}
+
+/// The script of the unit buttons and the grid's style (once per page with a grid).
+pub const SCRIPT_AND_STYLE: &str = "<style>table.qgrid td{font-size:1.6em;min-width:9em;text-align:right;padding:.3em .6em}table.qgrid th{font-size:1.2em;padding:.3em .6em}.qunits button{margin-right:.3em}.qunits button.on{font-weight:bold}</style><script>function qunit(b){var g=b.closest('.qgrid');g.querySelectorAll('button').forEach(function(x){x.classList.toggle('on',x===b)});g.querySelectorAll('td[data-mbps]').forEach(function(td){td.textContent=td.getAttribute('data-'+b.getAttribute('data-unit'))})}</script>\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_job_names_are_tests_and_directions() {
+        assert_eq!(
+            test_of("SEQ1M-Q8T1-read"),
+            Some(("SEQ1M Q8T1".to_string(), "read"))
+        );
+        assert_eq!(
+            test_of("RND4K-Q32T1-write"),
+            Some(("RND4K Q32T1".to_string(), "write"))
+        );
+        assert_eq!(test_of("randread"), None);
+        assert_eq!(test_of("seq-read-check-read"), None);
+    }
+
+    #[test]
+    fn numbers_have_thousands_separated() {
+        assert_eq!(fmt(687012.0, 2), "687,012.00");
+        assert_eq!(fmt(3.157, 3), "3.157");
+        assert_eq!(fmt(999.0, 0), "999");
+        assert_eq!(fmt(-1234.5, 1), "-1,234.5");
+    }
+
+    /// A quick run's jobs make a grid of tests by read and write, each cell holding every
+    /// unit; a run with any other job has none.
+    #[test]
+    fn a_quick_run_makes_a_grid() {
+        use crate::model::{DirFigures, Headline, Job, Lat};
+        let job = |name: &str, dir: &'static str, iops: f64, bw: f64| Job {
+            name: name.into(),
+            dirs: vec![DirFigures {
+                dir,
+                reps: vec![Headline {
+                    iops,
+                    bw,
+                    ..Default::default()
+                }],
+                lat: Some(Lat {
+                    n: 1,
+                    mean_ns: 2_500.0,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let mut s = Source {
+            jobs: vec![
+                job("SEQ1M-Q8T1-read", "read", 3010.0, 3_157_000_000.0),
+                job("RND4K-Q1T1-write", "write", 243_472.0, 997_260_000.0),
+            ],
+            ..Default::default()
+        };
+        let g = quick_grid(&s).expect("a grid");
+        assert!(g.contains("<th class=l>SEQ1M Q8T1</th>"), "{g}");
+        assert!(
+            g.contains("data-mbps=\"3,157.00\" data-gbps=\"3.157\""),
+            "{g}"
+        );
+        assert!(
+            g.contains("data-iops=\"243,472.00\" data-us=\"2.50\""),
+            "{g}"
+        );
+        // The read of RND4K Q1T1 and the write of SEQ1M Q8T1 did not run.
+        assert_eq!(g.matches("<td>not run</td>").count(), 2, "{g}");
+        s.jobs.push(job("randread", "read", 1.0, 1.0));
+        assert!(quick_grid(&s).is_none());
+    }
+}
