@@ -64,7 +64,7 @@ fn netio_counts_as_fio() {
         let mut seen = Vec::new();
         for tool in ["fio", "iomark"] {
             let text = global(engine, "tcp", Some(free_port()), "64m") + RECEIVER + SENDER;
-            seen.push(counts(&run_file(tool, &d, "netio.fio", &text)));
+            seen.push(counts(&run_netio(tool, &d, &text)));
         }
         // The senders' rows are the same: 64 MiB of 4 KiB blocks.
         assert_eq!(seen[1][1], seen[0][1], "{engine}");
@@ -82,6 +82,25 @@ fn netio_counts_as_fio() {
             "{seen:?}"
         );
     }
+}
+
+/// `tool` runs netio's job file `text` in `d`; its JSON document. fio 3.33's receiver may stop
+/// reading before the sender ends (it counts a short `recv` as issued, never as read); its
+/// sender then gets SIGPIPE ("got signal=13") and fio aborts at exit ("double free"): that
+/// run of fio is taken again, at most three times in all. iomark's runs are never retried.
+fn run_netio(tool: &str, d: &Scratch, text: &str) -> serde_json::Value {
+    std::fs::write(d.file("netio.fio"), text).unwrap();
+    for _ in 0..2 {
+        let o = run_tool(tool, &["--output-format=json", "netio.fio"], &d.path);
+        let fio_abort =
+            tool == "fio" && o.status.code().is_none() && stderr(&o).contains("got signal=13");
+        if !fio_abort {
+            return tool_json(tool, &o);
+        }
+        eprintln!("fio aborted after SIGPIPE in its sender; running it again");
+    }
+    let o = run_tool(tool, &["--output-format=json", "netio.fio"], &d.path);
+    tool_json(tool, &o)
 }
 
 /// The receiver under `rx` and the sender under `tx`, each from its own job file, at once;

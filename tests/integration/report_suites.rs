@@ -274,7 +274,7 @@ fn suite_tables_are_charted_and_exported() {
         "dd-ladder-mbs",
         "hdparm-timings",
         "bon-mean",
-        "iops-Surface",
+        "iops-Heatmap",
         "blogbench-bb-reads",
         "blogbench-bb-scores",
     ] {
