@@ -537,6 +537,25 @@ mod tests {
     use super::*;
     use crate::charts::Trace;
 
+    /// `c` drawn as SVG.
+    fn svg_of(c: &Chart) -> String {
+        let mut svg = String::new();
+        draw(
+            SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
+            c,
+        )
+        .unwrap();
+        svg
+    }
+
+    /// The texts an SVG writes, trimmed, in order.
+    fn texts_of(svg: &str) -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| Some(t.split('>').nth(1)?.split('<').next()?.trim().to_string()))
+            .collect()
+    }
+
     /// A surface is drawn as shaded 3-D patches, one per four neighbouring cells, in more than
     /// one colour (by value), not as a flat grid of cells.
     #[test]
@@ -554,12 +573,7 @@ mod tests {
             ],
             ..Default::default()
         });
-        let mut svg = String::new();
-        draw(
-            SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
-            &c,
-        )
-        .unwrap();
+        let svg = svg_of(&c);
         // The three axis panels, then 3 x 2 patches less the one touching the cell not
         // measured.
         assert_eq!(svg.matches("<polygon").count(), 3 + 5, "{svg}");
@@ -585,12 +599,7 @@ mod tests {
             "read",
             [(50.0, 10.0), (99.0, 40.0), (99.99, 900.0)],
         ));
-        let mut svg = String::new();
-        draw(
-            SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
-            &c,
-        )
-        .unwrap();
+        let svg = svg_of(&c);
         let tag = svg
             .split("<text")
             .find(|t| {
@@ -632,19 +641,9 @@ mod tests {
             ],
             ..Default::default()
         });
-        let mut svg = String::new();
-        draw(
-            SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
-            &c,
-        )
-        .unwrap();
-        let texts: Vec<&str> = svg
-            .split("<text")
-            .skip(1)
-            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
-            .map(str::trim)
-            .collect();
-        let count = |s: &str| texts.iter().filter(|t| **t == s).count();
+        let svg = svg_of(&c);
+        let texts = texts_of(&svg);
+        let count = |s: &str| texts.iter().filter(|t| *t == s).count();
         for label in ["4k", "64k", "1m", "16", "64"] {
             assert_eq!(count(label), 1, "{label}: {texts:?}");
         }
@@ -652,22 +651,12 @@ mod tests {
             assert!(count(value) >= 1, "{value}: {texts:?}");
         }
         assert_eq!(count("IOPS"), 1, "{texts:?}");
-        assert!(texts.contains(&"IOPS over bs and iodepth"));
+        assert_eq!(count("IOPS over bs and iodepth"), 1);
         // One cell is drawn too (a sweep of one point).
         c.traces[0].cats.truncate(1);
         c.traces[0].rows.truncate(1);
         c.traces[0].z = vec![vec![5.0]];
-        let mut one = String::new();
-        draw(
-            SVGBackend::with_string(&mut one, (W, H)).into_drawing_area(),
-            &c,
-        )
-        .unwrap();
-        let one: Vec<String> = one
-            .split("<text")
-            .skip(1)
-            .filter_map(|t| Some(t.split('>').nth(1)?.split('<').next()?.trim().to_string()))
-            .collect();
+        let one = texts_of(&svg_of(&c));
         for s in ["1", "4k", "5"] {
             assert!(one.iter().any(|t| t == s), "{s}: {one:?}");
         }
