@@ -189,15 +189,33 @@ pub fn warn(e: &str) {
     eprintln!("iomark: warning: the run was not recorded in the result store: {e}");
 }
 
-/// The run's targets, each once, in the order of its jobs.
+/// The run's targets, each once, in the order of its jobs, as the store knows them (see
+/// `identity`).
 pub fn targets(r: &RunResult) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for t in r.jobs.iter().flat_map(|j| &j.targets) {
-        if !out.contains(&t.path) {
-            out.push(t.path.clone());
+        let id = identity(&t.path);
+        if !out.contains(&id) {
+            out.push(id);
         }
     }
     out
+}
+
+/// What a target is called in the store: its path, or for a file the run made and removed
+/// again (quick's `iomark-quick.PID.tmp`, bonnie's `Bonnie.PID/file`, a job's `unlink=1` file),
+/// the directory it was made in, so that runs on the same place are the same target in the
+/// history and its trends. Names that are not absolute paths (`rbd:POOL/IMAGE`, NBD URIs) are
+/// kept as they are.
+pub fn identity(path: &str) -> String {
+    let p = std::path::Path::new(path);
+    if !p.is_absolute() || p.symlink_metadata().is_ok() {
+        return path.to_string();
+    }
+    p.ancestors()
+        .skip(1)
+        .find(|a| a.is_dir())
+        .map_or_else(|| path.to_string(), |a| a.display().to_string())
 }
 
 /// The figures a store query reads: every job's directions' headline figures (one per
@@ -258,6 +276,27 @@ fn unit(f: Fig) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_removed_file_is_known_by_its_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let kept = d.path().join("kept.dat");
+        std::fs::write(&kept, b"x").unwrap();
+        let kept = kept.display().to_string();
+        assert_eq!(identity(&kept), kept);
+        let gone = d.path().join("Bonnie.123").join("file");
+        assert_eq!(
+            identity(&gone.display().to_string()),
+            d.path().display().to_string()
+        );
+        for name in [
+            "rbd:pool/image",
+            "nbd+unix:///?socket=/x/y",
+            "relative/gone.dat",
+        ] {
+            assert_eq!(identity(name), name);
+        }
+    }
 
     fn v(s: &[&str]) -> Vec<String> {
         s.iter().map(|x| x.to_string()).collect()

@@ -26,8 +26,11 @@ system, mount options) marked on the chart and listed above it. Example:
   iomark report --trend rr4k.read.iops --tag nightly -o trend.html
 ";
 
-/// The facts whose change is marked, read from a result document.
-fn facts(doc: &Value) -> Vec<(String, String)> {
+/// The facts whose change is marked, read from a result document. A target's facts are named by
+/// its path, or by the store's name of the run's one target when it has one (a scratch file
+/// quick or bonnie made and removed is named by its directory there, and is the same target from
+/// one run to the next).
+fn facts(doc: &Value, stored_targets: &[String]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let host = &doc["host"];
     for (k, v) in [
@@ -45,7 +48,10 @@ fn facts(doc: &Value) -> Vec<(String, String)> {
         .flatten()
         .flat_map(|j| j["targets"].as_array().into_iter().flatten());
     for t in targets {
-        let path = t["path"].as_str().unwrap_or_default();
+        let path = match stored_targets {
+            [one] => one.as_str(),
+            _ => t["path"].as_str().unwrap_or_default(),
+        };
         for k in [
             "device_model",
             "firmware",
@@ -268,7 +274,7 @@ fn build(store: &mut dyn Store, spec: &str, points: &[Point]) -> (Vec<Chart>, Ve
                 .document(p.run.id)
                 .ok()
                 .and_then(|d| serde_json::from_slice::<Value>(&d).ok())
-                .map(|d| facts(&d))
+                .map(|d| facts(&d, &p.run.targets))
                 .unwrap_or_default();
             let change = changes(&before, &now);
             let l = label(p);
@@ -316,10 +322,27 @@ mod tests {
             "host": {"kernel": "6.1", "os": "Debian"},
             "jobs": [{"targets": [{"path": "/dev/sdb", "device_model": "X1", "mount_options": null}]}]
         });
-        let f = facts(&d);
+        let f = facts(&d, &["/dev/sdb".to_string(), "/dev/sdc".to_string()]);
         assert!(f.contains(&("kernel".into(), "6.1".into())));
         assert!(f.contains(&("/dev/sdb device model".into(), "X1".into())));
         assert!(!f.iter().any(|(k, _)| k.contains("mount")));
+    }
+
+    #[test]
+    fn a_removed_scratch_file_is_not_a_change() {
+        let d = tempfile::tempdir().unwrap();
+        let doc = |pid: u32| {
+            let path = d.path().join(format!("iomark-quick.{pid}.tmp"));
+            serde_json::json!({"jobs": [{"targets": [
+                {"path": path.display().to_string(), "fs_type": "ext4"}
+            ]}]})
+        };
+        let stored = [record::identity(
+            &d.path().join("iomark-quick.1.tmp").display().to_string(),
+        )];
+        assert_eq!(stored[0], d.path().display().to_string());
+        let (a, b) = (facts(&doc(1), &stored), facts(&doc(2), &stored));
+        assert_eq!(changes(&a, &b), None, "{a:?} {b:?}");
     }
 
     #[test]
