@@ -20,6 +20,8 @@ store (iomark history). --png/--svg write every chart as an image.
 page; a directory of reports shares the file; still no network access); --js=inline (the
 default) keeps the page one self-contained file.
 Default output: report.html (none when only --png/--svg are given).
+iomark report --trend JOB.DIRECTION.FIGURE [--tag T] [--host H] ... draws one figure across the
+runs kept in the result store instead (iomark report --trend --help).
 ";
 
 pub const COMPARE_USAGE: &str =
