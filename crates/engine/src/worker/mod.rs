@@ -378,6 +378,7 @@ impl Worker {
         self.fill_totals(&mut res, now);
         res.steady = self.steady.as_ref().map(|s| s.window.result());
         res.search_depth = self.search.as_ref().map(|s| s.depth());
+        res.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
         self.res = res;
         if self.spec.fsync_on_close {
             self.fsync_files(FlushPoint::Close);
