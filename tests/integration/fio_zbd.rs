@@ -8,7 +8,6 @@ use crate::blockdev::{root_required, Loop};
 use crate::util::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-const K64: u64 = 64 << 10;
 const ZONE: u64 = 256 << 10;
 
 /// One logged I/O: direction ("read" or "write"), offset, length.

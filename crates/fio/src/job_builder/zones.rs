@@ -147,6 +147,7 @@ mod tests {
             range,
             skip: 0,
             counts: Vec::new(),
+            ..Default::default()
         }
     }
 
@@ -185,7 +186,10 @@ mod tests {
         let zbd = |size, f: fn(&mut ZoneOpts)| {
             let mut o = opts(Some("zbd"), size, 0);
             f(&mut o);
-            let mut j = JobSpec::default();
+            let mut j = JobSpec {
+                rw: iomark_engine::job::RwMode::Write,
+                ..Default::default()
+            };
             finish_zones(&mut j, &o).map(|_| j.zbd.unwrap())
         };
         let z = zbd(1 << 20, |_| {}).unwrap();
