@@ -3,14 +3,13 @@
 //! threshold and frequency, `read_beyond_wp`), and the refusal by name of what iomark does not
 //! carry out with zones.
 
-use super::zones::ZoneError;
 use crate::options::ZoneOpts;
 use iomark_engine::job::{Dir, JobSpec, ZbdZones};
 
-/// The emulated zones of `spec`, or why the job cannot run with them (`skip`: `zoneskip` in
+/// The emulated zones of `spec`, or the zone rule the job breaks (`skip`: `zoneskip` in
 /// bytes).
-pub(super) fn emulated(spec: &JobSpec, z: &ZoneOpts, skip: u64) -> Result<ZbdZones, ZoneError> {
-    let rule = |s: String| Err(ZoneError::ZbdRule(s));
+pub(super) fn emulated(spec: &JobSpec, z: &ZoneOpts, skip: u64) -> Result<ZbdZones, String> {
+    let rule = Err;
     if z.size == 0 {
         return rule("specifying the zone size (zonesize) is mandatory for a regular file or a block device that is not zoned".into());
     }
@@ -46,11 +45,11 @@ pub(super) fn emulated(spec: &JobSpec, z: &ZoneOpts, skip: u64) -> Result<ZbdZon
 }
 
 /// fio's zone rules iomark does not carry out, refused by name before any I/O.
-fn not_carried_out(spec: &JobSpec, skip: u64, capacity: u64, size: u64) -> Result<(), ZoneError> {
+fn not_carried_out(spec: &JobSpec, skip: u64, capacity: u64, size: u64) -> Result<(), String> {
     let refuse = |what: &str| {
-        Err(ZoneError::ZbdRule(format!(
+        Err(format!(
             "{what} is not supported by iomark with zonemode=zbd"
-        )))
+        ))
     };
     if spec.rw.has_dir(Dir::Trim) {
         return refuse("trimming (rw=trim, randtrim or trimwrite: zone resets in fio)");
@@ -75,9 +74,9 @@ fn not_carried_out(spec: &JobSpec, skip: u64, capacity: u64, size: u64) -> Resul
     }
     let bs = spec.bs[Dir::Write].max();
     if writes && bs > size {
-        return Err(ZoneError::ZbdRule(format!(
+        return Err(format!(
             "write block size {bs} exceeds the zone size {size}"
-        )));
+        ));
     }
     Ok(())
 }

@@ -92,7 +92,7 @@ pub(super) fn finish_zones(spec: &mut JobSpec, z: &ZoneOpts) -> Result<(), ZoneE
                     });
                 }
             }
-            spec.zbd = Some(super::zbd::emulated(spec, z, skip)?);
+            spec.zbd = Some(super::zbd::emulated(spec, z, skip).map_err(ZoneError::ZbdRule)?);
             Ok(())
         }
     }
