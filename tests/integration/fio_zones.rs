@@ -1,5 +1,5 @@
-//! `zonemode=strided` (`zonesize`, `zonerange`, `zoneskip`) beside fio 3.33 on the same jobs,
-//! and `zonemode=zbd` refused with the target's reason. Offsets come from each tool's IOPS log
+//! `zonemode=strided` (`zonesize`, `zonerange`, `zoneskip`) beside fio 3.33 on the same jobs
+//! (`zonemode=zbd`: see `fio_zbd`). Offsets come from each tool's IOPS log
 //! with `log_offset=1` (one line per I/O, the offset in the fifth column).
 
 use crate::util::*;
@@ -142,40 +142,5 @@ fn zone_options_refused_as_fio_refuses_them() {
                 stderr(&o)
             );
         }
-    }
-}
-
-#[test]
-fn zonemode_zbd_is_refused_with_the_reason() {
-    let d = Scratch::new("zbd");
-    let f = d.s("f.dat");
-    let fname = format!("--filename={f}");
-    let o = iomark_in(
-        &[
-            "run",
-            "--name=z",
-            &fname,
-            "--size=1m",
-            "--zonemode=zbd",
-            "--zonesize=256k",
-        ],
-        &d.path,
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let e = stderr(&o);
-    assert!(
-        e.contains("option 'zonemode=zbd' is not supported yet"),
-        "{e}"
-    );
-    assert!(e.contains("not a zoned block device"), "{e}");
-    assert!(!d.file("f.dat").exists(), "nothing laid out");
-    // A conventional block device: its zoned model is named.
-    if is_root() && std::path::Path::new("/sys/block/loop0/queue/zoned").exists() {
-        let o = iomark_in(
-            &["run", "--name=z", "--filename=/dev/loop0", "--zonemode=zbd"],
-            &d.path,
-        );
-        let e = stderr(&o);
-        assert!(e.contains("/sys/block/loop0/queue/zoned: none"), "{e}");
     }
 }

@@ -49,6 +49,7 @@ mod fio_sync;
 mod fio_verify;
 mod fio_verify_state;
 mod fio_wrap;
+mod fio_zbd;
 mod fio_zones;
 mod gates;
 mod hangs;

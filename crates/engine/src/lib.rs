@@ -52,6 +52,7 @@ pub(crate) mod verifier;
 pub mod verify;
 pub(crate) mod worker;
 pub(crate) mod worker_file;
+pub(crate) mod zbd;
 
 #[cfg(test)]
 mod speaks_no_fio;

@@ -279,7 +279,7 @@ mod tests {
                 s.name
             );
         }
-        assert!(!h.contains("--zonecapacity"));
+        assert!(!h.contains("--verify_header_seed"));
     }
 
     /// The guide's option lists (docs/reference/fio-compatibility.md) are the table's

@@ -119,6 +119,13 @@ pub enum JobFailure {
         limit_ns: u64,
         target: bool,
     },
+    /// The emulated zones of a target (`zonemode=zbd`) cannot serve the job (`reason`: the
+    /// zone rule it breaks, with the sizes).
+    Zones {
+        job: String,
+        path: PathBuf,
+        reason: String,
+    },
     /// The worker thread panicked.
     Panicked,
     /// A failure as text: from a result file written before failures were typed.
@@ -187,6 +194,9 @@ impl fmt::Display for JobFailure {
                 first,
             } => write_verify(f, job, *bad_blocks, *checked, first.as_ref()),
             JobFailure::Phase { job, reason } => write!(f, "{job}: {reason}"),
+            JobFailure::Zones { job, path, reason } => {
+                write!(f, "{job}: {}: {reason}", path.display())
+            }
             JobFailure::Trace { job, path, errno } => write!(
                 f,
                 "{job}: writing the I/O trace {} failed: {}",

@@ -391,6 +391,9 @@ pub struct JobResult {
     /// The queue depth the job's latency-target search ended at, when it searched.
     #[serde(default)]
     pub search_depth: Option<u32>,
+    /// Zones the job reset before writing them again (`zonemode=zbd`).
+    #[serde(default)]
+    pub zone_resets: u64,
     pub targets: Vec<TargetInfo>,
     /// Honesty notes (e.g. the working set fits in the page cache), typed.
     pub notes: Vec<Note>,
@@ -450,6 +453,7 @@ impl JobResult {
         self.cpu.merge(&o.cpu);
         self.depth.merge(&o.depth);
         self.total_err += o.total_err;
+        self.zone_resets += o.zone_resets;
         if self.first_error == 0 {
             self.first_error = o.first_error;
         }
@@ -497,6 +501,7 @@ impl JobResult {
             verify: None,
             steady: self.steady.clone(),
             search_depth: self.search_depth,
+            zone_resets: self.zone_resets,
             targets: self.targets.clone(),
             notes: self.notes.clone(),
             ran: self.ran,

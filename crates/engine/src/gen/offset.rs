@@ -201,6 +201,12 @@ impl OffsetGen {
         }
     }
 
+    /// The next sequential I/O in `dir` starts at `pos` (where the last one landed, moved
+    /// by emulated zones).
+    pub(crate) fn continue_at(&mut self, dir: Dir, pos: u64) {
+        self.seq[dir.idx()].continue_at(pos);
+    }
+
     /// Start a new pass.
     pub(crate) fn reset(&mut self) {
         self.restart_generators();

@@ -86,6 +86,13 @@ impl SeqGen {
         Some(off)
     }
 
+    /// The next I/O starts at `pos` (without `add`).
+    pub(crate) fn continue_at(&mut self, pos: u64) {
+        if self.add == 0 {
+            self.pos = pos;
+        }
+    }
+
     /// Start a new pass at the region start.
     pub(crate) fn reset(&mut self) {
         self.pos = self.start;

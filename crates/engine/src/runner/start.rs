@@ -44,6 +44,7 @@ pub(super) fn start_workers(
     let mut seats = flow_seats(plan, &units, &mut flows);
     // The ranges in flight of the jobs that serialize overlapping I/O on submit threads.
     let overlap = Arc::new(crate::offload::InFlight::default());
+    let zones = Arc::new(crate::zbd::Registry::default());
     let mut last_job = usize::MAX;
     let mut group = 0;
     for (ui, unit) in units.into_iter().enumerate() {
@@ -79,6 +80,7 @@ pub(super) fn start_workers(
             progress,
             flow: seats[ui].take(),
             overlap: overlap.clone(),
+            zones: zones.clone(),
         };
         let h = spawn_worker(job, ui, setup, &stops)?;
         w.running.push((ui, h));

@@ -162,6 +162,8 @@ pub(crate) struct WorkerSetup {
     pub(crate) flow: Option<crate::flow::FlowSeat>,
     /// The run's ranges in flight, for jobs that serialize overlapping I/O on submit threads.
     pub(crate) overlap: Arc<crate::offload::InFlight>,
+    /// The run's emulated zones (`zonemode=zbd`), shared by the jobs on a target.
+    pub(crate) zones: Arc<crate::zbd::Registry>,
 }
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -223,6 +225,8 @@ struct Worker {
     mix: DirMix,
     /// Offset generator per file.
     gens: Vec<OffsetGen>,
+    /// Emulated zones (`zonemode=zbd`): where each write and read lands.
+    zbd: Option<Box<crate::zbd::WorkerZones>>,
     /// The offset generators and the job's stream as the first loop began, when every loop
     /// repeats the first (fio's `randrepeat` without `randseed`, over several loops).
     loop_start: Option<Box<(Vec<OffsetGen>, Rng)>>,
@@ -374,6 +378,7 @@ impl Worker {
         self.fill_totals(&mut res, now);
         res.steady = self.steady.as_ref().map(|s| s.window.result());
         res.search_depth = self.search.as_ref().map(|s| s.depth());
+        res.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
         self.res = res;
         if self.spec.fsync_on_close {
             self.fsync_files(FlushPoint::Close);

@@ -77,11 +77,40 @@ impl Worker {
                 return self.load_slot(slot, dir, file, offset, len, now);
             }
         }
+        if let Some(z) = &self.zbd {
+            dir = z.direction(dir);
+        }
         let bs = self.pick_bs(dir);
         let Some((file, offset)) = self.pick_offset(dir, bs) else {
             return self.pass_ended(dir, bs, now);
         };
+        if self.zbd.is_some() {
+            return self.fill_zoned(dir, file, offset, bs, now);
+        }
         self.fill_slot(dir, file, offset, bs, now)
+    }
+
+    /// Load an I/O drawn at `offset` where the emulated zones place it; the job ends when
+    /// they place it nowhere (no zone to write, or no data to read), as fio's does.
+    #[cold]
+    fn fill_zoned(&mut self, dir: Dir, file: u32, offset: u64, bs: u64, now: u64) -> Next {
+        let Some(z) = self.zbd.as_mut() else {
+            return Next::Done;
+        };
+        let granted = self.gens[file as usize].granted();
+        let len = bs.min(granted).max(1);
+        match z.place(file, dir, offset, len) {
+            crate::zbd::Placed::End => Next::Done,
+            crate::zbd::Placed::Io { offset, len } => {
+                let Some(slot) = self.free.pop() else {
+                    return Next::Wait(now);
+                };
+                let len = (len as usize).min(self.bufs.len());
+                // The sequential stream goes on from where the I/O landed.
+                self.gens[file as usize].continue_at(dir, offset + len as u64);
+                self.load_slot(slot, dir, file, offset, len, now)
+            }
+        }
     }
 
     /// The amount limits (see [`Amount`]): `Done` once the job issued its bytes or
@@ -407,6 +436,9 @@ impl Worker {
             self.last_was_sync = false;
         }
         self.file_chooser.reset(!time_wrap);
+        if let Some(z) = &mut self.zbd {
+            z.new_pass(self.writes);
+        }
         if self.spec.invalidate && !(time_wrap && self.spec.direct) {
             for (f, ef) in self.files.iter().zip(&self.efiles) {
                 if ef.fd >= 0 && !f.is_char {

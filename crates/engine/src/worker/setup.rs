@@ -38,20 +38,18 @@ impl Worker {
         set_io_priority(&s.spec).map_err(|e| failed(&mut res, e))?;
         let job_start_ns = sys::now_ns();
         let queue = Queue::open(&s, &mut res).map_err(|e| failed(&mut res, e))?;
+        let zbd = zones_of(&mut s).map_err(|e| failed(&mut res, e))?;
         let draws = Draws::new(&s.spec, &s.files, s.thread_number, queue.seed);
         let records = Records::open(&mut s, &mut res, &queue.efiles, queue.lazy, job_start_ns)
             .map_err(|e| failed(&mut res, e))?;
         publish_total(&s, records.replay.as_deref());
         let controls = Controls::new(&s, &mut res, job_start_ns);
-        Ok(Worker::assemble(
-            s,
-            res,
-            queue,
-            draws,
-            records,
-            controls,
-            job_start_ns,
-        ))
+        let mut w = Worker::assemble(s, res, queue, draws, records, controls, job_start_ns);
+        w.zbd = zbd;
+        if let Some(z) = &mut w.zbd {
+            z.new_pass(w.writes);
+        }
+        Ok(w)
     }
 
     /// The worker made of its parts, before its first I/O: nothing issued or measured yet.
@@ -88,6 +86,7 @@ impl Worker {
             bs: d.bs,
             mix: d.mix,
             gens: d.gens,
+            zbd: None,
             loop_start: d.loop_start,
             access: d.access,
             file_chooser: d.file_chooser,
@@ -193,6 +192,16 @@ fn set_io_priority(spec: &JobSpec) -> Result<(), Failed> {
 }
 
 /// The job's result carrying a setup failure (taken from `res`, which is left empty).
+/// The job's emulated zones (`zonemode=zbd`), its regions moved in to whole zones.
+fn zones_of(s: &mut WorkerSetup) -> Result<Option<Box<crate::zbd::WorkerZones>>, Failed> {
+    crate::zbd::WorkerZones::new(&s.spec, &mut s.files, &s.zones)
+        .map(|z| z.map(Box::new))
+        .map_err(|(path, reason)| {
+            let job = s.spec.name.clone();
+            (libc::EINVAL, JobFailure::Zones { job, path, reason })
+        })
+}
+
 fn failed(res: &mut JobResult, (errno, failure): Failed) -> SetupErr {
     let mut res = std::mem::take(res);
     res.error = errno;

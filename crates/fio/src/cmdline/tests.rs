@@ -295,7 +295,8 @@ fn errors() {
     );
     let e = run("--name=x --zonemode=zbd").unwrap_err();
     assert!(
-        e.to_string().contains("zonemode=zbd' is not supported yet"),
+        e.to_string()
+            .contains("zonemode=zbd: specifying the zone size (zonesize) is mandatory"),
         "{e}"
     );
     let e = run("--rw=read").unwrap_err();

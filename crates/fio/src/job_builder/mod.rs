@@ -10,6 +10,7 @@ mod net;
 mod replay;
 #[cfg(test)]
 mod tests;
+mod zbd;
 mod zones;
 
 pub use crate::options::{name_template, verify_kind, ZoneOpts};

@@ -1,5 +1,5 @@
-//! `zonemode` with `zonesize`, `zonerange` and `zoneskip`: fio's rules for strided zones, and
-//! the refusal of zoned-block-device mode with the reason read from the target.
+//! `zonemode` with `zonesize`, `zonerange` and `zoneskip`: fio's rules for strided zones, the
+//! emulated zones of `zonemode=zbd` (see `zbd`), and its refusal on a zoned block device.
 
 use crate::options::{ZoneField, ZoneOpts};
 use iomark_engine::job::{JobSpec, SizeSpec, StridedZones};
@@ -15,12 +15,16 @@ pub enum ZoneError {
     StridedWithoutSize,
     #[error("zonerange ({range}) is smaller than the block size ({bs}): no I/O fits in a zone")]
     RangeUnderBlock { range: u64, bs: u64 },
-    /// `zonemode=zbd`: the target and, for a block device, its sysfs directory and zoned model.
+    /// `zonemode=zbd` on a zoned block device: the target, its sysfs directory and zoned model.
     #[error("option 'zonemode=zbd' is not supported yet: {}", zbd_reason(.target.as_deref(), .zoned.as_ref()))]
     Zbd {
         target: Option<PathBuf>,
         zoned: Option<(String, String)>,
     },
+    /// `zonemode=zbd` with a setting fio rejects, or one of fio's zone rules iomark does not
+    /// carry out (refused by name rather than run otherwise).
+    #[error("zonemode=zbd: {0}")]
+    ZbdRule(String),
 }
 
 /// Settle the zone options into `spec.zones`, with fio 3.33's rules: `zonesize` needs
@@ -31,7 +35,7 @@ pub(super) fn finish_zones(spec: &mut JobSpec, z: &ZoneOpts) -> Result<(), ZoneE
     // Counts of zones (`4z`) become bytes of strided zones; without a zone size they stay
     // unset, as in fio.
     let mut skip = z.skip;
-    if mode == "strided" {
+    if mode == "strided" || mode == "zbd" {
         for &(field, n) in &z.counts {
             let b = n.saturating_mul(z.size);
             match field {
@@ -78,32 +82,32 @@ pub(super) fn finish_zones(spec: &mut JobSpec, z: &ZoneOpts) -> Result<(), ZoneE
             Ok(())
         }
         _ => {
-            let target = spec.filenames.first().cloned();
-            let zoned = target.as_deref().and_then(zoned_model);
-            Err(ZoneError::Zbd { target, zoned })
+            // A zoned block device's own zones (host-managed, host-aware) are not driven.
+            for target in &spec.filenames {
+                if let Some(zoned) = zoned_model(target).filter(|(_, m)| m != "none") {
+                    let target = Some(target.clone());
+                    return Err(ZoneError::Zbd {
+                        target,
+                        zoned: Some(zoned),
+                    });
+                }
+            }
+            spec.zbd = Some(super::zbd::emulated(spec, z, skip).map_err(ZoneError::ZbdRule)?);
+            Ok(())
         }
     }
 }
 
-/// Why `zonemode=zbd` is refused, naming the target: iomark does not emulate zones on a file or
-/// a conventional device, as fio does, nor drive a zoned device's write pointers yet.
+/// Why `zonemode=zbd` is refused on a zoned block device, naming it: iomark emulates zones
+/// on regular files and devices that are not zoned, but does not drive a zoned device's own
+/// write pointers.
 fn zbd_reason(target: Option<&Path>, zoned: Option<&(String, String)>) -> String {
-    let Some(f) = target else {
-        return "iomark does not emulate zones on regular files (fio does)".into();
-    };
+    let name = target.map_or_else(|| "the target".into(), |f| f.display().to_string());
     match zoned {
-        Some((dev, model)) if model != "none" => format!(
-            "{} is a zoned block device ({dev}/queue/zoned: {model}), but iomark does not drive zone write pointers yet",
-            f.display()
-        ),
         Some((dev, model)) => format!(
-            "{} is not a zoned block device ({dev}/queue/zoned: {model}) and iomark does not emulate zones on it (fio does)",
-            f.display()
+            "{name} is a zoned block device ({dev}/queue/zoned: {model}), but iomark does not drive zone write pointers yet"
         ),
-        None => format!(
-            "{} is not a zoned block device and iomark does not emulate zones on regular files (fio does)",
-            f.display()
-        ),
+        None => format!("{name} is a zoned block device, but iomark does not drive zone write pointers yet"),
     }
 }
 
@@ -143,6 +147,7 @@ mod tests {
             range,
             skip: 0,
             counts: Vec::new(),
+            ..Default::default()
         }
     }
 
@@ -177,25 +182,66 @@ mod tests {
     }
 
     #[test]
-    fn zbd_names_the_reason() {
-        let mut j = JobSpec::default();
-        let e = finish_zones(&mut j, &opts(Some("zbd"), 0, 0))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("zonemode=zbd' is not supported yet"), "{e}");
-        j.filenames = vec!["/dev/loop0".into()];
-        let e = finish_zones(&mut j, &opts(Some("zbd"), 0, 0))
-            .unwrap_err()
-            .to_string();
-        if Path::new("/sys/block/loop0/queue/zoned").exists()
-            && std::fs::metadata("/dev/loop0").is_ok()
-        {
-            assert!(e.contains("/sys/block/loop0/queue/zoned: none"), "{e}");
+    fn zbd_emulates_zones_by_fios_rules() {
+        let zbd = |size, f: fn(&mut ZoneOpts)| {
+            let mut o = opts(Some("zbd"), size, 0);
+            f(&mut o);
+            let mut j = JobSpec {
+                rw: iomark_engine::job::RwMode::Write,
+                ..Default::default()
+            };
+            finish_zones(&mut j, &o).map(|_| j.zbd.unwrap())
+        };
+        let z = zbd(1 << 20, |_| {}).unwrap();
+        assert_eq!(
+            (z.size, z.capacity, z.read_beyond_wp),
+            (1 << 20, 1 << 20, false)
+        );
+        let z = zbd(1 << 20, |o| {
+            o.capacity = 1 << 19;
+            o.max_open = 4;
+            o.job_max_open = 2;
+            o.read_beyond_wp = true;
+        });
+        // Sequential writes with a smaller capacity are refused by name; reads take it.
+        let e = z.unwrap_err().to_string();
+        assert!(e.contains("zonecapacity (524288) below zonesize"), "{e}");
+        for (size, f, words) in [
+            (
+                0,
+                (|_| {}) as fn(&mut ZoneOpts),
+                "zone size (zonesize) is mandatory",
+            ),
+            (256, |_| {}, "at least 512 bytes"),
+            (4096, |o| o.capacity = 8192, "larger than zone size"),
+            (
+                4096,
+                |o| o.job_max_open = 1,
+                "without a global open zones limit",
+            ),
+            (4096, |o| o.skip = 4096, "zoneskip"),
+        ] {
+            let e = zbd(size, f).unwrap_err().to_string();
+            assert!(e.contains(words), "{e}");
         }
-        j.filenames = vec!["/nonexistent/file".into()];
-        let e = finish_zones(&mut j, &opts(Some("zbd"), 0, 0))
+        // Zone counts (`4z`) are in zones of zonesize.
+        let mut o = opts(Some("zbd"), 1 << 20, 0);
+        o.counts = vec![(ZoneField::Size, 4), (ZoneField::Offset, 2)];
+        let mut j = JobSpec::default();
+        finish_zones(&mut j, &o).unwrap();
+        assert_eq!(j.size, Some(SizeSpec::Bytes(4 << 20)));
+        assert_eq!(j.offset, SizeSpec::Bytes(2 << 20));
+    }
+
+    #[test]
+    fn zbd_refuses_what_it_does_not_carry_out() {
+        let mut j = JobSpec {
+            rw: iomark_engine::job::RwMode::RandTrim,
+            ..Default::default()
+        };
+        let e = finish_zones(&mut j, &opts(Some("zbd"), 65536, 0))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("not a zoned block device"), "{e}");
+        assert!(e.contains("trimming") && e.contains("not supported"), "{e}");
     }
 }

@@ -440,3 +440,20 @@ pub fn with_zones(
     }
     Ok(())
 }
+
+/// An open-zone limit: a whole number from 0 to 4096 (fio's largest).
+pub fn open_zones(c: &Ctx<'_>, v: &str) -> Result<u32, OptionError> {
+    let n = c.uint(v)?;
+    if n > 4096 {
+        return Err(c.invalid(v, "at most 4096 zones can be open"));
+    }
+    Ok(n as u32)
+}
+
+/// A share from 0 to 1 (`zone_reset_threshold`, `zone_reset_frequency`).
+pub fn unit_share(c: &Ctx<'_>, v: &str) -> Result<f64, OptionError> {
+    match v.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(c.invalid(v, "expected a number from 0 to 1")),
+    }
+}

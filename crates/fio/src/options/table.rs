@@ -19,7 +19,6 @@ use std::path::PathBuf;
 
 const NYI: &str = "not implemented in iomark yet";
 const VERIFY: &str = "this verification option is not implemented in iomark yet (verify, do_verify, verify_only, verify_backlog, verify_fatal, verify_dump, verify_interval, verify_offset, verify_pattern, verify_async, verify_state_save, verify_state_load and experimental_verify are)";
-const ZONES: &str = "zoned and strided layouts are not implemented in iomark yet";
 const IOLOG: &str = "merging blktrace files is not implemented in iomark yet";
 const PRIO: &str = "priority, NUMA and cgroup controls are not implemented in iomark yet";
 const TRIM: &str = "trim verification is not implemented in iomark yet";
@@ -308,17 +307,17 @@ pub static OPTIONS: &[OptDef] = &[
     o("trim_backlog", OptKind::Int, "", "Verification", "Trim after this many writes.").ny(TRIM),
     o("trim_backlog_batch", OptKind::Int, "", "Verification", "Blocks trimmed per backlog pass.").ny(TRIM),
     // --- Zones
-    o("zonemode", OptKind::Enum(&Words(&["none", "strided", "zbd"])), "none", "Zones", "Zoned layout: none, strided (I/O confined to one zone at a time) or zbd (zoned block devices: not supported yet).").set(|c, v| { c.pending.zones.mode = Some(c.word(v)?); Ok(()) }),
-    o("zonesize", OptKind::Size, "0", "Zones", "zonemode=strided: bytes of I/O done in a zone before moving to the next.").set(|c, v| { c.pending.zones.size = c.size(v)?; Ok(()) }),
-    o("zonecapacity", OptKind::Size, "0", "Zones", "Usable capacity of a zone.").ny(ZONES),
+    o("zonemode", OptKind::Enum(&Words(&["none", "strided", "zbd"])), "none", "Zones", "Zoned layout: none, strided (I/O confined to one zone at a time) or zbd (zones of zonesize with write pointers, emulated on a regular file or a block device that is not zoned).").set(|c, v| { c.pending.zones.mode = Some(c.word(v)?); Ok(()) }),
+    o("zonesize", OptKind::Size, "0", "Zones", "zonemode=strided: bytes of I/O done in a zone before moving to the next; zonemode=zbd: the length of a zone (required).").set(|c, v| { c.pending.zones.size = c.size(v)?; Ok(()) }),
+    o("zonecapacity", OptKind::Size, "0", "Zones", "zonemode=zbd: bytes of a zone that can be written (default zonesize).").set(|c, v| { c.pending.zones.capacity = c.size(v)?; Ok(()) }),
     o("zonerange", OptKind::Size, "0", "Zones", "zonemode=strided: length of a zone (default zonesize).").set(|c, v| { c.pending.zones.range = c.size(v)?; Ok(()) }),
     o("zoneskip", OptKind::Size, "0", "Zones", "zonemode=strided: bytes skipped between the end of a zone and the start of the next.").set(|c, v| setters::with_zones(c, v, ZoneField::Skip, |c, v| { c.pending.zones.skip = c.size(v)?; Ok(()) })),
-    o("read_beyond_wp", OptKind::Bool, "0", "Zones", "Allow reads beyond the write pointer.").ny(ZONES),
-    o("max_open_zones", OptKind::Int, "0", "Zones", "Limit on open zones (zonemode=zbd; no effect on regular files).").ign("it limits the open zones of zonemode=zbd, which iomark does not run; regular files have none"),
-    o("job_max_open_zones", OptKind::Int, "0", "Zones", "Limit on open zones per job (zonemode=zbd; no effect on regular files).").ign("it limits the open zones of zonemode=zbd, which iomark does not run; regular files have none"),
-    o("ignore_zone_limits", OptKind::Bool, "0", "Zones", "Ignore the device's zone limits (zonemode=zbd).").ign("zone limits belong to zonemode=zbd, which iomark does not run"),
-    o("zone_reset_threshold", OptKind::Float, "", "Zones", "Reset zones above this fill level.").ny(ZONES),
-    o("zone_reset_frequency", OptKind::Float, "", "Zones", "How often zones are reset.").ny(ZONES),
+    o("read_beyond_wp", OptKind::Bool, "0", "Zones", "zonemode=zbd: reads may go beyond a zone's write pointer (else they read only written data).").set(|c, v| { c.pending.zones.read_beyond_wp = c.boolean(v)?; Ok(()) }),
+    o("max_open_zones", OptKind::Int, "0", "Zones", "zonemode=zbd: zones open for writing at once on a target, for all its jobs (0: no limit; at most 4096).").set(|c, v| { c.pending.zones.max_open = setters::open_zones(c, v)?; Ok(()) }),
+    o("job_max_open_zones", OptKind::Int, "0", "Zones", "zonemode=zbd: zones one job clone holds open at once (0: no limit; needs max_open_zones).").set(|c, v| { c.pending.zones.job_max_open = setters::open_zones(c, v)?; Ok(()) }),
+    o("ignore_zone_limits", OptKind::Bool, "0", "Zones", "Ignore the device's zone limits (zonemode=zbd).").ign("emulated zones have no device limits; max_open_zones alone limits them"),
+    o("zone_reset_threshold", OptKind::Float, "", "Zones", "zonemode=zbd: share of the region holding data (0 to 1) above which writes reset zones, at zone_reset_frequency.").set(|c, v| { c.pending.zones.reset_threshold = setters::unit_share(c, v)?; Ok(()) }),
+    o("zone_reset_frequency", OptKind::Float, "", "Zones", "zonemode=zbd: share of writes (0 to 1) that reset their zone first once above zone_reset_threshold.").set(|c, v| { c.pending.zones.reset_frequency = setters::unit_share(c, v)?; Ok(()) }),
     // --- I/O logs and hooks
     o("write_iolog", OptKind::Str, "", "I/O logs", "Record the issued I/O to this file (fio's version 3 log, appended to).").set(setters::write_iolog),
     o("read_iolog", OptKind::Str, "", "I/O logs", "Replay the I/O of this log (version 2 or 3; '-' reads standard input) instead of generating it.").set(|c, v| { c.pending.read_iolog = Some(v.trim().to_string()).filter(|s| !s.is_empty()); Ok(()) }),

@@ -431,6 +431,7 @@ pub(crate) mod tests {
             verify: None,
             steady: None,
             search_depth: None,
+            zone_resets: 0,
             targets: vec![TargetInfo {
                 path: "/tmp/t".into(),
                 kind: "file".into(),

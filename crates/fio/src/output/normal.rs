@@ -198,9 +198,9 @@ fn dir_block(out: &mut String, report: &Report, u: &ReportUnit, d: Dir) {
         num2str(r.io_bytes, 4, true, Unit::Byte),
         r.runtime_ms,
         if d == Dir::Write {
-            "; 0 zone resets"
+            format!("; {} zone resets", u.job.zone_resets)
         } else {
-            ""
+            String::new()
         }
     );
     lat_line(out, "    slat", &r.slat);

@@ -15,6 +15,7 @@ pub mod prio_mix;
 mod settings;
 mod shown;
 mod trace;
+mod zbd;
 
 pub use access::*;
 pub use engine::{
@@ -26,6 +27,7 @@ pub use io::*;
 pub use settings::*;
 pub use shown::ShownOptions;
 pub use trace::*;
+pub use zbd::ZbdZones;
 
 /// One job as written by the user (before `numjobs` expansion into clones).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -199,6 +201,9 @@ pub struct JobSpec {
     /// Strided zones: the job's I/O confined to one zone of the region at a time.
     #[serde(default)]
     pub zones: Option<StridedZones>,
+    /// Emulated zones with write pointers (`zonemode=zbd` on a target that is not zoned).
+    #[serde(default)]
+    pub zbd: Option<ZbdZones>,
     /// The I/O priority of the job's thread (ioprio_set), None = inherited.
     #[serde(default)]
     pub io_priority: Option<IoPriority>,
@@ -300,6 +305,7 @@ impl Default for JobSpec {
             steady: None,
             access_mix: None,
             zones: None,
+            zbd: None,
             io_priority: None,
             shown_options: ShownOptions::default(),
         }
