@@ -31,14 +31,30 @@ impl NbdError {
 impl fmt::Display for NbdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NbdError::Missing { detail } => write!(
-                f,
-                "cannot load the NBD client library libnbd.so.0 ({detail}); install it \
-                 (Debian/Ubuntu: apt-get install libnbd0; Fedora/RHEL: dnf install libnbd)"
-            ),
+            NbdError::Missing { detail } => f.write_str(&missing(detail, STATIC_BUILD)),
             NbdError::Call { what, message, .. } => write!(f, "{what}: {message}"),
             NbdError::BadUri(s) => write!(f, "{s:?} contains a NUL byte"),
         }
+    }
+}
+
+/// This binary is linked statically (the musl build): it cannot load shared libraries at all.
+const STATIC_BUILD: bool = cfg!(target_feature = "crt-static");
+
+/// Why libnbd did not load and what to do: install it, or, from a statically linked binary
+/// (which cannot load any), use the dynamically linked build.
+fn missing(detail: &str, static_build: bool) -> String {
+    if static_build {
+        format!(
+            "cannot load the NBD client library libnbd.so.0 ({detail}): this iomark is \
+             statically linked, and a static binary cannot load shared libraries; for NBD use \
+             the dynamically linked build (cargo build --release, or the .deb package)"
+        )
+    } else {
+        format!(
+            "cannot load the NBD client library libnbd.so.0 ({detail}); install it \
+             (Debian/Ubuntu: apt-get install libnbd0; Fedora/RHEL: dnf install libnbd)"
+        )
     }
 }
 
@@ -67,6 +83,12 @@ mod tests {
         };
         let s = e.to_string();
         assert!(s.contains("apt-get install libnbd0") && s.contains("dnf install libnbd)"));
+        let m = missing("Dynamic loading not supported", true);
+        assert!(
+            m.contains("statically linked") && m.contains("dynamically linked build"),
+            "{m}"
+        );
+        assert!(!m.contains("apt-get"), "{m}");
         let call = NbdError::Call {
             what: "cannot connect to nbd://h/e".into(),
             message: "connect: Connection refused".into(),

@@ -19,9 +19,9 @@ pub struct DiskType {
     pub source: &'static str,
 }
 
-const AZURE: &str = "Azure managed disks, Premium SSD sizes table (learn.microsoft.com/azure/virtual-machines/disks-types), throughput published in MB/s; figures as published in 2024";
-const AZURE_BURST: &str = "Azure managed disks, Premium SSD sizes table, credit-based bursting column (learn.microsoft.com/azure/virtual-machines/disks-bursting), for at most 30 minutes at a time; figures as published in 2024";
-const AWS_GP3: &str = "Amazon EBS volume types, General Purpose SSD gp3 (docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html), baseline 3,000 IOPS and 125 MiB/s (131.1 MB/s) at any size; figures as published in 2024";
+const AZURE: &str = "Azure managed disks, Premium SSD sizes table (learn.microsoft.com/azure/virtual-machines/disks-types), base provisioned IOPS and throughput, published in MB/s; figures as published in 2023 (table dated 2023-03-16), checked 2026-11-27";
+const AZURE_BURST: &str = "Azure managed disks, Premium SSD sizes table, credit-based bursting rows (learn.microsoft.com/azure/virtual-machines/disks-bursting), P1 to P20, for at most 30 minutes at a time; figures as published in 2023 (table dated 2023-03-16), checked 2026-11-27";
+const AWS_GP3: &str = "Amazon EBS volume types, General Purpose SSD gp3 (docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html), baseline 3,000 IOPS and 125 MiB/s (131.1 MB/s) at any size, before any provisioned extra; figures as published in 2024, checked 2026-11-27";
 
 const fn disk(
     name: &'static str,
