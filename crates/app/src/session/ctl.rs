@@ -15,7 +15,7 @@ pub struct Session {
     pub ctl: Arc<RunCtl>,
     /// iomark's result file, checked before the runs, written after them
     /// ([`Session::keep`]).
-    pub(super) result_file: Option<std::path::PathBuf>,
+    pub(super) result_file: super::results::ResultFile,
 }
 
 impl Session {
@@ -26,7 +26,7 @@ impl Session {
         Session {
             tool: tool.to_string(),
             ctl,
-            result_file: None,
+            result_file: Default::default(),
         }
     }
 
@@ -38,7 +38,7 @@ impl Session {
         Session {
             tool: tool.to_string(),
             ctl,
-            result_file: None,
+            result_file: Default::default(),
         }
     }
 

@@ -55,9 +55,8 @@ pub fn main(args: &[String]) -> i32 {
         );
     }
     let mut session = Session::quiet("blogbench");
-    if let Err(e) = session.result_file(a.result_file.as_deref(), &[]) {
-        eprintln!("{e}");
-        return exit::BAD_INPUT;
+    if let Err(code) = session.result_file(a.result_file.as_deref(), &[]) {
+        return code;
     }
     let out = Arc::new(Mutex::new(std::io::stdout()));
     write_out(&out, &output::header(&p, &a));
