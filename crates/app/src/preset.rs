@@ -398,8 +398,11 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done, session:
     }
     let doc = document(p, s, &summary, &mut runs, &outputs);
     // The stored figures are the document's (the summary's tables too), else the first run's.
-    let src = iomark_report::read::parse(Path::new(p.name), &doc)
-        .unwrap_or_else(|_| runs.first().map(iomark_report::read::from_result).unwrap_or_default());
+    let src = iomark_report::read::parse(Path::new(p.name), &doc).unwrap_or_else(|_| {
+        runs.first()
+            .map(iomark_report::read::from_result)
+            .unwrap_or_default()
+    });
     if !session.keep_document(&doc, &runs, &src) {
         code = 1;
     }

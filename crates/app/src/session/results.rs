@@ -33,7 +33,11 @@ impl ResultFile {
 
     /// [`ResultFile::take`] with the refusal returned unsaid, for a launch of many ranks
     /// whose rank 0 says the refusals of all.
-    pub fn check(tool: &str, path: Option<&Path>, targets: &[PathBuf]) -> Result<Self, OutputError> {
+    pub fn check(
+        tool: &str,
+        path: Option<&Path>,
+        targets: &[PathBuf],
+    ) -> Result<Self, OutputError> {
         if let Some(p) = path {
             iomark_output::outfile::check_output(p, targets)?;
         }

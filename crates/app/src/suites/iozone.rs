@@ -132,7 +132,12 @@ fn prepare(args: &[String]) -> Result<Prepared, i32> {
 }
 
 /// The command line, its `--report` page, its plan and its result file, checked.
-type Prepared = (iozone::IozoneArgs, Option<PathBuf>, iozone::Plan, ResultFile);
+type Prepared = (
+    iozone::IozoneArgs,
+    Option<PathBuf>,
+    iozone::Plan,
+    ResultFile,
+);
 
 /// The files the runs of `p` write.
 pub fn test_files(p: &iozone::Plan) -> Vec<PathBuf> {
@@ -458,10 +463,7 @@ fn check_paths(
             e => anyhow!("{e}"),
         })?;
     }
-    for out in [a.workbook.as_deref(), html]
-        .into_iter()
-        .flatten()
-    {
+    for out in [a.workbook.as_deref(), html].into_iter().flatten() {
         iomark_output::outfile::check_output(out, &files)?;
     }
     Ok(())

@@ -11,8 +11,8 @@ use super::Session;
 use crate::cluster::follow::Follower;
 use crate::cluster::session::{decode_u32, name, Session as ClusterSession};
 use crate::cluster::transport::{Kind, Received, Transport};
-use crate::session::{exit, signals};
 use crate::session::ResultFile;
+use crate::session::{exit, signals};
 use crate::suites::iozone::{self as front, Early, End};
 use iomark_fio::cluster_words::{self, Place};
 use iomark_suites::iozone::cluster::{self, merge, Peers, TpPart};
@@ -64,10 +64,7 @@ fn named_files(a: &mut IozoneArgs, place: &Place) -> Vec<bool> {
 }
 
 /// This rank's plan, or its refusal (the checks of a run of one process).
-fn prepare(
-    args: &[String],
-    place: &Place,
-) -> anyhow::Result<Prepared> {
+fn prepare(args: &[String], place: &Place) -> anyhow::Result<Prepared> {
     let (mut a, html) = match front::parse_args(args) {
         Ok(x) => x,
         Err(Early::Done(_)) => anyhow::bail!("help and version run on rank 0 alone"),
