@@ -444,8 +444,8 @@ pub fn finish(
 
 /// Before any I/O: the test files pass the gate of files a run writes (not paths under `/dev`
 /// that do not exist, where iozone would create a regular file on the device filesystem, nor
-/// the backing file of a loop device), and no output (`-b`, `--result`,
-/// `--report`) would overwrite a device, a directory or one of the test files.
+/// the backing file of a loop device), and no output (`-b`, `--report`) would overwrite a
+/// device, a directory or one of the test files (`--result` is the session's: [`ResultFile`]).
 fn check_paths(
     p: &iozone::Plan,
     a: &iozone::IozoneArgs,
