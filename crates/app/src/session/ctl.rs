@@ -87,3 +87,37 @@ impl Session {
         super::exit::of_run(failed)
     }
 }
+
+impl Session {
+    /// Takes `path` as the result file of this session's runs ([`super::ResultFile::take`]): the
+    /// refusal is said and its exit status (2) returned.
+    pub fn result_file(
+        &mut self,
+        path: Option<&std::path::Path>,
+        targets: &[std::path::PathBuf],
+    ) -> Result<(), i32> {
+        self.result_file = super::results::ResultFile::take(&self.tool, path, targets)?;
+        Ok(())
+    }
+
+    /// After the run: `r` written to the result file and recorded ([`super::ResultFile::keep`]).
+    pub fn keep(&self, r: &iomark_engine::RunResult) -> bool {
+        self.result_file.keep(r)
+    }
+
+    /// After runs kept in one document ([`super::ResultFile::keep_document`]).
+    pub fn keep_document(
+        &self,
+        doc: &[u8],
+        runs: &[iomark_engine::RunResult],
+        src: &iomark_report::Source,
+    ) -> bool {
+        self.result_file.keep_document(doc, runs, src)
+    }
+
+    /// Records `r` in the result store, for a command that writes its outputs in shapes of
+    /// its own (`run`'s formats): a store that cannot take it only warns.
+    pub fn record(&self, r: &iomark_engine::RunResult) {
+        super::record::record(r);
+    }
+}

@@ -4,7 +4,7 @@
 //! file to the session and hands it the result (or the document of its runs); it does neither
 //! itself.
 
-use super::{exit, Session};
+use super::exit;
 use iomark_engine::RunResult;
 use iomark_output::outfile::OutputError;
 use iomark_report::Source;
@@ -99,30 +99,5 @@ impl ResultFile {
         } else {
             eprintln!("iomark {}: {e}", self.tool);
         }
-    }
-}
-
-impl Session {
-    /// Takes `path` as the result file of this session's runs ([`ResultFile::take`]): the
-    /// refusal is said and its exit status (2) returned.
-    pub fn result_file(&mut self, path: Option<&Path>, targets: &[PathBuf]) -> Result<(), i32> {
-        self.result_file = ResultFile::take(&self.tool, path, targets)?;
-        Ok(())
-    }
-
-    /// After the run: `r` written to the result file and recorded ([`ResultFile::keep`]).
-    pub fn keep(&self, r: &RunResult) -> bool {
-        self.result_file.keep(r)
-    }
-
-    /// After runs kept in one document ([`ResultFile::keep_document`]).
-    pub fn keep_document(&self, doc: &[u8], runs: &[RunResult], src: &Source) -> bool {
-        self.result_file.keep_document(doc, runs, src)
-    }
-
-    /// Records `r` in the result store, for a command that writes its outputs in shapes of
-    /// its own (`run`'s formats): a store that cannot take it only warns.
-    pub fn record(&self, r: &RunResult) {
-        super::record::record(r);
     }
 }
