@@ -458,7 +458,7 @@ fn iozone_refuses_missing_devices_and_outputs_over_its_files() {
             ],
             &d.path,
         );
-        assert_eq!(o.status.code(), Some(1), "{out}: {}", stderr(&o));
+        assert_eq!(o.status.code(), Some(2), "{out}: {}", stderr(&o));
         assert!(
             stderr(&o).contains("refusing to write output"),
             "{}",

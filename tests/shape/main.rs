@@ -4,8 +4,10 @@
 //!   order, leaves first. A file that names `crate::a::X`, `super::b`, a child module of its own
 //!   or an item that its parent re-exports (`pub use a::X`) depends on the module defining it;
 //!   the dependency counts between the two siblings that hold the two files;
-//! - the binary reaches the product through the application layer alone.
+//! - the binary reaches the product through the application layer alone;
+//! - no function outside the tests is longer than 100 lines.
 
+mod functions;
 mod modules;
 
 use modules::{find_cycle, sibling_dependencies, witnessed_dependencies, Crate};
@@ -173,4 +175,48 @@ fn the_model_does_no_io() {
         "the model does I/O:\n{}",
         found.join("\n")
     );
+}
+
+/// The longest a function outside the tests may be, in lines.
+const MAX_FUNCTION_LINES: usize = 100;
+
+#[test]
+fn no_function_outside_the_tests_is_over_100_lines() {
+    let mut dirs = vec![root().join("src")];
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        dirs.push(entry.unwrap().path().join("src"));
+    }
+    let all = functions::functions(&dirs);
+    assert!(all.len() > 1000, "only {} functions found", all.len());
+    let long: Vec<String> = all
+        .iter()
+        .filter(|f| f.lines > MAX_FUNCTION_LINES)
+        .map(|f| {
+            format!(
+                "  {}:{} {} ({} lines)",
+                f.file.display(),
+                f.line,
+                f.name,
+                f.lines
+            )
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines (split them into named steps):\n{}",
+        long.join("\n")
+    );
+}
+
+/// The counter sees a function's end through braces in strings, characters and comments,
+/// and leaves the tests out.
+#[test]
+fn the_function_counter_skips_strings_comments_and_tests() {
+    let text =
+        "pub fn a() {\n    let s = \"}}\";\n    let c = '}';\n    // }\n    let r = r#\"{\"#;\n}\n\
+                fn b<'x>(v: &'x str) -> char {\n    '\\''\n}\n\
+                #[cfg(test)]\nmod tests {\n    fn t() {\n    }\n}\n";
+    let f = functions::of_text(text);
+    let got: Vec<(String, usize)> = f.into_iter().map(|(_, n, l)| (n, l)).collect();
+    assert_eq!(got, [("a".to_string(), 6), ("b".to_string(), 3)]);
 }

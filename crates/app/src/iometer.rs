@@ -165,8 +165,14 @@ pub fn main(a: &[String], run: Run) -> i32 {
         Err(code) => return code,
     };
     // Every output checked before any I/O: never the target, a device, a missing directory.
+    // The result file is the run's (or the sweep's), written and recorded by its session;
+    // it is checked here too, before the temporary target is made.
     let target: Vec<PathBuf> = o.target.iter().cloned().collect();
-    for p in [&o.result, &o.csv, &o.iolog].into_iter().flatten() {
+    let result = o.result.as_deref().map(std::path::Path::new);
+    if let Err(code) = crate::session::ResultFile::take("iometer", result, &target) {
+        return code;
+    }
+    for p in [&o.csv, &o.iolog].into_iter().flatten() {
         if let Err(e) = iomark_output::outfile::check_output(std::path::Path::new(p), &target) {
             eprintln!("iomark iometer: {e}");
             return 2;

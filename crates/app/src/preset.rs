@@ -107,22 +107,19 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
         say_shared_image(&plan);
     }
     // The result file is checked before any I/O (never the target, a device, a missing
-    // directory).
-    if let Some(rf) = o.result.as_deref().filter(|_| shows) {
-        let targets = iomark_output::outfile::plan_targets(&plan);
-        if let Err(e) = iomark_output::outfile::check_output(rf, &targets) {
-            eprintln!("iomark preset: {e}");
-            if t.temp {
-                let _ = std::fs::remove_file(&t.path);
-            }
-            return 2;
+    // directory); rank 0 of a launch writes it.
+    let mut session = Session::said("preset");
+    let targets = iomark_output::outfile::plan_targets(&plan);
+    if let Err(code) = session.result_file(o.result.as_deref().filter(|_| shows), &targets) {
+        if t.temp {
+            let _ = std::fs::remove_file(&t.path);
         }
+        return code;
     }
     let loops = o.repeat.unwrap_or(p.loops);
     if !o.json && shows {
         announce(p, &t, loops);
     }
-    let session = Session::said("preset");
     if t.temp {
         signals::register_temp(&t.path);
     }
@@ -137,7 +134,7 @@ fn run(p: &'static Preset, o: &RunOpts, exec: &mut dyn Runs) -> i32 {
     if done.runs.is_empty() {
         return exit::of_run(true);
     }
-    summarize(p, o, &s, done)
+    summarize(p, o, &s, done, &session)
 }
 
 /// The preset's target, its notices said; the exit status when it cannot run there (the
@@ -382,7 +379,7 @@ fn say_failed_jobs(p: &Preset, res: &RunResult) -> bool {
 
 /// The summary of the runs on stdout (table or JSON), then `--result`; the exit status (1
 /// when a figure misses its expected value, as when a job fails).
-fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
+fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done, session: &Session) -> i32 {
     let Done {
         mut runs,
         outputs,
@@ -400,18 +397,14 @@ fn summarize(p: &'static Preset, o: &RunOpts, s: &Settings, done: Done) -> i32 {
         print!("{}", summary.table());
     }
     let doc = document(p, s, &summary, &mut runs, &outputs);
-    if let Some(rf) = &o.result {
-        let plans = runs.iter().map(|r| &r.plan);
-        if let Err(e) = crate::session::outputs::write_after(rf, &doc, plans) {
-            eprintln!("iomark preset: {e}");
-            code = 1;
-        }
-    }
-    if let Some(first) = runs.first() {
-        match iomark_report::read::parse(Path::new(p.name), &doc) {
-            Ok(src) => crate::session::record::record_document(&doc, first, &src),
-            Err(_) => crate::session::record::record(first),
-        }
+    // The stored figures are the document's (the summary's tables too), else the first run's.
+    let src = iomark_report::read::parse(Path::new(p.name), &doc).unwrap_or_else(|_| {
+        runs.first()
+            .map(iomark_report::read::from_result)
+            .unwrap_or_default()
+    });
+    if !session.keep_document(&doc, &runs, &src) {
+        code = 1;
     }
     if signals::interrupted() {
         eprintln!(

@@ -6,7 +6,7 @@
 //! Sweeps and the dd, hdparm and bonnie suites repeat the same way (the suites name the file
 //! with `--result-file`).
 
-use crate::session::exit;
+use crate::session::{exit, ResultFile};
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::result::RunResult;
 use iomark_scenarios::repeat::{figures, Agg};
@@ -114,12 +114,10 @@ pub fn repeat_as(
     };
     let shows = member != Member::Other;
     // The result file is checked before the first run (the runs' targets again when written).
-    if let Some(p) = r.result.as_deref().filter(|_| shows) {
-        if let Err(e) = iomark_output::outfile::check_output(p, &[]) {
-            eprintln!("iomark: {e}");
-            return 2;
-        }
-    }
+    let kept = match ResultFile::take("", r.result.as_deref().filter(|_| shows), &[]) {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
     // Each repetition's result goes through a private directory of its own.
     let tmp_dir = match crate::session::private_temp_dir("iomark", "iomark-repeat.") {
         Ok(d) => d,
@@ -158,17 +156,11 @@ pub fn repeat_as(
         runs: &results,
     };
     let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-    if let Some(path) = &r.result {
-        if let Err(e) =
-            crate::session::outputs::write_after(path, &bytes, results.iter().map(|r| &r.plan))
-        {
-            eprintln!("iomark: {e}");
-            code = code.max(1);
-        }
-    }
-    match iomark_report::read::parse(std::path::Path::new("repeat.json"), &bytes) {
-        Ok(src) => crate::session::record::record_document(&bytes, &results[0], &src),
-        Err(e) => crate::session::record::warn(&e.to_string()),
+    // The stored figures are every repetition's (the document's), else the first run's.
+    let src = iomark_report::read::parse(std::path::Path::new("repeat.json"), &bytes)
+        .unwrap_or_else(|_| iomark_report::read::from_result(&results[0]));
+    if !kept.keep_document(&bytes, &results, &src) {
+        code = code.max(1);
     }
     code
 }

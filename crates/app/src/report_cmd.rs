@@ -375,8 +375,9 @@ fn with_baseline(mut a: Args) -> Args {
     a
 }
 
-/// `iomark compare`.
-pub fn compare_main(args: &[String]) -> i32 {
+/// `iomark compare`'s arguments, its `--fail-if` rules and its `--alpha`; the exit status
+/// (2) once a refusal is said.
+fn compare_args(args: &[String]) -> Result<(Args, Vec<Rule>, f64), i32> {
     let a = match parse(
         args,
         &[
@@ -392,16 +393,16 @@ pub fn compare_main(args: &[String]) -> i32 {
     .map(with_baseline)
     {
         Ok(a) if a.help => {
-            return crate::session::pipe::print_text(COMPARE_USAGE);
+            return Err(crate::session::pipe::print_text(COMPARE_USAGE));
         }
         Ok(a) if a.inputs.len() < 2 => {
             eprintln!("iomark compare: give at least two results to compare\n\n{COMPARE_USAGE}");
-            return 2;
+            return Err(2);
         }
         Ok(a) => a,
         Err(e) => {
             eprintln!("iomark compare: {e}\n\n{COMPARE_USAGE}");
-            return 2;
+            return Err(2);
         }
     };
     let rules = match a
@@ -413,7 +414,7 @@ pub fn compare_main(args: &[String]) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("iomark compare: {e}");
-            return 2;
+            return Err(2);
         }
     };
     let alpha = match a.alpha.as_deref().map(str::parse::<f64>) {
@@ -421,8 +422,18 @@ pub fn compare_main(args: &[String]) -> i32 {
         Some(Ok(v)) if v > 0.0 && v <= 1.0 => v,
         Some(_) => {
             eprintln!("iomark compare: --alpha takes a significance level above 0 and at most 1, e.g. 0.05");
-            return 2;
+            return Err(2);
         }
+    };
+    Ok((a, rules, alpha))
+}
+
+/// `iomark compare`: the arguments, the outputs checked, the sources read and compared, the
+/// table on stdout, the report and images, then the `--fail-if` rules.
+pub fn compare_main(args: &[String]) -> i32 {
+    let (a, rules, alpha) = match compare_args(args) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     if let Err(e) = check_outputs(&a) {
         eprintln!("iomark compare: {e}");
@@ -437,15 +448,22 @@ pub fn compare_main(args: &[String]) -> i32 {
     };
     let c = compare::compare(&sources);
     print!("{}", compare::table(&c));
+    let code = compare_outputs(&a, &sources, &c);
+    check_rules(&rules, &c, alpha, code)
+}
+
+/// `--report`, `--png` and `--svg` of a comparison; the exit status (2 once one could not be
+/// written, said on stderr).
+fn compare_outputs(a: &Args, sources: &[Source], c: &compare::Comparison<'_>) -> i32 {
     let mut code = 0;
     if a.report.is_some() || a.png.is_some() || a.svg.is_some() {
-        let charts = charts::compare::charts(&c);
+        let charts = charts::compare::charts(c);
         if let Some(out) = &a.report {
             let page = Page {
                 title: format!("iomark compare: {}", c.labels.join(" vs ")),
                 command: Some(command_line()),
-                sources: &sources,
-                comparison: Some(&c),
+                sources,
+                comparison: Some(c),
                 charts: charts.clone(),
             };
             match html::write(out, &page) {
@@ -456,20 +474,26 @@ pub fn compare_main(args: &[String]) -> i32 {
                 }
             }
         }
-        if let Err(e) = write_images(&a, &charts) {
+        if let Err(e) = write_images(a, &charts) {
             eprintln!("iomark compare: {e}");
             code = 2;
         }
     }
-    for r in &rules {
-        for why in r.unchecked(&c) {
+    code
+}
+
+/// The `--fail-if` rules checked on the comparison: a rule that cannot be checked is status
+/// 2, a figure that breaks one status 1 (unless `code` is already set).
+fn check_rules(rules: &[Rule], c: &compare::Comparison<'_>, alpha: f64, mut code: i32) -> i32 {
+    for r in rules {
+        for why in r.unchecked(c) {
             eprintln!(
                 "iomark compare: --fail-if '{}' cannot be checked: {why}",
                 r.text
             );
             code = 2;
         }
-        for (row, i, pct) in r.violations(&c, alpha) {
+        for (row, i, pct) in r.violations(c, alpha) {
             eprintln!(
                 "iomark compare: {}: {} {} {}: {pct:+.1}% breaks --fail-if '{}'",
                 c.labels[i],

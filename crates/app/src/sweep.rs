@@ -41,9 +41,8 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
         .flat_map(|(_, v)| v.split(':').map(PathBuf::from).collect::<Vec<_>>())
         .collect();
     let mut session = Session::said("sweep");
-    if let Err(e) = session.result_file(o.result.as_deref(), &targets) {
-        eprintln!("{e}");
-        return 2;
+    if let Err(code) = session.result_file(o.result.as_deref(), &targets) {
+        return code;
     }
     let mut temp: Option<PathBuf> = None;
     if !has(&o, "filename") && !has(&o, "directory") {

@@ -14,8 +14,55 @@ pub fn budget_error(e: &iomark_engine::budget::BudgetError) -> String {
     }
 }
 
-/// A refused run, in fio terms.
+/// A refused run, in fio terms: the options of the job to change, the switches that take
+/// responsibility for a target holding data, or the engine's own words where no option helps.
 pub fn run_error(e: &RunError) -> String {
+    match e {
+        RunError::ReadonlyWrites { .. }
+        | RunError::IsDirectory { .. }
+        | RunError::VerifyOnlyMissing { .. }
+        | RunError::PercentOfMissing { .. }
+        | RunError::FreeSpaceUnknown { .. }
+        | RunError::NoSize { .. }
+        | RunError::BlockLargerThanRegion { .. }
+        | RunError::DirectBlockSize { .. }
+        | RunError::DirectOffset { .. } => job_error(e),
+        RunError::DeviceMounted { .. }
+        | RunError::DeviceBusy { .. }
+        | RunError::BackingFileInUse { .. }
+        | RunError::DeviceHoldsData { .. }
+        | RunError::ImageWatched { .. }
+        | RunError::ImageHoldsData { .. }
+        | RunError::ExportHoldsData { .. }
+        | RunError::DeviceUnreadable { .. }
+        | RunError::ReadonlyUnlink { .. }
+        | RunError::ReadonlyLayout { .. }
+        | RunError::NoSpace { .. }
+        | RunError::NotFileOrDevice { .. }
+        | RunError::NotASocket { .. }
+        | RunError::NeedsExt4 { .. }
+        | RunError::NoSuchCpu { .. }
+        | RunError::TooManyJobs { .. } => target_error(e),
+        // The engine's own words name no option.
+        RunError::OffsetBeyondEnd { .. }
+        | RunError::EmptyRegion { .. }
+        | RunError::DirectoryUnusable { .. }
+        | RunError::LayoutFailed { .. }
+        | RunError::TruncateFailed { .. }
+        | RunError::NoSuchDevice { .. }
+        | RunError::MetadataOnSpecial { .. }
+        | RunError::ThreadSpawn(_)
+        | RunError::BackingFile { .. }
+        | RunError::Ceph { .. }
+        | RunError::ExportReadOnly { .. }
+        | RunError::Nbd { .. }
+        | RunError::WorkDir { .. } => e.to_string(),
+    }
+}
+
+/// A job whose options cannot run as written (its size, block size, alignment, `--readonly`
+/// against its direction): the options to change.
+fn job_error(e: &RunError) -> String {
     match e {
         RunError::ReadonlyWrites { job, rw, engine } => format!(
             "{job}: refusing to run a job that writes (rw={}, ioengine={}) with --readonly",
@@ -68,6 +115,14 @@ pub fn run_error(e: &RunError) -> String {
             "{job}: direct=1 needs an offset aligned to the logical block size of {} ({logical_block_size} bytes), but the region starts at {start}",
             path.display()
         ),
+        _ => e.to_string(),
+    }
+}
+
+/// A target that holds data or is in use, has no room, is of the wrong kind, or a system
+/// that lacks what the job asks for: the option or switch that takes responsibility for it.
+fn target_error(e: &RunError) -> String {
+    match e {
         RunError::DeviceMounted { .. }
         | RunError::DeviceBusy { .. }
         | RunError::BackingFileInUse { .. } => {
@@ -115,20 +170,7 @@ pub fn run_error(e: &RunError) -> String {
         RunError::TooManyJobs { threads, max } => format!(
             "maximum number of jobs reached: the jobs ask for {threads} threads (numjobs= counted), the limit is {max}; lower numjobs= or split the run"
         ),
-        // The engine's own words name no option.
-        RunError::OffsetBeyondEnd { .. }
-        | RunError::EmptyRegion { .. }
-        | RunError::DirectoryUnusable { .. }
-        | RunError::LayoutFailed { .. }
-        | RunError::TruncateFailed { .. }
-        | RunError::NoSuchDevice { .. }
-        | RunError::MetadataOnSpecial { .. }
-        | RunError::ThreadSpawn(_)
-        | RunError::BackingFile { .. }
-        | RunError::Ceph { .. }
-        | RunError::ExportReadOnly { .. }
-        | RunError::Nbd { .. }
-        | RunError::WorkDir { .. } => e.to_string(),
+        _ => e.to_string(),
     }
 }
 

@@ -70,6 +70,21 @@ pub struct Comparison<'a> {
 /// Match jobs and build the rows. The first source is the baseline.
 pub fn compare(sources: &[Source]) -> Comparison<'_> {
     let mut notes = Vec::new();
+    let matched = match_jobs(sources, &mut notes);
+    note_unmatched(sources, &matched, &mut notes);
+    let rows = rows(sources, &matched, &mut notes);
+    Comparison {
+        labels: sources.iter().map(|s| s.label.clone()).collect(),
+        matched,
+        rows,
+        notes,
+    }
+}
+
+/// Each job of the baseline with its counterpart in every other source: the job of the same
+/// name, else the one job of the same workload that the baseline does not name (said in a
+/// note), else none (said too).
+fn match_jobs<'a>(sources: &'a [Source], notes: &mut Vec<String>) -> Vec<Matched<'a>> {
     let mut matched = Vec::new();
     for bj in sources.first().map(|s| s.jobs.as_slice()).unwrap_or(&[]) {
         let mut jobs = vec![Some(bj)];
@@ -101,6 +116,11 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
             jobs,
         });
     }
+    matched
+}
+
+/// A note for each job of another source that no job of the baseline matched.
+fn note_unmatched(sources: &[Source], matched: &[Matched<'_>], notes: &mut Vec<String>) {
     for (i, s) in sources.iter().enumerate().skip(1) {
         for j in &s.jobs {
             if !matched
@@ -114,8 +134,14 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
             }
         }
     }
+}
+
+/// The rows: every figure of every direction of the baseline's matched jobs, with each
+/// source's samples and their mean; latency percentiles on the latency all sources show
+/// (else a note and no row).
+fn rows(sources: &[Source], matched: &[Matched<'_>], notes: &mut Vec<String>) -> Vec<Row> {
     let mut rows = Vec::new();
-    for m in &matched {
+    for m in matched {
         let base = m.jobs[0].expect("baseline job");
         for d in &base.dirs {
             for f in Figure::ALL {
@@ -162,12 +188,7 @@ pub fn compare(sources: &[Source]) -> Comparison<'_> {
             }
         }
     }
-    Comparison {
-        labels: sources.iter().map(|s| s.label.clone()).collect(),
-        matched,
-        rows,
-        notes,
-    }
+    rows
 }
 
 /// The latency whose percentiles job `job`'s direction `dir` is compared on: the one every

@@ -250,6 +250,28 @@ pub fn render_with(page: &Page, js: Js) -> String {
     if let Some(cmd) = page.command.as_deref().filter(|c| !listed(c)) {
         let _ = writeln!(h, "<p>Command: <code>{}</code></p>", esc(cmd));
     }
+    let notes = page_notes(page);
+    if !notes.is_empty() {
+        h.push_str("<div class=notes><b>Read these figures with care:</b><ul>");
+        for n in &notes {
+            let _ = write!(h, "<li>{}</li>", esc(n));
+        }
+        h.push_str("</ul></div>\n");
+    }
+    source_sections(&mut h, page);
+    if let Some(c) = page.comparison {
+        h.push_str("<h2>Comparison</h2>\n");
+        let _ = writeln!(h, "<p>Baseline: <b>{}</b>. Changes are relative to it; with repetitions on both sides, Welch's t-test (two-sided, p &lt; 0.05) says whether a change is larger than the spread.</p>", esc(&c.labels[0]));
+        h.push_str(&comparison_table(c));
+    }
+    chart_sections(&mut h, page);
+    let _ = writeln!(h, "<script>{TABLE_JS}</script>\n</body></html>");
+    h
+}
+
+/// The notes to read the figures with: every source's (named by its source when there are
+/// several), each once, then the comparison's.
+fn page_notes(page: &Page) -> Vec<String> {
     let mut notes: Vec<String> = Vec::new();
     for s in page.sources {
         for n in &s.notes {
@@ -272,13 +294,11 @@ pub fn render_with(page: &Page, js: Js) -> String {
             notes.push("single runs: differences are not tested against a spread (give a directory of repetitions per input to test them)".into());
         }
     }
-    if !notes.is_empty() {
-        h.push_str("<div class=notes><b>Read these figures with care:</b><ul>");
-        for n in &notes {
-            let _ = write!(h, "<li>{}</li>", esc(n));
-        }
-        h.push_str("</ul></div>\n");
-    }
+    notes
+}
+
+/// Each source's section: its facts, its quick grid, its headline figures.
+fn source_sections(h: &mut String, page: &Page) {
     for s in page.sources {
         let _ = write!(h, "<h2>{}</h2>\n<table class=facts>", esc(&s.label));
         let _ = write!(
@@ -306,11 +326,10 @@ pub fn render_with(page: &Page, js: Js) -> String {
             h.push('\n');
         }
     }
-    if let Some(c) = page.comparison {
-        h.push_str("<h2>Comparison</h2>\n");
-        let _ = writeln!(h, "<p>Baseline: <b>{}</b>. Changes are relative to it; with repetitions on both sides, Welch's t-test (two-sided, p &lt; 0.05) says whether a change is larger than the spread.</p>", esc(&c.labels[0]));
-        h.push_str(&comparison_table(c));
-    }
+}
+
+/// The charts, section by section; a section of details is folded and drawn when opened.
+fn chart_sections(h: &mut String, page: &Page) {
     let mut section = String::new();
     let mut open = false;
     for c in &page.charts {
@@ -354,8 +373,6 @@ pub fn render_with(page: &Page, js: Js) -> String {
     if open {
         h.push_str("</details>\n");
     }
-    let _ = writeln!(h, "<script>{TABLE_JS}</script>\n</body></html>");
-    h
 }
 
 /// Render `page` into `path` (through a temporary file).

@@ -2,7 +2,7 @@
 //! from result files by `iomark merge`): the exact merge, the fio-compatible client output, the
 //! result file with every rank, the HTML report with per-host charts.
 
-use crate::session::exit;
+use crate::session::{exit, ResultFile};
 use anyhow::{anyhow, Result};
 use iomark_engine::cluster::{self, RankResult};
 use iomark_engine::RunPlan;
@@ -84,12 +84,17 @@ pub fn merge(ranks: Vec<RankResult>) -> Result<iomark_engine::result::RunResult>
 pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
     let plans: Vec<RunPlan> = ranks.iter().map(|r| r.result.plan.clone()).collect();
     // Nothing is written over a rank's target (as named on the host that merges).
+    let targets: Vec<PathBuf> = plans
+        .iter()
+        .flat_map(iomark_output::outfile::plan_targets)
+        .collect();
+    let kept = match ResultFile::take("", out.result.as_deref(), &targets) {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
     let page = out.report.as_deref().filter(|p| is_page(p));
-    for p in [out.output.as_deref(), out.result.as_deref(), page]
-        .into_iter()
-        .flatten()
-    {
-        if let Err(e) = check(p, &plans) {
+    for p in [out.output.as_deref(), page].into_iter().flatten() {
+        if let Err(e) = iomark_output::outfile::check_output(p, &targets) {
             eprintln!("iomark: {e}");
             return exit::BAD_INPUT;
         }
@@ -124,21 +129,15 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
             failed = true;
         }
     }
-    if let Some(p) = &out.result {
-        let written = serde_json::to_vec_pretty(&result)
-            .map_err(|e| anyhow!("cannot encode the result: {e}"))
-            .and_then(|bytes| crate::session::outputs::write_after(p, &bytes, &plans));
-        if let Err(e) = written {
-            eprintln!("iomark: {e}");
-            failed = true;
-        }
+    // The result file with every rank, and the record of the merged run.
+    if !kept.keep(&result) {
+        failed = true;
     }
     if let Some(p) = &out.report {
         if !write_report(&result, p) {
             failed = true;
         }
     }
-    crate::session::record::record(&result);
     // The files first, standard output last: when mpirun is interrupted it stops forwarding
     // the ranks' output (the pipe closes midway), and what is in files must not be lost with it.
     let text =
@@ -165,14 +164,6 @@ pub fn finish_cluster(ranks: Vec<RankResult>, out: &ClusterOutputs) -> i32 {
         eprintln!("iomark: a rank was interrupted; its figures cover the time before");
     }
     exit::of(result.interrupted, failed)
-}
-
-fn check(p: &Path, plans: &[RunPlan]) -> Result<()> {
-    let targets: Vec<PathBuf> = plans
-        .iter()
-        .flat_map(iomark_output::outfile::plan_targets)
-        .collect();
-    Ok(iomark_output::outfile::check_output(p, &targets)?)
 }
 
 /// Whether `--report` names the page itself (`.html`), else a directory.

@@ -15,7 +15,7 @@ pub struct Session {
     pub ctl: Arc<RunCtl>,
     /// iomark's result file, checked before the runs, written after them
     /// ([`Session::keep`]).
-    pub(super) result_file: Option<std::path::PathBuf>,
+    pub(super) result_file: super::results::ResultFile,
 }
 
 impl Session {
@@ -26,7 +26,7 @@ impl Session {
         Session {
             tool: tool.to_string(),
             ctl,
-            result_file: None,
+            result_file: Default::default(),
         }
     }
 
@@ -38,7 +38,7 @@ impl Session {
         Session {
             tool: tool.to_string(),
             ctl,
-            result_file: None,
+            result_file: Default::default(),
         }
     }
 
@@ -85,5 +85,39 @@ impl Session {
     /// The exit status after the run (see [`super::exit`]).
     pub fn exit(&self, failed: bool) -> i32 {
         super::exit::of_run(failed)
+    }
+}
+
+impl Session {
+    /// Takes `path` as the result file of this session's runs ([`super::ResultFile::take`]): the
+    /// refusal is said and its exit status (2) returned.
+    pub fn result_file(
+        &mut self,
+        path: Option<&std::path::Path>,
+        targets: &[std::path::PathBuf],
+    ) -> Result<(), i32> {
+        self.result_file = super::results::ResultFile::take(&self.tool, path, targets)?;
+        Ok(())
+    }
+
+    /// After the run: `r` written to the result file and recorded ([`super::ResultFile::keep`]).
+    pub fn keep(&self, r: &iomark_engine::RunResult) -> bool {
+        self.result_file.keep(r)
+    }
+
+    /// After runs kept in one document ([`super::ResultFile::keep_document`]).
+    pub fn keep_document(
+        &self,
+        doc: &[u8],
+        runs: &[iomark_engine::RunResult],
+        src: &iomark_report::Source,
+    ) -> bool {
+        self.result_file.keep_document(doc, runs, src)
+    }
+
+    /// Records `r` in the result store, for a command that writes its outputs in shapes of
+    /// its own (`run`'s formats): a store that cannot take it only warns.
+    pub fn record(&self, r: &iomark_engine::RunResult) {
+        super::record::record(r);
     }
 }

@@ -12,6 +12,7 @@ mod results;
 pub mod signals;
 
 pub use ctl::Session;
+pub use results::ResultFile;
 
 static COMMAND_LINE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
 

@@ -192,12 +192,24 @@ pub fn main(argv: &[String]) -> i32 {
             return 1;
         }
     };
-    let (charts, notes) = build(&mut *store, &spec, &points);
+    write_trend(&mut *store, &a, (&spec, &points), &out, [&png, &svg])
+}
+
+/// The trend of `spec` over `points` written: the page at `out` (the filters as its facts),
+/// then the charts as PNG and SVG images into the directories given; the exit status.
+fn write_trend(
+    store: &mut dyn Store,
+    a: &args::Args,
+    (spec, points): (&str, &[Point]),
+    out: &std::path::Path,
+    [png, svg]: [&Option<PathBuf>; 2],
+) -> i32 {
+    let (charts, notes) = build(store, spec, points);
     let source = Source {
         label: format!("{spec} across {} runs", points.len()),
         paths: vec![store.location()],
         tool: format!("iomark-{}", iomark_engine::VERSION),
-        facts: filter_facts(&a),
+        facts: filter_facts(a),
         notes,
         ..Source::default()
     };
@@ -211,7 +223,7 @@ pub fn main(argv: &[String]) -> i32 {
         charts,
     };
     let mut code = 0;
-    if let Err(e) = html::write(&out, &page) {
+    if let Err(e) = html::write(out, &page) {
         eprintln!("iomark report: {e}");
         code = 1;
     } else {
@@ -222,8 +234,8 @@ pub fn main(argv: &[String]) -> i32 {
         );
     }
     for (dir, f) in [
-        (&png, iomark_report::images::Format::Png),
-        (&svg, iomark_report::images::Format::Svg),
+        (png, iomark_report::images::Format::Png),
+        (svg, iomark_report::images::Format::Svg),
     ] {
         if let Some(d) = dir {
             if let Err(e) = iomark_report::images::write_all(d, &page.charts, f) {

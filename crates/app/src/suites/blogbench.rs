@@ -3,7 +3,7 @@
 
 use crate::session::{exit, signals, Session};
 use iomark_engine::fileops::blogtree::Counts;
-use iomark_engine::fileops::steps::TreeRun;
+use iomark_engine::fileops::steps::{TreeDone, TreeRun};
 use iomark_engine::runner::steps::{self, StepRun};
 use iomark_engine::runner::RunError;
 use iomark_suites::blogbench::{self, output, DirState};
@@ -55,9 +55,8 @@ pub fn main(args: &[String]) -> i32 {
         );
     }
     let mut session = Session::quiet("blogbench");
-    if let Err(e) = session.result_file(a.result_file.as_deref(), &[]) {
-        eprintln!("{e}");
-        return exit::BAD_INPUT;
+    if let Err(code) = session.result_file(a.result_file.as_deref(), &[]) {
+        return code;
     }
     let out = Arc::new(Mutex::new(std::io::stdout()));
     write_out(&out, &output::header(&p, &a));
@@ -109,12 +108,29 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let d = tree.done.unwrap_or_default();
+    finish(
+        &p,
+        tree.done.unwrap_or_default(),
+        ran.result,
+        &out,
+        &session,
+    )
+}
+
+/// The end of a run: the scores, the mode and the latencies on stdout, what went wrong on
+/// stderr, then the result (with blogbench's tables) kept; the exit status.
+fn finish(
+    p: &blogbench::BlogPlan,
+    d: TreeDone,
+    mut r: iomark_engine::RunResult,
+    out: &Mutex<std::io::Stdout>,
+    session: &Session,
+) -> i32 {
     let written: u64 = d.intervals.iter().map(|(_, c)| c.blogs_written).sum();
     let read: u64 = d.intervals.iter().map(|(_, c)| c.blogs_read).sum();
-    write_out(&out, &output::scores(written, read));
-    write_out(&out, &format!("{}\n", p.mode.describe()));
-    write_out(&out, &output::latencies(&d.phase.stats));
+    write_out(out, &output::scores(written, read));
+    write_out(out, &format!("{}\n", p.mode.describe()));
+    write_out(out, &output::latencies(&d.phase.stats));
     let (races, first) = &d.races;
     if *races > 0 {
         eprintln!(
@@ -126,7 +142,6 @@ pub fn main(args: &[String]) -> i32 {
         eprintln!("iomark blogbench: the run ended on an error: {e}");
     }
     let mut code = session.exit(d.phase.error.is_some());
-    let mut r = ran.result;
     r.interrupted |= signals::interrupted();
     r.tables = vec![
         blogbench::table::intervals(&d.intervals),

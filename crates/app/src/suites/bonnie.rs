@@ -56,9 +56,8 @@ pub fn main(args: &[String]) -> i32 {
     let mut table = bonnie::table::table();
     let mut code = exit::OK;
     let mut session = Session::quiet("bonnie");
-    if let Err(e) = session.result_file(a.result_file.as_deref(), &[]) {
-        eprintln!("{e}");
-        return exit::BAD_INPUT;
+    if let Err(code) = session.result_file(a.result_file.as_deref(), &[]) {
+        return code;
     }
     let runs = (a.runs > 1).then(|| steps::enter("run", a.runs as usize));
     for run in 0..a.runs {

@@ -29,9 +29,8 @@ pub fn main(args: &[String]) -> i32 {
     };
     let targets = iomark_output::outfile::plan_targets(&p.run);
     let mut session = Session::quiet("dd");
-    if let Err(e) = session.result_file(a.result_file.as_deref(), &targets) {
-        eprintln!("{e}");
-        return 1;
+    if let Err(code) = session.result_file(a.result_file.as_deref(), &targets) {
+        return code;
     }
     for n in &p.notes {
         eprintln!("iomark dd: {n}");

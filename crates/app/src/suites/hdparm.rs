@@ -21,9 +21,8 @@ pub fn main(args: &[String]) -> i32 {
         return crate::session::pipe::print_text(hdparm::USAGE);
     }
     let mut session = Session::quiet("hdparm");
-    if let Err(e) = session.result_file(a.result_file.as_deref(), &a.paths) {
-        eprintln!("{e}");
-        return 2;
+    if let Err(code) = session.result_file(a.result_file.as_deref(), &a.paths) {
+        return code;
     }
     let mut code = 0;
     let mut all: Option<RunResult> = None;

@@ -2,7 +2,7 @@
 //! matrix grows, its `-R` report, the `-b` workbook, throughput mode, and iomark's result.
 
 use crate::progress::steps;
-use crate::session::{exit, signals, Session};
+use crate::session::{exit, signals, ResultFile, Session};
 use anyhow::{anyhow, Result};
 use iomark_engine::result::JobResult;
 use iomark_suites::iozone::{self, excel, record, run, text, throughput, xls, xlsx};
@@ -72,7 +72,7 @@ pub fn check(
 /// `iomark iozone ARGS`: the checks, iozone's header, the runs of either mode, then the end
 /// (the `-R` report and the results); returns the exit status.
 pub fn main(args: &[String]) -> i32 {
-    let (a, html, p) = match prepare(args) {
+    let (a, html, p, kept) = match prepare(args) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -99,13 +99,13 @@ pub fn main(args: &[String]) -> i32 {
         end,
         (ran.matrix, ran.matrix_jobs),
         &ran.figs,
-        ran.code,
+        (ran.code, &kept),
     )
 }
 
 /// The command line parsed, its plan made and checked, the notes said; the exit status when
 /// it ends there (help, version, or refused).
-fn prepare(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>, iozone::Plan), i32> {
+fn prepare(args: &[String]) -> Result<Prepared, i32> {
     let refused = |code: i32, e: String| {
         eprintln!("iomark iozone: {e}");
         code
@@ -119,6 +119,7 @@ fn prepare(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>, iozo
         Ok(p) => p,
         Err(e) => return Err(refused(1, e.to_string())),
     };
+    let kept = ResultFile::take("iozone", a.result.as_deref(), &test_files(&p))?;
     match check(&p, &a, html.as_deref()) {
         Ok(notes) => {
             for n in notes {
@@ -127,7 +128,23 @@ fn prepare(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>, iozo
         }
         Err(e) => return Err(refused(1, e.to_string())),
     }
-    Ok((a, html, p))
+    Ok((a, html, p, kept))
+}
+
+/// The command line, its `--report` page, its plan and its result file, checked.
+type Prepared = (
+    iozone::IozoneArgs,
+    Option<PathBuf>,
+    iozone::Plan,
+    ResultFile,
+);
+
+/// The files the runs of `p` write.
+pub fn test_files(p: &iozone::Plan) -> Vec<PathBuf> {
+    match &p.throughput {
+        Some(t) => t.files.clone(),
+        None => vec![p.file.clone()],
+    }
 }
 
 /// What the runs of either mode leave for [`finish`].
@@ -376,7 +393,7 @@ pub fn finish(
     end: End<'_>,
     (mut matrix, matrix_jobs): (run::Matrix, Vec<JobResult>),
     figs: &[throughput::TpFigure],
-    mut code: i32,
+    (mut code, kept): (i32, &ResultFile),
 ) -> i32 {
     let quiet = a.json;
     if signals::interrupted() {
@@ -417,31 +434,24 @@ pub fn finish(
         let _ = o.write_all(&bytes);
         let _ = o.write_all(b"\n");
     }
-    if let Some(path) = &a.result {
-        if let Err(e) = crate::session::outputs::write(path, &bytes) {
-            eprintln!("iomark iozone: {e}");
-            code = code.max(1);
-        }
-    }
     // The stored document keeps the iozone table beside the run.
     let src = iomark_report::read::from_result(&r.run);
-    crate::session::record::record_document(&bytes, &r.run, &src);
+    if !kept.keep_document(&bytes, std::slice::from_ref(&r.run), &src) {
+        code = code.max(1);
+    }
     code
 }
 
 /// Before any I/O: the test files pass the gate of files a run writes (not paths under `/dev`
 /// that do not exist, where iozone would create a regular file on the device filesystem, nor
-/// the backing file of a loop device), and no output (`-b`, `--result`,
-/// `--report`) would overwrite a device, a directory or one of the test files.
+/// the backing file of a loop device), and no output (`-b`, `--report`) would overwrite a
+/// device, a directory or one of the test files (`--result` is the session's: [`ResultFile`]).
 fn check_paths(
     p: &iozone::Plan,
     a: &iozone::IozoneArgs,
     html: Option<&std::path::Path>,
 ) -> Result<()> {
-    let files: Vec<std::path::PathBuf> = match &p.throughput {
-        Some(t) => t.files.clone(),
-        None => vec![p.file.clone()],
-    };
+    let files = test_files(p);
     for f in &files {
         // The gate of every run that writes files a user named: no device, FIFO, directory,
         // missing device path, nor the backing file of an attached loop device.
@@ -453,10 +463,7 @@ fn check_paths(
             e => anyhow!("{e}"),
         })?;
     }
-    for out in [a.workbook.as_deref(), a.result.as_deref(), html]
-        .into_iter()
-        .flatten()
-    {
+    for out in [a.workbook.as_deref(), html].into_iter().flatten() {
         iomark_output::outfile::check_output(out, &files)?;
     }
     Ok(())

@@ -23,8 +23,12 @@ pub(crate) struct Amount {
     wraps: bool,
     /// The largest block size: a rest smaller than one block starts no new pass.
     max_bs: u64,
-    /// I/Os per loop (`number_ios`; 0: no limit).
-    number_ios: u64,
+    /// `limit` times `loops`: the bytes the job issues in all, computed once (the per-I/O
+    /// check compares against it).
+    issue_limit: u64,
+    /// `number_ios` times `loops`: the I/Os the job issues in all (u64::MAX: no limit),
+    /// computed once.
+    ios_limit: u64,
 }
 
 /// What comes after a pass.
@@ -54,31 +58,38 @@ impl Amount {
             region
         };
         let do_verify = job.verify.as_ref().is_none_or(|v| v.do_verify);
+        let loops = job.loops.max(1);
         Amount {
             pass_cap,
             limit,
-            loops: job.loops.max(1),
+            loops,
             wraps: !unbounded && job.io_size.is_some() && (do_verify || job.loops > 1),
             max_bs: job.max_bs().max(1),
-            number_ios: job.number_ios,
+            issue_limit: limit.saturating_mul(loops as u64),
+            ios_limit: match job.number_ios {
+                0 => u64::MAX,
+                n => n.saturating_mul(loops as u64),
+            },
         }
     }
 
     /// The most the job issues in all: `limit` times `loops`.
+    #[inline]
     pub(crate) fn issue_limit(&self) -> u64 {
-        self.limit.saturating_mul(self.loops as u64)
+        self.issue_limit
     }
 
-    /// Whether `issued` bytes and `ios` I/Os in all end the job.
+    /// Whether `issued` bytes and `ios` I/Os in all end the job: two comparisons against
+    /// limits computed once.
     #[inline]
     pub(crate) fn job_done(&self, issued: u64, ios: u64) -> bool {
-        issued >= self.issue_limit() || self.ios_done(ios)
+        issued >= self.issue_limit || self.ios_done(ios)
     }
 
     /// Whether `ios` I/Os in all reach `number_ios` times `loops`.
     #[inline]
     pub(crate) fn ios_done(&self, ios: u64) -> bool {
-        self.number_ios > 0 && ios >= self.number_ios.saturating_mul(self.loops as u64)
+        ios >= self.ios_limit
     }
 
     /// Whether the job may make more than one pass (each then verified on its own).

@@ -549,19 +549,8 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), ValueError> {
                 }
             })?;
             let name = String::from_utf8_lossy(&b[i + 1..i + 1 + end]).into_owned();
-            // As fio: the file's first bytes, as many as the pattern still has room for (a
-            // device such as /dev/urandom gives that many).
             let room = MAX_PATTERN.saturating_sub(out.len()) as u64;
-            let mut data = Vec::new();
-            std::fs::File::open(&name)
-                .and_then(|f| {
-                    std::io::Read::read_to_end(&mut std::io::Read::take(f, room), &mut data)
-                })
-                .map_err(|e| ValueError::PatternFile {
-                    path: name.clone(),
-                    reason: e.to_string(),
-                })?;
-            out.extend_from_slice(&data);
+            out.extend_from_slice(&pattern_file(&name, room)?);
             i += end + 2;
         } else if c == b'0' && i + 1 < b.len() && (b[i + 1] == b'x' || b[i + 1] == b'X') {
             let start = i + 2;
@@ -590,22 +579,7 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), ValueError> {
             let v: i64 = txt
                 .parse()
                 .map_err(|_| ValueError::NotANumber(txt.to_string()).expected(Form::Pattern))?;
-            if v < 0 {
-                if v >= i32::MIN as i64 {
-                    out.extend_from_slice(&(v as i32).to_le_bytes());
-                } else {
-                    out.extend_from_slice(&v.to_le_bytes());
-                }
-            } else {
-                let mut u = v as u64;
-                loop {
-                    out.push((u & 0xff) as u8);
-                    u >>= 8;
-                    if u == 0 {
-                        break;
-                    }
-                }
-            }
+            push_number(&mut out, v);
         } else {
             return Err(ValueError::UnexpectedInPattern {
                 found: (c as char).to_string(),
@@ -621,4 +595,38 @@ pub fn parse_pattern_fmt(s: &str) -> Result<(Vec<u8>, Vec<usize>), ValueError> {
     }
     offsets.retain(|&o| o < out.len());
     Ok((out, offsets))
+}
+
+/// A file named in a pattern, as fio reads it: its first bytes, as many as the pattern still
+/// has `room` for (a device such as /dev/urandom gives that many).
+fn pattern_file(name: &str, room: u64) -> Result<Vec<u8>, ValueError> {
+    let mut data = Vec::new();
+    std::fs::File::open(name)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, room), &mut data))
+        .map_err(|e| ValueError::PatternFile {
+            path: name.to_string(),
+            reason: e.to_string(),
+        })?;
+    Ok(data)
+}
+
+/// A decimal number of a pattern, as fio writes it: a negative one as 4 little-endian bytes
+/// (8 below `i32::MIN`), a positive one in as few little-endian bytes as hold it.
+fn push_number(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        if v >= i32::MIN as i64 {
+            out.extend_from_slice(&(v as i32).to_le_bytes());
+        } else {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    } else {
+        let mut u = v as u64;
+        loop {
+            out.push((u & 0xff) as u8);
+            u >>= 8;
+            if u == 0 {
+                break;
+            }
+        }
+    }
 }

@@ -103,18 +103,45 @@ fn system_parts(t: &iomark_engine::result::TargetInfo) -> Vec<String> {
     parts
 }
 
-/// A [`Source`] from a run's result (what `--report` on a run draws).
+/// A [`Source`] from a run's result (what `--report` on a run draws): the facts of the run,
+/// its host and its targets, its notes and tables, then its jobs, one repetition after the
+/// other.
 pub fn from_result(r: &RunResult) -> Source {
     let mut s = Source {
         tool: format!("iomark-{}", r.iomark_version),
         repetitions: 1,
         ..Default::default()
     };
-    let f = &mut s.facts;
+    s.facts = run_facts(r, &s.tool);
+    s.facts.extend(target_facts(r));
+    // Reports word the engine's notes in its own neutral terms.
+    s.notes = r.notes.iter().map(|n| n.to_string()).collect();
+    s.tables = r.tables.clone();
+    if let Some((tables, fact)) = super::cluster::tables(r) {
+        s.facts.push(("ranks".into(), fact));
+        s.tables.extend(tables);
+    }
+    if r.interrupted {
+        s.notes
+            .push("the run was interrupted: figures cover the time before".into());
+    }
+    s.disk_util = r
+        .disk_util
+        .iter()
+        .map(|d| (d.name.clone(), d.util))
+        .collect();
+    add_jobs(&mut s, r);
+    s
+}
+
+/// The facts of the run and of its host: command line, tool, date, the system, the global
+/// options.
+fn run_facts(r: &RunResult, tool: &str) -> Vec<(String, String)> {
+    let mut f = Vec::new();
     if !r.command_line.is_empty() {
         f.push(("command line".into(), shell_words(&r.command_line)));
     }
-    f.push(("tool".into(), s.tool.clone()));
+    f.push(("tool".into(), tool.to_string()));
     f.push(("date".into(), utc(r.start_unix_ms)));
     f.push(("host".into(), r.host.hostname.clone()));
     f.push(("kernel".into(), r.host.kernel.clone()));
@@ -138,6 +165,13 @@ pub fn from_result(r: &RunResult) -> Source {
     if !r.plan.shown_global_options.is_empty() {
         f.push(("global options".into(), opts(&r.plan.shown_global_options)));
     }
+    f
+}
+
+/// One fact per target of the run's jobs (each once): its kind, device, model, file system,
+/// logical block, scheduler, rotation and system.
+fn target_facts(r: &RunResult) -> Vec<(String, String)> {
+    let mut f = Vec::new();
     let mut targets = Vec::new();
     for j in &r.jobs {
         for t in &j.targets {
@@ -170,22 +204,12 @@ pub fn from_result(r: &RunResult) -> Source {
         parts.extend(system_parts(t));
         f.push((format!("target {}", t.path), parts.join(", ")));
     }
-    // Reports word the engine's notes in its own neutral terms.
-    s.notes = r.notes.iter().map(|n| n.to_string()).collect();
-    s.tables = r.tables.clone();
-    if let Some((tables, fact)) = super::cluster::tables(r) {
-        s.facts.push(("ranks".into(), fact));
-        s.tables.extend(tables);
-    }
-    if r.interrupted {
-        s.notes
-            .push("the run was interrupted: figures cover the time before".into());
-    }
-    s.disk_util = r
-        .disk_util
-        .iter()
-        .map(|d| (d.name.clone(), d.util))
-        .collect();
+    f
+}
+
+/// The run's jobs into `s`, clones of a job together: the first repetition's as its jobs,
+/// each later one as a repetition of them.
+fn add_jobs(s: &mut Source, r: &RunResult) {
     let reps = repetitions(r);
     let n = reps.len();
     for (k, rep) in reps.into_iter().enumerate() {
@@ -210,7 +234,7 @@ pub fn from_result(r: &RunResult) -> Source {
         if k == 0 {
             s.jobs = part.jobs;
         } else {
-            super::add_repetition(&mut s, part);
+            super::add_repetition(s, part);
         }
     }
     if n > 1 {
@@ -218,7 +242,6 @@ pub fn from_result(r: &RunResult) -> Source {
             "figures are the mean of the {n} runs of every test in the file"
         ));
     }
-    s
 }
 
 /// The jobs of a result, clones of one job together (same plan index and name), in the order

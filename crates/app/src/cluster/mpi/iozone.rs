@@ -11,6 +11,7 @@ use super::Session;
 use crate::cluster::follow::Follower;
 use crate::cluster::session::{decode_u32, name, Session as ClusterSession};
 use crate::cluster::transport::{Kind, Received, Transport};
+use crate::session::ResultFile;
 use crate::session::{exit, signals};
 use crate::suites::iozone::{self as front, Early, End};
 use iomark_fio::cluster_words::{self, Place};
@@ -63,10 +64,7 @@ fn named_files(a: &mut IozoneArgs, place: &Place) -> Vec<bool> {
 }
 
 /// This rank's plan, or its refusal (the checks of a run of one process).
-fn prepare(
-    args: &[String],
-    place: &Place,
-) -> anyhow::Result<(IozoneArgs, Plan, Option<PathBuf>, Vec<String>)> {
+fn prepare(args: &[String], place: &Place) -> anyhow::Result<Prepared> {
     let (mut a, html) = match front::parse_args(args) {
         Ok(x) => x,
         Err(Early::Done(_)) => anyhow::bail!("help and version run on rank 0 alone"),
@@ -81,9 +79,13 @@ fn prepare(
     if cluster::own_files(&mut p, &own, place.rank) {
         notes.push("each rank's files get the suffix .RANK (name $rank or $hostname in -F or -f to place them)".into());
     }
+    let kept = ResultFile::check("iozone", a.result.as_deref(), &front::test_files(&p))?;
     notes.extend(front::check(&p, &a, html.as_deref())?);
-    Ok((a, p, html, notes))
+    Ok((a, p, html, notes, kept))
 }
+
+/// This rank's arguments, plan, `--report` page, notes and result file.
+type Prepared = (IozoneArgs, Plan, Option<PathBuf>, Vec<String>, ResultFile);
 
 /// The run thread's side of the passes: its word to the main thread, and the main thread's
 /// word at each gate.
@@ -156,7 +158,7 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
     } else {
         s.follow_preflight(refusal).map(|_| Vec::new())
     };
-    let (hosts, (a, p, html, notes)) = match (checked, prepared) {
+    let (hosts, (a, p, html, notes, kept)) = match (checked, prepared) {
         (Ok(h), Ok(x)) => (h, x),
         (Err(verdict), _) => {
             if lead {
@@ -199,7 +201,7 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
         start_ms,
         report,
     };
-    front::finish(&a, true, end, Default::default(), &figs, code)
+    front::finish(&a, true, end, Default::default(), &figs, (code, &kept))
 }
 
 /// Rank 0: releases each pass when every rank still running is ready for it, spreads the
