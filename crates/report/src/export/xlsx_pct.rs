@@ -94,13 +94,30 @@ pub(super) fn percentiles(
             .set_categories((name, top + 1, 1, last, 1))
             .set_values((name, top + 1, col, last, col));
     }
-    // The axis labels: points at the labelled percentiles the data reaches, on the floor.
     let reach = nines(ps[ps.len() - 1]);
+    let col = 2 + lats.len() as u16;
+    axis_labels(ws, &mut ch, (name, top, col), reach, floor, bold)?;
+    ch.legend().delete_entries(&[lats.len()]);
+    ws.insert_chart(chart_row, chart_col, &ch)?;
+    Ok(())
+}
+
+/// The nines axis's labels: a series of points at the labelled percentiles the data reaches
+/// (up to `reach`), on the latency axis's floor, each carrying its percentile as its label;
+/// their places are written at (`top`, `col`) of sheet `name`.
+fn axis_labels(
+    ws: &mut Worksheet,
+    ch: &mut Chart,
+    (name, top, col): (&str, u32, u16),
+    reach: f64,
+    floor: f64,
+    bold: &Format,
+) -> Result<(), XlsxError> {
+    // The axis labels: points at the labelled percentiles the data reaches, on the floor.
     let marks: Vec<_> = LABELS
         .iter()
         .filter(|l| nines(l.0) <= reach + 1e-9)
         .collect();
-    let col = 2 + lats.len() as u16;
     ws.write_string_with_format(top, col, "axis label at", bold)?;
     ws.write_string_with_format(top, col + 1, "on latency", bold)?;
     for (i, (p, _)) in marks.iter().enumerate() {
@@ -124,7 +141,5 @@ pub(super) fn percentiles(
         .set_format(ChartFormat::new().set_no_line())
         .set_marker(ChartMarker::new().set_none())
         .set_custom_data_labels(&labels);
-    ch.legend().delete_entries(&[lats.len()]);
-    ws.insert_chart(chart_row, chart_col, &ch)?;
     Ok(())
 }
