@@ -64,6 +64,12 @@ pub(super) fn read(path: &Path, v: &Value) -> Result<Source, ReportError> {
     if let Some(ms) = v.get("unix_ms").and_then(Value::as_u64) {
         s.facts.push(("date".into(), utc(ms)));
     }
+    // The host, when quick recorded it.
+    if let Some(h) = v.get("host") {
+        let h: iomark_engine::result::HostInfo =
+            serde_json::from_value(h.clone()).map_err(|e| bad(format!("its host: {e}")))?;
+        super::iomark::host_facts(&h, &mut s.facts);
+    }
     s.facts.push(("target".into(), text("target")));
     s.facts.push(("ioengine".into(), text("ioengine")));
     if let Some(d) = v.get("direct").and_then(Value::as_bool) {
@@ -177,7 +183,8 @@ mod tests {
         let v: Value = serde_json::from_str(
             r#"{"iomark_version":"0.1.0","target":"/tmp/x","size_bytes":1073741824,
             "direct":true,"ioengine":"io_uring","interrupted":false,"notes":["n1"],
-            "unix_ms":0,"tests":[
+            "unix_ms":0,"host":{"hostname":"box","kernel":"6.1.0","cpus":4,
+            "mem_bytes":8589934592,"virtualization":"kvm"},"tests":[
             {"test":"SEQ1M Q8T1","direction":"read","MB_per_s":1500.0,"MiB_per_s":1430.5,
              "iops":1430.5,"mean_lat_us":5500.0,"p99_lat_us":9000.0},
             {"test":"SEQ1M Q8T1","direction":"write"}]}"#,
@@ -197,6 +204,17 @@ mod tests {
             "a test that did not run has no figures"
         );
         assert!(s.notes.contains(&"n1".to_string()));
+        for fact in [
+            ("host", "box"),
+            ("kernel", "6.1.0"),
+            ("virtualization", "kvm"),
+        ] {
+            assert!(
+                s.facts.contains(&(fact.0.to_string(), fact.1.to_string())),
+                "{fact:?} in {:?}",
+                s.facts
+            );
+        }
         let mut bad = v.clone();
         bad["tests"][0]["test"] = "fio job".into();
         let e = read(Path::new("q.json"), &bad).unwrap_err().to_string();
