@@ -185,7 +185,10 @@ fn quick_results_are_kept_compared_and_reported() {
     assert!(page.contains("<th class=l>RND4K Q32T1</th>"), "no grid");
     // The system table, from the host quick's JSON records.
     for fact in ["host", "kernel", "CPUs", "memory", "target"] {
-        assert!(page.contains(&format!("<th class=l>{fact}</th>")), "no {fact}");
+        assert!(
+            page.contains(&format!("<th class=l>{fact}</th>")),
+            "no {fact}"
+        );
     }
     let grid = png.join("quick-grid-b.png");
     let img = std::fs::read(&grid).unwrap_or_else(|e| panic!("{}: {e}", grid.display()));

@@ -494,6 +494,7 @@ mod tests {
 
     /// `c` drawn as SVG.
     pub(super) fn svg_of(c: &Chart) -> String {
+        fonts();
         let mut svg = String::new();
         draw(
             SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
