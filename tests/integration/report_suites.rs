@@ -250,7 +250,10 @@ fn suite_tables_are_charted_and_exported() {
     for want in [
         "dd: rate by block size",
         "hdparm: cached and disk reads",
-        "bonnie++: mean of 2 run(s), lowest and highest",
+        "bonnie++: block I/O",
+        "bonnie++: random seeks",
+        "bonnie++: file creates, stats and deletes",
+        "bonnie++: latency of each test",
         "IOPS by iodepth",
         "IOPS over bs and iodepth",
         "command line",
@@ -273,7 +276,8 @@ fn suite_tables_are_charted_and_exported() {
     for want in [
         "dd-ladder-mbs",
         "hdparm-timings",
-        "bon-mean",
+        "bonnie-bon-block",
+        "bonnie-bon-latency",
         "iops-Heatmap",
         "blogbench-bb-reads",
         "blogbench-bb-scores",

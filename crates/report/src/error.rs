@@ -11,7 +11,7 @@ pub enum ReportError {
     },
     #[error("{path}: not JSON (truncated or another kind of file?): {detail}")]
     NotJson { path: PathBuf, detail: String },
-    #[error("{path}: neither an iomark result file nor fio JSON output: {detail}")]
+    #[error("{path}: not an iomark result file, iomark quick's JSON or fio JSON output: {detail}")]
     UnknownFormat { path: PathBuf, detail: String },
     #[error("{path}: {detail}")]
     BadResult { path: PathBuf, detail: String },

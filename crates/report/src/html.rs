@@ -3,7 +3,7 @@
 //! beside it. Each chart's data is in the page once: the tables are built from the plots' own
 //! data by a few lines of script.
 
-use crate::charts::{Chart, Scale};
+use crate::charts::{Chart, Kind, Scale};
 use crate::compare::{fmt_num, Comparison};
 use crate::model::{Figure, Source};
 use crate::ReportError;
@@ -332,7 +332,8 @@ fn source_sections(h: &mut String, page: &Page) {
 fn chart_sections(h: &mut String, page: &Page) {
     let mut section = String::new();
     let mut open = false;
-    for c in &page.charts {
+    // The page shows a quick run's grid as its own table, with the unit buttons.
+    for c in page.charts.iter().filter(|c| c.kind != Kind::Grid) {
         if c.section != section {
             section = c.section.clone();
             if open {
@@ -400,7 +401,7 @@ pub fn write_with(path: &Path, page: &Page, js: Js) -> Result<(), ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::{Kind, Trace};
+    use crate::charts::Trace;
 
     /// A percentile column names the latency it holds: fio's clat is never headed "lat".
     #[test]

@@ -14,7 +14,9 @@ use std::path::Path;
 use std::sync::Once;
 use ticked::Ticked;
 
+mod bars;
 mod categories;
+mod grid;
 mod heatmap;
 mod ticked;
 
@@ -95,7 +97,7 @@ where
             draw_cat_lines(&root, c)?
         }
         Kind::Lines | Kind::Histogram => draw_xy(&root, c)?,
-        Kind::Bars => draw_bars(&root, c)?,
+        Kind::Bars => bars::draw(&root, c)?,
         Kind::Surface => {
             if let Some(t) = c.traces.first() {
                 surface(&root, c, t)?;
@@ -106,6 +108,11 @@ where
                 return Ok(());
             };
             heatmap::draw(&root, c, t)?;
+        }
+        Kind::Grid => {
+            if let Some(t) = c.traces.first() {
+                grid::draw(&root, c, t)?;
+            }
         }
     }
     root.present()?;
@@ -282,58 +289,6 @@ where
     if c.traces.len() > 1 {
         ch.configure_series_labels()
             .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()?;
-    }
-    Ok(())
-}
-
-/// Bars per category (the first trace's categories), the traces side by side in each. Lines
-/// of a second unit (`Trace::y2`) are the HTML page's: never drawn on the bars' axis.
-fn draw_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
-where
-    DB::ErrorType: 'static,
-{
-    let axis = cat_axis(root, c);
-    let n = axis.labels.len().max(1);
-    let bars: Vec<_> = c.traces.iter().filter(|t| !t.y2).collect();
-    let (_, y1) = bounds(
-        bars.iter()
-            .flat_map(|t| t.y.iter().copied())
-            .filter(|v| v.is_finite())
-            .chain([0.0]),
-    );
-    let mut ch = category_chart(root, c, &axis)
-        .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-    let fmt = |v: &f64| cat_label(&axis.labels, *v);
-    ch.configure_mesh()
-        .x_labels(n)
-        .x_label_style(axis.style())
-        .x_desc(c.x_title.as_str())
-        .y_desc(c.y_title.as_str())
-        .x_label_formatter(&fmt)
-        .y_label_formatter(&|v| short(*v))
-        .disable_x_mesh()
-        .draw()?;
-    let k = bars.len().max(1) as f64;
-    let bw = 0.8 / k;
-    for (i, t) in bars.iter().enumerate() {
-        let col = color(i);
-        ch.draw_series(
-            t.y.iter()
-                .enumerate()
-                .filter(|(_, y)| y.is_finite())
-                .map(|(j, &y)| {
-                    let x = j as f64 - 0.4 + bw * i as f64;
-                    Rectangle::new([(x, 0.0), (x + bw * 0.95, y)], col.filled())
-                }),
-        )?
-        .label(&t.name)
-        .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], col.filled()));
-    }
-    if bars.len() > 1 {
-        ch.configure_series_labels()
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()?;
@@ -538,7 +493,8 @@ mod tests {
     use crate::charts::Trace;
 
     /// `c` drawn as SVG.
-    fn svg_of(c: &Chart) -> String {
+    pub(super) fn svg_of(c: &Chart) -> String {
+        fonts();
         let mut svg = String::new();
         draw(
             SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
@@ -549,7 +505,7 @@ mod tests {
     }
 
     /// The texts an SVG writes, trimmed, in order.
-    fn texts_of(svg: &str) -> Vec<String> {
+    pub(super) fn texts_of(svg: &str) -> Vec<String> {
         svg.split("<text")
             .skip(1)
             .filter_map(|t| Some(t.split('>').nth(1)?.split('<').next()?.trim().to_string()))

@@ -78,9 +78,10 @@ pub fn main(args: &[String]) -> i32 {
 }
 
 fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
-    // The report is checked before any I/O; the target given is never replaced by it.
-    if let Some(r) = &report {
-        let target: Vec<std::path::PathBuf> = o.path.iter().cloned().collect();
+    // The report and the result file are checked before any I/O; the target given is never
+    // replaced by them.
+    let target: Vec<std::path::PathBuf> = o.path.iter().cloned().collect();
+    for r in report.iter().chain(o.result_file.iter()) {
         if let Err(e) = iomark_output::outfile::check_output(r, &target) {
             eprintln!("iomark quick: {e}");
             return 2;
@@ -102,6 +103,12 @@ fn run(o: quick::QuickOpts, report: Option<std::path::PathBuf>) -> i32 {
     } else {
         Session::start("quick", |e| eprintln!("{}", iomark_fio::explain::event(e)))
     };
+    let mut session = session;
+    let targets = [p.path.clone()];
+    if let Err(e) = session.result_file(o.result_file.as_deref(), &targets) {
+        eprintln!("{e}");
+        return 2;
+    }
     let ctl = session.ctl.clone();
     if p.temp {
         signals::register_temp(&p.path);

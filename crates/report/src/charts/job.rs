@@ -9,7 +9,10 @@ use crate::model::{DirFigures, Figure, Job, Lat, Source};
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
     for s in sources {
-        summary_charts(s, &mut out);
+        // A bonnie++ run's summary is its own charts, one per kind of figure.
+        if !super::bonnie::is_bonnie(s) {
+            summary_charts(s, &mut out);
+        }
         // Many jobs, or jobs that are the points of a suite's matrix: each job's charts are
         // detail behind the summary and the suite's own charts.
         let detail = s.jobs.len() > 4 || !s.tables.is_empty();

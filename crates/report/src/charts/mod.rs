@@ -13,6 +13,7 @@ pub mod iozone;
 pub mod job;
 pub mod matrix;
 pub mod preset;
+pub mod quick;
 pub mod scale;
 pub mod sweep;
 pub mod trend;
@@ -36,6 +37,9 @@ pub enum Kind {
     Heatmap,
     /// A 3-D surface of `Trace::z` over `cats` (x) and `rows` (y).
     Surface,
+    /// A table of values: `Trace::z` per row (`rows`) and column (`cats`), each cell's
+    /// `notes` (row by row) under its value (a quick run's grid).
+    Grid,
 }
 
 /// One series of a chart.
@@ -186,6 +190,7 @@ pub type ChartFn = fn(&[Source]) -> Vec<Chart>;
 /// matrix, blogbench's iterations and scores, a sweep's heatmap) ahead of the per-pass job
 /// charts.
 pub const REGISTRY: &[ChartFn] = &[
+    quick::charts,
     iozone::charts,
     blogbench::charts,
     sweep::charts,

@@ -4,6 +4,8 @@
 pub mod csv;
 pub mod markdown;
 pub mod xlsx;
+mod xlsx_grid;
+mod xlsx_pct;
 
 use crate::model::{DirFigures, Figure, Job, Source};
 

@@ -25,7 +25,7 @@ fn num_format(v: f64) -> Format {
 }
 
 /// A sheet name Excel accepts (at most 31 characters, none of `[]:*?/\`), unique in `used`.
-fn sheet_name(want: &str, used: &mut Vec<String>) -> String {
+pub(super) fn sheet_name(want: &str, used: &mut Vec<String>) -> String {
     let clean: String = want
         .chars()
         .map(|c| if "[]:*?/\\'".contains(c) { '_' } else { c })
@@ -68,6 +68,9 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
     }
     ws.autofit();
     for s in sources {
+        if let Some(rows) = crate::charts::quick::grid(s) {
+            super::xlsx_grid::grid_sheet(&mut wb, &s.label, &rows, &bold, &mut used)?;
+        }
         for j in &s.jobs {
             let name = sheet_name(&format!("{} {}", s.label, j.name), &mut used);
             let ws = wb.add_worksheet();
@@ -94,35 +97,9 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
                     .set_values((name.as_str(), 1, 1, nd, 1));
                 ws.insert_chart(1, 8, &ch)?;
             }
-            // Latency percentiles (us) per direction; their chart below the IOPS one.
-            let top = nd + 3;
-            ws.write_string_with_format(top, 0, "percentile", &bold)?;
-            let mut cols = 0u16;
-            let mut pct_rows = 0u32;
-            for d in &j.dirs {
-                let Some(l) = d.main_lat() else { continue };
-                cols += 1;
-                ws.write_string_with_format(top, cols, format!("{} lat (us)", d.dir), &bold)?;
-                for (i, (p, v)) in l.percentiles.iter().enumerate() {
-                    ws.write_number(top + 1 + i as u32, 0, *p)?;
-                    ws.write_number(top + 1 + i as u32, cols, v / 1000.0)?;
-                }
-                pct_rows = pct_rows.max(l.percentiles.len() as u32);
-            }
-            if cols > 0 && pct_rows > 0 {
-                let mut ch = Chart::new(ChartType::ScatterStraightWithMarkers);
-                ch.title()
-                    .set_name(&format!("{}: latency percentiles", j.name));
-                ch.x_axis().set_name("percentile");
-                ch.y_axis().set_name("latency (us)");
-                for c in 1..=cols {
-                    ch.add_series()
-                        .set_name((name.as_str(), top, c))
-                        .set_categories((name.as_str(), top + 1, 0, top + pct_rows, 0))
-                        .set_values((name.as_str(), top + 1, c, top + pct_rows, c));
-                }
-                ws.insert_chart(1 + CHART_ROWS, 8, &ch)?;
-            }
+            // Latency percentiles per direction; their chart below the IOPS one.
+            let at = (nd + 3, 1 + CHART_ROWS, 8);
+            super::xlsx_pct::percentiles(ws, &name, &j.name, &j.dirs, at, &bold)?;
             ws.autofit();
         }
         for t in &s.tables {
@@ -275,7 +252,7 @@ mod tests {
             }],
             lat: Some(Lat {
                 n: 10,
-                percentiles: vec![(50.0, 1000.0), (99.0, 5000.0)],
+                percentiles: vec![(50.0, 1000.0), (99.0, 5000.0), (99.99, 50_000.0)],
                 ..Default::default()
             }),
             ..Default::default()
@@ -365,6 +342,59 @@ mod tests {
         assert!(strings.contains("IOPS: bs \\ iodepth"), "{strings}");
         let styles = parts(&path, "xl/styles.xml").remove(0).1;
         assert!(styles.contains("#,##0.00"), "{styles}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The percentile chart's x axis is the nines scale (no linear 0-100): percentiles at
+    /// -log10(1-p), labelled 90 %, 99 %, 99.9 %, 99.99 % by the helper series, the axis's own
+    /// numbers hidden; latency spanning decades on a log axis. A quick source gets its grid
+    /// sheet with a unit in every heading.
+    #[test]
+    fn percentiles_sit_on_the_nines_scale_and_quick_gets_its_grid() {
+        let dir = std::env::temp_dir().join(format!("iomark-xlsx-pct-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.xlsx");
+        let mut quick = source();
+        quick.label = "q".into();
+        quick.tables.clear();
+        quick.jobs[0].name = "SEQ1M-Q8T1-read".into();
+        quick.jobs[0].dirs.truncate(1);
+        write(&path, &[source(), quick]).unwrap();
+        let charts = parts(&path, "xl/charts/chart");
+        let (_, pct) = charts
+            .iter()
+            .find(|(_, x)| x.contains("j: latency percentiles"))
+            .expect("the percentile chart");
+        let x_axis = pct.split("<c:valAx>").nth(1).unwrap();
+        assert!(x_axis.contains("<c:tickLblPos val=\"none\"/>"), "{x_axis}");
+        assert!(x_axis.contains("<c:min val=\"0\"/>"), "{x_axis}");
+        assert!(!x_axis.contains("<c:max val=\"100\"/>"));
+        let y_axis = pct.split("<c:valAx>").nth(2).unwrap();
+        assert!(y_axis.contains("<c:logBase val=\"10\"/>"), "{y_axis}");
+        for label in ["0 %", "90 %", "99 %", "99.9 %", "99.99 %"] {
+            assert!(
+                pct.contains(&format!("<a:t>{label}</a:t>")),
+                "{label}: {pct}"
+            );
+        }
+        let cells = parts(&path, "xl/worksheets/sheet").remove(1).1;
+        // The nines of 99.99 % is 4.
+        assert!(
+            cells.contains("<v>4</v>") || cells.contains("<v>3.99"),
+            "{cells}"
+        );
+        let book = parts(&path, "xl/workbook.xml").remove(0).1;
+        assert!(book.contains("name=\"q quick\""), "{book}");
+        let strings = parts(&path, "xl/sharedStrings.xml").remove(0).1;
+        for h in [
+            "Read (MB/s)",
+            "Write (IOPS)",
+            "Read (mean lat, µs)",
+            "SEQ1M Q8T1",
+            "not run",
+        ] {
+            assert!(strings.contains(h), "{h}: {strings}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

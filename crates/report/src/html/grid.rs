@@ -2,7 +2,8 @@
 //! (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), a read and a write column, and one unit
 //! for the whole grid chosen by buttons (MB/s, GB/s, IOPS, mean latency in µs).
 
-use crate::model::{Figure, Source};
+use crate::charts::quick::{grouped as fmt, GridRow};
+use crate::model::Source;
 use std::fmt::Write as _;
 
 /// The units the grid can show, with the cell attribute holding each.
@@ -13,55 +14,10 @@ const UNITS: [(&str, &str); 4] = [
     ("µs", "us"),
 ];
 
-/// One cell's figures in every unit, None when the job did not run that direction.
-struct Cell {
-    mbps: f64,
-    iops: f64,
-    mean_us: Option<f64>,
-}
-
-/// The test name of a quick job (`SEQ1M-Q8T1-read` is test `SEQ1M Q8T1`, direction read),
-/// None for a job of another kind.
-fn test_of(job: &str) -> Option<(String, &str)> {
-    let (test, dir) = job.rsplit_once('-')?;
-    let (kind, depth) = test.split_once('-')?;
-    let known = (kind.starts_with("SEQ") || kind.starts_with("RND"))
-        && depth.starts_with('Q')
-        && depth.contains('T')
-        && matches!(dir, "read" | "write");
-    known.then(|| (format!("{kind} {depth}"), dir))
-}
-
 /// The grid of `s` when its jobs are a quick run's (all of them named as quick names its
 /// tests), else None.
 pub fn quick_grid(s: &Source) -> Option<String> {
-    let mut rows: Vec<(String, [Option<Cell>; 2])> = Vec::new();
-    for j in &s.jobs {
-        let (test, dir) = test_of(&j.name)?;
-        let d = j.dir(dir)?;
-        let cell = Cell {
-            mbps: d.figure(Figure::MBps).unwrap_or(0.0),
-            iops: d.figure(Figure::Iops).unwrap_or(0.0),
-            // Total latency, else completion latency: the mean of the one measured.
-            mean_us: [&d.lat, &d.clat]
-                .into_iter()
-                .flatten()
-                .find(|l| l.n > 0)
-                .map(|l| l.mean_ns / 1000.0),
-        };
-        let k = usize::from(dir == "write");
-        match rows.iter_mut().find(|r| r.0 == test) {
-            Some(r) => r.1[k] = Some(cell),
-            None => {
-                let mut pair = [None, None];
-                pair[k] = Some(cell);
-                rows.push((test, pair));
-            }
-        }
-    }
-    if rows.is_empty() {
-        return None;
-    }
+    let rows = crate::charts::quick::grid(s)?;
     let mut h = String::from("<div class=qgrid><p class=qunits>Unit: ");
     for (i, (name, key)) in UNITS.iter().enumerate() {
         let on = if i == 0 { " class=on" } else { "" };
@@ -71,7 +27,7 @@ pub fn quick_grid(s: &Source) -> Option<String> {
         );
     }
     h.push_str("</p><table class=qgrid><tr><th></th><th>Read</th><th>Write</th></tr>");
-    for (test, pair) in &rows {
+    for GridRow { test, cells: pair } in &rows {
         let _ = write!(h, "<tr><th class=l>{test}</th>");
         for c in pair {
             match c {
@@ -95,53 +51,12 @@ pub fn quick_grid(s: &Source) -> Option<String> {
     Some(h)
 }
 
-/// `v` with `places` decimals and thousands separated.
-fn fmt(v: f64, places: usize) -> String {
-    let s = format!("{v:.places$}");
-    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
-    let (sign, digits) = int.strip_prefix('-').map_or(("", int), |d| ("-", d));
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    if frac.is_empty() {
-        format!("{sign}{out}")
-    } else {
-        format!("{sign}{out}.{frac}")
-    }
-}
-
 /// The script of the unit buttons and the grid's style (once per page with a grid).
 pub const SCRIPT_AND_STYLE: &str = "<style>table.qgrid td{font-size:1.6em;min-width:9em;text-align:right;padding:.3em .6em}table.qgrid th{font-size:1.2em;padding:.3em .6em}.qunits button{margin-right:.3em}.qunits button.on{font-weight:bold}</style><script>function qunit(b){var g=b.closest('.qgrid');g.querySelectorAll('button').forEach(function(x){x.classList.toggle('on',x===b)});g.querySelectorAll('td[data-mbps]').forEach(function(td){td.textContent=td.getAttribute('data-'+b.getAttribute('data-unit'))})}</script>\n";
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quick_job_names_are_tests_and_directions() {
-        assert_eq!(
-            test_of("SEQ1M-Q8T1-read"),
-            Some(("SEQ1M Q8T1".to_string(), "read"))
-        );
-        assert_eq!(
-            test_of("RND4K-Q32T1-write"),
-            Some(("RND4K Q32T1".to_string(), "write"))
-        );
-        assert_eq!(test_of("randread"), None);
-        assert_eq!(test_of("seq-read-check-read"), None);
-    }
-
-    #[test]
-    fn numbers_have_thousands_separated() {
-        assert_eq!(fmt(687012.0, 2), "687,012.00");
-        assert_eq!(fmt(3.157, 3), "3.157");
-        assert_eq!(fmt(999.0, 0), "999");
-        assert_eq!(fmt(-1234.5, 1), "-1,234.5");
-    }
 
     /// A quick run's jobs make a grid of tests by read and write, each cell holding every
     /// unit; a run with any other job has none.

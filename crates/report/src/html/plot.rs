@@ -153,6 +153,8 @@ fn add_trace(p: &mut Plot, c: &Chart, i: usize, t: &Trace) {
                 .y(t.rows.clone())
                 .name(&t.name),
         ),
+        // The page writes a grid as a table of its own (html/grid.rs), never as a plot.
+        Kind::Grid => {}
     }
 }
 
@@ -240,7 +242,7 @@ fn on_categories(c: &Chart) -> bool {
             .traces
             .first()
             .is_some_and(|t| t.x.is_empty() && !t.cats.is_empty()),
-        Kind::Histogram | Kind::Heatmap | Kind::Surface => false,
+        Kind::Histogram | Kind::Heatmap | Kind::Surface | Kind::Grid => false,
     }
 }
 

@@ -103,6 +103,29 @@ fn system_parts(t: &iomark_engine::result::TargetInfo) -> Vec<String> {
     parts
 }
 
+/// The facts of the host a run ran on: name, kernel, distribution, CPU, machine,
+/// virtualization, cloud, CPUs and memory (those recorded).
+pub(super) fn host_facts(h: &iomark_engine::result::HostInfo, f: &mut Vec<(String, String)>) {
+    f.push(("host".into(), h.hostname.clone()));
+    f.push(("kernel".into(), h.kernel.clone()));
+    for (k, v) in [
+        ("distribution", &h.os),
+        ("CPU model", &h.cpu_model),
+        ("machine", &h.machine),
+        ("virtualization", &h.virtualization),
+        ("cloud", &h.cloud),
+    ] {
+        if !v.is_empty() {
+            f.push((k.into(), v.clone()));
+        }
+    }
+    f.push(("CPUs".into(), h.cpus.to_string()));
+    f.push((
+        "memory".into(),
+        format!("{:.1} GiB", h.mem_bytes as f64 / (1u64 << 30) as f64),
+    ));
+}
+
 /// A [`Source`] from a run's result (what `--report` on a run draws): the facts of the run,
 /// its host and its targets, its notes and tables, then its jobs, one repetition after the
 /// other.
@@ -143,25 +166,7 @@ fn run_facts(r: &RunResult, tool: &str) -> Vec<(String, String)> {
     }
     f.push(("tool".into(), tool.to_string()));
     f.push(("date".into(), utc(r.start_unix_ms)));
-    f.push(("host".into(), r.host.hostname.clone()));
-    f.push(("kernel".into(), r.host.kernel.clone()));
-    let h = &r.host;
-    for (k, v) in [
-        ("distribution", &h.os),
-        ("CPU model", &h.cpu_model),
-        ("machine", &h.machine),
-        ("virtualization", &h.virtualization),
-        ("cloud", &h.cloud),
-    ] {
-        if !v.is_empty() {
-            f.push((k.into(), v.clone()));
-        }
-    }
-    f.push(("CPUs".into(), r.host.cpus.to_string()));
-    f.push((
-        "memory".into(),
-        format!("{:.1} GiB", r.host.mem_bytes as f64 / (1u64 << 30) as f64),
-    ));
+    host_facts(&r.host, f);
     if !r.plan.shown_global_options.is_empty() {
         f.push(("global options".into(), opts(&r.plan.shown_global_options)));
     }

@@ -6,6 +6,7 @@ mod fio_json;
 pub mod fio_log;
 mod iomark;
 mod log_line;
+mod quick_json;
 pub mod resample;
 pub use iomark::{from_result, shell_words};
 pub mod units;
@@ -56,10 +57,12 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Source, ReportError> {
         iomark::read(path, bytes, &v)?
     } else if v.get("fio version").is_some() || v.get("jobs").is_some() {
         fio_json::read(path, &v, path.parent().unwrap_or(Path::new(".")))?
+    } else if quick_json::is_quick(&v) {
+        quick_json::read(path, &v)?
     } else {
         return Err(ReportError::UnknownFormat {
             path: path.to_path_buf(),
-            detail: "no \"format\" (iomark) or \"fio version\"/\"jobs\" (fio) key".into(),
+            detail: "no \"format\" (iomark), \"tests\" (iomark quick --json) or \"fio version\"/\"jobs\" (fio) key".into(),
         });
     };
     src.paths = vec![path.display().to_string()];

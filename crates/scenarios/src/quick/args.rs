@@ -17,6 +17,8 @@ pub struct QuickOpts {
     pub runtime: Duration,
     pub ramp: Duration,
     pub engine: Option<EngineKind>,
+    /// `--result-file=PATH`: the run's whole result, for `report`, `compare` and `export`.
+    pub result_file: Option<PathBuf>,
 }
 
 impl Default for QuickOpts {
@@ -29,11 +31,13 @@ impl Default for QuickOpts {
             runtime: Duration::from_secs(5),
             ramp: Duration::from_secs(1),
             engine: None,
+            result_file: None,
         }
     }
 }
 
 pub const USAGE: &str = "Usage: iomark quick [PATH] [--json] [--allow-write] [--size=SIZE] [--runtime=TIME] [--ramp=TIME] [--ioengine=NAME]
+                   [--result-file=PATH]
 
 Runs SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1 and RND4K Q1T1, each read then write, and prints
 one table (MB/s, MiB/s, IOPS, mean and 99th percentile latency).
@@ -46,7 +50,10 @@ PATH      a directory (default: the current one) in which a temporary file is cr
 --size=SIZE       size of the test file (default 1g, shrunk to fit the free space)
 --runtime=TIME    measured time per test (default 5s)
 --ramp=TIME       warm-up time per test before measuring (default 1s)
---ioengine=NAME   engine for the tests (default io_uring, falling back to libaio)";
+--ioengine=NAME   engine for the tests (default io_uring, falling back to libaio)
+--result-file=PATH
+                  write the whole result (every test's latency histograms, the system it
+                  ran on) to PATH, for iomark report, compare and export";
 
 /// The outcome of parsing quick's arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,6 +148,7 @@ pub fn parse(args: &[String]) -> Result<Parsed, QuickArgError> {
                 }
             }
             "--ramp" => o.ramp = parse_time(&val("--ramp")?)?,
+            "--result-file" => o.result_file = Some(PathBuf::from(val("--result-file")?)),
             "--ioengine" => {
                 let s = val("--ioengine")?;
                 o.engine = Some(
@@ -189,6 +197,7 @@ mod tests {
             "--runtime=200ms",
             "--ramp=0",
             "--ioengine=libaio",
+            "--result-file=q.json",
         ])) else {
             panic!("parse failed")
         };
@@ -198,6 +207,7 @@ mod tests {
         assert_eq!(o.runtime, Duration::from_millis(200));
         assert_eq!(o.ramp, Duration::ZERO);
         assert_eq!(o.engine, Some(EngineKind::Libaio));
+        assert_eq!(o.result_file, Some(PathBuf::from("q.json")));
         assert_eq!(parse(&args(&["-h"])), Ok(Parsed::Help));
     }
 

@@ -126,6 +126,7 @@ pub fn to_json(rows: &[Row], res: &RunResult, notes: &[String], p: &Prepared) ->
         "size_bytes": p.size,
         "direct": p.direct,
         "ioengine": p.engine.name(),
+        "host": res.host,
         "interrupted": res.interrupted,
         "notes": notes,
         "tests": tests,
