@@ -166,7 +166,7 @@ fn run_facts(r: &RunResult, tool: &str) -> Vec<(String, String)> {
     }
     f.push(("tool".into(), tool.to_string()));
     f.push(("date".into(), utc(r.start_unix_ms)));
-    host_facts(&r.host, f);
+    host_facts(&r.host, &mut f);
     if !r.plan.shown_global_options.is_empty() {
         f.push(("global options".into(), opts(&r.plan.shown_global_options)));
     }
