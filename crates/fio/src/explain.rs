@@ -121,6 +121,7 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
         | RunError::TruncateFailed { .. }
+        | RunError::SocketRemoveFailed { .. }
         | RunError::NoSuchDevice { .. }
         | RunError::MetadataOnSpecial { .. }
         | RunError::ThreadSpawn(_)

@@ -141,6 +141,13 @@ pub enum RunError {
         bytes: u64,
         source: io::Error,
     },
+    /// Removing the socket an earlier run left at a unix-socket listener's path failed.
+    #[error("{job}: removing the socket {} left by an earlier run failed: {source}", path.display())]
+    SocketRemoveFailed {
+        job: String,
+        path: PathBuf,
+        source: io::Error,
+    },
     /// A metadata engine (filecreate, filestat, filedelete) aimed at something that is not a
     /// regular file: it acts only on regular files.
     #[error("{job}: {} acts only on regular files, but {} is {what}", engine.name(), path.display())]
@@ -266,6 +273,8 @@ impl RunError {
             | RunError::NoSuchDevice { job, .. }
             | RunError::NotFileOrDevice { job, .. }
             | RunError::TruncateFailed { job, .. }
+            | RunError::SocketRemoveFailed { job, .. }
+            | RunError::NotASocket { job, .. }
                 if job.is_empty() =>
             {
                 *job = name.to_string();
