@@ -112,6 +112,9 @@ pub fn run_error(e: &RunError) -> String {
             cpus.saturating_sub(1),
             cpus.saturating_sub(1)
         ),
+        RunError::NoSuchNumaNode { job, node, nodes } => format!(
+            "{job}: numa_cpu_nodes/numa_mem_policy: NUMA node {node} out of range: this machine has NUMA nodes {nodes:?} (fio: numa_parse_nodestring failed, the job is dropped)"
+        ),
         RunError::TooManyJobs { threads, max } => format!(
             "maximum number of jobs reached: the jobs ask for {threads} threads (numjobs= counted), the limit is {max}; lower numjobs= or split the run"
         ),

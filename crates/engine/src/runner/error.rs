@@ -217,6 +217,13 @@ pub enum RunError {
         path: PathBuf,
         fs: String,
     },
+    /// A NUMA node a job names (numa_cpu_nodes, numa_mem_policy) does not exist here.
+    #[error("{job}: NUMA node {node} does not exist (this machine has NUMA nodes {nodes:?})")]
+    NoSuchNumaNode {
+        job: String,
+        node: u32,
+        nodes: Vec<u32>,
+    },
     /// A CPU the job is to run on does not exist on this system.
     #[error("{job}: CPU {cpu} does not exist (this system has CPUs 0-{})", cpus.saturating_sub(1))]
     NoSuchCpu {
