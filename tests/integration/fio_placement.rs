@@ -62,9 +62,10 @@ fn numa_options_on_one_node_warn_and_run_as_fio() {
     refused_at_run_time_as_fio(&d, &args, "interleave:0-1");
 }
 
-/// `args` name a NUMA node this one-node machine does not have: fio and iomark both accept
-/// them with `--parse-only` (iomark warns that a run here would be refused), and both refuse
-/// the run, iomark before any I/O and naming the node.
+/// `args` name a NUMA node this one-node machine does not have: fio and iomark both refuse
+/// the run, iomark before any I/O and naming the node; in a job file, both accept the options
+/// with `--parse-only` (fio's parser looks at the nodes only for options of its command line;
+/// iomark warns that a run here would be refused).
 fn refused_at_run_time_as_fio(d: &Scratch, args: &[&str], what: &str) {
     let fo = run_tool("fio", args, &d.path);
     let io = run_tool("iomark", args, &d.path);
@@ -76,8 +77,13 @@ fn refused_at_run_time_as_fio(d: &Scratch, args: &[&str], what: &str) {
         "{what}: {}",
         stderr(&io)
     );
-    let mut parse = args.to_vec();
-    parse.push("--parse-only");
+    let mut text = String::from("[n]\n");
+    for a in args.iter().filter(|a| !a.starts_with("--output")) {
+        text.push_str(a.trim_start_matches("--"));
+        text.push('\n');
+    }
+    std::fs::write(d.file("numa.fio"), text).unwrap();
+    let parse = ["numa.fio", "--parse-only"];
     ok(&run_tool("fio", &parse, &d.path));
     let io = run_tool("iomark", &parse, &d.path);
     ok(&io);
