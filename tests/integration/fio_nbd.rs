@@ -1,7 +1,7 @@
 //! The nbd engine for real: exports served by nbdkit on a unix socket in a scratch directory
 //! (the memory plugin, or the file plugin over a small file), beside fio's own nbd engine on
-//! the same job file; verification through the export; the refusal of a formatted export; a
-//! missing socket.
+//! the same job file and on fio's examples/nbd.fio; verification through the export; the
+//! refusals of a formatted and of a read-only export; a missing socket.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -17,15 +17,17 @@ struct Server {
 }
 
 impl Server {
-    /// nbdkit serving `plugin` with `args` (e.g. "memory", ["size=16M"]).
+    /// nbdkit serving `plugin` with `args` (e.g. "memory", ["size=16M"]); arguments that start
+    /// with `-` are nbdkit's own options (e.g. "-r", read-only) and go before the plugin.
     fn start(plugin: &str, args: &[&str]) -> Server {
         let dir = Scratch::new("nbd-server");
         let socket = dir.file("nbd.sock");
         let child = Command::new("nbdkit")
             .args(["--foreground", "--exit-with-parent", "-U"])
             .arg(&socket)
+            .args(args.iter().filter(|a| a.starts_with('-')))
             .arg(plugin)
-            .args(args)
+            .args(args.iter().filter(|a| !a.starts_with('-')))
             .stdin(Stdio::null())
             .spawn()
             .expect("nbdkit must be installed (scripts/test installs Debian's nbdkit)");
@@ -227,4 +229,90 @@ fn nbd_missing_socket_is_a_clear_error() {
         "{}",
         stderr(&o)
     );
+}
+
+/// fio's examples/nbd.fio (`uri=nbd+unix:///?socket=${unixsocket}`, four jobs at offsets 64 MiB
+/// apart over a 256 MiB export, randrw at iodepth 64, group_reporting) with the socket in the
+/// environment as the example says, through fio and iomark: the same I/O counts. The example
+/// runs for 60 s; here each job moves 4 MiB, so that the counts can be compared.
+#[test]
+fn nbd_example_with_the_socket_in_the_environment_runs_as_with_fio() {
+    let d = Scratch::new("nbd-example");
+    let text = "[global]\nioengine=nbd\nuri=nbd+unix:///?socket=${unixsocket}\nrw=randrw\n\
+                size=4m\ngroup_reporting\niodepth=64\n\n[job0]\noffset=0\n\n[job1]\noffset=64m\n\n\
+                [job2]\noffset=128m\n\n[job3]\noffset=192m\n";
+    let file = d.file("nbd.fio");
+    std::fs::write(&file, text).unwrap();
+    let run = |tool: &str| {
+        let server = Server::start("memory", &["size=256M"]);
+        let mut cmd = if tool == "fio" {
+            Command::new("fio")
+        } else {
+            let mut c = Command::new(bin());
+            c.arg("run");
+            c
+        };
+        let o = cmd
+            .arg(&file)
+            .arg("--output-format=json")
+            .env("unixsocket", &server.socket)
+            .current_dir(&d.path)
+            .bounded_output()
+            .unwrap();
+        assert!(!stderr(&o).contains("is not set"), "{tool}: {}", stderr(&o));
+        tool_json(tool, &o)
+    };
+    let fio = run("fio");
+    let ours = run("iomark");
+    // group_reporting: one entry for the four jobs, 4 × 4 MiB at 4 KiB.
+    let (r, w) = job_ios(&ours)[0];
+    assert_eq!(r + w, 4096);
+    let (fr, fw) = job_ios(&fio)[0];
+    assert_eq!(fr + fw, r + w);
+    assert!(r > 0 && w > 0, "randrw did both: {r} {w}");
+    assert_eq!(u(&ours["jobs"][0]["error"]), 0);
+}
+
+/// An export nbdkit serves read-only (`-r`): a write job is refused before any I/O, naming
+/// the export (the served file unchanged, no result printed); a read job reads it.
+#[test]
+fn nbd_read_only_export_refuses_a_write_and_reads() {
+    let d = Scratch::new("nbd-readonly");
+    let img = d.file("ro.img");
+    std::fs::write(&img, vec![0x5a; 4 << 20]).unwrap();
+    let before = std::fs::read(&img).unwrap();
+    let server = Server::start("file", &["-r", &format!("file={}", img.display())]);
+    let uri = format!("--uri={}", server.uri());
+    let args = |rw: &str| {
+        let rw = format!("--rw={rw}");
+        let a = [
+            "run",
+            "--name=ro",
+            "--ioengine=nbd",
+            uri.as_str(),
+            "--bs=64k",
+        ];
+        let mut a: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+        a.extend([rw, "--output-format=json".into()]);
+        a
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        iomark_in(&a, &d.path)
+    };
+    let o = run(args("write"));
+    assert!(!o.status.success(), "{}", stdout(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "ro: refusing to write to NBD export {}: the server offers it read-only",
+            server.uri()
+        )),
+        "{e}"
+    );
+    assert!(!stdout(&o).contains("\"jobs\""), "{}", stdout(&o));
+    assert!(std::fs::read(&img).unwrap() == before, "the export changed");
+    let o = run(args("read"));
+    ok(&o);
+    assert_eq!(job_ios(&json(&o)), vec![(64, 0)]);
 }

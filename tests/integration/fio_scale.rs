@@ -75,3 +75,51 @@ fn many_files_take_no_longer_than_with_fio() {
         );
     }
 }
+
+/// The system calls on file names (strace's %file: open, stat, readlink, ...) a filecreate job
+/// makes, at 1,000 files and at 4,000 in a fresh directory, beside fio: the calls per file do
+/// not grow with the number of files (the checks and the disk lookup are not repeated per file
+/// against the others, and the walk through sysfs for the disk is made once per filesystem),
+/// and stay within a few of fio's (which opens and closes each file).
+#[test]
+fn filecreate_makes_the_same_calls_per_file_at_any_file_count() {
+    let d = Scratch::new("percall");
+    let calls = |tool: &str, n: u64| -> u64 {
+        let dir = d.file(&format!("{tool}-{n}"));
+        std::fs::create_dir(&dir).unwrap();
+        let args = [
+            "--name=c".to_string(),
+            "--ioengine=filecreate".to_string(),
+            format!("--nrfiles={n}"),
+            "--filesize=4k".to_string(),
+            "--openfiles=1000".to_string(),
+            format!("--directory={}", dir.display()),
+        ];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let trace = strace_tool(tool, "%file", &d.path, &args);
+        std::fs::remove_dir_all(&dir).unwrap();
+        trace
+            .lines()
+            .filter(|l| !l.contains("resumed>") && !l.starts_with("+++"))
+            .count() as u64
+    };
+    let per_file = |tool: &str| -> (f64, f64) {
+        let small = calls(tool, 1_000);
+        let big = calls(tool, 4_000);
+        assert!(
+            big > small,
+            "{tool}: {small} calls at 1,000 files, {big} at 4,000"
+        );
+        (small as f64 / 1_000.0, (big - small) as f64 / 3_000.0)
+    };
+    let (fio_avg, fio_added) = per_file("fio");
+    let (avg, added) = per_file("iomark");
+    assert!(
+        added <= avg + 0.5,
+        "iomark: {avg:.2} calls per file at 1,000 files, {added:.2} per added file up to 4,000"
+    );
+    assert!(
+        added <= fio_added + 4.0,
+        "iomark {added:.2} calls per added file, fio {fio_added:.2} (fio {fio_avg:.2} per file at 1,000)"
+    );
+}

@@ -167,10 +167,27 @@ fn target_error(e: &RunError) -> String {
             cpus.saturating_sub(1),
             cpus.saturating_sub(1)
         ),
+        RunError::NoSuchNumaNode { job, node, nodes } => format!(
+            "{job}: numa_cpu_nodes/numa_mem_policy: NUMA node {node} out of range: this machine has NUMA nodes {nodes:?} (fio: numa_parse_nodestring failed, the job is dropped)"
+        ),
         RunError::TooManyJobs { threads, max } => format!(
             "maximum number of jobs reached: the jobs ask for {threads} threads (numjobs= counted), the limit is {max}; lower numjobs= or split the run"
         ),
-        _ => e.to_string(),
+        // The engine's own words name no option.
+        RunError::OffsetBeyondEnd { .. }
+        | RunError::EmptyRegion { .. }
+        | RunError::DirectoryUnusable { .. }
+        | RunError::LayoutFailed { .. }
+        | RunError::TruncateFailed { .. }
+        | RunError::SocketRemoveFailed { .. }
+        | RunError::NoSuchDevice { .. }
+        | RunError::MetadataOnSpecial { .. }
+        | RunError::ThreadSpawn(_)
+        | RunError::BackingFile { .. }
+        | RunError::Ceph { .. }
+        | RunError::ExportReadOnly { .. }
+        | RunError::Nbd { .. }
+        | RunError::WorkDir { .. } => e.to_string(),
     }
 }
 

@@ -141,6 +141,13 @@ pub enum RunError {
         bytes: u64,
         source: io::Error,
     },
+    /// Removing the socket an earlier run left at a unix-socket listener's path failed.
+    #[error("{job}: removing the socket {} left by an earlier run failed: {source}", path.display())]
+    SocketRemoveFailed {
+        job: String,
+        path: PathBuf,
+        source: io::Error,
+    },
     /// A metadata engine (filecreate, filestat, filedelete) aimed at something that is not a
     /// regular file: it acts only on regular files.
     #[error("{job}: {} acts only on regular files, but {} is {what}", engine.name(), path.display())]
@@ -210,6 +217,13 @@ pub enum RunError {
         path: PathBuf,
         fs: String,
     },
+    /// A NUMA node a job names (numa_cpu_nodes, numa_mem_policy) does not exist here.
+    #[error("{job}: NUMA node {node} does not exist (this machine has NUMA nodes {nodes:?})")]
+    NoSuchNumaNode {
+        job: String,
+        node: u32,
+        nodes: Vec<u32>,
+    },
     /// A CPU the job is to run on does not exist on this system.
     #[error("{job}: CPU {cpu} does not exist (this system has CPUs 0-{})", cpus.saturating_sub(1))]
     NoSuchCpu {
@@ -266,6 +280,8 @@ impl RunError {
             | RunError::NoSuchDevice { job, .. }
             | RunError::NotFileOrDevice { job, .. }
             | RunError::TruncateFailed { job, .. }
+            | RunError::SocketRemoveFailed { job, .. }
+            | RunError::NotASocket { job, .. }
                 if job.is_empty() =>
             {
                 *job = name.to_string();

@@ -106,6 +106,7 @@ pub fn run(plan: &RunPlan, ctl: &RunCtl) -> Result<RunResult, RunError> {
     check_free_space(plan, &layouts)?;
     let pre_existing = pre_existing_files(plan, &units);
     truncate_files(plan, &units)?;
+    remove_stale_sockets(plan)?;
     let created = lay_out(&layouts, ctl)?;
     // A stop during layout still ends in a result: every job is reported as not run (zero
     // I/O), so the outputs stay valid and say the run was interrupted.
@@ -156,6 +157,17 @@ fn truncate_files(plan: &RunPlan, units: &[Unit]) -> Result<(), RunError> {
         };
         for f in &u.files {
             steps::truncate_named_file(&f.path, size).map_err(|e| e.for_job(&job.name))?;
+        }
+    }
+    Ok(())
+}
+
+/// Remove the sockets earlier runs left at the paths of unix-socket listeners, through the
+/// gate of named files, after every check of the run passed.
+fn remove_stale_sockets(plan: &RunPlan) -> Result<(), RunError> {
+    for job in &plan.jobs {
+        if let Some(path) = crate::engines::net::listen_path(job) {
+            steps::remove_stale_socket(path).map_err(|e| e.for_job(&job.name))?;
         }
     }
     Ok(())
@@ -212,12 +224,13 @@ fn lay_out(layouts: &[Layout], ctl: &RunCtl) -> Result<Vec<PathBuf>, RunError> {
 /// Disk stats for every device under the targets (of jobs that use a disk), each once.
 fn disks_under(plan: &RunPlan, units: &[Unit]) -> Vec<String> {
     let mut disks: Vec<String> = Vec::new();
+    let mut lookup = targets::DiskLookup::default();
     for u in units
         .iter()
         .filter(|u| !plan.jobs[u.job_index].ioengine.is_diskless())
     {
         for f in &u.files {
-            for d in targets::disks_for(&f.path) {
+            for d in lookup.disks_for(&f.path) {
                 if !disks.contains(&d) {
                     disks.push(d);
                 }

@@ -63,6 +63,16 @@ pub(super) fn plan_units(plan: &RunPlan) -> Result<Planned, RunError> {
             });
         }
     }
+    let nodes = sys::numa_nodes();
+    for job in &plan.jobs {
+        if let Some(&node) = job.numa_nodes.iter().find(|n| !nodes.contains(n)) {
+            return Err(RunError::NoSuchNumaNode {
+                job: job.name.clone(),
+                node,
+                nodes: nodes.clone(),
+            });
+        }
+    }
     for (ji, job) in plan.jobs.iter().enumerate() {
         if (plan.readonly || job.readonly) && job.writes() {
             return Err(RunError::ReadonlyWrites {

@@ -187,6 +187,28 @@ pub fn truncate_named_file(path: &Path, size: u64) -> Result<bool, RunError> {
     Ok(true)
 }
 
+/// Remove the socket an earlier run left at the path of a unix-socket listener (nothing there:
+/// nothing to do): binding creates the socket, so fio removes the old one first. Anything else
+/// at the path (a file, a directory, a symbolic link even to a socket, a device, a FIFO) is
+/// refused and stays; the check looks again, without following a link, as it removes.
+pub fn remove_stale_socket(path: &Path) -> Result<(), RunError> {
+    if let Some(what) = targets::not_a_socket(path) {
+        return Err(RunError::NotASocket {
+            job: String::new(),
+            path: path.to_path_buf(),
+            what,
+        });
+    }
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(RunError::SocketRemoveFailed {
+            job: String::new(),
+            path: path.to_path_buf(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Whether `path` (the named file, or the directory it is to be created in) may be written:
 /// a read-only filesystem or a missing permission is said before any step runs, with `dir`.
 fn writable(path: &Path, dir: &Path) -> Result<(), RunError> {
@@ -399,5 +421,45 @@ mod tests {
             truncate_named_file(&fifo, 0),
             Err(RunError::NotFileOrDevice { .. })
         ));
+    }
+
+    /// The gate removes only a socket at a listener's path: a regular file, a symbolic link
+    /// (even to a socket) stay, refused, and so does the socket the link points to.
+    #[test]
+    fn only_a_socket_is_removed() {
+        let d = crate::test_support::TempDir::new("socket-gate");
+        let sock = d.join("s");
+        drop(std::os::unix::net::UnixListener::bind(&sock).unwrap());
+        assert_eq!(targets::not_a_socket(&sock), None);
+        remove_stale_socket(&sock).unwrap();
+        assert!(!sock.exists());
+        // Nothing there: nothing to do.
+        remove_stale_socket(&sock).unwrap();
+        let file = d.join("f");
+        std::fs::write(&file, b"keep").unwrap();
+        assert!(matches!(
+            remove_stale_socket(&file),
+            Err(RunError::NotASocket {
+                what: "a regular file",
+                ..
+            })
+        ));
+        assert_eq!(std::fs::read(&file).unwrap(), b"keep");
+        let s2 = d.join("s2");
+        let _l2 = std::os::unix::net::UnixListener::bind(&s2).unwrap();
+        let link = d.join("l");
+        std::os::unix::fs::symlink(&s2, &link).unwrap();
+        assert!(matches!(
+            remove_stale_socket(&link),
+            Err(RunError::NotASocket {
+                what: "a symbolic link",
+                ..
+            })
+        ));
+        assert!(link.symlink_metadata().is_ok() && s2.exists());
+        let sub = d.join("dir");
+        std::fs::create_dir(&sub).unwrap();
+        assert!(remove_stale_socket(&sub).is_err());
+        assert!(sub.is_dir());
     }
 }

@@ -2,12 +2,14 @@
 
 use super::{
     dev_split, existing_ancestor, sys_block_by_devnum, sys_block_by_name, sys_block_for_fs,
+    SysBlock,
 };
 use crate::result::DiskUtil;
 use crate::sys::now_ns;
+use std::collections::HashMap;
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------------------------------------
 // Disk statistics
@@ -16,21 +18,69 @@ use std::path::Path;
 /// Block devices whose statistics describe I/O to `path`: the whole disk under a file's
 /// filesystem or the device itself, plus (recursively) the slaves of device-mapper and md
 /// devices, as whole disks. Empty for filesystems without a block device (tmpfs, ...).
+#[cfg(test)]
 pub(crate) fn disks_for(path: &Path) -> Vec<String> {
-    let Some(anc) = existing_ancestor(path) else {
-        return Vec::new();
-    };
-    let Ok(meta) = fs::metadata(&anc) else {
-        return Vec::new();
-    };
-    let sb = if meta.file_type().is_block_device() {
-        let (ma, mi) = dev_split(meta.rdev());
-        sys_block_by_devnum(ma, mi)
-    } else if meta.file_type().is_char_device() {
-        None
-    } else {
-        sys_block_for_fs(&anc, meta.dev())
-    };
+    DiskLookup::default().disks_for(path)
+}
+
+/// [`disks_for`] over many paths (a job's thousands of files): the walk through sysfs is done
+/// once per filesystem, and a file still to be created is looked up once per directory, so the
+/// work per file is one stat, whatever the number of files.
+#[derive(Debug, Default)]
+pub(crate) struct DiskLookup {
+    by_fs: HashMap<u64, Vec<String>>,
+    /// The disks of files still to be created, by the directory they are to be created in.
+    by_dir: HashMap<PathBuf, Vec<String>>,
+    /// How many walks through sysfs were made (one per filesystem and device).
+    pub(crate) walks: usize,
+}
+
+impl DiskLookup {
+    pub(crate) fn disks_for(&mut self, path: &Path) -> Vec<String> {
+        if let Ok(meta) = fs::metadata(path) {
+            return self.of_existing(path, &meta);
+        }
+        // Not there yet: on the filesystem of the directory it is to be created in, looked up
+        // once per directory.
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if let Some(known) = self.by_dir.get(dir) {
+            return known.clone();
+        }
+        let disks = match existing_ancestor(path) {
+            Some(anc) => match fs::metadata(&anc) {
+                Ok(meta) => self.of_existing(&anc, &meta),
+                Err(_) => Vec::new(),
+            },
+            None => Vec::new(),
+        };
+        self.by_dir.insert(dir.to_path_buf(), disks.clone());
+        disks
+    }
+
+    fn of_existing(&mut self, path: &Path, meta: &fs::Metadata) -> Vec<String> {
+        if meta.file_type().is_block_device() {
+            self.walks += 1;
+            let (ma, mi) = dev_split(meta.rdev());
+            return with_slaves(sys_block_by_devnum(ma, mi));
+        }
+        if meta.file_type().is_char_device() {
+            return Vec::new();
+        }
+        if let Some(known) = self.by_fs.get(&meta.dev()) {
+            return known.clone();
+        }
+        self.walks += 1;
+        let disks = with_slaves(sys_block_for_fs(path, meta.dev()));
+        self.by_fs.insert(meta.dev(), disks.clone());
+        disks
+    }
+}
+
+/// The whole disk of `sb` and, recursively, the slaves of device-mapper and md devices.
+fn with_slaves(sb: Option<SysBlock>) -> Vec<String> {
     let Some(sb) = sb else {
         return Vec::new();
     };
@@ -157,6 +207,23 @@ mod tests {
     use crate::targets::testutil::*;
     use std::fs::File;
     use std::io::Write;
+
+    /// The disks of many files in one directory (a job's nrfiles, existing or still to be
+    /// created) are found by one walk through sysfs, at 1,000 files as at 4,000, and are the
+    /// disks of the directory itself.
+    #[test]
+    fn many_files_of_one_filesystem_cost_one_walk_through_sysfs() {
+        let d = TempDir::new("dlookup");
+        let want = disks_for(d.path());
+        std::fs::write(d.path().join("f.0"), b"x").unwrap();
+        for n in [1_000, 4_000] {
+            let mut lookup = DiskLookup::default();
+            for i in 0..n {
+                assert_eq!(lookup.disks_for(&d.path().join(format!("f.{i}"))), want);
+            }
+            assert_eq!(lookup.walks, 1, "{n} files");
+        }
+    }
 
     #[test]
     fn disk_stats_sampler() {

@@ -25,13 +25,14 @@ pub use probe::{dir_writable, free_files, free_space, probe};
 
 pub(crate) use claim::{claim_exclusive, dump_dir_beside, special_kind};
 pub use claim::{BusyReason, LoopInUse};
-pub(crate) use diskstats::{disks_for, DiskStatsSampler};
+#[cfg(test)]
+pub(crate) use diskstats::disks_for;
+pub(crate) use diskstats::{DiskLookup, DiskStatsSampler};
 pub(crate) use ends::ends_signature;
 pub(crate) use layout::{invalidate_cache, layout_file_until};
 pub(crate) use mounts::{device_mount_point, mount_for};
 pub(crate) use signature::fs_signature;
 pub use socket::not_a_socket;
-pub(crate) use socket::remove_stale_socket;
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
@@ -63,6 +64,9 @@ fn dev_split(dev: u64) -> (u32, u32) {
 
 /// The nearest ancestor of `path` (itself included) that exists.
 fn existing_ancestor(path: &Path) -> Option<PathBuf> {
+    if fs::symlink_metadata(path).is_ok() {
+        return Some(path.to_path_buf());
+    }
     let abs = if path.is_absolute() {
         path.to_path_buf()
     } else {

@@ -169,6 +169,10 @@ pub struct JobSpec {
     // --- placement
     pub cpus_allowed: Option<Vec<usize>>,
     pub cpus_allowed_policy: CpusAllowedPolicy,
+    /// NUMA nodes named by `numa_cpu_nodes` and `numa_mem_policy`: each must exist on the
+    /// machine that runs the job (fio drops a job naming a node the machine does not have).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub numa_nodes: Vec<u32>,
 
     // --- stats, logs, reporting
     pub stats: StatsSpec,
@@ -292,6 +296,7 @@ impl Default for JobSpec {
             latency_limit: PerDir::all(Duration::ZERO),
             cpus_allowed: None,
             cpus_allowed_policy: CpusAllowedPolicy::Shared,
+            numa_nodes: Vec::new(),
             stats: StatsSpec::default(),
             logs: LogSpec::default(),
             group_reporting: false,

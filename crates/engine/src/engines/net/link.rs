@@ -165,9 +165,8 @@ pub(super) fn listen(link: &NetLink) -> io::Result<Linked> {
             .host
             .as_deref()
             .ok_or_else(|| invalid("no socket path".into()))?;
-        // A socket left at the path by an earlier run is replaced; anything else is kept
-        // (the run's checks refused it before any I/O; this looks again as it removes).
-        crate::targets::remove_stale_socket(std::path::Path::new(path))?;
+        // A socket an earlier run left at the path was removed by the run's gate of named
+        // files before the workers started; anything at the path now makes bind fail.
         s.bind(&SockAddr::unix(path)?)?;
         s.listen(10)?;
         let (c, _) = s.accept()?;
