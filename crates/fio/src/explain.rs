@@ -42,6 +42,7 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::NotASocket { .. }
         | RunError::NeedsExt4 { .. }
         | RunError::NoSuchCpu { .. }
+        | RunError::NoSuchNumaNode { .. }
         | RunError::TooManyJobs { .. } => target_error(e),
         // The engine's own words name no option.
         RunError::OffsetBeyondEnd { .. }
@@ -49,6 +50,7 @@ pub fn run_error(e: &RunError) -> String {
         | RunError::DirectoryUnusable { .. }
         | RunError::LayoutFailed { .. }
         | RunError::TruncateFailed { .. }
+        | RunError::SocketRemoveFailed { .. }
         | RunError::NoSuchDevice { .. }
         | RunError::MetadataOnSpecial { .. }
         | RunError::ThreadSpawn(_)
@@ -170,24 +172,13 @@ fn target_error(e: &RunError) -> String {
         RunError::NoSuchNumaNode { job, node, nodes } => format!(
             "{job}: numa_cpu_nodes/numa_mem_policy: NUMA node {node} out of range: this machine has NUMA nodes {nodes:?} (fio: numa_parse_nodestring failed, the job is dropped)"
         ),
+        RunError::NoSuchNumaNode { job, node, nodes } => format!(
+            "{job}: numa_cpu_nodes/numa_mem_policy: NUMA node {node} out of range: this machine has NUMA nodes {nodes:?} (fio: numa_parse_nodestring failed, the job is dropped)"
+        ),
         RunError::TooManyJobs { threads, max } => format!(
             "maximum number of jobs reached: the jobs ask for {threads} threads (numjobs= counted), the limit is {max}; lower numjobs= or split the run"
         ),
-        // The engine's own words name no option.
-        RunError::OffsetBeyondEnd { .. }
-        | RunError::EmptyRegion { .. }
-        | RunError::DirectoryUnusable { .. }
-        | RunError::LayoutFailed { .. }
-        | RunError::TruncateFailed { .. }
-        | RunError::SocketRemoveFailed { .. }
-        | RunError::NoSuchDevice { .. }
-        | RunError::MetadataOnSpecial { .. }
-        | RunError::ThreadSpawn(_)
-        | RunError::BackingFile { .. }
-        | RunError::Ceph { .. }
-        | RunError::ExportReadOnly { .. }
-        | RunError::Nbd { .. }
-        | RunError::WorkDir { .. } => e.to_string(),
+        _ => e.to_string(),
     }
 }
 
