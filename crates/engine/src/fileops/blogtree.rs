@@ -138,7 +138,9 @@ struct Shared {
     done: AtomicBool,
     stop: Arc<AtomicBool>,
     errors: AtomicU64,
-    first_error: Mutex<Option<String>>,
+    /// The first failure's reason, and whether it was a race (a later failure that is no
+    /// race takes its place: it says more).
+    first_error: Mutex<Option<(String, bool)>>,
     /// The error that ended the run (not a race).
     fatal: Mutex<Option<String>>,
 }
@@ -183,8 +185,8 @@ impl Shared {
     fn failed(&self, e: &io::Error) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         let mut f = self.first_error.lock().unwrap();
-        if f.is_none() {
-            *f = Some(e.to_string());
+        if f.as_ref().is_none_or(|(_, race)| *race && !is_race(e)) {
+            *f = Some((e.to_string(), is_race(e)));
         }
     }
 }
@@ -506,11 +508,12 @@ impl Tree {
         }
     }
 
-    /// Rounds that failed so far because files raced between threads, and the first reason.
+    /// Rounds that failed so far (files that raced between threads; in upstream mode, any
+    /// error), and the first reason (the first that was no race, if any).
     pub fn failures(&self) -> (u64, Option<String>) {
         (
             self.sh.errors.load(Ordering::Relaxed),
-            self.sh.first_error.lock().unwrap().clone(),
+            self.sh.first_error.lock().unwrap().clone().map(|(e, _)| e),
         )
     }
 
