@@ -188,12 +188,14 @@ fn blogbench_unwritable_directory_is_refused_and_writes_nothing() {
 fn blog_reads(d: &Scratch, extra: &[&str]) -> (Vec<(u64, u64)>, String) {
     let dir = d.s(&format!("blogs{}", extra.len()));
     let stem = d.s("trace");
-    // Three 1 s iterations: readers find no blog at first and back off a second.
+    // Five 1 s iterations with three writers: readers find no blog at first and back off a
+    // second, and upstream's readers take only blogs 1 and up of the finished ones (its
+    // commenter, writing into blog 0 from the start, competes with the writers for the CPU).
     let o = std::process::Command::new("strace")
         .args(["-ff", "-y", "-qq", "-e", "trace=read", "-o", &stem])
         .arg(bin())
-        .args(["blogbench", "-d", &dir, "-i", "3", "-s", "1"])
-        .args(["-w", "1", "-W", "1", "-c", "1", "-r", "2"])
+        .args(["blogbench", "-d", &dir, "-i", "5", "-s", "1"])
+        .args(["-w", "3", "-W", "1", "-c", "1", "-r", "2"])
         .args(extra)
         .bounded_output()
         .unwrap_or_else(|e| panic!("strace (package strace): {e}"));

@@ -134,7 +134,8 @@ fn finish(
     let (races, first) = &d.races;
     if *races > 0 {
         eprintln!(
-            "iomark blogbench: {races} rounds failed and backed off (files that raced between threads, as in blogbench){}",
+            "iomark blogbench: {races} rounds failed and backed off a second, as blogbench's do (files that raced between threads{}){}",
+            if p.tree.upstream { "; in upstream mode any error, as blogbench 1.2 goes on after it" } else { "" },
             first.as_ref().map(|f| format!("; the first: {f}")).unwrap_or_default()
         );
     }

@@ -3,7 +3,8 @@
 //! divisible by ten also changes a byte of the chunk, seeks back and `write`s it (then fsyncs
 //! with `sync`). Every seeker opens the file itself, and fsyncs and closes it when the tickets
 //! run out; the phase's time runs from the first seeker's start to the last seeker's end, and
-//! its rate is tickets per second (the writes are part of their ticket, not counted apart).
+//! its rate is tickets per second (the writes are part of their ticket, not counted apart). A
+//! seeker's time starts when its first ticket has come, as bonnie++'s does.
 //!
 //! As in bonnie++, the tickets reach the seekers through one pipe: the phase writes them all
 //! (4 bytes each, one blocking `write(2)` that the seekers' reads drain) and closes it; every
@@ -199,9 +200,12 @@ fn seeker_run(
     };
     let mut buf = AlignedBuf::new(o.chunk);
     let buf = &mut buf.as_mut_slice()[..o.chunk];
+    // As bonnie++'s seekers: the clock starts when the first ticket has come.
+    let first = pipe.ticket();
     me.start = sys::now_ns();
     let r = (|| {
-        while let Some(ticket) = pipe.ticket().map_err(|e| path_err(e, "seek", path))? {
+        let mut next = first.map_err(|e| path_err(e, "seek", path))?;
+        while let Some(ticket) = next {
             if stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -209,6 +213,7 @@ fn seeker_run(
             one_seek(&mut f, buf, ticket, chunks, o.sync).map_err(|e| path_err(e, "seek", path))?;
             me.stats
                 .record(SEEK, sys::now_ns().saturating_sub(t0), o.chunk as u64);
+            next = pipe.ticket().map_err(|e| path_err(e, "seek", path))?;
         }
         // bonnie++'s seekers fsync the file as they close it, inside their time.
         f.sync_all().map_err(|e| path_err(e, "fsync", path))

@@ -133,7 +133,7 @@ pub fn plan(a: &BlogArgs, state: DirState, pid: u32) -> Result<BlogPlan, BlogErr
             write_chunk: WRITE_CHUNK,
             read_chunk: if a.fixed { READ_CHUNK } else { UPSTREAM_READ },
             backoff: Duration::from_secs(1),
-            zero_blog_fails: !a.fixed,
+            upstream: !a.fixed,
             seed: 1,
         },
         dir,
@@ -175,7 +175,7 @@ mod tests {
         assert_eq!(t.rewriters.think, Duration::from_secs(1));
         assert_eq!(t.readers.think, Duration::ZERO);
         assert_eq!((t.write_chunk, t.read_chunk), (8192, 65536));
-        assert!(!t.zero_blog_fails);
+        assert!(!t.upstream);
         assert_eq!(p.mode, Mode::Fixed);
         assert_eq!((p.iterations, p.sleep), (10, Duration::from_secs(10)));
         assert_eq!((p.work_dir, &t.root), (None, &PathBuf::from("/x")));
@@ -192,7 +192,7 @@ mod tests {
             assert_eq!(r.think, Duration::ZERO);
         }
         assert_eq!((t.write_chunk, t.read_chunk), (8192, 8));
-        assert!(t.zero_blog_fails);
+        assert!(t.upstream);
         assert_eq!(t.backoff, Duration::from_secs(1));
         assert!(p.mode.describe().contains("upstream") && Mode::Fixed.describe().contains("fixed"));
     }
