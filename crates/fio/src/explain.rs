@@ -172,9 +172,6 @@ fn target_error(e: &RunError) -> String {
         RunError::NoSuchNumaNode { job, node, nodes } => format!(
             "{job}: numa_cpu_nodes/numa_mem_policy: NUMA node {node} out of range: this machine has NUMA nodes {nodes:?} (fio: numa_parse_nodestring failed, the job is dropped)"
         ),
-        RunError::NoSuchNumaNode { job, node, nodes } => format!(
-            "{job}: numa_cpu_nodes/numa_mem_policy: NUMA node {node} out of range: this machine has NUMA nodes {nodes:?} (fio: numa_parse_nodestring failed, the job is dropped)"
-        ),
         RunError::TooManyJobs { threads, max } => format!(
             "maximum number of jobs reached: the jobs ask for {threads} threads (numjobs= counted), the limit is {max}; lower numjobs= or split the run"
         ),
