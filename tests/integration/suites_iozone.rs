@@ -403,6 +403,23 @@ fn iozone_refusals_before_any_io() {
     assert!(stdout(&o).contains("-+n") && stdout(&o).contains("prints 0 in the matrix"));
 }
 
+/// `-M` shows `uname -a`'s whole line, as iozone does, in its place among the option lines.
+#[test]
+fn iozone_m_shows_uname_a() {
+    let d = Scratch::new_in("/dev/shm", "iozone-m");
+    let f = d.s("f");
+    let un = Command::new("uname").arg("-a").output().unwrap();
+    let line = String::from_utf8(un.stdout).unwrap();
+    let line = line.lines().next().unwrap().trim_end().to_string();
+    let o = iozone(
+        &["-M", "-s", "64k", "-r", "4k", "-i", "0", "-f", &f],
+        &d.path,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = format!("\n\tMachine = {line}\n");
+    assert!(stdout(&o).contains(&want), "{want:?} not in {}", stdout(&o));
+}
+
 #[test]
 fn iozone_ctrl_c_mid_matrix() {
     let d = Scratch::new_in("/dev/shm", "iozone-int");

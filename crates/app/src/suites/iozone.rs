@@ -328,10 +328,55 @@ pub fn header(
     start_ms: u64,
 ) -> String {
     let began = iomark_fio::output::fmt::ctime((start_ms / 1000) as i64);
-    let uname = a
-        .uname
-        .then(|| format!("Linux {} {}", host.hostname, host.kernel));
+    let uname = a.uname.then(|| uname_a(host));
     text::header(a, p, &began, uname.as_deref())
+}
+
+/// What `uname -a` prints (its first line), which iozone's `-M` shows; when it cannot be run,
+/// the kernel's own fields in the order `uname -a` prints them (system, host name, release,
+/// version, machine).
+fn uname_a(host: &iomark_engine::result::HostInfo) -> String {
+    let out = std::process::Command::new("uname")
+        .arg("-a")
+        .stderr(std::process::Stdio::null())
+        .output();
+    if let Ok(o) = out {
+        let text = String::from_utf8_lossy(&o.stdout);
+        let line = text.lines().next().unwrap_or("").trim_end();
+        if o.status.success() && !line.is_empty() {
+            return line.to_string();
+        }
+    }
+    uname_fields().unwrap_or_else(|| format!("Linux {} {}", host.hostname, host.kernel))
+}
+
+/// uname(2)'s system name, host name, release, version and machine, separated by spaces.
+fn uname_fields() -> Option<String> {
+    // SAFETY: a zeroed utsname is a valid out value; uname fills it.
+    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: u is a valid out pointer.
+    if unsafe { libc::uname(&mut u) } != 0 {
+        return None;
+    }
+    let field = |f: &[libc::c_char]| {
+        let b: Vec<u8> = f
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
+        String::from_utf8_lossy(&b).into_owned()
+    };
+    Some(
+        [
+            &u.sysname[..],
+            &u.nodename,
+            &u.release,
+            &u.version,
+            &u.machine,
+        ]
+        .map(field)
+        .join(" "),
+    )
 }
 
 /// The `-R` report (returned, to print after the run) and the `-b` workbook of throughput mode.
@@ -467,4 +512,34 @@ fn check_paths(
         iomark_output::outfile::check_output(out, &files)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-M`'s fallback has the kernel's fields in `uname -a`'s order: system, host name,
+    /// release, then the version string (which has spaces of its own), then the machine.
+    #[test]
+    fn uname_fields_in_uname_a_order() {
+        let line = uname_fields().expect("uname(2) failed");
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap();
+        let version = std::fs::read_to_string("/proc/sys/kernel/version").unwrap();
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+        let want = format!(
+            "Linux {} {} {} ",
+            host.trim(),
+            release.trim(),
+            version.trim()
+        );
+        assert!(
+            line.starts_with(&want),
+            "{line:?} does not start with {want:?}"
+        );
+        let machine = line[want.len()..].to_string();
+        assert!(
+            !machine.is_empty() && !machine.contains(' '),
+            "machine field {machine:?} in {line:?}"
+        );
+    }
 }

@@ -92,15 +92,22 @@ pub fn run_group_with(
                     if !opts.delay.is_zero() {
                         std::thread::sleep(opts.delay);
                     }
+                    // The first child to move its last record stops the others at once,
+                    // before its own fsync and close, as iozone's children do; raised again
+                    // (a no-op then) when the pass ended on an error.
+                    let raise = || {
+                        if opts.stonewall && !wall.swap(true, Ordering::Relaxed) {
+                            if let Some(f) = hooks.on_wall {
+                                f();
+                            }
+                        }
+                    };
                     let r = p.run(PassStops {
                         stop,
                         wall: Some(wall),
+                        at_end: Some(&raise),
                     });
-                    if opts.stonewall && !wall.swap(true, Ordering::Relaxed) {
-                        if let Some(f) = hooks.on_wall {
-                            f();
-                        }
-                    }
+                    raise();
                     r.map(|r| PassResult { ready_ns, ..r })
                 })
             })

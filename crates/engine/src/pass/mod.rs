@@ -116,11 +116,14 @@ pub struct PassResult {
 }
 
 /// What stops a pass early: the run's stop flag and, in a group, the stonewall (after which
-/// a writer completes its file without counting, as iozone's children do).
+/// a writer completes its file without counting, as iozone's children do). `at_end` is called
+/// once the last record moved, before the fsync and close (timed or not): a group raises its
+/// stonewall there, where iozone's children raise theirs.
 #[derive(Clone, Copy)]
 pub(crate) struct PassStops<'a> {
     pub(crate) stop: &'a AtomicBool,
     pub(crate) wall: Option<&'a AtomicBool>,
+    pub(crate) at_end: Option<&'a (dyn Fn() + Sync)>,
 }
 
 /// A pass with its file open and its buffer ready: what is left is the timed part.
@@ -292,6 +295,9 @@ impl Prepared {
                 last = now;
             }
         }
+        if let Some(f) = stops.at_end {
+            f();
+        }
         self.timed_close()?;
         let end = sys::now_ns();
         if res.lat.stat.n == 0 {
@@ -389,10 +395,23 @@ fn unix_us() -> u64 {
         .unwrap_or(0)
 }
 
-/// Prepare and run one pass, in a thread of its own with its own table of open files (as a
-/// single-threaded tool runs it: see [`crate::alone`]).
+/// Prepare and run one pass in the calling thread. A single-threaded tool's passes (iozone's
+/// table) run one after another inside one [`in_pass_thread`], as in that tool's one process.
 pub fn run_pass(spec: &PassSpec, stop: &AtomicBool) -> io::Result<PassResult> {
-    crate::alone::in_own_thread(|| prepare(spec)?.run(PassStops { stop, wall: None }))
+    prepare(spec)?.run(PassStops {
+        stop,
+        wall: None,
+        at_end: None,
+    })
+}
+
+/// Run `f` (a series of passes) in one new thread with its own table of open files, and
+/// return what it returns: the passes pay for their calls what a single-threaded process pays
+/// (see [`crate::alone`]), and, one thread for the whole series, they keep its CPU and caches
+/// from one pass to the next as that process does (a thread per pass starts each pass on a
+/// freshly placed thread, after a thread's exit and start).
+pub fn in_pass_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    crate::alone::in_own_thread(f)
 }
 
 #[cfg(test)]

@@ -167,6 +167,42 @@ fn group_released_together_and_stonewalled() {
     }
 }
 
+/// The end of a pass's records is signalled (where a group raises its stonewall) after the
+/// last record and before the fsync and close, even when those are timed: iozone's children
+/// raise theirs there.
+#[test]
+fn end_of_records_comes_before_fsync_and_close() {
+    let stop = AtomicBool::new(false);
+    for d in temp_dirs("pass-end") {
+        let p = d.join("f");
+        let w = PassSpec {
+            create: true,
+            fsync_timed: true,
+            close_timed: true,
+            ..spec(p.clone(), PassOp::Write, Order::Forward, Calls::Plain)
+        };
+        let seen = std::sync::Mutex::new(None);
+        let at_end = || {
+            let open = std::fs::read_dir("/proc/thread-self/fd")
+                .unwrap()
+                .flatten()
+                .any(|e| std::fs::read_link(e.path()).is_ok_and(|l| l == p));
+            let len = std::fs::metadata(&p).unwrap().len();
+            *seen.lock().unwrap() = Some((open, len));
+        };
+        let r = prepare(&w)
+            .unwrap()
+            .run(PassStops {
+                stop: &stop,
+                wall: None,
+                at_end: Some(&at_end),
+            })
+            .unwrap();
+        assert_eq!((r.ops, r.calls.syncs), (64, 1));
+        assert_eq!(*seen.lock().unwrap(), Some((true, 64 * 4096)));
+    }
+}
+
 #[test]
 fn mapped_passes_store_and_load_through_the_mapping_and_verify() {
     let stop = AtomicBool::new(false);

@@ -5,13 +5,13 @@
 
 use super::catalog::{passes, COLUMNS};
 use super::plan::{Cell, Plan};
-use iomark_engine::pass::{run_pass, CallCounts, PassResult};
+use iomark_engine::pass::{in_pass_thread, run_pass, CallCounts, PassResult};
 use iomark_engine::result::{CpuUsage, JobResult, LatRecord, RunResult};
 use iomark_engine::runner::steps::{self, Step, StepOutcome, StepRun};
 use iomark_engine::runner::{RunCtl, RunError};
 use iomark_engine::Dir;
 use std::cell::RefCell;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One measured figure: what one pass did.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -210,28 +210,10 @@ struct CellStep<'a, 'r> {
 impl Step for CellStep<'_, '_> {
     fn run(&mut self, ctl: &RunCtl) -> StepOutcome {
         let (plan, cell, stop) = (self.plan, self.cell, &*ctl.stop);
-        let mut row = Row {
-            cell,
-            values: vec![None; COLUMNS.len()],
-        };
-        'tests: for (k, &test) in plan.tests.iter().enumerate() {
-            if k > 0 && self.test_delay_s > 0 {
-                std::thread::sleep(std::time::Duration::from_secs(self.test_delay_s));
-            }
-            for (col, spec) in passes(test, &plan.file, cell.file, cell.record, plan.timing) {
-                if stop.load(Ordering::Relaxed) {
-                    break 'tests;
-                }
-                match run_pass(&spec, stop) {
-                    Ok(r) if r.cut => break 'tests,
-                    Ok(r) => row.values[col] = Some(Measure::from(r)),
-                    Err(e) => {
-                        self.error = Some(e.to_string());
-                        break 'tests;
-                    }
-                }
-            }
-        }
+        let delay = self.test_delay_s;
+        // Every pass of the cell in one thread, one after another, as in iozone's one process.
+        let (row, error) = in_pass_thread(|| cell_passes(plan, cell, delay, stop));
+        self.error = error;
         if !self.keep {
             let _ = std::fs::remove_file(&plan.file);
         }
@@ -247,6 +229,31 @@ impl Step for CellStep<'_, '_> {
             ..Default::default()
         }
     }
+}
+
+/// The passes of one cell's tests in iozone's order: the row of figures, and the I/O error
+/// that ended it early, if one did.
+fn cell_passes(plan: &Plan, cell: Cell, delay_s: u64, stop: &AtomicBool) -> (Row, Option<String>) {
+    let mut row = Row {
+        cell,
+        values: vec![None; COLUMNS.len()],
+    };
+    for (k, &test) in plan.tests.iter().enumerate() {
+        if k > 0 && delay_s > 0 {
+            std::thread::sleep(std::time::Duration::from_secs(delay_s));
+        }
+        for (col, spec) in passes(test, &plan.file, cell.file, cell.record, plan.timing) {
+            if stop.load(Ordering::Relaxed) {
+                return (row, None);
+            }
+            match run_pass(&spec, stop) {
+                Ok(r) if r.cut => return (row, None),
+                Ok(r) => row.values[col] = Some(Measure::from(r)),
+                Err(e) => return (row, Some(e.to_string())),
+            }
+        }
+    }
+    (row, None)
 }
 
 /// The jobs of a row: one per measured pass, named `iozone KEY FILEk/RECORDk`.
