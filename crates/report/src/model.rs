@@ -520,6 +520,11 @@ fn note_gist(note: &str) -> String {
 }
 
 impl Source {
+    /// Whether this is a bonnie++ run (every job one of its tests).
+    pub fn is_bonnie(&self) -> bool {
+        !self.jobs.is_empty() && self.jobs.iter().all(|j| j.name.starts_with("bonnie-"))
+    }
+
     /// Add note `n` unless one saying the same is there already: notes that differ only in
     /// the numbers in their brackets (each repetition's free memory, say) are one note, the
     /// first kept; names outside brackets (`job 'a1'`) always count.

@@ -191,7 +191,7 @@ fn align_region(f: &mut WorkerFile, size: u64) -> Result<(), String> {
     let new_end = end / size * size;
     if new_end <= new_start {
         return Err(format!(
-            "io_size must be at least one zone (region {start}..{end}, zonesize {size})"
+            "the region {start}..{end} holds not even one whole zone of {size} bytes: it needs at least one zone"
         ));
     }
     f.region_start = new_start;

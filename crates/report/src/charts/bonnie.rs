@@ -22,11 +22,6 @@ const SEEKS: [(&str, &str, &str); 1] = [("bonnie-random-seeks", "random seeks", 
 /// The file tests: operation, and the direction the engine counts it in.
 const FILE_OPS: [(&str, &str); 3] = [("create", "write"), ("stat", "read"), ("delete", "write")];
 
-/// Whether `s` is a bonnie++ run (its jobs are bonnie's tests).
-pub fn is_bonnie(s: &Source) -> bool {
-    !s.jobs.is_empty() && s.jobs.iter().all(|j| j.name.starts_with("bonnie-"))
-}
-
 /// The direction `dir` of job `job`, when it ran.
 fn dir_of<'a>(s: &'a Source, job: &str, dir: &str) -> Option<&'a DirFigures> {
     s.job(job)?.dir(dir)
@@ -75,7 +70,7 @@ fn table_seeks(s: &Source) -> Option<Trace> {
 
 pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for s in sources.iter().filter(|s| is_bonnie(s)) {
+    for s in sources.iter().filter(|s| s.is_bonnie()) {
         let sec = format!("{} / bonnie++", s.label);
         let runs = if s.repetitions > 1 {
             format!(" (mean of {} runs, bars lowest to highest)", s.repetitions)

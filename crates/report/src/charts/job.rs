@@ -10,7 +10,7 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
     let mut out = Vec::new();
     for s in sources {
         // A bonnie++ run's summary is its own charts, one per kind of figure.
-        if !super::bonnie::is_bonnie(s) {
+        if !s.is_bonnie() {
             summary_charts(s, &mut out);
         }
         // Many jobs, or jobs that are the points of a suite's matrix: each job's charts are

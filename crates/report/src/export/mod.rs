@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod markdown;
+mod sheet;
 pub mod xlsx;
 mod xlsx_grid;
 mod xlsx_pct;

@@ -4,6 +4,7 @@
 //! tables without covering one another; a sweep over two options keeps its dimensions: a
 //! sheet per figure with the first option down and the second across, and a chart of it.
 
+use super::sheet::sheet_name;
 use super::{rows, Cell, COLUMNS};
 use crate::charts::matrix;
 use crate::model::{Figure, Source};
@@ -22,23 +23,6 @@ fn num_format(v: f64) -> Format {
     } else {
         "#,##0.00"
     })
-}
-
-/// A sheet name Excel accepts (at most 31 characters, none of `[]:*?/\`), unique in `used`.
-pub(super) fn sheet_name(want: &str, used: &mut Vec<String>) -> String {
-    let clean: String = want
-        .chars()
-        .map(|c| if "[]:*?/\\'".contains(c) { '_' } else { c })
-        .take(28)
-        .collect();
-    let mut name = clean.clone();
-    let mut n = 1;
-    while used.iter().any(|u| u.eq_ignore_ascii_case(&name)) {
-        n += 1;
-        name = format!("{clean}~{n}");
-    }
-    used.push(name.clone());
-    name
 }
 
 fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {

@@ -1,7 +1,7 @@
 //! The XLSX sheet of a quick run's grid: the tests down, read and write across, once per unit
 //! (MB/s, IOPS, mean latency in µs), each number formatted, and a column chart of the MB/s.
 
-use super::xlsx::sheet_name;
+use super::sheet::sheet_name;
 use crate::charts::quick::{GridRow, COLUMNS};
 use rust_xlsxwriter::{Chart, ChartType, Format, Workbook, XlsxError};
 
