@@ -26,7 +26,7 @@ fn package_script_reads_its_options_before_building() {
     let o = package(&["--musl", "--static"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("unknown argument '--static' (--musl, --no-deb)"),
+        stderr(&o).contains("unknown argument '--static' (--musl, --no-deb, --check)"),
         "{}",
         stderr(&o)
     );
