@@ -43,10 +43,10 @@ struct MoveExtent {
 }
 
 /// `EXT4_IOC_MOVE_EXT`: `_IOWR('f', 15, struct move_extent)`.
-const EXT4_IOC_MOVE_EXT: libc::c_ulong = (3 << 30)
-    | ((std::mem::size_of::<MoveExtent>() as libc::c_ulong) << 16)
-    | ((b'f' as libc::c_ulong) << 8)
-    | 15;
+const EXT4_IOC_MOVE_EXT: libc::Ioctl = ((3u32 << 30)
+    | ((std::mem::size_of::<MoveExtent>() as u32) << 16)
+    | ((b'f' as u32) << 8)
+    | 15) as libc::Ioctl;
 
 /// The donor's path: `donorname` in the job's (first) directory, as fio joins them.
 pub(crate) fn donor_path(spec: &JobSpec) -> Option<PathBuf> {
