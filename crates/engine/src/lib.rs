@@ -44,6 +44,7 @@ pub mod rados_bench;
 pub mod rng;
 pub mod runner;
 pub mod steady;
+mod steady_group;
 pub mod sys;
 pub mod targets;
 #[cfg(any(test, feature = "test-support"))]

@@ -9,6 +9,7 @@ use crate::flow::{FlowSeat, Flows};
 use crate::job::{JobSpec, RunPlan};
 use crate::result::JobResult;
 use crate::rng::Rng;
+use crate::steady_group::SteadyGroup;
 use crate::sys;
 use crate::worker::{run_worker, WorkerSetup};
 use std::sync::atomic::Ordering;
@@ -42,6 +43,11 @@ pub(super) fn start_workers(
     // Every job of a flow counts in its weight from the start (also jobs of later groups).
     let mut flows = Flows::default();
     let mut seats = flow_seats(plan, &units, &mut flows);
+    let mut steady = steady_groups(plan, &units, &stops);
+    let judged_by: Vec<Option<Arc<SteadyGroup>>> = steady
+        .iter()
+        .map(|s| s.as_ref().map(|(g, _)| g.clone()))
+        .collect();
     // The ranges in flight of the jobs that serialize overlapping I/O on submit threads.
     let overlap = Arc::new(crate::offload::InFlight::default());
     let zones = Arc::new(crate::zbd::Registry::default());
@@ -81,12 +87,20 @@ pub(super) fn start_workers(
             flow: seats[ui].take(),
             overlap: overlap.clone(),
             zones: zones.clone(),
+            steady_group: steady[ui].take(),
         };
         let h = spawn_worker(job, ui, setup, &stops)?;
         w.running.push((ui, h));
     }
     w.join_all();
     drop(watcher);
+    // Every clone of a group that judged steady state together carries the group's final
+    // window (a clone that finished first took it before the last round).
+    for (r, g) in w.results.iter_mut().zip(judged_by) {
+        if let (Some(r), Some(g)) = (r.as_mut().filter(|r| r.ran), g) {
+            r.steady = Some(g.result());
+        }
+    }
     Ok(w.results)
 }
 
@@ -162,6 +176,41 @@ fn flow_seats(plan: &RunPlan, units: &[Unit], flows: &mut Flows) -> Vec<Option<F
             (f.weight > 0).then(|| flows.join(f.id, f.weight))
         })
         .collect()
+}
+
+/// Each clone's seat in its reporting group's steady-state window, when its job judges steady
+/// state over the group (`group_reporting`): the clones of all such jobs of a group share one
+/// window, judged by the first one's criterion.
+fn steady_groups(
+    plan: &RunPlan,
+    units: &[Unit],
+    stops: &Stops,
+) -> Vec<Option<(Arc<SteadyGroup>, usize)>> {
+    let judged = |u: &Unit| {
+        let j = &plan.jobs[u.job_index];
+        j.steady
+            .as_ref()
+            .filter(|_| j.group_reporting)
+            .map(|sp| (j.group_id, sp))
+    };
+    let mut seats: Vec<Option<(Arc<SteadyGroup>, usize)>> = units.iter().map(|_| None).collect();
+    for (first, u) in units.iter().enumerate() {
+        let Some((gid, spec)) = judged(u) else {
+            continue;
+        };
+        if seats[first].is_some() {
+            continue;
+        }
+        let members: Vec<usize> = (first..units.len())
+            .filter(|&i| judged(&units[i]).is_some_and(|(g, _)| g == gid))
+            .collect();
+        let flags = members.iter().map(|&i| stops.flag(i)).collect();
+        let group = Arc::new(SteadyGroup::new(spec.clone(), flags));
+        for (m, &i) in members.iter().enumerate() {
+            seats[i] = Some((group.clone(), m));
+        }
+    }
+    seats
 }
 
 /// A new group of jobs starts: through the run's gate (a closed gate stops the run), then its

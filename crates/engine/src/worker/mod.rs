@@ -164,6 +164,9 @@ pub(crate) struct WorkerSetup {
     pub(crate) overlap: Arc<crate::offload::InFlight>,
     /// The run's emulated zones (`zonemode=zbd`), shared by the jobs on a target.
     pub(crate) zones: Arc<crate::zbd::Registry>,
+    /// The reporting group's steady-state window and this clone's member number in it, when
+    /// the group judges steady state together.
+    pub(crate) steady_group: Option<(Arc<crate::steady_group::SteadyGroup>, usize)>,
 }
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -376,7 +379,10 @@ impl Worker {
         self.publish_progress(now);
         let mut res = std::mem::take(&mut self.res);
         self.fill_totals(&mut res, now);
-        res.steady = self.steady.as_ref().map(|s| s.window.result());
+        if let Some(s) = &self.steady {
+            s.leave();
+            res.steady = Some(s.result());
+        }
         res.search_depth = self.search.as_ref().map(|s| s.depth());
         res.zone_resets = self.zbd.as_ref().map_or(0, |z| z.resets);
         self.res = res;

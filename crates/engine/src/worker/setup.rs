@@ -432,7 +432,7 @@ impl Controls {
         let steady = spec
             .steady
             .clone()
-            .map(|sp| Box::new(SteadyRun::new(sp, job_start_ns)));
+            .map(|sp| Box::new(SteadyRun::new(sp, job_start_ns, s.steady_group.clone())));
         let lat_bound_ns = super::depth::latency_bounds(spec);
         let search = spec.depth_search.enabled().then(|| {
             Box::new(DepthSearch::new(

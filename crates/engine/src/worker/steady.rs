@@ -1,13 +1,23 @@
 //! The worker's side of steady-state detection: a sample of the last second's IOPS and
-//! bandwidth every second (from one second after the steady-state ramp), judged by the window.
+//! bandwidth every second (from one second after the steady-state ramp), judged by the job's
+//! own window, or by its reporting group's (`group_reporting`: the clones' samples summed).
 
 use super::Worker;
-use crate::steady::{SteadySpec, SteadyWindow};
+use crate::steady::{SteadyResult, SteadySpec, SteadyWindow};
+use crate::steady_group::SteadyGroup;
+use std::sync::Arc;
 
 const NS_PER_S: u64 = 1_000_000_000;
 
+/// Who judges the samples.
+enum Judge {
+    Own(SteadyWindow),
+    /// The group's window, and this clone's member number in it.
+    Group(Arc<SteadyGroup>, usize),
+}
+
 pub(super) struct SteadyRun {
-    pub(super) window: SteadyWindow,
+    judge: Judge,
     /// Samples count from this time on.
     ramp_over_ns: u64,
     prev_ns: u64,
@@ -16,7 +26,13 @@ pub(super) struct SteadyRun {
 }
 
 impl SteadyRun {
-    pub(super) fn new(spec: SteadySpec, start_ns: u64) -> SteadyRun {
+    /// Detection from `start_ns`, judged by the group `group` (the group's window and the
+    /// member number) or by the job's own window.
+    pub(super) fn new(
+        spec: SteadySpec,
+        start_ns: u64,
+        group: Option<(Arc<SteadyGroup>, usize)>,
+    ) -> SteadyRun {
         let ramp = spec.ramp.as_nanos() as u64;
         SteadyRun {
             ramp_over_ns: if ramp > 0 {
@@ -24,10 +40,28 @@ impl SteadyRun {
             } else {
                 0
             },
-            window: SteadyWindow::new(spec),
+            judge: match group {
+                Some((g, m)) => Judge::Group(g, m),
+                None => Judge::Own(SteadyWindow::new(spec)),
+            },
             prev_ns: start_ns,
             prev_bytes: 0,
             prev_ios: 0,
+        }
+    }
+
+    /// The job has finished: its group no longer waits for its samples.
+    pub(super) fn leave(&self) {
+        if let Judge::Group(g, m) = &self.judge {
+            g.leave(*m);
+        }
+    }
+
+    /// What the detection found (the group's, when the group judges).
+    pub(super) fn result(&self) -> SteadyResult {
+        match &self.judge {
+            Judge::Own(w) => w.result(),
+            Judge::Group(g, _) => g.result(),
         }
     }
 }
@@ -52,9 +86,11 @@ impl Worker {
         s.prev_ns = now;
         s.prev_bytes = bytes;
         s.prev_ios = ios;
-        if now < s.ramp_over_ns {
-            return false;
+        let sample = (now >= s.ramp_over_ns).then(|| (1000 * di / ms, 1000 * db / ms));
+        match (&mut s.judge, sample) {
+            (Judge::Own(w), Some((iops, bw))) => w.add(iops, bw),
+            (Judge::Own(_), None) => false,
+            (Judge::Group(g, m), sample) => g.add(*m, sample),
         }
-        s.window.add(1000 * di / ms, 1000 * db / ms)
     }
 }

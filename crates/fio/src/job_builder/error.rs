@@ -68,8 +68,8 @@ pub enum BuildError {
         block: u64,
         header: u64,
     },
-    #[error("option 'steadystate_duration' with group_reporting over several clones is not supported yet: iomark judges each clone on its own")]
-    SteadyGroupReporting,
+    #[error("the steady-state options (steadystate, steadystate_duration, steadystate_ramp_time) must be the same for every job of a reporting group: job '{0}' of this group has others")]
+    SteadyGroupMismatch(String),
     #[error("option 'read_iolog={logs}' is not supported yet: one log per clone ({count} logs) is not implemented in iomark yet; give one log")]
     ReplayManyLogs { logs: String, count: usize },
     #[error(transparent)]

@@ -302,9 +302,6 @@ fn finish_steady(spec: &mut JobSpec, st: &Pending) -> Result<(), BuildError> {
     if secs == 0 {
         return Ok(());
     }
-    if spec.group_reporting && spec.numjobs > 1 {
-        return Err(BuildError::SteadyGroupReporting);
-    }
     let (metric, slope, percent, limit) =
         st.steady_crit
             .unwrap_or((iomark_engine::steady::SteadyMetric::Iops, true, true, 0.01));

@@ -118,6 +118,17 @@ pub fn build_plan(raw: &RawPlan) -> Result<Built, PlanError> {
     build_plan_all(raw).map_err(|mut e| e.swap_remove(0))
 }
 
+/// A reporting group judges steady state over all its jobs with one criterion: the name of an
+/// earlier job of `spec`'s group whose steady-state options differ, when both report as a group.
+fn steady_mismatch(jobs: &[JobSpec], spec: &JobSpec) -> Option<String> {
+    if !spec.group_reporting {
+        return None;
+    }
+    jobs.iter()
+        .find(|j| j.group_id == spec.group_id && j.group_reporting && j.steady != spec.steady)
+        .map(|j| j.name.clone())
+}
+
 /// Build the whole plan, reporting the problems of every job.
 pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
     let mut warnings = Vec::new();
@@ -164,6 +175,17 @@ pub fn build_plan_all(raw: &RawPlan) -> Result<Built, Vec<PlanError>> {
         }
         spec.group_id = group;
         jobs_in_group += 1;
+        if let Some(other) = steady_mismatch(&jobs, &spec) {
+            errors.push(PlanError::Job {
+                index: ji,
+                error: JobError {
+                    job: spec.name.clone(),
+                    option: None,
+                    cause: Box::new(BuildError::SteadyGroupMismatch(other)),
+                },
+            });
+            continue;
+        }
         jobs.push(spec);
     }
     // fio's exitall holds for the whole run: once one job sets it, every job that finishes
