@@ -67,10 +67,28 @@ fn resets(out: &str) -> u64 {
         .sum()
 }
 
+/// fio, then iomark, on the same job: each one's stdout and logs (as [`run`]).
+fn both(d: &Scratch, args: &[&str], log: bool) -> [(String, BTreeMap<String, Vec<Io>>); 2] {
+    ["fio", "iomark"].map(|tool| run(tool, d, args, log))
+}
+
+/// The options of a job on `target` with emulated zones of `ZONE` bytes, then `extra`.
+fn zbd_job(target: &str, extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = ["--name=z", "--zonemode=zbd", "--zonesize=256k"]
+        .map(String::from)
+        .into();
+    a.push(format!("--filename={target}"));
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+fn strs(a: &[String]) -> Vec<&str> {
+    a.iter().map(String::as_str).collect()
+}
+
 /// Both tools on the same job: the same logs (offsets, lengths, directions) and resets.
 fn same_as_fio(d: &Scratch, args: &[&str], log: bool) -> BTreeMap<String, Vec<Io>> {
-    let (fo, f) = run("fio", d, args, log);
-    let (io, i) = run("iomark", d, args, log);
+    let [(fo, f), (io, i)] = both(d, args, log);
     assert_eq!(i, f, "{args:?}: iomark's I/O logs vs fio's");
     assert_eq!(
         resets(&io),
@@ -85,36 +103,42 @@ fn file_of(d: &Scratch, size: u64) -> String {
     d.s("f.dat")
 }
 
+/// `check` on a 1 MiB regular file in a scratch directory named after `tag`.
+fn on_file(tag: &str, check: fn(&Scratch, &str)) {
+    let d = Scratch::new(tag);
+    let target = file_of(&d, 1 << 20);
+    check(&d, &target);
+}
+
+/// `check` on a 1 MiB loop device (as root), with a scratch directory named after `tag`.
+fn on_loop(tag: &str, check: fn(&Scratch, &str)) {
+    root_required();
+    let l = Loop::new(tag, 1 << 20, false);
+    let d = Scratch::new(&format!("{tag}-dir"));
+    check(&d, &l.dev);
+}
+
 #[test]
 fn zbd_sequential_writes_are_fios() {
     let d = Scratch::new("zbdseq");
-    let f = format!("--filename={}", file_of(&d, 1 << 20));
-    let common = [
-        "--name=z",
-        &f[..],
-        "--zonemode=zbd",
-        "--zonesize=256k",
-        "--bs=64k",
-    ];
+    let f = file_of(&d, 1 << 20);
+    let job = |extra: &[&str]| zbd_job(&f, &[&["--bs=64k"], extra].concat());
     // Two passes: the second resets each full zone before writing it again.
-    let mut a = common.to_vec();
-    a.extend(["--rw=write", "--size=1m", "--loops=2"]);
-    let logs = same_as_fio(&d, &a, true);
+    let a = job(&["--rw=write", "--size=1m", "--loops=2"]);
+    let logs = same_as_fio(&d, &strs(&a), true);
     let w = &logs["TOOL.log"];
     assert_eq!(w.len(), 32);
     assert_eq!(w[16].1, 0, "the second pass starts again at the first zone");
-    let (out, _) = run("iomark", &d, &a, false);
+    let (out, _) = run("iomark", &d, &strs(&a), false);
     assert_eq!(resets(&out), 4, "{out}");
     // A region that is not whole zones is moved in to whole zones (100k..700k: 256k..512k);
     // `2z` is two zones.
-    let mut a = common.to_vec();
-    a.extend(["--rw=write", "--offset=100k", "--size=600k"]);
-    let logs = same_as_fio(&d, &a, true);
+    let a = job(&["--rw=write", "--offset=100k", "--size=600k"]);
+    let logs = same_as_fio(&d, &strs(&a), true);
     assert_eq!(logs["TOOL.log"].first().unwrap().1, ZONE);
     assert_eq!(logs["TOOL.log"].len(), 4);
-    let mut a = common.to_vec();
-    a.extend(["--rw=write", "--offset=1z", "--size=2z"]);
-    let logs = same_as_fio(&d, &a, true);
+    let a = job(&["--rw=write", "--offset=1z", "--size=2z"]);
+    let logs = same_as_fio(&d, &strs(&a), true);
     assert_eq!(logs["TOOL.log"].len(), 8);
 }
 
@@ -149,19 +173,16 @@ fn check_writes(ios: &[Io], max_open: usize) -> u64 {
 }
 
 fn random_writes_on(d: &Scratch, target: &str) {
-    let f = format!("--filename={target}");
-    let a = [
-        "--name=z",
-        &f[..],
-        "--zonemode=zbd",
-        "--zonesize=256k",
-        "--bs=64k",
-        "--rw=randwrite",
-        "--size=1m",
-        "--max_open_zones=2",
-    ];
-    let (fo, f) = run("fio", d, &a, true);
-    let (io, i) = run("iomark", d, &a, true);
+    let a = zbd_job(
+        target,
+        &[
+            "--bs=64k",
+            "--rw=randwrite",
+            "--size=1m",
+            "--max_open_zones=2",
+        ],
+    );
+    let [(fo, f), (io, i)] = both(d, &strs(&a), true);
     let (f, i) = (&f["TOOL.log"], &i["TOOL.log"]);
     assert_eq!(i.len(), f.len(), "I/O count");
     assert_eq!(f.len(), 16);
@@ -173,17 +194,12 @@ fn random_writes_on(d: &Scratch, target: &str) {
 
 #[test]
 fn zbd_random_writes_keep_fios_zone_rules() {
-    let d = Scratch::new("zbdrand");
-    let target = file_of(&d, 1 << 20);
-    random_writes_on(&d, &target);
+    on_file("zbdrand", random_writes_on);
 }
 
 #[test]
 fn zbd_random_writes_on_a_loop_device() {
-    root_required();
-    let l = Loop::new("zbdloop", 1 << 20, false);
-    let d = Scratch::new("zbdloopw");
-    random_writes_on(&d, &l.dev);
+    on_loop("zbdloopw", random_writes_on);
 }
 
 /// A write job then (stonewall) a read job on the same target: the reads find what the first
@@ -218,16 +234,8 @@ fn reads_on(d: &Scratch, target: &str) {
         }
     }
     // Nothing written: a read job reads nothing (fio's too).
-    let f = format!("--filename={target}");
-    let a = [
-        "--name=z",
-        &f[..],
-        "--zonemode=zbd",
-        "--zonesize=256k",
-        "--rw=read",
-        "--bs=64k",
-    ];
-    let logs = same_as_fio(d, &a, true);
+    let a = zbd_job(target, &["--rw=read", "--bs=64k"]);
+    let logs = same_as_fio(d, &strs(&a), true);
     assert!(
         logs.get("TOOL.log").is_none_or(|l| l.is_empty()),
         "{logs:?}"
@@ -236,17 +244,12 @@ fn reads_on(d: &Scratch, target: &str) {
 
 #[test]
 fn zbd_reads_stay_below_the_write_pointer_as_fios() {
-    let d = Scratch::new("zbdread");
-    let target = file_of(&d, 1 << 20);
-    reads_on(&d, &target);
+    on_file("zbdread", reads_on);
 }
 
 #[test]
 fn zbd_reads_on_a_loop_device() {
-    root_required();
-    let l = Loop::new("zbdloopr", 1 << 20, false);
-    let d = Scratch::new("zbdloopr2");
-    reads_on(&d, &l.dev);
+    on_loop("zbdloopr", reads_on);
 }
 
 /// fio 3.33's `examples/zbd-rand-write.fio` and `examples/zbd-seq-read.fio` (their settings,
