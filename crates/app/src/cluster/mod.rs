@@ -20,6 +20,8 @@ mod session_tests;
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub mod transport;
 
+pub use preflight::Refusal;
+
 /// What a command does when it is launched as many ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
