@@ -3,7 +3,7 @@
 //! send, and ends the launch when rank 0 falls silent for longer than the timeout. What the
 //! news and the words mean is the [`Follower`]'s (a whole plan's run, or iozone's passes).
 
-use super::preflight::Refusal;
+use super::refusal::Refusal;
 use super::session::{decode_u32, Event, Outcome, Session};
 use super::transport::{Kind, Received, Transport};
 use iomark_engine::result::RunResult;

@@ -3,44 +3,11 @@
 //! every refusal with its rank and host), so that a refusal anywhere stops every rank before
 //! any I/O. Waits are bounded by the session's timeout.
 
+use super::refusal::Refusal;
 use super::session::{name, Session};
 use super::transport::{Kind, Received, Transport};
 use crate::session::exit;
 use std::time::{Duration, Instant};
-
-/// A rank's reason not to run the plan, with the exit status a run of one process gives it:
-/// [`exit::BAD_INPUT`] for an output that would destroy something (the result file's check,
-/// [`crate::session::ResultFile::check`]), [`exit::FAILED`] for the other checks. The verdict
-/// of many refusals has the highest of their statuses, on every rank.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: i32,
-    pub why: String,
-}
-
-impl Refusal {
-    /// A check of the plan or its targets that failed (exit status 1).
-    pub fn failed(why: impl Into<String>) -> Refusal {
-        Refusal {
-            code: exit::FAILED,
-            why: why.into(),
-        }
-    }
-
-    /// Bad input, such as a result file refused (exit status 2).
-    pub fn bad_input(why: impl Into<String>) -> Refusal {
-        Refusal {
-            code: exit::BAD_INPUT,
-            why: why.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.why)
-    }
-}
 
 impl<T: Transport> Session<T> {
     /// Rank 0: every rank's host (in rank order), or the verdict that stops the run.

@@ -5,7 +5,7 @@
 //! running a time-bounded group that long past its expected end) ends the run with a message
 //! naming it and its host, on every rank, through the transport's abort (MPI_Abort under MPI).
 
-use super::preflight::Refusal;
+use super::refusal::Refusal;
 use super::transport::{Kind, Received, Transport};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::result::RunResult;
