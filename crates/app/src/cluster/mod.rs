@@ -22,6 +22,7 @@ mod session_tests;
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub mod transport;
 
+#[cfg_attr(not(feature = "mpi"), allow(unused_imports))]
 pub use refusal::Refusal;
 
 /// What a command does when it is launched as many ranks.
