@@ -582,3 +582,63 @@ fn ctrl_c_on_mpirun_keeps_the_result_file_whole_and_marked_interrupted() {
         &r.to_string()[..200]
     );
 }
+
+#[test]
+fn a_bad_result_file_is_refused_with_status_2_on_every_rank_before_any_io() {
+    let d = Scratch::new("mpi-result-file");
+    let t = d.s("t.$rank");
+    let run_args = vec![
+        "run".to_string(),
+        "--name=w".into(),
+        "--ioengine=psync".into(),
+        "--rw=write".into(),
+        "--size=64k".into(),
+        format!("--filename={t}"),
+    ];
+    let iozone_args: Vec<String> = [
+        "iozone",
+        "-t",
+        "2",
+        "-s",
+        "64k",
+        "-r",
+        "4k",
+        "-i",
+        "0",
+        "-F",
+        "f.$rank.0",
+        "f.$rank.1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    std::fs::create_dir(d.file("dir")).unwrap();
+    let cases = [
+        (&run_args, d.s("dir")),
+        (&run_args, "/dev/zero".to_string()),
+        (&run_args, d.s("t.0")),
+        (&iozone_args, d.s("dir")),
+        (&iozone_args, "/dev/zero".to_string()),
+        (&iozone_args, d.s("f.0.1")),
+    ];
+    for (args, bad) in cases {
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let switch = format!("--result={bad}");
+        a.push(&switch);
+        let o = run(2, &a, &d.path);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{} {switch}: {e}", a[0]);
+        assert!(e.contains("no rank did any I/O"), "{} {switch}: {e}", a[0]);
+        let names: Vec<String> = std::fs::read_dir(&d.path)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["dir"],
+            "{} {switch}: files made before the refusal",
+            a[0]
+        );
+        assert_eq!(std::fs::read_dir(d.file("dir")).unwrap().count(), 0);
+    }
+}

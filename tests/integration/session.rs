@@ -226,6 +226,24 @@ fn long_commands_draw_progress_on_a_terminal_and_never_into_a_pipe() {
             "iomark sweep: point ",
         ),
         (
+            vec![
+                "iometer",
+                &dir,
+                "--spec",
+                "4k,100,0",
+                "--outstanding",
+                "1,2",
+                "--size",
+                "4m",
+                "--runtime",
+                "700ms",
+                "--ioengine",
+                "psync",
+            ],
+            // Its points are a sweep's, named by the command that runs them.
+            "iomark iometer: point ",
+        ),
+        (
             vec!["bonnie", "-d", &dir, "-s", "64", "-r", "0", "-n", "0"],
             "iomark bonnie: test ",
         ),

@@ -590,3 +590,63 @@ fn a_trend_draws_a_figure_across_runs_and_marks_a_changed_system() {
     let bad = with_store(&store, &["report", "--trend", "iops"], &d.path);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// iozone's test file (made and removed by the run) and blogbench's directory are the runs'
+/// targets in the store: `history --target DIR` finds both, and only them.
+#[test]
+fn iozone_and_blogbench_runs_are_found_by_the_directory_they_ran_in() {
+    let d = Scratch::new_in("/dev/shm", "store-places");
+    let store = d.file("results.db");
+    std::fs::create_dir(d.file("place")).unwrap();
+    let place = d.s("place");
+    let runs: [&[&str]; 3] = [
+        // A relative test file: known by the absolute path of its directory.
+        &[
+            "iozone",
+            "-s",
+            "256k",
+            "-r",
+            "64k",
+            "-i",
+            "0",
+            "-f",
+            "place/iz.tmp",
+        ],
+        &["blogbench", "-d", &place, "-i", "1", "-s", "1", "-r", "2"],
+        &[
+            "run",
+            "--name=x",
+            "--size=1m",
+            "--rw=write",
+            "--filename=other.dat",
+        ],
+    ];
+    for a in runs {
+        ok(&with_store(&store, a, &d.path));
+    }
+    assert!(!d.file("place/iz.tmp").exists());
+    let found = ok(&with_store(
+        &store,
+        &["history", "--json", "--target", &place],
+        &d.path,
+    ));
+    let h: Vec<Value> = serde_json::from_str::<Value>(&found)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone();
+    let got: Vec<(&str, &str)> = h
+        .iter()
+        .map(|r| {
+            (
+                r["front_end"].as_str().unwrap(),
+                r["targets"][0].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [("iozone", place.as_str()), ("blogbench", place.as_str())],
+        "{found}"
+    );
+}

@@ -367,7 +367,7 @@ fn run_or_sweep(
     }
     let cycle = cycled(&o.outstanding) || cycled(&o.workers);
     let code = if cycle {
-        crate::sweep::main_with(&sweep_args(args, t), prepare)
+        crate::sweep::main_with("iometer", &sweep_args(args, t), prepare)
     } else {
         run(args, prepare)
     };

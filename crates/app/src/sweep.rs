@@ -15,12 +15,13 @@ use std::path::PathBuf;
 
 /// `iomark sweep ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
-    main_with(a, &|_| {})
+    main_with("sweep", a, &|_| {})
 }
 
-/// `iomark sweep ARGS...` with `prepare` applied to every plan it runs (a front end's typed
-/// additions to the job model).
-pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
+/// `iomark sweep ARGS...` for the command `tool` (`sweep`, or a front end that sweeps, which
+/// its progress line names), with `prepare` applied to every plan it runs (a front end's
+/// typed additions to the job model).
+pub fn main_with(tool: &str, a: &[String], prepare: Prepare) -> i32 {
     let mut o = match args::parse(a) {
         Ok(o) if o.help => {
             return crate::session::pipe::print_text(args::USAGE);
@@ -40,7 +41,7 @@ pub fn main_with(a: &[String], prepare: Prepare) -> i32 {
         .filter(|(k, _)| k == "filename")
         .flat_map(|(_, v)| v.split(':').map(PathBuf::from).collect::<Vec<_>>())
         .collect();
-    let mut session = Session::said("sweep");
+    let mut session = Session::said(tool);
     if let Err(code) = session.result_file(o.result.as_deref(), &targets) {
         return code;
     }

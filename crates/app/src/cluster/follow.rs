@@ -3,6 +3,7 @@
 //! send, and ends the launch when rank 0 falls silent for longer than the timeout. What the
 //! news and the words mean is the [`Follower`]'s (a whole plan's run, or iozone's passes).
 
+use super::refusal::Refusal;
 use super::session::{decode_u32, Event, Outcome, Session};
 use super::transport::{Kind, Received, Transport};
 use iomark_engine::result::RunResult;
@@ -65,11 +66,11 @@ impl<T: Transport> Session<T> {
     pub(crate) fn follow(
         &mut self,
         plan: &RunPlan,
-        refusal: Option<String>,
+        refusal: Option<Refusal>,
         ctl: RunCtl,
     ) -> Outcome {
         if let Err(verdict) = self.follow_preflight(refusal) {
-            return Outcome::Stopped(verdict.to_string());
+            return Outcome::Refused(verdict);
         }
         let (events, go, ctl) = self.start(plan, ctl);
         self.follow_with(Member {

@@ -10,6 +10,8 @@ mod local;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod out;
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+mod refusal;
 // Without MPI the session serves the tests alone (over the in-process transport).
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 mod preflight;
@@ -19,6 +21,9 @@ pub mod session;
 mod session_tests;
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub mod transport;
+
+#[cfg_attr(not(feature = "mpi"), allow(unused_imports))]
+pub use refusal::Refusal;
 
 /// What a command does when it is launched as many ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

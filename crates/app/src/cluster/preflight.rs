@@ -3,22 +3,24 @@
 //! every refusal with its rank and host), so that a refusal anywhere stops every rank before
 //! any I/O. Waits are bounded by the session's timeout.
 
+use super::refusal::Refusal;
 use super::session::{name, Session};
 use super::transport::{Kind, Received, Transport};
+use crate::session::exit;
 use std::time::{Duration, Instant};
 
 impl<T: Transport> Session<T> {
     /// Rank 0: every rank's host (in rank order), or the verdict that stops the run.
     pub(crate) fn lead_preflight(
         &mut self,
-        refusal: Option<String>,
-    ) -> anyhow::Result<Vec<Option<String>>> {
+        refusal: Option<Refusal>,
+    ) -> Result<Vec<Option<String>>, Refusal> {
         let n = self.link.size();
         let t0 = Instant::now();
         let mut hosts: Vec<Option<String>> = vec![None; n];
         hosts[0] = Some(self.host.clone());
         let mut last_seen = vec![Instant::now(); n];
-        let mut refusals: Vec<(usize, String)> = Vec::new();
+        let mut refusals: Vec<(usize, Refusal)> = Vec::new();
         if let Some(r) = refusal {
             refusals.push((0, r));
         }
@@ -49,31 +51,36 @@ impl<T: Transport> Session<T> {
             }
         }
         self.say(&format!("preflight of {n} ranks in {:?}", t0.elapsed()));
-        let verdict = if refusals.is_empty() {
-            String::new()
-        } else {
-            refusals.sort();
-            let names: Vec<(String, &str)> = refusals
+        if refusals.is_empty() {
+            for r in 1..n {
+                self.link.send(r, Kind::Verdict, Vec::new());
+            }
+            return Ok(hosts);
+        }
+        refusals.sort_by_key(|(r, _)| *r);
+        let names: Vec<(String, &str)> = refusals
+            .iter()
+            .map(|(r, w)| (name(&hosts, *r), w.why.as_str()))
+            .collect();
+        let verdict = Refusal {
+            code: refusals
                 .iter()
-                .map(|(r, w)| (name(&hosts, *r), w.as_str()))
-                .collect();
-            verdict_text(&names, n)
+                .map(|(_, w)| w.code)
+                .max()
+                .unwrap_or(exit::FAILED),
+            why: verdict_text(&names, n),
         };
         for r in 1..n {
-            self.link
-                .send(r, Kind::Verdict, verdict.clone().into_bytes());
+            self.link.send(r, Kind::Verdict, encode_refusal(&verdict));
         }
-        if !verdict.is_empty() {
-            self.drain();
-            return Err(anyhow::Error::msg(verdict));
-        }
-        Ok(hosts)
+        self.drain();
+        Err(verdict)
     }
 
     /// Another rank: Ok to go on, or the verdict that stops the run.
-    pub(crate) fn follow_preflight(&mut self, refusal: Option<String>) -> anyhow::Result<()> {
+    pub(crate) fn follow_preflight(&mut self, refusal: Option<Refusal>) -> Result<(), Refusal> {
         self.link
-            .send(0, Kind::Hello, encode_hello(&self.host, refusal.as_deref()));
+            .send(0, Kind::Hello, encode_hello(&self.host, refusal.as_ref()));
         let mut last_seen = Instant::now();
         let mut next_beat = Instant::now() + self.beat_every();
         loop {
@@ -85,9 +92,7 @@ impl<T: Transport> Session<T> {
                             return Ok(());
                         }
                         self.drain();
-                        return Err(anyhow::Error::msg(
-                            String::from_utf8_lossy(&m.body).into_owned(),
-                        ));
+                        return Err(decode_refusal(&m.body));
                     }
                 }
                 Some(_) => {}
@@ -137,20 +142,40 @@ fn verdict_text(refusals: &[(String, &str)], n: usize) -> String {
     out + &format!("no rank did any I/O ({} of {n} refused)", refusals.len())
 }
 
-fn encode_hello(host: &str, refusal: Option<&str>) -> Vec<u8> {
+/// A refusal as sent (in a hello, or as the verdict that stops the run, an empty verdict
+/// letting it go on): its exit status in one byte, then its reason.
+fn encode_refusal(r: &Refusal) -> Vec<u8> {
+    let mut b = vec![r.code.clamp(0, 255) as u8];
+    b.extend_from_slice(r.why.as_bytes());
+    b
+}
+
+fn decode_refusal(b: &[u8]) -> Refusal {
+    match b.split_first() {
+        Some((&code, why)) => Refusal {
+            code: i32::from(code),
+            why: String::from_utf8_lossy(why).into_owned(),
+        },
+        None => Refusal::failed(""),
+    }
+}
+
+fn encode_hello(host: &str, refusal: Option<&Refusal>) -> Vec<u8> {
     let mut b = host.as_bytes().to_vec();
     if let Some(r) = refusal {
         b.push(0);
-        b.extend_from_slice(r.as_bytes());
+        b.extend_from_slice(&encode_refusal(r));
     }
     b
 }
 
-fn decode_hello(b: &[u8]) -> (String, Option<String>) {
-    let text = String::from_utf8_lossy(b);
-    match text.split_once('\0') {
-        Some((h, r)) => (h.to_string(), Some(r.to_string())),
-        None => (text.into_owned(), None),
+fn decode_hello(b: &[u8]) -> (String, Option<Refusal>) {
+    match b.iter().position(|&c| c == 0) {
+        Some(i) => (
+            String::from_utf8_lossy(&b[..i]).into_owned(),
+            Some(decode_refusal(&b[i + 1..])),
+        ),
+        None => (String::from_utf8_lossy(b).into_owned(), None),
     }
 }
 
@@ -179,9 +204,15 @@ mod tests {
     #[test]
     fn hello_carries_host_and_refusal() {
         assert_eq!(decode_hello(&encode_hello("n1", None)), ("n1".into(), None));
-        assert_eq!(
-            decode_hello(&encode_hello("n1", Some("mounted"))),
-            ("n1".into(), Some("mounted".into()))
-        );
+        for r in [
+            Refusal::failed("mounted"),
+            Refusal::bad_input("a directory"),
+        ] {
+            assert_eq!(
+                decode_hello(&encode_hello("n1", Some(&r))),
+                ("n1".into(), Some(r.clone()))
+            );
+            assert_eq!(decode_refusal(&encode_refusal(&r)), r);
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! running a time-bounded group that long past its expected end) ends the run with a message
 //! naming it and its host, on every rank, through the transport's abort (MPI_Abort under MPI).
 
+use super::refusal::Refusal;
 use super::transport::{Kind, Received, Transport};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::result::RunResult;
@@ -21,8 +22,11 @@ pub enum Outcome {
     Gathered(Vec<RankResult>),
     /// Another rank: its own result went to rank 0.
     Sent(Box<RunResult>),
-    /// The run stopped (before any I/O when a rank refused the plan); on rank 0 the message
-    /// names the rank and host (the caller says it on stderr).
+    /// A rank refused the plan: every rank stopped before any I/O, with the verdict (on rank 0
+    /// the caller says it on stderr) and its exit status.
+    Refused(Refusal),
+    /// The run stopped under way; on rank 0 the message names the rank and host (the caller
+    /// says it on stderr).
     Stopped(String),
 }
 
@@ -112,7 +116,7 @@ impl<T: Transport> Session<T> {
 
     /// Runs `plan` on every rank. `refusal` is this rank's reason not to run it (the checks of
     /// a local run, done by the caller). `ctl` is the caller's control of the run.
-    pub fn run(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
+    pub fn run(&mut self, plan: &RunPlan, refusal: Option<Refusal>, ctl: RunCtl) -> Outcome {
         if self.link.rank() == 0 {
             self.lead(plan, refusal, ctl)
         } else {
@@ -153,10 +157,10 @@ impl<T: Transport> Session<T> {
     /// Rank 0: the preflight, then turns of listening to the run thread and the other ranks,
     /// releasing each group when all are ready and watching the deadlines, until every rank's
     /// result is in.
-    fn lead(&mut self, plan: &RunPlan, refusal: Option<String>, ctl: RunCtl) -> Outcome {
+    fn lead(&mut self, plan: &RunPlan, refusal: Option<Refusal>, ctl: RunCtl) -> Outcome {
         let hosts = match self.lead_preflight(refusal) {
             Ok(h) => h,
-            Err(verdict) => return Outcome::Stopped(verdict.to_string()),
+            Err(verdict) => return Outcome::Refused(verdict),
         };
         let mut lead = Lead::start(self, plan, hosts, ctl);
         loop {

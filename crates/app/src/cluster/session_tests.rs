@@ -3,6 +3,7 @@
 
 use super::local::{world, Local};
 use super::session::{Outcome, Session};
+use super::Refusal;
 use iomark_engine::job::{BlockSize, EngineKind, JobSpec, PerDir, RwMode, SizeSpec};
 use iomark_engine::runner::RunCtl;
 use iomark_engine::RunPlan;
@@ -33,7 +34,7 @@ fn plan(dir: &Path) -> RunPlan {
 
 /// Runs the plan on `n` ranks, each a thread; `refuses(r)` is rank r's refusal. The outcomes
 /// in rank order.
-fn launch(n: usize, refuses: fn(usize) -> Option<String>) -> Vec<Outcome> {
+fn launch(n: usize, refuses: fn(usize) -> Option<Refusal>) -> Vec<Outcome> {
     let dir = tempfile::tempdir().unwrap();
     let plan = plan(dir.path());
     let ranks: Vec<_> = world(n)
@@ -82,11 +83,13 @@ fn rank_zero_gathers_every_ranks_whole_result_in_rank_order() {
 
 #[test]
 fn one_refusal_stops_every_rank_before_any_io_and_names_it() {
-    let out = launch(3, |r| (r == 2).then(|| "the target is mounted".to_string()));
+    let out = launch(3, |r| {
+        (r == 2).then(|| Refusal::failed("the target is mounted"))
+    });
     let said: Vec<String> = out
         .into_iter()
         .map(|o| match o {
-            Outcome::Stopped(m) => m,
+            Outcome::Refused(m) => m.why,
             _ => panic!("a rank ran although rank 2 refused"),
         })
         .collect();
@@ -97,4 +100,29 @@ fn one_refusal_stops_every_rank_before_any_io_and_names_it() {
     );
     assert!(said[0].ends_with("no rank did any I/O (1 of 3 refused)"));
     assert!(said.iter().all(|m| m == &said[0]));
+}
+
+#[test]
+fn a_refused_result_file_gives_every_rank_the_status_of_bad_input() {
+    let out = launch(3, |r| match r {
+        0 => Some(Refusal::bad_input("/dev/zero is a device")),
+        2 => Some(Refusal::failed("the target is mounted")),
+        _ => None,
+    });
+    for o in out {
+        let Outcome::Refused(v) = o else {
+            panic!("a rank ran although two refused");
+        };
+        assert_eq!(v.code, crate::session::exit::BAD_INPUT, "{}", v.why);
+        assert!(v
+            .why
+            .contains("rank 0 on h0 refuses the run: /dev/zero is a device\n"));
+        assert!(v
+            .why
+            .contains("rank 2 on h2 refuses the run: the target is mounted\n"));
+    }
+    let out = launch(2, |r| (r == 1).then(|| Refusal::failed("mounted")));
+    assert!(out
+        .iter()
+        .all(|o| matches!(o, Outcome::Refused(v) if v.code == crate::session::exit::FAILED)));
 }

@@ -202,6 +202,20 @@ pub fn targets(r: &RunResult) -> Vec<String> {
     out
 }
 
+/// The places a suite's run made its files in (iozone's test files, blogbench's directory)
+/// as the targets of its jobs that have none of their own: probed as the job runner probes
+/// its targets, under their absolute paths, so the store knows their device and file system
+/// and, by [`identity`], a file the run removed by its directory.
+pub fn place_targets(r: &mut RunResult, places: &[PathBuf]) {
+    let probed: Vec<_> = places
+        .iter()
+        .filter_map(|p| iomark_engine::targets::probe_place(p))
+        .collect();
+    for j in r.jobs.iter_mut().filter(|j| j.targets.is_empty()) {
+        j.targets = probed.clone();
+    }
+}
+
 /// What a target is called in the store: its path, or for a file the run made and removed
 /// again (quick's `iomark-quick.PID.tmp`, bonnie's `Bonnie.PID/file`, a job's `unlink=1` file),
 /// the directory it was made in, so that runs on the same place are the same target in the
@@ -296,6 +310,30 @@ mod tests {
         ] {
             assert_eq!(identity(name), name);
         }
+    }
+
+    #[test]
+    fn a_suites_jobs_get_the_places_it_made_its_files_in() {
+        use iomark_engine::result::JobResult;
+        let d = tempfile::tempdir().unwrap();
+        let (file, blogs) = (d.path().join("iozone.tmp"), d.path().join("blogs"));
+        std::fs::create_dir(&blogs).unwrap();
+        let mut r = RunResult {
+            jobs: vec![JobResult::default(), JobResult::default()],
+            ..RunResult::default()
+        };
+        r.jobs[1].targets = vec![iomark_engine::targets::probe(d.path()).unwrap()];
+        r.jobs[1].targets[0].path = "own".into();
+        place_targets(&mut r, &[file.clone(), blogs.clone()]);
+        let paths: Vec<&str> = r.jobs[0].targets.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(paths, [file.to_str().unwrap(), blogs.to_str().unwrap()]);
+        assert_eq!(r.jobs[1].targets[0].path, "own");
+        // The file the run removed is its directory in the store, the directory itself.
+        let dir = d.path().display().to_string();
+        assert_eq!(
+            targets(&r),
+            [dir.clone(), blogs.display().to_string(), "own".into()]
+        );
     }
 
     fn v(s: &[&str]) -> Vec<String> {

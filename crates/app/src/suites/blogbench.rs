@@ -144,6 +144,7 @@ fn finish(
     }
     let mut code = session.exit(d.phase.error.is_some());
     r.interrupted |= signals::interrupted();
+    crate::session::record::place_targets(&mut r, std::slice::from_ref(&p.dir));
     r.tables = vec![
         blogbench::table::intervals(&d.intervals),
         blogbench::table::scores(written, read, p.mode.name()),

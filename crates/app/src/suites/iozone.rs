@@ -92,6 +92,7 @@ pub fn main(args: &[String]) -> i32 {
         host,
         start_ms,
         report: ran.report,
+        places: test_files(&p),
     };
     finish(
         &a,
@@ -428,6 +429,8 @@ pub struct End<'a> {
     pub start_ms: u64,
     /// The `-R` report, printed last.
     pub report: String,
+    /// The test files, the run's targets in the result store.
+    pub places: Vec<PathBuf>,
 }
 
 /// The end of a run: the interruption or completion line, the `-R` report, and the result
@@ -462,6 +465,7 @@ pub fn finish(
         figs,
     );
     r.run.command_line = crate::session::command_line();
+    crate::session::record::place_targets(&mut r.run, &end.places);
     if let Some(path) = end.html {
         if !crate::report_cmd::report_run(&r.run, path, "iomark iozone") {
             code = code.max(1);

@@ -212,6 +212,20 @@ pub fn dir_writable(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// The facts of a place a run makes its files in (a suite's test file, work directory or
+/// scratch file), under its absolute path: the path's own when something is there, else the
+/// nearest existing directory above it (its file system and disk), so that a file the run
+/// makes and removes is still described. None when nothing above it exists.
+pub fn probe_place(path: &Path) -> Option<TargetInfo> {
+    let abs = std::path::absolute(path).ok()?;
+    let mut info = abs
+        .ancestors()
+        .find(|a| a.symlink_metadata().is_ok())
+        .and_then(|a| probe(a).ok())?;
+    info.path = abs.display().to_string();
+    Some(info)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,5 +328,22 @@ mod tests {
         assert_eq!(mem.fs_type.as_deref(), Some("proc"));
         assert_eq!(pseudo_fs(Path::new("/sys/kernel")), Some("sysfs"));
         assert_eq!(pseudo_fs(d.path()), None);
+    }
+
+    #[test]
+    fn a_place_not_made_yet_has_the_facts_of_its_directory_under_its_own_path() {
+        let d = tempfile::tempdir().unwrap();
+        let gone = d.path().join("sub").join("file.tmp");
+        let t = probe_place(&gone).unwrap();
+        assert_eq!(t.path, gone.display().to_string());
+        assert_eq!(t.kind, "directory");
+        let dir = probe(d.path()).unwrap();
+        assert_eq!(
+            (t.fs_type.clone(), t.size_bytes),
+            (dir.fs_type, dir.size_bytes)
+        );
+        std::fs::write(d.path().join("made"), b"x").unwrap();
+        let made = probe_place(&d.path().join("made")).unwrap();
+        assert_eq!((made.kind.as_str(), made.size_bytes), ("file", 1));
     }
 }

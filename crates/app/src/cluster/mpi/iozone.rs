@@ -11,6 +11,7 @@ use super::Session;
 use crate::cluster::follow::Follower;
 use crate::cluster::session::{decode_u32, name, Session as ClusterSession};
 use crate::cluster::transport::{Kind, Received, Transport};
+use crate::cluster::Refusal;
 use crate::session::ResultFile;
 use crate::session::{exit, signals};
 use crate::suites::iozone::{self as front, Early, End};
@@ -63,24 +64,27 @@ fn named_files(a: &mut IozoneArgs, place: &Place) -> Vec<bool> {
     own
 }
 
-/// This rank's plan, or its refusal (the checks of a run of one process).
-fn prepare(args: &[String], place: &Place) -> anyhow::Result<Prepared> {
+/// This rank's plan, or its refusal (the checks of a run of one process, with its exit
+/// status: 2 for a result file refused).
+fn prepare(args: &[String], place: &Place) -> Result<Prepared, Refusal> {
+    let failed = |e: anyhow::Error| Refusal::failed(e.to_string());
     let (mut a, html) = match front::parse_args(args) {
         Ok(x) => x,
-        Err(Early::Done(_)) => anyhow::bail!("help and version run on rank 0 alone"),
-        Err(Early::Refused(_, e)) => return Err(anyhow::Error::msg(e)),
+        Err(Early::Done(_)) => return Err(Refusal::failed("help and version run on rank 0 alone")),
+        Err(Early::Refused(_, e)) => return Err(Refusal::failed(e)),
     };
     let own = named_files(&mut a, place);
-    let mut p = front::make_plan(&a)?;
+    let mut p = front::make_plan(&a).map_err(failed)?;
     if p.throughput.is_none() {
-        anyhow::bail!("iozone runs on many ranks in throughput mode only (-t N, or -l N -u M); give --no-mpi to run the matrix alone on every rank");
+        return Err(Refusal::failed("iozone runs on many ranks in throughput mode only (-t N, or -l N -u M); give --no-mpi to run the matrix alone on every rank"));
     }
     let mut notes = Vec::new();
     if cluster::own_files(&mut p, &own, place.rank) {
         notes.push("each rank's files get the suffix .RANK (name $rank or $hostname in -F or -f to place them)".into());
     }
-    let kept = ResultFile::check("iozone", a.result.as_deref(), &front::test_files(&p))?;
-    notes.extend(front::check(&p, &a, html.as_deref())?);
+    let kept = ResultFile::check("iozone", a.result.as_deref(), &front::test_files(&p))
+        .map_err(|e| Refusal::bad_input(e.to_string()))?;
+    notes.extend(front::check(&p, &a, html.as_deref()).map_err(failed)?);
     Ok((a, p, html, notes, kept))
 }
 
@@ -147,7 +151,7 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
     let stop = Arc::new(AtomicBool::new(false));
     signals::install(stop.clone());
     let prepared = prepare(args, place);
-    let refusal = prepared.as_ref().err().map(|e| e.to_string());
+    let refusal = prepared.as_ref().err().cloned();
     let lead = s.link.rank() == 0;
     let checked = if lead {
         s.lead_preflight(refusal).map(|h| {
@@ -164,9 +168,9 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
             if lead {
                 eprintln!("iomark iozone: {verdict}");
             }
-            return exit::FAILED;
+            return verdict.code;
         }
-        (Ok(_), Err(_)) => return exit::FAILED,
+        (Ok(_), Err(r)) => return r.code,
     };
     let wall = Arc::new(AtomicBool::new(false));
     if !lead {
@@ -200,6 +204,7 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
         host,
         start_ms,
         report,
+        places: front::test_files(&p),
     };
     front::finish(&a, true, end, Default::default(), &figs, (code, &kept))
 }

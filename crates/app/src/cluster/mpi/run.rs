@@ -4,13 +4,15 @@
 
 use super::{regions, Outcome, RankVars, Session};
 use crate::cluster::transport::Transport;
-use crate::session::{exit, signals};
+use crate::cluster::Refusal;
+use crate::session::{exit, signals, ResultFile};
 use iomark_engine::result::RunResult;
 use iomark_engine::runner::{self, RunCtl};
 use iomark_engine::RunPlan;
 use iomark_fio::cluster_words::{self, Place};
 use iomark_fio::cmdline;
 use iomark_fio::explain;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -50,6 +52,21 @@ fn member_code(out: &Outcome) -> i32 {
     }
 }
 
+/// Rank 0's outputs refused before any I/O as a run of one process refuses them (exit status
+/// 2): the result file by the session's own check, then the report and log files.
+fn outputs_refusal(cli: &cmdline::CliRun, report: Option<&Path>) -> Option<Refusal> {
+    let targets = iomark_output::outfile::plan_targets(&cli.plan);
+    ResultFile::check("", cli.output.result_file.as_deref(), &targets)
+        .err()
+        .map(|e| e.to_string())
+        .or_else(|| {
+            crate::session::outputs::check(&cli.plan, &cli.output, report)
+                .err()
+                .map(|e| e.to_string())
+        })
+        .map(Refusal::bad_input)
+}
+
 /// `iomark run ARGS` on this rank.
 pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     let stop = Arc::new(AtomicBool::new(false));
@@ -65,14 +82,14 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
     };
     let args = &args[..];
     let refusal = match report_refused.or_else(|| not_here(args)) {
-        Some(m) => Some(m),
+        Some(m) => Some(Refusal::failed(m)),
         None => {
             match cmdline::parse_run_args_until(args, &RankVars(place.clone()), Some(stop.clone()))
             {
-                Err(e) => Some(e.to_string()),
-                Ok(cli) if cli.plan.jobs.is_empty() => {
-                    Some("no jobs given (start one with --name=NAME; see iomark run --help)".into())
-                }
+                Err(e) => Some(Refusal::failed(e.to_string())),
+                Ok(cli) if cli.plan.jobs.is_empty() => Some(Refusal::failed(
+                    "no jobs given (start one with --name=NAME; see iomark run --help)",
+                )),
                 Ok(mut cli) => {
                     let warnings = regions::apply(&mut cli.plan, &cli.own_targets, rank);
                     if rank == 0 {
@@ -83,23 +100,18 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
                     if report.is_some() {
                         cli.plan.series_ms = Some(crate::report_cmd::REPORT_SERIES_MS);
                     }
+                    // In the order of a run of one process: the targets, then the outputs.
                     let checked = runner::check(&cli.plan)
-                        .map_err(|e| explain::run_error(&e))
-                        .and_then(|_| {
-                            if rank == 0 {
-                                crate::session::outputs::check(
-                                    &cli.plan,
-                                    &cli.output,
-                                    report.as_deref(),
-                                )
-                                .map_err(|e| e.to_string())
-                            } else {
-                                Ok(())
-                            }
+                        .err()
+                        .map(|e| Refusal::failed(explain::run_error(&e)))
+                        .or_else(|| {
+                            (rank == 0)
+                                .then(|| outputs_refusal(&cli, report.as_deref()))
+                                .flatten()
                         });
                     plan = cli.plan;
                     output = Some(cli.output);
-                    checked.err()
+                    checked
                 }
             }
         }
@@ -112,6 +124,12 @@ pub fn run(args: &[String], s: &mut Session, place: &Place) -> i32 {
                 ..crate::cluster::out::ClusterOutputs::from_switches(&o)
             };
             crate::cluster::out::finish_cluster(ranks, &outputs)
+        }
+        (Outcome::Refused(v), _) => {
+            if rank == 0 {
+                eprintln!("iomark: {v}");
+            }
+            v.code
         }
         (Outcome::Stopped(m), _) if rank == 0 => {
             eprintln!("iomark: {m}");
@@ -131,17 +149,22 @@ impl crate::preset::Runs for PresetRuns<'_> {
         self.session.link.rank() == 0
     }
     fn refuse(&mut self, why: &str) {
-        let _ = self
-            .session
-            .run(&RunPlan::default(), Some(why.to_string()), RunCtl::quiet());
+        let _ = self.session.run(
+            &RunPlan::default(),
+            Some(Refusal::failed(why)),
+            RunCtl::quiet(),
+        );
     }
     fn run(&mut self, plan: &RunPlan, ctl: &Arc<RunCtl>) -> anyhow::Result<Option<RunResult>> {
-        let refusal = runner::check(plan).err().map(|e| explain::run_error(&e));
+        let refusal = runner::check(plan)
+            .err()
+            .map(|e| Refusal::failed(explain::run_error(&e)));
         match self.session.run(plan, refusal, self::ctl(&ctl.stop)) {
             Outcome::Gathered(ranks) => crate::cluster::out::merge(ranks).map(Some),
             Outcome::Sent(_) => Ok(None),
+            Outcome::Refused(v) if self.shows() => Err(anyhow::Error::msg(v.why)),
             Outcome::Stopped(m) if self.shows() => Err(anyhow::Error::msg(m)),
-            Outcome::Stopped(_) => Err(anyhow::Error::msg(String::new())),
+            Outcome::Refused(_) | Outcome::Stopped(_) => Err(anyhow::Error::msg(String::new())),
         }
     }
 }
