@@ -3,7 +3,7 @@
 //! against their own axis on the right, titled with that unit. With more than one series the
 //! legend stands in a strip right of the chart, outside the data.
 
-use super::{bounds, cat_axis, cat_label, category_chart, color, short, DrawErr};
+use super::{bounds, cat_axis, cat_label, category_chart, color, font, short, DrawErr};
 use crate::charts::Chart;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -127,7 +127,7 @@ fn legend_strip<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let font = ("sans-serif", 13).into_font().color(&BLACK);
+    let font = font(12).color(&BLACK);
     for (i, (name, col, line)) in keys.iter().enumerate() {
         let y = 60 + 22 * i as i32;
         if *line {
