@@ -266,6 +266,14 @@ mod tests {
         }
     }
 
+    /// A fresh directory named after `tag` and the process, and a workbook path in it.
+    fn scratch(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.xlsx");
+        (dir, path)
+    }
+
     /// Every part of the saved workbook whose name starts with `prefix`, by name.
     fn parts(path: &Path, prefix: &str) -> Vec<(String, String)> {
         let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
@@ -282,19 +290,16 @@ mod tests {
         out
     }
 
+    /// The number written after the first `open` in `s`.
+    fn num_after<T: std::str::FromStr>(s: &str, open: &str) -> T {
+        let text = s.split(open).nth(1).unwrap().split('<').next().unwrap();
+        text.parse()
+            .unwrap_or_else(|_| panic!("not a number: {text}"))
+    }
+
     /// The (from, to) cells of each chart anchored in a drawing: (column, row) pairs.
     fn anchors(xml: &str) -> Vec<((u32, u32), (u32, u32))> {
-        let num = |s: &str, tag: &str| -> u32 {
-            let open = format!("<xdr:{tag}>");
-            s.split(&open)
-                .nth(1)
-                .unwrap()
-                .split('<')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
+        let num = |s: &str, tag: &str| -> u32 { num_after(s, &format!("<xdr:{tag}>")) };
         let cell = |s: &str| (num(s, "col"), num(s, "row"));
         xml.split("<xdr:twoCellAnchor")
             .skip(1)
@@ -310,9 +315,7 @@ mod tests {
     /// with the first option down, the second across and a number format per cell.
     #[test]
     fn charts_never_overlap_and_a_sweep_keeps_its_dimensions() {
-        let dir = std::env::temp_dir().join(format!("iomark-xlsx-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.xlsx");
+        let (dir, path) = scratch("iomark-xlsx");
         write(&path, &[source()]).unwrap();
         let drawings = parts(&path, "xl/drawings/drawing");
         assert!(drawings.len() >= 3, "{drawings:?}");
@@ -345,9 +348,7 @@ mod tests {
     /// size, its title and series naming it, over the rows of that block size only.
     #[test]
     fn summary_iops_charts_keep_block_sizes_apart() {
-        let dir = std::env::temp_dir().join(format!("iomark-xlsx-bs-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.xlsx");
+        let (dir, path) = scratch("iomark-xlsx-bs");
         let mut s = source();
         s.tables.clear();
         let job = |name: &str, bs: u64| {
@@ -373,16 +374,7 @@ mod tests {
         let workload = |r: u32| -> String {
             let at = format!("<c r=\"C{r}\"");
             let c = sheet.split(&at).nth(1).unwrap();
-            let i: usize = c
-                .split("<v>")
-                .nth(1)
-                .unwrap()
-                .split('<')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
-            strings[i].to_string()
+            strings[num_after::<usize>(c, "<v>")].to_string()
         };
         let mut seen = Vec::new();
         for (_, xml) in parts(&path, "xl/charts/chart") {
@@ -428,9 +420,7 @@ mod tests {
     /// sheet with a unit in every heading.
     #[test]
     fn percentiles_sit_on_the_nines_scale_and_quick_gets_its_grid() {
-        let dir = std::env::temp_dir().join(format!("iomark-xlsx-pct-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.xlsx");
+        let (dir, path) = scratch("iomark-xlsx-pct");
         let mut quick = source();
         quick.label = "q".into();
         quick.tables.clear();

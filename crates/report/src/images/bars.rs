@@ -154,6 +154,23 @@ mod tests {
     use crate::charts::{bars, Chart, Kind, Trace};
     use plotters::style::RGBColor;
 
+    /// The points of the first latency line (in the first line colour) of an SVG.
+    fn line_points(svg: &str) -> Vec<(f64, f64)> {
+        let line = svg
+            .split("<polyline")
+            .skip(1)
+            .find(|p| p.contains("stroke=\"#000000\"") && p.contains("stroke-width=\"2\""))
+            .expect("the latency line");
+        let pts = line.split("points=\"").nth(1).unwrap().split('"').next();
+        pts.unwrap()
+            .split_whitespace()
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    }
+
     /// A sweep's IOPS bars with its latency as lines on a second axis: the axis titled with
     /// its unit on the right, the lines drawn, and every series named in the strip right of
     /// the data.
@@ -179,19 +196,8 @@ mod tests {
         assert!(texts.iter().any(|t| t == "mean latency (us)"), "{texts:?}");
         assert!(texts.iter().any(|t| t == "IOPS"), "{texts:?}");
         // The line: one path through the four depths, in the first line colour.
-        let line = svg
-            .split("<polyline")
-            .skip(1)
-            .find(|p| p.contains("stroke=\"#000000\"") && p.contains("stroke-width=\"2\""))
-            .expect("the latency line");
-        let pts = line
-            .split("points=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        assert_eq!(pts.split_whitespace().count(), 4, "{pts}");
+        let pts = line_points(&svg);
+        assert_eq!(pts.len(), 4, "{pts:?}");
     }
 
     /// The legend of a sweep's chart stands right of the plot: its names and swatches start
@@ -249,20 +255,7 @@ mod tests {
         }
         // The data: the latency line's points and the bars (all but the legend's swatches,
         // which are the rightmost rectangles of each colour) end left of the edge.
-        let line = svg
-            .split("<polyline")
-            .skip(1)
-            .find(|p| p.contains("stroke-width=\"2\""));
-        let pts = line
-            .unwrap()
-            .split("points=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        for p in pts.split_whitespace() {
-            let x: f64 = p.split(',').next().unwrap().parse().unwrap();
+        for (x, _) in line_points(&svg) {
             assert!(x < edge, "a latency point at x {x}");
         }
         for i in 0..2 {
