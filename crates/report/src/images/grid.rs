@@ -100,31 +100,14 @@ where
 mod tests {
     use super::super::tests::{svg_of, texts_of};
     use crate::charts::quick::charts;
-    use crate::model::{DirFigures, Headline, Job, Lat, Source};
+    use crate::charts::quick_jobs::job;
+    use crate::model::Source;
 
     /// A quick run's grid image: one heading per column with its unit, one label per test,
     /// each value written once with its IOPS and mean latency beneath, a test that did not
     /// run said so.
     #[test]
     fn the_grid_image_writes_every_cell() {
-        let job = |name: &str, dir: &'static str, iops: f64, bw: f64| Job {
-            name: name.into(),
-            dirs: vec![DirFigures {
-                dir,
-                reps: vec![Headline {
-                    iops,
-                    bw,
-                    ..Default::default()
-                }],
-                lat: Some(Lat {
-                    n: 1,
-                    mean_ns: 2_500.0,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
         let s = Source {
             label: "q".into(),
             jobs: vec![
