@@ -420,6 +420,29 @@ fn iozone_matrix_is_charted_per_test() {
         ids[..matrix].iter().all(|i| i.starts_with("iozone-")),
         "{ids:?}"
     );
+    // Then the facts and a short summary per test, the per-cell table folded (closed).
+    let at = |what: &str| {
+        page.find(what)
+            .unwrap_or_else(|| panic!("the page lacks {what}"))
+    };
+    let first_chart = at("<div class=chart");
+    let summary = at("<h3>Summary</h3>");
+    let folded = at("<details class=cells>");
+    let cells = at("<th class=l>job</th>");
+    let folded_end = folded + page[folded..].find("</details>").unwrap();
+    assert!(
+        first_chart < at("<table class=facts>") && first_chart < summary,
+        "the matrix charts come first"
+    );
+    assert!(
+        summary < folded && folded < cells && cells < folded_end,
+        "the per-cell table is inside the folded section after the summary"
+    );
+    assert!(page[summary..folded].contains("<td class=l>write</td><td>18</td>"));
+    assert!(
+        rd.dom.contains("<details class=\"cells\"><summary>"),
+        "the per-cell table is closed when the page opens"
+    );
     for test in ["write", "rewrite", "read", "reread"] {
         let want = format!("{test} kB/s over file size and record size");
         assert!(rd.dom.contains(&want), "the report lacks '{want}'");

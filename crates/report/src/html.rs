@@ -10,6 +10,7 @@ use crate::ReportError;
 use plotly::Plot;
 
 mod grid;
+mod matrix_first;
 mod plot;
 pub use plot::plot;
 use std::fmt::Write as _;
@@ -93,6 +94,7 @@ th{background:#f2f2f2}td.l,th.l{text-align:left}
 code{background:#f4f4f4;padding:1px 4px}
 details.more{margin:1em 0;border-top:1px solid #ccc;padding-top:.4em}
 details.more summary{font-weight:bold;cursor:pointer}
+details.cells summary{cursor:pointer}
 ";
 
 /// Builds each chart's table from its plot's data (x, then one column per trace; for heatmaps
@@ -258,13 +260,23 @@ pub fn render_with(page: &Page, js: Js) -> String {
         }
         h.push_str("</ul></div>\n");
     }
+    // An iozone page opens with its matrices; its cells follow, folded.
+    let matrix_first = page.sources.iter().any(matrix_first::is_matrix_source);
+    if matrix_first {
+        chart_sections(&mut h, page, false);
+    }
     source_sections(&mut h, page);
     if let Some(c) = page.comparison {
         h.push_str("<h2>Comparison</h2>\n");
         let _ = writeln!(h, "<p>Baseline: <b>{}</b>. Changes are relative to it; with repetitions on both sides, Welch's t-test (two-sided, p &lt; 0.05) says whether a change is larger than the spread.</p>", esc(&c.labels[0]));
         h.push_str(&comparison_table(c));
     }
-    chart_sections(&mut h, page);
+    if matrix_first {
+        chart_sections(&mut h, page, true);
+    } else {
+        chart_sections(&mut h, page, false);
+        chart_sections(&mut h, page, true);
+    }
     let _ = writeln!(h, "<script>{TABLE_JS}</script>\n</body></html>");
     h
 }
@@ -318,22 +330,37 @@ fn source_sections(h: &mut String, page: &Page) {
             h.push_str(&g);
         }
         if !s.jobs.is_empty() {
-            h.push_str("<h3>Headline figures</h3>\n");
+            if matrix_first::is_matrix_source(s) {
+                h.push_str("<h3>Summary</h3>\n");
+            } else {
+                h.push_str("<h3>Headline figures</h3>\n");
+            }
             if s.repetitions > 1 {
                 let _ = writeln!(h, "<p>Each figure is the mean of {} runs, with the lowest and highest run in brackets; <b>noisy</b>: {}.</p>", s.repetitions, iomark_engine::noisy::rule());
             }
-            h.push_str(&headline_table(s));
-            h.push('\n');
+            if matrix_first::is_matrix_source(s) {
+                h.push_str(&matrix_first::summary(s));
+                let rows = s.jobs.iter().map(|j| j.dirs.len()).sum();
+                h.push_str(&matrix_first::folded_cells(&headline_table(s), rows));
+            } else {
+                h.push_str(&headline_table(s));
+                h.push('\n');
+            }
         }
     }
 }
 
-/// The charts, section by section; a section of details is folded and drawn when opened.
-fn chart_sections(h: &mut String, page: &Page) {
+/// The headline charts (`detail` false) or the detail charts, section by section; a section
+/// of details is folded and drawn when opened.
+fn chart_sections(h: &mut String, page: &Page, detail: bool) {
     let mut section = String::new();
     let mut open = false;
     // The page shows a quick run's grid as its own table, with the unit buttons.
-    for c in page.charts.iter().filter(|c| c.kind != Kind::Grid) {
+    for c in page
+        .charts
+        .iter()
+        .filter(|c| c.kind != Kind::Grid && c.detail == detail)
+    {
         if c.section != section {
             section = c.section.clone();
             if open {

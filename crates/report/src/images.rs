@@ -6,16 +6,17 @@
 use crate::charts::{Chart, Kind, Scale};
 use crate::ReportError;
 use categories::CatAxis;
+pub(crate) use font::{font, fonts};
 use plotters::coord::cartesian::Cartesian3d;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
-use std::sync::Once;
 use ticked::Ticked;
 
 mod bars;
 mod categories;
+mod font;
 mod grid;
 mod heatmap;
 mod ticked;
@@ -37,19 +38,6 @@ impl Format {
 
 const W: u32 = 1000;
 const H: u32 = 560;
-
-pub(crate) fn fonts() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // The bundled font is valid; a failure here would only lose the text.
-        let _ = plotters::style::register_font(
-            "sans-serif",
-            FontStyle::Normal,
-            dejavu::sans::regular(),
-        );
-        let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
-    });
-}
 
 fn color(i: usize) -> RGBColor {
     const P: [RGBColor; 8] = [
@@ -150,7 +138,7 @@ where
     // The last x label is centred on the plot's right edge (99.99 on a nines axis): the
     // right margin holds its half.
     let mut ch = ChartBuilder::on(root)
-        .caption(&c.title, ("sans-serif", 22))
+        .caption(&c.title, font(22))
         .margin(12)
         .margin_right(40)
         .x_label_area_size(45)
@@ -218,7 +206,7 @@ fn category_chart<'a, 'b, DB: DrawingBackend>(
     axis: &CatAxis,
 ) -> ChartBuilder<'a, 'b, DB> {
     let mut b = ChartBuilder::on(root);
-    b.caption(&c.title, ("sans-serif", 22))
+    b.caption(&c.title, font(22))
         .margin(12)
         .x_label_area_size(axis.area)
         .y_label_area_size(70);
@@ -334,7 +322,7 @@ where
     let span = (z1 - z0).abs().max(1e-12);
     let base = if z0 >= 0.0 { 0.0 } else { z0 };
     let mut ch = ChartBuilder::on(root)
-        .caption(&c.title, ("sans-serif", 22))
+        .caption(&c.title, font(22))
         .margin(20)
         .build_cartesian_3d(
             0.0..(nx - 1) as f64,
@@ -360,7 +348,7 @@ where
         ring.push(pts[0]);
         ch.draw_series([PathElement::new(ring, BLACK.mix(0.4))])?;
     }
-    let style = ("sans-serif", 14).into_font().color(&BLACK);
+    let style = font(14).color(&BLACK);
     let (_, h) = root.dim_in_pixel();
     root.draw_text(
         &format!(
@@ -413,7 +401,7 @@ where
         .x_formatter(&xl)
         .z_formatter(&zl)
         .y_formatter(&|v| short(*v))
-        .label_style(("sans-serif", 13))
+        .label_style(font(12))
         .draw()?;
     Ok(())
 }

@@ -14,6 +14,8 @@ pub mod job;
 pub mod matrix;
 pub mod preset;
 pub mod quick;
+#[cfg(test)]
+pub mod quick_jobs;
 pub mod scale;
 pub mod sweep;
 pub mod trend;

@@ -35,20 +35,32 @@ fn book(sources: &[Source]) -> Result<Workbook, XlsxError> {
     for (c, h) in COLUMNS.iter().enumerate() {
         ws.write_string_with_format(0, c as u16, *h, &bold)?;
     }
-    let all = rows(sources);
+    // Rows of one block size together, so that each gets an IOPS chart of its own.
+    let mut all = rows(sources);
+    all.sort_by_key(|(_, j, _, _)| j.signature.bs);
     for (r, (_, _, _, cells)) in all.iter().enumerate() {
         write_cells(ws, r as u32 + 1, cells)?;
     }
-    if !all.is_empty() {
-        let n = all.len() as u32;
+    let n = all.len() as u32;
+    let mut first = 0;
+    for (k, group) in all
+        .chunk_by(|a, b| a.1.signature.bs == b.1.signature.bs)
+        .enumerate()
+    {
+        let bs = match group[0].1.signature.bs {
+            0 => "block size not recorded".to_string(),
+            b => format!("bs={}", crate::model::human_bytes(b)),
+        };
+        let last = first + group.len() as u32;
         let mut ch = Chart::new(ChartType::Column);
         ch.title()
-            .set_name("IOPS per job, direction and repetition");
+            .set_name(&format!("IOPS per job, direction and repetition, {bs}"));
         ch.add_series()
-            .set_name("IOPS")
-            .set_categories((summary.as_str(), 1, 1, n, 1))
-            .set_values((summary.as_str(), 1, 5, n, 5));
-        ws.insert_chart(n + 2, 1, &ch)?;
+            .set_name(&format!("IOPS ({bs})"))
+            .set_categories((summary.as_str(), first + 1, 1, last, 1))
+            .set_values((summary.as_str(), first + 1, 5, last, 5));
+        ws.insert_chart(n + 2 + k as u32 * CHART_ROWS, 1, &ch)?;
+        first = last;
     }
     ws.autofit();
     for s in sources {
@@ -254,6 +266,14 @@ mod tests {
         }
     }
 
+    /// A fresh directory named after `tag` and the process, and a workbook path in it.
+    fn scratch(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.xlsx");
+        (dir, path)
+    }
+
     /// Every part of the saved workbook whose name starts with `prefix`, by name.
     fn parts(path: &Path, prefix: &str) -> Vec<(String, String)> {
         let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
@@ -270,19 +290,16 @@ mod tests {
         out
     }
 
+    /// The number written after the first `open` in `s`.
+    fn num_after<T: std::str::FromStr>(s: &str, open: &str) -> T {
+        let text = s.split(open).nth(1).unwrap().split('<').next().unwrap();
+        text.parse()
+            .unwrap_or_else(|_| panic!("not a number: {text}"))
+    }
+
     /// The (from, to) cells of each chart anchored in a drawing: (column, row) pairs.
     fn anchors(xml: &str) -> Vec<((u32, u32), (u32, u32))> {
-        let num = |s: &str, tag: &str| -> u32 {
-            let open = format!("<xdr:{tag}>");
-            s.split(&open)
-                .nth(1)
-                .unwrap()
-                .split('<')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
+        let num = |s: &str, tag: &str| -> u32 { num_after(s, &format!("<xdr:{tag}>")) };
         let cell = |s: &str| (num(s, "col"), num(s, "row"));
         xml.split("<xdr:twoCellAnchor")
             .skip(1)
@@ -298,9 +315,7 @@ mod tests {
     /// with the first option down, the second across and a number format per cell.
     #[test]
     fn charts_never_overlap_and_a_sweep_keeps_its_dimensions() {
-        let dir = std::env::temp_dir().join(format!("iomark-xlsx-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.xlsx");
+        let (dir, path) = scratch("iomark-xlsx");
         write(&path, &[source()]).unwrap();
         let drawings = parts(&path, "xl/drawings/drawing");
         assert!(drawings.len() >= 3, "{drawings:?}");
@@ -329,15 +344,83 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Jobs of different block sizes never share the summary's IOPS axis: one chart per block
+    /// size, its title and series naming it, over the rows of that block size only.
+    #[test]
+    fn summary_iops_charts_keep_block_sizes_apart() {
+        let (dir, path) = scratch("iomark-xlsx-bs");
+        let mut s = source();
+        s.tables.clear();
+        let job = |name: &str, bs: u64| {
+            let mut j = s.jobs[0].clone();
+            j.name = name.into();
+            j.signature.bs = bs;
+            j
+        };
+        s.jobs = vec![
+            job("big1", 1 << 20),
+            job("small", 4096),
+            job("big2", 1 << 20),
+        ];
+        write(&path, &[s]).unwrap();
+        let sheet = parts(&path, "xl/worksheets/sheet1.xml").remove(0).1;
+        let strings = parts(&path, "xl/sharedStrings.xml").remove(0).1;
+        let strings: Vec<&str> = strings
+            .split("<t>")
+            .skip(1)
+            .filter_map(|t| t.split("</t>").next())
+            .collect();
+        // The workload text of summary row `r` (column C).
+        let workload = |r: u32| -> String {
+            let at = format!("<c r=\"C{r}\"");
+            let c = sheet.split(&at).nth(1).unwrap();
+            strings[num_after::<usize>(c, "<v>")].to_string()
+        };
+        let mut seen = Vec::new();
+        for (_, xml) in parts(&path, "xl/charts/chart") {
+            if !xml.contains("IOPS per job") {
+                continue;
+            }
+            let bs = xml
+                .split("bs=")
+                .nth(1)
+                .unwrap()
+                .split('<')
+                .next()
+                .unwrap()
+                .to_string();
+            let vals = xml.split("<c:val>").nth(1).unwrap();
+            let f = vals
+                .split("<c:f>")
+                .nth(1)
+                .unwrap()
+                .split("</c:f>")
+                .next()
+                .unwrap();
+            let (a, b) = f.rsplit_once(":").unwrap();
+            let row = |x: &str| -> u32 { x.rsplit('$').next().unwrap().parse().unwrap() };
+            for r in row(a)..=row(b) {
+                let w = workload(r);
+                assert!(
+                    w.contains(&format!("bs={bs} ")),
+                    "chart bs={bs}, row {r}: {w}"
+                );
+            }
+            seen.push((bs, row(b) - row(a) + 1));
+        }
+        seen.sort();
+        // Two jobs of 1 MiB and one of 4 KiB, two directions each.
+        assert_eq!(seen, [("1m".to_string(), 4), ("4k".to_string(), 2)]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// The percentile chart's x axis is the nines scale (no linear 0-100): percentiles at
     /// -log10(1-p), labelled 90 %, 99 %, 99.9 %, 99.99 % by the helper series, the axis's own
     /// numbers hidden; latency spanning decades on a log axis. A quick source gets its grid
     /// sheet with a unit in every heading.
     #[test]
     fn percentiles_sit_on_the_nines_scale_and_quick_gets_its_grid() {
-        let dir = std::env::temp_dir().join(format!("iomark-xlsx-pct-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.xlsx");
+        let (dir, path) = scratch("iomark-xlsx-pct");
         let mut quick = source();
         quick.label = "q".into();
         quick.tables.clear();

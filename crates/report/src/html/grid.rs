@@ -62,25 +62,7 @@ mod tests {
     /// unit; a run with any other job has none.
     #[test]
     fn a_quick_run_makes_a_grid() {
-        use crate::model::{DirFigures, Headline, Job, Lat};
-        let job = |name: &str, dir: &'static str, iops: f64, bw: f64| Job {
-            name: name.into(),
-            dirs: vec![DirFigures {
-                dir,
-                reps: vec![Headline {
-                    iops,
-                    bw,
-                    ..Default::default()
-                }],
-                lat: Some(Lat {
-                    n: 1,
-                    mean_ns: 2_500.0,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
+        use crate::charts::quick_jobs::job;
         let mut s = Source {
             jobs: vec![
                 job("SEQ1M-Q8T1-read", "read", 3010.0, 3_157_000_000.0),

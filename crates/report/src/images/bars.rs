@@ -3,7 +3,7 @@
 //! against their own axis on the right, titled with that unit. With more than one series the
 //! legend stands in a strip right of the chart, outside the data.
 
-use super::{bounds, cat_axis, cat_label, category_chart, color, short, DrawErr};
+use super::{bounds, cat_axis, cat_label, category_chart, color, font, short, DrawErr};
 use crate::charts::Chart;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -127,7 +127,7 @@ fn legend_strip<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let font = ("sans-serif", 13).into_font().color(&BLACK);
+    let font = font(12).color(&BLACK);
     for (i, (name, col, line)) in keys.iter().enumerate() {
         let y = 60 + 22 * i as i32;
         if *line {
@@ -152,6 +152,24 @@ where
 mod tests {
     use super::super::tests::{svg_of, texts_of};
     use crate::charts::{bars, Chart, Kind, Trace};
+    use plotters::style::RGBColor;
+
+    /// The points of the first latency line (in the first line colour) of an SVG.
+    fn line_points(svg: &str) -> Vec<(f64, f64)> {
+        let line = svg
+            .split("<polyline")
+            .skip(1)
+            .find(|p| p.contains("stroke=\"#000000\"") && p.contains("stroke-width=\"2\""))
+            .expect("the latency line");
+        let pts = line.split("points=\"").nth(1).unwrap().split('"').next();
+        pts.unwrap()
+            .split_whitespace()
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    }
 
     /// A sweep's IOPS bars with its latency as lines on a second axis: the axis titled with
     /// its unit on the right, the lines drawn, and every series named in the strip right of
@@ -178,18 +196,82 @@ mod tests {
         assert!(texts.iter().any(|t| t == "mean latency (us)"), "{texts:?}");
         assert!(texts.iter().any(|t| t == "IOPS"), "{texts:?}");
         // The line: one path through the four depths, in the first line colour.
-        let line = svg
-            .split("<polyline")
-            .skip(1)
-            .find(|p| p.contains("stroke=\"#000000\"") && p.contains("stroke-width=\"2\""))
-            .expect("the latency line");
-        let pts = line
-            .split("points=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        assert_eq!(pts.split_whitespace().count(), 4, "{pts}");
+        let pts = line_points(&svg);
+        assert_eq!(pts.len(), 4, "{pts:?}");
+    }
+
+    /// The legend of a sweep's chart stands right of the plot: its names and swatches start
+    /// where the data (bars, latency line, right axis) has ended.
+    #[test]
+    fn sweep_legend_stands_right_of_the_data() {
+        let cats = ["4k", "64k", "1m"].map(String::from);
+        let mut c = Chart::new("s".into(), "s", "IOPS by bs", Kind::Bars).axes("bs", "IOPS");
+        c.y2_title = "mean latency (us)".into();
+        for (i, name) in ["iodepth=1", "iodepth=16"].into_iter().enumerate() {
+            let k = (i + 1) as f64;
+            c.traces.push(bars(
+                name,
+                cats.iter()
+                    .cloned()
+                    .zip([9000.0 * k, 4000.0 * k, 900.0 * k]),
+            ));
+        }
+        c.traces.push(Trace {
+            name: "mean latency".into(),
+            cats: cats.to_vec(),
+            y: vec![90.0, 210.0, 1700.0],
+            y2: true,
+            ..Default::default()
+        });
+        let svg = svg_of(&c);
+        let num = |el: &str, attr: &str| -> f64 {
+            let at = format!(" {attr}=\"");
+            el.split(&at)
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let edge = f64::from(super::super::W - super::LEGEND_W);
+        // The legend's names: each series once, right of the edge.
+        for name in ["iodepth=1", "iodepth=16", "mean latency"] {
+            let xs: Vec<f64> = svg
+                .split("<text")
+                .skip(1)
+                .filter(|t| {
+                    t.split('>')
+                        .nth(1)
+                        .and_then(|v| v.split('<').next())
+                        .map(str::trim)
+                        == Some(name)
+                })
+                .map(|t| num(t, "x"))
+                .collect();
+            assert_eq!(xs.len(), 1, "{name}: {xs:?}");
+            assert!(xs[0] > edge, "{name} at x {} left of {edge}", xs[0]);
+        }
+        // The data: the latency line's points and the bars (all but the legend's swatches,
+        // which are the rightmost rectangles of each colour) end left of the edge.
+        for (x, _) in line_points(&svg) {
+            assert!(x < edge, "a latency point at x {x}");
+        }
+        for i in 0..2 {
+            let RGBColor(r, g, b) = super::super::color(i);
+            let fill = format!("fill=\"#{r:02X}{g:02X}{b:02X}\"");
+            let mut right: Vec<(f64, f64)> = svg
+                .split("<rect")
+                .skip(1)
+                .filter(|r| r.split('>').next().unwrap().contains(&fill))
+                .map(|r| (num(r, "x"), num(r, "x") + num(r, "width")))
+                .collect();
+            right.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let swatch = right.pop().expect("the legend's swatch");
+            assert!(swatch.0 > edge, "swatch {i} at {swatch:?}");
+            assert_eq!(right.len(), 3, "series {i}: {right:?}");
+            assert!(right.iter().all(|r| r.1 < edge), "series {i}: {right:?}");
+        }
     }
 }

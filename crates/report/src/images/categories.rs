@@ -2,11 +2,12 @@
 //! they fit beside each other, else turned upright, with the label area sized to the longest
 //! label so that neither the labels nor the axis title below them overlap or are cut off.
 
+use super::font;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// Label font size (px).
-pub const LABEL_PX: u32 = 13;
+pub const LABEL_PX: u32 = 12;
 /// The longest an upright label may be (px): longer ones are shortened in the middle.
 const MAX_UPRIGHT: u32 = 190;
 /// Room under the labels for the axis title (px).
@@ -25,7 +26,7 @@ pub struct CatAxis {
 impl CatAxis {
     /// The style of the labels.
     pub fn style(&self) -> TextStyle<'static> {
-        let f = ("sans-serif", LABEL_PX).into_font();
+        let f = font(LABEL_PX);
         if self.upright {
             f.transform(FontTransform::Rotate90).into()
         } else {
@@ -40,7 +41,7 @@ pub fn layout<DB: DrawingBackend>(
     cats: &[String],
     plot_w: u32,
 ) -> CatAxis {
-    let font: TextStyle = ("sans-serif", LABEL_PX).into_font().into();
+    let font: TextStyle = font(LABEL_PX).into();
     let width = |s: &str| {
         root.estimate_text_size(s, &font)
             .map(|d| d.0)
@@ -100,7 +101,7 @@ mod tests {
         let long: Vec<String> = (0..5)
             .map(|i| format!("backup-repository-active-full-sequential-write-{i}"))
             .collect();
-        let font: TextStyle = ("sans-serif", LABEL_PX).into_font().into();
+        let font: TextStyle = font(LABEL_PX).into();
         let w = |s: &str| root.estimate_text_size(s, &font).unwrap().0;
         let a = layout(&root, &long, 900);
         assert!(a.upright);

@@ -2,7 +2,7 @@
 //! category (Read, Write), each cell holding its value large and its note small beneath, as
 //! the page's quick grid shows it.
 
-use super::DrawErr;
+use super::{font, DrawErr};
 use crate::charts::quick::grouped;
 use crate::charts::{Chart, Trace};
 use plotters::coord::Shift;
@@ -30,14 +30,13 @@ where
     root.draw(&Text::new(
         c.title.clone(),
         (w / 2, TOP / 2),
-        ("sans-serif", 22)
-            .into_font()
+        font(22)
             .color(&BLACK)
             .pos(Pos::new(HPos::Center, VPos::Center)),
     ))?;
     let cell_w = (w - LEFT - MARGIN) / nx;
     let cell_h = (h - TOP - HEAD - MARGIN) / ny;
-    let head = ("sans-serif", 18).into_font().color(&BLACK);
+    let head = font(18).color(&BLACK);
     for (i, name) in t.cats.iter().enumerate() {
         let x = LEFT + cell_w * i as i32 + cell_w / 2;
         root.draw(&Text::new(
@@ -46,11 +45,9 @@ where
             head.clone().pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
     }
-    let big = ("sans-serif", 30).into_font().color(&BLACK);
-    let small = ("sans-serif", 13).into_font().color(&RGBColor(70, 70, 70));
-    let grey = ("sans-serif", 18)
-        .into_font()
-        .color(&RGBColor(120, 120, 120));
+    let big = font(30).color(&BLACK);
+    let small = font(14).color(&RGBColor(70, 70, 70));
+    let grey = font(18).color(&RGBColor(120, 120, 120));
     for (r, name) in t.rows.iter().enumerate() {
         let y0 = TOP + HEAD + cell_h * r as i32;
         root.draw(&Text::new(
@@ -103,31 +100,14 @@ where
 mod tests {
     use super::super::tests::{svg_of, texts_of};
     use crate::charts::quick::charts;
-    use crate::model::{DirFigures, Headline, Job, Lat, Source};
+    use crate::charts::quick_jobs::job;
+    use crate::model::Source;
 
     /// A quick run's grid image: one heading per column with its unit, one label per test,
     /// each value written once with its IOPS and mean latency beneath, a test that did not
     /// run said so.
     #[test]
     fn the_grid_image_writes_every_cell() {
-        let job = |name: &str, dir: &'static str, iops: f64, bw: f64| Job {
-            name: name.into(),
-            dirs: vec![DirFigures {
-                dir,
-                reps: vec![Headline {
-                    iops,
-                    bw,
-                    ..Default::default()
-                }],
-                lat: Some(Lat {
-                    n: 1,
-                    mean_ns: 2_500.0,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
         let s = Source {
             label: "q".into(),
             jobs: vec![

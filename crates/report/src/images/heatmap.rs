@@ -2,7 +2,7 @@
 //! column, at its centre), each cell coloured on the Viridis scale and carrying its value, and
 //! a colour bar on the right titled with the figure, as the HTML page draws it.
 
-use super::{bounds, short, DrawErr};
+use super::{bounds, font, short, DrawErr};
 use crate::charts::{Chart, Trace};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -26,7 +26,7 @@ where
     let (w, _) = root.dim_in_pixel();
     let (plot, bar) = root.split_horizontally(w.saturating_sub(BAR_ROOM));
     let mut ch = ChartBuilder::on(&plot)
-        .caption(&c.title, ("sans-serif", 22))
+        .caption(&c.title, font(22))
         .margin(12)
         .x_label_area_size(50)
         .y_label_area_size(80)
@@ -40,13 +40,13 @@ where
         .x_desc(c.x_title.as_str())
         .y_desc(c.y_title.as_str())
         .draw()?;
-    let font = ("sans-serif", 13).into_font().color(&BLACK);
+    let label = font(12).color(&BLACK);
     for (i, name) in t.cats.iter().enumerate() {
         let (px, py) = ch.backend_coord(&(i as f64 + 0.5, 0.0));
         plot.draw(&Text::new(
             name.clone(),
             (px, py + 8),
-            font.clone().pos(Pos::new(HPos::Center, VPos::Top)),
+            label.clone().pos(Pos::new(HPos::Center, VPos::Top)),
         ))?;
     }
     for (i, name) in t.rows.iter().enumerate() {
@@ -54,7 +54,7 @@ where
         plot.draw(&Text::new(
             name.clone(),
             (px - 8, py),
-            font.clone().pos(Pos::new(HPos::Right, VPos::Center)),
+            label.clone().pos(Pos::new(HPos::Right, VPos::Center)),
         ))?;
     }
     let cells: Vec<(f64, f64, f64)> =
@@ -83,7 +83,7 @@ where
         Text::new(
             short(v),
             (x + 0.5, y + 0.5),
-            ("sans-serif", 14).into_font().color(&ink).pos(centred),
+            font(14).color(&ink).pos(centred),
         )
     }))?;
     let (top, bottom) = (
@@ -118,7 +118,7 @@ where
         [(x0, top), (x0 + BAR_W as i32, bottom)],
         BLACK.stroke_width(1),
     ))?;
-    let font = ("sans-serif", 12).into_font();
+    let font = font(12);
     for i in 0..=4 {
         let f = f64::from(i) / 4.0;
         let py = bottom - (f * f64::from(h)).round() as i32;
