@@ -186,6 +186,10 @@ pub struct Timing {
     pub mapped: Option<Calls>,
     /// `-+d`: writers stamp and readers verify every record.
     pub verify: bool,
+    /// Every record's latency kept (a clock read after each): only when an output shows it
+    /// (the result file, `--json`, `--report`, `-+z`), since on a small cached file the
+    /// reads cost about a tenth of the pass.
+    pub latency: bool,
 }
 
 /// iozone's pwritev/preadv move up to 16 records per call.
@@ -215,7 +219,7 @@ impl PassBase<'_> {
             create: false,
             fsync_timed: self.t.fsync_timed,
             close_timed: self.t.close_timed,
-            latency: true,
+            latency: self.t.latency,
             seed: 0x10_20_30,
             verify: self.t.verify,
         }
