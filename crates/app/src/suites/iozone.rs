@@ -452,6 +452,9 @@ pub fn finish(
     }
     if !matrix.interrupted {
         out(text::COMPLETE, quiet);
+        if let Some(record) = matrix.poor_resolution() {
+            out(&iozone::clock::poor_resolution_lines(record), quiet);
+        }
     }
     out(&end.report, quiet);
     let unit = text::unit(a);

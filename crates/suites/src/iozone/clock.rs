@@ -65,6 +65,22 @@ pub fn iozone_secs(elapsed_ns: u64, resolution_ns: u64) -> f64 {
     }
 }
 
+/// Whether iozone's guard replaced the pass's time by the resolution (the time less the
+/// resolution under a microsecond).
+pub fn floored(elapsed_ns: u64, resolution_ns: u64) -> bool {
+    resolution_ns > 0 && (elapsed_ns as f64 - resolution_ns as f64) / 1e9 < 0.000001
+}
+
+/// iozone's lines after "iozone test complete." when the guard replaced some pass's time:
+/// `record` is the largest record size (bytes) of such a pass.
+pub fn poor_resolution_lines(record: u64) -> String {
+    format!(
+        "Timer resolution is poor. Some small transfers may have \n\
+         reported inaccurate results. Sizes {} kBytes and below.\n",
+        record / 1024
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +142,17 @@ mod tests {
         assert!((f.children_see(Unit::KiBps) - 2.0 * child).abs() < 1e-3);
         let parent = 131_072.0 / 0.000_005_3 / 1024.0;
         assert!((f.parent_sees(Unit::KiBps) - parent).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_guard_is_said_as_iozone_says_it() {
+        assert!(floored(1_500, 1_000) && floored(200, 1_000));
+        assert!(!floored(2_000, 1_000) && !floored(1_500, 0));
+        assert_eq!(
+            poor_resolution_lines(4096),
+            "Timer resolution is poor. Some small transfers may have \n\
+             reported inaccurate results. Sizes 4 kBytes and below.\n"
+        );
     }
 
     #[test]

@@ -129,6 +129,23 @@ impl Measure {
     }
 }
 
+impl Matrix {
+    /// The largest record size of a cell whose pass's time iozone's guard replaced by the
+    /// clock's resolution (iozone's warning after its table), if any.
+    pub fn poor_resolution(&self) -> Option<u64> {
+        self.rows
+            .iter()
+            .filter(|r| {
+                r.values
+                    .iter()
+                    .flatten()
+                    .any(|m| super::clock::floored(m.timed_ns, m.time_res_ns))
+            })
+            .map(|r| r.cell.record)
+            .max()
+    }
+}
+
 /// One row of the matrix: a cell and a figure per column (None = not measured).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
