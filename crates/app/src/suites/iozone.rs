@@ -28,9 +28,11 @@ pub enum Early {
 pub fn parse_args(args: &[String]) -> Result<(iozone::IozoneArgs, Option<PathBuf>), Early> {
     let (args, html) =
         crate::report_cmd::take_report_arg(args).map_err(|e| Early::Refused(2, e.to_string()))?;
-    let a = iozone::parse(&args).map_err(|e| {
+    let mut a = iozone::parse(&args).map_err(|e| {
         Early::Refused(2, format!("{e}\nTry 'iomark iozone --help' for the flags."))
     })?;
+    // The report charts every pass's latency: keep it, as -+z does.
+    a.latency_hist |= html.is_some();
     if a.help {
         return Err(Early::Done(crate::session::pipe::print_text(
             &iozone::usage(),
@@ -453,6 +455,9 @@ pub fn finish(
     }
     if !matrix.interrupted {
         out(text::COMPLETE, quiet);
+        if let Some(record) = matrix.poor_resolution() {
+            out(&iozone::clock::poor_resolution_lines(record), quiet);
+        }
     }
     out(&end.report, quiet);
     let unit = text::unit(a);

@@ -1,7 +1,8 @@
 //! Timed passes: one thread moves a file's records once, in a given [`Order`] and through given
 //! system [`Calls`], and the pass is timed the way file-system benchmarks of the iozone family
 //! time it. The open (and, for a new file, the create), an fsync of what earlier passes left
-//! dirty and, for reads, one priming read are done before the clock starts; the clock stops
+//! dirty and, for reads, one priming read are done before the clock starts (less when the
+//! pass's [`Prelude`] says so, as that family's random passes and throughput children do); the clock stops
 //! after the last record, or after the fsync (`fsync_timed`) and the close (`close_timed`) when
 //! those are asked to be inside. What the job model's workers cannot express (backwards and
 //! strided walks, a hot record, stdio-style streams, vectored calls, that timing) is here.
@@ -50,6 +51,19 @@ pub struct OpenFlags {
     pub rsync: bool,
 }
 
+/// What is done between the open and the clock's start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Prelude {
+    /// An fsync of what is dirty and, for reads, one priming read of the first record.
+    #[default]
+    SyncAndPrime,
+    /// The fsync only.
+    Sync,
+    /// Nothing: the clock starts right after the open.
+    Nothing,
+}
+
 /// One pass over one file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PassSpec {
@@ -79,6 +93,9 @@ pub struct PassSpec {
     /// fails at the first difference, so stale or misplaced data is caught too.
     #[serde(default)]
     pub verify: bool,
+    /// What precedes the clock after the open.
+    #[serde(default)]
+    pub prelude: Prelude,
 }
 
 /// What a pass did.
@@ -208,7 +225,9 @@ pub(crate) fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
         return Err(ctx(io::Error::last_os_error(), "open", spec));
     }
     let mut h = calls::Handle::new(fd, spec.calls);
-    h.sync().map_err(|e| ctx(e, "fsync", spec))?;
+    if spec.prelude != Prelude::Nothing {
+        h.sync().map_err(|e| ctx(e, "fsync", spec))?;
+    }
     let mut buf = AlignedBuf::new(spec.record.max(1) as usize, sys::page_size().max(4096));
     let mut expected = None;
     match spec.op {
@@ -219,11 +238,14 @@ pub(crate) fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
                 pattern(spec, &mut e);
                 expected = Some(e);
             }
-            // Prime the caches and the TLB with one read, then go back (outside the timing).
-            // SAFETY: buf is valid for its length; fd is open.
-            let n = unsafe { libc::pread(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
-            if n < 0 {
-                return Err(ctx(io::Error::last_os_error(), "read", spec));
+            if spec.prelude == Prelude::SyncAndPrime {
+                // Prime the caches and the TLB with one read (outside the timing); pread
+                // leaves the offset at the start.
+                // SAFETY: buf is valid for its length; fd is open.
+                let n = unsafe { libc::pread(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
+                if n < 0 {
+                    return Err(ctx(io::Error::last_os_error(), "read", spec));
+                }
             }
         }
     }

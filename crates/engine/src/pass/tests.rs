@@ -21,6 +21,7 @@ fn spec(path: PathBuf, op: PassOp, order: Order, calls: Calls) -> PassSpec {
         latency: true,
         seed: 1,
         verify: false,
+        prelude: Default::default(),
     }
 }
 
@@ -89,6 +90,38 @@ fn write_then_every_shape_reads_it_back() {
         assert!(r.cut && r.ops == 0);
         // Its histogram, allocated before the timing, is left as one never written to.
         assert!(r.lat.hist.is_empty() && r.lat.hist.counts().is_empty());
+    }
+}
+
+/// Whatever precedes the clock, a pass reads and verifies what was written, and a pass
+/// without latency keeps an empty histogram.
+#[test]
+fn every_prelude_reads_what_was_written() {
+    let stop = AtomicBool::new(false);
+    for d in temp_dirs("prelude") {
+        let p = d.join("f");
+        let w = PassSpec {
+            create: true,
+            verify: true,
+            ..spec(p.clone(), PassOp::Write, Order::Forward, Calls::Plain)
+        };
+        run_pass(&w, &stop).unwrap();
+        for prelude in [Prelude::SyncAndPrime, Prelude::Sync, Prelude::Nothing] {
+            for order in [Order::Forward, Order::Shuffled { seed: 0 }] {
+                let r = run_pass(
+                    &PassSpec {
+                        verify: true,
+                        prelude,
+                        latency: false,
+                        ..spec(p.clone(), PassOp::Read, order, Calls::Plain)
+                    },
+                    &stop,
+                )
+                .unwrap();
+                assert_eq!((r.bytes, r.calls.reads), (64 * 4096, 64), "{prelude:?}");
+                assert_eq!(r.lat.hist.count(), 0, "{prelude:?}");
+            }
+        }
     }
 }
 

@@ -465,6 +465,7 @@ fn timing(a: &IozoneArgs) -> Timing {
         stride: a.stride.unwrap_or(DEFAULT_STRIDE),
         mapped: a.mmap.then_some(mapped_calls(a)),
         verify: a.diag,
+        latency: a.latency_hist || a.json || a.result.is_some(),
     }
 }
 
@@ -553,6 +554,15 @@ mod tests {
         assert_eq!(z.cells.iter().filter(|c| c.file == 32 << 20).count(), 13);
         let y = p("-a -y 4k", 1 << 40).unwrap();
         assert_eq!(y.cells.iter().filter(|c| c.file == 32 << 20).count(), 13);
+    }
+
+    #[test]
+    fn per_record_latency_only_when_an_output_shows_it() {
+        assert!(!p("-s 64k -r 4k -i 0", 1 << 40).unwrap().timing.latency);
+        for more in ["-+z", "--json", "--result r.json"] {
+            let pl = p(&format!("-s 64k -r 4k -i 0 {more}"), 1 << 40).unwrap();
+            assert!(pl.timing.latency, "{more}");
+        }
     }
 
     #[test]

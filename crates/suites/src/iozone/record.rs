@@ -21,7 +21,9 @@ pub struct Figure {
     pub bytes: u64,
     pub ops: u64,
     pub timed_ns: u64,
-    pub latency: LatSummary,
+    /// Absent when the run kept no per-record latency.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency: Option<LatSummary>,
     pub calls: CallCounts,
     /// CPU time (user + system) of the pass's thread, the wall time it was measured over and
     /// their ratio in percent (iozone's -+u figure), and the CPU the pass ended on.

@@ -29,6 +29,9 @@ pub struct Measure {
     pub cpu_wall_ns: u64,
     /// The CPU the pass ended on.
     pub last_cpu: i32,
+    /// The clock resolution (ns) iozone's arithmetic subtracts from the pass's time (0: none).
+    #[serde(default)]
+    pub time_res_ns: u64,
 }
 
 /// The unit of the tables (`-O`, `-N`, or iozone's kB/s).
@@ -64,6 +67,7 @@ impl From<PassResult> for Measure {
             cpu: r.cpu,
             cpu_wall_ns: r.cpu_wall_ns,
             last_cpu: r.last_cpu,
+            time_res_ns: super::clock::resolution_ns(),
         }
     }
 }
@@ -89,8 +93,9 @@ impl Measure {
         j
     }
 
-    fn secs(&self) -> f64 {
-        (self.timed_ns.max(1)) as f64 / 1e9
+    /// The pass's time as iozone's arithmetic makes it (see [`super::clock`]).
+    pub fn secs(&self) -> f64 {
+        super::clock::iozone_secs(self.timed_ns, self.time_res_ns)
     }
     /// kB/s (kB = 1024 bytes) as a real number.
     pub fn kbps(&self) -> f64 {
@@ -121,6 +126,23 @@ impl Measure {
             Unit::OpsPerSec => (self.ops as f64 / self.secs()) as u64,
             Unit::MicrosPerOp => (self.secs() * 1e6 / self.ops.max(1) as f64) as u64,
         }
+    }
+}
+
+impl Matrix {
+    /// The largest record size of a cell whose pass's time iozone's guard replaced by the
+    /// clock's resolution (iozone's warning after its table), if any.
+    pub fn poor_resolution(&self) -> Option<u64> {
+        self.rows
+            .iter()
+            .filter(|r| {
+                r.values
+                    .iter()
+                    .flatten()
+                    .any(|m| super::clock::floored(m.timed_ns, m.time_res_ns))
+            })
+            .map(|r| r.cell.record)
+            .max()
     }
 }
 

@@ -24,18 +24,21 @@ pub fn tables(m: &Matrix) -> Vec<SuiteTable> {
             let Some(Some(v)) = r.values.get(c) else {
                 continue;
             };
-            let lat = summary(v);
-            t.rows.push(
-                [
-                    (r.cell.file >> 10) as f64,
-                    (r.cell.record >> 10) as f64,
-                    v.kbps(),
-                    lat.mean_ns / 1000.0,
-                    lat.p99_ns as f64 / 1000.0,
-                ]
-                .map(TableCell::Num)
-                .to_vec(),
-            );
+            let figures = [
+                (r.cell.file >> 10) as f64,
+                (r.cell.record >> 10) as f64,
+                v.kbps(),
+            ];
+            // Latency not kept: its cells empty, never 0.
+            let lat = match summary(v) {
+                Some(l) => [l.mean_ns / 1000.0, l.p99_ns as f64 / 1000.0].map(TableCell::Num),
+                None => [
+                    TableCell::Text(String::new()),
+                    TableCell::Text(String::new()),
+                ],
+            };
+            t.rows
+                .push(figures.map(TableCell::Num).into_iter().chain(lat).collect());
         }
         if !t.rows.is_empty() {
             out.push(t);

@@ -42,7 +42,10 @@ fn run_lines(a: &IozoneArgs, plan: &Plan) -> Vec<String> {
     if unit(a) == Unit::KiBps {
         v.push(format!("Output is in {}", unit(a).words()));
     }
-    v.push("Time Resolution = 0.000001 seconds.".into());
+    v.push(format!(
+        "Time Resolution = {:1.6} seconds.",
+        super::clock::resolution_ns() as f64 / 1e9
+    ));
     // iozone's defaults (-S and -L, which change them, only tune -p, which is refused).
     v.push("Processor cache size set to 1024 kBytes.".into());
     v.push("Processor cache line size set to 32 bytes.".into());
@@ -228,12 +231,13 @@ mod tests {
         );
         // iozone's lines from "Time Resolution" on, in its order.
         assert!(
-            h.contains(
-                "\tTime Resolution = 0.000001 seconds.\n\
-                 \tProcessor cache size set to 1024 kBytes.\n\
-                 \tProcessor cache line size set to 32 bytes.\n\
-                 \tFile stride size set to 17 * record size.\n"
-            ),
+            h.contains(&format!(
+                "\tTime Resolution = {:1.6} seconds.\n\
+                     \tProcessor cache size set to 1024 kBytes.\n\
+                     \tProcessor cache line size set to 32 bytes.\n\
+                     \tFile stride size set to 17 * record size.\n",
+                crate::iozone::clock::resolution_ns() as f64 / 1e9
+            )),
             "{h}"
         );
         let head = matrix_head(&Layout::of(&a, &p));

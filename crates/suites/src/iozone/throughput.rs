@@ -9,7 +9,7 @@
 //! each block adds the CPU utilization line: the longest child's wall time, the children's
 //! CPU time (user + system) summed, and their ratio.
 
-use super::catalog::{mix_pass, mix_reader, passes};
+use super::catalog::{bare, mix_pass, mix_reader, passes};
 use super::plan::Plan;
 use super::run::{Measure, Unit};
 use iomark_engine::pass::group::{run_group_with, GroupHooks, GroupOptions};
@@ -81,7 +81,7 @@ fn labels(test: u32) -> &'static [(&'static str, &'static str)] {
 
 impl TpFigure {
     fn rate(m: &Measure, unit: Unit) -> f64 {
-        let secs = m.timed_ns.max(1) as f64 / 1e9;
+        let secs = m.secs();
         match unit {
             Unit::KiBps => m.bytes as f64 / 1024.0 / secs,
             Unit::OpsPerSec => m.ops as f64 / secs,
@@ -94,7 +94,10 @@ impl TpFigure {
     }
     /// Everything moved over the parent's wall time.
     pub fn parent_sees(&self, unit: Unit) -> f64 {
-        let secs = self.parent_ns.max(1) as f64 / 1e9;
+        // The parent's time less the clock's resolution, as each child's (iozone's
+        // total_time).
+        let res = self.per_child.first().map_or(0, |m| m.time_res_ns);
+        let secs = super::clock::iozone_secs(self.parent_ns, res);
         let bytes: u64 = self.per_child.iter().map(|m| m.bytes).sum();
         let ops: u64 = self.per_child.iter().map(|m| m.ops).sum();
         match unit {
@@ -251,7 +254,9 @@ impl TestStep<'_, '_> {
             if k >= per_file[0].len() {
                 break;
             }
-            let specs: Vec<_> = per_file.iter().map(|v| v[k].1.clone()).collect();
+            // iozone's children start their clock right after the open (no fsync, no
+            // priming read).
+            let specs: Vec<_> = per_file.iter().map(|v| bare(v[k].1.clone())).collect();
             let writer = specs.iter().map(|s| s.op == PassOp::Write).collect();
             let options = GroupOptions {
                 stonewall: tp.stonewall,
