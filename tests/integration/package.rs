@@ -19,16 +19,22 @@ fn package_script_reads_its_options_before_building() {
     ok(&o);
     let help = stdout(&o);
     assert!(
-        help.contains("Usage: scripts/package [--musl] [--no-deb]") && help.contains("iomark-musl"),
+        help.contains("Usage: scripts/package [--musl | --musl-only] [--no-deb] [--check]")
+            && help.contains("iomark-musl")
+            && help.contains("psync job"),
         "{help}"
     );
     // An unknown option: a usage error naming the valid ones, before any build.
     let o = package(&["--musl", "--static"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("unknown argument '--static' (--musl, --no-deb, --check)"),
+        stderr(&o).contains("unknown argument '--static' (--musl, --musl-only, --no-deb, --check)"),
         "{}",
         stderr(&o)
     );
     assert!(!stderr(&o).contains("build"), "{}", stderr(&o));
+    // The static binary is not a check of the release build: refused before any build.
+    let o = package(&["--check", "--musl-only"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("drop --musl"), "{}", stderr(&o));
 }

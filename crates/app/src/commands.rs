@@ -185,7 +185,7 @@ pub const COMMANDS: &[Command] = &[
         aliases: &[],
         usage: "  iomark history [--host H] [--tag T] [--since DATE] [--json] ...
                                          the runs recorded in the result store (filters:
-                                         also --front-end CMD, --target PATH)
+                                         also --command CMD, --target PATH)
 ",
         summary: "List the runs recorded in the result store, with filters.",
         help: text!(store_cmd::HISTORY_USAGE),
@@ -293,7 +293,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
     Command {
         name: "completions",
         aliases: &[],
-        usage: "  iomark completions bash|zsh|fish     shell completion script (e.g. >> ~/.bashrc)
+        usage: "  iomark completions bash|zsh|fish       shell completion script (where to put it: --help)
 ",
         summary: "Print the completion script for bash, zsh or fish.",
         help: text!(completions::USAGE),

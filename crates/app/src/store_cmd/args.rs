@@ -1,4 +1,4 @@
-//! The arguments of the store commands: filters (`--host`, `--tag`, `--front-end`, `--target`,
+//! The arguments of the store commands: filters (`--host`, `--tag`, `--command`, `--target`,
 //! `--since`), `--json`, and dates (`2026-11-01`, `2026-11-01T08:00`, or `7d`, `12h`, `2w` ago).
 
 use anyhow::{anyhow, bail, Result};
@@ -38,7 +38,15 @@ pub fn parse(args: &[String], extra: &[&str], now_ms: i64) -> Result<Args> {
             _ => {}
         }
         let key = arg.split_once('=').map_or(arg.as_str(), |(k, _)| k);
-        let known = ["--host", "--tag", "--front-end", "--target", "--since"];
+        // `--front-end` is the older name of `--command`.
+        let known = [
+            "--host",
+            "--tag",
+            "--command",
+            "--front-end",
+            "--target",
+            "--since",
+        ];
         if !known.contains(&key) && !extra.contains(&key) {
             bail!("unknown option {}", iomark_output::echo::quote(key));
         }
@@ -56,7 +64,7 @@ pub fn parse(args: &[String], extra: &[&str], now_ms: i64) -> Result<Args> {
                 f.tag = Some(v.clone());
                 a.tags.push(v);
             }
-            "--front-end" => f.front_end = Some(v),
+            "--command" | "--front-end" => f.front_end = Some(v),
             "--target" => f.target = Some(v),
             "--since" => f.since_ms = Some(date(&v, now_ms)?),
             k if extra.contains(&k) => a.other.push((k.to_string(), v)),
@@ -143,6 +151,11 @@ mod tests {
         assert_eq!(a.filter.since_ms, Some(86_400_000));
         assert!(a.json);
         assert_eq!(a.other, [("--keep".to_string(), "3".to_string())]);
+        // The command a run was made by (history's "command" column), also by its older name.
+        for o in ["--command=iozone", "--front-end=iozone"] {
+            let a = parse(&v(&[o]), &[], 0).unwrap();
+            assert_eq!(a.filter.front_end.as_deref(), Some("iozone"), "{o}");
+        }
         assert!(parse(&v(&["--keep", "3"]), &[], 0).is_err());
         assert!(parse(&v(&["--host"]), &[], 0).is_err());
         let e = parse(&v(&["--bogus"]), &[], 0).unwrap_err().to_string();

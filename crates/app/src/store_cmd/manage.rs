@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 pub const STORE_USAGE: &str = "Usage: iomark store import [--tag T]... FILE...
-       iomark store export DIR [--host H] [--tag T] [--front-end CMD] [--target PATH] [--since DATE]
+       iomark store export DIR [--host H] [--tag T] [--command CMD] [--target PATH] [--since DATE]
        iomark store prune --keep N | --before DATE
        iomark store path
 

@@ -16,7 +16,7 @@ use iomark_report::read::units::utc;
 use iomark_store::{Figure, Reference, RunRow, Store};
 use serde_json::json;
 
-pub const HISTORY_USAGE: &str = "Usage: iomark history [--host H] [--tag T] [--front-end CMD] [--target PATH] [--since DATE] [--json]
+pub const HISTORY_USAGE: &str = "Usage: iomark history [--host H] [--tag T] [--command CMD] [--target PATH] [--since DATE] [--json]
 
 The runs recorded in the result store, oldest first: id (for @ID), start time (UTC), host,
 command, tags, targets and command line. --target matches a part of a target's path; --since

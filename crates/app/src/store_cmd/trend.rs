@@ -15,7 +15,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 pub const USAGE: &str =
-    "Usage: iomark report --trend JOB.DIRECTION.FIGURE [--tag T] [--host H] [--front-end CMD]
+    "Usage: iomark report --trend JOB.DIRECTION.FIGURE [--tag T] [--host H] [--command CMD]
                      [--target PATH] [--since DATE] [-o FILE.html] [--png DIR] [--svg DIR]
 
 One figure (iops, mbps, p50, p99, p99.9 of a job's read, write or trim) across the runs of the
