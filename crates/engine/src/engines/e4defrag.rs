@@ -43,10 +43,9 @@ struct MoveExtent {
 }
 
 /// `EXT4_IOC_MOVE_EXT`: `_IOWR('f', 15, struct move_extent)`.
-const EXT4_IOC_MOVE_EXT: libc::Ioctl = ((3u32 << 30)
-    | ((std::mem::size_of::<MoveExtent>() as u32) << 16)
-    | ((b'f' as u32) << 8)
-    | 15) as libc::Ioctl;
+const EXT4_IOC_MOVE_EXT: libc::Ioctl =
+    ((3u32 << 30) | ((std::mem::size_of::<MoveExtent>() as u32) << 16) | ((b'f' as u32) << 8) | 15)
+        as libc::Ioctl;
 
 /// The donor's path: `donorname` in the job's (first) directory, as fio joins them.
 pub(crate) fn donor_path(spec: &JobSpec) -> Option<PathBuf> {
