@@ -275,7 +275,10 @@ fn blogbench_reads_as_upstream_by_default_and_as_intended_with_fixed() {
         "{err}"
     );
     // The mode line is on stderr: stdout ends with blogbench's own last lines (the scores).
-    assert!(!out.contains("iomark"), "{out}");
+    assert!(
+        !out.contains("Mode (iomark)") && !out.contains("Latency per operation"),
+        "{out}"
+    );
     assert!(out
         .trim_end()
         .lines()

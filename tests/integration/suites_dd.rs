@@ -228,7 +228,12 @@ fn calls_per_path(
     let traces: Vec<_> = std::fs::read_dir(&d.path)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("calls."))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("calls.")
+        })
         .collect();
     // `read(3</dev/zero>, "\0\0"..., 65536) = 65536`
     let text: String = traces
@@ -242,9 +247,10 @@ fn calls_per_path(
         let Some((call, rest)) = l.split_once("(") else {
             continue;
         };
-        let Some((path, _)) = rest.split_once(">,").and_then(|(a, b)| {
-            a.split_once('<').map(|(_, p)| (p.to_string(), b))
-        }) else {
+        let Some((path, _)) = rest
+            .split_once(">,")
+            .and_then(|(a, b)| a.split_once('<').map(|(_, p)| (p.to_string(), b)))
+        else {
             continue;
         };
         if l.ends_with(&format!(", {bs}) = {bs}")) && (call == "read" || call == "write") {

@@ -44,19 +44,10 @@ impl CopyEnds {
     pub(crate) fn before_write(&self, buf: *mut u8, len: usize) -> i64 {
         let Some(f) = &self.from else { return 0 };
         let fd = f.as_raw_fd();
-        let mut done = 0;
-        while done < len {
-            // SAFETY: `buf` is valid for `len` bytes (the worker's contract for the I/O).
-            let r = retry(|| unsafe {
-                libc::read(fd, buf.add(done) as *mut libc::c_void, len - done)
-            });
-            match r {
-                r if r < 0 => return r,
-                0 => return -(libc::EIO as i64),
-                r => done += r as usize,
-            }
-        }
-        0
+        // SAFETY: `buf` is valid for `len` bytes (the worker's contract for the I/O).
+        whole(len, |done| unsafe {
+            libc::read(fd, buf.add(done) as *mut libc::c_void, len - done)
+        })
     }
 
     /// After a read of `n` bytes into `buf`: write them to the output. 0, or -errno.
@@ -64,20 +55,26 @@ impl CopyEnds {
     pub(crate) fn after_read(&self, buf: *mut u8, n: usize) -> i64 {
         let Some(f) = &self.to else { return 0 };
         let fd = f.as_raw_fd();
-        let mut done = 0;
-        while done < n {
-            // SAFETY: the read just filled `n` bytes at `buf`.
-            let r = retry(|| unsafe {
-                libc::write(fd, buf.add(done) as *const libc::c_void, n - done)
-            });
-            match r {
-                r if r < 0 => return r,
-                0 => return -(libc::EIO as i64),
-                r => done += r as usize,
-            }
-        }
-        0
+        // SAFETY: the read just filled `n` bytes at `buf`.
+        whole(n, |done| unsafe {
+            libc::write(fd, buf.add(done) as *const libc::c_void, n - done)
+        })
     }
+}
+
+/// Call `io(bytes done so far)` until `len` bytes are done: 0, or -errno (-EIO when a call
+/// moves nothing).
+#[inline]
+fn whole(len: usize, mut io: impl FnMut(usize) -> isize) -> i64 {
+    let mut done = 0;
+    while done < len {
+        match retry(|| io(done)) {
+            r if r < 0 => return r,
+            0 => return -(libc::EIO as i64),
+            r => done += r as usize,
+        }
+    }
+    0
 }
 
 #[cfg(test)]
@@ -104,10 +101,7 @@ mod tests {
         assert_eq!(std::fs::read(&dst).unwrap(), b"abc");
         // The input ends before a whole block: an error, not a block of stale bytes.
         let mut big = [0u8; 8];
-        assert_eq!(
-            ends.before_write(big.as_mut_ptr(), 8),
-            -(libc::EIO as i64)
-        );
+        assert_eq!(ends.before_write(big.as_mut_ptr(), 8), -(libc::EIO as i64));
         // Without ends, nothing is done.
         let none = CopyEnds::default();
         assert_eq!(none.before_write(big.as_mut_ptr(), 8), 0);
