@@ -33,6 +33,31 @@ fn table(out: &str) -> (Vec<Vec<u64>>, u64, u64) {
     )
 }
 
+/// `out` (a run of `-i 2` in `dir`) has blogbench 1.2's lines alone (the fixture captured from
+/// it), word for word with any number in place of its numbers.
+fn upstream_shape(out: &str, dir: &str) {
+    let theirs = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/blogbench-1.2/d-i2-s1.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let words = |s: &str| -> Vec<Vec<String>> {
+        s.lines()
+            .map(|l| {
+                l.split_whitespace()
+                    .map(|w| match w.parse::<u64>() {
+                        Ok(_) => "N".to_string(),
+                        Err(_) => w.to_string(),
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let ours = out.replace(&format!("[{dir}]"), "[/tmp/blogs]");
+    assert_eq!(words(&ours), words(&theirs), "{out}");
+    assert!(out.ends_with("\n\n"), "{out:?}");
+}
+
 #[test]
 fn blogbench_seed_line_scores_and_layout() {
     let d = Scratch::new("blogbench-seed");
@@ -60,7 +85,11 @@ fn blogbench_seed_line_scores_and_layout() {
     assert!(rows[0][0] <= rows[1][0]);
     assert_eq!(writes, rows[1][0]);
     assert!(writes > 0 && reads > 0, "{out}");
-    assert!(out.contains("missing-file probe"), "{out}");
+    upstream_shape(&out, &dir);
+    // iomark's additions (the mode, latency per operation type) are on stderr.
+    let err = stderr(&o);
+    assert!(err.contains("missing-file probe"), "{err}");
+    assert!(err.contains("Mode (iomark): upstream"), "{err}");
     // The result file counts the same blogs, and has latency per operation type.
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
@@ -185,7 +214,8 @@ fn blogbench_unwritable_directory_is_refused_and_writes_nothing() {
 /// The reads of blog files in an strace (`-ff`: one file per thread, so no call is split
 /// across lines; `-y`: descriptors carry their paths) of `iomark blogbench ARGS`, as
 /// (requested, returned) sizes; and its stdout.
-fn blog_reads(d: &Scratch, extra: &[&str]) -> (Vec<(u64, u64)>, String) {
+/// The reads of blog files traced in a short run, and the run's stdout and stderr.
+fn blog_reads(d: &Scratch, extra: &[&str]) -> (Vec<(u64, u64)>, String, String) {
     let dir = d.s(&format!("blogs{}", extra.len()));
     let stem = d.s("trace");
     // Five 1 s iterations with three writers: readers find no blog at first and back off a
@@ -227,30 +257,38 @@ fn blog_reads(d: &Scratch, extra: &[&str]) -> (Vec<(u64, u64)>, String) {
         }
         std::fs::remove_file(&p).unwrap();
     }
-    (reads, stdout(&o))
+    (reads, stdout(&o), stderr(&o))
 }
 
 #[test]
 fn blogbench_reads_as_upstream_by_default_and_as_intended_with_fixed() {
     let d = Scratch::new("blogbench-modes");
     // Upstream 1.2 reads `sizeof garbage` (a pointer: 8 bytes) per call.
-    let (up, out) = blog_reads(&d, &[]);
+    let (up, out, err) = blog_reads(&d, &[]);
     assert!(!up.is_empty(), "no read of a blog file traced");
     assert!(
         up.iter().all(|&(asked, got)| asked == 8 && got <= 8),
         "{up:?}"
     );
     assert!(
-        out.contains("Mode (iomark): upstream blogbench 1.2"),
+        err.contains("Mode (iomark): upstream blogbench 1.2"),
+        "{err}"
+    );
+    // The mode line is on stderr: stdout ends with blogbench's own last lines (the scores).
+    assert!(
+        !out.contains("Mode (iomark)") && !out.contains("Latency per operation"),
         "{out}"
     );
-    // The mode line comes after blogbench's own lines (scores), so their parsers still read them.
-    let score = out.find("Final score for reads").unwrap();
-    assert!(out.find("Mode (iomark)").unwrap() > score, "{out}");
+    assert!(out
+        .trim_end()
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("Final score for reads :"));
     // --fixed: the 64 KiB buffer.
-    let (fixed, out) = blog_reads(&d, &["--fixed"]);
+    let (fixed, _, err) = blog_reads(&d, &["--fixed"]);
     assert!(!fixed.is_empty(), "no read of a blog file traced");
     assert!(fixed.iter().all(|&(asked, _)| asked == 65536), "{fixed:?}");
     assert!(fixed.iter().any(|&(_, got)| got > 8), "{fixed:?}");
-    assert!(out.contains("Mode (iomark): fixed"), "{out}");
+    assert!(err.contains("Mode (iomark): fixed"), "{err}");
 }

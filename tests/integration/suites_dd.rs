@@ -188,6 +188,94 @@ fn dd_conv_fsync_fsyncs_and_direct_opens_o_direct() {
     assert!(o.status.success(), "{}", stderr(&o));
     let t = std::fs::read_to_string(d.file("trace2")).unwrap();
     assert!(!t.contains("fsync("), "{t}");
+    // conv=fdatasync: fdatasync, as GNU dd, not fsync.
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=fsync,fdatasync", "-o"])
+        .arg(d.file("trace3"))
+        .arg(bin())
+        .args(["dd", "if=/dev/zero", "of=out3.dat", "bs=64K", "count=8"])
+        .args(["conv=fdatasync", "--no-store"])
+        .current_dir(&d.path)
+        .bounded_output()
+        .expect("strace");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = std::fs::read_to_string(d.file("trace3")).unwrap();
+    assert!(t.contains("fdatasync(") && !t.contains("fsync("), "{t}");
+}
+
+/// The `read(2)` and `write(2)` calls of `prog` running `line` in `d`, per file: how many
+/// calls on each path moved `bs` bytes (`strace -y` names a descriptor's path).
+fn calls_per_path(
+    d: &Scratch,
+    prog: &Path,
+    pre: &[&str],
+    line: &str,
+    bs: usize,
+) -> std::collections::BTreeMap<String, usize> {
+    // One trace per thread (-ff), so no call is split into unfinished and resumed halves.
+    let stem = d.file("calls");
+    let o = Command::new("strace")
+        .args(["-ff", "-y", "-e", "trace=read,write", "-o"])
+        .arg(&stem)
+        .arg(prog)
+        .args(pre)
+        .args(line.split_whitespace())
+        .current_dir(&d.path)
+        .bounded_output()
+        .expect("strace");
+    assert!(o.status.success(), "{line}: {}", stderr(&o));
+    let mut n = std::collections::BTreeMap::new();
+    let traces: Vec<_> = std::fs::read_dir(&d.path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("calls.")
+        })
+        .collect();
+    // `read(3</dev/zero>, "\0\0"..., 65536) = 65536`
+    let text: String = traces
+        .iter()
+        .map(|t| std::fs::read_to_string(t).unwrap())
+        .collect();
+    for t in &traces {
+        std::fs::remove_file(t).unwrap();
+    }
+    for l in text.lines() {
+        let Some((call, rest)) = l.split_once("(") else {
+            continue;
+        };
+        let Some((path, _)) = rest
+            .split_once(">,")
+            .and_then(|(a, b)| a.split_once('<').map(|(_, p)| (p.to_string(), b)))
+        else {
+            continue;
+        };
+        if l.ends_with(&format!(", {bs}) = {bs}")) && (call == "read" || call == "write") {
+            let name = Path::new(&path).file_name().unwrap().to_string_lossy();
+            *n.entry(format!("{call} {name}")).or_insert(0) += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn dd_reads_each_block_from_if_and_writes_it_to_of_as_gnu_dd() {
+    let d = Scratch::new("dd-calls");
+    let bs = 64 << 10;
+    for line in [
+        "if=/dev/zero of=out.dat bs=64K count=40 oflag=direct conv=fdatasync",
+        "if=/dev/zero of=out.dat bs=64K count=40",
+        "if=out.dat of=/dev/null bs=64K count=40 iflag=direct",
+        "if=/dev/urandom of=out.dat bs=64K count=40",
+    ] {
+        let theirs = calls_per_path(&d, Path::new("dd"), &[], line, bs);
+        let ours = calls_per_path(&d, &bin(), &["dd", "--no-store"], line, bs);
+        assert_eq!(ours, theirs, "{line}");
+        assert_eq!(theirs.values().sum::<usize>(), 80, "{line}: {theirs:?}");
+    }
 }
 
 #[test]

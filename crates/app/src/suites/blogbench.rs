@@ -1,5 +1,6 @@
 //! `iomark blogbench`: blogbench's command line on iomark's engine; its table and scores on
-//! stdout, then iomark's latency per operation type.
+//! stdout, as blogbench prints them; the mode that ran and iomark's latency per operation type
+//! on stderr.
 
 use crate::session::{exit, signals, Session};
 use iomark_engine::fileops::blogtree::Counts;
@@ -117,7 +118,7 @@ pub fn main(args: &[String]) -> i32 {
     )
 }
 
-/// The end of a run: the scores, the mode and the latencies on stdout, what went wrong on
+/// The end of a run: the scores on stdout; the mode, the latencies and what went wrong on
 /// stderr, then the result (with blogbench's tables) kept; the exit status.
 fn finish(
     p: &blogbench::BlogPlan,
@@ -129,8 +130,12 @@ fn finish(
     let written: u64 = d.intervals.iter().map(|(_, c)| c.blogs_written).sum();
     let read: u64 = d.intervals.iter().map(|(_, c)| c.blogs_read).sum();
     write_out(out, &output::scores(written, read));
-    write_out(out, &format!("{}\n", p.mode.describe()));
-    write_out(out, &output::latencies(&d.phase.stats));
+    crate::progress::steps::before_output();
+    eprint!(
+        "{}\n{}",
+        p.mode.describe(),
+        output::latencies(&d.phase.stats)
+    );
     let (races, first) = &d.races;
     if *races > 0 {
         eprintln!(

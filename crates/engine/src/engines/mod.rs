@@ -12,6 +12,7 @@ use std::io;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
 
+mod copy_end;
 pub(crate) mod cpuio;
 mod decl;
 pub(crate) mod e4defrag;

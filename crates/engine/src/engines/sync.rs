@@ -2,8 +2,10 @@
 //! pvsync (preadv/pwritev), pvsync2 (preadv2/pwritev2 with RWF_HIPRI / RWF_NOWAIT).
 //!
 //! Every I/O completes inside `queue`, which returns the raw system-call result: the byte count
-//! (possibly short) or -errno. Interrupted calls (EINTR) are retried.
+//! (possibly short) or -errno. Interrupted calls (EINTR) are retried. A copy's other end
+//! (`copy_from`, `copy_to`) is read before each write and written after each read.
 
+use super::copy_end::CopyEnds;
 use super::sysio::{do_sync, do_trim, retry, EBADF};
 use super::{
     Engine, EngineDecl, EngineError, EngineFile, EngineFlags, EngineKind, EngineOption,
@@ -50,6 +52,8 @@ pub(crate) struct SyncEngine {
     pos: Vec<u64>,
     /// preadv2/pwritev2 flags.
     rwf: libc::c_int,
+    /// The copy's other end, if any.
+    copy: CopyEnds,
 }
 
 impl SyncEngine {
@@ -81,6 +85,7 @@ impl SyncEngine {
             files: setup.files.to_vec(),
             pos: vec![POS_UNKNOWN; setup.files.len()],
             rwf,
+            copy: CopyEnds::open(setup.options)?,
         })
     }
 
@@ -178,7 +183,17 @@ impl Engine for SyncEngine {
             return Queued::Done(EBADF);
         }
         Queued::Done(match io.op {
-            Op::Read | Op::Write => self.rw(idx, fd, io),
+            Op::Write => match self.copy.before_write(io.buf, io.len) {
+                0 => self.rw(idx, fd, io),
+                e => e,
+            },
+            Op::Read => match self.rw(idx, fd, io) {
+                n if n > 0 => match self.copy.after_read(io.buf, n as usize) {
+                    0 => n,
+                    e => e,
+                },
+                r => r,
+            },
             Op::Trim => do_trim(file, io.offset, io.len as u64),
             Op::Fsync => do_sync(fd, false),
             Op::Fdatasync => do_sync(fd, true),

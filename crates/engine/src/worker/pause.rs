@@ -159,7 +159,7 @@ impl Worker {
             if fd < 0 {
                 continue;
             }
-            if let Err(e) = fsync_fd(fd) {
+            if let Err(e) = fsync_fd(fd, self.spec.end_sync_data_only) {
                 let errno = e.raw_os_error().unwrap_or(libc::EIO);
                 let failure = JobFailure::FlushFile {
                     job: self.spec.name.clone(),
@@ -175,10 +175,17 @@ impl Worker {
     }
 }
 
-/// fsync(2) on a descriptor the worker owns.
-fn fsync_fd(fd: i32) -> std::io::Result<()> {
-    // SAFETY: fsync takes no memory; `fd` is one of the worker's open descriptors.
-    if unsafe { libc::fsync(fd) } == 0 {
+/// fsync(2) (or fdatasync(2), `data_only`) on a descriptor the worker owns.
+fn fsync_fd(fd: i32, data_only: bool) -> std::io::Result<()> {
+    // SAFETY: fsync and fdatasync take no memory; `fd` is one of the worker's descriptors.
+    let r = unsafe {
+        if data_only {
+            libc::fdatasync(fd)
+        } else {
+            libc::fsync(fd)
+        }
+    };
+    if r == 0 {
         Ok(())
     } else {
         Err(std::io::Error::last_os_error())
@@ -248,9 +255,11 @@ mod tests {
 
     #[test]
     fn fsync_fd_reports_errors() {
-        assert!(fsync_fd(-1).is_err());
+        assert!(fsync_fd(-1, false).is_err());
+        assert!(fsync_fd(-1, true).is_err());
         let f = tempfile_in_tmp();
-        assert!(fsync_fd(std::os::fd::AsRawFd::as_raw_fd(&f)).is_ok());
+        assert!(fsync_fd(std::os::fd::AsRawFd::as_raw_fd(&f), false).is_ok());
+        assert!(fsync_fd(std::os::fd::AsRawFd::as_raw_fd(&f), true).is_ok());
     }
 
     /// An anonymous file in the temporary directory (unlinked at once: nothing is left behind).

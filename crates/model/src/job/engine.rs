@@ -276,6 +276,14 @@ pub struct EngineOptions {
     /// nbd: the export, as a URI (`nbd://`, `nbd+unix://`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nbd_uri: Option<String>,
+    /// sync: the other end of a copy, as a copying program such as dd has one: each block is
+    /// read from this file (`read(2)`, the block's length) before it is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_from: Option<std::path::PathBuf>,
+    /// sync: the other end of a copy: each block read is then written to this file
+    /// (`write(2)`, the bytes read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_to: Option<std::path::PathBuf>,
 }
 
 /// The donor of the e4defrag engine (fio's `donorname`, `inplace`).

@@ -111,6 +111,10 @@ pub struct JobSpec {
     pub fdatasync: u64,
     pub end_fsync: bool,
     pub fsync_on_close: bool,
+    /// `end_fsync` and `fsync_on_close` call fdatasync(2) rather than fsync(2) (dd's
+    /// conv=fdatasync).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub end_sync_data_only: bool,
     pub invalidate: bool,
     pub fadvise_hint: FadviseHint,
     pub fallocate: FallocateMode,
@@ -269,6 +273,7 @@ impl Default for JobSpec {
             fdatasync: 0,
             end_fsync: false,
             fsync_on_close: false,
+            end_sync_data_only: false,
             invalidate: true,
             fadvise_hint: FadviseHint::Auto,
             fallocate: FallocateMode::Native,

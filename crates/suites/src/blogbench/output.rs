@@ -1,5 +1,5 @@
-//! blogbench's output: its header, one line per iteration, the two final scores; and, after
-//! them, iomark's latency per operation type.
+//! blogbench's output: its header, one line per iteration, the two final scores (stdout, as
+//! blogbench prints them); and iomark's latency per operation type (stderr).
 
 use super::plan::BlogPlan;
 use crate::common::latency::percentiles;
@@ -105,5 +105,51 @@ mod tests {
         let l = latencies(&s);
         assert!(l.contains("read") && l.contains("p99"), "{l}");
         assert!(!l.contains("mkdir"));
+    }
+
+    /// blogbench 1.2's own stdout (tests/fixtures/blogbench-1.2): iomark's header, lines and
+    /// scores for the same command line and counts are the same bytes.
+    #[test]
+    fn blogbench_stdout_is_upstream_bytes() {
+        let theirs = std::fs::read_to_string(format!(
+            "{}/../../tests/fixtures/blogbench-1.2/d-i2-s1.txt",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let argv: Vec<String> = ["-d", "/tmp/blogs", "-i", "2", "-s", "1"]
+            .map(String::from)
+            .to_vec();
+        let a = parse(&argv).unwrap();
+        let p = plan(&a, DirState::Empty, 1).unwrap();
+        let mut ours = header(&p, &a);
+        let rows: Vec<Vec<u64>> = theirs
+            .lines()
+            .skip_while(|l| !l.starts_with("  Nb blogs"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(rows.len(), 2, "{theirs}");
+        for r in &rows {
+            let c = Counts {
+                articles_read: r[1],
+                articles_written: r[2],
+                pictures_read: r[3],
+                pictures_written: r[4],
+                comments_read: r[5],
+                comments_written: r[6],
+                ..Default::default()
+            };
+            ours.push_str(&line(r[0], &c));
+        }
+        let score = |k: &str| -> u64 {
+            let l = theirs.lines().find(|l| l.starts_with(k)).expect(k);
+            l[k.len()..].trim().parse().unwrap()
+        };
+        ours.push_str(&scores(
+            score("Final score for writes:"),
+            score("Final score for reads :"),
+        ));
+        assert_eq!(ours, theirs);
     }
 }

@@ -38,8 +38,9 @@ iomark additions:
   --force-device-write    write to a block device that holds a file system or partition table
 
 Differences from GNU dd:
-  - /dev/zero as input is not read: the engine writes zero-filled buffers of the same size;
-    /dev/null as output is not written. One side of the copy is a file or device, the other
-    /dev/zero, /dev/urandom or /dev/null (copying file to file is not measured).
-  - conv=fdatasync calls fsync (a superset). The final sync is inside the timing, as in GNU dd.
+  - One side of the copy is a file or device, the other /dev/zero, /dev/urandom or
+    /dev/null (copying file to file is not measured). As in GNU dd, each block is read from
+    if= and written to of= with read(2) and write(2), and the time covers both.
+  - The final fsync (conv=fsync) or fdatasync (conv=fdatasync) is inside the timing, as in
+    GNU dd.
 ";

@@ -1,6 +1,7 @@
 //! dd's operands -> a plan of engine jobs. One side of the copy is a file or block device (the
-//! engine's target); the other is /dev/zero, /dev/urandom or /dev/null, which the engine does
-//! not touch (or, for /dev/zero -> /dev/null, the source device is the target). A copy whose
+//! engine's target); the other is /dev/zero, /dev/urandom or /dev/null (or, for /dev/zero ->
+//! /dev/null, the source device is the target), which the engine reads each block from before
+//! writing it, or writes each block to after reading it, as dd does. A copy whose
 //! length is not a multiple of the block size gets a second job for the last partial block,
 //! buffered, as GNU dd drops O_DIRECT for it.
 
@@ -65,6 +66,8 @@ struct Target<'a> {
     bytes: u64,
     /// `iflag=` for a read, `oflag=` for a write.
     flags: &'a Flags,
+    /// The copy's other end: of= for a read, if= for a write.
+    other: &'a Path,
 }
 
 /// Build the plan. `probe` says what a path is (the engine's target probe in the binary; a
@@ -91,10 +94,10 @@ pub fn plan(a: &DdArgs, probe: &dyn Fn(&Path) -> Probe) -> Result<DdPlan, DdErro
         }
         (End::Path(_), End::Null | End::Zero) | (End::Zero | End::Random, End::Null) => {
             // The target is the input: a read job.
-            read_target(a, input, probe, &mut notes)?
+            read_target(a, input, output, probe, &mut notes)?
         }
         (End::Zero | End::Random, End::Path(p)) => {
-            write_target(a, p, &src, probe, &mut notes)?
+            write_target(a, input, p, probe)?
         }
         _ => {
             return Err(refused(format!(
@@ -167,6 +170,7 @@ fn check_offsets(a: &DdArgs, t: &Target) -> Result<(), DdError> {
 fn read_target<'a>(
     a: &'a DdArgs,
     input: &Path,
+    output: &'a Path,
     probe: &dyn Fn(&Path) -> Probe,
     notes: &mut Vec<String>,
 ) -> Result<Target<'a>, DdError> {
@@ -204,17 +208,17 @@ fn read_target<'a>(
         start,
         bytes,
         flags: &a.iflag,
+        other: output,
     })
 }
 
-/// The output as the engine's target (a write job) of `src`'s data: from `seek=`, `count=`
-/// bytes (or to the end of a block device), with notes on what differs from GNU dd.
+/// The output as the engine's target (a write job) of `input`'s data: from `seek=`, `count=`
+/// bytes (or to the end of a block device).
 fn write_target<'a>(
     a: &'a DdArgs,
+    input: &'a Path,
     p: &Path,
-    src: &End,
     probe: &dyn Fn(&Path) -> Probe,
-    notes: &mut Vec<String>,
 ) -> Result<Target<'a>, DdError> {
     let start = a.seek_bytes();
     let existing = probe(p);
@@ -228,11 +232,6 @@ fn write_target<'a>(
             ))
         }
     };
-    if *src == End::Random {
-        notes.push(
-            "if=/dev/urandom is not read: the engine writes pseudo-random data, so the time does not include the kernel's random generator".into(),
-        );
-    }
     Ok(Target {
         dir: Dir::Write,
         path: p.to_path_buf(),
@@ -240,6 +239,7 @@ fn write_target<'a>(
         start,
         bytes,
         flags: &a.oflag,
+        other: input,
     })
 }
 
@@ -323,6 +323,13 @@ fn run_plan(a: &DdArgs, t: &Target, src: &End) -> RunPlan {
         if t.dir == Dir::Write {
             write_settings(&mut j, t.flags, src);
         }
+        // dd's other end of the copy: each block is read from if= before it is written, or
+        // written to of= after it is read, with dd's own system calls.
+        let other = Some(t.other.to_path_buf());
+        match t.dir {
+            Dir::Read => j.engine_options.copy_to = other,
+            _ => j.engine_options.copy_from = other,
+        }
         j
     };
     if full > 0 {
@@ -342,17 +349,19 @@ fn run_plan(a: &DdArgs, t: &Target, src: &End) -> RunPlan {
             first.truncate_to = Some(if t.start < a.obs { 0 } else { t.start });
         }
     }
-    // conv=fsync / fdatasync: one fsync after the last write, inside the timing.
+    // conv=fsync / fdatasync: one fsync (fdatasync) after the last write, inside the timing.
     if t.dir == Dir::Write && (a.conv.fsync || a.conv.fdatasync) {
         if let Some(last) = run.jobs.last_mut() {
             last.end_fsync = true;
+            last.end_sync_data_only = a.conv.fdatasync && !a.conv.fsync;
         }
     }
     run
 }
 
 /// What a write job adds: oflag='s sync or dsync, a file that grows with the writes, and
-/// buffers of zeros (from /dev/zero) or pseudo-random data.
+/// buffers that start as zeros (from /dev/zero) or pseudo-random data (each block is then
+/// read from if= into its buffer, so the engine does not scramble them).
 fn write_settings(j: &mut JobSpec, flags: &Flags, src: &End) {
     j.sync = if flags.sync {
         SyncMode::Sync
@@ -365,7 +374,7 @@ fn write_settings(j: &mut JobSpec, flags: &Flags, src: &End) {
     // extend the file cost more than writes into a file already at its size).
     j.grow_file = true;
     j.buffers.zero_buffers = *src == End::Zero;
-    j.buffers.scramble_buffers = *src != End::Zero;
+    j.buffers.scramble_buffers = false;
 }
 
 #[cfg(test)]
@@ -402,6 +411,45 @@ mod tests {
     }
 
     #[test]
+    fn conv_fdatasync_syncs_data_only_and_fsync_wins() {
+        let last = |s: &str| plan_of(s, Probe::Missing).unwrap().run.jobs.pop().unwrap();
+        let j = last("if=/dev/zero of=o bs=4K count=3 conv=fdatasync");
+        assert!(j.end_fsync && j.end_sync_data_only);
+        let j = last("if=/dev/zero of=o bs=4K count=3 conv=fdatasync,fsync");
+        assert!(j.end_fsync && !j.end_sync_data_only);
+    }
+
+    #[test]
+    fn each_block_passes_through_the_other_end_as_in_dd() {
+        // A write reads each block from if= (both jobs: the whole blocks and the tail).
+        let p = plan_of(
+            "if=/dev/urandom of=out bs=4K count=10000 iflag=count_bytes",
+            Probe::Missing,
+        )
+        .unwrap();
+        assert_eq!(p.run.jobs.len(), 2);
+        for j in &p.run.jobs {
+            let o = &j.engine_options;
+            assert_eq!(o.copy_from.as_deref(), Some(Path::new("/dev/urandom")));
+            assert_eq!(o.copy_to, None);
+            assert!(!j.buffers.scramble_buffers);
+        }
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        // A read writes each block to of=.
+        let p = plan_of(
+            "if=f of=/dev/null bs=4K count=10",
+            Probe::File { size: 10_000 },
+        )
+        .unwrap();
+        assert_eq!(p.run.jobs.len(), 2);
+        for j in &p.run.jobs {
+            let o = &j.engine_options;
+            assert_eq!(o.copy_to.as_deref(), Some(Path::new("/dev/null")));
+            assert_eq!(o.copy_from, None);
+        }
+    }
+
+    #[test]
     fn read_stops_at_end_of_file_with_a_partial_block() {
         let p = plan_of(
             "if=f of=/dev/null iflag=direct bs=4K count=10",
@@ -427,6 +475,7 @@ mod tests {
         assert_eq!(p.dir, Dir::Write);
         assert_eq!(j.rw, RwMode::Write);
         assert!(j.direct && j.end_fsync && j.buffers.zero_buffers && !j.readonly);
+        assert!(!j.end_sync_data_only);
         assert_eq!(j.size, Some(SizeSpec::Bytes(8192 * 102400)));
         assert_eq!(j.fallocate, FallocateMode::None);
     }
