@@ -9,7 +9,7 @@ use iomark_scenarios::preset::target;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
-usage: iomark iometer [TARGET] (--spec SPEC | --spec-file F.toml) [--outstanding N] [--workers N] [--size SIZE]
+Usage: iomark iometer [TARGET] (--spec SPEC | --spec-file F.toml) [--outstanding N] [--workers N] [--size SIZE]
                       [--runtime TIME] [--ramp TIME] [--ioengine NAME] [--allow-write]
                       [--result FILE] [--csv FILE] [--write-iolog FILE]
        iomark iometer --list
