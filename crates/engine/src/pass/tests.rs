@@ -5,6 +5,21 @@ use super::group::{run_group, GroupOptions};
 use super::*;
 use crate::test_support::temp_dirs;
 
+/// A forward write that creates the file and times its fsync and close.
+fn timed_write(path: &std::path::Path) -> PassSpec {
+    PassSpec {
+        create: true,
+        fsync_timed: true,
+        close_timed: true,
+        ..spec(
+            path.to_path_buf(),
+            PassOp::Write,
+            Order::Forward,
+            Calls::Plain,
+        )
+    }
+}
+
 fn spec(path: PathBuf, op: PassOp, order: Order, calls: Calls) -> PassSpec {
     PassSpec {
         path,
@@ -43,12 +58,7 @@ fn write_then_every_shape_reads_it_back() {
     let stop = AtomicBool::new(false);
     for d in temp_dirs("pass") {
         let p = d.join("f");
-        let w = PassSpec {
-            create: true,
-            fsync_timed: true,
-            close_timed: true,
-            ..spec(p.clone(), PassOp::Write, Order::Forward, Calls::Plain)
-        };
+        let w = timed_write(&p);
         let r = run_pass(&w, &stop).unwrap();
         assert_eq!(
             (r.bytes, r.ops, r.calls.writes, r.calls.seeks),
@@ -208,12 +218,7 @@ fn end_of_records_comes_before_fsync_and_close() {
     let stop = AtomicBool::new(false);
     for d in temp_dirs("pass-end") {
         let p = d.join("f");
-        let w = PassSpec {
-            create: true,
-            fsync_timed: true,
-            close_timed: true,
-            ..spec(p.clone(), PassOp::Write, Order::Forward, Calls::Plain)
-        };
+        let w = timed_write(&p);
         let seen = std::sync::Mutex::new(None);
         let at_end = || {
             let open = std::fs::read_dir("/proc/thread-self/fd")
