@@ -63,9 +63,10 @@ impl Step for FileStep {
             FileOp::Rewrite { chunk, opts } => {
                 in_own_thread(|| bytewise::rewrite(p, chunk, opts, stop))
             }
-            FileOp::Seeks(o) => seeks::seeks(p, o, stop),
+            // The seekers remove the file themselves as they end, as bonnie++'s do.
+            FileOp::Seeks(o) => seeks::seeks(p, o, self.remove_after, stop),
         };
-        if self.remove_after {
+        if self.remove_after && !matches!(self.op, FileOp::Seeks(_)) {
             let _ = std::fs::remove_file(p);
         }
         let (op, dir) = self.op.counted();

@@ -27,7 +27,9 @@ bonnie++'s order and with its system calls:
   block input       read(2) of chunk-size blocks
   random seeks      seeker threads sharing the seeks: lseek to a random chunk, read it; one
                     in ten also writes it back; the rate counts seeks; the seekers read
-                    their tickets from one pipe (4 bytes before each seek), as bonnie++ 2.00a
+                    their tickets from one pipe (4 bytes before each seek), as bonnie++ 2.00a;
+                    each seeker removes the file as it ends, so the last one's close, which
+                    frees the file, is part of the time, as in bonnie++
   file tests (-n)   num*1024 files, sequential then random: create (with max..min bytes of
                     data in chunk writes), stat (reading files that have data), delete;
                     names and directories as bonnie++ (index in hex plus random characters,

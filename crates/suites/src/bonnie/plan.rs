@@ -3,7 +3,7 @@
 //! chunk, change it, seek back, write it), per-char input (one-byte reads), block input
 //! (sequential reads, page cache kept: the size of 2 x RAM is what keeps the cache out), random
 //! seeks (seeker threads sharing random chunk tickets, each read, every tenth also written back;
-//! the file is removed after them), then
+//! the seekers remove the file as they end, as bonnie++'s do), then
 //! the file tests (sequential and random create / stat / delete of `-n` files).
 
 use super::args::{BonnieArgs, BonnieError};
