@@ -100,7 +100,7 @@ pub fn main(args: &[String]) -> i32 {
         &a,
         p.throughput.is_some(),
         end,
-        (ran.matrix, ran.matrix_jobs),
+        (ran.matrix, ran.jobs),
         &ran.figs,
         (ran.code, &kept),
     )
@@ -154,8 +154,9 @@ pub fn test_files(p: &iozone::Plan) -> Vec<PathBuf> {
 struct Ran {
     /// The matrix mode's rows (empty in throughput mode).
     matrix: run::Matrix,
-    /// The matrix mode's jobs (a job per measured pass).
-    matrix_jobs: Vec<JobResult>,
+    /// The run's jobs as the step runner gave them: a job per measured pass of the matrix, or
+    /// per child of each throughput pass.
+    jobs: Vec<JobResult>,
     /// Throughput mode's figures (none in the matrix mode).
     figs: Vec<throughput::TpFigure>,
     /// The `-R` report, printed last.
@@ -177,6 +178,7 @@ fn throughput_mode(
     let unit = text::unit(a);
     let mut code = 0;
     let mut figs = Vec::new();
+    let mut jobs = Vec::new();
     out("\n", quiet);
     let level = steps::enter("run", tp.counts.len());
     for (i, &n) in tp.counts.iter().enumerate() {
@@ -197,7 +199,10 @@ fn throughput_mode(
         let ran = throughput::run_count(p, n, a.keep, &session.ctl.stop, &mut show);
         watch.stop();
         match ran {
-            Ok(v) => figs.extend(v),
+            Ok(v) => {
+                figs.extend(v.figures);
+                jobs.extend(v.jobs);
+            }
             Err(e) => {
                 eprintln!("iomark iozone: {e}");
                 code = 1;
@@ -211,7 +216,7 @@ fn throughput_mode(
     let report = throughput_reports(a, p, &figs, host, &mut code);
     Ran {
         matrix: run::Matrix::default(),
-        matrix_jobs: Vec::new(),
+        jobs,
         figs,
         report,
         code,
@@ -245,7 +250,7 @@ fn matrix_mode(
     watch.stop();
     drop(level);
     signals::clear_temp();
-    let (m, err, matrix_jobs) = match ran {
+    let (m, err, jobs) = match ran {
         Ok(r) => (r.matrix, r.error, r.result.jobs),
         Err(e) => (run::Matrix::default(), Some(e.to_string()), Vec::new()),
     };
@@ -259,7 +264,7 @@ fn matrix_mode(
     let report = matrix_reports(a, p, &m, host, &mut code);
     Ran {
         matrix: m,
-        matrix_jobs,
+        jobs,
         figs: Vec::new(),
         report,
         code,
@@ -441,7 +446,7 @@ pub fn finish(
     a: &iozone::IozoneArgs,
     throughput: bool,
     end: End<'_>,
-    (mut matrix, matrix_jobs): (run::Matrix, Vec<JobResult>),
+    (mut matrix, jobs): (run::Matrix, Vec<JobResult>),
     figs: &[throughput::TpFigure],
     (mut code, kept): (i32, &ResultFile),
 ) -> i32 {
@@ -466,7 +471,7 @@ pub fn finish(
         end.host,
         end.start_ms,
         unit,
-        (&matrix, matrix_jobs),
+        (&matrix, jobs),
         figs,
     );
     r.run.command_line = crate::session::command_line();

@@ -491,8 +491,10 @@ fn mapped_calls(a: &IozoneArgs) -> Calls {
 }
 
 /// What the files of the plan are now: anything but a regular file (a device, a directory) is
-/// refused, since the write test removes and re-creates its file; an existing regular file is
-/// overwritten (as iozone does) and a note says so.
+/// refused, since the write test removes and re-creates its file. An existing regular file is
+/// overwritten in the matrix mode (as iozone does) and a note says so; in throughput mode,
+/// whose files the run makes and removes itself, it is refused, so that no file that was there
+/// before the run is replaced or removed.
 pub fn check_files(
     plan: &Plan,
     probe: &dyn Fn(&Path) -> Probe,
@@ -505,6 +507,12 @@ pub fn check_files(
     for f in files {
         match probe(f) {
             Probe::Missing => {}
+            Probe::File { .. } if plan.throughput.is_some() => {
+                return Err(IozoneError::Invalid(format!(
+                    "{} exists: throughput mode makes its children's files itself and removes them after the run (-w keeps them), and replaces no file it did not make; remove it, or name other files with -F",
+                    f.display()
+                )));
+            }
             Probe::File { size } => notes.push(format!(
                 "{} exists ({size} bytes): the write test replaces it",
                 f.display()
@@ -628,6 +636,15 @@ mod tests {
         assert!(e.to_string().contains("/dev/vda is a block device"), "{e}");
         let n = check_files(&pl, &|_| Probe::File { size: 5 }).unwrap();
         assert!(n[0].contains("replaces it"), "{n:?}");
+        assert!(check_files(&pl, &|_| Probe::Missing).unwrap().is_empty());
+        // Throughput mode's files are the run's own: one already there is refused.
+        let pl = p("-t 2 -s 1m", 1 << 40).unwrap();
+        let e = check_files(&pl, &|f| match f.ends_with("iozone.DUMMY.1") {
+            true => Probe::File { size: 5 },
+            false => Probe::Missing,
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("iozone.DUMMY.1 exists"), "{e}");
         assert!(check_files(&pl, &|_| Probe::Missing).unwrap().is_empty());
     }
 }
