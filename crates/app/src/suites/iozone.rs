@@ -236,7 +236,12 @@ fn matrix_mode(
     let mut code = 0;
     let layout = text::Layout::of(a, p);
     out(&text::matrix_head(&layout), quiet);
-    signals::register_temp(&p.file);
+    // A second Ctrl-C removes the test file, unless it is kept: -w, or it was there before.
+    let existed = std::fs::symlink_metadata(&p.file).is_ok();
+    let kept = a.keep || existed;
+    if !kept {
+        signals::register_temp(&p.file);
+    }
     let level = steps::enter("cell", p.cells.len());
     level.at(1, "");
     let mut rows = 0;
@@ -259,7 +264,7 @@ fn matrix_mode(
         code = 1;
     }
     if m.interrupted {
-        out(&text::interrupted_note(p, m.rows.len(), a.keep), quiet);
+        out(&text::interrupted_note(p, m.rows.len(), kept), quiet);
     }
     let report = matrix_reports(a, p, &m, host, &mut code);
     Ran {

@@ -492,7 +492,8 @@ fn mapped_calls(a: &IozoneArgs) -> Calls {
 
 /// What the files of the plan are now: anything but a regular file (a device, a directory) is
 /// refused, since the write test removes and re-creates its file. An existing regular file is
-/// overwritten in the matrix mode (as iozone does) and a note says so; in throughput mode,
+/// overwritten in the matrix mode (as iozone does), but not removed after it, and a note says
+/// so; in throughput mode,
 /// whose files the run makes and removes itself, it is refused, so that no file that was there
 /// before the run is replaced or removed.
 pub fn check_files(
@@ -514,7 +515,7 @@ pub fn check_files(
                 )));
             }
             Probe::File { size } => notes.push(format!(
-                "{} exists ({size} bytes): the write test replaces it",
+                "{} exists ({size} bytes): the write test replaces it, and it is kept after the run",
                 f.display()
             )),
             other => {
