@@ -65,6 +65,7 @@ pub fn check(
 ) -> Result<Vec<String>> {
     let existing = iozone::plan::check_files(p, &iomark_suites::common::probe::Probe::of)?;
     check_paths(p, a, html)?;
+    iozone::plan::refuse_existing_throughput_files(p, &iomark_suites::common::probe::Probe::of)?;
     if let Some(cpu) = a.cpu {
         iomark_engine::sys::set_affinity(&[cpu]).map_err(|e| anyhow!("-P {cpu}: {e}"))?;
     }
