@@ -307,3 +307,148 @@ fn iozone_children_bound_to_cpus_in_turn() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("-P 4096"), "{}", stderr(&o));
 }
+
+/// Throughput mode's result file: one job per child of each pass, whose bytes are the
+/// `Child[i] xfer count` stdout prints and whose timed runtime is the time of the figure stdout
+/// computed its rate from (the stonewall on, so children may be cut short).
+#[test]
+fn iozone_throughput_result_jobs_are_what_stdout_reports() {
+    let d = Scratch::new_in("/dev/shm", "iozone-tp-jobs");
+    let (c0, c1, result) = (d.s("c0"), d.s("c1"), d.s("r.json"));
+    let args = [
+        "-t", "2", "-s", "1m", "-r", "64k", "-i", "0", "-i", "1", "-C", "--result", &result, "-F",
+        &c0, &c1,
+    ];
+    let o = iozone(&args, &d.path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let v: Value = serde_json::from_slice(&std::fs::read(&result).unwrap()).unwrap();
+    std::fs::remove_file(&result).unwrap();
+    let jobs = v["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 8, "{v}");
+    let mut seen = 0;
+    for block in out.split("\tChildren see throughput for ").skip(1) {
+        let label = block.split(" \t=").next().unwrap().trim();
+        let (n, label) = label.split_once(' ').unwrap();
+        assert_eq!(n, "2", "{block}");
+        let dir = if label.contains("read") {
+            "read"
+        } else {
+            "write"
+        };
+        let tp = v["iozone"]["throughput"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["test"] == label)
+            .unwrap_or_else(|| panic!("{label}: {v}"));
+        for line in block.lines().filter(|l| l.contains("xfer count = ")) {
+            let i: usize = line
+                .split('[')
+                .nth(1)
+                .unwrap()
+                .split(']')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let kb = line
+                .split("xfer count = ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap();
+            let rate = line
+                .split("Throughput = ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap();
+            let name = format!("iozone {label} x2 child {i}");
+            let j = jobs
+                .iter()
+                .find(|j| j["name"] == name.as_str())
+                .unwrap_or_else(|| panic!("{name}: {v}"));
+            let bytes = j["dirs"][dir]["io_bytes"].as_u64().unwrap();
+            assert_eq!(
+                format!("{:.2}", bytes as f64 / 1024.0),
+                kb,
+                "{name}: {line}"
+            );
+            // The table beside the jobs has the same child, with the rate stdout printed.
+            let fig = &tp["per_child"][i];
+            assert_eq!(fig["bytes"].as_u64(), Some(bytes), "{name}: {fig}");
+            assert_eq!(
+                format!("{:.2}", fig["kib_per_s"].as_f64().unwrap()),
+                rate,
+                "{name}"
+            );
+            let timed_ns = fig["timed_ns"].as_u64().unwrap();
+            assert_eq!(
+                j["runtime_us"].as_u64(),
+                Some(timed_ns / 1000),
+                "{name}: {j}"
+            );
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 8, "{out}");
+}
+
+/// A file already at a throughput file's path (iozone.DUMMY.N beside -f, or a -F name) is
+/// refused before any I/O and left as it was; nothing else is made.
+#[test]
+fn iozone_throughput_refuses_a_file_it_did_not_make() {
+    let d = Scratch::new("iozone-tp-existing");
+    let theirs = d.file("iozone.DUMMY.1");
+    std::fs::write(&theirs, b"someone's data").unwrap();
+    let o = iozone(&["-t", "2", "-s", "64k", "-r", "4k", "-i", "0"], &d.path);
+    assert!(!o.status.success(), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("iozone.DUMMY.1 exists"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("Children see"), "{}", stdout(&o));
+    assert_eq!(std::fs::read(&theirs).unwrap(), b"someone's data");
+    assert!(!d.file("iozone.DUMMY.0").exists());
+    // -w keeps the files the run made; the next run refuses them rather than replace them.
+    std::fs::remove_file(&theirs).unwrap();
+    let (a, b) = (d.s("a"), d.s("b"));
+    let args = [
+        "-t", "2", "-s", "64k", "-r", "4k", "-i", "0", "-w", "-F", &a, &b,
+    ];
+    let o = iozone(&args, &d.path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::metadata(&a).unwrap().len(), 64 << 10);
+    let o = iozone(&args, &d.path);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("exists"), "{}", stderr(&o));
+    assert_eq!(std::fs::metadata(&b).unwrap().len(), 64 << 10);
+    std::fs::remove_file(&a).unwrap();
+    std::fs::remove_file(&b).unwrap();
+}
+
+/// The matrix mode replaces a file already at -f's path, as iozone does, but does not remove
+/// it after the run (it was not the run's to remove); a file the run made is removed.
+#[test]
+fn iozone_matrix_keeps_a_file_that_was_there() {
+    let d = Scratch::new("iozone-existing-f");
+    let f = d.s("f");
+    std::fs::write(&f, b"someone's data").unwrap();
+    let args = ["-s", "64k", "-r", "4k", "-i", "0", "-f", &f];
+    let o = iozone(&args, &d.path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("it is kept after the run"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::metadata(&f).unwrap().len(), 64 << 10);
+    std::fs::remove_file(&f).unwrap();
+    let o = iozone(&args, &d.path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!d.file("f").exists());
+}

@@ -65,6 +65,7 @@ pub fn check(
 ) -> Result<Vec<String>> {
     let existing = iozone::plan::check_files(p, &iomark_suites::common::probe::Probe::of)?;
     check_paths(p, a, html)?;
+    iozone::plan::refuse_existing_throughput_files(p, &iomark_suites::common::probe::Probe::of)?;
     if let Some(cpu) = a.cpu {
         iomark_engine::sys::set_affinity(&[cpu]).map_err(|e| anyhow!("-P {cpu}: {e}"))?;
     }
@@ -100,7 +101,7 @@ pub fn main(args: &[String]) -> i32 {
         &a,
         p.throughput.is_some(),
         end,
-        (ran.matrix, ran.matrix_jobs),
+        (ran.matrix, ran.jobs),
         &ran.figs,
         (ran.code, &kept),
     )
@@ -154,8 +155,9 @@ pub fn test_files(p: &iozone::Plan) -> Vec<PathBuf> {
 struct Ran {
     /// The matrix mode's rows (empty in throughput mode).
     matrix: run::Matrix,
-    /// The matrix mode's jobs (a job per measured pass).
-    matrix_jobs: Vec<JobResult>,
+    /// The run's jobs as the step runner gave them: a job per measured pass of the matrix, or
+    /// per child of each throughput pass.
+    jobs: Vec<JobResult>,
     /// Throughput mode's figures (none in the matrix mode).
     figs: Vec<throughput::TpFigure>,
     /// The `-R` report, printed last.
@@ -177,6 +179,7 @@ fn throughput_mode(
     let unit = text::unit(a);
     let mut code = 0;
     let mut figs = Vec::new();
+    let mut jobs = Vec::new();
     out("\n", quiet);
     let level = steps::enter("run", tp.counts.len());
     for (i, &n) in tp.counts.iter().enumerate() {
@@ -197,7 +200,10 @@ fn throughput_mode(
         let ran = throughput::run_count(p, n, a.keep, &session.ctl.stop, &mut show);
         watch.stop();
         match ran {
-            Ok(v) => figs.extend(v),
+            Ok(v) => {
+                figs.extend(v.figures);
+                jobs.extend(v.jobs);
+            }
             Err(e) => {
                 eprintln!("iomark iozone: {e}");
                 code = 1;
@@ -211,7 +217,7 @@ fn throughput_mode(
     let report = throughput_reports(a, p, &figs, host, &mut code);
     Ran {
         matrix: run::Matrix::default(),
-        matrix_jobs: Vec::new(),
+        jobs,
         figs,
         report,
         code,
@@ -231,7 +237,12 @@ fn matrix_mode(
     let mut code = 0;
     let layout = text::Layout::of(a, p);
     out(&text::matrix_head(&layout), quiet);
-    signals::register_temp(&p.file);
+    // A second Ctrl-C removes the test file, unless it is kept: -w, or it was there before.
+    let existed = std::fs::symlink_metadata(&p.file).is_ok();
+    let kept = a.keep || existed;
+    if !kept {
+        signals::register_temp(&p.file);
+    }
     let level = steps::enter("cell", p.cells.len());
     level.at(1, "");
     let mut rows = 0;
@@ -245,7 +256,7 @@ fn matrix_mode(
     watch.stop();
     drop(level);
     signals::clear_temp();
-    let (m, err, matrix_jobs) = match ran {
+    let (m, err, jobs) = match ran {
         Ok(r) => (r.matrix, r.error, r.result.jobs),
         Err(e) => (run::Matrix::default(), Some(e.to_string()), Vec::new()),
     };
@@ -254,12 +265,12 @@ fn matrix_mode(
         code = 1;
     }
     if m.interrupted {
-        out(&text::interrupted_note(p, m.rows.len(), a.keep), quiet);
+        out(&text::interrupted_note(p, m.rows.len(), kept), quiet);
     }
     let report = matrix_reports(a, p, &m, host, &mut code);
     Ran {
         matrix: m,
-        matrix_jobs,
+        jobs,
         figs: Vec::new(),
         report,
         code,
@@ -441,7 +452,7 @@ pub fn finish(
     a: &iozone::IozoneArgs,
     throughput: bool,
     end: End<'_>,
-    (mut matrix, matrix_jobs): (run::Matrix, Vec<JobResult>),
+    (mut matrix, jobs): (run::Matrix, Vec<JobResult>),
     figs: &[throughput::TpFigure],
     (mut code, kept): (i32, &ResultFile),
 ) -> i32 {
@@ -466,7 +477,7 @@ pub fn finish(
         end.host,
         end.start_ms,
         unit,
-        (&matrix, matrix_jobs),
+        (&matrix, jobs),
         figs,
     );
     r.run.command_line = crate::session::command_line();

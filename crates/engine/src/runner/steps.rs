@@ -9,7 +9,10 @@
 //! ever opened, truncated or removed, and no planted symbolic link is followed); files a user
 //! names to be written ([`StepRun::named_files`]) are refused when they are a device, a
 //! directory, a FIFO or socket, a path on the device filesystem that does not exist, or the
-//! backing file of an attached loop device.
+//! backing file of an attached loop device. Files the steps make themselves next to the user's
+//! ([`StepRun::scratch_files`]) pass the same checks and are removed at the end through
+//! [`remove_scratch`]: only those the run created (nothing was at their path when it started),
+//! only regular files, never one that existed before the run.
 
 use super::{RunCtl, RunError};
 use crate::job::RunPlan;
@@ -87,7 +90,12 @@ pub struct StepRun {
     /// Files the user named for the steps to write (they may exist: the user asked for them to
     /// be overwritten), checked before any step runs.
     pub named_files: Vec<PathBuf>,
-    /// Keep the work directory at the end (the user asked to keep the files).
+    /// Files the steps create (and may re-create) beside the user's own, removed at the end
+    /// unless `keep`; checked as `named_files` before any step runs. One that existed when the
+    /// run started was not made by it and is never removed.
+    pub scratch_files: Vec<PathBuf>,
+    /// Keep the work directory and the scratch files at the end (the user asked to keep the
+    /// files).
     pub keep: bool,
 }
 
@@ -226,6 +234,17 @@ fn writable(path: &Path, dir: &Path) -> Result<(), RunError> {
     })
 }
 
+/// Remove a scratch file the run made: only a regular file (not a symbolic link, a directory,
+/// a device, ...), only when nothing was at its path before the run (`existed`: what was
+/// there when it started), never the backing file of a loop device. Whether it was removed.
+pub fn remove_scratch(path: &Path, existed: bool) -> bool {
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+    if existed || !regular || !targets::loops_backed_by(path).is_empty() {
+        return false;
+    }
+    std::fs::remove_file(path).is_ok()
+}
+
 /// Make the private work directory: exclusively (nothing may be at its path, a symbolic link
 /// included), mode 0700.
 fn make_work_dir(dir: &Path) -> Result<(), RunError> {
@@ -244,9 +263,15 @@ pub fn run_steps(
     steps: &mut [&mut dyn Step],
     ctl: &RunCtl,
 ) -> Result<StepsOutcome, RunError> {
-    for f in &setup.named_files {
+    for f in setup.named_files.iter().chain(&setup.scratch_files) {
         check_named_file(f)?;
     }
+    // What was at the scratch files' paths before any step: those are never removed.
+    let existed: Vec<bool> = setup
+        .scratch_files
+        .iter()
+        .map(|f| std::fs::symlink_metadata(f).is_ok())
+        .collect();
     if let Some(d) = &setup.work_dir {
         make_work_dir(d)?;
     }
@@ -275,6 +300,11 @@ pub fn run_steps(
     }
     if let (Some(d), false) = (&setup.work_dir, setup.keep) {
         let _ = std::fs::remove_dir_all(d);
+    }
+    if !setup.keep {
+        for (f, &was) in setup.scratch_files.iter().zip(&existed) {
+            remove_scratch(f, was);
+        }
     }
     for j in &jobs {
         notes.extend(j.notes.iter().cloned());
@@ -357,6 +387,54 @@ mod tests {
         assert!(matches!(e, RunError::WorkDir { .. }), "{e}");
         assert!(std::fs::symlink_metadata(&work).is_ok());
         assert!(!tmp.path().join("elsewhere").exists());
+    }
+
+    /// A step that writes its scratch files.
+    struct Writes(Vec<PathBuf>);
+
+    impl Step for Writes {
+        fn run(&mut self, _: &RunCtl) -> StepOutcome {
+            for f in &self.0 {
+                std::fs::write(f, b"made by the run").unwrap();
+            }
+            StepOutcome::default()
+        }
+    }
+
+    /// The scratch files the run made are removed at the end (kept with `keep`); one that was
+    /// there before the run is never removed, nor is anything but a regular file.
+    #[test]
+    fn only_scratch_files_the_run_made_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (made, before) = (tmp.path().join("made"), tmp.path().join("before"));
+        std::fs::write(&before, b"the user's").unwrap();
+        let mut step = Writes(vec![made.clone(), before.clone()]);
+        let mut setup = StepRun {
+            scratch_files: vec![made.clone(), before.clone()],
+            keep: true,
+            ..Default::default()
+        };
+        run_all(&setup, std::slice::from_mut(&mut step), &RunCtl::quiet()).unwrap();
+        assert!(made.exists() && before.exists());
+        std::fs::remove_file(&made).unwrap();
+        setup.keep = false;
+        run_all(&setup, std::slice::from_mut(&mut step), &RunCtl::quiet()).unwrap();
+        assert!(!made.exists());
+        assert_eq!(std::fs::read(&before).unwrap(), b"made by the run");
+        // Only a regular file: a symbolic link stays, and so does what it points to.
+        std::os::unix::fs::symlink(&before, &made).unwrap();
+        assert!(!remove_scratch(&made, false));
+        assert!(made.symlink_metadata().is_ok() && before.exists());
+        // A scratch file that is a directory is refused before any step runs.
+        let dir = tmp.path().join("dir");
+        std::fs::create_dir(&dir).unwrap();
+        let setup = StepRun {
+            scratch_files: vec![dir.clone()],
+            ..Default::default()
+        };
+        let e = run_all(&setup, std::slice::from_mut(&mut step), &RunCtl::quiet()).unwrap_err();
+        assert!(matches!(e, RunError::IsDirectory { .. }), "{e}");
+        assert!(dir.is_dir());
     }
 
     #[test]

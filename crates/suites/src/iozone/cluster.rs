@@ -55,7 +55,7 @@ pub fn run_process(
     let mut figures = Vec::new();
     for n in counts {
         let mut on_figure = |f: &TpFigure| peers.figure(current(), f);
-        figures.extend(run_count_with(plan, n, keep, stop, hooks, &mut on_figure)?);
+        figures.extend(run_count_with(plan, n, keep, stop, hooks, &mut on_figure)?.figures);
         if stop.load(Ordering::Relaxed) {
             break;
         }

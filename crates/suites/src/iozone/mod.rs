@@ -50,6 +50,8 @@ Deliberate differences from iozone:
   - -b NAME.xls writes iozone's workbook (one sheet, its layout); any other name gets an XLSX
     workbook with a native chart per test;
   - the throughput block has one layout whatever the options; children are always threads;
+  - throughput mode makes its children's files itself: a file already at one of their paths
+    (-F, or iozone.DUMMY.N) is refused before any I/O, never replaced or removed;
   - written data is pseudo-random (iozone writes zeros), so compressing file systems are not
     flattered;
   - every cell's latency (mean, p50, p99, max) and system-call counts go to --result/--json;

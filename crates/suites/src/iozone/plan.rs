@@ -491,8 +491,9 @@ fn mapped_calls(a: &IozoneArgs) -> Calls {
 }
 
 /// What the files of the plan are now: anything but a regular file (a device, a directory) is
-/// refused, since the write test removes and re-creates its file; an existing regular file is
-/// overwritten (as iozone does) and a note says so.
+/// refused, since the write test removes and re-creates its file. An existing regular file is
+/// overwritten in the matrix mode (as iozone does), but not removed after it, and a note says
+/// so; in throughput mode [`refuse_existing_throughput_files`] refuses it.
 pub fn check_files(
     plan: &Plan,
     probe: &dyn Fn(&Path) -> Probe,
@@ -505,8 +506,9 @@ pub fn check_files(
     for f in files {
         match probe(f) {
             Probe::Missing => {}
+            Probe::File { .. } if plan.throughput.is_some() => {}
             Probe::File { size } => notes.push(format!(
-                "{} exists ({size} bytes): the write test replaces it",
+                "{} exists ({size} bytes): the write test replaces it, and it is kept after the run",
                 f.display()
             )),
             other => {
@@ -523,6 +525,26 @@ pub fn check_files(
         }
     }
     Ok(notes)
+}
+
+/// Throughput mode makes its children's files itself and removes them after the run: anything
+/// already at one of their paths is refused (after the gate's own checks, which name a device
+/// or a loop device's backing file), so that no file that was there before the run is
+/// replaced or removed.
+pub fn refuse_existing_throughput_files(
+    plan: &Plan,
+    probe: &dyn Fn(&Path) -> Probe,
+) -> Result<(), IozoneError> {
+    let Some(tp) = &plan.throughput else {
+        return Ok(());
+    };
+    match tp.files.iter().find(|f| probe(f) != Probe::Missing) {
+        Some(f) => Err(IozoneError::Invalid(format!(
+            "{} exists: throughput mode makes its children's files itself and removes them after the run (-w keeps them), and replaces no file it did not make; remove it, or name other files with -F",
+            f.display()
+        ))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -629,5 +651,16 @@ mod tests {
         let n = check_files(&pl, &|_| Probe::File { size: 5 }).unwrap();
         assert!(n[0].contains("replaces it"), "{n:?}");
         assert!(check_files(&pl, &|_| Probe::Missing).unwrap().is_empty());
+        // Throughput mode's files are the run's own: one already there is refused.
+        let pl = p("-t 2 -s 1m", 1 << 40).unwrap();
+        let e = refuse_existing_throughput_files(&pl, &|f| match f.ends_with("iozone.DUMMY.1") {
+            true => Probe::File { size: 5 },
+            false => Probe::Missing,
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("iozone.DUMMY.1 exists"), "{e}");
+        assert!(refuse_existing_throughput_files(&pl, &|_| Probe::Missing).is_ok());
+        let matrix = p("-s 1m", 1 << 40).unwrap();
+        assert!(refuse_existing_throughput_files(&matrix, &|_| Probe::File { size: 5 }).is_ok());
     }
 }

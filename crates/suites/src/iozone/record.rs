@@ -108,17 +108,22 @@ fn figure(m: &Measure, unit: Unit) -> Figure {
     }
 }
 
-/// Build the result of a run: the matrix's jobs (`matrix_jobs`, from the run of its cells),
-/// then a job per child of each throughput figure.
+/// Build the result of a run: `jobs` are the run's, as the step runner gave them (a job per
+/// measured pass of the matrix, or per child of each throughput pass), numbered here in order;
+/// the iozone table beside them comes from the same measures (the matrix's rows, the
+/// throughput figures).
 pub fn build(
     command_line: &str,
     host: HostInfo,
     start_unix_ms: u64,
     unit: Unit,
-    (m, matrix_jobs): (&Matrix, Vec<JobResult>),
+    (m, mut jobs): (&Matrix, Vec<JobResult>),
     tp: &[TpFigure],
 ) -> IozoneResult {
-    let mut jobs = matrix_jobs;
+    for (i, j) in jobs.iter_mut().enumerate() {
+        j.job_index = i;
+        j.thread_number = i as u32 + 1;
+    }
     let mut cells = Vec::new();
     for r in &m.rows {
         let mut figures = std::collections::BTreeMap::new();
@@ -134,10 +139,6 @@ pub fn build(
     }
     let mut throughput = Vec::new();
     for f in tp {
-        for (i, c) in f.per_child.iter().enumerate() {
-            let name = format!("iozone {} x{} child {i}", f.label, f.children);
-            jobs.push(c.job(name, f.writer[i], jobs.len()));
-        }
         let (cpu_wall_s, cpu_s, cpu_util) = f.cpu();
         throughput.push(TpOut {
             test: f.label,

@@ -170,8 +170,9 @@ pub struct MatrixRun {
 }
 
 /// Run the plan's cells, each a step of one run (so the test file passes the gate of files a
-/// run writes before any I/O). `on_row` sees each finished row. An I/O error ends the run: the
-/// matrix so far and the error come back.
+/// run writes before any I/O, and is removed through it: never when it was there before the
+/// run). `on_row` sees each finished row. An I/O error ends the run: the matrix so far and the
+/// error come back.
 pub fn run_matrix(
     plan: &Plan,
     keep: bool,
@@ -180,6 +181,8 @@ pub fn run_matrix(
     on_row: &mut dyn FnMut(&Row),
 ) -> Result<MatrixRun, RunError> {
     let on_row = RefCell::new(on_row);
+    // Before any I/O: a file already there is not the run's to remove.
+    let existed = std::fs::symlink_metadata(&plan.file).is_ok();
     let mut cells: Vec<CellStep<'_, '_>> = plan
         .cells
         .iter()
@@ -187,6 +190,7 @@ pub fn run_matrix(
             plan,
             cell,
             keep,
+            existed,
             test_delay_s,
             on_row: &on_row,
             row: None,
@@ -194,7 +198,8 @@ pub fn run_matrix(
         })
         .collect();
     let setup = StepRun {
-        named_files: vec![plan.file.clone()],
+        scratch_files: vec![plan.file.clone()],
+        keep,
         ..Default::default()
     };
     let out = steps::run_all(&setup, &mut cells, ctl)?;
@@ -218,11 +223,14 @@ pub fn run_matrix(
 }
 
 /// One cell of the matrix as a step: its tests in iozone's order on the plan's file, then the
-/// file removed (unless `-w`); a row with a figure per measured column.
+/// file removed through the gate (unless `-w`, or it was there before the run); a row with a
+/// figure per measured column.
 struct CellStep<'a, 'r> {
     plan: &'a Plan,
     cell: Cell,
     keep: bool,
+    /// The file was there before the run: it is never removed.
+    existed: bool,
     test_delay_s: u64,
     on_row: &'a RefCell<&'r mut dyn FnMut(&Row)>,
     row: Option<Row>,
@@ -237,7 +245,7 @@ impl Step for CellStep<'_, '_> {
         let (row, error) = in_pass_thread(|| cell_passes(plan, cell, delay, stop));
         self.error = error;
         if !self.keep {
-            let _ = std::fs::remove_file(&plan.file);
+            steps::remove_scratch(&plan.file, self.existed);
         }
         let mut jobs = Vec::new();
         if row.values.iter().any(Option::is_some) {

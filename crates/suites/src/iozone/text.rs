@@ -181,12 +181,14 @@ pub fn row_line(l: &Layout, row: &Row, unit: Unit) -> String {
 pub const COMPLETE: &str = "\niozone test complete.\n";
 
 /// Shown when the matrix was cut short.
+/// The line of an interrupted matrix run: how far it went, and whether the test file stays
+/// (`keep`: -w, or it was there before the run).
 pub fn interrupted_note(plan: &Plan, rows: usize, keep: bool) -> String {
     format!(
         "\niozone: interrupted after {rows} of {} cells; {}\n",
         plan.cells.len(),
         if keep {
-            format!("{} is kept (-w)", plan.file.display())
+            format!("{} is kept", plan.file.display())
         } else {
             format!("{} is removed", plan.file.display())
         }

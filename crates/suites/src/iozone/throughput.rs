@@ -14,6 +14,7 @@ use super::plan::Plan;
 use super::run::{Measure, Unit};
 use iomark_engine::pass::group::{run_group_with, GroupHooks, GroupOptions};
 use iomark_engine::pass::PassOp;
+use iomark_engine::result::JobResult;
 use iomark_engine::runner::steps::{self, Step, StepOutcome, StepRun};
 use iomark_engine::runner::RunCtl;
 use serde::Serialize;
@@ -140,6 +141,15 @@ pub enum ThroughputError {
     Pass(#[from] std::io::Error),
 }
 
+/// What a run of one child count gave: iozone's figures of each pass, and the run's jobs (one
+/// per child of each pass, from the same measures: [`child_jobs`]) as the step runner
+/// assembled them, for the result.
+#[derive(Debug, Default)]
+pub struct CountRun {
+    pub figures: Vec<TpFigure>,
+    pub jobs: Vec<JobResult>,
+}
+
 /// Run every test of the plan with `children` children; `on_figure` sees each pass's figure.
 pub fn run_count(
     plan: &Plan,
@@ -147,13 +157,14 @@ pub fn run_count(
     keep: bool,
     stop: &Arc<AtomicBool>,
     on_figure: &mut dyn FnMut(&TpFigure),
-) -> Result<Vec<TpFigure>, ThroughputError> {
+) -> Result<CountRun, ThroughputError> {
     run_count_with(plan, children, keep, stop, GroupHooks::default(), on_figure)
 }
 
 /// [`run_count`] with every pass released and stonewalled through `hooks` (children of other
 /// processes run the same passes at the same time). Each test is a step of one run, so the
-/// children's files pass the gate of files a run writes before any I/O.
+/// children's files pass the gate of files a run writes before any I/O, and the gate removes
+/// them at the end (unless `keep`): only those the run created.
 pub fn run_count_with(
     plan: &Plan,
     children: u32,
@@ -161,7 +172,7 @@ pub fn run_count_with(
     stop: &Arc<AtomicBool>,
     hooks: GroupHooks<'_>,
     on_figure: &mut dyn FnMut(&TpFigure),
-) -> Result<Vec<TpFigure>, ThroughputError> {
+) -> Result<CountRun, ThroughputError> {
     let tp = plan
         .throughput
         .as_ref()
@@ -183,28 +194,38 @@ pub fn run_count_with(
         })
         .collect();
     let setup = StepRun {
-        named_files: files.to_vec(),
+        scratch_files: files.to_vec(),
+        keep,
         ..Default::default()
     };
     let mut ctl = RunCtl::quiet();
     ctl.stop = stop.clone();
-    let ran = steps::run_all(&setup, &mut tests, &ctl);
-    if !keep {
-        for f in files {
-            let _ = std::fs::remove_file(f);
-        }
-    }
-    if let Err(e) = ran {
-        return Err(ThroughputError::Pass(std::io::Error::other(e.to_string())));
-    }
-    let mut out = Vec::new();
+    let ran = steps::run_all(&setup, &mut tests, &ctl)
+        .map_err(|e| ThroughputError::Pass(std::io::Error::other(e.to_string())))?;
+    let mut figures = Vec::new();
     for t in tests {
-        out.extend(t.figures);
+        figures.extend(t.figures);
         if let Some(e) = t.error {
             return Err(ThroughputError::Pass(e));
         }
     }
-    Ok(out)
+    Ok(CountRun {
+        figures,
+        jobs: ran.result.jobs,
+    })
+}
+
+/// The jobs of a pass's figure: one per child, named `iozone LABEL xN child I`, with the
+/// bytes, operations, timed runtime, latency and CPU its figure has.
+pub fn child_jobs(f: &TpFigure) -> Vec<JobResult> {
+    f.per_child
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let name = format!("iozone {} x{} child {i}", f.label, f.children);
+            m.job(name, f.writer.get(i).copied().unwrap_or(false), i)
+        })
+        .collect()
 }
 
 /// One test of a throughput run as a step: each of its passes run by every child at once.
@@ -225,6 +246,7 @@ impl Step for TestStep<'_, '_> {
             self.error = Some(e);
         }
         StepOutcome {
+            jobs: self.figures.iter().flat_map(child_jobs).collect(),
             failed: self.error.is_some(),
             ..Default::default()
         }
@@ -448,4 +470,59 @@ fn report_rows(head: &str, rows: &[(String, Vec<f64>)]) -> String {
         s.push_str("\n\n");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iozone::{args::parse, plan::plan};
+    use iomark_engine::Dir;
+    use std::path::Path;
+
+    /// The run's jobs are each pass's children, with the bytes, operations and time of the
+    /// figures stdout prints; the files the run made are removed through the gate.
+    #[test]
+    fn the_runs_jobs_are_the_figures_children() {
+        let d = iomark_engine::test_support::TempDir::new("iozone-tp");
+        let files: Vec<String> = (0..2)
+            .map(|i| d.join(format!("c{i}")).display().to_string())
+            .collect();
+        let mut args: Vec<String> = "-t 2 -s 256k -r 64k -i 0 -x -C -F"
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        args.extend(files.iter().cloned());
+        let p = plan(&parse(&args).unwrap(), &|_| Some(1 << 40)).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut text = String::new();
+        let mut show = |f: &TpFigure| text.push_str(&block_per(f, Unit::KiBps, true, false, "x"));
+        let run = run_count(&p, 2, false, &stop, &mut show).unwrap();
+        // Initial writers and rewriters, two children each.
+        assert_eq!(run.figures.len(), 2);
+        assert_eq!(run.jobs.len(), 4);
+        for (k, f) in run.figures.iter().enumerate() {
+            for (i, m) in f.per_child.iter().enumerate() {
+                let j = &run.jobs[k * 2 + i];
+                assert_eq!(j.name, format!("iozone {} x2 child {i}", f.label));
+                let w = &j.dirs[Dir::Write];
+                assert_eq!((w.io_bytes, w.total_ios), (m.bytes, m.ops), "{}", j.name);
+                assert_eq!(j.runtime_us, m.timed_ns / 1000, "{}", j.name);
+                // -x: every child moved its whole file.
+                assert_eq!(m.bytes, 256 << 10, "{}", j.name);
+            }
+        }
+        // The per-child lines of stdout report the jobs' amounts.
+        let xfer: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.split("xfer count = ").nth(1))
+            .map(|r| r.split_whitespace().next().unwrap().to_string())
+            .collect();
+        let jobs: Vec<String> = run
+            .jobs
+            .iter()
+            .map(|j| format!("{:.2}", j.dirs[Dir::Write].io_bytes as f64 / 1024.0))
+            .collect();
+        assert_eq!(xfer, jobs, "{text}");
+        assert!(files.iter().all(|f| !Path::new(f).exists()));
+    }
 }

@@ -206,7 +206,11 @@ pub fn main(args: &[String], s: &mut Session, place: &Place) -> i32 {
         report,
         places: front::test_files(&p),
     };
-    front::finish(&a, true, end, Default::default(), &figs, (code, &kept))
+    // Every rank's children as jobs, from the merged figures' measures (as each rank's steps
+    // make them from their own).
+    let jobs = figs.iter().flat_map(throughput::child_jobs).collect();
+    let ran = (Default::default(), jobs);
+    front::finish(&a, true, end, ran, &figs, (code, &kept))
 }
 
 /// Rank 0: releases each pass when every rank still running is ready for it, spreads the
