@@ -133,7 +133,24 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
             return session.exit(true);
         }
     };
-    // A run too short for the sampler to see it still has its header.
+    // A run too short for the sampler to see it still has its header; a run whose every
+    // job failed before its first I/O has none, nor a summary.
+    let began = res
+        .jobs
+        .iter()
+        .any(|j| j.error == 0 || j.dirs.read.total_ios + j.dirs.write.total_ios > 0);
+    if !began {
+        for j in &res.jobs {
+            match &j.failure {
+                Some(f) => eprintln!("iomark rbd-bench: {f}"),
+                None => eprintln!(
+                    "iomark rbd-bench: {}",
+                    std::io::Error::from_raw_os_error(j.error)
+                ),
+            }
+        }
+        return session.exit(true);
+    }
     header.show();
     session.mark(&mut res);
     print!("{}", output(o, &res));
