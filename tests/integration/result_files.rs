@@ -184,6 +184,9 @@ fn every_command_refuses_a_bad_result_file_before_any_io_and_keeps_a_good_one_on
             (&rf2, vec!["--result-file".to_string(), rf2.clone()]),
         ];
         for (n, (rf, spelled)) in spellings.into_iter().enumerate() {
+            // blogbench runs in a new directory again.
+            std::fs::remove_dir_all(d.file("blog")).unwrap();
+            std::fs::create_dir(d.file("blog")).unwrap();
             let a = [c.args.clone(), spelled].concat();
             let o = with_store(&store, &a, &d.path);
             assert!(o.status.success(), "{} {a:?}: {}", c.name, stderr(&o));
