@@ -201,6 +201,67 @@ fn iomark_and_fio_talk_both_ways() {
     // 106), so fio is not the sender there; the engine's tests cover unix sockets.
 }
 
+/// UDP multicast on the loopback interface (group 239.0.0.7, `interface=127.0.0.1`).
+/// A receiver bound before the sender starts gets the open message and every datagram after it,
+/// both ways. A receiver started after iomark's sender (whose open message then went to no
+/// one: fio 3.33's receiver answered the first data datagram with "bad udp open magic") joins
+/// the group while the blocks flow, takes the first datagram it gets as the open message, and
+/// counts those before as dropped.
+#[test]
+fn multicast_receivers_on_time_and_late() {
+    let d = Scratch::new("net-mcast");
+    let group = "hostname=239.0.0.7\ninterface=127.0.0.1\nttl=1\n";
+    let receiver = "[receiver]\nrw=read\n";
+    for (rx, tx) in [("fio", "iomark"), ("iomark", "fio")] {
+        let head = global("net", "udp", Some(free_port()), "4m") + group;
+        let sender = "[sender]\nstartdelay=1\nrw=write\nrate=16m\n";
+        let (r, s) = across(&d, rx, tx, &head, receiver, sender);
+        assert_eq!((s[0].3, s[0].4, s[0].5), (1024, 4 << 20, 0), "{rx} <- {tx}");
+        assert!(r[0].1 > 0 && r[0].5 == 0, "{rx} <- {tx}: {r:?}");
+        assert!(r[0].1 + r[0].7 <= 1024, "{rx} <- {tx}: {r:?}");
+    }
+    // iomark sends 24 MiB at 4 MiB/s (six seconds). Its open message is seen here (this
+    // socket joined the group first), then fio's receiver starts and joins while the blocks
+    // flow.
+    let port = free_port();
+    let head = global("net", "udp", Some(port), "24m") + group;
+    std::fs::write(
+        d.file("tx.fio"),
+        format!("{head}[sender]\nrw=write\nrate=4m\n"),
+    )
+    .unwrap();
+    let watch = std::net::UdpSocket::bind(("0.0.0.0", port)).unwrap();
+    let lo = std::net::Ipv4Addr::LOCALHOST;
+    watch
+        .join_multicast_v4(&std::net::Ipv4Addr::new(239, 0, 0, 7), &lo)
+        .unwrap();
+    watch
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let dir = d.path.clone();
+    let tx = thread::spawn(move || {
+        let o = run_tool("iomark", &["--output-format=json", "tx.fio"], &dir);
+        counts(&tool_json("iomark", &o))
+    });
+    let mut first = [0u8; 64];
+    let (n, _) = watch.recv_from(&mut first).unwrap();
+    assert_eq!(n, 8, "the open message first");
+    drop(watch);
+    let rx = Scratch::new("net-mcast-rx");
+    let r = counts(&run_file(
+        "fio",
+        &rx,
+        "rx.fio",
+        &format!("{head}{receiver}"),
+    ));
+    let s = tx.join().unwrap();
+    assert_eq!((s[0].3, s[0].5), (6144, 0), "{s:?}");
+    // The blocks that went by before fio's receiver was there are counted dropped.
+    assert_eq!(r[0].5, 0, "{r:?}");
+    assert!(r[0].1 > 0 && r[0].7 > 0, "{r:?}");
+    assert!(r[0].1 + r[0].7 <= 6144, "{r:?}");
+}
+
 /// Forwards the datagrams that reach `from` to `to` on 127.0.0.1, leaving out the data
 /// datagrams numbered in `lose` (the first is number 0; link messages always pass), until
 /// the sender's close message has passed.

@@ -167,3 +167,37 @@ fn rbd_bench_prints_per_second_lines_live() {
     assert!((r2 - want).abs() <= (want * 1e-5).max(1.0), "{seen:?}");
     assert!(rest.contains("elapsed:"), "{rest}");
 }
+
+/// A run on an image that cannot start (no configuration file, or no monitor answering; on a
+/// machine without librbd, the library missing) prints nothing on stdout: rbd bench's header
+/// comes only once the I/O has begun, and the reason goes to stderr.
+#[test]
+fn rbd_bench_prints_nothing_on_stdout_when_it_cannot_start() {
+    let d = Scratch::new("rbd-nostart");
+    // Nothing listens on port 1; the connection gives up after a second.
+    std::fs::write(
+        d.file("ceph.conf"),
+        "[global]\nmon_host = 127.0.0.1:1\nclient_mount_timeout = 1\n",
+    )
+    .unwrap();
+    let missing = d.s("missing.conf");
+    let unreachable = d.s("ceph.conf");
+    for conf in [missing.as_str(), unreachable.as_str()] {
+        let o = iomark(&[
+            "rbd-bench",
+            "--pool",
+            "p",
+            "--image",
+            "i",
+            "--io-type",
+            "read",
+            "--io-total",
+            "1M",
+            "--conf",
+            conf,
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{conf}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{conf}: {}", stderr(&o));
+        assert!(stderr(&o).contains("iomark rbd-bench: "), "{}", stderr(&o));
+    }
+}

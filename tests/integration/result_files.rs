@@ -1,16 +1,16 @@
 //! Every command's result file passes one gate: a directory, a device or one of the run's
 //! targets is refused before any I/O with exit status 2 (nothing created, nothing recorded in
-//! the store), and a good one is written whole after the run, which is recorded once.
+//! the store), and a good one is written whole after the run, which is recorded once. Every
+//! command names it the same way: `--result=FILE`, or `--result-file FILE` (the same option).
 
 use crate::store::{history, with_store};
 use crate::util::*;
 
-/// A command of the table: its words and the switch naming its result file; all its files
-/// are made in the scratch directory, so a refusal leaves that directory as it was.
+/// A command of the table and its words; all its files are made in the scratch directory, so
+/// a refusal leaves that directory as it was.
 struct Case {
     name: &'static str,
     args: Vec<String>,
-    key: &'static str,
     /// A target named on the command line, refused as the result file.
     target: Option<String>,
 }
@@ -33,13 +33,11 @@ fn cases(d: &Scratch) -> Vec<Case> {
         Case {
             name: "run",
             args: run.clone(),
-            key: "--result",
             target: Some(t.clone()),
         },
         Case {
             name: "repeat",
             args: [run.clone(), words(&["--repeat=2"])].concat(),
-            key: "--result",
             target: None,
         },
         Case {
@@ -52,7 +50,6 @@ fn cases(d: &Scratch) -> Vec<Case> {
                 "--bs=4k,8k",
                 "--allow-write",
             ]),
-            key: "--result",
             target: Some(t.clone()),
         },
         Case {
@@ -69,13 +66,11 @@ fn cases(d: &Scratch) -> Vec<Case> {
                 "--warmup",
                 "0",
             ]),
-            key: "--result",
             target: None,
         },
         Case {
             name: "iozone",
             args: words(&["iozone", "-s", "256k", "-r", "64k", "-i", "0", "-f", &t]),
-            key: "--result",
             target: Some(t.clone()),
         },
         Case {
@@ -90,7 +85,6 @@ fn cases(d: &Scratch) -> Vec<Case> {
                 "--runtime",
                 "100ms",
             ]),
-            key: "--result",
             target: None,
         },
         Case {
@@ -102,25 +96,21 @@ fn cases(d: &Scratch) -> Vec<Case> {
                 "bs=64k",
                 "count=8",
             ]),
-            key: "--result-file",
             target: Some(t.clone()),
         },
         Case {
             name: "bonnie",
             args: words(&["bonnie", "-d", &dir, "-s", "2", "-r", "0", "-n", "0"]),
-            key: "--result-file",
             target: None,
         },
         Case {
             name: "blogbench",
             args: words(&["blogbench", "-d", &blog, "-i", "1", "-s", "1", "-r", "2"]),
-            key: "--result-file",
             target: None,
         },
         Case {
             name: "merge",
             args: words(&["merge", &merge_inputs.0, &merge_inputs.1]),
-            key: "--result",
             target: Some(t),
         },
     ]
@@ -174,25 +164,39 @@ fn every_command_refuses_a_bad_result_file_before_any_io_and_keeps_a_good_one_on
         let store = stores.file("store.db");
         let mut bad = vec![d.s(""), "/dev/zero".to_string()];
         bad.extend(c.target.clone());
-        for b in &bad {
+        for (k, b) in bad
+            .iter()
+            .flat_map(|b| [("--result", b), ("--result-file", b)])
+        {
             let before = listing(&d.path);
-            let a = [c.args.clone(), vec![format!("{}={b}", c.key)]].concat();
+            let a = [c.args.clone(), vec![format!("{k}={b}")]].concat();
             let o = with_store(&store, &a, &d.path);
             let e = stderr(&o);
-            assert_eq!(o.status.code(), Some(2), "{} {}={b}: {e}", c.name, c.key);
+            assert_eq!(o.status.code(), Some(2), "{} {k}={b}: {e}", c.name);
             assert!(e.starts_with("iomark"), "{}: {e}", c.name);
-            assert_eq!(listing(&d.path), before, "{} {}={b}: {e}", c.name, c.key);
-            assert!(!store.exists(), "{} {}={b}: recorded", c.name, c.key);
+            assert_eq!(listing(&d.path), before, "{} {k}={b}: {e}", c.name);
+            assert!(!store.exists(), "{} {k}={b}: recorded", c.name);
         }
-        let rf = d.s("result.json");
-        let a = [c.args.clone(), vec![format!("{}={rf}", c.key)]].concat();
-        let o = with_store(&store, &a, &d.path);
-        assert!(o.status.success(), "{}: {}", c.name, stderr(&o));
-        let text = std::fs::read_to_string(&rf).unwrap_or_else(|e| panic!("{}: {e}", c.name));
-        let v: serde_json::Value =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", c.name));
-        assert!(v.is_object(), "{}: {text}", c.name);
-        let h = history(&store, &d.path);
-        assert_eq!(h.len(), 1, "{}: recorded {} times", c.name, h.len());
+        // One run per spelling: `--result=FILE`, then `--result-file FILE` (two words).
+        let (rf1, rf2) = (d.s("result.json"), d.s("result2.json"));
+        let spellings = [
+            (&rf1, vec![format!("--result={rf1}")]),
+            (&rf2, vec!["--result-file".to_string(), rf2.clone()]),
+        ];
+        for (n, (rf, spelled)) in spellings.into_iter().enumerate() {
+            // blogbench runs in a new directory again.
+            std::fs::remove_dir_all(d.file("blog")).unwrap();
+            std::fs::create_dir(d.file("blog")).unwrap();
+            let a = [c.args.clone(), spelled].concat();
+            let o = with_store(&store, &a, &d.path);
+            assert!(o.status.success(), "{} {a:?}: {}", c.name, stderr(&o));
+            let text =
+                std::fs::read_to_string(rf).unwrap_or_else(|e| panic!("{} {a:?}: {e}", c.name));
+            let v: serde_json::Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+            assert!(v.is_object(), "{}: {text}", c.name);
+            let h = history(&store, &d.path);
+            assert_eq!(h.len(), n + 1, "{}: recorded {} times", c.name, h.len());
+        }
     }
 }

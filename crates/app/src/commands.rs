@@ -95,7 +95,7 @@ pub const COMMANDS: &[Command] = &[
         summary: "Run the cross product of swept job options and print a matrix of one figure.",
         help: text!(scenarios::sweep::args::USAGE),
         role: refused,
-        run: |a| repeat::run_maybe_repeated(a, sweep::main),
+        run: |a| repeat::maybe_repeated(a, sweep::main),
     },
     Command {
         name: "rbd-bench",
@@ -145,7 +145,7 @@ pub const COMMANDS: &[Command] = &[
         summary: "Run the jobs given by options and job files.",
         help: iomark_fio::doc::help_text,
         role: cluster_unless_informative,
-        run: |a| repeat::run_maybe_repeated(a, run::run),
+        run: |a| repeat::maybe_repeated(a, run::run),
     },
     Command {
         name: "report",
@@ -248,7 +248,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         summary: "GNU dd's operands and output.",
         help: text!(suites::dd::USAGE),
         role: refused,
-        run: |a| repeat::maybe_repeated(a, dd::main, "result-file"),
+        run: |a| repeat::maybe_repeated(a, dd::main),
     },
     Command {
         name: "hdparm",
@@ -258,7 +258,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         summary: "hdparm's cached and device read timings, on devices and files.",
         help: text!(suites::hdparm::USAGE),
         role: refused,
-        run: |a| repeat::maybe_repeated(a, hdparm::main, "result-file"),
+        run: |a| repeat::maybe_repeated(a, hdparm::main),
     },
     Command {
         name: "bonnie",
@@ -268,7 +268,7 @@ file with every rank (\\fB\\-\\-result\\fR) and an HTML report with per\\-host c
         summary: "bonnie++'s tests, with its text tables and CSV line.",
         help: text!(suites::bonnie::USAGE),
         role: refused,
-        run: |a| repeat::maybe_repeated(a, bonnie::main, "result-file"),
+        run: |a| repeat::maybe_repeated(a, bonnie::main),
     },
     Command {
         name: "iozone",

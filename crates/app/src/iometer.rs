@@ -4,6 +4,7 @@
 use crate::session::signals;
 use iomark_engine::job::RunPlan;
 use iomark_engine::result::RunResult;
+use iomark_output::result_option;
 use iomark_scenarios::iometer::{csv, mix, spec, spec_file};
 use iomark_scenarios::preset::target;
 use std::path::PathBuf;
@@ -31,6 +32,7 @@ point per value (a sweep, with its matrix table);
 bytes and I/Os per direction, % CPU) and its latency buckets (I/Os per response-time range,
 0 to 50 uS ... >= 10 s) for all workers: one row, or one per step of a cycle.
 --write-iolog FILE records every I/O issued (fio's iolog version 3) to check the pattern.
+--result-file FILE is the same option as --result FILE (iomark's result file).
 ";
 
 struct Opts {
@@ -122,12 +124,12 @@ fn parse(a: &[String]) -> anyhow::Result<Option<Opts>> {
             "--runtime" => o.runtime = v,
             "--ramp" => o.ramp = v,
             "--ioengine" => o.ioengine = v,
-            "--result" => o.result = Some(v),
+            k if k.strip_prefix("--").is_some_and(result_option::names) => o.result = Some(v),
             "--csv" => o.csv = Some(v),
             "--write-iolog" => o.iolog = Some(v),
             _ => {
                 anyhow::bail!(
-                    "iometer: unknown option {k} (known: --spec --spec-file --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result --csv --write-iolog --list)"
+                    "iometer: unknown option {k} (known: --spec --spec-file --outstanding --workers --size --runtime --ramp --ioengine --allow-write --result (or --result-file) --csv --write-iolog --list)"
                 )
             }
         }

@@ -6,7 +6,7 @@ use crate::cluster::out::{finish_cluster, ClusterOutputs};
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::cluster::RankResult;
 use iomark_engine::RunResult;
-use iomark_output::outfile;
+use iomark_output::{outfile, result_option};
 use std::path::PathBuf;
 
 pub const USAGE: &str =
@@ -25,6 +25,7 @@ share.
   --terse-version=N          terse version 2 to 5 (default 3)
   --output FILE              write the output to FILE instead of stdout
   --result FILE              iomark's result file of the merge (every rank kept)
+  --result-file FILE         the same option as --result
   --report FILE.html|DIR     HTML report with per-host charts (DIR: report.html and PNG images)
   --force                    merge jobs whose options differ between the files (refused
                              otherwise, naming the options)
@@ -35,6 +36,7 @@ const FLAGS: &[&str] = &[
     "--terse-version",
     "--output",
     "--result",
+    "--result-file",
     "--report",
     "--force",
     "--help",
@@ -105,7 +107,9 @@ fn parse(args: &[String]) -> Result<Args> {
                     .ok_or_else(|| anyhow!("--terse-version={value}: expected 2, 3, 4 or 5"))?
             }
             "--output" => a.out.output = Some(value.into()),
-            "--result" => a.out.result = Some(value.into()),
+            f if f.strip_prefix("--").is_some_and(result_option::names) => {
+                a.out.result = Some(value.into())
+            }
             _ => a.out.report = Some(value.into()),
         }
     }

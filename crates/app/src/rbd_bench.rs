@@ -5,12 +5,14 @@ use crate::progress::source::{self as progress, Observer};
 use crate::session::{signals, Session};
 use iomark_engine::result::RunResult;
 use iomark_engine::runner;
+use iomark_engine::runner::{WorkerProgress, WorkerState};
 use iomark_scenarios::preset::target;
 use iomark_scenarios::rbd_bench::args::{self, RbdOpts};
 use iomark_scenarios::rbd_bench::image_plan;
 use iomark_scenarios::rbd_bench::window::{self, Sample};
 use std::io::Write;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `iomark rbd-bench ARGS...`; returns the exit code.
@@ -92,23 +94,25 @@ fn on_image(o: &RbdOpts) -> i32 {
 }
 
 /// Runs the plan with the live per-second lines, then prints the summary; removes `temp`.
+/// rbd bench's header reaches stdout only once the I/O has begun (the library loaded, the
+/// cluster and the image reached): a run that cannot start leaves stdout empty.
 fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path::Path>) -> i32 {
     let session = Session::said("rbd-bench");
     if let Some(p) = temp {
         signals::register_temp(p);
     }
-    print!(
-        "{}",
-        window::header(
+    let header = Header {
+        text: window::header(
             &o.type_word(),
             o.io_size,
             o.io_threads,
             o.ops() * o.io_size,
-            o.pattern_word()
-        )
-    );
-    let _ = std::io::stdout().flush();
+            o.pattern_word(),
+        ),
+        shown: Arc::new(AtomicBool::new(false)),
+    };
     let live = PerSecond {
+        header: header.clone(),
         io_size: o.io_size,
         start: None,
         next: 1,
@@ -129,6 +133,25 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
             return session.exit(true);
         }
     };
+    // A run too short for the sampler to see it still has its header; a run whose every
+    // job failed before its first I/O has none, nor a summary.
+    let began = res
+        .jobs
+        .iter()
+        .any(|j| j.error == 0 || j.dirs.read.total_ios + j.dirs.write.total_ios > 0);
+    if !began {
+        for j in &res.jobs {
+            match &j.failure {
+                Some(f) => eprintln!("iomark rbd-bench: {f}"),
+                None => eprintln!(
+                    "iomark rbd-bench: {}",
+                    std::io::Error::from_raw_os_error(j.error)
+                ),
+            }
+        }
+        return session.exit(true);
+    }
+    header.show();
     session.mark(&mut res);
     print!("{}", output(o, &res));
     let _ = std::io::stdout().flush();
@@ -136,10 +159,29 @@ fn run(o: &RbdOpts, plan: &iomark_engine::job::RunPlan, temp: Option<&std::path:
     session.exit(!kept || res.jobs.iter().any(|j| j.error != 0))
 }
 
+/// rbd bench's header line, printed once.
+#[derive(Clone)]
+struct Header {
+    text: String,
+    shown: Arc<AtomicBool>,
+}
+
+impl Header {
+    fn show(&self) {
+        if !self.shown.swap(true, Ordering::Relaxed) {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(self.text.as_bytes());
+            let _ = out.flush();
+        }
+    }
+}
+
 /// Prints one `SEC OPS OPS/SEC BYTES/SEC` line a second while the run goes, as rbd bench does:
 /// the operations done so far by every slot (the workers' published counters) and the rates
-/// over the rolling window. The clock starts when the first worker starts (after any layout).
+/// over the rolling window. The clock starts, and the header is printed, when the first worker
+/// starts its I/O (after any layout, once its engine reached the image).
 struct PerSecond {
+    header: Header,
     io_size: u64,
     start: Option<Instant>,
     /// The second of the next line.
@@ -153,8 +195,14 @@ impl Observer for PerSecond {
     }
 
     fn sample(&mut self, s: &progress::Sample) {
-        if s.workers.is_empty() {
-            return;
+        if self.start.is_none() {
+            let started = |w: &Arc<WorkerProgress>| {
+                matches!(w.state(), WorkerState::Running | WorkerState::Done)
+            };
+            if !s.workers.iter().any(started) {
+                return;
+            }
+            self.header.show();
         }
         let t0 = *self.start.get_or_insert_with(Instant::now);
         if t0.elapsed() < Duration::from_secs(self.next) {

@@ -3,12 +3,13 @@
 //! `--result FILE` keeps every run (and the statistics) in one file, and the result store
 //! records that document as one run (its figures once per repetition, so a trend draws their
 //! spread and `compare @last~1 @last` compares two series of repetitions as two such files).
-//! Sweeps and the dd, hdparm and bonnie suites repeat the same way (the suites name the file
-//! with `--result-file`).
+//! Sweeps and the dd, hdparm and bonnie suites repeat the same way (`--result-file` is the same
+//! option as `--result` everywhere).
 
 use crate::session::{exit, ResultFile};
 use anyhow::{anyhow, bail, Result};
 use iomark_engine::result::RunResult;
+use iomark_output::result_option;
 use iomark_scenarios::repeat::{figures, Agg};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -21,9 +22,9 @@ struct Repeat {
     rest: Vec<String>,
 }
 
-/// Take the repetition switches (and the result switch, `--result` or `result_key`) out of
+/// Take the repetition switches (and the result-file option, in either spelling) out of
 /// `args`; None when `--repeat` is absent.
-fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>> {
+fn extract(args: &[String]) -> Result<Option<Repeat>> {
     let mut r = Repeat {
         n: 0,
         pause: Duration::ZERO,
@@ -38,8 +39,8 @@ fn extract(args: &[String], result_key: &str) -> Result<Option<Repeat>> {
             None => (a.as_str(), None),
         };
         let key = k.trim_start_matches('-');
-        let known = matches!(key, "repeat" | "repeat-pause" | "repeat-agg" | "result");
-        if !(known || key == result_key) || !k.starts_with('-') {
+        let known = matches!(key, "repeat" | "repeat-pause" | "repeat-agg");
+        if !(known || result_option::names(key)) || !k.starts_with('-') {
             r.rest.push(a.clone());
             continue;
         }
@@ -81,28 +82,18 @@ pub enum Member {
     Other,
 }
 
-/// `iomark run ARGS`, repeated when `--repeat` is given; `run` is the single run.
-pub fn run_maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
-    maybe_repeated(args, run, "result")
-}
-
 /// A command repeated when `--repeat` is given: `run` is one run, which writes its result to
-/// the file named by `--{result_key}=FILE`.
-pub fn maybe_repeated(args: &[String], run: fn(&[String]) -> i32, result_key: &str) -> i32 {
-    repeat_as(args, run, result_key, Member::Alone)
+/// the file named by `--result=FILE`.
+pub fn maybe_repeated(args: &[String], run: fn(&[String]) -> i32) -> i32 {
+    repeat_as(args, run, Member::Alone)
 }
 
 /// [`maybe_repeated`] as one process of a launch of many: every rank runs every repetition
 /// (a failed one does not end the series, so that no rank waits for the others in vain; an
 /// interruption ends it on every rank), and rank 0 takes the statistics over the merged
 /// results its runs write.
-pub fn repeat_as(
-    args: &[String],
-    mut run: impl FnMut(&[String]) -> i32,
-    result_key: &str,
-    member: Member,
-) -> i32 {
-    let r = match extract(args, result_key) {
+pub fn repeat_as(args: &[String], mut run: impl FnMut(&[String]) -> i32, member: Member) -> i32 {
+    let r = match extract(args) {
         Ok(Some(r)) => r,
         Ok(None) => return run(args),
         Err(e) => {
@@ -130,7 +121,7 @@ pub fn repeat_as(
     let mut results: Vec<RunResult> = Vec::new();
     // The repetitions are recorded together, below.
     crate::session::record::hold(true);
-    let code = repeat_runs(&r, &mut run, result_key, member, &tmp, &mut results);
+    let code = repeat_runs(&r, &mut run, member, &tmp, &mut results);
     crate::session::record::hold(false);
     let (mut code, interrupted) = code;
     if !shows {
@@ -170,7 +161,6 @@ pub fn repeat_as(
 fn repeat_runs(
     r: &Repeat,
     run: &mut impl FnMut(&[String]) -> i32,
-    result_key: &str,
     member: Member,
     tmp: &std::path::Path,
     results: &mut Vec<RunResult>,
@@ -198,7 +188,7 @@ fn repeat_runs(
             eprintln!("iomark: run {} of {}", i + 1, r.n);
         }
         let mut a = r.rest.clone();
-        a.push(format!("--{result_key}={}", tmp.display()));
+        a.push(format!("--{}={}", result_option::NAME, tmp.display()));
         let c = run(&a);
         if many {
             code = code.max(c);
@@ -251,28 +241,22 @@ mod tests {
             "--result=x",
             "--rw=read",
         ]);
-        let r = extract(&args, "result").unwrap().unwrap();
+        let r = extract(&args).unwrap().unwrap();
         assert_eq!(r.n, 3);
         assert_eq!(r.agg, Agg::Best);
         assert_eq!(r.result, Some(PathBuf::from("x")));
         assert_eq!(r.rest, s(&["--name=a", "--rw=read"]));
-        assert!(extract(&s(&["--name=a", "--result=x"]), "result")
-            .unwrap()
-            .is_none());
+        assert!(extract(&s(&["--name=a", "--result=x"])).unwrap().is_none());
         assert_eq!(
-            extract(&s(&["--repeat=0"]), "result")
-                .err()
-                .unwrap()
-                .to_string(),
+            extract(&s(&["--repeat=0"])).err().unwrap().to_string(),
             "--repeat=0: expected a count from 1 to 1000"
         );
-        let r = extract(
-            &s(&["if=x", "--repeat=2", "--result-file", "f"]),
-            "result-file",
-        )
-        .unwrap()
-        .unwrap();
-        assert_eq!((r.n, r.result), (2, Some(PathBuf::from("f"))));
-        assert_eq!(r.rest, s(&["if=x"]));
+        for words in result_option::spellings("f") {
+            let mut a = s(&["if=x", "--repeat=2"]);
+            a.extend(words);
+            let r = extract(&a).unwrap().unwrap();
+            assert_eq!((r.n, r.result), (2, Some(PathBuf::from("f"))));
+            assert_eq!(r.rest, s(&["if=x"]));
+        }
     }
 }

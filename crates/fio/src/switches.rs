@@ -4,6 +4,7 @@
 
 use crate::options::{Choice, Choices};
 use crate::values::{self, TimeUnit};
+use iomark_output::result_option;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -299,6 +300,11 @@ fn time(v: &str, unit: TimeUnit) -> Result<Duration, SwitchError> {
     values::parse_time(v, unit).map_err(|e| SwitchError(e.into()))
 }
 
+fn set_result(s: &mut Switches, v: &str) -> Result<(), SwitchError> {
+    s.output.result_file = Some(PathBuf::from(v));
+    Ok(())
+}
+
 fn optional(v: &str) -> Option<String> {
     if v.is_empty() {
         None
@@ -331,7 +337,8 @@ pub static SWITCHES: &[SwitchDef] = &[
         s.output.status_interval = if d.is_zero() { None } else { Some(d) };
         Ok(())
     }),
-    sw("result", V::Required, "FILE", "Write iomark's complete result (JSON) to FILE.", |s, v| { s.output.result_file = Some(PathBuf::from(v)); Ok(()) }),
+    sw(result_option::NAME, V::Required, "FILE", "Write iomark's complete result (JSON) to FILE.", set_result),
+    sw(result_option::ALIAS, V::Required, "FILE", "Same as --result.", set_result),
     sw("readonly", V::None, "", "Refuse every job that writes, trims, creates or deletes files (unlink). iomark then writes only the outputs named (--output, --result, --report, write_*_log files), never over a job's target or a device.", |s, _| { s.readonly = true; Ok(()) }),
     sw("allow-fill", V::None, "", "Allow files larger than the free space of their filesystem.", |s, _| { s.allow_fill = true; Ok(()) }),
     sw("force-device-write", V::None, "", "Allow writes to a block device that holds a filesystem, partition table, RAID, LVM, LUKS or swap signature (anything blkid -p finds).", |s, _| { s.force_device_write = true; Ok(()) }),

@@ -238,6 +238,32 @@ mod tests {
         assert!(w.presets.contains(&"cloud-disk"));
     }
 
+    /// Every command that writes a result file completes the option in both spellings.
+    #[test]
+    fn the_result_file_option_completes_in_both_spellings() {
+        let w = Words::of(COMMANDS);
+        let writers = [
+            "quick",
+            "preset",
+            "sweep",
+            "iometer",
+            "run",
+            "merge",
+            "dd",
+            "hdparm",
+            "bonnie",
+            "iozone",
+            "blogbench",
+        ];
+        for cmd in writers {
+            let f = w.flags_of(cmd);
+            for name in ["--result", "--result-file"] {
+                let has = f.iter().any(|x| x.trim_end_matches('=') == name);
+                assert!(has, "{cmd} {name}: {f:?}");
+            }
+        }
+    }
+
     #[test]
     fn help_flags_reads_usage_and_lists() {
         let h = "Usage: x [-a] [--b=N] [-c X | --dd]\n\nProse with -z inside.\n  -e X      the e\n  --f=Y     the f\n  g=Z       the g\n  -H        nope [refused: why]\n--k=N     at column 0\n";

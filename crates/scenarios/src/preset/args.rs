@@ -4,6 +4,7 @@ use super::limits::{self, LimitError, Wanted};
 use super::Preset;
 use super::{disks, registry};
 use crate::repeat::Agg;
+use iomark_output::result_option;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -34,6 +35,7 @@ TARGET   a directory (default: the current one) in which a temporary file is cre
                      (iomark preset disks lists them); repeatable, each checked on its own
 --allow-write        allow writing to an existing file or device given as TARGET
 --result=FILE        write every run's complete result and the summary (JSON) to FILE
+--result-file=FILE   the same option as --result
 --json               print the summary as JSON instead of the jobs' output and table";
 
 /// Options shared by `show` and `run`.
@@ -189,7 +191,9 @@ pub fn parse(args: &[String]) -> Result<Command, PresetArgError> {
                 let d = disks::find(&s).ok_or(PresetArgError::UnknownDisk(s))?;
                 o.limits.disks.push(d);
             }
-            "--result" => o.result = Some(PathBuf::from(val()?)),
+            s if s.strip_prefix("--").is_some_and(result_option::names) => {
+                o.result = Some(PathBuf::from(val()?))
+            }
             s if s.starts_with('-') => return Err(PresetArgError::UnknownOption(s.to_string())),
             _ if preset.is_none() => {
                 preset = Some(

@@ -3,6 +3,7 @@
 use iomark_engine::engines::Capabilities;
 use iomark_engine::job::EngineKind;
 use iomark_fio::values::ValueError;
+use iomark_output::result_option;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,7 +18,7 @@ pub struct QuickOpts {
     pub runtime: Duration,
     pub ramp: Duration,
     pub engine: Option<EngineKind>,
-    /// `--result-file=PATH`: the run's whole result, for `report`, `compare` and `export`.
+    /// `--result=PATH` (or `--result-file`): the run's whole result, for `report`, `compare` and `export`.
     pub result_file: Option<PathBuf>,
 }
 
@@ -37,7 +38,7 @@ impl Default for QuickOpts {
 }
 
 pub const USAGE: &str = "Usage: iomark quick [PATH] [--json] [--allow-write] [--size=SIZE] [--runtime=TIME] [--ramp=TIME] [--ioengine=NAME]
-                   [--result-file=PATH]
+                   [--result=PATH]
 
 Runs SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1 and RND4K Q1T1, each read then write, and prints
 one table (MB/s, MiB/s, IOPS, mean and 99th percentile latency).
@@ -51,9 +52,10 @@ PATH      a directory (default: the current one) in which a temporary file is cr
 --runtime=TIME    measured time per test (default 5s)
 --ramp=TIME       warm-up time per test before measuring (default 1s)
 --ioengine=NAME   engine for the tests (default io_uring, falling back to libaio)
---result-file=PATH
+--result=PATH, --result-file=PATH
                   write the whole result (every test's latency histograms, the system it
-                  ran on) to PATH, for iomark report, compare and export";
+                  ran on) to PATH, for iomark report, compare and export (the two spellings
+                  are the same option)";
 
 /// The outcome of parsing quick's arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +87,8 @@ pub enum QuickArgError {
     TwoPaths,
     /// `--runtime` of zero: no test would measure anything.
     ZeroRuntime,
+    /// `--result` without its file.
+    NoResultFile(result_option::NoFile),
 }
 
 impl fmt::Display for QuickArgError {
@@ -104,6 +108,7 @@ impl fmt::Display for QuickArgError {
                 q_s = iomark_output::echo::quote(s)
             ),
             QuickArgError::TwoPaths => write!(f, "quick: only one PATH may be given\n\n{USAGE}"),
+            QuickArgError::NoResultFile(e) => write!(f, "quick: {e}"),
             QuickArgError::ZeroRuntime => write!(
                 f,
                 "quick: --runtime must be more than 0: each test measures for that long"
@@ -119,6 +124,10 @@ pub fn parse(args: &[String]) -> Result<Parsed, QuickArgError> {
     let mut o = QuickOpts::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if let Some(f) = result_option::take(a, || it.next().cloned()) {
+            o.result_file = Some(f.map_err(QuickArgError::NoResultFile)?);
+            continue;
+        }
         let (k, v) = match a.split_once('=') {
             Some((k, v)) => (k.to_string(), Some(v.to_string())),
             None => (a.clone(), None),
@@ -148,7 +157,6 @@ pub fn parse(args: &[String]) -> Result<Parsed, QuickArgError> {
                 }
             }
             "--ramp" => o.ramp = parse_time(&val("--ramp")?)?,
-            "--result-file" => o.result_file = Some(PathBuf::from(val("--result-file")?)),
             "--ioengine" => {
                 let s = val("--ioengine")?;
                 o.engine = Some(
@@ -229,5 +237,22 @@ mod tests {
             "quick: --runtime must be more than 0: each test measures for that long"
         );
         assert!(e(&["--size=xyz"]).starts_with("quick: --size=xyz: "));
+        assert_eq!(
+            e(&["--result-file"]),
+            "quick: --result-file needs a file name (--result-file=FILE or --result-file FILE)"
+        );
+    }
+
+    #[test]
+    fn the_result_file_in_either_spelling() {
+        for words in result_option::spellings("q.json") {
+            let mut a = words.clone();
+            a.push("/tmp".into());
+            let Ok(Parsed::Run(o)) = parse(&a) else {
+                panic!("{words:?}")
+            };
+            assert_eq!(o.result_file, Some(PathBuf::from("q.json")), "{words:?}");
+            assert_eq!(o.path, Some(PathBuf::from("/tmp")));
+        }
     }
 }

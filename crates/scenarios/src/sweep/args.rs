@@ -3,6 +3,7 @@
 
 use super::axes::{self, Axis, AxisError};
 use super::matrix::Show;
+use iomark_output::result_option;
 use std::path::PathBuf;
 
 pub const USAGE: &str =
@@ -28,6 +29,8 @@ Without --filename or --directory the points use a temporary file in the current
                   each (latency = queue depth x TIME, rate = 1/TIME), to try a search or a
                   table without a device; the figures are the model's, not a device's
 --result=FILE     write the whole result (every point) as JSON
+--result-file=FILE
+                  the same option as --result
 --repeat=N        run the sweep N times: statistics of every point's figures (also
                   --repeat-pause=TIME, --repeat-agg=mean|median|best), every run in --result
 --allow-write     allow writing to an existing file or device given with --filename";
@@ -114,7 +117,7 @@ pub fn parse(args: &[String]) -> Result<SweepOpts, SweepArgError> {
                 }
                 o.null_service = Some(d);
             }
-            "result" => o.result = Some(PathBuf::from(need(v)?)),
+            k if result_option::names(k) => o.result = Some(PathBuf::from(need(v)?)),
             "allow-write" => o.allow_write = true,
             _ => match v {
                 Some(v) if swept(&v) => o.axes.push(axes::parse_axis(&k, &v)?),

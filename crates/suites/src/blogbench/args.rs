@@ -1,6 +1,7 @@
 //! blogbench's flags: `-d DIR -w N -W N -c N -r N -i N -s SECS` and their long forms
-//! (`--directory=DIR`, ...), plus iomark's `--allow-nonempty`, `--fixed` and `--result-file`.
+//! (`--directory=DIR`, ...), plus iomark's `--allow-nonempty`, `--fixed` and `--result` (or `--result-file`).
 
+use iomark_output::result_option;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -18,6 +19,8 @@ pub enum BlogError {
     },
     #[error("missing scratch directory (-d DIR or --directory=DIR)")]
     NoDir,
+    #[error(transparent)]
+    NoResultFile(#[from] result_option::NoFile),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -113,27 +116,26 @@ pub fn parse(args: &[String]) -> Result<BlogArgs, BlogError> {
             }
             _ => {}
         }
+        if let Some(f) = result_option::take(arg, || it.next().cloned()) {
+            a.result_file = Some(f?);
+            continue;
+        }
         // `--name=value`, `--name value`, `-x value`, `-xvalue`.
         let (flag, inline): (String, Option<String>) = if let Some(l) = arg.strip_prefix("--") {
             let (n, v) = match l.split_once('=') {
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (l, None),
             };
-            if n == "result-file" {
-                ("--result-file".into(), v)
-            } else {
-                match FLAGS.iter().find(|(_, long)| *long == n) {
-                    Some((s, _)) => (s.to_string(), v),
-                    None => return Err(BlogError::UnknownFlag(arg.clone(), hint(arg))),
-                }
+            match FLAGS.iter().find(|(_, long)| *long == n) {
+                Some((s, _)) => (s.to_string(), v),
+                None => return Err(BlogError::UnknownFlag(arg.clone(), hint(arg))),
             }
         } else if arg.len() > 2 && arg.starts_with('-') {
             (arg[..2].to_string(), Some(arg[2..].to_string()))
         } else {
             (arg.clone(), None)
         };
-        let known = flag == "--result-file" || FLAGS.iter().any(|(s, _)| *s == flag);
-        if !known {
+        if !FLAGS.iter().any(|(s, _)| *s == flag) {
             return Err(BlogError::UnknownFlag(arg.clone(), hint(arg)));
         }
         let v = match inline {
@@ -144,7 +146,6 @@ pub fn parse(args: &[String]) -> Result<BlogArgs, BlogError> {
                 .ok_or(BlogError::Missing { flag: flag.clone() })?,
         };
         match flag.as_str() {
-            "--result-file" => a.result_file = Some(PathBuf::from(v)),
             "-d" => a.dir = Some(PathBuf::from(v)),
             "-c" => a.commenters = count(&flag, &v, 0)?,
             "-i" => a.iterations = count(&flag, &v, 1)?,
@@ -235,5 +236,18 @@ mod tests {
         assert!(matches!(p("-d /x -r many"), Err(BlogError::Bad { flag, .. }) if flag == "-r"));
         assert!(matches!(p("-d /x -s 0"), Err(BlogError::Bad { flag, .. }) if flag == "-s"));
         assert_eq!(p("-i 3"), Err(BlogError::NoDir));
+        assert!(matches!(
+            p("-d /x --result"),
+            Err(BlogError::NoResultFile(_))
+        ));
+    }
+
+    #[test]
+    fn the_result_file_in_either_spelling() {
+        for words in result_option::spellings("/r") {
+            let a = p(&format!("-d /x {} -w 2", words.join(" "))).unwrap();
+            assert_eq!(a.result_file, Some(PathBuf::from("/r")), "{words:?}");
+            assert_eq!((a.dir, a.writers), (Some(PathBuf::from("/x")), 2));
+        }
     }
 }

@@ -39,6 +39,8 @@ read-only file system, an I/O error) ends the run with status 1.
   --directory=DIR --writers=N --rewriters=N --commenters=N --readers=N --iterations=N
   --sleep=N            long forms
   --fixed              the intended workload instead of upstream 1.2's (see above)
-  --result-file=PATH   iomark's result (JSON: latency histograms per operation type, the
-                       counts of every interval) to PATH
+  --result=PATH, --result-file=PATH
+                       iomark's result (JSON: latency histograms per operation type, the
+                       counts of every interval) to PATH (the two spellings are the same
+                       option)
 ";

@@ -115,8 +115,8 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
     let mut a = BonnieArgs::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        if let Some(v) = arg.strip_prefix("--result-file=") {
-            a.result_file = Some(PathBuf::from(v));
+        if let Some(f) = iomark_output::result_option::take(arg, || it.next().cloned()) {
+            a.result_file = Some(f.map_err(|e| BonnieError::Missing { flag: e.0 })?);
             continue;
         }
         if let Some(v) = arg.strip_prefix("--char-size=") {
@@ -131,7 +131,6 @@ pub fn parse(args: &[String]) -> Result<BonnieArgs, BonnieError> {
         };
         match flag {
             "-h" | "--help" => a.help = true,
-            "--result-file" => a.result_file = Some(PathBuf::from(value(flag)?)),
             "-d" => a.dir = PathBuf::from(value(flag)?),
             "-s" => size_spec(&mut a, &value(flag)?)?,
             "-n" => file_spec(&mut a, value(flag)?)?,
@@ -379,5 +378,15 @@ mod tests {
         assert_eq!((a.fast, a.char_bytes), (false, Some(5 << 20)));
         assert!(p("-f0").unwrap().fast);
         assert!(matches!(p("-fx"), Err(BonnieError::Bad { flag, .. }) if flag == "-f"));
+    }
+
+    #[test]
+    fn the_result_file_in_either_spelling() {
+        for words in iomark_output::result_option::spellings("b.json") {
+            let a = p(&format!("-d /x {} -s 8", words.join(" "))).unwrap();
+            assert_eq!(a.result_file, Some(PathBuf::from("b.json")), "{words:?}");
+            assert_eq!((a.dir, a.size_mib), (PathBuf::from("/x"), Some(8)));
+        }
+        assert!(p("-d /x --result").is_err());
     }
 }

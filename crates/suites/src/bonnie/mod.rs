@@ -46,6 +46,8 @@ bonnie++ 2.00a runs it. -fN sets the per-char tests to N MiB, as bonnie++.
 Differences from bonnie++ 2.00a: the text table's file-test rates are the CSV's (bonnie++
 prints an unformatted double there); -D applies to rewrite, block input and seeks too (bonnie++
 only opens the new file with O_DIRECT); symbolic links with dirs > 1 are refused.
-  --result-file=PATH   iomark's result (JSON, latency histograms per test) to PATH
+  --result=PATH, --result-file=PATH
+                       iomark's result (JSON, latency histograms per test) to PATH (the two
+                       spellings are the same option)
   --char-size=SIZE     bytes of the per-char tests (k/m suffixes; default as bonnie++)
 ";

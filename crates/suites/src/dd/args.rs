@@ -1,5 +1,6 @@
 //! GNU dd's operands (`if= of= bs= ...`) parsed into typed values.
 
+use iomark_output::result_option;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -277,17 +278,10 @@ pub fn parse(args: &[String]) -> Result<DdArgs, DdError> {
                 a.force_device_write = true;
                 continue;
             }
-            "--result-file" => {
-                let v = it.next().ok_or_else(|| {
-                    DdError::Refused("--result-file needs a path (--result-file=PATH)".into())
-                })?;
-                a.result_file = Some(PathBuf::from(v));
-                continue;
-            }
             _ => {}
         }
-        if let Some(v) = arg.strip_prefix("--result-file=") {
-            a.result_file = Some(PathBuf::from(v));
+        if let Some(f) = result_option::take(arg, || it.next().cloned()) {
+            a.result_file = Some(f.map_err(|e| DdError::Refused(e.to_string()))?);
             continue;
         }
         let Some((key, value)) = arg.split_once('=') else {
@@ -436,5 +430,13 @@ mod tests {
         let a = p("if=x of=/dev/null --result-file=/tmp/r.json --force-device-write").unwrap();
         assert_eq!(a.result_file, Some(PathBuf::from("/tmp/r.json")));
         assert!(a.force_device_write);
+        for words in result_option::spellings("r.json") {
+            let line = format!("if=x {} of=y", words.join(" "));
+            let a = p(&line).unwrap();
+            assert_eq!(a.result_file, Some(PathBuf::from("r.json")), "{line}");
+            assert_eq!(a.input, Some(PathBuf::from("x")));
+            assert_eq!(a.output, Some(PathBuf::from("y")));
+        }
+        assert!(p("if=x --result").is_err());
     }
 }

@@ -34,7 +34,9 @@ BYTES and N take GNU dd's suffixes: c=1, w=2, b=512, kB=1000, K=1024, MB=1000*10
 M=1024*1024, GB, G, TB, T, ... (KiB=K, MiB=M, ...), and products such as 2x512.
 
 iomark additions:
-  --result-file=PATH      write iomark's result (JSON, with latency histograms) to PATH
+  --result=PATH, --result-file=PATH
+                          write iomark's result (JSON, with latency histograms) to PATH (the
+                          two spellings are the same option)
   --force-device-write    write to a block device that holds a file system or partition table
 
 Differences from GNU dd:

@@ -1,5 +1,6 @@
 //! hdparm's timing flags.
 
+use iomark_output::result_option;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -11,8 +12,8 @@ pub enum HdparmError {
     UnknownFlag(String),
     #[error("--offset needs a number of GiB (got '{0}')")]
     BadOffset(String),
-    #[error("--result-file needs a path")]
-    NoResultFile,
+    #[error(transparent)]
+    NoResultFile(#[from] result_option::NoFile),
     #[error("no device or file given")]
     NoPath,
     #[error("nothing to do: give -t and/or -T")]
@@ -37,18 +38,16 @@ pub fn parse(args: &[String]) -> Result<HdparmArgs, HdparmError> {
     let mut a = HdparmArgs::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
+        if let Some(f) = result_option::take(arg, || it.next().cloned()) {
+            a.result_file = Some(f?);
+            continue;
+        }
         match arg.as_str() {
             "-h" | "--help" => a.help = true,
             "--direct" => a.direct = true,
             "--offset" => {
                 let v = it.next().ok_or(HdparmError::BadOffset(String::new()))?;
                 a.offset_gib = v.parse().map_err(|_| HdparmError::BadOffset(v.clone()))?;
-            }
-            "--result-file" => {
-                a.result_file = Some(PathBuf::from(it.next().ok_or(HdparmError::NoResultFile)?))
-            }
-            s if s.starts_with("--result-file=") => {
-                a.result_file = Some(PathBuf::from(&s["--result-file=".len()..]))
             }
             s if s.starts_with("--") => return Err(HdparmError::UnknownFlag(s.into())),
             s if s.starts_with('-') && s.len() > 1 => {
@@ -109,6 +108,19 @@ mod tests {
             Err(HdparmError::BadOffset("lots".into()))
         );
         assert_eq!(p("-t"), Err(HdparmError::NoPath));
+        assert!(matches!(
+            p("-t /dev/sda --result"),
+            Err(HdparmError::NoResultFile(_))
+        ));
         assert_eq!(p("/dev/sda"), Err(HdparmError::NoTiming));
+    }
+
+    #[test]
+    fn the_result_file_in_either_spelling() {
+        for words in result_option::spellings("r.json") {
+            let a = p(&format!("-t {} /dev/sda", words.join(" "))).unwrap();
+            assert_eq!(a.result_file, Some(PathBuf::from("r.json")), "{words:?}");
+            assert_eq!(a.paths, vec![PathBuf::from("/dev/sda")]);
+        }
     }
 }

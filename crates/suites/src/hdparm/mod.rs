@@ -25,7 +25,9 @@ hdparm's read timings, measured by iomark's engine, on block devices and on regu
                 device or file
   --direct      O_DIRECT (-T then times the drive's own cache)
   --offset N    start -t at N GiB
-  --result-file=PATH   iomark's result (JSON, latency histograms) to PATH
+  --result=PATH, --result-file=PATH
+                iomark's result (JSON, latency histograms) to PATH (the two spellings are
+                the same option)
 
 Output: hdparm's lines (its \"MB\" are MiB: 2 MiB reads), each followed by an iomark line with
 the read latency percentiles. Unlike hdparm, files are accepted, and -t drops the cache

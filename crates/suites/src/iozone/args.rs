@@ -1,9 +1,10 @@
 //! iozone's command line, parsed as iozone's getopt does: flags may be grouped (`-Rab file`),
 //! a value may follow its flag in the same word (`-i0`, `-s64m`) or in the next one, `-+x`
 //! names a two-character flag, and a later flag wins over an earlier one (`-g 4g ... -g 64m`).
-//! iomark's own options are long: `--json`, `--result FILE`, `--help`.
+//! iomark's own options are long: `--json`, `--result FILE` (or `--result-file`), `--help`.
 
 use super::flags::{self, Arg, Flag, Support};
+use iomark_output::result_option;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -150,8 +151,16 @@ pub fn parse(args: &[String]) -> Result<IozoneArgs, IozoneError> {
     while i < args.len() {
         let w = &args[i];
         i += 1;
+        let next = || {
+            i += 1;
+            args.get(i - 1).cloned()
+        };
+        if let Some(f) = result_option::take(w, next) {
+            a.result = Some(f.map_err(|e| IozoneError::Invalid(e.to_string()))?);
+            continue;
+        }
         if let Some(long) = w.strip_prefix("--") {
-            long_option(&mut a, long, args, &mut i)?;
+            long_option(&mut a, long)?;
             continue;
         }
         let Some(body) = w.strip_prefix('-').filter(|b| !b.is_empty()) else {
@@ -164,32 +173,13 @@ pub fn parse(args: &[String]) -> Result<IozoneArgs, IozoneError> {
     Ok(a)
 }
 
-/// One of iomark's own options (`long` is the word without its `--`): `--json`, `--help`,
-/// `--result FILE` or `--result=FILE`. `i` is the index of the next word, moved past a value
-/// taken from it.
-fn long_option(
-    a: &mut IozoneArgs,
-    long: &str,
-    args: &[String],
-    i: &mut usize,
-) -> Result<(), IozoneError> {
-    let (k, inline) = match long.split_once('=') {
-        Some((k, v)) => (k, Some(v.to_string())),
-        None => (long, None),
-    };
+/// One of iomark's own options besides `--result` (`long` is the word without its `--`):
+/// `--json`, `--help`.
+fn long_option(a: &mut IozoneArgs, long: &str) -> Result<(), IozoneError> {
+    let k = long.split_once('=').map_or(long, |(k, _)| k);
     match k {
         "json" => a.json = true,
         "help" => a.help = true,
-        "result" | "result-file" => {
-            let v = inline.or_else(|| {
-                let v = args.get(*i).cloned();
-                *i += 1;
-                v
-            });
-            a.result = Some(PathBuf::from(v.ok_or_else(|| {
-                IozoneError::Invalid("--result needs a file name".into())
-            })?));
-        }
         _ => {
             return Err(IozoneError::Invalid(format!(
             "unknown option '--{k}' (iomark iozone's own options: --json, --result FILE, --help)"
@@ -476,5 +466,14 @@ mod tests {
             .contains("--json"));
         let a = p("--json --result=/tmp/r.json").unwrap();
         assert!(a.json && a.result.is_some());
+        assert!(p("-i 0 --result").is_err());
+    }
+
+    #[test]
+    fn the_result_file_in_either_spelling() {
+        for words in result_option::spellings("r.json") {
+            let a = p(&format!("-i 0 {} -s 64k", words.join(" "))).unwrap();
+            assert_eq!(a.result, Some(PathBuf::from("r.json")), "{words:?}");
+        }
     }
 }

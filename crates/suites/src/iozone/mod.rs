@@ -62,6 +62,8 @@ Deliberate differences from iozone:
 iomark's own options:
   --json          print the result (JSON) on stdout instead of the text output
   --result FILE   write the result (JSON, latency histograms per cell) to FILE
+  --result-file FILE
+                  the same option as --result
   --report FILE   write an HTML report of the run (every pass's figures and latency, charted)
 
 iozone's flags:

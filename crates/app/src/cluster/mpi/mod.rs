@@ -117,7 +117,7 @@ pub fn main(args: &[String], opts: &ClusterOpts, role: Role) -> Option<i32> {
             crate::repeat::Member::Other
         };
         let once = |x: &[String]| run::run(x, &mut session, &place);
-        crate::repeat::repeat_as(a, once, "result", member)
+        crate::repeat::repeat_as(a, once, member)
     };
     drop(session);
     // MPI_Finalize, before the process exits.

@@ -31,6 +31,20 @@ pub(super) fn close_message() -> [u8; 8] {
     m
 }
 
+/// A UDP sender's datagram that carries fio's sequence stamp also begins with the open
+/// message. The open message alone is one datagram, sent when the sender starts, and lost when
+/// no receiver has bound the port (or joined the multicast group) yet: a receiver that comes
+/// a moment later, on a busy host or as a late member of a group, would see a data datagram
+/// first (fio's "bad udp open magic"). fio's receiver, as iomark's, reads the first 8 bytes
+/// of the first datagram it gets: this way that datagram opens the link, and the stamps count
+/// the blocks before it as dropped. A receiver that got the open message reads the mark as
+/// data. A block too short for both keeps the stamp alone.
+pub(super) fn mark_open(block: &mut [u8]) {
+    if block.len() >= super::seq::STAMP_LEN + 8 {
+        block[..8].copy_from_slice(&open_message());
+    }
+}
+
 /// Whether `data` is exactly a close message.
 pub(super) fn is_close(data: &[u8]) -> bool {
     data == close_message()

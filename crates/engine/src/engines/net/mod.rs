@@ -3,7 +3,9 @@
 //! are fio's). A stream read waits for the whole block; a sender that closes ends the
 //! receiving job. With `pingpong` every block is answered: a reader sends back what it
 //! received, a writer waits for the block to come back. UDP blocks carry fio's sequence
-//! stamp, and a receiver counts the datagrams that never came as dropped I/Os.
+//! stamp, and a receiver counts the datagrams that never came as dropped I/Os; they also
+//! begin with the open message, so that a receiver that missed it (bound, or joined the
+//! multicast group, after the sender started) opens the link at the first datagram it gets.
 
 mod link;
 mod seq;
@@ -158,6 +160,7 @@ impl NetEngine {
             Op::Write => {
                 if let Some(s) = &mut self.stamper {
                     s.stamp(buf);
+                    link::mark_open(buf);
                 }
                 self.send(buf, peer.as_ref()).map(Some)
             }

@@ -174,6 +174,55 @@ fn pingpong_returns_each_block() {
     rx.join().unwrap();
 }
 
+/// A receiver that binds after the sender's open message was sent (and lost) takes the first
+/// datagram it gets as the open message, reads the rest, and counts the blocks before as
+/// dropped; a datagram of a stamped sender begins with the open message for it.
+#[test]
+fn a_late_udp_receiver_starts_at_the_first_datagram_it_gets() {
+    let port = free_port(true);
+    let link = NetLink {
+        protocol: NetProtocol::Udp,
+        port,
+        host: Some("127.0.0.1".into()),
+        stamps: true,
+        ..Default::default()
+    };
+    // No receiver yet: the open message and the first two blocks go nowhere.
+    let mut tx = engine(EngineKind::Net, link.clone());
+    let mut buf = AlignedBuf::new(1024);
+    let mut send = |b: u64, buf: &mut AlignedBuf| {
+        fill(buf.as_mut_slice(), b);
+        assert_eq!(io(&mut *tx, Op::Write, buf), 1024);
+        assert_eq!(buf.as_slice()[..8], super::link::open_message());
+    };
+    send(1, &mut buf);
+    send(2, &mut buf);
+    let listen = NetLink {
+        listen: true,
+        host: None,
+        ..link
+    };
+    let rx = thread::spawn(move || {
+        let mut e = engine(EngineKind::Net, listen);
+        let buf = AlignedBuf::new(1024);
+        let mut n = 0;
+        while io(&mut *e, Op::Read, &buf) == 1024 {
+            n += 1;
+        }
+        (n, e.dropped())
+    });
+    while std::net::UdpSocket::bind(("0.0.0.0", port)).is_ok() {
+        thread::sleep(Duration::from_millis(10));
+    }
+    for b in 3..=6 {
+        send(b, &mut buf);
+    }
+    drop(tx);
+    // Block 3 opened the link; blocks 4 to 6 were read; 1 to 3 were never read as data.
+    let (read, dropped) = rx.join().unwrap();
+    assert_eq!((read, dropped[0]), (3, 3));
+}
+
 #[test]
 fn link_messages_are_fios() {
     assert_eq!(
