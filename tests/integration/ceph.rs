@@ -558,6 +558,54 @@ fn ceph_rados_trims_match_fio() {
     assert_eq!(trims(&ours), trims(&fio));
 }
 
+/// A write run without `--no-cleanup`: the per-second lines (from the run's live counters)
+/// start at second 0 and count up, the summary's count is what the lines' last finished count
+/// led to, and the removal after it takes every object it wrote; nothing is left in the pool.
+#[test]
+fn ceph_rados_bench_write_lines_and_cleanup() {
+    let run = unique("lines");
+    let w = iomark_ceph(
+        &[
+            "rados-bench",
+            "-p",
+            "rados",
+            "3",
+            "write",
+            "-b",
+            "4K",
+            "-t",
+            "4",
+            "--run-name",
+            &run,
+        ],
+        &[],
+    );
+    ok(&w);
+    let out = stdout(&w);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() == 8 && f[0].parse::<u64>().is_ok())
+        .collect();
+    let secs: Vec<u64> = rows.iter().map(|f| f[0].parse().unwrap()).collect();
+    assert!(secs.len() >= 3 && secs[..3] == [0, 1, 2], "{out}");
+    assert!(secs.windows(2).all(|p| p[1] == p[0] + 1), "{out}");
+    let finished: Vec<u64> = rows.iter().map(|f| f[3].parse().unwrap()).collect();
+    assert!(finished.windows(2).all(|p| p[1] >= p[0]), "{out}");
+    let written: u64 = figure(&out, "Total writes made:").parse().unwrap();
+    assert!(written > 0 && written >= *finished.last().unwrap(), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Cleaning up (deleting benchmark objects)\nRemoved {written} objects\n"
+        )),
+        "{out}"
+    );
+    assert!(stderr(&w).contains("latency (µs): p50 "), "{}", stderr(&w));
+    let objects = format!("{}_object", figure(&out, "Object prefix:"));
+    let left = stdout(&ceph_tool("rados", &["-p", "rados", "ls"]));
+    assert!(!left.contains(&run) && !left.contains(&objects), "{left}");
+}
+
 /// A summary figure of rados bench's output (`Total writes made:` ...).
 fn figure(out: &str, key: &str) -> String {
     out.lines()

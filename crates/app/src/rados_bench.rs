@@ -1,12 +1,17 @@
 //! `iomark rados-bench`: the binary's side (iomark-scenarios parses and words, the engine's
-//! rados_bench runs): the connection, the live table on stdout, the summary, cleanup.
+//! rados_bench runs as a step of the runner): the connection, the live table on stdout (an
+//! observer of the session's progress source), the summary from the result, cleanup.
 
+use crate::progress::source::{Observer, Sample};
 use crate::session::{exit, Session};
 use iomark_ceph::ConnectOptions;
-use iomark_engine::rados_bench::{self, BenchSpec, Mode};
+use iomark_engine::failure::JobFailure;
+use iomark_engine::rados_bench::{self, BenchSpec, BenchStep, Mode};
+use iomark_engine::runner::steps::{self, StepRun};
 use iomark_scenarios::rados_bench::args::{self, Action, RadosOpts};
-use iomark_scenarios::rados_bench::output;
+use iomark_scenarios::rados_bench::output::{self, Tick};
 use std::io::Write;
+use std::time::Duration;
 
 /// `iomark rados-bench ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
@@ -49,8 +54,6 @@ fn run(o: &RadosOpts) -> Result<i32, String> {
         Action::Bench(m) => m,
     };
     let spec = BenchSpec {
-        connect,
-        pool: o.pool.clone(),
         mode,
         seconds: o.seconds,
         op_size: o.op_size,
@@ -70,35 +73,92 @@ fn run(o: &RadosOpts) -> Result<i32, String> {
         )
     );
     let _ = std::io::stdout().flush();
+    let mut step = BenchStep::new(spec, pool)?;
     let session = Session::quiet("rados-bench");
-    let stop = session.ctl.stop.clone();
-    let mut prev = 0;
-    let res = rados_bench::run(
-        &spec,
-        &pool,
-        |t| {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(output::line(t, prev).as_bytes());
-            let _ = out.flush();
-            prev = t.finished;
-        },
-        &stop,
-    )?;
-    print!("{}", output::summary(mode, &res));
-    if let Some((n, secs)) = res.removed {
+    let live = PerSecond {
+        op_size: step.object_size(),
+        next: 0,
+        prev: 0,
+    };
+    // rados bench's own per-second lines are its progress: no step line over them.
+    let progress = session.watch(vec![Box::new(live)], true);
+    let ran = steps::run_steps(&StepRun::default(), &mut [&mut step], &session.ctl);
+    progress.stop();
+    let mut res = ran.map_err(|e| e.to_string())?.result;
+    session.mark(&mut res);
+    let job = |name: &str| res.jobs.iter().find(|j| j.name == name);
+    let Some(bench) = job(step.job_name()) else {
+        // Stopped before it started: nothing ran, nothing to sum up.
+        return Ok(session.exit(true));
+    };
+    for j in &res.jobs {
+        if let Some(f) = &j.failure {
+            return Err(match f {
+                JobFailure::Phase { reason, .. } => reason.clone(),
+                f => f.to_string(),
+            });
+        }
+    }
+    print!("{}", output::summary(mode, bench, step.object_size()));
+    if let Some(c) = job(rados_bench::CLEANUP_JOB) {
         print!(
-            "Cleaning up (deleting benchmark objects)\nRemoved {n} objects\nClean up completed and total clean up time :{}\n",
-            output::g(secs)
+            "Cleaning up (deleting benchmark objects)\nRemoved {} objects\nClean up completed and total clean up time :{}\n",
+            c.dirs.write.total_ios,
+            output::g(c.runtime_us as f64 / 1e6)
         );
     }
     let _ = std::io::stdout().flush();
-    eprint!("{}", output::percentiles(&res.lats));
-    if res.bad > 0 {
+    eprint!("{}", output::percentiles(output::latencies(mode, bench)));
+    let ops = output::latencies(mode, bench).stat.n;
+    let bad = bench.verify.as_ref().map_or(0, |v| v.bad_blocks);
+    if bad > 0 {
         eprintln!(
-            "iomark rados-bench: {} of {} objects read did not hold what the write run wrote",
-            res.bad, res.ops
+            "iomark rados-bench: {bad} of {ops} objects read did not hold what the write run wrote"
         );
         return Ok(exit::FAILED);
     }
-    Ok(session.exit(mode != Mode::Write && res.ops == 0))
+    Ok(session.exit(mode != Mode::Write && ops == 0))
+}
+
+/// Prints rados bench's line each second while the run goes, from the run's live counters
+/// (requests started and finished, the last and average latency), the header every 20 lines.
+struct PerSecond {
+    op_size: u64,
+    /// The second of the next line.
+    next: u64,
+    /// Requests finished at the last line.
+    prev: u64,
+}
+
+impl Observer for PerSecond {
+    fn every(&self) -> Duration {
+        Duration::from_millis(20)
+    }
+
+    fn sample(&mut self, s: &Sample) {
+        let Some(w) = s.workers.first() else { return };
+        if w.state().finished() {
+            return;
+        }
+        let Some(f) = w.flight.read(s.now_ns) else {
+            return;
+        };
+        let mut out = std::io::stdout().lock();
+        while f.elapsed >= self.next as f64 {
+            let t = Tick {
+                sec: self.next,
+                in_flight: f.started - f.finished,
+                started: f.started,
+                finished: f.finished,
+                elapsed: f.elapsed,
+                last_lat: f.last_lat,
+                avg_lat: f.avg_lat,
+                op_size: self.op_size,
+            };
+            let _ = out.write_all(output::line(&t, self.prev).as_bytes());
+            self.prev = f.finished;
+            self.next += 1;
+        }
+        let _ = out.flush();
+    }
 }

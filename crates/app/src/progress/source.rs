@@ -1,7 +1,7 @@
 //! The one progress source of a run: a single thread reads the engine's live worker list at the
 //! pace each observer asks for and hands every due observer the same sample. fio's status line,
-//! quick's live line, the aggregate bandwidth log, rbd bench's per-second table and dd's
-//! progress are observers; none of them polls the engine itself.
+//! quick's live line, the aggregate bandwidth log, rbd bench's and rados bench's per-second
+//! tables and dd's progress are observers; none of them polls the engine itself.
 
 use iomark_engine::runner::{RunCtl, WorkerProgress};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -17,7 +17,7 @@ mod unlink;
 
 pub use crate::failure::JobFailure;
 pub use crate::note::Note;
-pub use crate::worker::{WorkerProgress, WorkerState};
+pub use crate::worker::{FlightNow, WorkerProgress, WorkerState};
 pub use error::RunError;
 pub use notice::Event;
 pub use unlink::unlink_refused;

@@ -31,6 +31,7 @@ mod depth;
 #[cfg(all(test, feature = "end-to-end"))]
 mod depth_tests;
 mod files;
+mod flight;
 mod io_loop;
 mod logs;
 mod open_files;
@@ -48,6 +49,7 @@ mod verify_hooks;
 mod wrap_tests;
 
 pub(crate) use crate::worker_file::WorkerFile;
+pub use flight::{Flight, FlightNow};
 
 use crate::engines::{Completion, Engine, EngineFile, Op};
 use crate::failure::{FlushPoint, JobFailure};
@@ -114,6 +116,8 @@ pub struct WorkerProgress {
     pub snapshot: std::sync::Mutex<Option<JobResult>>,
     /// A reporter reads `snapshot`: leave the final result there too (else nothing is copied).
     pub keep_final: AtomicBool,
+    /// Requests in flight and latencies so far, for a worker whose progress shows them.
+    pub flight: Flight,
 }
 
 impl WorkerProgress {
@@ -131,6 +135,7 @@ impl WorkerProgress {
             snapshot_req: AtomicBool::new(false),
             snapshot: Default::default(),
             keep_final: AtomicBool::new(false),
+            flight: Flight::default(),
         }
     }
 

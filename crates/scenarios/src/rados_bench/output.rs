@@ -2,7 +2,9 @@
 //! print as C++ streams print a double by default (6 significant digits, exponent when very
 //! small or large); MB means MiB.
 
-use iomark_engine::rados_bench::{BenchResult, Mode, Tick};
+use iomark_engine::job::Dir;
+use iomark_engine::rados_bench::Mode;
+use iomark_engine::result::{JobResult, LatRecord};
 
 const MB: f64 = 1024.0 * 1024.0;
 
@@ -20,6 +22,20 @@ pub fn preamble(mode: Mode, op_size: u64, threads: u32, seconds: u64, prefix: &s
         ));
     }
     s
+}
+
+/// One second's figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tick {
+    pub sec: u64,
+    pub in_flight: u64,
+    pub started: u64,
+    pub finished: u64,
+    /// Seconds since the start.
+    pub elapsed: f64,
+    pub last_lat: Option<f64>,
+    pub avg_lat: f64,
+    pub op_size: u64,
 }
 
 /// One line of the table (`prev`: the previous second's finished count).
@@ -66,30 +82,54 @@ fn stats(v: &[f64]) -> (f64, f64, f64, f64) {
     (mean, var.sqrt(), max, min)
 }
 
-/// The summary after the table.
-pub fn summary(mode: Mode, r: &BenchResult) -> String {
-    let bw = if r.elapsed > 0.0 {
-        r.ops as f64 * r.op_size as f64 / MB / r.elapsed
+/// The direction a run's figures are in.
+fn dir(mode: Mode) -> Dir {
+    if mode == Mode::Write {
+        Dir::Write
+    } else {
+        Dir::Read
+    }
+}
+
+/// The latency record of the run's job (`mode`'s direction).
+pub fn latencies(mode: Mode, j: &JobResult) -> &LatRecord {
+    &j.dirs[dir(mode)].lat
+}
+
+/// The summary after the table, from the run's job (`object_size`: the size of each request
+/// and object).
+pub fn summary(mode: Mode, j: &JobResult, object_size: u64) -> String {
+    let elapsed = j.runtime_us as f64 / 1e6;
+    let ops = j.dirs[dir(mode)].total_ios;
+    let op_size = object_size;
+    let bw = if elapsed > 0.0 {
+        ops as f64 * op_size as f64 / MB / elapsed
     } else {
         0.0
     };
-    let iops: Vec<f64> = r.per_sec.iter().map(|&n| n as f64).collect();
-    let bws: Vec<f64> = iops.iter().map(|n| n * r.op_size as f64 / MB).collect();
+    let iops: Vec<f64> = j.series.iops.iter().map(|e| e.value as f64).collect();
+    let bws: Vec<f64> = iops.iter().map(|n| n * op_size as f64 / MB).collect();
     let (_, iops_sd, iops_max, iops_min) = stats(&iops);
     let (_, bw_sd, bw_max, bw_min) = stats(&bws);
-    let (lat_avg, lat_sd, lat_max, lat_min) = stats(&r.lats);
-    let avg_iops = if r.elapsed > 0.0 {
-        (r.ops as f64 / r.elapsed) as u64
+    let l = &latencies(mode, j).stat;
+    let (lat_avg, lat_sd) = (l.mean() / 1e9, l.stddev() / 1e9);
+    let (lat_max, lat_min) = if l.n == 0 {
+        (0.0, 0.0)
+    } else {
+        (l.max as f64 / 1e9, l.min as f64 / 1e9)
+    };
+    let avg_iops = if elapsed > 0.0 {
+        (ops as f64 / elapsed) as u64
     } else {
         0
     };
     let mut s = String::new();
     if mode == Mode::Write {
         let rows = [
-            ("Total time run:", g(r.elapsed)),
-            ("Total writes made:", r.ops.to_string()),
-            ("Write size:", r.op_size.to_string()),
-            ("Object size:", r.object_size.to_string()),
+            ("Total time run:", g(elapsed)),
+            ("Total writes made:", ops.to_string()),
+            ("Write size:", op_size.to_string()),
+            ("Object size:", object_size.to_string()),
             ("Bandwidth (MB/sec):", g(bw)),
             ("Stddev Bandwidth:", g(bw_sd)),
             ("Max bandwidth (MB/sec):", g(bw_max)),
@@ -108,10 +148,10 @@ pub fn summary(mode: Mode, r: &BenchResult) -> String {
         }
     } else {
         let rows = [
-            ("Total time run:", g(r.elapsed)),
-            ("Total reads made:", r.ops.to_string()),
-            ("Read size:", r.op_size.to_string()),
-            ("Object size:", r.object_size.to_string()),
+            ("Total time run:", g(elapsed)),
+            ("Total reads made:", ops.to_string()),
+            ("Read size:", op_size.to_string()),
+            ("Object size:", object_size.to_string()),
             ("Bandwidth (MB/sec):", g(bw)),
             ("Average IOPS:", avg_iops.to_string()),
             ("Stddev IOPS:", g(iops_sd)),
@@ -128,24 +168,16 @@ pub fn summary(mode: Mode, r: &BenchResult) -> String {
     s
 }
 
-/// Latency percentiles (for stderr).
-pub fn percentiles(lats: &[f64]) -> String {
-    let mut v = lats.to_vec();
-    v.sort_by(f64::total_cmp);
-    let p = |q: f64| {
-        if v.is_empty() {
-            0.0
-        } else {
-            v[((q / 100.0 * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1] * 1e6
-        }
-    };
+/// Latency percentiles (for stderr), from the latency record's histogram; the exact maximum.
+pub fn percentiles(lat: &LatRecord) -> String {
+    let us = |q: f64| lat.hist.percentile(q) as f64 / 1000.0;
     format!(
         "latency (µs): p50 {:.1}  p90 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}\n",
-        p(50.0),
-        p(90.0),
-        p(99.0),
-        p(99.9),
-        p(100.0)
+        us(50.0),
+        us(90.0),
+        us(99.0),
+        us(99.9),
+        lat.stat.max as f64 / 1000.0
     )
 }
 
@@ -169,5 +201,64 @@ mod tests {
             line(&t, 0),
             "    1       3      5022      5019   313.688   313.688 0.000432298 0.000797058\n"
         );
+    }
+
+    /// The summary reads the run's job: its runtime, I/Os, latency record and operations per
+    /// second.
+    #[test]
+    fn summary_from_the_runs_job() {
+        use iomark_engine::result::LogEntry;
+        let mut lat = LatRecord::default();
+        for ns in [1_000_000, 2_000_000, 3_000_000, 2_000_000] {
+            lat.add(ns);
+        }
+        let mut j = JobResult {
+            runtime_us: 2_000_000,
+            runtime_ms: 2_000,
+            ..Default::default()
+        };
+        j.set_measured(Dir::Write, 4 * 4096, 4, &lat);
+        j.series.iops = [3, 1]
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| LogEntry {
+                t_ms: (i as u64 + 1) * 1000,
+                value: n,
+                ..Default::default()
+            })
+            .collect();
+        let s = summary(Mode::Write, &j, 4096);
+        for want in [
+            "Total time run:         2\n",
+            "Total writes made:      4\n",
+            "Write size:             4096\n",
+            "Bandwidth (MB/sec):     0.0078125\n",
+            "Max IOPS:               3\n",
+            "Min IOPS:               1\n",
+            "Stddev IOPS:            1.41421\n",
+            "Average IOPS:           2\n",
+            "Average Latency(s):     0.002\n",
+            "Stddev Latency(s):      0.000816497\n",
+            "Max latency(s):         0.003\n",
+            "Min latency(s):         0.001\n",
+        ] {
+            assert!(s.contains(want), "{want:?} not in\n{s}");
+        }
+        // A read run's summary reads the read direction; nothing read: zeros, not garbage.
+        let r = summary(Mode::Seq, &JobResult::default(), 8192);
+        assert!(r.contains("Total reads made:     0\n"), "{r}");
+        assert!(r.contains("Read size:            8192\n"), "{r}");
+        assert!(r.contains("Min latency(s):       0\n"), "{r}");
+        // Percentiles from the histogram (bucketed near 2 ms), the maximum exact.
+        let p = percentiles(&lat);
+        assert!(p.starts_with("latency (µs): p50 "), "{p}");
+        assert!(p.ends_with("  max 3000.0\n"), "{p}");
+        let p50: f64 = p["latency (µs): p50 ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1900.0..=2100.0).contains(&p50), "{p}");
     }
 }
