@@ -110,9 +110,9 @@ pub struct Steps {
 
 /// The steps when the outstanding I/Os or the workers cycle; None for one run. Refused (worded
 /// for the user) past a sweep's most points.
-pub fn steps(s: &Setup) -> Result<Option<Steps>, String> {
+pub fn steps(outstanding: &Count, workers: &Count) -> Result<Option<Steps>, String> {
     // Named as the command line names them for the refusal, as the job options for the table.
-    let mut axes: Vec<Axis> = [("outstanding", &s.outstanding), ("workers", &s.workers)]
+    let mut axes: Vec<Axis> = [("outstanding", outstanding), ("workers", workers)]
         .into_iter()
         .filter(|(_, c)| c.cycles())
         .map(|(option, c)| Axis {
@@ -132,11 +132,10 @@ pub fn steps(s: &Setup) -> Result<Option<Steps>, String> {
         }
         .into();
     }
-    let counts = s
-        .outstanding
+    let counts = outstanding
         .values
         .iter()
-        .flat_map(|&d| s.workers.values.iter().map(move |&w| (d, w)))
+        .flat_map(|&d| workers.values.iter().map(move |&w| (d, w)))
         .collect();
     Ok(Some(Steps {
         axes,

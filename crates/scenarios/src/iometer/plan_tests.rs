@@ -38,7 +38,7 @@ fn setup(outstanding: &str, workers: &str, engine: &str) -> Setup {
 
 fn typed(s: &Setup, spec: &str) -> (Translation, RunPlan) {
     let t = translate(&parse(spec).unwrap());
-    let st = steps(s).unwrap();
+    let st = steps(&s.outstanding, &s.workers).unwrap();
     let p = plan(s, &t, st.as_ref());
     (t, p)
 }
@@ -74,7 +74,7 @@ fn several_lines_and_a_depth_cycle_make_one_job_per_step() {
         assert_eq!(j.runtime, Some(Duration::from_millis(500)));
         assert!(j.time_based && j.group_reporting && j.direct);
         assert_eq!(j.ramp_time, Duration::ZERO);
-        assert_eq!(j.filenames, [s.path.clone()]);
+        assert_eq!(j.filenames, std::slice::from_ref(&s.path));
         assert_eq!(j.size, Some(SizeSpec::Bytes(8 << 20)));
     }
 }
@@ -216,7 +216,11 @@ fn a_plan_is_the_one_fios_options_give_for_the_same_run() {
                 // Per-direction values (`bssplit=R,W`) read as one more swept option by the
                 // sweep's command line: one step per direction's sizes, each with those sizes
                 // for both. Typed, each step keeps both directions' sizes.
-                let n = steps(&s).unwrap().unwrap().points.len();
+                let n = steps(&s.outstanding, &s.workers)
+                    .unwrap()
+                    .unwrap()
+                    .points
+                    .len();
                 assert_eq!(p.jobs.len(), n, "{spec} {out} {workers}");
                 assert!(p.jobs.iter().all(|j| j.bs.read != j.bs.write), "{spec}");
                 assert_ne!(from_words(&s, &t).jobs.len(), n, "{spec} {out} {workers}");
@@ -252,10 +256,10 @@ fn counts_and_cycles_are_checked_before_any_plan() {
         e("8..1")
     );
     let s = setup("1..10000+1", "1..3+1", "null");
-    let m = steps(&s).unwrap_err();
+    let m = steps(&s.outstanding, &s.workers).unwrap_err();
     assert!(
         m.starts_with("30000 points (10000 outstanding x 3 workers) is more than 10000"),
         "{m}"
     );
-    assert_eq!(steps(&setup("4", "2", "null")).unwrap(), None);
+    assert_eq!(steps(&Count::one(4), &Count::one(2)).unwrap(), None);
 }
