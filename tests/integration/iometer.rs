@@ -91,6 +91,7 @@ fn iometer_cycles_outstanding_ios_and_workers() {
             "--size=8m",
             "--runtime=100ms",
             "--ioengine=null",
+            "--progress",
         ],
         &d.path,
     );
@@ -103,7 +104,11 @@ fn iometer_cycles_outstanding_ios_and_workers() {
         "{s}"
     );
     assert!(table[4].starts_with("iodepth=16"), "{s}");
-    assert!(stderr(&o).contains("6 points"), "{}", stderr(&o));
+    // Its messages and its progress line name the command that was run.
+    let e = stderr(&o);
+    assert!(e.contains("iomark iometer: 6 points"), "{e}");
+    assert!(e.contains("iomark iometer: point "), "{e}");
+    assert!(!e.contains("sweep"), "{e}");
     assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
     // With --csv: one row per step, its workers and outstanding I/Os in the row, the header
     // once, every row as wide as the header, and each row's I/Os those of its step's jobs.

@@ -129,7 +129,7 @@ pub const COMMANDS: &[Command] = &[
         summary: "Run an Iometer access specification.",
         help: text!(iometer::USAGE),
         role: refused,
-        run: |a| iometer::main(a, run::run_with),
+        run: iometer::main,
     },
     Command {
         name: "run",

@@ -1,13 +1,18 @@
 //! `iomark iometer`: an Iometer access specification run as one iomark job (workers ×
-//! outstanding I/Os on one target), through `iomark run` so the output is the usual one.
+//! outstanding I/Os on one target), its plan built from typed values (iomark-scenarios) and run
+//! as `iomark run` runs its jobs, so the output is the usual one; cycled outstanding I/Os or
+//! workers run as a sweep's points.
 
 use crate::session::signals;
-use iomark_engine::job::RunPlan;
+use iomark_engine::job::EngineKind;
 use iomark_engine::result::RunResult;
+use iomark_fio::values::{parse_time, TimeUnit};
 use iomark_output::result_option;
+use iomark_scenarios::iometer::plan::{self, Count, Given, Setup, Steps};
 use iomark_scenarios::iometer::{csv, mix, spec, spec_file};
 use iomark_scenarios::preset::target;
 use std::path::PathBuf;
+use std::time::Duration;
 
 pub const USAGE: &str = "\
 Usage: iomark iometer [TARGET] (--spec SPEC | --spec-file F.toml) [--outstanding N] [--workers N] [--size SIZE]
@@ -26,7 +31,8 @@ per line with size, read, random and optionally weight, align, delay_ms, burst.
 --outstanding is the I/Os in flight per worker (default 1), --workers the workers (default 1);
 either may cycle: a list (1,4,16) or a range (1..64x2 exponential, 1..64+8 linear) runs one
 point per value (a sweep, with its matrix table);
---ramp is excluded from the figures (default 0). TARGET is a directory for a temporary file
+--ramp is excluded from the figures (default 0). --ioengine issues the I/O (default libaio;
+also io_uring, psync, sync, pvsync, pvsync2, vsync, posixaio, mmap, or null: no device). TARGET is a directory for a temporary file
 (default: the current one) or a file or device, written only with --allow-write.
 --csv FILE writes Iometer's main result columns (IOps, MBps, response times in ms, errors,
 bytes and I/Os per direction, % CPU) and its latency buckets (I/Os per response-time range,
@@ -39,16 +45,24 @@ struct Opts {
     target: Option<PathBuf>,
     spec: String,
     spec_file: Option<String>,
-    outstanding: String,
-    workers: String,
+    outstanding: Count,
+    workers: Count,
     size: Option<String>,
-    runtime: String,
-    ramp: String,
-    ioengine: String,
+    runtime: Given<Duration>,
+    ramp: Given<Duration>,
+    ioengine: Given<EngineKind>,
     allow_write: bool,
     result: Option<String>,
     csv: Option<String>,
     iolog: Option<String>,
+}
+
+/// A time as written (`10s`, `500ms`; seconds without a unit).
+fn time(v: &str) -> Option<Given<Duration>> {
+    parse_time(v, TimeUnit::S).ok().map(|value| Given {
+        value,
+        written: v.to_string(),
+    })
 }
 
 fn parse(a: &[String]) -> anyhow::Result<Option<Opts>> {
@@ -56,12 +70,15 @@ fn parse(a: &[String]) -> anyhow::Result<Option<Opts>> {
         target: None,
         spec: String::new(),
         spec_file: None,
-        outstanding: "1".into(),
-        workers: "1".into(),
+        outstanding: Count::one(1),
+        workers: Count::one(1),
         size: None,
-        runtime: "10s".into(),
-        ramp: "0".into(),
-        ioengine: "libaio".into(),
+        runtime: time("10s").expect("a time"),
+        ramp: time("0").expect("a time"),
+        ioengine: Given {
+            value: EngineKind::Libaio,
+            written: "libaio".into(),
+        },
         allow_write: false,
         result: None,
         csv: None,
@@ -100,30 +117,24 @@ fn parse(a: &[String]) -> anyhow::Result<Option<Opts>> {
             Some(v) => v,
             None => anyhow::bail!("iometer: {k} needs a value"),
         };
-        // A list or range cycles the value (checked by the sweep that runs it).
-        let count = |v: String| {
-            if cycled(&v) {
-                return Ok(v);
-            }
-            v.parse::<u32>()
-                .ok()
-                .filter(|n| (1..=65536).contains(n))
-                .map(|_| v.clone())
-                .ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "iometer: {k}={v}: expected a count from 1 to 65536, a list or a range"
-                    )
-                })
+        let count = |v: &str| {
+            Count::parse(k.trim_start_matches('-'), v).map_err(|e| anyhow::anyhow!("iometer: {e}"))
+        };
+        let time = |v: &str| {
+            time(v).ok_or_else(|| {
+                let e = parse_time(v, TimeUnit::S).err().map(|e| e.to_string());
+                anyhow::anyhow!("iometer: {k}={v}: {}", e.unwrap_or_default())
+            })
         };
         match k {
             "--spec" => o.spec = v,
             "--spec-file" => o.spec_file = Some(v),
-            "--outstanding" => o.outstanding = count(v)?,
-            "--workers" => o.workers = count(v)?,
+            "--outstanding" => o.outstanding = count(&v)?,
+            "--workers" => o.workers = count(&v)?,
             "--size" => o.size = Some(v),
-            "--runtime" => o.runtime = v,
-            "--ramp" => o.ramp = v,
-            "--ioengine" => o.ioengine = v,
+            "--runtime" => o.runtime = time(&v)?,
+            "--ramp" => o.ramp = time(&v)?,
+            "--ioengine" => o.ioengine = engine(&v)?,
             k if k.strip_prefix("--").is_some_and(result_option::names) => o.result = Some(v),
             "--csv" => o.csv = Some(v),
             "--write-iolog" => o.iolog = Some(v),
@@ -146,21 +157,41 @@ fn parse(a: &[String]) -> anyhow::Result<Option<Opts>> {
     Ok(Some(o))
 }
 
-/// A list (`1,4,16`) or a range (`1..64x2` exponential, `1..64+8` linear) of values to cycle.
-fn cycled(v: &str) -> bool {
-    v.contains(',') || v.contains("..")
+/// The engines an Iometer disk worker can be: those that read and write a file or device, and
+/// the null engine (no device, to try a spec or a cycle).
+const ENGINES: [&str; 10] = [
+    "libaio", "io_uring", "psync", "sync", "pvsync", "pvsync2", "vsync", "posixaio", "mmap", "null",
+];
+
+/// `--ioengine NAME`: one of [`ENGINES`].
+fn engine(v: &str) -> anyhow::Result<Given<EngineKind>> {
+    let name = v.trim().to_ascii_lowercase();
+    match EngineKind::from_name(&name).filter(|_| ENGINES.contains(&name.as_str())) {
+        Some(value) => Ok(Given {
+            value,
+            written: v.to_string(),
+        }),
+        None => anyhow::bail!(
+            "iometer: --ioengine={v}: expected an engine that reads and writes the target: {}",
+            ENGINES.join(", ")
+        ),
+    }
 }
 
-/// `iomark run ARGS` with a change to the plan before it runs.
-pub type Run = fn(&[String], &dyn Fn(&mut RunPlan)) -> i32;
-
-/// `iomark iometer ARGS`; `run` is `iomark run`. Returns the exit code. Cycled outstanding
-/// I/Os or workers run as a sweep over iodepth and numjobs, one point per value. A spec that
-/// job options cannot express runs as an access mix added to every job of the plan.
-pub fn main(a: &[String], run: Run) -> i32 {
+/// `iomark iometer ARGS`; returns the exit code. Cycled outstanding I/Os or workers run as a
+/// sweep over iodepth and numjobs, one point per value. A spec that the job's own fields cannot
+/// express runs as an access mix of every job of the plan.
+pub fn main(a: &[String]) -> i32 {
     let o = match options(a) {
         Ok(o) => o,
         Err(code) => return code,
+    };
+    let steps = match plan::steps(&o.outstanding, &o.workers) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("iomark iometer: {e}");
+            return 2;
+        }
     };
     let spec = match read_spec(&o) {
         Ok(s) => s,
@@ -191,13 +222,6 @@ pub fn main(a: &[String], run: Run) -> i32 {
             return 2;
         }
     }
-    let mut args = run_args(&o, &t, &spec);
-    let access = spec.tr.mix.clone();
-    let prepare = move |plan: &mut RunPlan| {
-        for j in &mut plan.jobs {
-            j.access_mix.clone_from(&access);
-        }
-    };
     let tmp_dir = match crate::session::private_temp_dir("iomark iometer", "iomark-iometer.") {
         Ok(d) => d,
         Err(e) => {
@@ -207,10 +231,19 @@ pub fn main(a: &[String], run: Run) -> i32 {
     };
     let tmp = tmp_dir.path().join("result.json");
     let result = result_path(&o, &tmp);
-    if let Some(r) = &result {
-        args.push(format!("--result={}", r.display()));
-    }
-    let mut code = run_or_sweep(&o, &t, &args, &prepare, run);
+    let setup = Setup {
+        name: spec.name.clone(),
+        path: t.path.clone(),
+        size: t.size,
+        direct: t.direct,
+        ioengine: o.ioengine.clone(),
+        outstanding: o.outstanding.clone(),
+        workers: o.workers.clone(),
+        runtime: o.runtime.clone(),
+        ramp: o.ramp.clone(),
+        iolog: o.iolog.as_ref().map(PathBuf::from),
+    };
+    let mut code = run(&setup, &spec.tr, steps.as_ref(), &t, result.clone());
     if let (Some(c), Some(r)) = (&o.csv, &result) {
         if !write_csv(c, r, &spec.name) {
             code = code.max(1);
@@ -323,28 +356,6 @@ fn choose_target(o: &Opts) -> Result<target::Target, i32> {
     Ok(t)
 }
 
-/// `iomark run`'s arguments for the spec on the target (all but `--result`).
-fn run_args(o: &Opts, t: &target::Target, spec: &Spec) -> Vec<String> {
-    let mut args: Vec<String> = vec![
-        format!("--name={}", spec.name),
-        format!("--filename={}", t.path.display()),
-        format!("--size={}", t.size),
-        format!("--ioengine={}", o.ioengine),
-        format!("--iodepth={}", o.outstanding),
-        format!("--numjobs={}", o.workers),
-        format!("--runtime={}", o.runtime),
-        "--time_based".into(),
-        format!("--ramp_time={}", o.ramp),
-        "--group_reporting".into(),
-        format!("--direct={}", u8::from(t.direct)),
-    ];
-    args.extend(spec.tr.options.iter().map(|(k, v)| format!("--{k}={v}")));
-    if let Some(f) = &o.iolog {
-        args.push(format!("--write_iolog={f}"));
-    }
-    args
-}
-
 /// Where the run writes its result: `--result`, else `tmp` (the temporary result the CSV is
 /// made from) when `--csv` needs one.
 fn result_path(o: &Opts, tmp: &std::path::Path) -> Option<PathBuf> {
@@ -355,46 +366,37 @@ fn result_path(o: &Opts, tmp: &std::path::Path) -> Option<PathBuf> {
     }
 }
 
-/// Runs `args` (a sweep when the outstanding I/Os or the workers cycle), with a temporary
-/// target file removed after, even on SIGINT; the exit status.
-fn run_or_sweep(
-    o: &Opts,
+/// Runs the plan of `setup` (a sweep's points when the outstanding I/Os or the workers cycle),
+/// with a temporary target file removed after, even on SIGINT; the exit status.
+fn run(
+    setup: &Setup,
+    tr: &mix::Translation,
+    steps: Option<&Steps>,
     t: &target::Target,
-    args: &[String],
-    prepare: &dyn Fn(&mut RunPlan),
-    run: Run,
+    result: Option<PathBuf>,
 ) -> i32 {
+    let plan = plan::plan(setup, tr, steps);
     if t.temp {
         signals::register_temp(&t.path);
     }
-    let cycle = cycled(&o.outstanding) || cycled(&o.workers);
-    let code = if cycle {
-        crate::sweep::main_with("iometer", &sweep_args(args, t), prepare)
-    } else {
-        run(args, prepare)
+    let code = match steps {
+        Some(st) => {
+            let table = crate::sweep::Table {
+                axes: &st.axes,
+                points: &st.points,
+                rows: None,
+                cols: None,
+                show: Default::default(),
+            };
+            crate::sweep::run_typed("iometer", &plan, &table, result.as_deref())
+        }
+        None => crate::run::run_plan("iometer", plan, result),
     };
     if t.temp {
         let _ = std::fs::remove_file(&t.path);
         signals::clear_temp();
     }
     code
-}
-
-/// `iomark sweep`'s arguments for `args`: the sweep names its points and takes every option
-/// as KEY=VALUE; the target was checked already (a temporary file, or --allow-write given).
-fn sweep_args(args: &[String], t: &target::Target) -> Vec<String> {
-    let mut sw: Vec<String> = args
-        .iter()
-        .filter(|x| !x.starts_with("--name="))
-        .map(|x| match x.as_str() {
-            "--time_based" | "--group_reporting" => format!("{x}=1"),
-            _ => x.clone(),
-        })
-        .collect();
-    if !t.temp {
-        sw.push("--allow-write".into());
-    }
-    sw
 }
 
 /// `--csv FILE`: Iometer's columns made from the result at `r`; false once the failure is said.
@@ -416,4 +418,48 @@ fn write_csv(c: &str, r: &std::path::Path, name: &str) -> bool {
         return false;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(a: &[&str]) -> String {
+        let a: Vec<String> = a.iter().map(|x| x.to_string()).collect();
+        match parse(&a) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{a:?} accepted"),
+        }
+    }
+
+    /// Times, engines and counts are typed when read: a bad one is refused before any I/O.
+    #[test]
+    fn values_are_typed_when_read() {
+        let a: Vec<String> = ["--spec", "database", "--runtime", "500ms", "--ramp=1s"]
+            .iter()
+            .chain(&["--ioengine", "io_uring", "--outstanding=1..8x2"])
+            .map(|x| x.to_string())
+            .collect();
+        let o = parse(&a).unwrap().unwrap();
+        assert_eq!(o.runtime.value, Duration::from_millis(500));
+        assert_eq!(o.ramp.value, Duration::from_secs(1));
+        assert_eq!(o.ioengine.value, EngineKind::IoUring);
+        assert_eq!(o.outstanding.values, [1, 2, 4, 8]);
+        assert_eq!(o.workers.values, [1]);
+        let e = err(&["--spec=database", "--ioengine=filecreate"]);
+        assert!(
+            e.starts_with("iometer: --ioengine=filecreate: expected an engine"),
+            "{e}"
+        );
+        let e = err(&["--spec=database", "--runtime=1x"]);
+        assert!(
+            e.starts_with("iometer: --runtime=1x: unknown time suffix"),
+            "{e}"
+        );
+        let e = err(&["--spec=database", "--workers=0"]);
+        assert!(
+            e.starts_with("iometer: --workers=0: expected a count"),
+            "{e}"
+        );
+    }
 }

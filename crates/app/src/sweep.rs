@@ -1,5 +1,6 @@
 //! `iomark sweep`: the binary's side (iomark-scenarios parses, plans and tabulates): the target,
-//! the run, the output and the latency-target search's measurements.
+//! the run, the output and the latency-target search's measurements; a front end's typed plan
+//! of points (iometer's cycles) runs here too, in its own session.
 
 use crate::progress::steps;
 use crate::session::{exit, signals, Session};
@@ -15,13 +16,6 @@ use std::path::PathBuf;
 
 /// `iomark sweep ARGS...`; returns the exit code.
 pub fn main(a: &[String]) -> i32 {
-    main_with("sweep", a, &|_| {})
-}
-
-/// `iomark sweep ARGS...` for the command `tool` (`sweep`, or a front end that sweeps, which
-/// its progress line names), with `prepare` applied to every plan it runs (a front end's
-/// typed additions to the job model).
-pub fn main_with(tool: &str, a: &[String], prepare: Prepare) -> i32 {
     let mut o = match args::parse(a) {
         Ok(o) if o.help => {
             return crate::session::pipe::print_text(args::USAGE);
@@ -41,7 +35,7 @@ pub fn main_with(tool: &str, a: &[String], prepare: Prepare) -> i32 {
         .filter(|(k, _)| k == "filename")
         .flat_map(|(_, v)| v.split(':').map(PathBuf::from).collect::<Vec<_>>())
         .collect();
-    let mut session = Session::said(tool);
+    let mut session = Session::said("sweep");
     if let Err(code) = session.result_file(o.result.as_deref(), &targets) {
         return code;
     }
@@ -94,8 +88,8 @@ pub fn main_with(tool: &str, a: &[String], prepare: Prepare) -> i32 {
         signals::register_temp(t);
     }
     let code = match o.latency_target.clone() {
-        Some(t) => latency_search(&o, &t, &session, prepare),
-        None => sweep(&o, &session, prepare),
+        Some(t) => latency_search(&o, &t, &session),
+        None => sweep(&o, &session),
     };
     if let Some(t) = &temp {
         let _ = std::fs::remove_file(t);
@@ -107,10 +101,7 @@ pub fn main_with(tool: &str, a: &[String], prepare: Prepare) -> i32 {
     code
 }
 
-/// What a front end adds to a plan before it runs.
-pub type Prepare<'a> = &'a dyn Fn(&mut RunPlan);
-
-fn sweep(o: &SweepOpts, session: &Session, prepare: Prepare) -> i32 {
+fn sweep(o: &SweepOpts, session: &Session) -> i32 {
     let points = match axes::points(&o.axes) {
         Ok(p) => p,
         Err(e) => {
@@ -119,52 +110,94 @@ fn sweep(o: &SweepOpts, session: &Session, prepare: Prepare) -> i32 {
         }
     };
     let plan = match matrix::plan(&o.axes, &points, &o.fixed) {
-        Ok(p) => modelled(p, o, prepare),
+        Ok(p) => modelled(p, o),
         Err(e) => {
             eprintln!("iomark sweep: {e}");
             return 2;
         }
     };
+    let table = Table {
+        axes: &o.axes,
+        points: &points,
+        rows: o.rows.as_deref(),
+        cols: o.cols.as_deref(),
+        show: o.show,
+    };
+    run_points(&plan, &table, session)
+}
+
+/// A sweep's points and how its matrix shows them.
+pub struct Table<'a> {
+    pub axes: &'a [Axis],
+    /// One value per axis for each job of the plan, in order.
+    pub points: &'a [Vec<String>],
+    pub rows: Option<&'a str>,
+    pub cols: Option<&'a str>,
+    pub show: matrix::Show,
+}
+
+/// A front end's typed plan of points (one stonewalled job per point, see `table`) run as
+/// `iomark sweep` runs its points, in the session of `tool` with its result file taken from
+/// `result`. The exit status.
+pub fn run_typed(
+    tool: &str,
+    plan: &RunPlan,
+    table: &Table,
+    result: Option<&std::path::Path>,
+) -> i32 {
+    let mut session = Session::said(tool);
+    let targets: Vec<PathBuf> = plan
+        .jobs
+        .iter()
+        .flat_map(|j| j.filenames.iter().cloned())
+        .collect();
+    if let Err(code) = session.result_file(result, &targets) {
+        return code;
+    }
+    let code = run_points(plan, table, &session);
+    if session.interrupted() {
+        return exit::INTERRUPTED;
+    }
+    code
+}
+
+/// Runs the points of `plan`, then prints fio's normal output and the matrix, and keeps the
+/// result (with the points' table); the exit status.
+fn run_points(plan: &RunPlan, t: &Table, session: &Session) -> i32 {
+    let tool = session.tool();
     eprintln!(
-        "iomark sweep: {} points, in this order: {} (the last varies fastest)",
-        points.len(),
-        o.axes
+        "iomark {tool}: {} points, in this order: {} (the last varies fastest)",
+        t.points.len(),
+        t.axes
             .iter()
             .map(|a| a.option.as_str())
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let level = steps::by_jobs("point", points.len());
+    let level = steps::by_jobs("point", t.points.len());
     let watch = session.watch(Vec::new(), false);
-    let res = runner::run(&plan, &session.ctl);
+    let res = runner::run(plan, &session.ctl);
     watch.stop();
     drop(level);
     let mut res = match res {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("iomark sweep: {e}");
+            eprintln!("iomark {tool}: {e}");
             return 1;
         }
     };
     session.mark(&mut res);
     res.tables.push(iomark_scenarios::sweep::table::table(
-        &o.axes, &points, &res,
+        t.axes, t.points, &res,
     ));
-    print!("{}", output::normal::preamble(&plan));
+    print!("{}", output::normal::preamble(plan));
     print!("{}", output::normal::render(&res));
-    let values: Vec<f64> = (0..points.len())
-        .map(|i| matrix::figure(&res, i, o.show))
+    let values: Vec<f64> = (0..t.points.len())
+        .map(|i| matrix::figure(&res, i, t.show))
         .collect();
     print!(
         "{}",
-        matrix::table(
-            &o.axes,
-            &points,
-            &values,
-            o.rows.as_deref(),
-            o.cols.as_deref(),
-            o.show
-        )
+        matrix::table(t.axes, t.points, &values, t.rows, t.cols, t.show)
     );
     let kept = session.keep(&res);
     session.exit(!kept || res.jobs.iter().any(|j| j.error != 0))
@@ -183,10 +216,8 @@ fn latency(res: &RunResult, pct: Option<f64>) -> f64 {
     }
 }
 
-/// `plan` with the null engine's modelled service time (`--null-service-time`) on every job,
-/// and what the front end adds.
-fn modelled(mut plan: RunPlan, o: &SweepOpts, prepare: Prepare) -> RunPlan {
-    prepare(&mut plan);
+/// `plan` with the null engine's modelled service time (`--null-service-time`) on every job.
+fn modelled(mut plan: RunPlan, o: &SweepOpts) -> RunPlan {
     if let Some(s) = o.null_service {
         for j in &mut plan.jobs {
             j.engine_options.null_service_ns = s.as_nanos() as u64;
@@ -198,7 +229,7 @@ fn modelled(mut plan: RunPlan, o: &SweepOpts, prepare: Prepare) -> RunPlan {
 /// The options a latency-target search can climb (latency grows with each).
 const SEARCHABLE: &[&str] = &["iodepth", "rate_iops", "numjobs"];
 
-fn latency_search(o: &SweepOpts, target: &str, session: &Session, prepare: Prepare) -> i32 {
+fn latency_search(o: &SweepOpts, target: &str, session: &Session) -> i32 {
     let (pct, target_us) = match search::parse_target(target) {
         Ok(t) => t,
         Err(e) => {
@@ -238,7 +269,7 @@ fn latency_search(o: &SweepOpts, target: &str, session: &Session, prepare: Prepa
         };
         let plan = match matrix::plan(std::slice::from_ref(&one), &[vec![d.to_string()]], &o.fixed)
         {
-            Ok(p) => modelled(p, o, prepare),
+            Ok(p) => modelled(p, o),
             Err(e) => {
                 failed = Some(e.to_string());
                 return f64::INFINITY;

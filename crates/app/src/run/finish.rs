@@ -34,7 +34,8 @@ pub fn finish(r: &Ready, mut ran: Ran, session: &Session) -> i32 {
     add_notes(r, result);
     for j in result.jobs.iter().filter(|j| j.error != 0) {
         eprintln!(
-            "iomark: job {} failed: {}",
+            "{}: job {} failed: {}",
+            super::lead(r.tool),
             j.name,
             j.failure
                 .as_ref()
@@ -48,7 +49,10 @@ pub fn finish(r: &Ready, mut ran: Ran, session: &Session) -> i32 {
     let result = &ran.result;
     session.record(result);
     if result.interrupted {
-        eprintln!("iomark: interrupted; the results above cover the time before the interruption");
+        eprintln!(
+            "{}: interrupted; the results above cover the time before the interruption",
+            super::lead(r.tool)
+        );
         return exit::INTERRUPTED;
     }
     if result.jobs.iter().any(|j| j.error != 0) {

@@ -25,12 +25,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub fn run(args: &[String]) -> i32 {
-    run_with(args, &|_| {})
-}
-
-/// `iomark run ARGS`, with `prepare` applied to the plan the arguments make (a front end's
-/// typed additions to the job model, such as an access mix).
-pub fn run_with(args: &[String], prepare: &dyn Fn(&mut RunPlan)) -> i32 {
     let (args, report) = match report_cmd::take_report_arg(args) {
         Ok(x) => x,
         Err(e) => {
@@ -49,7 +43,6 @@ pub fn run_with(args: &[String], prepare: &dyn Fn(&mut RunPlan)) -> i32 {
     if let Some(code) = answer_without_running(&cli) {
         return code;
     }
-    prepare(&mut cli.plan);
     if cli.plan.jobs.is_empty() {
         eprintln!("iomark: no jobs given (start one with --name=NAME; see iomark run --help)");
         return 2;
@@ -57,10 +50,11 @@ pub fn run_with(args: &[String], prepare: &dyn Fn(&mut RunPlan)) -> i32 {
     if cli.output.parse_only {
         return parse_only(&cli);
     }
-    if let Err(code) = preflight(&mut cli, report.as_deref()) {
+    if let Err(code) = preflight("run", &mut cli, report.as_deref()) {
         return code;
     }
     execute(Ready {
+        tool: "run",
         cli,
         report,
         stop,
@@ -68,8 +62,50 @@ pub fn run_with(args: &[String], prepare: &dyn Fn(&mut RunPlan)) -> i32 {
     })
 }
 
+/// A front end's typed `plan` run as `iomark run` runs its jobs (the same checks, status line,
+/// fio's normal output on stdout, notes and exit status), its result written to `result`;
+/// messages are worded for `tool`.
+pub fn run_plan(tool: &'static str, plan: RunPlan, result: Option<PathBuf>) -> i32 {
+    let stop = Arc::new(AtomicBool::new(false));
+    signals::install(stop.clone());
+    let mut cli = CliRun {
+        own_targets: vec![false; plan.jobs.len()],
+        plan,
+        raw: Default::default(),
+        output: iomark_fio::switches::OutputOpts {
+            result_file: result,
+            ..Default::default()
+        },
+        action: Action::Run,
+        warnings: Vec::new(),
+        job_files: Vec::new(),
+        file_size: None,
+    };
+    if let Err(code) = preflight(tool, &mut cli, None) {
+        return code;
+    }
+    execute(Ready {
+        tool,
+        cli,
+        report: None,
+        stop,
+        cli_notes: Vec::new(),
+    })
+}
+
+/// The words a message of `tool` begins with: `iomark` for `run`, else `iomark TOOL`.
+pub(crate) fn lead(tool: &str) -> String {
+    if tool == "run" {
+        "iomark".into()
+    } else {
+        format!("iomark {tool}")
+    }
+}
+
 /// A parsed and checked run.
 struct Ready {
+    /// The command the messages name (`run`, or the front end whose plan this is).
+    tool: &'static str,
     cli: CliRun,
     /// `--report FILE.html`.
     report: Option<PathBuf>,
@@ -163,29 +199,30 @@ fn parse_only(cli: &CliRun) -> i32 {
 /// Before any I/O: the verify state of jobs that check data back only as far as it was
 /// written, the targets (a missing directory, ...) and the outputs (never a device or a job's
 /// data file). The exit status when something stops the run.
-fn preflight(cli: &mut CliRun, report: Option<&std::path::Path>) -> Result<(), i32> {
+fn preflight(tool: &str, cli: &mut CliRun, report: Option<&std::path::Path>) -> Result<(), i32> {
+    let lead = lead(tool);
     if let Err(e) = iomark_fio::verify_state::load(&mut cli.plan, std::path::Path::new(".")) {
-        eprintln!("iomark: {e}");
+        eprintln!("{lead}: {e}");
         return Err(1);
     }
     if let Err(e) = runner::check(&cli.plan) {
-        eprintln!("iomark: {}", cli.run_error(&e));
+        eprintln!("{lead}: {}", cli.run_error(&e));
         return Err(1);
     }
     if let Err(e) = iomark_engine::budget::check(&cli.plan) {
-        eprintln!("iomark: {}", explain::budget_error(&e));
+        eprintln!("{lead}: {}", explain::budget_error(&e));
         return Err(1);
     }
     if let Some((job, path, dev, why)) = iomark_engine::runner::unlink_refused(&cli.plan) {
         eprintln!(
-            "iomark: {job}: refusing to run with unlink=1: it would delete {}, the backing file of {} {why}",
+            "{lead}: {job}: refusing to run with unlink=1: it would delete {}, the backing file of {} {why}",
             path.display(),
             dev.display()
         );
         return Err(1);
     }
     if let Err(e) = outputs::check(&cli.plan, &cli.output, report) {
-        eprintln!("iomark: {e}");
+        eprintln!("{lead}: {e}");
         return Err(2);
     }
     Ok(())
@@ -231,7 +268,7 @@ fn controller(r: &Ready) -> Session {
         }
     });
     ctl.stop = r.stop.clone();
-    Session::adopt("run", ctl)
+    Session::adopt(r.tool, ctl)
 }
 
 /// Runs the checked plan with its observers, then writes the outputs; the exit status.
@@ -272,7 +309,7 @@ fn execute(mut r: Ready) -> i32 {
                     let _ = std::fs::remove_file(staged);
                 }
             }
-            eprintln!("iomark: {}", r.cli.run_error(&e));
+            eprintln!("{}: {}", lead(r.tool), r.cli.run_error(&e));
             return session.exit(true);
         }
     };

@@ -1,24 +1,25 @@
-//! How a spec runs: as plain job options when they express it exactly (see
-//! [`super::spec::options`]), else as an access mix in the job model, which the engine follows
+//! How a spec runs: as a plain job shape when the job's own fields express it exactly (see
+//! [`super::spec::shape`]), else as an access mix in the job model, which the engine follows
 //! per I/O as Iometer does: a line by weight for every burst (after its transfer delay), then
 //! the direction by the line's % read and random or sequential by its % random, at the line's
 //! size and alignment; a sequential I/O continues where the worker's previous I/O ended.
 
-use super::spec::{options, split, Line};
-use iomark_engine::job::{AccessLine, AccessMix};
+use super::shape::{split, Shape, Sizes};
+use super::spec::{shape, Line};
+use iomark_engine::job::{AccessLine, AccessMix, RwMode};
 
-/// The job options of a spec (fio's words) and, when they are only the job's outline, the
-/// access mix the engine follows instead.
+/// The job's shape and, when the shape is only the job's outline, the access mix the engine
+/// follows instead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Translation {
-    pub options: Vec<(String, String)>,
+    pub shape: Shape,
     pub mix: Option<AccessMix>,
 }
 
 /// The translation of `lines` (at least one).
 pub fn translate(lines: &[Line]) -> Translation {
-    if let Some(options) = options(lines) {
-        return Translation { options, mix: None };
+    if let Some(shape) = shape(lines) {
+        return Translation { shape, mix: None };
     }
     // Alignment 0 is Iometer's "sector boundaries": the smallest transfer size of the spec,
     // which direct I/O accepts wherever the sizes themselves are valid.
@@ -40,20 +41,19 @@ pub fn translate(lines: &[Line]) -> Translation {
     // The outline: the directions used, the read share and the sizes by weight (what the job
     // header shows and what the buffers are sized for).
     let rw = match (mix.reads(), mix.writes()) {
-        (true, true) => "randrw",
-        (true, false) => "randread",
-        _ => "randwrite",
+        (true, true) => RwMode::RandRw,
+        (true, false) => RwMode::RandRead,
+        _ => RwMode::RandWrite,
     };
-    let mut o: Vec<(String, String)> = vec![("rw".into(), rw.into())];
-    if rw == "randrw" {
+    let rwmixread = (rw == RwMode::RandRw).then(|| {
         let total: f64 = lines.iter().map(|l| f64::from(l.weight)).sum();
         let read: f64 = lines
             .iter()
             .map(|l| f64::from(l.weight) * f64::from(l.read_pct))
             .sum::<f64>()
             / total;
-        o.push(("rwmixread".into(), (read.round() as u32).to_string()));
-    }
+        read.round() as u32
+    });
     let mut parts: Vec<(u64, f64)> = Vec::new();
     for l in lines {
         match parts.iter_mut().find(|p| p.0 == l.size) {
@@ -61,14 +61,20 @@ pub fn translate(lines: &[Line]) -> Translation {
             None => parts.push((l.size, f64::from(l.weight))),
         }
     }
-    if parts.len() == 1 {
-        o.push(("bs".into(), parts[0].0.to_string()));
+    let sizes = if parts.len() == 1 {
+        Sizes::One(parts[0].0)
     } else {
-        o.push(("bssplit".into(), split(&parts)));
-    }
-    o.push(("norandommap".into(), "1".into()));
+        let s = split(&parts);
+        Sizes::Split([s.clone(), s])
+    };
     Translation {
-        options: o,
+        shape: Shape {
+            rw,
+            rwmixread,
+            sizes,
+            align: None,
+            norandommap: true,
+        },
         mix: Some(mix),
     }
 }
@@ -88,19 +94,22 @@ mod tests {
         let t = translate(&parse("workstation").unwrap());
         let m = t.mix.unwrap();
         assert_eq!((m.lines[0].random_pct, m.lines[0].align), (80, 8192));
-        assert!(t.options.contains(&("rwmixread".into(), "80".into())));
+        assert_eq!(t.shape.rwmixread, Some(80));
         let t = translate(&parse("4k,100,100@75;64k,100,0@25").unwrap());
         let m = t.mix.unwrap();
         assert_eq!(m.lines.len(), 2);
         assert_eq!((m.lines[1].size, m.lines[1].align), (65536, 4096));
-        assert_eq!(t.options[0], ("rw".into(), "randread".into()));
+        assert_eq!(t.shape.rw, RwMode::RandRead);
+        let s = vec![(4096, 75), (65536, 25)];
+        assert_eq!(t.shape.sizes, Sizes::Split([s.clone(), s]));
         assert!(t
-            .options
+            .shape
+            .shown()
             .contains(&("bssplit".into(), "4096/75:65536/25".into())));
         let m = translate(&parse("4k,50,100,4k,5,2").unwrap()).mix.unwrap();
         assert_eq!((m.lines[0].delay_ns, m.lines[0].burst), (5_000_000, 2));
         let t = translate(&parse("64k,0,0,64k").unwrap());
-        assert_eq!(t.options[0], ("rw".into(), "randwrite".into()));
+        assert_eq!(t.shape.rw, RwMode::RandWrite);
         assert_eq!(t.mix.unwrap().lines[0].align, 65536);
     }
 }

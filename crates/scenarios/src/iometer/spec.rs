@@ -1,9 +1,11 @@
 //! Iometer access specifications: `SIZE,READ%,RANDOM%[,ALIGN[,DELAY_MS[,BURST]]][@WEIGHT]` per
-//! line, and the classic specs by name. A spec that plain job options express exactly becomes
+//! line, and the classic specs by name. A spec that a job's own fields express exactly becomes
 //! one job whose transfer sizes are split by weight per direction (fio's `bssplit=R,W`) and
-//! whose read share is the lines' weighted % read (see [`options`]); any other runs as an
+//! whose read share is the lines' weighted % read (see [`shape`]); any other runs as an
 //! access mix (see [`super::mix`]).
 
+use super::shape::{split, Shape, Sizes};
+use iomark_engine::job::RwMode;
 use iomark_fio::values::parse_size;
 
 /// One access-specification line.
@@ -205,55 +207,25 @@ pub fn parse_line(l: &str) -> Result<Line, LineError> {
     })
 }
 
-/// Integer shares of `parts` (label, weight) adding up to 100 (the largest remainder takes the
-/// rounding, as fio's `bssplit` needs whole percentages), as `label/share` joined by `:`.
-pub(super) fn split(parts: &[(u64, f64)]) -> String {
-    let total: f64 = parts.iter().map(|p| p.1).sum();
-    let mut shares: Vec<(u64, u32, f64)> = parts
-        .iter()
-        .map(|&(size, w)| {
-            let exact = w * 100.0 / total;
-            (size, exact.floor() as u32, exact - exact.floor())
-        })
-        .collect();
-    let mut left = 100 - shares.iter().map(|s| s.1).sum::<u32>();
-    let mut order: Vec<usize> = (0..shares.len()).collect();
-    order.sort_by(|&a, &b| shares[b].2.total_cmp(&shares[a].2));
-    for i in order {
-        if left == 0 {
-            break;
-        }
-        shares[i].1 += 1;
-        left -= 1;
-    }
-    shares
-        .iter()
-        .filter(|s| s.1 > 0)
-        .map(|(size, share, _)| format!("{size}/{share}"))
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
 /// A line's weight in one direction (its weight times its read or write share).
 fn dir_weight(l: &Line, read: bool) -> f64 {
     let pct = if read { l.read_pct } else { 100 - l.read_pct };
     f64::from(l.weight) * f64::from(pct)
 }
 
-/// The job options of a spec: (option, value) pairs in fio's words; None when they cannot
-/// express it exactly.
+/// The job shape of a spec; None when the job's own fields cannot express it exactly.
 ///
 /// Iometer picks a line by weight for every I/O, then its direction by the line's % read and
 /// random or sequential by its % random; a sequential I/O continues where the previous one
-/// ended, whatever it was. As job options: the read share is the weighted mean of the lines'
-/// % read, and each direction has its own transfer-size split (`bssplit=R,W`, the lines'
-/// weights times their read or write share) and its own alignment, so the share of every line
-/// and its % read hold exactly when every line is 100 % random and the lines of one direction
-/// share their alignment. A fully sequential spec is exact when it only reads (or only writes)
-/// at the default alignment with sizes that are multiples of the smallest. Transfer delays,
-/// partly random lines and other mixes are not expressible (fio's sequential offsets of a
-/// mixed job form a stream per direction, Iometer's one stream).
-pub fn options(lines: &[Line]) -> Option<Vec<(String, String)>> {
+/// ended, whatever it was. As a job: the read share is the weighted mean of the lines'
+/// % read, and each direction has its own transfer-size split (the lines' weights times their
+/// read or write share) and its own alignment, so the share of every line and its % read hold
+/// exactly when every line is 100 % random and the lines of one direction share their
+/// alignment. A fully sequential spec is exact when it only reads (or only writes) at the
+/// default alignment with sizes that are multiples of the smallest. Transfer delays, partly
+/// random lines and other mixes are not expressible (a job's sequential offsets of a mixed job
+/// form a stream per direction, Iometer's one stream).
+pub fn shape(lines: &[Line]) -> Option<Shape> {
     let first = &lines[0];
     if lines.iter().any(|l| l.delay_ms > 0) {
         return None;
@@ -269,7 +241,7 @@ pub fn options(lines: &[Line]) -> Option<Vec<(String, String)>> {
     }
     let total: f64 = lines.iter().map(|l| f64::from(l.weight) * 100.0).sum();
     let mut align = [0u64; 2];
-    let mut splits = [String::new(), String::new()];
+    let mut splits: [Vec<(u64, u32)>; 2] = [Vec::new(), Vec::new()];
     for (d, read) in [(0, true), (1, false)] {
         let active: Vec<&Line> = lines.iter().filter(|l| dir_weight(l, read) > 0.0).collect();
         let Some(a) = active.first() else {
@@ -301,27 +273,22 @@ pub fn options(lines: &[Line]) -> Option<Vec<(String, String)>> {
         }
     }
     let read_share: f64 = lines.iter().map(|l| dir_weight(l, true)).sum::<f64>() / total;
-    let mut o: Vec<(String, String)> = Vec::new();
-    let rw = if all_random { "randrw" } else { "rw" };
-    o.push(("rw".into(), rw.into()));
-    o.push((
-        "rwmixread".into(),
-        ((read_share * 100.0).round() as u32).to_string(),
-    ));
-    let one = |v: &[String; 2]| v[0] == v[1];
-    if lines.iter().all(|l| l.size == first.size) {
-        o.push(("bs".into(), first.size.to_string()));
-    } else if one(&splits) {
-        o.push(("bssplit".into(), splits[0].clone()));
+    let sizes = if lines.iter().all(|l| l.size == first.size) {
+        Sizes::One(first.size)
     } else {
-        o.push(("bssplit".into(), format!("{},{}", splits[0], splits[1])));
-    }
-    if align[0] == align[1] {
-        o.push(("ba".into(), align[0].to_string()));
-    } else {
-        o.push(("ba".into(), format!("{},{}", align[0], align[1])));
-    }
-    Some(o)
+        Sizes::Split(splits)
+    };
+    Some(Shape {
+        rw: if all_random {
+            RwMode::RandRw
+        } else {
+            RwMode::ReadWrite
+        },
+        rwmixread: Some((read_share * 100.0).round() as u32),
+        sizes,
+        align: Some(align),
+        norandommap: false,
+    })
 }
 
 #[cfg(test)]
@@ -377,28 +344,30 @@ mod tests {
             "file-server",
             "web-server",
         ] {
-            assert!(options(&parse(n).unwrap()).is_some(), "{n}");
+            assert!(shape(&parse(n).unwrap()).is_some(), "{n}");
         }
         // 80 % random: sequential I/Os continue the previous one, which job options cannot say.
-        assert!(options(&parse("workstation").unwrap()).is_none());
+        assert!(shape(&parse("workstation").unwrap()).is_none());
     }
 
     #[test]
     fn options_of_a_spec() {
-        let o = options(&parse("8k,80,100").unwrap()).unwrap();
+        let o = shape(&parse("8k,80,100").unwrap()).unwrap().shown();
         let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
         assert_eq!(get("rw"), Some("randrw"));
         assert_eq!(get("rwmixread"), Some("80"));
         assert_eq!(get("percentage_random"), None);
         assert_eq!(get("bs"), Some("8192"));
         assert_eq!(get("ba"), Some("8192"));
-        let o = options(&parse("4k,100,0@3 64k,100,0@1").unwrap()).unwrap();
+        let o = shape(&parse("4k,100,0@3 64k,100,0@1").unwrap())
+            .unwrap()
+            .shown();
         let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
         assert_eq!(get("rw"), Some("rw"));
         assert_eq!(get("bssplit"), Some("4096/75:65536/25"));
         assert_eq!(get("ba"), Some("4096"));
         // A transfer delay is not a think time (it pauses no I/O in flight).
-        assert!(options(&parse("4k,50,100,4k,5,2").unwrap()).is_none());
+        assert!(shape(&parse("4k,50,100,4k,5,2").unwrap()).is_none());
     }
 
     /// Lines differing in % read: the read share is their weighted mean and each direction
@@ -406,7 +375,9 @@ mod tests {
     /// share and % read hold.
     #[test]
     fn lines_may_differ_in_read_share() {
-        let o = options(&parse("4k,80,100@60;64k,20,100@40").unwrap()).unwrap();
+        let o = shape(&parse("4k,80,100@60;64k,20,100@40").unwrap())
+            .unwrap()
+            .shown();
         let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
         // Reads: 0.6 x 0.8 = 0.48 and 0.4 x 0.2 = 0.08 of the I/Os; writes 0.12 and 0.32.
         assert_eq!(get("rwmixread"), Some("56"));
@@ -414,14 +385,19 @@ mod tests {
         assert_eq!(get("rw"), Some("randrw"));
         assert_eq!(get("percentage_random"), None);
         // Per-direction alignments of random lines.
-        let o = options(&parse("4k,100,100,4k@50;64k,0,100,64k@50").unwrap()).unwrap();
+        let o = shape(&parse("4k,100,100,4k@50;64k,0,100,64k@50").unwrap())
+            .unwrap()
+            .shown();
         let get = |k: &str| o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
         assert_eq!(get("rwmixread"), Some("50"));
         assert_eq!(get("bssplit"), Some("4096/100,65536/100"));
         assert_eq!(get("ba"), Some("4096,65536"));
         // Reads random, writes sequential: the writes would continue the previous I/O.
-        assert!(options(&parse("4k,100,100@50;64k,0,0@50").unwrap()).is_none());
-        assert_eq!(split(&[(1, 1.0), (2, 1.0), (3, 1.0)]), "1/34:2/33:3/33");
+        assert!(shape(&parse("4k,100,100@50;64k,0,0@50").unwrap()).is_none());
+        assert_eq!(
+            split(&[(1, 1.0), (2, 1.0), (3, 1.0)]),
+            [(1, 34), (2, 33), (3, 33)]
+        );
     }
 
     #[test]
