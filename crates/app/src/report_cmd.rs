@@ -49,7 +49,7 @@ const REPORT_OPTIONS: &[ReportOption] = &[
     ReportOption {
         flags: &["--surface"],
         value: "",
-        help: "a 3-D surface beside each matrix's heatmap (iozone's file size x record size, a
+        help: "a 3-D surface after each matrix's heatmap (iozone's file size x record size, a
     sweep over two options), on the page and as images; by default the heatmaps alone, each
     with its colour bar and the value written in every cell",
     },
@@ -648,5 +648,39 @@ pub fn export_main(args: &[String]) -> i32 {
             eprintln!("iomark export: {e}");
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> anyhow::Result<Args> {
+        let v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+        parse(&v, &report_flags())
+    }
+
+    /// Every option of the table is in the usage lines and has its help below them; the
+    /// parser takes exactly those, a switch without a value.
+    #[test]
+    fn report_options_come_from_one_table() {
+        let help = report_usage();
+        let (usage, rest) = help.split_once("\n\n").unwrap();
+        for o in REPORT_OPTIONS {
+            let long = o.flags.last().unwrap();
+            assert!(usage.contains(long), "{long} not in the usage:\n{usage}");
+            assert!(
+                rest.lines().any(|l| l.starts_with(&o.flags.join(", "))),
+                "{long} has no help line:\n{rest}"
+            );
+        }
+        let a = args(&["r.json", "--surface", "--js=external", "-o", "x.html"]).unwrap();
+        assert!(a.surface && a.js == html::Js::External);
+        assert_eq!(a.inputs, [PathBuf::from("r.json")]);
+        assert_eq!(a.out, Some(PathBuf::from("x.html")));
+        assert!(!args(&["r.json"]).unwrap().surface);
+        let e = args(&["r.json", "--surface=yes"]).err().unwrap();
+        assert_eq!(e.to_string(), "--surface takes no value");
+        assert!(args(&["r.json", "--fail-if", "iops<-1%"]).is_err());
     }
 }

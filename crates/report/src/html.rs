@@ -107,7 +107,7 @@ const TABLE_JS: &str = r#"
 (function(){
   function plain(s){return typeof s!=='string'?s:s.replace(/&lt;/g,'<').replace(/&gt;/g,'>').replace(/&amp;/g,'&');}
   function cell(tag, text, left){var c=document.createElement(tag);c.textContent=plain(text);if(left)c.className='l';return c;}
-  function fmt(v){if(typeof v!=='number')return String(v);if(!isFinite(v))return '';
+  function fmt(v){if(v===null||v===undefined)return '';if(typeof v!=='number')return String(v);if(!isFinite(v))return '';
     var a=Math.abs(v);return a>=1000?v.toFixed(0):a>=10?v.toFixed(2):v.toPrecision(4);}
   function table(box){
     var gd=box.querySelector('.plot > div');var host=box.querySelector('.data');
@@ -623,6 +623,8 @@ mod tests {
             chart_rule.contains("minmax(0,1fr) minmax(0,360px)"),
             "{chart_rule}"
         );
+        // A cell not measured (NaN in the figure, null in its JSON) stays empty in the table.
+        assert!(TABLE_JS.contains("if(v===null||v===undefined)return '';"));
         let folded = matrix_first::folded_cells("<table></table>", 1);
         assert!(folded.contains("<div class=scroll><table>"), "{folded}");
         assert!(STYLE.contains(".scroll{overflow-x:auto}"));

@@ -9,7 +9,9 @@ use plotly::common::{
     Anchor, AxisSide, ColorBar, ColorScale, ColorScalePalette, Font, Orientation, TextPosition,
 };
 use plotly::common::{ErrorData, ErrorType, Marker, MarkerSymbol, Mode, TickMode, Title};
-use plotly::layout::{Annotation, Axis, AxisType, BarMode, Layout, LayoutScene, Legend, RangeMode};
+use plotly::layout::{
+    Annotation, Axis, AxisType, BarMode, Camera, Layout, LayoutScene, Legend, RangeMode,
+};
 use plotly::{Bar, HeatMap, Plot, Scatter, Surface};
 
 /// Text Plotly draws as it is: Plotly reads `<a href>`, `<b>` and other tags in names, labels
@@ -229,7 +231,7 @@ pub fn plot(c: &Chart) -> Plot {
         );
     }
     if let (Kind::Surface, Some(t)) = (c.kind, c.traces.first()) {
-        layout = layout.scene(scene(c, t));
+        layout = layout.scene(scene(c, t)).height(560);
     }
     p.set_layout(layout);
     p
@@ -257,7 +259,10 @@ fn scene(c: &Chart, t: &Trace) -> LayoutScene {
             .tick_values(index(labels))
             .tick_text(plain_all(labels))
     };
+    // Seen from a little further than Plotly's default, so that the tick labels and axis
+    // titles in front stay inside the scene.
     LayoutScene::new()
+        .camera(Camera::new().eye((1.7, 1.7, 1.1).into()))
         .x_axis(ticks(&c.x_title, &t.cats))
         .y_axis(ticks(&c.y_title, &t.rows))
         .z_axis(Axis::new().title(Title::with_text(plain(&t.name))))
