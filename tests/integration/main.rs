@@ -71,6 +71,7 @@ mod quick;
 mod rbd_bench;
 mod repeat;
 mod report;
+mod report_layout;
 mod report_suites;
 mod result_files;
 mod safety;

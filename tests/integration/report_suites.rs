@@ -4,7 +4,7 @@
 //! loaded by headless Chromium with the network off, written as PNG images, exported as XLSX
 //! (one sheet per suite table, read by calamine and by LibreOffice) and Markdown; the command
 //! line of each result in the report's header; a result written before the command line was
-//! recorded still reads; iozone's matrix per test as a heatmap and a 3-D surface.
+//! recorded still reads; iozone's matrix per test as a heatmap (and a 3-D surface when asked).
 
 use crate::report::{check_page, check_png, render, soffice_csv};
 use crate::util::*;
@@ -352,8 +352,9 @@ fn suite_tables_are_charted_and_exported() {
     assert!(sw_csv.starts_with("bs,iodepth,IOPS,MB/s"), "{sw_csv}");
 }
 
-/// iozone's matrix: per test a table of its cells in the result file, drawn as a heatmap and a
-/// 3-D surface of kB/s over file size and record size in the page and as images.
+/// iozone's matrix: per test a table of its cells in the result file, drawn as a heatmap of
+/// kB/s over file size and record size in the page and as images; a 3-D surface beside each
+/// with `--surface` only.
 #[test]
 fn iozone_matrix_is_charted_per_test() {
     let d = Scratch::new_in("/dev/shm", "report-iozone");
@@ -406,7 +407,7 @@ fn iozone_matrix_is_charted_per_test() {
     let (h, p) = (html.display().to_string(), png.display().to_string());
     run_in(&d, &["report", &r, "-o", &h, "--png", &p]);
     let rd = render(&html);
-    check_page(&html, &rd, 8);
+    check_page(&html, &rd, 4);
     // The matrix charts come first, the per-pass charts after them.
     let page = std::fs::read_to_string(&html).unwrap();
     let ids: Vec<&str> = page
@@ -415,7 +416,11 @@ fn iozone_matrix_is_charted_per_test() {
         .filter_map(|c| c.split("id=\"").nth(1)?.split('"').next())
         .collect();
     let matrix = ids.iter().filter(|i| i.starts_with("iozone-")).count();
-    assert!(matrix >= 8 && ids.len() > matrix, "{ids:?}");
+    assert!(matrix == 4 && ids.len() > matrix, "{ids:?}");
+    assert!(
+        ids.iter().all(|i| !i.ends_with("-Surface")),
+        "a surface unasked: {ids:?}"
+    );
     assert!(
         ids[..matrix].iter().all(|i| i.starts_with("iozone-")),
         "{ids:?}"
@@ -446,12 +451,39 @@ fn iozone_matrix_is_charted_per_test() {
     for test in ["write", "rewrite", "read", "reread"] {
         let want = format!("{test} kB/s over file size and record size");
         assert!(rd.dom.contains(&want), "the report lacks '{want}'");
+        let img = png.join(format!("iozone-iz-{test}-Heatmap.png"));
+        assert!(img.exists(), "no image {}", img.display());
+        check_png(&img);
+        let img = png.join(format!("iozone-iz-{test}-Surface.png"));
+        assert!(!img.exists(), "a surface unasked: {}", img.display());
+    }
+    // Asked for: a surface after each heatmap, on the page and as an image.
+    let html = d.file("iz3d.html");
+    let png = d.file("png3d");
+    let (h, p) = (html.display().to_string(), png.display().to_string());
+    run_in(&d, &["report", &r, "--surface", "-o", &h, "--png", &p]);
+    let rd = render(&html);
+    check_page(&html, &rd, 8);
+    for test in ["write", "rewrite", "read", "reread"] {
+        let at = |kind: &str| {
+            rd.dom
+                .find(&format!("id=\"iozone-iz-{test}-{kind}\""))
+                .unwrap_or_else(|| panic!("no {kind} of {test}"))
+        };
+        assert!(at("Heatmap") < at("Surface"));
         for kind in ["Heatmap", "Surface"] {
             let img = png.join(format!("iozone-iz-{test}-{kind}.png"));
             assert!(img.exists(), "no image {}", img.display());
             check_png(&img);
         }
     }
+    let o = iomark_in(&["report", &r, "--surface=yes"], &d.path);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--surface takes no value"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -154,7 +154,7 @@ pub const COMMANDS: &[Command] = &[
                                          (`--report FILE.html` on quick and run charts that run)
 ",
         summary: "Write an HTML report with charts of iomark result files or fio JSON output.",
-        help: text!(report_cmd::REPORT_USAGE),
+        help: report_cmd::report_usage,
         role: rank_zero,
         run: report_cmd::report_main,
     },

@@ -6,23 +6,99 @@ use iomark_report::charts;
 use iomark_report::compare::{self, Rule};
 use iomark_report::html::{self, Page};
 use iomark_report::{export, images, read, ReportError, Source};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub const REPORT_USAGE: &str =
-    "Usage: iomark report RESULT... [-o FILE.html] [--label NAME]... [--png DIR] [--svg DIR]
-                     [--js=inline|external]
+/// One option of `iomark report`: its spellings, the value it takes (empty: a switch) and
+/// what it does. The parser accepts these and no others, and `--help` (so the manual page and
+/// the completions) lists them from here.
+struct ReportOption {
+    flags: &'static [&'static str],
+    value: &'static str,
+    help: &'static str,
+}
+
+const REPORT_OPTIONS: &[ReportOption] = &[
+    ReportOption {
+        flags: &["-o", "--output"],
+        value: "FILE.html",
+        help: "the page (default: report.html; none when only --png/--svg are given)",
+    },
+    ReportOption {
+        flags: &["--label"],
+        value: "NAME",
+        help: "a RESULT's name in the page (once per RESULT, in their order)",
+    },
+    ReportOption {
+        flags: &["--png"],
+        value: "DIR",
+        help: "every chart as a PNG image in DIR",
+    },
+    ReportOption {
+        flags: &["--svg"],
+        value: "DIR",
+        help: "every chart as an SVG image in DIR",
+    },
+    ReportOption {
+        flags: &["--js"],
+        value: "inline|external",
+        help: "external writes plotly.min.js once beside the page, which loads it from there (a
+    smaller page; a directory of reports shares the file; still no network access); inline (the
+    default) keeps the page one self-contained file",
+    },
+    ReportOption {
+        flags: &["--surface"],
+        value: "",
+        help: "a 3-D surface after each matrix's heatmap (iozone's file size x record size, a
+    sweep over two options), on the page and as images; by default the heatmaps alone, each
+    with its colour bar and the value written in every cell",
+    },
+];
+
+/// `iomark report --help`, its options from [`REPORT_OPTIONS`].
+pub fn report_usage() -> String {
+    let mut h = String::from(
+        "Usage: iomark report RESULT... [-o FILE.html] [--label NAME]... [--png DIR] [--svg DIR]
+                     [--js=inline|external] [--surface]
 
 Draws iomark result files (--result FILE) and fio JSON/json+ output as one self-contained HTML
-page (no network access when opened) with interactive charts and a table beside each; a
+page (no network access when opened) with interactive charts and a table of each one's data; a
 directory stands for repetitions of one run; @ID, @last and @last~N name runs of the result
-store (iomark history). --png/--svg write every chart as an image.
---js=external writes plotly.min.js once beside the page, which loads it from there (a smaller
-page; a directory of reports shares the file; still no network access); --js=inline (the
-default) keeps the page one self-contained file.
-Default output: report.html (none when only --png/--svg are given).
+store (iomark history).
+
+",
+    );
+    for o in REPORT_OPTIONS {
+        let flags = o.flags.join(", ");
+        let _ = match o.value {
+            "" => writeln!(h, "{flags}\n    {}", o.help),
+            v => writeln!(h, "{flags} {v}\n    {}", o.help),
+        };
+    }
+    h.push_str(
+        "
 iomark report --trend JOB.DIRECTION.FIGURE [--tag T] [--host H] ... draws one figure across the
 runs kept in the result store instead (iomark report --trend --help).
-";
+",
+    );
+    h
+}
+
+/// The options of `iomark report`, every spelling.
+fn report_flags() -> Vec<&'static str> {
+    REPORT_OPTIONS
+        .iter()
+        .flat_map(|o| o.flags)
+        .copied()
+        .collect()
+}
+
+/// Whether `flag` is one of [`REPORT_OPTIONS`] that takes no value.
+fn is_switch(flag: &str) -> bool {
+    REPORT_OPTIONS
+        .iter()
+        .any(|o| o.value.is_empty() && o.flags.contains(&flag))
+}
 
 pub const COMPARE_USAGE: &str =
     "Usage: iomark compare A B [C...] [--label NAME]... [--fail-if RULE]... [--alpha P] [--report FILE.html]
@@ -133,6 +209,8 @@ struct Args {
     alpha: Option<String>,
     /// `report --js=inline|external`.
     js: html::Js,
+    /// `report --surface`.
+    surface: bool,
     help: bool,
 }
 
@@ -151,6 +229,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
         baseline: None,
         alpha: None,
         js: html::Js::Inline,
+        surface: false,
         help: false,
     };
     let mut i = 0;
@@ -176,8 +255,10 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
                 q_flag = iomark_output::echo::quote(&flag)
             );
         }
-        // --markdown takes an optional FILE.
+        // --markdown takes an optional FILE; a switch takes none.
         let value = match inline {
+            Some(_) if is_switch(&flag) => anyhow::bail!("{flag} takes no value"),
+            None if is_switch(&flag) => None,
             Some(v) => Some(v),
             None if flag == "--markdown" => match args.get(i + 1) {
                 Some(v) if v == "-" || v.ends_with(".md") || v.ends_with(".markdown") => {
@@ -208,6 +289,7 @@ fn parse(args: &[String], allowed: &[&str]) -> anyhow::Result<Args> {
             "--fail-if" => a.rules.push(v),
             "--baseline" => a.baseline = Some(v.into()),
             "--alpha" => a.alpha = Some(v),
+            "--surface" => a.surface = true,
             "--js" => {
                 a.js = html::Js::parse(&v).ok_or_else(|| {
                     anyhow::anyhow!(
@@ -295,20 +377,17 @@ pub fn report_main(args: &[String]) -> i32 {
     {
         return crate::store_cmd::trend::main(args);
     }
-    let a = match parse(
-        args,
-        &["-o", "--output", "--label", "--png", "--svg", "--js"],
-    ) {
+    let a = match parse(args, &report_flags()) {
         Ok(a) if a.help => {
-            return crate::session::pipe::print_text(REPORT_USAGE);
+            return crate::session::pipe::print_text(&report_usage());
         }
         Ok(a) if a.inputs.is_empty() => {
-            eprintln!("iomark report: no result files given\n\n{REPORT_USAGE}");
+            eprintln!("iomark report: no result files given\n\n{}", report_usage());
             return 2;
         }
         Ok(a) => a,
         Err(e) => {
-            eprintln!("iomark report: {e}\n\n{REPORT_USAGE}");
+            eprintln!("iomark report: {e}\n\n{}", report_usage());
             return 2;
         }
     };
@@ -329,7 +408,10 @@ pub fn report_main(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let charts = charts::report_charts(&sources);
+    let opts = charts::Options {
+        surfaces: a.surface,
+    };
+    let charts = charts::report_charts_with(&sources, opts);
     let title = format!(
         "iomark report: {}",
         sources
@@ -566,5 +648,42 @@ pub fn export_main(args: &[String]) -> i32 {
             eprintln!("iomark export: {e}");
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> anyhow::Result<Args> {
+        let v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+        parse(&v, &report_flags())
+    }
+
+    /// Every option of the table is in the usage lines and has its help below them; the
+    /// parser takes exactly those, a switch without a value.
+    #[test]
+    fn report_options_come_from_one_table() {
+        let help = report_usage();
+        let (usage, rest) = help.split_once("\n\n").unwrap();
+        for o in REPORT_OPTIONS {
+            let long = o.flags.last().unwrap();
+            assert!(
+                o.flags.iter().any(|f| usage.contains(&format!("[{f}"))),
+                "{long} not in the usage:\n{usage}"
+            );
+            assert!(
+                rest.lines().any(|l| l.starts_with(&o.flags.join(", "))),
+                "{long} has no help line:\n{rest}"
+            );
+        }
+        let a = args(&["r.json", "--surface", "--js=external", "-o", "x.html"]).unwrap();
+        assert!(a.surface && a.js == html::Js::External);
+        assert_eq!(a.inputs, [PathBuf::from("r.json")]);
+        assert_eq!(a.out, Some(PathBuf::from("x.html")));
+        assert!(!args(&["r.json"]).unwrap().surface);
+        let e = args(&["r.json", "--surface=yes"]).err().unwrap();
+        assert_eq!(e.to_string(), "--surface takes no value");
+        assert!(args(&["r.json", "--fail-if", "iops<-1%"]).is_err());
     }
 }

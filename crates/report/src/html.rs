@@ -88,9 +88,13 @@ th{background:#f2f2f2}td.l,th.l{text-align:left}
 .facts td{text-align:left}
 .notes{background:#fff4d6;border:2px solid #e0a800;padding:.6em 1em;margin:1em 0}
 .notes li{margin:.2em 0}
-.chart{display:grid;grid-template-columns:minmax(480px,1fr) 360px;gap:1em;
+.facts td{overflow-wrap:anywhere}
+.chart{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,360px);gap:1em;
   align-items:start;margin:1em 0;border-top:1px dashed #ddd;padding-top:.5em}
+.chart[data-matrix]{grid-template-columns:minmax(0,1fr)}
+@media (max-width:860px){.chart{grid-template-columns:minmax(0,1fr)}}
 .data{max-height:420px;overflow:auto}
+.scroll{overflow-x:auto}
 code{background:#f4f4f4;padding:1px 4px}
 details.more{margin:1em 0;border-top:1px solid #ccc;padding-top:.4em}
 details.more summary{font-weight:bold;cursor:pointer}
@@ -103,7 +107,7 @@ const TABLE_JS: &str = r#"
 (function(){
   function plain(s){return typeof s!=='string'?s:s.replace(/&lt;/g,'<').replace(/&gt;/g,'>').replace(/&amp;/g,'&');}
   function cell(tag, text, left){var c=document.createElement(tag);c.textContent=plain(text);if(left)c.className='l';return c;}
-  function fmt(v){if(typeof v!=='number')return String(v);if(!isFinite(v))return '';
+  function fmt(v){if(v===null||v===undefined)return '';if(typeof v!=='number')return String(v);if(!isFinite(v))return '';
     var a=Math.abs(v);return a>=1000?v.toFixed(0):a>=10?v.toFixed(2):v.toPrecision(4);}
   function table(box){
     var gd=box.querySelector('.plot > div');var host=box.querySelector('.data');
@@ -112,7 +116,7 @@ const TABLE_JS: &str = r#"
     var d=gd.data;
     if(d.length&&d[0].z){
       var tz=d[0];tr.appendChild(cell('th',box.dataset.y+' \\ '+box.dataset.x,true));
-      var ax=function(a,v){return (gd.layout[a]&&gd.layout[a].ticktext)||v||[];};
+      var ax=function(a,v){var l=(gd.layout.scene&&gd.layout.scene[a])||gd.layout[a];return (l&&l.ticktext)||v||[];};
       ax('xaxis',tz.x).forEach(function(x){tr.appendChild(cell('th',x));});t.appendChild(tr);
       tz.z.forEach(function(row,i){var r=document.createElement('tr');
         r.appendChild(cell('th',ax('yaxis',tz.y)[i],true));row.forEach(function(v){r.appendChild(cell('td',fmt(v)));});t.appendChild(r);});
@@ -240,7 +244,7 @@ pub fn render_with(page: &Page, js: Js) -> String {
     );
     let _ = writeln!(
         h,
-        "<p>Made by iomark-{} (<code>iomark report</code>). Hover a chart for exact values; drag to zoom, double-click to reset, click a legend entry to hide or show its series. Each chart's data is in the table beside it.</p>",
+        "<p>Made by iomark-{} (<code>iomark report</code>). Hover a chart for exact values; drag to zoom, double-click to reset, click a legend entry to hide or show its series. Each chart's data is in the table beside it (below it on a narrow page and for a matrix).</p>",
         iomark_engine::VERSION
     );
     // A run's own report: its source already lists the command line first; show it once.
@@ -388,11 +392,17 @@ fn chart_sections(h: &mut String, page: &Page, detail: bool) {
         };
         let _ = writeln!(
             h,
-            "<div class=chart data-x=\"{}\" data-y=\"{}\"{}>{inner}<div class=data></div></div>",
+            "<div class=chart data-x=\"{}\" data-y=\"{}\"{}{}>{inner}<div class=data></div></div>",
             esc(&c.x_title),
             esc(&c.y_title),
             if c.x_scale == Scale::Nines {
                 " data-nines=1"
+            } else {
+                ""
+            },
+            // A matrix's table is as wide as the chart: it goes below it, not beside.
+            if matches!(c.kind, Kind::Heatmap | Kind::Surface) {
+                " data-matrix=1"
             } else {
                 ""
             },
@@ -560,6 +570,64 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&plot(&c).to_json()).unwrap();
         assert_eq!(json["layout"]["xaxis"]["automargin"], true);
         assert!(json["layout"]["height"].as_u64().unwrap() > 420);
+    }
+
+    /// Nothing is wider than the page: no column has a fixed least width; a matrix's table
+    /// goes below its chart, every chart's below it on a narrow page; a wide table scrolls in
+    /// its own box.
+    #[test]
+    fn the_layout_fits_the_page() {
+        let chart = |id: &str, kind| {
+            let mut c = Chart::new(id.into(), "s", id, kind).axes("record", "file");
+            c.traces.push(Trace {
+                name: "kB/s".into(),
+                cats: vec!["4".into()],
+                rows: vec!["64".into()],
+                y: vec![1.0],
+                z: vec![vec![1.0]],
+                ..Default::default()
+            });
+            c
+        };
+        let page = Page {
+            title: "t".into(),
+            command: None,
+            sources: &[],
+            comparison: None,
+            charts: vec![chart("hm", Kind::Heatmap), chart("b", Kind::Bars)],
+        };
+        let h = render(&page);
+        let div = |id: &str| {
+            let at = h.find(&format!("id=\"{id}\"")).unwrap();
+            h[..at]
+                .rsplit("<div class=chart")
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        assert!(div("hm").contains("data-matrix=1"), "{}", div("hm"));
+        assert!(!div("b").contains("data-matrix"), "{}", div("b"));
+        assert!(STYLE.contains(".chart[data-matrix]{grid-template-columns:minmax(0,1fr)}"));
+        assert!(
+            STYLE.contains("@media (max-width:860px){.chart{grid-template-columns:minmax(0,1fr)}}")
+        );
+        assert!(STYLE.contains(".data{max-height:420px;overflow:auto}"));
+        let chart_rule = STYLE
+            .split(".chart{")
+            .nth(1)
+            .unwrap()
+            .split('}')
+            .next()
+            .unwrap();
+        assert!(
+            chart_rule.contains("minmax(0,1fr) minmax(0,360px)"),
+            "{chart_rule}"
+        );
+        // A cell not measured (NaN in the figure, null in its JSON) stays empty in the table.
+        assert!(TABLE_JS.contains("if(v===null||v===undefined)return '';"));
+        let folded = matrix_first::folded_cells("<table></table>", 1);
+        assert!(folded.contains("<div class=scroll><table>"), "{folded}");
+        assert!(STYLE.contains(".scroll{overflow-x:auto}"));
     }
 
     /// `--js=external`: the page loads Plotly.js from the file beside it, written once; the

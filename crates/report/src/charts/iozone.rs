@@ -1,5 +1,6 @@
-//! iozone's charts: per test (write, rewrite, read, ...) a heatmap and a 3-D surface of kB/s
-//! over file size (rows) and record size (across), as iozone's own 3-D graphs show them.
+//! iozone's charts: per test (write, rewrite, read, ...) a heatmap of kB/s over file size
+//! (rows) and record size (across), and a 3-D surface of the same, as iozone's own 3-D graphs
+//! show them, which the report draws only when asked (`report --surface`).
 
 use super::{matrix, suite_tables, Chart};
 use crate::model::Source;
@@ -51,7 +52,7 @@ mod tests {
             tables: vec![t],
             ..Default::default()
         };
-        let c = charts(&[s]);
+        let c = charts(std::slice::from_ref(&s));
         assert_eq!(c.len(), 2);
         assert_eq!(c[0].kind, Kind::Heatmap);
         assert_eq!(c[1].kind, Kind::Surface);
@@ -66,5 +67,19 @@ mod tests {
             (c[0].x_title.as_str(), c[0].y_title.as_str()),
             (RECORD, FILE)
         );
+        // The report draws the heatmap alone unless surfaces are asked for.
+        let kinds = |surfaces| {
+            let opts = crate::charts::Options { surfaces };
+            crate::charts::report_charts_with(std::slice::from_ref(&s), opts)
+                .iter()
+                .map(|c| c.kind)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kinds(false), [Kind::Heatmap]);
+        assert_eq!(
+            crate::charts::report_charts(std::slice::from_ref(&s)).len(),
+            1
+        );
+        assert_eq!(kinds(true), [Kind::Heatmap, Kind::Surface]);
     }
 }

@@ -234,12 +234,25 @@ pub fn cell_text(t: &SuiteTable, row: &[iomark_engine::result::TableCell], col: 
         .unwrap_or_default()
 }
 
+/// What a report draws beyond its default charts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// A 3-D surface beside each matrix's heatmap (iozone's file size × record size, a sweep
+    /// over two options); without it the heatmaps alone, which read better.
+    pub surfaces: bool,
+}
+
 /// All charts of a report of `sources`, in page order, empty ones left out, ids unique.
 pub fn report_charts(sources: &[Source]) -> Vec<Chart> {
+    report_charts_with(sources, Options::default())
+}
+
+/// [`report_charts`], with what `opts` asks for besides.
+pub fn report_charts_with(sources: &[Source], opts: Options) -> Vec<Chart> {
     let mut out: Vec<Chart> = Vec::new();
     for f in REGISTRY {
         for c in f(sources) {
-            if !c.is_empty() {
+            if !c.is_empty() && (opts.surfaces || c.kind != Kind::Surface) {
                 out.push(c);
             }
         }

@@ -1,5 +1,5 @@
 //! A sweep's charts: with two swept options first a heatmap of IOPS (colour bar, values in
-//! the cells); then IOPS bars with the mean latency as lines on a second axis, and each other
+//! the cells; a 3-D surface after it when the report asks for surfaces); then IOPS bars with the mean latency as lines on a second axis, and each other
 //! figure as bars, against the last swept option, one series per value of the others. The
 //! swept options are categories (1, 4, 16, 64 equally spaced), titled with what they are.
 
@@ -41,17 +41,14 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
         let sec = format!("{} / sweep", s.label);
         if naxes == 2 {
             if let Some(fi) = t.col("IOPS") {
-                let mut m = matrix::charts(
+                out.extend(matrix::charts(
                     &format!("sweep-{}-iops", s.label),
                     &sec,
                     &format!("IOPS over {} and {}", t.columns[0], t.columns[1]),
                     &option_title(&t.columns[1]),
                     &option_title(&t.columns[0]),
                     matrix::trace(t, 0, 1, fi, "IOPS"),
-                );
-                // The surface only where asked for (iozone's matrix): the heatmap reads better.
-                m.retain(|c| c.kind == Kind::Heatmap);
-                out.extend(m);
+                ));
             }
         }
         let text = |r: &[iomark_engine::result::TableCell], i: usize| {
@@ -164,7 +161,17 @@ pub(crate) mod tests {
             tables: vec![t],
             ..Default::default()
         };
-        let c = charts(&[s]);
+        let opts = super::super::Options { surfaces: true };
+        let kinds: Vec<Kind> = super::super::report_charts_with(std::slice::from_ref(&s), opts)
+            .iter()
+            .map(|c| c.kind)
+            .collect();
+        assert_eq!(
+            kinds[..3],
+            [Kind::Heatmap, Kind::Surface, Kind::Bars],
+            "asked for"
+        );
+        let c = super::super::report_charts(&[s]);
         let titles: Vec<&str> = c.iter().map(|c| c.title.as_str()).collect();
         assert_eq!(
             titles,

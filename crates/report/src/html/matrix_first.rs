@@ -58,10 +58,11 @@ fn extremes(t: &SuiteTable) -> Option<(Cell, Cell, usize)> {
     Some((hi, lo, cells.len()))
 }
 
-/// The per-cell headline table of `s`, folded under a summary line.
+/// The per-cell headline table of `s`, folded under a summary line, scrolled across in its own
+/// box when wider than the page.
 pub fn folded_cells(table: &str, rows: usize) -> String {
     format!(
-        "<details class=cells><summary>Per-cell figures ({rows} rows, opened on demand)</summary>\n{table}\n</details>\n"
+        "<details class=cells><summary>Per-cell figures ({rows} rows, opened on demand)</summary>\n<div class=scroll>{table}</div>\n</details>\n"
     )
 }
 

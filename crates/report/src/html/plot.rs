@@ -9,7 +9,9 @@ use plotly::common::{
     Anchor, AxisSide, ColorBar, ColorScale, ColorScalePalette, Font, Orientation, TextPosition,
 };
 use plotly::common::{ErrorData, ErrorType, Marker, MarkerSymbol, Mode, TickMode, Title};
-use plotly::layout::{Annotation, Axis, AxisType, BarMode, Layout, LayoutScene, Legend, RangeMode};
+use plotly::layout::{
+    Annotation, Axis, AxisType, BarMode, Camera, Layout, LayoutScene, Legend, RangeMode,
+};
 use plotly::{Bar, HeatMap, Plot, Scatter, Surface};
 
 /// Text Plotly draws as it is: Plotly reads `<a href>`, `<b>` and other tags in names, labels
@@ -147,10 +149,11 @@ fn add_trace(p: &mut Plot, c: &Chart, i: usize, t: &Trace) {
                 .color_scale(ColorScale::Palette(ColorScalePalette::Viridis))
                 .color_bar(ColorBar::new().title(Title::with_text(&t.name))),
         ),
+        // At their index too, labelled by the scene's axes (see `scene`).
         Kind::Surface => p.add_trace(
             Surface::new(t.z.clone())
-                .x(t.cats.clone())
-                .y(t.rows.clone())
+                .x(index(&t.cats))
+                .y(index(&t.rows))
                 .name(&t.name),
         ),
         // The page writes a grid as a table of its own (html/grid.rs), never as a plot.
@@ -227,8 +230,8 @@ pub fn plot(c: &Chart) -> Plot {
                 .y_anchor(Anchor::Bottom),
         );
     }
-    if c.kind == Kind::Surface {
-        layout = layout.scene(LayoutScene::new());
+    if let (Kind::Surface, Some(t)) = (c.kind, c.traces.first()) {
+        layout = layout.scene(scene(c, t)).height(560);
     }
     p.set_layout(layout);
     p
@@ -246,6 +249,25 @@ fn on_categories(c: &Chart) -> bool {
     }
 }
 
+/// A surface's scene: x and y titled as the chart's axes, each category and row at its
+/// index, labelled with it (equally spaced, as on the heatmap); z titled with the figure.
+fn scene(c: &Chart, t: &Trace) -> LayoutScene {
+    let ticks = |title: &str, labels: &[String]| {
+        Axis::new()
+            .title(Title::with_text(plain(title)))
+            .tick_mode(TickMode::Array)
+            .tick_values(index(labels))
+            .tick_text(plain_all(labels))
+    };
+    // Seen from a little further than Plotly's default, so that the tick labels and axis
+    // titles in front stay inside the scene.
+    LayoutScene::new()
+        .camera(Camera::new().eye((1.7, 1.7, 1.1).into()))
+        .x_axis(ticks(&c.x_title, &t.cats))
+        .y_axis(ticks(&c.y_title, &t.rows))
+        .z_axis(Axis::new().title(Title::with_text(plain(&t.name))))
+}
+
 /// Positions 0, 1, 2 ... of `labels`.
 fn index(labels: &[String]) -> Vec<f64> {
     (0..labels.len()).map(|i| i as f64).collect()
@@ -258,6 +280,29 @@ fn labelled(a: Axis, labels: &[String]) -> Axis {
         .tick_text(plain_all(labels))
         .zero_line(false)
         .show_grid(false)
+}
+
+/// A value short enough for a heatmap's cell: three significant digits and k, M or G from
+/// 10,000 up (2.85M for 2,845,061), as [`fmt_num`] below that. The chart's table and its
+/// hover give every digit.
+fn cell_text(v: f64) -> String {
+    let a = v.abs();
+    if a.is_nan() || a < 10_000.0 {
+        return fmt_num(v);
+    }
+    let (div, unit) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|(d, _)| a >= *d * 0.9995)
+        .unwrap_or((1e3, "k"));
+    let m = v / div;
+    let digits = if m.abs() >= 99.95 {
+        0
+    } else if m.abs() >= 9.995 {
+        1
+    } else {
+        2
+    };
+    format!("{m:.digits$}{unit}")
 }
 
 /// Each heatmap cell's value written in it (cells without one stay blank), dark on the light
@@ -279,7 +324,7 @@ fn cell_values(c: &Chart) -> Vec<Annotation> {
                         Annotation::new()
                             .x(ci as f64)
                             .y(ri as f64)
-                            .text(fmt_num(v))
+                            .text(cell_text(v))
                             .show_arrow(false)
                             .font(Font::new().color(if (v - lo) > 0.6 * (hi - lo) {
                                 "#222222"
@@ -381,6 +426,48 @@ mod tests {
             "the missing cell stays blank"
         );
         assert!(notes.iter().all(|a| a["showarrow"] == false));
+    }
+
+    /// A surface's axes are titled as the chart's, not x/y/z, its categories equally spaced.
+    #[test]
+    fn surfaces_title_their_axes() {
+        let mut c = Chart::new("s".into(), "s", "kB/s", Kind::Surface)
+            .axes("record size (kB)", "file size (kB)");
+        c.traces.push(Trace {
+            name: "kB/s".into(),
+            cats: vec!["4".into(), "1024".into()],
+            rows: vec!["64".into()],
+            z: vec![vec![1.0, 2.0]],
+            ..Default::default()
+        });
+        let j = json(&c);
+        let sc = &j["layout"]["scene"];
+        assert_eq!(sc["xaxis"]["title"]["text"], "record size (kB)");
+        assert_eq!(sc["yaxis"]["title"]["text"], "file size (kB)");
+        assert_eq!(sc["zaxis"]["title"]["text"], "kB/s");
+        assert_eq!(sc["xaxis"]["ticktext"], serde_json::json!(["4", "1024"]));
+        assert_eq!(j["data"][0]["x"], serde_json::json!([0.0, 1.0]));
+    }
+
+    /// Large values fit their cells: three significant digits and a unit prefix.
+    #[test]
+    fn large_cell_values_are_written_short() {
+        let got: Vec<String> = [
+            2_845_061.0,
+            17_758_047.0,
+            973_123.0,
+            12_345.0,
+            9_999.0,
+            999_999.0,
+            -25_000.0,
+            3.2e9,
+        ]
+        .map(cell_text)
+        .to_vec();
+        assert_eq!(
+            got,
+            ["2.85M", "17.8M", "973k", "12.3k", "9999", "1.00M", "-25.0k", "3.20G"]
+        );
     }
 
     /// A line of another unit over bars is drawn against a second axis on the right.
