@@ -72,6 +72,7 @@ mod rbd_bench;
 mod repeat;
 mod report;
 mod report_suites;
+mod report_system;
 mod result_files;
 mod safety;
 mod seeds;
