@@ -267,16 +267,18 @@ where
     );
     let mut ch = category_chart(root, c, &axis)
         .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-    let fmt = |v: &f64| cat_label(&axis.labels, *v);
+    let fmt = |v: &f64| axis.mesh_label(*v);
     ch.configure_mesh()
         .x_labels(n.min(12))
         .x_label_style(axis.style())
+        .axis_desc_style(axis.style())
         .x_desc(c.x_title.as_str())
         .y_desc(c.y_title.as_str())
         .x_label_formatter(&fmt)
         .y_label_formatter(&|v| short(*v))
         .disable_x_mesh()
         .draw()?;
+    axis.draw_upright(root, |i| ch.backend_coord(&(i as f64, 0.0)))?;
     let at = |cat: &String| cats.iter().position(|c| c == cat).map(|i| i as f64);
     for (i, t) in c.traces.iter().enumerate() {
         let col = color(i);

@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Room between the title and the table, and for the row labels on its left (px).
-const TOP: i32 = 24;
+const TOP: i32 = 20;
 const LEFT: i32 = 200;
 const HEAD: i32 = 40;
 const MARGIN: i32 = 20;
@@ -24,7 +24,8 @@ pub(super) fn draw<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let root = &root.titled(&c.title, font(TITLE_PX))?;
+    // The title as a chart's frame sets it, the table below.
+    let root = &root.margin(12, 0, 0, 0).titled(&c.title, font(TITLE_PX))?;
     let (w, h) = root.dim_in_pixel();
     let (w, h) = (w as i32, h as i32);
     let (nx, ny) = (t.cats.len().max(1) as i32, t.rows.len().max(1) as i32);
