@@ -73,6 +73,7 @@ mod repeat;
 mod report;
 mod report_layout;
 mod report_suites;
+mod report_system;
 mod result_files;
 mod safety;
 mod seeds;

@@ -39,7 +39,7 @@ fn run_in(d: &Scratch, args: &[&str]) {
 }
 
 /// Every suite's result file, made here.
-fn suite_results(d: &Scratch) -> Vec<PathBuf> {
+pub(crate) fn suite_results(d: &Scratch) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (bs, count) in [("4k", "512"), ("64k", "32")] {
         let rf = d.file(&format!("dd{bs}.json"));

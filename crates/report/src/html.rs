@@ -12,6 +12,8 @@ use plotly::Plot;
 mod grid;
 mod matrix_first;
 mod plot;
+#[cfg(test)]
+mod system_table;
 pub use plot::plot;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -20,6 +20,9 @@ mod font;
 mod grid;
 mod heatmap;
 mod ticked;
+mod typeset;
+
+use typeset::Typeset;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -70,12 +73,41 @@ fn short(v: f64) -> String {
 
 type DrawErr = Box<dyn std::error::Error>;
 
-/// Draw one chart on `root`, as its kind asks.
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart) -> Result<(), DrawErr>
+/// The size of a chart's title (px).
+const TITLE_PX: u32 = 22;
+
+/// The canvas every image is drawn on: all of `backend`, white, the bundled font ready.
+fn canvas<DB: DrawingBackend>(backend: DB) -> Result<DrawingArea<DB, Shift>, DrawErr>
 where
     DB::ErrorType: 'static,
 {
+    fonts();
+    let root = backend.into_drawing_area();
     root.fill(&WHITE)?;
+    Ok(root)
+}
+
+/// The bitmap of a PNG image of `W` x `H` pixels at `path`, its text set glyph by glyph.
+fn bitmap(path: &Path) -> Typeset<BitMapBackend<'_>> {
+    Typeset(BitMapBackend::new(path, (W, H)))
+}
+
+/// The frame of a chart with axes: its title above, a margin around.
+fn frame<'a, 'b, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    c: &'b Chart,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(&c.title, font(TITLE_PX)).margin(12);
+    b
+}
+
+/// Draw one chart on a canvas of `backend`, as its kind asks.
+fn draw<DB: DrawingBackend>(backend: DB, c: &Chart) -> Result<(), DrawErr>
+where
+    DB::ErrorType: 'static,
+{
+    let root = canvas(backend)?;
     match c.kind {
         Kind::Lines
             if c.traces
@@ -137,9 +169,7 @@ where
     let (kx, ky) = (sx.ticks(x0, x1), sy.ticks(y0, y1));
     // The last x label is centred on the plot's right edge (99.99 on a nines axis): the
     // right margin holds its half.
-    let mut ch = ChartBuilder::on(root)
-        .caption(&c.title, font(22))
-        .margin(12)
+    let mut ch = frame(root, c)
         .margin_right(40)
         .x_label_area_size(45)
         .y_label_area_size(70)
@@ -205,11 +235,8 @@ fn category_chart<'a, 'b, DB: DrawingBackend>(
     c: &'b Chart,
     axis: &CatAxis,
 ) -> ChartBuilder<'a, 'b, DB> {
-    let mut b = ChartBuilder::on(root);
-    b.caption(&c.title, font(22))
-        .margin(12)
-        .x_label_area_size(axis.area)
-        .y_label_area_size(70);
+    let mut b = frame(root, c);
+    b.x_label_area_size(axis.area).y_label_area_size(70);
     b
 }
 
@@ -240,16 +267,18 @@ where
     );
     let mut ch = category_chart(root, c, &axis)
         .build_cartesian_2d(-0.5..(n as f64 - 0.5), 0.0..y1 * 1.05)?;
-    let fmt = |v: &f64| cat_label(&axis.labels, *v);
+    let fmt = |v: &f64| axis.mesh_label(*v);
     ch.configure_mesh()
         .x_labels(n.min(12))
         .x_label_style(axis.style())
+        .axis_desc_style(axis.style())
         .x_desc(c.x_title.as_str())
         .y_desc(c.y_title.as_str())
         .x_label_formatter(&fmt)
         .y_label_formatter(&|v| short(*v))
         .disable_x_mesh()
         .draw()?;
+    axis.draw_upright(root, |i| ch.backend_coord(&(i as f64, 0.0)))?;
     let at = |cat: &String| cats.iter().position(|c| c == cat).map(|i| i as f64);
     for (i, t) in c.traces.iter().enumerate() {
         let col = color(i);
@@ -321,14 +350,11 @@ where
     let (z0, z1) = bounds(g.iter().flatten().copied().filter(|v| v.is_finite()));
     let span = (z1 - z0).abs().max(1e-12);
     let base = if z0 >= 0.0 { 0.0 } else { z0 };
-    let mut ch = ChartBuilder::on(root)
-        .caption(&c.title, font(22))
-        .margin(20)
-        .build_cartesian_3d(
-            0.0..(nx - 1) as f64,
-            base..z1 + span * 0.05,
-            0.0..(ny - 1) as f64,
-        )?;
+    let mut ch = frame(root, c).margin(20).build_cartesian_3d(
+        0.0..(nx - 1) as f64,
+        base..z1 + span * 0.05,
+        0.0..(ny - 1) as f64,
+    )?;
     ch.with_projection(|mut p| {
         p.yaw = 0.6;
         p.pitch = 0.45;
@@ -453,11 +479,10 @@ fn bounds(it: impl Iterator<Item = f64>) -> (f64, f64) {
 
 /// Draw one chart into `path`.
 pub fn write_chart(path: &Path, c: &Chart, f: Format) -> Result<(), ReportError> {
-    fonts();
     crate::output::write_with(path, |tmp| {
         let res = match f {
-            Format::Png => draw(BitMapBackend::new(tmp, (W, H)).into_drawing_area(), c),
-            Format::Svg => draw(SVGBackend::new(tmp, (W, H)).into_drawing_area(), c),
+            Format::Png => draw(bitmap(tmp), c),
+            Format::Svg => draw(SVGBackend::new(tmp, (W, H)), c),
         };
         res.map_err(|e| e.to_string().into())
     })
@@ -484,11 +509,7 @@ mod tests {
     pub(super) fn svg_of(c: &Chart) -> String {
         fonts();
         let mut svg = String::new();
-        draw(
-            SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area(),
-            c,
-        )
-        .unwrap();
+        draw(SVGBackend::with_string(&mut svg, (W, H)), c).unwrap();
         svg
     }
 

@@ -3,7 +3,7 @@
 //! against their own axis on the right, titled with that unit. With more than one series the
 //! legend stands in a strip right of the chart, outside the data.
 
-use super::{bounds, cat_axis, cat_label, category_chart, color, font, short, DrawErr};
+use super::{bounds, cat_axis, category_chart, color, font, short, DrawErr};
 use crate::charts::Chart;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -55,10 +55,11 @@ where
     let mut ch = b
         .build_cartesian_2d(x_range.clone(), 0.0..y1 * 1.05)?
         .set_secondary_coord(x_range, 0.0..l1 * 1.1);
-    let fmt = |v: &f64| cat_label(&axis.labels, *v);
+    let fmt = |v: &f64| axis.mesh_label(*v);
     ch.configure_mesh()
         .x_labels(n)
         .x_label_style(axis.style())
+        .axis_desc_style(axis.style())
         .x_desc(c.x_title.as_str())
         .y_desc(c.y_title.as_str())
         .x_label_formatter(&fmt)
@@ -66,6 +67,7 @@ where
         .disable_x_mesh()
         .light_line_style(RGBColor(235, 235, 235))
         .draw()?;
+    axis.draw_upright(&plot, |i| ch.backend_coord(&(i as f64, 0.0)))?;
     let k = bars.len().max(1) as f64;
     let bw = 0.8 / k;
     let mut keys: Vec<(String, RGBColor, bool)> = Vec::new();

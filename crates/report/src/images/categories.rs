@@ -5,6 +5,7 @@
 use super::font;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Label font size (px).
 pub const LABEL_PX: u32 = 12;
@@ -24,14 +25,45 @@ pub struct CatAxis {
 }
 
 impl CatAxis {
-    /// The style of the labels.
+    /// The style of the labels written across, and of the axis titles.
     pub fn style(&self) -> TextStyle<'static> {
-        let f = font(LABEL_PX);
+        font(LABEL_PX).into()
+    }
+
+    /// The label the chart's mesh writes at axis position `v`: the category's there, none
+    /// when the labels are upright (see [`CatAxis::draw_upright`]).
+    pub fn mesh_label(&self, v: f64) -> String {
         if self.upright {
-            f.transform(FontTransform::Rotate90).into()
+            String::new()
         } else {
-            f.into()
+            super::cat_label(&self.labels, v)
         }
+    }
+
+    /// Upright labels, each hanging from the axis below its category: `at(i)` is where
+    /// category `i` meets the axis on `area`.
+    pub fn draw_upright<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        at: impl Fn(usize) -> (i32, i32),
+    ) -> Result<(), super::DrawErr>
+    where
+        DB::ErrorType: 'static,
+    {
+        if !self.upright {
+            return Ok(());
+        }
+        // Turned a quarter clockwise, the line's start at the top: its box's left end on the
+        // axis, centred across on the category.
+        let style = font(LABEL_PX)
+            .transform(FontTransform::Rotate90)
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, label) in self.labels.iter().enumerate() {
+            let (x, y) = at(i);
+            area.draw(&Text::new(label.clone(), (x, y + 6), style.clone()))?;
+        }
+        Ok(())
     }
 }
 
@@ -112,5 +144,50 @@ mod tests {
         // Labels stay apart: each keeps its end, which tells them apart.
         let distinct: std::collections::HashSet<&String> = a.labels.iter().collect();
         assert_eq!(distinct.len(), 5);
+    }
+
+    /// Upright labels hang below the axis, turned, each from its category's place, and the
+    /// axis title under them is written across, not turned with them.
+    #[test]
+    fn upright_labels_hang_below_the_axis_and_the_title_stays_across() {
+        use crate::charts::{bars, Chart, Kind};
+        use crate::images::tests::svg_of;
+        let mut c = Chart::new("b".into(), "s", "IOPS per job", Kind::Bars).axes("job", "IOPS");
+        let cats: Vec<(String, f64)> = (0..12)
+            .map(|i| (format!("bs=4k,iodepth={i} read"), 1000.0 * f64::from(i + 1)))
+            .collect();
+        c.traces.push(bars("IOPS", cats));
+        let svg = svg_of(&c);
+        let tag = |text: &str| -> String {
+            fn inner(t: &str) -> Option<&str> {
+                t.split('>').nth(1)?.split('<').next().map(str::trim)
+            }
+            let t = svg.split("<text").find(|t| inner(t) == Some(text));
+            let t = t.unwrap_or_else(|| panic!("no text {text}: {svg}"));
+            t.split('>').next().unwrap().to_string()
+        };
+        let attr = |tag: &str, name: &str| -> f64 {
+            tag.split(&format!(" {name}=\""))
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no {name} in {tag}"))
+        };
+        // The y axis' "0" sits on the axis line.
+        let axis_y = attr(&tag("0"), "y");
+        let mut xs = Vec::new();
+        for i in 0..12 {
+            let t = tag(&format!("bs=4k,iodepth={i} read"));
+            // Turned, running down from its point, not centred on it.
+            assert!(t.contains("rotate(90"), "{t}");
+            assert!(!t.contains("text-anchor=\"middle\""), "{t}");
+            assert!(
+                attr(&t, "y") > axis_y,
+                "label {i} above the axis: {t} (axis {axis_y})"
+            );
+            xs.push(attr(&t, "x"));
+        }
+        assert!(xs.windows(2).all(|w| w[1] > w[0] + 20.0), "{xs:?}");
+        assert!(!tag("job").contains("rotate"), "{}", tag("job"));
     }
 }

@@ -17,35 +17,19 @@ pub(crate) fn fonts() {
     });
 }
 
-/// The bundled sans-serif at `px` pixels, rounded down to an even size: plotters sets each
-/// glyph at half the size below its ink's top, cut to whole pixels towards zero, so at an odd
-/// size glyphs that sit on the baseline (`.`, `,`, `_`) land a pixel higher than the others
-/// and a decimal point reads as a raised dot.
+/// The bundled sans-serif at `px` pixels (the font's ascent-to-descent height).
 pub(crate) fn font(px: u32) -> FontDesc<'static> {
-    FontDesc::new(FontFamily::SansSerif, f64::from(px & !1), FontStyle::Normal)
+    FontDesc::new(FontFamily::SansSerif, f64::from(px), FontStyle::Normal)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use plotters::prelude::*;
 
     /// The ink of `text` drawn at `px` by [`font`]: per run of inked columns (a glyph), its
     /// top and bottom row, and the text's line box height.
     fn glyph_rows(text: &str, px: u32) -> (Vec<(u32, u32)>, u32) {
-        fonts();
         let (w, h) = (px * 6, px * 3);
-        let mut buf = vec![255u8; (w * h * 3) as usize];
-        {
-            let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
-            root.draw(&Text::new(
-                text,
-                (px as i32, px as i32),
-                font(px).color(&BLACK),
-            ))
-            .unwrap();
-            root.present().unwrap();
-        }
+        let buf = super::super::typeset::tests::render(text, px, (w, h));
         let dark = |x: u32, y: u32| buf[((y * w + x) * 3) as usize] < 128;
         let mut glyphs = Vec::new();
         let mut run: Option<(u32, u32)> = None;
@@ -59,7 +43,7 @@ mod tests {
             }
         }
         glyphs.extend(run);
-        (glyphs, px & !1)
+        (glyphs, px)
     }
 
     /// A decimal point sits on the digits' baseline at every size the images ask for (odd

@@ -2,15 +2,15 @@
 //! category (Read, Write), each cell holding its value large and its note small beneath, as
 //! the page's quick grid shows it.
 
-use super::{font, DrawErr};
+use super::{font, DrawErr, TITLE_PX};
 use crate::charts::quick::grouped;
 use crate::charts::{Chart, Trace};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Room for the title above the table and for the row labels on its left (px).
-const TOP: i32 = 60;
+/// Room between the title and the table, and for the row labels on its left (px).
+const TOP: i32 = 20;
 const LEFT: i32 = 200;
 const HEAD: i32 = 40;
 const MARGIN: i32 = 20;
@@ -24,16 +24,11 @@ pub(super) fn draw<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
+    // The title as a chart's frame sets it, the table below.
+    let root = &root.margin(12, 0, 0, 0).titled(&c.title, font(TITLE_PX))?;
     let (w, h) = root.dim_in_pixel();
     let (w, h) = (w as i32, h as i32);
     let (nx, ny) = (t.cats.len().max(1) as i32, t.rows.len().max(1) as i32);
-    root.draw(&Text::new(
-        c.title.clone(),
-        (w / 2, TOP / 2),
-        font(22)
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Center, VPos::Center)),
-    ))?;
     let cell_w = (w - LEFT - MARGIN) / nx;
     let cell_h = (h - TOP - HEAD - MARGIN) / ny;
     let head = font(18).color(&BLACK);

@@ -2,7 +2,7 @@
 //! column, at its centre), each cell coloured on the Viridis scale and carrying its value, and
 //! a colour bar on the right titled with the figure, as the HTML page draws it.
 
-use super::{bounds, font, short, DrawErr};
+use super::{bounds, font, frame, short, DrawErr};
 use crate::charts::{Chart, Trace};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -25,9 +25,7 @@ where
     let (z0, z1) = bounds(t.z.iter().flatten().copied().filter(|v| v.is_finite()));
     let (w, _) = root.dim_in_pixel();
     let (plot, bar) = root.split_horizontally(w.saturating_sub(BAR_ROOM));
-    let mut ch = ChartBuilder::on(&plot)
-        .caption(&c.title, font(22))
-        .margin(12)
+    let mut ch = frame(&plot, c)
         .x_label_area_size(50)
         .y_label_area_size(80)
         .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)?;

@@ -31,6 +31,10 @@ pub(super) fn read(path: &Path, v: &Value, dir: &Path) -> Result<Source, ReportE
         ..Default::default()
     };
     s.facts.push(("tool".into(), version));
+    s.facts.push((
+        "system".into(),
+        "not recorded: fio's JSON output holds no host or target facts".into(),
+    ));
     if let Some(ms) = v.get("timestamp_ms").and_then(Value::as_u64) {
         s.facts.push(("date".into(), utc(ms)));
     } else if let Some(t) = v.get("time").and_then(Value::as_str) {
