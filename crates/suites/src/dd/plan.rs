@@ -382,8 +382,19 @@ mod tests {
     use super::*;
     use crate::dd::args::parse;
 
+    /// The plan of `s`, a relative `of=` placed in the temporary directory: the plan checks
+    /// that the output's directory is writable, and the tests run where they are checked out,
+    /// which may not be (a read-only checkout, another user's).
     fn plan_of(s: &str, probe: Probe) -> Result<DdPlan, DdError> {
-        let a = parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap();
+        let tmp = std::env::temp_dir();
+        let words: Vec<String> = s
+            .split_whitespace()
+            .map(|w| match w.strip_prefix("of=") {
+                Some(o) if !o.starts_with('/') => format!("of={}", tmp.join(o).display()),
+                _ => w.to_string(),
+            })
+            .collect();
+        let a = parse(&words).unwrap();
         plan(&a, &|p: &Path| {
             if p.starts_with("/dev/") {
                 Probe::Char
