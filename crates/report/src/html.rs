@@ -402,8 +402,9 @@ fn chart_sections(h: &mut String, page: &Page, detail: bool) {
             } else {
                 ""
             },
-            // A matrix's table is as wide as the chart: it goes below it, not beside.
-            if matches!(c.kind, Kind::Heatmap | Kind::Surface) {
+            // A matrix's table is as wide as the chart, and so is the table of more than
+            // WIDE_TABLE series (a sweep's bars per block size): it goes below it, not beside.
+            if matches!(c.kind, Kind::Heatmap | Kind::Surface) || c.traces.len() > WIDE_TABLE {
                 " data-matrix=1"
             } else {
                 ""
@@ -414,6 +415,10 @@ fn chart_sections(h: &mut String, page: &Page, detail: bool) {
         h.push_str("</details>\n");
     }
 }
+
+/// Series beyond which a chart's data table no longer fits beside it (one column each, after
+/// the x column, in a box of 360 px).
+const WIDE_TABLE: usize = 3;
 
 /// Render `page` into `path` (through a temporary file).
 pub fn write(path: &Path, page: &Page) -> Result<(), ReportError> {
@@ -596,7 +601,12 @@ mod tests {
             command: None,
             sources: &[],
             comparison: None,
-            charts: vec![chart("hm", Kind::Heatmap), chart("b", Kind::Bars)],
+            charts: vec![chart("hm", Kind::Heatmap), chart("b", Kind::Bars), {
+                let mut w = chart("w", Kind::Bars);
+                let t = w.traces[0].clone();
+                w.traces.extend(std::iter::repeat_n(t, WIDE_TABLE));
+                w
+            }],
         };
         let h = render(&page);
         let div = |id: &str| {
@@ -609,6 +619,7 @@ mod tests {
         };
         assert!(div("hm").contains("data-matrix=1"), "{}", div("hm"));
         assert!(!div("b").contains("data-matrix"), "{}", div("b"));
+        assert!(div("w").contains("data-matrix=1"), "{}", div("w"));
         assert!(STYLE.contains(".chart[data-matrix]{grid-template-columns:minmax(0,1fr)}"));
         assert!(
             STYLE.contains("@media (max-width:860px){.chart{grid-template-columns:minmax(0,1fr)}}")
