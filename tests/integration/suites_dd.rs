@@ -427,3 +427,53 @@ fn dd_never_truncates_a_block_device() {
         "the rest is kept"
     );
 }
+
+/// A full file system: the error line words the failure as GNU dd does ("error writing 'PATH':
+/// No space left on device"), then the same records lines (the block whose write failed counts
+/// in, a part of it written counts out as a partial record), status 1 for both.
+#[test]
+fn dd_full_filesystem_is_worded_as_gnu_dd() {
+    crate::blockdev::root_required();
+    let d = Scratch::new("dd-full");
+    let mnt = d.file("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let m = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
+        .arg(&mnt)
+        .status()
+        .unwrap();
+    assert!(m.success(), "mount tmpfs");
+    let out = mnt.join("out");
+    let mut seen = Vec::new();
+    // 512 KiB blocks fill it exactly; 768 KiB blocks leave a part of the third written.
+    for bs in ["512K", "768K"] {
+        let line = format!("if=/dev/zero of={} bs={bs} count=8", out.display());
+        let g = gnu(&line, &mnt);
+        let _ = std::fs::remove_file(&out);
+        let o = ours(&line, &mnt);
+        let _ = std::fs::remove_file(&out);
+        seen.push((bs, g, o));
+    }
+    let _ = Command::new("umount").arg(&mnt).status();
+    let want = format!("error writing '{}': No space left on device", out.display());
+    let records = |e: &str| -> Vec<String> {
+        e.lines()
+            .filter(|l| l.contains(" records "))
+            .map(str::to_string)
+            .collect()
+    };
+    for (bs, g, o) in seen {
+        let (ge, oe) = (stderr(&g), stderr(&o));
+        assert_eq!(g.status.code(), Some(1), "bs={bs}: {ge}");
+        assert_eq!(o.status.code(), Some(1), "bs={bs}: {oe}");
+        let dd_line = format!("dd: {want}");
+        assert_eq!(ge.lines().next(), Some(dd_line.as_str()), "{ge}");
+        let ours_line = format!("iomark dd: {want}");
+        assert_eq!(oe.lines().next(), Some(ours_line.as_str()), "{oe}");
+        assert_eq!(
+            records(&oe),
+            records(&ge),
+            "bs={bs}: iomark:\n{oe}\nGNU dd:\n{ge}"
+        );
+    }
+}

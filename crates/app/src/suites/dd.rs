@@ -1,6 +1,6 @@
 //! `iomark dd OPERAND...`: GNU dd's command line on iomark's engine, GNU dd's lines on stderr.
 
-use super::{failure, open_failure, run_plan};
+use super::{failure, io_failure, open_failure, run_plan};
 use crate::progress::source::{Observer, Sample};
 use crate::session::{exit, Session};
 use iomark_suites::dd::{self, args::Status, human, Probe};
@@ -55,7 +55,19 @@ pub fn main(args: &[String]) -> i32 {
             eprintln!("iomark dd: failed to open '{}': {words}", path.display());
             return 1;
         }
-        eprintln!("iomark dd: {msg}");
+        match io_failure(&r) {
+            // As GNU dd: "error writing 'PATH': No space left on device", then the records.
+            Some((dir, path, words)) => eprintln!(
+                "iomark dd: error {} '{}': {words}",
+                if dir == iomark_engine::Dir::Read {
+                    "reading"
+                } else {
+                    "writing"
+                },
+                path.display()
+            ),
+            None => eprintln!("iomark dd: {msg}"),
+        }
         code = 1;
     }
     if let Some(m) = &p.short_write {

@@ -52,13 +52,31 @@ pub fn open_failure(r: &RunResult) -> Option<(std::path::PathBuf, String)> {
         .find(|j| j.error != 0)
         .and_then(|j| match &j.failure {
             Some(iomark_engine::failure::JobFailure::Open { path, errno, .. }) => {
-                let words = std::io::Error::from_raw_os_error(*errno).to_string();
-                let words = match words.find(" (os error") {
-                    Some(i) => words[..i].to_string(),
-                    None => words,
-                };
-                Some((path.clone(), words))
+                Some((path.clone(), os_words(*errno)))
             }
+            _ => None,
+        })
+}
+
+/// The system's words for an errno without the "(os error N)" tail.
+fn os_words(errno: i32) -> String {
+    let words = std::io::Error::from_raw_os_error(errno).to_string();
+    match words.find(" (os error") {
+        Some(i) => words[..i].to_string(),
+        None => words,
+    }
+}
+
+/// When the first failed job met an I/O error: its direction, the file and the system's words
+/// for the errno without the "(os error N)" tail.
+pub fn io_failure(r: &RunResult) -> Option<(iomark_engine::Dir, std::path::PathBuf, String)> {
+    r.jobs
+        .iter()
+        .find(|j| j.error != 0)
+        .and_then(|j| match &j.failure {
+            Some(iomark_engine::failure::JobFailure::Io {
+                dir, path, errno, ..
+            }) => Some((*dir, path.clone(), os_words(*errno))),
             _ => None,
         })
 }

@@ -194,10 +194,7 @@ pub(crate) fn prepare(spec: &PassSpec) -> io::Result<Prepared> {
     let cpath = CString::new(spec.path.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path has a NUL byte"))?;
     if spec.create {
-        match std::fs::remove_file(&spec.path) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(ctx(e, "remove", spec)),
-            _ => {}
-        }
+        crate::targets::remove_for_replace(&spec.path).map_err(|e| ctx(e, "remove", spec))?;
     }
     let mut flags = libc::O_CLOEXEC
         | match spec.op {

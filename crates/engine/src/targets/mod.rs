@@ -16,12 +16,14 @@ mod ends;
 mod layout;
 mod mounts;
 mod probe;
+mod replace;
 mod signature;
 mod socket;
 
 pub use claim::{backed_loop_in_use, loops_backed_by, missing_device_path};
 pub use layout::open_target;
 pub use probe::{dir_writable, free_files, free_space, probe, probe_place};
+pub(crate) use replace::remove_for_replace;
 
 pub(crate) use claim::{claim_exclusive, dump_dir_beside, special_kind};
 pub use claim::{BusyReason, LoopInUse};

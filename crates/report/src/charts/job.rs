@@ -42,13 +42,13 @@ pub fn charts(sources: &[Source]) -> Vec<Chart> {
 fn summary_charts(s: &Source, out: &mut Vec<Chart>) {
     let sec = s.label.clone();
     let id = |x: &str| format!("{}-{x}", s.label);
-    let cats: Vec<(String, &DirFigures)> = s
+    let all: Vec<(String, &DirFigures, u64)> = s
         .jobs
         .iter()
         .flat_map(|j| {
             j.dirs
                 .iter()
-                .map(move |d| (super::job_dir_label(&j.name, d.dir), d))
+                .map(move |d| (super::job_dir_label(&j.name, d.dir), d, j.signature.bs))
         })
         .collect();
     let mean = if s.repetitions > 1 {
@@ -56,22 +56,54 @@ fn summary_charts(s: &Source, out: &mut Vec<Chart>) {
     } else {
         String::new()
     };
-    for (x, title, f) in [
-        ("summary-iops", "IOPS per job", Figure::Iops),
-        ("summary-bw", "Bandwidth per job", Figure::MBps),
-    ] {
+    // IOPS of different block sizes are not one scale: one IOPS chart per block size when the
+    // jobs' differ (MB/s is one scale whatever the block size).
+    let mut sizes: Vec<u64> = all.iter().map(|(_, _, bs)| *bs).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut groups: Vec<(String, String, Figure, Option<u64>)> = Vec::new();
+    if sizes.len() > 1 {
+        for bs in &sizes {
+            let label = match bs {
+                0 => "block size not recorded".to_string(),
+                b => format!("bs={}", crate::model::human_bytes(*b)),
+            };
+            groups.push((
+                format!("summary-iops-{bs}"),
+                format!("IOPS per job, {label}"),
+                Figure::Iops,
+                Some(*bs),
+            ));
+        }
+    } else {
+        let title = "IOPS per job".to_string();
+        groups.push(("summary-iops".into(), title, Figure::Iops, None));
+    }
+    let title = "Bandwidth per job".to_string();
+    groups.push(("summary-bw".into(), title, Figure::MBps, None));
+    for (x, title, f, only) in groups {
+        let cats: Vec<(&String, &DirFigures)> = all
+            .iter()
+            .filter(|(_, _, bs)| only.is_none_or(|o| o == *bs))
+            .map(|(n, d, _)| (n, *d))
+            .collect();
         // A figure not measured (bytes of file creates and deletes) is left out, never a zero.
         let shown: Vec<(&String, &DirFigures, f64)> = cats
             .iter()
-            .filter_map(|(n, d)| Some((n, *d, d.figure(f)?)))
+            .filter_map(|(n, d)| Some((*n, *d, d.figure(f)?)))
             .collect();
         let left_out = if shown.len() < cats.len() {
             format!(" ({} not measured, left out)", cats.len() - shown.len())
         } else {
             String::new()
         };
-        let mut c = Chart::new(id(x), &sec, &format!("{title}{mean}{left_out}"), Kind::Bars)
-            .axes("job and direction", f.label());
+        let mut c = Chart::new(
+            id(&x),
+            &sec,
+            &format!("{title}{mean}{left_out}"),
+            Kind::Bars,
+        )
+        .axes("job and direction", f.label());
         let mut t = bars(f.label(), shown.iter().map(|(n, _, v)| ((*n).clone(), *v)));
         if s.repetitions > 1 {
             t.spread = shown
@@ -368,6 +400,58 @@ mod tests {
             s.jobs[0].dirs[0].figure_text(Figure::Iops),
             "100.0 (90.00-110.0)"
         );
+    }
+
+    /// Jobs of different block sizes (quick's 1 MiB and 4 KiB tests) get one IOPS chart per
+    /// block size, never one IOPS axis; MB/s stays one chart of every job.
+    #[test]
+    fn iops_of_different_block_sizes_are_never_on_one_axis() {
+        use crate::charts::quick_jobs::job;
+        let sized = |name: &str, bs: u64, iops: f64| {
+            let mut j = job(name, "read", iops, iops * bs as f64);
+            j.signature.bs = bs;
+            j
+        };
+        let s = Source {
+            label: "q".into(),
+            jobs: vec![
+                sized("SEQ1M-Q8T1", 1 << 20, 1_600.0),
+                sized("RND4K-Q32T1", 4096, 350_000.0),
+                sized("RND4K-Q1T1", 4096, 9_000.0),
+            ],
+            ..Default::default()
+        };
+        let charts = charts(std::slice::from_ref(&s));
+        let iops: Vec<&Chart> = charts
+            .iter()
+            .filter(|c| c.title.starts_with("IOPS per job"))
+            .collect();
+        let titles: Vec<&str> = iops.iter().map(|c| c.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["IOPS per job, bs=4k", "IOPS per job, bs=1m"],
+            "{titles:?}"
+        );
+        assert_eq!(iops[0].traces[0].cats.len(), 2);
+        assert_eq!(iops[1].traces[0].y, vec![1_600.0]);
+        let bw: Vec<&Chart> = charts
+            .iter()
+            .filter(|c| c.title.starts_with("Bandwidth per job"))
+            .collect();
+        assert_eq!(bw.len(), 1);
+        assert_eq!(bw[0].traces[0].y.len(), 3);
+        // One block size: one IOPS chart, titled as before.
+        let one = Source {
+            jobs: vec![sized("a", 4096, 1.0), sized("b", 4096, 2.0)],
+            ..s.clone()
+        };
+        let charts = super::charts(std::slice::from_ref(&one));
+        let t: Vec<&str> = charts
+            .iter()
+            .filter(|c| c.title.starts_with("IOPS per job"))
+            .map(|c| c.title.as_str())
+            .collect();
+        assert_eq!(t, ["IOPS per job"]);
     }
 
     /// The percentile chart spreads the tail on a nines axis with latency on a log axis: from

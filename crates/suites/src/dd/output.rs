@@ -99,13 +99,36 @@ fn io_sizes(p: &DdPlan, r: &RunResult, what: &str) -> String {
     }
 }
 
+/// Whether a job stopped on an error writing its output.
+fn write_failed(r: &RunResult) -> bool {
+    r.jobs.iter().any(|j| {
+        matches!(
+            &j.failure,
+            Some(iomark_engine::failure::JobFailure::Io {
+                dir: Dir::Write,
+                ..
+            })
+        )
+    })
+}
+
 /// The lines for stderr, as GNU dd prints them for `status`, plus iomark's line.
 pub fn render(p: &DdPlan, r: &RunResult, status: Status) -> String {
     if status == Status::None {
         return String::new();
     }
     let t = totals(p, r);
-    let rec = records(p, t.bytes);
+    let mut rec = records(p, t.bytes);
+    if write_failed(r) {
+        // As GNU dd: the block whose write failed was read in full, so it counts as a record
+        // in (`5+0 records in` over `4+0 records out` on a file system that took four); with
+        // `bs=`, a part of it written counts in the bytes copied but not as a record out.
+        rec.full_in = t.bytes / p.ibs + 1;
+        rec.part_in = 0;
+        if p.bs_given {
+            rec.part_out = 0;
+        }
+    }
     let mut s = format!(
         "{}+{} records in\n{}+{} records out\n",
         rec.full_in, rec.part_in, rec.full_out, rec.part_out
