@@ -436,13 +436,7 @@ fn dd_full_filesystem_is_worded_as_gnu_dd() {
     crate::blockdev::root_required();
     let d = Scratch::new("dd-full");
     let mnt = d.file("small");
-    std::fs::create_dir(&mnt).unwrap();
-    let m = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
-        .arg(&mnt)
-        .status()
-        .unwrap();
-    assert!(m.success(), "mount tmpfs");
+    crate::util::mount_tmpfs(&mnt, "size=2m");
     let out = mnt.join("out");
     let mut seen = Vec::new();
     // 512 KiB blocks fill it exactly; 768 KiB blocks leave a part of the third written.

@@ -131,13 +131,7 @@ fn blogbench_bounds_its_threads_and_goes_on_after_a_full_filesystem_as_upstream(
     assert!(!d.file("b").exists());
     root_required();
     let mnt = d.file("small");
-    std::fs::create_dir(&mnt).unwrap();
-    let m = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
-        .arg(&mnt)
-        .status()
-        .unwrap();
-    assert!(m.success(), "mount tmpfs");
+    crate::util::mount_tmpfs(&mnt, "size=2m");
     // Upstream mode goes on after a full file system, as blogbench 1.2 does (it prints the
     // error, sleeps a second and goes on), and says so; --fixed ends on it, status 1.
     let run = |dir: &str, iterations: &str, extra: &[&str]| {

@@ -204,6 +204,17 @@ pub fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 
+/// Make the directory `mnt` and mount a tmpfs there with `options` (`size=2m`, ...); needs root.
+pub fn mount_tmpfs(mnt: &Path, options: &str) {
+    std::fs::create_dir(mnt).unwrap();
+    let m = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+        .arg(mnt)
+        .status()
+        .unwrap();
+    assert!(m.success(), "mount tmpfs -o {options} on {}", mnt.display());
+}
+
 pub fn is_root() -> bool {
     // SAFETY: geteuid takes no arguments and cannot fail.
     unsafe { libc::geteuid() == 0 }
