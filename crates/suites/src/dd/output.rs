@@ -119,15 +119,13 @@ pub fn render(p: &DdPlan, r: &RunResult, status: Status) -> String {
     }
     let t = totals(p, r);
     let mut rec = records(p, t.bytes);
-    if write_failed(r) {
-        // As GNU dd: the block whose write failed was read in full, so it counts as a record
-        // in (`5+0 records in` over `4+0 records out` on a file system that took four); with
-        // `bs=`, a part of it written counts in the bytes copied but not as a record out.
+    if p.bs_given && write_failed(r) {
+        // As GNU dd with `bs=`: the block whose write failed was read in full, so it counts as
+        // a record in (`5+0 records in` over `4+0 records out` on a file system that took
+        // four), and a part of it written counts in the bytes copied but not as a record out.
         rec.full_in = t.bytes / p.ibs + 1;
         rec.part_in = 0;
-        if p.bs_given {
-            rec.part_out = 0;
-        }
+        rec.part_out = 0;
     }
     let mut s = format!(
         "{}+{} records in\n{}+{} records out\n",
