@@ -9,18 +9,22 @@
 //!   is missing.
 //!
 //! Every file is written atomically: created under `NAME.tmp`, written in `write_chunk` pieces,
-//! closed, renamed to `NAME`. Reads use a `read_chunk` buffer and touch one byte per page. Each
-//! thread has its own random generator and sleeps its think time after each round. Blogs count
+//! closed, renamed to `NAME`. Reads ask for `read_chunk` bytes per call and touch one byte per
+//! page of the `read_buffer` after each call. Each thread has its own random generator (in
+//! upstream mode all share the C library's, as blogbench's do) and sleeps its think time after
+//! each round. Blogs count
 //! once complete (written) or read; the counts per kind of file are kept for interval reports.
 
+use super::at;
+use super::blogdraw::{restart_c_library, Draws};
 use super::{Clock, OpStats, Phase};
 use crate::job::Dir;
 use crate::rng::Rng;
 use crate::sys;
-use std::fs::{File, OpenOptions};
+use std::ffi::CString;
+use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -108,13 +112,19 @@ pub struct TreeSpec {
     pub picture: FileKind,
     pub comment: FileKind,
     pub write_chunk: usize,
+    /// Bytes asked for per read call.
     pub read_chunk: usize,
+    /// The readers' buffer: after each read call one byte of each of its pages is touched,
+    /// however much the call read (blogbench's readers touch their whole 64 KiB buffer even
+    /// when a call reads 8 bytes). At least `read_chunk`.
+    pub read_buffer: usize,
     /// Wait after a failed round (no blog yet, a file raced away).
     pub backoff: Duration,
     /// Upstream blogbench 1.2's ways: its random blog id 0 means "no blog yet", so a draw of
     /// 0 is a failed round for readers and rewriters, while commenters (which do not check
     /// it) write into blog 0; and every error is a failed round (upstream prints it, sleeps
-    /// a second and goes on: a full file system does not end the run).
+    /// a second and goes on: a full file system does not end the run); and every random number
+    /// comes from the C library's `rand()`, as upstream's (see `blogdraw`).
     pub upstream: bool,
     pub seed: u64,
 }
@@ -133,6 +143,9 @@ const CW: usize = 7;
 
 struct Shared {
     spec: TreeSpec,
+    /// `spec.root`, open: every name is relative to it, as blogbench's are to its working
+    /// directory.
+    root: File,
     next_blog: AtomicU64,
     counts: Counters,
     done: AtomicBool,
@@ -165,22 +178,19 @@ impl Shared {
     }
     /// A random existing blog: uniform below the newest one started (None before two, and for
     /// a draw of 0 in upstream mode).
-    fn random_blog(&self, rng: &mut Rng) -> Option<u64> {
+    fn random_blog(&self, rng: &mut Draws) -> Option<u64> {
         let last = self.next_blog.load(Ordering::Relaxed).checked_sub(1)?;
-        let id = (last > 0).then(|| rng.below(last))?;
+        let id = (last > 0).then(|| rng.blog_below(last))?;
         (id > 0 || !self.spec.upstream).then_some(id)
     }
     /// The blog a commenter writes into: upstream 1.2 uses its draw unchecked, so before two
     /// blogs exist, and for a draw of 0, that is blog 0 (not there yet: a failed round).
-    fn comment_blog(&self, rng: &mut Rng) -> Option<u64> {
+    fn comment_blog(&self, rng: &mut Draws) -> Option<u64> {
         if !self.spec.upstream {
             return self.random_blog(rng);
         }
         let last = self.next_blog.load(Ordering::Relaxed).saturating_sub(1);
-        Some(if last > 0 { rng.below(last) } else { 0 })
-    }
-    fn blog_dir(&self, id: u64) -> PathBuf {
-        self.spec.root.join(format!("blog-{id}"))
+        Some(if last > 0 { rng.blog_below(last) } else { 0 })
     }
     fn failed(&self, e: &io::Error) {
         self.errors.fetch_add(1, Ordering::Relaxed);
@@ -205,7 +215,7 @@ type RoundFn = fn(&mut Actor) -> io::Result<bool>;
 /// One thread's state.
 struct Actor {
     sh: Arc<Shared>,
-    rng: Rng,
+    rng: Draws,
     stats: OpStats,
     buf: Vec<u8>,
 }
@@ -223,17 +233,17 @@ fn timed_io<T>(
 }
 
 impl Actor {
-    fn file(&self, blog: u64, k: &FileKind, n: u64) -> PathBuf {
-        self.sh
-            .blog_dir(blog)
-            .join(format!("{}{n}{}", k.prefix, k.suffix))
+    /// File `n` of kind `k` in `blog`, relative to the root (with `tail` after its name).
+    fn file(blog: u64, k: &FileKind, n: u64, tail: &str) -> CString {
+        let name = format!("blog-{blog}/{}{n}{}{tail}", k.prefix, k.suffix);
+        CString::new(name).expect("no NUL in a generated name")
     }
 
-    /// Write `path` atomically with a random size of kind `k`.
-    fn write_atomic(&mut self, path: &Path, k: &FileKind) -> io::Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
+    /// Write file `n` of kind `k` in `blog` atomically, with a random size of that kind.
+    fn write_atomic(&mut self, blog: u64, k: &FileKind, n: u64) -> io::Result<()> {
+        let path = Self::file(blog, k, n, "");
+        let tmp = Self::file(blog, k, n, ".tmp");
+        let root = &self.sh.root;
         let size = k.min + self.rng.below((k.max - k.min).max(1));
         let chunk = self.sh.spec.write_chunk.max(1);
         let r = (|| {
@@ -241,16 +251,9 @@ impl Actor {
                 &mut self.stats,
                 CREATE,
                 |_| 0,
-                || {
-                    // Only a file of its own: never one that is there (a symbolic link
-                    // included), so no file the run did not make is truncated.
-                    OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .custom_flags(libc::O_NOFOLLOW)
-                        .mode(0o600)
-                        .open(&tmp)
-                },
+                // Only a file of its own: never one that is there (a symbolic link included),
+                // so no file the run did not make is truncated.
+                || at::create_new(root, &tmp),
             )?;
             let mut left = size;
             while left > 0 {
@@ -264,22 +267,23 @@ impl Actor {
                 &mut self.stats,
                 RENAME,
                 |_| 0,
-                || std::fs::rename(&tmp, path),
+                || at::rename(root, &tmp, &path),
             )
         })();
         // A temporary file that is another thread's (it was there) is left to that thread.
         if r.as_ref()
             .is_err_and(|e| e.kind() != io::ErrorKind::AlreadyExists)
         {
-            let _ = std::fs::remove_file(&tmp);
+            let _ = at::unlink(root, &tmp);
         }
         r
     }
 
-    /// Read `path` to its end; Ok(false) when it does not exist.
-    fn read_file(&mut self, path: &Path) -> io::Result<bool> {
+    /// Read file `n` of kind `k` in `blog` to its end; Ok(false) when it does not exist.
+    fn read_file(&mut self, blog: u64, k: &FileKind, n: u64) -> io::Result<bool> {
+        let path = Self::file(blog, k, n, "");
         let t0 = sys::now_ns();
-        let mut f = match File::open(path) {
+        let mut f = match at::open_read(&self.sh.root, &path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 self.stats
@@ -292,17 +296,21 @@ impl Actor {
         self.stats.record(OPEN, t1.saturating_sub(t0), 0);
         // One time for all the file's read calls: a clock read on each side of each 8-byte
         // read (upstream mode) would add a large share to the cost of that read.
-        let chunk = self.sh.spec.read_chunk.max(1);
+        let spec = &self.sh.spec;
+        let chunk = spec.read_chunk.max(1);
+        let span = spec.read_buffer.max(chunk);
         let mut bytes = 0u64;
         loop {
-            let b = &mut self.buf[..chunk];
-            let n = f.read(b)?;
+            let n = f.read(&mut self.buf[..chunk])?;
             if n == 0 {
                 break;
             }
             bytes += n as u64;
-            // Touch one byte per page of what was read, as blogbench's readers do.
-            let touched = b[..n].iter().step_by(4096).fold(0u8, |x, v| x ^ v);
+            // Touch one byte per page of the whole buffer, as blogbench's readers do.
+            let touched = self.buf[..span]
+                .iter()
+                .step_by(4096)
+                .fold(0u8, |x, v| x ^ v);
             std::hint::black_box(touched);
         }
         self.stats
@@ -317,8 +325,7 @@ impl Actor {
             if self.sh.ending() {
                 break;
             }
-            let p = self.file(blog, &k, i);
-            self.write_atomic(&p, &k)?;
+            self.write_atomic(blog, &k, i)?;
             self.sh.bump(counter);
         }
         Ok(())
@@ -326,12 +333,13 @@ impl Actor {
 
     fn writer_round(&mut self) -> io::Result<bool> {
         let id = self.sh.next_blog.fetch_add(1, Ordering::Relaxed);
-        let dir = self.sh.blog_dir(id);
+        let dir = CString::new(format!("blog-{id}")).expect("no NUL in a generated name");
+        let root = &self.sh.root;
         timed_io(
             &mut self.stats,
             MKDIR,
             |_| 0,
-            || std::fs::DirBuilder::new().mode(0o700).create(&dir),
+            || at::mkdir(root, &dir, 0o700),
         )?;
         let s = self.sh.spec.clone();
         self.write_many(id, s.article, AW)?;
@@ -349,13 +357,11 @@ impl Actor {
         let s = self.sh.spec.clone();
         if self.rng.below(2) == 0 {
             let n = 1 + self.rng.below(s.picture.most.max(1));
-            let p = self.file(id, &s.picture, n);
-            self.write_atomic(&p, &s.picture)?;
+            self.write_atomic(id, &s.picture, n)?;
             self.sh.bump(PW);
         }
         let n = 1 + self.rng.below(s.article.most.max(1));
-        let p = self.file(id, &s.article, n);
-        self.write_atomic(&p, &s.article)?;
+        self.write_atomic(id, &s.article, n)?;
         self.sh.bump(AW);
         Ok(true)
     }
@@ -376,7 +382,7 @@ impl Actor {
         let s = self.sh.spec.clone();
         if self.rng.below(2) == 0 {
             for i in 1.. {
-                if self.sh.ending() || !self.read_file(&self.file(id, &s.comment, i))? {
+                if self.sh.ending() || !self.read_file(id, &s.comment, i)? {
                     break;
                 }
                 self.sh.bump(CR);
@@ -386,10 +392,10 @@ impl Actor {
             if self.sh.ending() {
                 break;
             }
-            if self.read_file(&self.file(id, &s.picture, i))? {
+            if self.read_file(id, &s.picture, i)? {
                 self.sh.bump(PR);
             }
-            if !self.read_file(&self.file(id, &s.article, i))? {
+            if !self.read_file(id, &s.article, i)? {
                 break;
             }
             self.sh.bump(AR);
@@ -444,7 +450,12 @@ impl Tree {
                 format!("{}: no such directory", spec.root.display()),
             ));
         }
-        let buf_len = spec.write_chunk.max(spec.read_chunk).max(1);
+        let root = at::open_dir(&spec.root)?;
+        let buf_len = spec
+            .write_chunk
+            .max(spec.read_chunk)
+            .max(spec.read_buffer)
+            .max(1);
         let roles: [(Role, RoundFn); 4] = [
             (spec.writers, Actor::writer_round),
             (spec.rewriters, Actor::rewriter_round),
@@ -453,6 +464,7 @@ impl Tree {
         ];
         let sh = Arc::new(Shared {
             spec,
+            root,
             next_blog: AtomicU64::new(0),
             counts: Counters::default(),
             done: AtomicBool::new(false),
@@ -461,6 +473,9 @@ impl Tree {
             first_error: Mutex::new(None),
             fatal: Mutex::new(None),
         });
+        if sh.spec.upstream {
+            restart_c_library();
+        }
         let clock = Clock::start();
         let mut threads = Vec::new();
         let mut n = 0u64;
@@ -469,7 +484,13 @@ impl Tree {
                 n += 1;
                 let a = Actor {
                     sh: sh.clone(),
-                    rng: Rng::new(crate::rng::mix64(sh.spec.seed ^ n.wrapping_mul(0x9e37))),
+                    rng: if sh.spec.upstream {
+                        Draws::CLibrary
+                    } else {
+                        Draws::Own(Rng::new(crate::rng::mix64(
+                            sh.spec.seed ^ n.wrapping_mul(0x9e37),
+                        )))
+                    },
                     stats: OpStats::default(),
                     buf: vec![0x61; buf_len],
                 };

@@ -34,6 +34,7 @@ fn tree_layout_counts_and_ops() {
         comment: kind("comment-", ".xml", 5),
         write_chunk: 8192,
         read_chunk: 65536,
+        read_buffer: 65536,
         backoff: Duration::from_millis(10),
         upstream: false,
         seed: 1,
@@ -87,6 +88,7 @@ fn tiny(root: PathBuf, writers: u32) -> TreeSpec {
         comment: kind("c-", "", 1),
         write_chunk: 10,
         read_chunk: 10,
+        read_buffer: 10,
         backoff: Duration::from_millis(1),
         upstream: false,
         seed: 0,
@@ -98,9 +100,10 @@ fn zero_blog_draw_fails_only_upstream() {
     let draws = |upstream: bool| {
         let spec = TreeSpec {
             upstream,
-            ..tiny(PathBuf::from("/nonexistent"), 0)
+            ..tiny(std::env::temp_dir(), 0)
         };
         let sh = Shared {
+            root: at::open_dir(&spec.root).unwrap(),
             spec,
             next_blog: AtomicU64::new(3),
             counts: Counters::default(),
@@ -110,7 +113,7 @@ fn zero_blog_draw_fails_only_upstream() {
             first_error: Mutex::new(None),
             fatal: Mutex::new(None),
         };
-        let mut rng = Rng::new(5);
+        let mut rng = Draws::Own(Rng::new(5));
         (0..200)
             .map(|_| sh.random_blog(&mut rng))
             .collect::<Vec<_>>()

@@ -9,10 +9,10 @@
 //! With [`Links`] other than `Files`, the first file is created empty and every other name is a
 //! hard link to it or a symbolic link holding its bare name (bonnie++'s `-n num:-1` and `-2`).
 
+use super::at::{self, check, cstr};
 use super::{Clock, OpStats, Phase};
 use crate::rng::Rng;
 use crate::sys;
-use std::ffi::CString;
 use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
@@ -81,22 +81,10 @@ pub struct FileSet {
     made_root: bool,
 }
 
-fn cstr(s: &[u8]) -> io::Result<CString> {
-    CString::new(s).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in a name"))
-}
-
 /// `sync(2)`: everything the file system holds dirty is written back.
 fn sync_all() {
     // SAFETY: no arguments, cannot fail.
     unsafe { libc::sync() }
-}
-
-fn check(rc: libc::c_int) -> io::Result<()> {
-    if rc < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(())
-    }
 }
 
 impl FileSet {
@@ -238,19 +226,7 @@ impl FileSet {
     }
 
     fn create_one(&self, dir: &File, name: &str, size: u64) -> io::Result<()> {
-        let c = cstr(name.as_bytes())?;
-        // SAFETY: valid directory descriptor and NUL-terminated name.
-        let fd = unsafe {
-            libc::openat(
-                dir.as_raw_fd(),
-                c.as_ptr(),
-                libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY | libc::O_CLOEXEC,
-                0o600 as libc::c_uint,
-            )
-        };
-        check(fd)?;
-        // SAFETY: fd was just opened here and is owned by `f` from now on.
-        let f = unsafe { <File as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+        let f = at::create_new(dir, &cstr(name.as_bytes())?)?;
         let mut left = size;
         while left > 0 {
             let n = left.min(self.buf.len() as u64) as usize;
@@ -274,17 +250,7 @@ impl FileSet {
         if size == 0 {
             return Ok(0);
         }
-        // SAFETY: as above.
-        let fd = unsafe {
-            libc::openat(
-                dir.as_raw_fd(),
-                c.as_ptr(),
-                libc::O_RDONLY | libc::O_CLOEXEC,
-            )
-        };
-        check(fd)?;
-        // SAFETY: fd was just opened here and is owned by `f` from now on.
-        let mut f = unsafe { <File as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+        let mut f = at::open_read(dir, &c)?;
         let mut total = 0;
         loop {
             let n = std::io::Read::read(&mut f, buf)?;
@@ -340,8 +306,7 @@ impl FileSet {
             .each(order, stop, |dir, name| {
                 let c = cstr(name)?;
                 let t0 = sys::now_ns();
-                // SAFETY: valid descriptor and NUL-terminated name.
-                check(unsafe { libc::unlinkat(dir.as_raw_fd(), c.as_ptr(), 0) })?;
+                at::unlink(dir, &c)?;
                 if sync {
                     dir.sync_all()?;
                 }

@@ -9,6 +9,8 @@
 //! ([`Phase`]) also carries its wall time, the process's CPU time and the first error, and
 //! becomes a result-model job ([`Phase::job`]) so reports and comparisons read it like any other.
 
+mod at;
+mod blogdraw;
 pub mod blogtree;
 pub mod bytewise;
 pub mod fileset;

@@ -2,9 +2,10 @@
 //! range, how many per blog), write and read chunk sizes, and think times. By default upstream
 //! 1.2's behaviour, so scores compare with published ones: its threads never pause (its sleep
 //! calls name macros that do not exist), its readers read 8 bytes, the size of a pointer, per
-//! call, and a random draw of blog 0 is a failed round (a second's backoff). `--fixed` runs the
-//! intended workload: think times really sleep, reads use the 64 KiB buffer, blog 0 is read like
-//! any other. Either way each thread has its own random generator (upstream shares rand()).
+//! call (touching each page of their 64 KiB buffer after each), all threads draw from the C
+//! library's rand(), and a random draw of blog 0 is a failed round (a second's backoff).
+//! `--fixed` runs the intended workload: think times really sleep, reads use the 64 KiB buffer,
+//! blog 0 is read like any other, each thread has its own random generator.
 
 use super::args::{BlogArgs, BlogError};
 use iomark_engine::fileops::blogtree::{FileKind, Role, TreeSpec};
@@ -132,6 +133,7 @@ pub fn plan(a: &BlogArgs, state: DirState, pid: u32) -> Result<BlogPlan, BlogErr
             comment: COMMENT,
             write_chunk: WRITE_CHUNK,
             read_chunk: if a.fixed { READ_CHUNK } else { UPSTREAM_READ },
+            read_buffer: READ_CHUNK,
             backoff: Duration::from_secs(1),
             upstream: !a.fixed,
             seed: 1,
@@ -174,7 +176,10 @@ mod tests {
         assert_eq!(t.writers.think, Duration::from_millis(10));
         assert_eq!(t.rewriters.think, Duration::from_secs(1));
         assert_eq!(t.readers.think, Duration::ZERO);
-        assert_eq!((t.write_chunk, t.read_chunk), (8192, 65536));
+        assert_eq!(
+            (t.write_chunk, t.read_chunk, t.read_buffer),
+            (8192, 65536, 65536)
+        );
         assert!(!t.upstream);
         assert_eq!(p.mode, Mode::Fixed);
         assert_eq!((p.iterations, p.sleep), (10, Duration::from_secs(10)));
@@ -191,7 +196,10 @@ mod tests {
         for r in [t.writers, t.rewriters, t.commenters, t.readers] {
             assert_eq!(r.think, Duration::ZERO);
         }
-        assert_eq!((t.write_chunk, t.read_chunk), (8192, 8));
+        assert_eq!(
+            (t.write_chunk, t.read_chunk, t.read_buffer),
+            (8192, 8, 65536)
+        );
         assert!(t.upstream);
         assert_eq!(t.backoff, Duration::from_secs(1));
         assert!(p.mode.describe().contains("upstream") && Mode::Fixed.describe().contains("fixed"));
