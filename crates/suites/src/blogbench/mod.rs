@@ -30,11 +30,12 @@ blogs written and read over the run. Then iomark adds latency percentiles per op
 By default the workload is upstream blogbench 1.2's, so the scores compare with its published
 ones: readers read 8 bytes per call (touching each page of a 64 KiB buffer after each), every
 random number comes from the C library's rand() shared by all threads, no thread ever sleeps
-between rounds, and a random draw of blog 0 counts as a failure (a second's pause). --fixed runs the intended workload instead: reads
-use the 64 KiB buffer, think times really sleep (writers and commenters 10 ms, rewriters 1 s) and
-blog 0 is read like any other, and each thread has its own random generator. A line after the
-scores says which mode ran. The blogs stay in DIR
-(with --allow-nonempty, in a new directory blogbench.PID in it: no file already there is touched).
+between rounds, and a random draw of blog 0 counts as a failure (a second's pause). --fixed
+runs the intended workload instead: reads use the 64 KiB buffer, think times really sleep
+(writers and commenters 10 ms, rewriters 1 s), blog 0 is read like any other, and each thread
+has its own random generator. A line after the scores says which mode ran. The blogs stay in
+DIR (with --allow-nonempty, in a new directory blogbench.PID in it: no file already there is
+touched).
 At most 1000 threads in all. An error other than files racing between threads (a full or
 read-only file system, an I/O error) ends the run with status 1.
   --directory=DIR --writers=N --rewriters=N --commenters=N --readers=N --iterations=N
